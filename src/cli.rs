@@ -1,0 +1,168 @@
+//! The command line: one `enum Command`, one args struct per command. Help, man pages and
+//! completions are all generated from these definitions.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "git-ucg",
+    bin_name = "git ucg",
+    version,
+    about = "Operate autonomous coding-agent runs from git: see what a stopped run waits on, answer it, gate commits on it",
+    long_about = "git-ucg reads the artifacts of an UltraCode Goal run (and neighbouring agent systems) in a git \
+repository, shows what the run is doing and waiting on, records and applies the operator's answers, and keeps \
+git itself from moving on while decisions are open.\n\n\
+Exit status: 0 on success, 1 for a negative answer the caller asked for, 2 for a usage error, a refusal that \
+protects data, or any other failure.",
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    /// When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+
+    /// Never send output through a pager.
+    #[arg(long, global = true)]
+    pub no_pager: bool,
+
+    /// Run as if started in PATH (like `git -C`); repeatable, each relative to the previous.
+    #[arg(short = 'C', value_name = "PATH")]
+    pub chdir: Vec<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show the resolved [workflow] configuration and where each value comes from.
+    Config(ConfigArgs),
+    /// Stable decision ids.
+    #[command(subcommand)]
+    Id(IdCommand),
+    /// The preflight RED registry (.preflight-reds.json).
+    #[command(subcommand)]
+    Reds(RedsCommand),
+    /// Create a sample repository with a stopped run, and show what to try on it.
+    Demo(DemoArgs),
+    /// Regenerate the man pages or shell completions (for packagers and the project itself).
+    #[command(hide = true)]
+    Generate(GenerateArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Layers, later wins: {ucg-root}/customize.toml (built-in defaults when absent), \
+_bmad/custom/ultracode-goal.toml (team), _bmad/custom/ultracode-goal.user.toml (user). Tables merge, arrays \
+append, scalars override. {project-root} is expanded in path values; any other {token} left in a path is an error."
+)]
+pub struct ConfigArgs {
+    /// One key of the [workflow] block (with or without the `workflow.` prefix); prints its value alone.
+    #[arg(value_name = "KEY")]
+    pub key: Option<String>,
+
+    /// Print one JSON document (schema git-ucg.config/1).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IdCommand {
+    /// Print the stable id of a decision, exactly as UltraCode Goal's red_ids.py mints it. Touches nothing.
+    Mint(IdMintArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "id = strip(KIND) \":\" SOURCE-without-its-:LINE \":\" first 12 hex digits of \
+SHA-256(NFC(DECISION_NEEDED) with whitespace runs collapsed). Put `--` before the arguments when one may \
+start with `-`."
+)]
+pub struct IdMintArgs {
+    /// The decision's kind, e.g. undecided-product, budget-overrun, decision.
+    #[arg(value_name = "KIND")]
+    pub kind: String,
+    /// Where it comes from: a path, optionally with a `:LINE` suffix (ignored).
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// The decision needed, as text (whitespace and Unicode normalization do not change the id).
+    #[arg(value_name = "DECISION_NEEDED")]
+    pub decision_needed: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RedsCommand {
+    /// Write the RED registry from a preflight scan, or re-apply the recorded answers to it.
+    Apply(RedsApplyArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group(clap::ArgGroup::new("input").required(true).args(["scan", "from_sidecar"])),
+    after_help = "Byte-compatible with UltraCode Goal's red_ids.py: ids are minted from each red, reds whose \
+ids are closed in .decisions.json become tombstones, and the registry is rewritten atomically and printed. \
+Exit 0, or 2 with one JSON line {\"error\": …} on stderr and nothing written. A corrupt registry is never \
+overwritten."
+)]
+pub struct RedsApplyArgs {
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+
+    /// The preflight scan: a JSON object with a "reds" list; `-` reads standard input.
+    #[arg(long, value_name = "FILE")]
+    pub scan: Option<PathBuf>,
+
+    /// Re-apply the recorded answers to the reds already in the registry.
+    #[arg(long)]
+    pub from_sidecar: bool,
+
+    /// Print the document without writing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Where to create the sample repository (must not exist or be empty; default: a new temporary directory).
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(value_enum)]
+    pub what: GenerateWhat,
+
+    /// The directory to write into (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenerateWhat {
+    Man,
+    Completions,
+}
+
+/// The clap command, for generators and tests.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn definitions_are_consistent() {
+        super::command().debug_assert();
+    }
+}

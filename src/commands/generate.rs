@@ -1,0 +1,99 @@
+//! `git ucg generate man|completions --out-dir DIR`: the committed `man/` and `completions/` are
+//! made by this command, and a test fails when they are stale.
+
+use crate::cli::{GenerateArgs, GenerateWhat};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use std::path::Path;
+
+pub fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| Error::new(format!("cannot create {}: {e}", args.out_dir.display())))?;
+    match args.what {
+        GenerateWhat::Man => write_man_pages(&args.out_dir)?,
+        GenerateWhat::Completions => write_completions(&args.out_dir)?,
+    }
+    Ok(0)
+}
+
+/// The man pages: `git-ucg.1` and one page per (nested) subcommand, hidden ones excepted.
+pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+    let mut command = crate::cli::command();
+    command.build();
+    let mut pages = Vec::new();
+    collect_pages(&command, "git-ucg", &mut pages);
+    pages
+}
+
+fn collect_pages(command: &clap::Command, name: &str, pages: &mut Vec<(String, Vec<u8>)>) {
+    let page_command = command
+        .clone()
+        .name(name.to_string())
+        .bin_name(name.replacen('-', " ", 1));
+    let mut buffer = Vec::new();
+    let man = clap_mangen::Man::new(page_command)
+        .title(name.to_uppercase())
+        .section("1")
+        .source(format!("git-ucg {}", env!("CARGO_PKG_VERSION")))
+        .manual("Git Manual");
+    // Rendering into memory cannot fail for I/O reasons.
+    if man.render(&mut buffer).is_ok() {
+        pages.push((format!("{name}.1"), buffer));
+    }
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        collect_pages(sub, &format!("{name}-{}", sub.get_name()), pages);
+    }
+}
+
+fn write_man_pages(dir: &Path) -> Result<()> {
+    for (name, bytes) in man_pages() {
+        write(dir, &name, &bytes)?;
+    }
+    Ok(())
+}
+
+/// The completion scripts: bash (with `_git_ucg` for git's own completion), zsh, fish.
+pub fn completions() -> Vec<(String, Vec<u8>)> {
+    use clap_complete::Shell;
+    let mut scripts = Vec::new();
+    for (shell, file) in [
+        (Shell::Bash, "git-ucg.bash"),
+        (Shell::Zsh, "_git-ucg"),
+        (Shell::Fish, "git-ucg.fish"),
+    ] {
+        let mut command = crate::cli::command();
+        let mut buffer = Vec::new();
+        clap_complete::generate(shell, &mut command, "git-ucg", &mut buffer);
+        if shell == Shell::Bash {
+            buffer.extend_from_slice(GIT_BASH_BRIDGE.as_bytes());
+        }
+        scripts.push((file.to_string(), buffer));
+    }
+    scripts
+}
+
+/// git's bash completion calls `_git_ucg` for `git ucg …` with `words`/`cword` set; hand that
+/// over to the generated function as if `git-ucg …` had been typed.
+const GIT_BASH_BRIDGE: &str = r#"
+# `git ucg <TAB>`: git's completion (git-completion.bash) calls _git_<subcommand>.
+_git_ucg() {
+    local COMP_WORDS=(git-ucg "${words[@]:2}")
+    local COMP_CWORD=$((cword - 1))
+    local COMP_LINE="${COMP_WORDS[*]}"
+    local COMP_POINT=${#COMP_LINE}
+    _git-ucg git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+}
+"#;
+
+fn write_completions(dir: &Path) -> Result<()> {
+    for (name, bytes) in completions() {
+        write(dir, &name, &bytes)?;
+    }
+    Ok(())
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes)
+        .map_err(|e| Error::new(format!("cannot write {}: {e}", path.display())))
+}

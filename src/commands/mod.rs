@@ -1,0 +1,21 @@
+//! One module per subcommand, each `pub fn run(ctx, args) -> Result<u8>` (the exit code).
+
+pub mod config;
+pub mod demo;
+pub mod generate;
+pub mod id;
+pub mod reds;
+
+use crate::cli::{Command, IdCommand, RedsCommand};
+use crate::context::Context;
+use crate::error::Result;
+
+pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
+    match command {
+        Command::Config(args) => config::run(ctx, args),
+        Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),
+        Command::Reds(RedsCommand::Apply(args)) => reds::run_apply(ctx, args),
+        Command::Demo(args) => demo::run(ctx, args),
+        Command::Generate(args) => generate::run(ctx, args),
+    }
+}

@@ -1,0 +1,120 @@
+//! Locating a run (PRODUCT.md §2): the repository (with git's environment overrides), the project
+//! root, `{ucg-root}`, the configuration, and the artifact directories, each resolved once here.
+
+use crate::cli::Cli;
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::output::{self, Output};
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+/// Environment variable naming the implementation-artifacts directory (the hooks' override).
+pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
+
+/// What every command gets: the global options and lazy access to the repository.
+pub struct Context {
+    pub color: bool,
+    pub no_pager: bool,
+    repo: OnceCell<std::result::Result<gix::Repository, String>>,
+}
+
+impl Context {
+    /// Applies `-C` (like git: each relative to the previous) and reads the global options.
+    pub fn new(cli: &Cli) -> Result<Context> {
+        for dir in &cli.chdir {
+            if dir.as_os_str().is_empty() {
+                continue;
+            }
+            std::env::set_current_dir(dir)
+                .map_err(|e| Error::new(format!("cannot change to '{}': {e}", dir.display())))?;
+        }
+        Ok(Context {
+            color: output::use_color(cli.color),
+            no_pager: cli.no_pager,
+            repo: OnceCell::new(),
+        })
+    }
+
+    /// The repository around the current directory, honouring `GIT_DIR`, `GIT_WORK_TREE` and the
+    /// rest of git's environment, as a hook run by git must.
+    pub fn repo(&self) -> Result<&gix::Repository> {
+        let found = self.repo.get_or_init(|| {
+            let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+            gix::discover_with_environment_overrides(&cwd).map_err(|e| e.to_string())
+        });
+        found.as_ref().map_err(|reason| {
+            Error::new(format!("not in a git repository ({reason})"))
+                .hint("run this inside the project's work tree, use -C <path>, or pass the artifact paths explicitly")
+        })
+    }
+
+    /// The project root: the root of the work tree we are in (a linked worktree's own root).
+    pub fn project_root(&self) -> Result<PathBuf> {
+        let repo = self.repo()?;
+        match repo.workdir() {
+            Some(dir) => Ok(absolute(dir)),
+            None => Err(
+                Error::new("this repository has no work tree (bare repository)")
+                    .hint("run this inside a checkout, or pass the artifact paths explicitly"),
+            ),
+        }
+    }
+
+    /// The project root when there is one; `None` outside any repository.
+    pub fn try_project_root(&self) -> Option<PathBuf> {
+        self.project_root().ok()
+    }
+
+    /// The project's configuration, with its warnings printed to stderr.
+    pub fn config(&self) -> Result<Config> {
+        let config = Config::load(&self.project_root()?)?;
+        for warning in &config.warnings {
+            eprintln!("warning: {warning}");
+        }
+        Ok(config)
+    }
+
+    /// The implementation-artifacts directory: the flag, else `ULTRACODE_IMPL_ARTIFACTS`, else the
+    /// configuration.
+    pub fn impl_artifacts(&self, flag: Option<&Path>) -> Result<PathBuf> {
+        if let Some(dir) = flag {
+            return Ok(dir.to_path_buf());
+        }
+        if let Some(dir) = std::env::var_os(IMPL_ARTIFACTS_ENV).filter(|v| !v.is_empty()) {
+            return Ok(PathBuf::from(dir));
+        }
+        let config = self.config()?;
+        config.path("implementation_artifacts")?.ok_or_else(|| {
+            Error::new("workflow.implementation_artifacts is not set in any configuration layer")
+        })
+    }
+
+    /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
+    pub fn paged_output(&self) -> Output {
+        let core_pager = self.repo().ok().and_then(|r| {
+            r.config_snapshot()
+                .string("core.pager")
+                .map(|s| s.to_string())
+        });
+        Output::paged(output::resolve_pager(self.no_pager, core_pager))
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// A path as Python's `pathlib` prints it: `.` components and doubled or trailing separators
+/// removed. The reference tools name files this way in their messages.
+pub fn pathlib_display(path: &Path) -> String {
+    use std::path::Component;
+    let kept: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    if kept.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        kept.to_string_lossy().into_owned()
+    }
+}

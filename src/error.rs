@@ -1,0 +1,117 @@
+//! The command-line error: what the user sees and the exit code it maps to (PRODUCT.md §3).
+//!
+//! Exit codes: 0 success (and a closed stdout: BrokenPipe ends quietly), 1 a negative answer the
+//! caller asked for (returned as `Ok(1)` by the command, never as an error), 2 everything that
+//! failed or was refused.
+
+use crate::config::ConfigError;
+use crate::store::StoreError;
+use crate::ucg::reds::RedError;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug)]
+pub enum Error {
+    /// `error: <message>` and `hint: …` lines on stderr; exit 2.
+    Failure { message: String, hints: Vec<String> },
+    /// One compact JSON line `{"error": "<message>"}` on stderr, as the reference writers print; exit 2.
+    JsonLine(String),
+    /// The reader of our output went away: exit 0 without a word.
+    BrokenPipe,
+}
+
+impl Error {
+    pub fn new(message: impl Into<String>) -> Self {
+        Error::Failure {
+            message: message.into(),
+            hints: Vec::new(),
+        }
+    }
+
+    /// Adds a line telling the user the way out.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        if let Error::Failure { hints, .. } = &mut self {
+            hints.push(hint.into());
+        }
+        self
+    }
+
+    /// The same failure, reported as a reference-style JSON line.
+    pub fn into_json_line(self) -> Self {
+        match self {
+            Error::Failure { message, .. } => Error::JsonLine(message),
+            other => other,
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::BrokenPipe => 0,
+            Error::Failure { .. } | Error::JsonLine(_) => 2,
+        }
+    }
+
+    /// The text for stderr (empty for a broken pipe).
+    pub fn render(&self) -> String {
+        match self {
+            Error::BrokenPipe => String::new(),
+            Error::JsonLine(message) => {
+                let mut doc = crate::pyjson::Object::new();
+                doc.insert("error".into(), crate::pyjson::Value::Str(message.clone()));
+                format!(
+                    "{}\n",
+                    crate::pyjson::dumps_compact_ascii(&crate::pyjson::Value::Object(doc))
+                )
+            }
+            Error::Failure { message, hints } => {
+                let mut out = format!("error: {message}\n");
+                for hint in hints {
+                    out.push_str(&format!("hint: {hint}\n"));
+                }
+                out
+            }
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Error::BrokenPipe
+        } else {
+            Error::new(e.to_string())
+        }
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Self {
+        match &e {
+            StoreError::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe => {
+                Error::BrokenPipe
+            }
+            StoreError::Locked { .. } => Error::new(e.to_string())
+                .hint("wait for the other git-ucg to finish, then run this again"),
+            StoreError::SymlinkOutside { .. } => Error::new(e.to_string())
+                .hint("replace the symlink with a regular file, or point it inside the artifact directory"),
+            _ => Error::new(e.to_string()),
+        }
+    }
+}
+
+impl From<ConfigError> for Error {
+    fn from(e: ConfigError) -> Self {
+        let hint = e.hint();
+        let error = Error::new(e.to_string());
+        match hint {
+            Some(h) => error.hint(h),
+            None => error,
+        }
+    }
+}
+
+impl From<RedError> for Error {
+    fn from(e: RedError) -> Self {
+        Error::JsonLine(e.to_string())
+    }
+}

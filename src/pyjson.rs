@@ -1,0 +1,601 @@
+//! JSON exactly as Python's `json` module reads and writes it.
+//!
+//! The reference tools are Python scripts, and the files they write are part of our contract byte for
+//! byte: `json.dumps(obj, indent=2, ensure_ascii=False)` for the RED registry, compact
+//! `json.dumps(obj)` for error lines. serde_json differs from Python in the places that matter here:
+//! it rejects `NaN`/`Infinity` (Python accepts them), it formats floats differently (`1e16` against
+//! Python's `1e+16`, `2` against `2.0`), and its error messages are not Python's. So this module is a
+//! small, self-contained reader and writer with Python's semantics:
+//!
+//! * objects keep their key order; a duplicate key keeps its first position and takes the last value;
+//! * integers keep arbitrary precision (as decimal text, up to Python's 4300-digit limit);
+//! * floats are `f64` and are written with Python's `repr` rules;
+//! * error messages carry Python's wording and its `line L column C (char P)` position, where `P`
+//!   counts code points.
+//!
+//! It is a pure function over text: it never touches a file.
+
+use indexmap::IndexMap;
+use std::fmt::Write as _;
+
+/// Python refuses to convert integers with more digits than this (`sys.int_info.default_max_str_digits`).
+const MAX_INT_DIGITS: usize = 4300;
+/// Nesting deeper than this is refused instead of risking the stack (Python raises RecursionError).
+const MAX_DEPTH: usize = 512;
+
+/// A JSON object: insertion-ordered, like a Python `dict`.
+pub type Object = IndexMap<String, Value>;
+
+/// A JSON value as Python's `json.loads` produces it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// An integer, as normalized decimal text (`-0` becomes `0`).
+    Int(String),
+    Float(f64),
+    Str(String),
+    Array(Vec<Value>),
+    Object(Object),
+}
+
+impl Value {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&Object> {
+        match self {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&Vec<Value>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Python truthiness (`bool(value)`).
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Int(digits) => digits != "0",
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            Value::Object(o) => !o.is_empty(),
+        }
+    }
+}
+
+/// A decoding error, worded and positioned as Python's `json.JSONDecodeError`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}: line {line} column {column} (char {char_index})")]
+pub struct DecodeError {
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+    pub char_index: usize,
+}
+
+/// Parses `text` as Python's `json.loads` does.
+pub fn loads(text: &str) -> Result<Value, DecodeError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        depth: 0,
+    };
+    if parser.bytes.first() == Some(&0xEF) && text.starts_with('\u{feff}') {
+        return Err(parser.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
+    }
+    let start = parser.skip_ws(0);
+    let (value, end) = parser.value(start)?;
+    let end = parser.skip_ws(end);
+    if end != parser.bytes.len() {
+        return Err(parser.error("Extra data", end));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: &str, byte_pos: usize) -> DecodeError {
+        let before = self.text.get(..byte_pos).unwrap_or(self.text);
+        let char_index = before.chars().count();
+        let line = before.matches('\n').count() + 1;
+        let column = match before.rfind('\n') {
+            Some(nl) => before[nl + 1..].chars().count() + 1,
+            None => char_index + 1,
+        };
+        DecodeError {
+            message: message.to_string(),
+            line,
+            column,
+            char_index,
+        }
+    }
+
+    fn skip_ws(&self, mut pos: usize) -> usize {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(pos) {
+            pos += 1;
+        }
+        pos
+    }
+
+    fn value(&mut self, pos: usize) -> Result<(Value, usize), DecodeError> {
+        let rest = &self.bytes[pos.min(self.bytes.len())..];
+        match rest.first() {
+            Some(b'"') => {
+                let (s, end) = self.string(pos + 1)?;
+                Ok((Value::Str(s), end))
+            }
+            Some(b'{') => self.nested(pos, Self::object),
+            Some(b'[') => self.nested(pos, Self::array),
+            Some(b'n') if rest.starts_with(b"null") => Ok((Value::Null, pos + 4)),
+            Some(b't') if rest.starts_with(b"true") => Ok((Value::Bool(true), pos + 4)),
+            Some(b'f') if rest.starts_with(b"false") => Ok((Value::Bool(false), pos + 5)),
+            Some(b'N') if rest.starts_with(b"NaN") => Ok((Value::Float(f64::NAN), pos + 3)),
+            Some(b'I') if rest.starts_with(b"Infinity") => {
+                Ok((Value::Float(f64::INFINITY), pos + 8))
+            }
+            Some(b'-') if rest.starts_with(b"-Infinity") => {
+                Ok((Value::Float(f64::NEG_INFINITY), pos + 9))
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(pos),
+            _ => Err(self.error("Expecting value", pos)),
+        }
+    }
+
+    fn nested(
+        &mut self,
+        pos: usize,
+        parse: fn(&mut Self, usize) -> Result<(Value, usize), DecodeError>,
+    ) -> Result<(Value, usize), DecodeError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error("Nesting too deep", pos));
+        }
+        self.depth += 1;
+        let result = parse(self, pos + 1);
+        self.depth -= 1;
+        result
+    }
+
+    fn number(&self, start: usize) -> Result<(Value, usize), DecodeError> {
+        let b = self.bytes;
+        let digits_from = |mut p: usize| {
+            while p < b.len() && b[p].is_ascii_digit() {
+                p += 1;
+            }
+            p
+        };
+        let mut pos = start;
+        if b[pos] == b'-' {
+            pos += 1;
+        }
+        match b.get(pos) {
+            Some(b'0') => pos += 1,
+            Some(b'1'..=b'9') => pos = digits_from(pos),
+            _ => return Err(self.error("Expecting value", start)),
+        }
+        let int_end = pos;
+        let mut is_float = false;
+        if b.get(pos) == Some(&b'.') && b.get(pos + 1).is_some_and(u8::is_ascii_digit) {
+            pos = digits_from(pos + 1);
+            is_float = true;
+        }
+        if let Some(b'e' | b'E') = b.get(pos) {
+            let mut p = pos + 1;
+            if let Some(b'+' | b'-') = b.get(p) {
+                p += 1;
+            }
+            if b.get(p).is_some_and(u8::is_ascii_digit) {
+                pos = digits_from(p);
+                is_float = true;
+            }
+        }
+        let literal = &self.text[start..pos];
+        if is_float {
+            // Rust's parser is correctly rounded like Python's `float()`, and overflows to infinity.
+            let value: f64 = literal
+                .parse()
+                .map_err(|_| self.error("Expecting value", start))?;
+            return Ok((Value::Float(value), pos));
+        }
+        let _ = int_end;
+        let negative = literal.starts_with('-');
+        let magnitude = literal.trim_start_matches('-');
+        if magnitude.len() > MAX_INT_DIGITS {
+            return Err(self.error(
+                &format!(
+                    "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {} digits",
+                    magnitude.len()
+                ),
+                start,
+            ));
+        }
+        let text = if negative && magnitude != "0" {
+            literal.to_string()
+        } else {
+            magnitude.to_string()
+        };
+        Ok((Value::Int(text), pos))
+    }
+
+    /// Parses a string body starting just after its opening quote; returns the end past the closing quote.
+    fn string(&self, begin: usize) -> Result<(String, usize), DecodeError> {
+        let b = self.bytes;
+        let mut out = String::new();
+        let mut pos = begin;
+        loop {
+            let chunk_start = pos;
+            while pos < b.len() && b[pos] != b'"' && b[pos] != b'\\' && b[pos] >= 0x20 {
+                pos += 1;
+            }
+            out.push_str(&self.text[chunk_start..pos]);
+            match b.get(pos) {
+                None => return Err(self.error("Unterminated string starting at", begin - 1)),
+                Some(b'"') => return Ok((out, pos + 1)),
+                Some(b'\\') => {
+                    let escape_at = pos;
+                    let Some(&c) = b.get(pos + 1) else {
+                        return Err(self.error("Unterminated string starting at", begin - 1));
+                    };
+                    pos += 2;
+                    let simple = match c {
+                        b'"' => Some('"'),
+                        b'\\' => Some('\\'),
+                        b'/' => Some('/'),
+                        b'b' => Some('\u{8}'),
+                        b'f' => Some('\u{c}'),
+                        b'n' => Some('\n'),
+                        b'r' => Some('\r'),
+                        b't' => Some('\t'),
+                        b'u' => None,
+                        _ => return Err(self.error("Invalid \\escape", escape_at)),
+                    };
+                    if let Some(ch) = simple {
+                        out.push(ch);
+                        continue;
+                    }
+                    let unit = self.hex4(pos, escape_at)?;
+                    pos += 4;
+                    let ch = if (0xD800..0xDC00).contains(&unit)
+                        && b.get(pos) == Some(&b'\\')
+                        && b.get(pos + 1) == Some(&b'u')
+                    {
+                        let low = self.hex4(pos + 2, pos)?;
+                        if (0xDC00..0xE000).contains(&low) {
+                            pos += 6;
+                            char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                        } else {
+                            None
+                        }
+                    } else {
+                        char::from_u32(unit)
+                    };
+                    match ch {
+                        Some(ch) => out.push(ch),
+                        // Python keeps a lone surrogate in its string; Rust strings cannot hold one, and
+                        // Python itself fails later when it writes such a string as UTF-8.
+                        None => {
+                            return Err(self.error("Lone surrogate in \\uXXXX escape", escape_at))
+                        }
+                    }
+                }
+                Some(_) => return Err(self.error("Invalid control character at", pos)),
+            }
+        }
+    }
+
+    fn hex4(&self, pos: usize, escape_at: usize) -> Result<u32, DecodeError> {
+        let digits = self
+            .bytes
+            .get(pos..pos + 4)
+            .filter(|d| d.iter().all(u8::is_ascii_hexdigit))
+            .ok_or_else(|| self.error("Invalid \\uXXXX escape", escape_at))?;
+        let mut unit = 0u32;
+        for d in digits {
+            // The filter above admits hex digits only.
+            unit = unit * 16 + (*d as char).to_digit(16).unwrap_or(0);
+        }
+        Ok(unit)
+    }
+
+    fn object(&mut self, pos: usize) -> Result<(Value, usize), DecodeError> {
+        let mut map = Object::new();
+        let mut pos = self.skip_ws(pos);
+        if self.bytes.get(pos) == Some(&b'}') {
+            return Ok((Value::Object(map), pos + 1));
+        }
+        loop {
+            if self.bytes.get(pos) != Some(&b'"') {
+                return Err(self.error("Expecting property name enclosed in double quotes", pos));
+            }
+            let (key, end) = self.string(pos + 1)?;
+            pos = self.skip_ws(end);
+            if self.bytes.get(pos) != Some(&b':') {
+                return Err(self.error("Expecting ':' delimiter", pos));
+            }
+            pos = self.skip_ws(pos + 1);
+            let (value, end) = self.value(pos)?;
+            // A duplicate key keeps its first position and takes the last value, as in a dict.
+            map.insert(key, value);
+            pos = self.skip_ws(end);
+            match self.bytes.get(pos) {
+                Some(b'}') => return Ok((Value::Object(map), pos + 1)),
+                Some(b',') => pos = self.skip_ws(pos + 1),
+                _ => return Err(self.error("Expecting ',' delimiter", pos)),
+            }
+        }
+    }
+
+    fn array(&mut self, pos: usize) -> Result<(Value, usize), DecodeError> {
+        let mut items = Vec::new();
+        let mut pos = self.skip_ws(pos);
+        if self.bytes.get(pos) == Some(&b']') {
+            return Ok((Value::Array(items), pos + 1));
+        }
+        loop {
+            let (value, end) = self.value(pos)?;
+            items.push(value);
+            pos = self.skip_ws(end);
+            match self.bytes.get(pos) {
+                Some(b']') => return Ok((Value::Array(items), pos + 1)),
+                Some(b',') => pos = self.skip_ws(pos + 1),
+                _ => return Err(self.error("Expecting ',' delimiter", pos)),
+            }
+        }
+    }
+}
+
+/// `json.dumps(value, indent=2, ensure_ascii=False)`.
+pub fn dumps_pretty(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, Some(0), false);
+    out
+}
+
+/// `json.dumps(value)`: compact with Python's `", "` and `": "` separators, ASCII-escaped.
+pub fn dumps_compact_ascii(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, None, true);
+    out
+}
+
+fn write_value(out: &mut String, value: &Value, level: Option<usize>, ascii: bool) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Int(digits) => out.push_str(digits),
+        Value::Float(f) => out.push_str(&float_repr(*f)),
+        Value::Str(s) => write_string(out, s, ascii),
+        Value::Array(items) if items.is_empty() => out.push_str("[]"),
+        Value::Object(map) if map.is_empty() => out.push_str("{}"),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                separator(out, i, level);
+                write_value(out, item, level.map(|l| l + 1), ascii);
+            }
+            close(out, level, ']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                separator(out, i, level);
+                write_string(out, key, ascii);
+                out.push_str(": ");
+                write_value(out, item, level.map(|l| l + 1), ascii);
+            }
+            close(out, level, '}');
+        }
+    }
+}
+
+fn separator(out: &mut String, index: usize, level: Option<usize>) {
+    match level {
+        Some(level) => {
+            if index > 0 {
+                out.push(',');
+            }
+            out.push('\n');
+            push_indent(out, level + 1);
+        }
+        None if index > 0 => out.push_str(", "),
+        None => {}
+    }
+}
+
+fn close(out: &mut String, level: Option<usize>, bracket: char) {
+    if let Some(level) = level {
+        out.push('\n');
+        push_indent(out, level);
+    }
+    out.push(bracket);
+}
+
+fn push_indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+}
+
+/// Writes `s` as a JSON string literal with Python's escapes.
+pub fn write_string(out: &mut String, s: &str, ascii: bool) {
+    out.push('"');
+    let mut from = 0;
+    for (i, ch) in s.char_indices() {
+        let needs_escape =
+            matches!(ch, '"' | '\\') || ch < ' ' || (ascii && !(' '..='~').contains(&ch));
+        if !needs_escape {
+            continue;
+        }
+        out.push_str(&s[from..i]);
+        from = i + ch.len_utf8();
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in ch.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+        }
+    }
+    out.push_str(&s[from..]);
+    out.push('"');
+}
+
+/// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for decimal exponents
+/// in `-4 ..= 15`, else scientific with a signed, at-least-two-digit exponent.
+pub fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    // `{:e}` gives the shortest round-tripping digits, e.g. `1.5e-7`, `-2e0`.
+    let sci = format!("{f:e}");
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let decimal_point = exponent + 1; // value = 0.DIGITS × 10^decimal_point
+    let mut out = String::from(sign);
+    if -4 < decimal_point && decimal_point <= 16 {
+        if decimal_point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-decimal_point) as usize));
+            out.push_str(&digits);
+        } else {
+            let point = decimal_point as usize;
+            if digits.len() <= point {
+                out.push_str(&digits);
+                out.extend(std::iter::repeat_n('0', point - digits.len()));
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..point]);
+                out.push('.');
+                out.push_str(&digits[point..]);
+            }
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(
+            out,
+            "e{}{:02}",
+            if exponent < 0 { '-' } else { '+' },
+            exponent.abs()
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_repr_matches_python() {
+        let cases = [
+            (2.0, "2.0"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (1.5e16, "1.5e+16"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (-0.0, "-0.0"),
+            (0.1, "0.1"),
+            (123.456, "123.456"),
+            (1.5e-7, "1.5e-07"),
+            (1e100, "1e+100"),
+            (1234567890123456.7, "1234567890123456.8"),
+            (12345678901234567.0, "1.2345678901234568e+16"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(float_repr(f), want, "{f:?}");
+        }
+    }
+
+    #[test]
+    fn errors_carry_python_wording() {
+        let e = loads("not json at all").unwrap_err();
+        assert_eq!(e.to_string(), "Expecting value: line 1 column 1 (char 0)");
+        let e = loads("{ corrupt").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Expecting property name enclosed in double quotes: line 1 column 3 (char 2)"
+        );
+        let e = loads("{\"a\": 1}\nx").unwrap_err();
+        assert_eq!(e.to_string(), "Extra data: line 2 column 1 (char 9)");
+        let e = loads("[1,]").unwrap_err();
+        assert_eq!(e.to_string(), "Expecting value: line 1 column 4 (char 3)");
+        let e = loads("\"é\u{1}\"").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Invalid control character at: line 1 column 3 (char 2)"
+        );
+        assert!(loads("").is_err());
+    }
+
+    #[test]
+    fn python_values_round_trip() {
+        let v = loads(r#"{"a": NaN, "b": -Infinity, "c": -0, "d": 1E5, "a": [1, 2.50, "\u00e9\ud83d\ude00"]}"#)
+            .unwrap();
+        assert_eq!(
+            dumps_compact_ascii(&v),
+            r#"{"a": [1, 2.5, "\u00e9\ud83d\ude00"], "b": -Infinity, "c": 0, "d": 100000.0}"#
+        );
+        assert_eq!(
+            dumps_pretty(&v),
+            "{\n  \"a\": [\n    1,\n    2.5,\n    \"é😀\"\n  ],\n  \"b\": -Infinity,\n  \"c\": 0,\n  \"d\": 100000.0\n}"
+        );
+        assert_eq!(
+            dumps_pretty(&loads("{\"x\": [], \"y\": {}}").unwrap()),
+            "{\n  \"x\": [],\n  \"y\": {}\n}"
+        );
+    }
+
+    #[test]
+    fn escapes_like_python() {
+        let v = Value::Str("a\"\\\n\u{1f}\u{7f}é".into());
+        assert_eq!(dumps_pretty(&v), "\"a\\\"\\\\\\n\\u001f\u{7f}é\"");
+        assert_eq!(
+            dumps_compact_ascii(&v),
+            "\"a\\\"\\\\\\n\\u001f\\u007f\\u00e9\""
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(loads(&deep).is_err());
+    }
+}

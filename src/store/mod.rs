@@ -1,0 +1,74 @@
+//! The only code that writes artifacts: atomic replacement, the per-directory writer lock, and the
+//! checks on symlinks and on story ids used in file names (PRODUCT.md §6).
+
+mod atomic;
+mod lock;
+mod names;
+
+pub use atomic::{read_optional, write_atomic};
+pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
+pub use names::validate_story_id;
+
+use std::path::{Path, PathBuf};
+
+/// What can go wrong when touching artifacts.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{}: {op}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("another git-ucg is writing in {} (waited {seconds} s for its lock)", dir.display())]
+    Locked { dir: PathBuf, seconds: u64 },
+    #[error("refusing to write {}: it is a symlink to {}, outside {}", path.display(), target.display(), bound.display())]
+    SymlinkOutside {
+        path: PathBuf,
+        target: PathBuf,
+        bound: PathBuf,
+    },
+    #[error("invalid story id {id:?}: {reason}")]
+    InvalidStoryId { id: String, reason: &'static str },
+}
+
+impl StoreError {
+    pub(crate) fn io(path: &Path, op: &'static str, source: std::io::Error) -> Self {
+        StoreError::Io {
+            path: path.to_path_buf(),
+            op,
+            source,
+        }
+    }
+}
+
+/// The file a write of `dir/name` must replace. A plain file (or no file) is itself; a symlink is
+/// followed only when its target stays inside `dir` or one of `bounds` (e.g. the project root),
+/// so an artifact directory cannot be used to overwrite files elsewhere.
+pub fn write_target(dir: &Path, name: &str, bounds: &[&Path]) -> Result<PathBuf, StoreError> {
+    let path = dir.join(name);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => {}
+        _ => return Ok(path),
+    }
+    let canonical_dir = dir
+        .canonicalize()
+        .map_err(|e| StoreError::io(dir, "resolve", e))?;
+    let target = path.canonicalize().unwrap_or_else(|_| {
+        // A dangling link: judge where it points, without following further.
+        std::fs::read_link(&path)
+            .map(|t| canonical_dir.join(t))
+            .unwrap_or_default()
+    });
+    let inside = |bound: &Path| bound.canonicalize().is_ok_and(|b| target.starts_with(&b));
+    if target.starts_with(&canonical_dir) || bounds.iter().any(|b| inside(b)) {
+        Ok(target)
+    } else {
+        Err(StoreError::SymlinkOutside {
+            path,
+            target,
+            bound: canonical_dir,
+        })
+    }
+}

@@ -1,0 +1,171 @@
+//! Stable decision ids: the recipe of the reference `red_ids.py` (formats/ucg.md §2.1).
+//!
+//! `id = strip(kind) ":" bare_path(source) ":" digest(decision_needed)`, where `digest` is the first
+//! 12 lowercase hex digits of SHA-256 over the whitespace-normalized, NFC-normalized decision text.
+//! This is the one place an id is minted; every command reads ids from here.
+
+use sha2::{Digest, Sha256};
+use std::sync::LazyLock;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+
+/// Python's `str.isspace()`: 29 code points. Rust's `char::is_whitespace` differs (it omits
+/// U+001C–U+001F and adds none Python lacks), so the set is spelled out.
+pub fn is_python_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | '\u{1c}'..='\u{20}'
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
+}
+
+/// Python's `str.strip()` with no argument.
+pub fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_python_space)
+}
+
+/// `strip(re.sub(r"\s+", " ", NFC(text)))`: runs of Python whitespace collapse to one space.
+pub fn normalize_decision(text: &str) -> String {
+    let nfc: std::borrow::Cow<str> = match is_nfc_quick(text.chars()) {
+        IsNormalized::Yes => text.into(),
+        _ => text.nfc().collect::<String>().into(),
+    };
+    let mut out = String::with_capacity(nfc.len());
+    let mut pending_space = false;
+    for c in py_strip(&nfc).chars() {
+        if is_python_space(c) {
+            pending_space = true;
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The 12-hex-digit digest of a decision text.
+pub fn digest(decision_needed: &str) -> String {
+    let hash = Sha256::digest(normalize_decision(decision_needed).as_bytes());
+    let mut hex = String::with_capacity(12);
+    for byte in &hash[..6] {
+        hex.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
+        hex.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
+    }
+    hex
+}
+
+/// `re.sub(r":\d+$", "", strip(source))` with Unicode decimal digits: the source without its line.
+pub fn bare_path(source: &str) -> &str {
+    static LINE_SUFFIX: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r":\d+\z").ok());
+    let stripped = py_strip(source);
+    match LINE_SUFFIX.as_ref().and_then(|re| re.find(stripped)) {
+        Some(m) => &stripped[..m.start()],
+        None => stripped,
+    }
+}
+
+/// The stable id of a decision (`red_ids.py --mint-one KIND SOURCE DECISION_NEEDED`).
+pub fn mint(kind: &str, source: &str, decision_needed: &str) -> String {
+    let kind = py_strip(kind);
+    let path = bare_path(source);
+    let digest = digest(decision_needed);
+    let mut id = String::with_capacity(kind.len() + path.len() + 14);
+    id.push_str(kind);
+    id.push(':');
+    id.push_str(path);
+    id.push(':');
+    id.push_str(&digest);
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_examples() {
+        let cases = [
+            (
+                "undecided-product",
+                "docs/prd.md:42",
+                "Pick a session length",
+                "undecided-product:docs/prd.md:63143e7ec840",
+            ),
+            (
+                "contradiction",
+                "prd.md:1",
+                "Pick  one\n  storage  backend",
+                "contradiction:prd.md:a971dfb7cd44",
+            ),
+            (
+                " contradiction ",
+                "  prd.md:1  ",
+                "  Pick one storage backend  ",
+                "contradiction:prd.md:a971dfb7cd44",
+            ),
+            (
+                "undecided-product",
+                "prd.md:abc",
+                "Decide session expiry",
+                "undecided-product:prd.md:abc:4f87a77b08cb",
+            ),
+            (
+                "undecided-product",
+                "prd.md:5:9",
+                "Decide session expiry",
+                "undecided-product:prd.md:5:4f87a77b08cb",
+            ),
+            (
+                "undecided-product",
+                "prd.md:\u{663}\u{664}",
+                "Decide session expiry",
+                "undecided-product:prd.md:4f87a77b08cb",
+            ),
+            (
+                "undecided-product",
+                "prd.md:5",
+                "Cafe\u{301}",
+                "undecided-product:prd.md:73473dcc12b7",
+            ),
+            ("k", "p.md", "a\u{1f}b", "k:p.md:c8687a08aa5d"),
+            ("k", "p.md", "a\u{200b}b", "k:p.md:8df62aef5f92"),
+            (
+                "undecided-product",
+                "prd.md:5",
+                "",
+                "undecided-product:prd.md:e3b0c44298fc",
+            ),
+            ("", "", "x", "::2d711642b726"),
+        ];
+        for (kind, source, decision, want) in cases {
+            assert_eq!(mint(kind, source, decision), want);
+        }
+    }
+
+    #[test]
+    fn whitespace_before_the_colon_survives() {
+        assert_eq!(bare_path("prd.md :5"), "prd.md ");
+        assert_eq!(bare_path(" a.md:12\n"), "a.md");
+    }
+
+    #[test]
+    fn python_space_set_has_29_code_points() {
+        let count = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|c| is_python_space(*c))
+            .count();
+        assert_eq!(count, 29);
+    }
+}

@@ -1,0 +1,5 @@
+//! UltraCode Goal's on-disk formats (formats/ucg.md), as pure functions over bytes.
+
+pub mod decisions;
+pub mod ids;
+pub mod reds;
