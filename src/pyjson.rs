@@ -104,6 +104,9 @@ pub fn loads(text: &str) -> Result<Value, DecodeError> {
     Ok(value)
 }
 
+/// A parsed value and the byte position just past it.
+type Parsed = Result<(Value, usize), DecodeError>;
+
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
@@ -134,7 +137,7 @@ impl Parser<'_> {
         pos
     }
 
-    fn value(&mut self, pos: usize) -> Result<(Value, usize), DecodeError> {
+    fn value(&mut self, pos: usize) -> Parsed {
         let rest = &self.bytes[pos.min(self.bytes.len())..];
         match rest.first() {
             Some(b'"') => {
@@ -161,8 +164,8 @@ impl Parser<'_> {
     fn nested(
         &mut self,
         pos: usize,
-        parse: fn(&mut Self, usize) -> Result<(Value, usize), DecodeError>,
-    ) -> Result<(Value, usize), DecodeError> {
+        parse: fn(&mut Self, usize) -> Parsed,
+    ) -> Parsed {
         if self.depth >= MAX_DEPTH {
             return Err(self.error("Nesting too deep", pos));
         }
@@ -172,7 +175,7 @@ impl Parser<'_> {
         result
     }
 
-    fn number(&self, start: usize) -> Result<(Value, usize), DecodeError> {
+    fn number(&self, start: usize) -> Parsed {
         let b = self.bytes;
         let digits_from = |mut p: usize| {
             while p < b.len() && b[p].is_ascii_digit() {
@@ -313,7 +316,7 @@ impl Parser<'_> {
         Ok(unit)
     }
 
-    fn object(&mut self, pos: usize) -> Result<(Value, usize), DecodeError> {
+    fn object(&mut self, pos: usize) -> Parsed {
         let mut map = Object::new();
         let mut pos = self.skip_ws(pos);
         if self.bytes.get(pos) == Some(&b'}') {
@@ -341,7 +344,7 @@ impl Parser<'_> {
         }
     }
 
-    fn array(&mut self, pos: usize) -> Result<(Value, usize), DecodeError> {
+    fn array(&mut self, pos: usize) -> Parsed {
         let mut items = Vec::new();
         let mut pos = self.skip_ws(pos);
         if self.bytes.get(pos) == Some(&b']') {

@@ -97,14 +97,10 @@ fn write_listing(out: &mut impl Write, config: &Config) -> Result<()> {
             )
         })
         .collect();
-    let width = rows
-        .iter()
-        .map(|(line, ..)| line.chars().count())
-        .max()
-        .unwrap_or(0);
+    // Unaligned on purpose: path values vary in length, and an aligned column would push every
+    // comment past 80 columns as soon as one value is long.
     for (line, origin, _) in rows {
-        let pad = width - line.chars().count();
-        writeln!(out, "{line}{:pad$}  # {origin}", "")?;
+        writeln!(out, "{line}  # {origin}")?;
     }
     Ok(())
 }

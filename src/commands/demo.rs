@@ -1,6 +1,371 @@
+//! `git ucg demo [DIR]`: a deterministic sample repository with a stopped UltraCode Goal run, so a
+//! newcomer can try every command on something real. Commits have fixed authors and dates, so the
+//! same version of git-ucg always builds the same hashes.
+
 use crate::cli::DemoArgs;
 use crate::context::Context;
-use crate::error::Result;
-pub fn run(_c: &Context, _a: &DemoArgs) -> Result<u8> {
+use crate::error::{Error, Result};
+use crate::pyjson::Value;
+use crate::ucg::{ids, reds};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const EPIC: &str = "7";
+const EPIC_BRANCH: &str = "ultracode/epic-7";
+const RUN_FOLDER: &str = "epic-7-20260604T172512Z";
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
+
+/// The commands the demo suggests, in order. Only commands that exist are listed; later commands
+/// join this list as they are built.
+const NEXT_COMMANDS: &[(&str, &str)] = &[
+    ("git ucg config", "configuration, with origins"),
+    (
+        "git ucg reds apply --from-sidecar --dry-run",
+        "re-apply answers, write nothing",
+    ),
+    (
+        "git ucg id mint -- decision docs/prd.md \"Retries?\"",
+        "mint a stable id",
+    ),
+];
+
+pub fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
+    let dir = prepare_dir(args.dir.as_deref())?;
+    let summary = build(&dir)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(summary.as_bytes())?;
+    stdout.flush()?;
     Ok(0)
+}
+
+fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
+    let dir = match requested {
+        Some(dir) => {
+            let occupied = std::fs::read_dir(dir)
+                .map(|mut d| d.next().is_some())
+                .unwrap_or(false);
+            if occupied {
+                return Err(
+                    Error::new(format!("{} exists and is not empty", dir.display())).hint(
+                        "give a new or empty directory, or none to use a fresh temporary one",
+                    ),
+                );
+            }
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+            dir.to_path_buf()
+        }
+        None => tempfile::Builder::new()
+            .prefix("git-ucg-demo-")
+            .tempdir()
+            .map_err(|e| Error::new(format!("cannot create a temporary directory: {e}")))?
+            .keep(),
+    };
+    Ok(std::path::absolute(&dir).unwrap_or(dir))
+}
+
+/// Builds the repository and returns the text to show.
+fn build(dir: &Path) -> Result<String> {
+    let mut repo = DemoRepo { dir, commits: 0 };
+    repo.git(&["init", "--quiet", "--initial-branch=main"])?;
+    repo.write(
+        "README.md",
+        "# Tasklist\n\nA small task-list service, the subject of the git-ucg demo.\n",
+    )?;
+    repo.write("docs/prd.md", PRD)?;
+    repo.write("src/app.py", "def main():\n    print(\"tasklist\")\n")?;
+    repo.commit("Initial commit: task-list service skeleton")?;
+    repo.git(&["checkout", "--quiet", "-b", EPIC_BRANCH])?;
+
+    let mut markers = Vec::new();
+    let story_commits: [&[(&str, &str, &str)]; 3] = [
+        &[
+            ("src/login.py", "def login(user, password):\n    return check(user, password)\n", "7-1: login form"),
+            ("tests/test_login.py", "def test_login():\n    assert login(\"a\", \"b\") is not None\n", "7-1: login form tests"),
+        ],
+        &[(
+            "src/session.py",
+            "SESSION_TTL_DAYS = None  # undecided: see docs/prd.md\n\ndef open_session(user):\n    return {\"user\": user}\n",
+            "7-2: sessions",
+        )],
+        &[(
+            "src/payments.py",
+            "def charge(amount):\n    raise NotImplementedError(\"provider undecided\")\n",
+            "7-3: payment stub (stopped on its turn budget)",
+        )],
+    ];
+    for (story, commits) in STORIES.iter().zip(story_commits) {
+        let baseline = repo.head()?;
+        for (path, text, message) in commits {
+            repo.write(path, text)?;
+            repo.commit(message)?;
+        }
+        markers.push((format!(".baseline-{story}"), format!("{baseline}\n")));
+        if *story != "7-3" {
+            markers.push((format!(".commit-{story}"), format!("{}\n", repo.head()?)));
+        }
+    }
+    let baseline_7_3 = markers
+        .iter()
+        .find(|(name, _)| name == ".baseline-7-3")
+        .map(|(_, sha)| sha.trim().to_string())
+        .unwrap_or_default();
+
+    for (name, text) in &markers {
+        repo.write(&format!("{IMPL}/{name}"), text)?;
+    }
+    repo.write(&format!("{IMPL}/.current-story"), "7-3\n")?;
+    repo.write(
+        &format!("{IMPL}/.tests-ran-7-3"),
+        &format!("suite green\nbaseline={baseline_7_3}\n"),
+    )?;
+    let registry = red_registry()?;
+    repo.write(
+        &format!("{IMPL}/{}", reds::REGISTRY_FILE),
+        &registry.to_pretty_json(),
+    )?;
+    repo.write(&format!("{IMPL}/escalation-7-3.json"), ESCALATION_SIDECAR)?;
+    repo.write(&format!("{IMPL}/.escalation-7-3.md"), ESCALATION_MARKER)?;
+    repo.write(&format!("{IMPL}/.budget-7-3.json"), "{\"turns\": 26}")?;
+    repo.write(&format!("{IMPL}/deferred-work.md"), DEFERRED_WORK)?;
+    repo.write(&format!("{IMPL}/run-status.json"), HEARTBEAT)?;
+    repo.write(&format!("{IMPL}/sprint-status.yaml"), SPRINT_STATUS)?;
+    repo.write(
+        &format!("_bmad-output/ultracode-goal/{RUN_FOLDER}/.decision-log.md"),
+        DECISION_LOG,
+    )?;
+
+    Ok(summary(dir, &registry))
+}
+
+fn red_registry() -> Result<reds::Registry> {
+    let scan = reds::parse_scan(SCAN.as_bytes()).map_err(|e| Error::new(e.to_string()))?;
+    reds::apply(&scan, &reds::Registry::default(), &HashSet::new())
+        .map_err(|e| Error::new(e.to_string()))
+}
+
+fn summary(dir: &Path, registry: &reds::Registry) -> String {
+    let mut out = String::new();
+    let dir = dir.display();
+    out.push_str(&format!(
+        "Created a sample repository with a stopped UltraCode Goal run in\n  {dir}\n\n"
+    ));
+    out.push_str(&format!(
+        "Epic {EPIC} on branch {EPIC_BRANCH} (checked out): stories 7-1 and 7-2 are done;\n\
+         7-3 stopped at 26 of 25 turns and escalated. The run waits on a human for:\n"
+    ));
+    for red in &registry.reds {
+        let field = |key: &str| {
+            red.as_object()
+                .and_then(|o| o.get(key))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        out.push_str(&format!(
+            "  RED        {}\n             {}\n",
+            field("id"),
+            field("decision_needed")
+        ));
+    }
+    let escalation_id = ids::mint(
+        "budget-overrun",
+        ".escalation-7-3.md",
+        "re-scope, split, or hand off the story",
+    );
+    out.push_str(&format!(
+        "  escalation {escalation_id}\n             re-scope, split, or hand off story 7-3\n"
+    ));
+    let ledger = format!("{IMPL}/deferred-work.md");
+    let decision_id = ids::mint("decision", &ledger, PARKED_DECISION);
+    out.push_str(&format!(
+        "  decision   {decision_id}\n             {PARKED_DECISION}\n"
+    ));
+    out.push_str("\nTry next (before installing git-ucg: `cargo run --release -- -C <dir> …`):\n");
+    let width = NEXT_COMMANDS
+        .iter()
+        .map(|(c, _)| c.len())
+        .max()
+        .unwrap_or(0);
+    out.push_str(&format!("  cd {dir}\n"));
+    for (command, what) in NEXT_COMMANDS {
+        out.push_str(&format!("  {command:<width$}  # {what}\n"));
+    }
+    out
+}
+
+/// Runs `git` in the demo repository, isolated from the user's configuration and from any
+/// repository the demo was started in.
+struct DemoRepo<'a> {
+    dir: &'a Path,
+    commits: u32,
+}
+
+impl DemoRepo<'_> {
+    fn git(&self, args: &[&str]) -> Result<String> {
+        let date = format!("2026-06-04T17:{:02}:12Z", 25 + self.commits * 7);
+        let output = Command::new("git")
+            .current_dir(self.dir)
+            .args([
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "core.hooksPath=/dev/null",
+            ])
+            .args(args)
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE")
+            .env_remove("GIT_COMMON_DIR")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "Ada Operator")
+            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+            .env("GIT_COMMITTER_NAME", "UltraCode Goal")
+            .env("GIT_COMMITTER_EMAIL", "ucg@example.com")
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .output()
+            .map_err(|e| {
+                Error::new(format!("cannot run git: {e}")).hint(
+                    "the demo builds its repository with the git command; install git and retry",
+                )
+            })?;
+        if !output.status.success() {
+            return Err(Error::new(format!(
+                "git {} failed in {}: {}",
+                args.join(" "),
+                self.dir.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            )));
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+    }
+
+    fn write(&self, path: &str, text: &str) -> Result<()> {
+        let full = self.dir.join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Error::new(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        std::fs::write(&full, text)
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", full.display())))
+    }
+
+    fn commit(&mut self, message: &str) -> Result<()> {
+        self.git(&["add", "--all"])?;
+        self.git(&["commit", "--quiet", "-m", message])?;
+        self.commits += 1;
+        Ok(())
+    }
+
+    fn head(&self) -> Result<String> {
+        self.git(&["rev-parse", "HEAD"])
+    }
+}
+
+const PRD: &str = "# Tasklist — product requirements\n\
+\n\
+## Accounts\n\
+\n\
+Users sign in with an email and a password.\n\
+\n\
+## Sessions\n\
+\n\
+A signed-in user stays signed in across visits.\n\
+\n\
+Sessions: TBD\n\
+\n\
+## Payments\n\
+\n\
+Premium lists are paid monthly.\n\
+\n\
+Payment provider: TBD (Stripe or Adyen)\n";
+
+const SCAN: &str = r#"{"reds": [
+ {"source": "docs/prd.md:11", "kind": "undecided-product", "decision_needed": "Do sessions expire, and after how long?", "evidence": "\"Sessions: TBD\""},
+ {"source": "docs/prd.md:17", "kind": "undecided-architecture", "decision_needed": "Which payment provider ships first: Stripe or Adyen?", "evidence": "\"Payment provider: TBD (Stripe or Adyen)\""}
+], "concerns": []}"#;
+
+const ESCALATION_SIDECAR: &str = "{\"source\": \".escalation-7-3.md\", \"kind\": \"budget-overrun\", \"decision_needed\": \"re-scope, split, or hand off the story\", \"evidence\": \"Story turn budget exceeded (turns 26/25).\"}";
+
+const ESCALATION_MARKER: &str = "# Turn budget escalation \u{2014} story 7-3\n\nStory turn budget exceeded (turns 26/25). UltraCode-Goal stops this story and escalates: re-scope, split, or hand off. A Stop hook cannot interrupt a /goal condition mid-turn, so treat this as advisory \u{2014} the deterministic guard is the gate_eval re-loop budget.\n";
+
+const PARKED_DECISION: &str =
+    "Operator sign-off on the session retry policy, batched to the end of the run.";
+
+const DEFERRED_WORK: &str = "# Deferred Work \u{2014} epic-7\n\
+\n\
+| id | source | severity | story | reason | suggested_action | status |\n\
+|----|--------|----------|-------|--------|------------------|--------|\n\
+| d1 | gate | low | 7-1 | Login form lacks a rate limit on failed attempts. | Add a limiter before launch. | open |\n\
+| d2 | decision | med | 7-2 | Operator sign-off on the session retry policy, batched to the end of the run. | Decide retries with the session expiry answer. | open |\n\
+| d3 | code-review | low | 7-2 | Unused parameter flagged by the type checker. | Remove it. | resolved |\n";
+
+const HEARTBEAT: &str = r#"{
+  "epic": "7",
+  "story": "7-3",
+  "index": 3,
+  "total": 3,
+  "last_verdict": "escalate",
+  "last_reasons": [
+    "turn budget exceeded (turns 26/25)",
+    "escalation-7-3.json promoted from the Stop-hook marker"
+  ],
+  "reloop_count": 1,
+  "stories": [
+    {"story": "7-1", "phase": "gated", "verdict": "advance", "dev_attempts": 1, "reloop_count": 0},
+    {"story": "7-2", "phase": "gated", "verdict": "defer", "dev_attempts": 2, "reloop_count": 1},
+    {"story": "7-3", "phase": "escalated", "verdict": "escalate", "dev_attempts": 1, "reloop_count": 0}
+  ],
+  "budget_used": {"turns": 26, "max_turns": 25},
+  "profile": "production",
+  "updated": "2026-06-04T19:02:11Z"
+}
+"#;
+
+const SPRINT_STATUS: &str = "# generated by BMAD sprint planning\n\
+development_status:\n\
+\x20 epic-7: in-progress\n\
+\x20 7-1: done\n\
+\x20 7-2: done\n\
+\x20 7-3: in-progress\n\
+\x20 epic-7-retrospective: backlog\n";
+
+const DECISION_LOG: &str = "---\n\
+skill: ultracode-goal\n\
+run: epic-7-20260604T172512Z\n\
+profile: production\n\
+---\n\
+# Decision log \u{2014} epic 7\n\
+\n\
+### Story 7-1 \u{2014} advance\n\
+- Baseline recorded, suite green, committed at green.\n\
+gate-provenance: hand-authored\n\
+```json\n\
+{\"verdict\": \"advance\", \"gate_status\": \"PASS\"}\n\
+```\n\
+\n\
+### Story 7-2 \u{2014} defer\n\
+- One re-loop on a flaky session test; the retry policy is parked as deferred-work d2.\n\
+```json\n\
+{\"verdict\": \"defer\", \"gate_status\": \"CONCERNS\"}\n\
+```\n\
+\n\
+### Story 7-3 \u{2014} escalate\n\
+- Turn budget exceeded (26/25); the Stop-hook marker was promoted to escalation-7-3.json.\n\
+```json\n\
+{\"verdict\": \"escalate\", \"gate_status\": \"NOT_EVALUATED\"}\n\
+```\n";
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_sample_scan_is_valid() {
+        let registry = super::red_registry().unwrap();
+        assert_eq!(registry.reds.len(), 2);
+    }
 }

@@ -21,15 +21,21 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
     let mut command = crate::cli::command();
     command.build();
     let mut pages = Vec::new();
-    collect_pages(&command, "git-ucg", &mut pages);
+    collect_pages(&command, "git-ucg", "git ucg", &mut pages);
     pages
 }
 
-fn collect_pages(command: &clap::Command, name: &str, pages: &mut Vec<(String, Vec<u8>)>) {
+/// `name` is the page's file name (`git-ucg-reds-apply`), `usage` how it is typed (`git ucg reds apply`).
+fn collect_pages(
+    command: &clap::Command,
+    name: &str,
+    usage: &str,
+    pages: &mut Vec<(String, Vec<u8>)>,
+) {
     let page_command = command
         .clone()
         .name(name.to_string())
-        .bin_name(name.replacen('-', " ", 1));
+        .bin_name(usage.to_string());
     let mut buffer = Vec::new();
     let man = clap_mangen::Man::new(page_command)
         .title(name.to_uppercase())
@@ -41,7 +47,13 @@ fn collect_pages(command: &clap::Command, name: &str, pages: &mut Vec<(String, V
         pages.push((format!("{name}.1"), buffer));
     }
     for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
-        collect_pages(sub, &format!("{name}-{}", sub.get_name()), pages);
+        let sub_name = sub.get_name();
+        collect_pages(
+            sub,
+            &format!("{name}-{sub_name}"),
+            &format!("{usage} {sub_name}"),
+            pages,
+        );
     }
 }
 
@@ -61,15 +73,35 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
         (Shell::Zsh, "_git-ucg"),
         (Shell::Fish, "git-ucg.fish"),
     ] {
-        let mut command = crate::cli::command();
+        // Completions are for the executable `git-ucg`; `git ucg` reaches them through the bridge.
+        let mut command = with_bin_names(crate::cli::command(), "git-ucg");
         let mut buffer = Vec::new();
         clap_complete::generate(shell, &mut command, "git-ucg", &mut buffer);
         if shell == Shell::Bash {
+            // clap_complete names a subcommand's case label by turning every `-` of the path into
+            // `__subcmd__`, but sets `cmd` with `-` turned into `__`: for an executable whose name
+            // has a dash the two never meet and options of subcommands do not complete. Align them.
+            let script = String::from_utf8_lossy(&buffer).replace("git__subcmd__ucg", "git__ucg");
+            buffer = script.into_bytes();
             buffer.extend_from_slice(GIT_BASH_BRIDGE.as_bytes());
         }
         scripts.push((file.to_string(), buffer));
     }
     scripts
+}
+
+/// Sets every (nested) command's executable name, e.g. `git-ucg reds apply`.
+fn with_bin_names(command: clap::Command, bin: &str) -> clap::Command {
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut command = command.bin_name(bin.to_string());
+    for name in names {
+        let nested = format!("{bin} {name}");
+        command = command.mut_subcommand(&name, |sub| with_bin_names(sub, &nested));
+    }
+    command
 }
 
 /// git's bash completion calls `_git_ucg` for `git ucg …` with `words`/`cword` set; hand that
@@ -81,7 +113,7 @@ _git_ucg() {
     local COMP_CWORD=$((cword - 1))
     local COMP_LINE="${COMP_WORDS[*]}"
     local COMP_POINT=${#COMP_LINE}
-    _git-ucg git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    _git__ucg git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }
 "#;
 

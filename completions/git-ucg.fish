@@ -1,0 +1,88 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_git_ucg_global_optspecs
+    string join \n color= no-pager C= h/help V/version
+end
+
+function __fish_git_ucg_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_git_ucg_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_git_ucg_using_subcommand
+    set -l cmd (__fish_git_ucg_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -s C -d 'Run as if started in PATH (like `git -C`); repeatable, each relative to the previous' -r -F
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "config" -d 'Show the resolved [workflow] configuration and where each value comes from'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "reds" -d 'The preflight RED registry (.preflight-reds.json)'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "demo" -d 'Create a sample repository with a stopped run, and show what to try on it'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "generate" -d 'Regenerate the man pages or shell completions (for packagers and the project itself)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l json -d 'Print one JSON document (schema git-ucg.config/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and not __fish_seen_subcommand_from mint" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and not __fish_seen_subcommand_from mint" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and not __fish_seen_subcommand_from mint" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and not __fish_seen_subcommand_from mint" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and not __fish_seen_subcommand_from mint" -f -a "mint" -d 'Print the stable id of a decision, exactly as UltraCode Goal\'s red_ids.py mints it. Touches nothing'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and __fish_seen_subcommand_from mint" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and __fish_seen_subcommand_from mint" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and __fish_seen_subcommand_from mint" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and __fish_seen_subcommand_from mint" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and not __fish_seen_subcommand_from apply" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and not __fish_seen_subcommand_from apply" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and not __fish_seen_subcommand_from apply" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and not __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and not __fish_seen_subcommand_from apply" -f -a "apply" -d 'Write the RED registry from a preflight scan, or re-apply the recorded answers to it'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -l scan -d 'The preflight scan: a JSON object with a "reds" list; `-` reads standard input' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -l from-sidecar -d 'Re-apply the recorded answers to the reds already in the registry'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -l dry-run -d 'Print the document without writing anything'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand reds; and __fish_seen_subcommand_from apply" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -l out-dir -d 'The directory to write into (created if needed)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -s V -l version -d 'Print version'

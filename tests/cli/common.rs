@@ -1,0 +1,114 @@
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+
+/// A scratch directory with a hermetic environment for git and git-ucg.
+pub struct TestEnv {
+    pub dir: tempfile::TempDir,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        TestEnv {
+            dir: tempfile::tempdir().expect("create a temporary directory"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The environment every child process gets: nothing from the developer's machine.
+    fn hermetic(&self, command: &mut Command) {
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.path())
+            .env("LC_ALL", "C.UTF-8")
+            .env("NO_COLOR", "1")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "Test Author")
+            .env("GIT_AUTHOR_EMAIL", "author@example.com")
+            .env("GIT_COMMITTER_NAME", "Test Committer")
+            .env("GIT_COMMITTER_EMAIL", "committer@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z")
+            .env("GIT_UCG_LOCK_TIMEOUT", "2");
+    }
+
+    /// `git-ucg ARGS` run in `cwd`.
+    pub fn ucg(&self, cwd: &Path) -> Command {
+        let mut command = Command::new(BIN);
+        self.hermetic(&mut command);
+        command.current_dir(cwd);
+        command
+    }
+
+    /// Runs git and insists it succeeds.
+    pub fn git(&self, cwd: &Path, args: &[&str]) -> String {
+        let mut command = Command::new("git");
+        self.hermetic(&mut command);
+        let output = command
+            .current_dir(cwd)
+            .args(args)
+            .output()
+            .expect("run git");
+        assert!(
+            output.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// A new repository at `name` with one commit on `main`.
+    pub fn repo(&self, name: &str) -> PathBuf {
+        let root = self.path().join(name);
+        std::fs::create_dir_all(&root).expect("create repo dir");
+        self.git(&root, &["init", "--quiet", "--initial-branch=main"]);
+        write(&root.join("README.md"), "hello\n");
+        self.git(&root, &["add", "README.md"]);
+        self.git(&root, &["commit", "--quiet", "-m", "initial"]);
+        root
+    }
+}
+
+pub fn write(path: &Path, text: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create parent");
+    }
+    std::fs::write(path, text).expect("write file");
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Every file under `dir` with its bytes, for "nothing changed" checks.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).expect("stat");
+            if meta.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                files.push((path, bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}

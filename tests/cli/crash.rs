@@ -1,0 +1,117 @@
+//! Crash safety: `reds apply` killed with SIGKILL at random moments leaves the registry complete
+//! (the old document or the new one, never a mixture), and the next successful run sweeps up any
+//! temporary file the killed writer left.
+
+use crate::common::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn big_scan(variant: &str) -> String {
+    let padding = "p".repeat(200);
+    let reds: Vec<_> = (0..20_000)
+        .map(|i| {
+            serde_json::json!({
+                "kind": "undecided-product", "source": format!("docs/{variant}.md:{i}"),
+                "decision_needed": format!("{variant} question {i}?"), "evidence": padding,
+            })
+        })
+        .collect();
+    serde_json::json!({ "reds": reds }).to_string()
+}
+
+/// A small deterministic pseudo-random sequence (no dependency needed for test jitter).
+struct Jitter(u64);
+
+impl Jitter {
+    fn next_below(&mut self, bound: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound.max(1)
+    }
+}
+
+fn registry_bytes(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("impl/.preflight-reds.json")).unwrap()
+}
+
+#[test]
+fn sigkill_at_random_moments_never_leaves_a_partial_registry() {
+    let env = TestEnv::new();
+    let cwd = env.path();
+    for variant in ["a", "b"] {
+        let text = big_scan(variant);
+        assert!(text.len() >= 5_000_000, "{}", text.len());
+        std::fs::write(cwd.join(format!("{variant}.json")), text).unwrap();
+    }
+    let run = |variant: &str| {
+        env.ucg(cwd)
+            .args([
+                "reds",
+                "apply",
+                "--impl-artifacts",
+                "impl",
+                "--scan",
+                &format!("{variant}.json"),
+            ])
+            .output()
+            .unwrap()
+    };
+    let started = Instant::now();
+    assert_eq!(run("b").status.code(), Some(0));
+    let document_b = registry_bytes(cwd);
+    assert_eq!(run("a").status.code(), Some(0));
+    let document_a = registry_bytes(cwd);
+    let full_run = started.elapsed() / 2;
+
+    let mut jitter = Jitter(0x5eed);
+    let mut killed_mid_run = 0;
+    for round in 0..100 {
+        let variant = if round % 2 == 0 { "b" } else { "a" };
+        let mut child = env
+            .ucg(cwd)
+            .args([
+                "reds",
+                "apply",
+                "--impl-artifacts",
+                "impl",
+                "--scan",
+                &format!("{variant}.json"),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let delay = jitter.next_below(full_run.as_micros() as u64 * 12 / 10);
+        std::thread::sleep(Duration::from_micros(delay));
+        if child.try_wait().unwrap().is_none() {
+            killed_mid_run += 1;
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = registry_bytes(cwd);
+        assert!(
+            now == document_a || now == document_b,
+            "round {round}: the registry is neither the old nor the new document ({} bytes)",
+            now.len()
+        );
+    }
+    assert!(
+        killed_mid_run >= 50,
+        "only {killed_mid_run} of 100 kills landed mid-run"
+    );
+
+    assert_eq!(run("a").status.code(), Some(0));
+    let names: Vec<_> = std::fs::read_dir(cwd.join("impl"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [".preflight-reds.json"],
+        "temporary files left behind"
+    );
+    assert_eq!(registry_bytes(cwd), document_a);
+}

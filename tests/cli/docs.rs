@@ -1,0 +1,108 @@
+//! The committed man pages and completions are generated from the CLI definitions; these tests fail
+//! when they are stale, and check that git really finds them.
+
+use crate::common::*;
+use std::path::Path;
+
+fn project() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn assert_directory_matches_generated(what: &str, committed: &Path) {
+    let env = TestEnv::new();
+    let out = env
+        .ucg(env.path())
+        .args(["generate", what, "--out-dir", "gen"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let generated = snapshot(&env.path().join("gen"));
+    let strip = |files: Vec<(std::path::PathBuf, Vec<u8>)>, base: &Path| {
+        files
+            .into_iter()
+            .map(|(p, b)| (p.strip_prefix(base).unwrap().to_path_buf(), b))
+            .collect::<Vec<_>>()
+    };
+    let generated = strip(generated, &env.path().join("gen"));
+    let committed_files = strip(snapshot(committed), committed);
+    assert!(
+        generated == committed_files,
+        "{} is stale: run `cargo run -- generate {what} --out-dir {}` and commit the result",
+        committed.display(),
+        committed.strip_prefix(project()).unwrap().display()
+    );
+}
+
+#[test]
+fn committed_man_pages_are_fresh() {
+    assert_directory_matches_generated("man", &project().join("man"));
+}
+
+#[test]
+fn committed_completions_are_fresh() {
+    assert_directory_matches_generated("completions", &project().join("completions"));
+}
+
+#[test]
+fn bash_completion_works_under_gits_own_completion() {
+    // git-completion.bash calls _git_ucg with `words`/`cword`/`cur` set for `git ucg <TAB>`.
+    let script = project().join("completions/git-ucg.bash");
+    let complete = |words: &str, cword: usize| {
+        let probe = format!(
+            "source '{}'; words=({words}); cword={cword}; cur=${{words[cword]}}; _git_ucg; echo \"${{COMPREPLY[*]}}\"",
+            script.display()
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &probe])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out).trim().to_string()
+    };
+    assert_eq!(complete("git ucg re", 2), "reds");
+    assert_eq!(complete("git ucg reds apply --s", 4), "--scan");
+    assert_eq!(complete("git ucg config --j", 3), "--json");
+}
+
+#[test]
+fn git_help_ucg_finds_the_installed_man_page() {
+    if std::process::Command::new("man")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no man program on this machine");
+        return;
+    }
+    // The README's install steps: the binary in <prefix>/bin, the pages in <prefix>/share/man/man1.
+    let env = TestEnv::new();
+    let prefix = env.path().join("prefix");
+    let man1 = prefix.join("share/man/man1");
+    std::fs::create_dir_all(&man1).unwrap();
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::fs::copy(BIN, prefix.join("bin/git-ucg")).unwrap();
+    for entry in std::fs::read_dir(project().join("man")).unwrap().flatten() {
+        std::fs::copy(entry.path(), man1.join(entry.file_name())).unwrap();
+    }
+    let path = format!(
+        "{}:/usr/local/bin:/usr/bin:/bin",
+        prefix.join("bin").display()
+    );
+    let out = std::process::Command::new("git")
+        .current_dir(env.path())
+        .env_clear()
+        .env("PATH", &path)
+        .env("HOME", env.path())
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "80")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args(["help", "ucg"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("git-ucg"), "{text}");
+    assert!(text.contains("reds"), "{text}");
+}

@@ -1,0 +1,11 @@
+//! Integration tests: the real `git-ucg` binary in real temporary directories and git repositories,
+//! with a hermetic environment (no user or system git configuration, fixed dates).
+
+mod common;
+
+mod config;
+mod crash;
+mod demo;
+mod discovery;
+mod docs;
+mod reds;
