@@ -1,1 +1,130 @@
-fn main() {}
+//! `cargo bench --bench reds`: id minting in-process, and `git ucg reds apply --scan` as a whole
+//! process on a 10,000-red scan against a 100,000-answer `.decisions.json` and on a 50 MB scan, with
+//! a Python model of the reference writer as the comparison command. Prints a markdown table for
+//! BENCHMARKS.md.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use support::{median, Workload};
+
+const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+
+fn main() {
+    let rows = vec![bench_mint(), bench_apply(), bench_large_scan()];
+    println!("| benchmark | input | median | comparison | ratio | peak RSS |");
+    println!("|---|---|---|---|---|---|");
+    for row in rows {
+        println!("{row}");
+    }
+}
+
+fn bench_mint() -> String {
+    let inputs: Vec<_> = (0..100_000).map(support::finding).collect();
+    let mut rates = Vec::new();
+    for _ in 0..7 {
+        let started = Instant::now();
+        let mut total = 0usize;
+        for _ in 0..10 {
+            for (kind, source, decision) in &inputs {
+                total +=
+                    std::hint::black_box(git_ucg::ucg::ids::mint(kind, source, decision)).len();
+            }
+        }
+        std::hint::black_box(total);
+        rates.push(1_000_000.0 / started.elapsed().as_secs_f64());
+    }
+    let rate = median(rates);
+    format!(
+        "| `id mint` in-process | 1,000,000 mints of ~70-byte decisions | {:.2} M ids/s | — | — | — |",
+        rate / 1e6
+    )
+}
+
+fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let mut command = make();
+        command.stdout(Stdio::null());
+        let started = Instant::now();
+        let status = command.status().expect("run benchmark command");
+        samples.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(status.success(), "benchmark command failed: {command:?}");
+    }
+    median(samples)
+}
+
+fn apply_command(root: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command.current_dir(root).args([
+        "reds",
+        "apply",
+        "--impl-artifacts",
+        "impl",
+        "--scan",
+        "scan.json",
+    ]);
+    command
+}
+
+fn reference_command(root: &Path) -> Command {
+    let mut command = Command::new("python3");
+    command
+        .current_dir(root)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/support/reference_model.py"))
+        .args(["--impl-artifacts", "impl", "--scan", "scan.json"]);
+    command
+}
+
+fn rss(command: &Command) -> String {
+    support::peak_rss_mib(command).map_or_else(|| "n/a".to_string(), |mib| format!("{mib:.1} MiB"))
+}
+
+fn bench_apply() -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let workload = Workload {
+        reds: 10_000,
+        decisions: 100_000,
+        stories: 0,
+        files: 0,
+        commits: 0,
+    };
+    let generated = support::write_artifacts(dir.path(), workload);
+    let decisions_mb = std::fs::metadata(generated.impl_dir.join(".decisions.json"))
+        .map(|m| m.len())
+        .unwrap_or(0) as f64
+        / 1e6;
+    let ours = time_runs(21, || apply_command(dir.path()));
+    let peak = rss(&apply_command(dir.path()));
+    let theirs = time_runs(5, || reference_command(dir.path()));
+    format!(
+        "| `reds apply --scan` | 10,000 reds, 100,000 answers ({decisions_mb:.1} MB `.decisions.json`) | {ours:.1} ms | {theirs:.1} ms (Python model) | {:.1}× faster | {peak} |",
+        theirs / ours
+    )
+}
+
+fn bench_large_scan() -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let workload = Workload {
+        reds: 150_000,
+        decisions: 1_000,
+        stories: 0,
+        files: 0,
+        commits: 0,
+    };
+    let generated = support::write_artifacts(dir.path(), workload);
+    let scan_mb = std::fs::metadata(&generated.scan)
+        .map(|m| m.len())
+        .unwrap_or(0) as f64
+        / 1e6;
+    let ours = time_runs(5, || apply_command(dir.path()));
+    let peak = rss(&apply_command(dir.path()));
+    let theirs = time_runs(3, || reference_command(dir.path()));
+    format!(
+        "| `reds apply --scan` | 150,000 reds ({scan_mb:.1} MB scan) | {ours:.0} ms | {theirs:.0} ms (Python model) | {:.1}× faster | {peak} |",
+        theirs / ours
+    )
+}

@@ -56,11 +56,13 @@ impl Error {
         match self {
             Error::BrokenPipe => String::new(),
             Error::JsonLine(message) => {
-                let mut doc = crate::pyjson::Object::new();
+                let mut doc = crate::pyjson::Object::default();
                 doc.insert("error".into(), crate::pyjson::Value::Str(message.clone()));
                 format!(
                     "{}\n",
-                    crate::pyjson::dumps_compact_ascii(&crate::pyjson::Value::Object(doc))
+                    crate::pyjson::dumps_compact_ascii(&crate::pyjson::Value::Object(Box::new(
+                        doc
+                    )))
                 )
             }
             Error::Failure { message, hints } => {

@@ -16,6 +16,7 @@
 //! It is a pure function over text: it never touches a file.
 
 use indexmap::IndexMap;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Python refuses to convert integers with more digits than this (`sys.int_info.default_max_str_digits`).
@@ -24,7 +25,7 @@ const MAX_INT_DIGITS: usize = 4300;
 const MAX_DEPTH: usize = 512;
 
 /// A JSON object: insertion-ordered, like a Python `dict`.
-pub type Object = IndexMap<String, Value>;
+pub type Object = IndexMap<String, Value, foldhash::fast::RandomState>;
 
 /// A JSON value as Python's `json.loads` produces it.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +37,8 @@ pub enum Value {
     Float(f64),
     Str(String),
     Array(Vec<Value>),
-    Object(Object),
+    /// Boxed to keep every value small: most values are strings.
+    Object(Box<Object>),
 }
 
 impl Value {
@@ -87,33 +89,52 @@ pub struct DecodeError {
 
 /// Parses `text` as Python's `json.loads` does.
 pub fn loads(text: &str) -> Result<Value, DecodeError> {
-    let mut parser = Parser {
-        text,
-        bytes: text.as_bytes(),
-        depth: 0,
-    };
-    if parser.bytes.first() == Some(&0xEF) && text.starts_with('\u{feff}') {
-        return Err(parser.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
-    }
-    let start = parser.skip_ws(0);
-    let (value, end) = parser.value(start)?;
-    let end = parser.skip_ws(end);
-    if end != parser.bytes.len() {
-        return Err(parser.error("Extra data", end));
-    }
-    Ok(value)
+    Reader::document(text, |reader, pos| reader.value(pos))
 }
 
-/// A parsed value and the byte position just past it.
-type Parsed = Result<(Value, usize), DecodeError>;
-
-struct Parser<'a> {
+/// A streaming reader over JSON text with Python's grammar, for callers that need only part of a
+/// large document: [`Reader::object`] and [`Reader::array`] hand each member to a callback, which
+/// reads it ([`Reader::value`], [`Reader::string`], nested walks) or passes over it
+/// ([`Reader::skip`]) without building anything. Every byte is still validated, so a document is
+/// accepted or refused exactly as `json.loads` would.
+pub struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     depth: usize,
 }
 
-impl Parser<'_> {
+/// A parsed value and the byte position just past it.
+type Parsed = Result<(Value, usize), DecodeError>;
+
+impl<'a> Reader<'a> {
+    /// Reads a whole document: `read` gets the position of the top-level value and returns what it
+    /// made of it and where the value ends; trailing data other than whitespace is an error.
+    pub fn document<T>(
+        text: &'a str,
+        read: impl FnOnce(&mut Reader<'a>, usize) -> Result<(T, usize), DecodeError>,
+    ) -> Result<T, DecodeError> {
+        let mut reader = Reader {
+            text,
+            bytes: text.as_bytes(),
+            depth: 0,
+        };
+        if text.starts_with('\u{feff}') {
+            return Err(reader.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
+        }
+        let start = reader.skip_ws(0);
+        let (result, end) = read(&mut reader, start)?;
+        let end = reader.skip_ws(end);
+        if end != reader.bytes.len() {
+            return Err(reader.error("Extra data", end));
+        }
+        Ok(result)
+    }
+
+    /// The byte at `pos`, if any (`{`, `[`, `"` tell a caller what kind of value starts there).
+    pub fn peek(&self, pos: usize) -> Option<u8> {
+        self.bytes.get(pos).copied()
+    }
+
     fn error(&self, message: &str, byte_pos: usize) -> DecodeError {
         let before = self.text.get(..byte_pos).unwrap_or(self.text);
         let char_index = before.chars().count();
@@ -137,15 +158,49 @@ impl Parser<'_> {
         pos
     }
 
-    fn value(&mut self, pos: usize) -> Parsed {
-        let rest = &self.bytes[pos.min(self.bytes.len())..];
-        match rest.first() {
+    /// Reads the value starting at `pos`.
+    pub fn value(&mut self, pos: usize) -> Parsed {
+        match self.peek(pos) {
             Some(b'"') => {
-                let (s, end) = self.string(pos + 1)?;
+                let (s, end) = self.string(pos)?;
                 Ok((Value::Str(s), end))
             }
-            Some(b'{') => self.nested(pos, Self::object),
-            Some(b'[') => self.nested(pos, Self::array),
+            Some(b'{') => {
+                let mut map = Object::default();
+                let end = self.object(pos, &mut |reader, key, at| {
+                    let (value, end) = reader.value(at)?;
+                    // A duplicate key keeps its first position and takes the last value, as in a dict.
+                    map.insert(key.to_string(), value);
+                    Ok(end)
+                })?;
+                Ok((Value::Object(Box::new(map)), end))
+            }
+            Some(b'[') => {
+                let mut items = Vec::new();
+                let end = self.array(pos, &mut |reader, at| {
+                    let (value, end) = reader.value(at)?;
+                    items.push(value);
+                    Ok(end)
+                })?;
+                Ok((Value::Array(items), end))
+            }
+            _ => self.scalar(pos),
+        }
+    }
+
+    /// Validates the value starting at `pos` without keeping it; returns where it ends.
+    pub fn skip(&mut self, pos: usize) -> Result<usize, DecodeError> {
+        match self.peek(pos) {
+            Some(b'"') => self.string_into(pos, None),
+            Some(b'{') => self.object(pos, &mut |reader, _, at| reader.skip(at)),
+            Some(b'[') => self.array(pos, &mut |reader, at| reader.skip(at)),
+            _ => self.scalar(pos).map(|(_, end)| end),
+        }
+    }
+
+    fn scalar(&self, pos: usize) -> Parsed {
+        let rest = &self.bytes[pos.min(self.bytes.len())..];
+        match rest.first() {
             Some(b'n') if rest.starts_with(b"null") => Ok((Value::Null, pos + 4)),
             Some(b't') if rest.starts_with(b"true") => Ok((Value::Bool(true), pos + 4)),
             Some(b'f') if rest.starts_with(b"false") => Ok((Value::Bool(false), pos + 5)),
@@ -161,18 +216,87 @@ impl Parser<'_> {
         }
     }
 
-    fn nested(
-        &mut self,
-        pos: usize,
-        parse: fn(&mut Self, usize) -> Parsed,
-    ) -> Parsed {
+    fn enter(&mut self, pos: usize) -> Result<(), DecodeError> {
         if self.depth >= MAX_DEPTH {
             return Err(self.error("Nesting too deep", pos));
         }
         self.depth += 1;
-        let result = parse(self, pos + 1);
+        Ok(())
+    }
+
+    /// Walks the object starting at `pos` (its `{`): `entry(reader, key, value_pos)` must read or
+    /// skip the member's value and return where it ends. Returns the end of the object.
+    pub fn object(
+        &mut self,
+        pos: usize,
+        entry: &mut dyn FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
+    ) -> Result<usize, DecodeError> {
+        self.enter(pos)?;
+        let result = self.object_members(pos + 1, entry);
         self.depth -= 1;
         result
+    }
+
+    fn object_members(
+        &mut self,
+        pos: usize,
+        entry: &mut dyn FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
+    ) -> Result<usize, DecodeError> {
+        let mut pos = self.skip_ws(pos);
+        if self.peek(pos) == Some(b'}') {
+            return Ok(pos + 1);
+        }
+        loop {
+            if self.peek(pos) != Some(b'"') {
+                return Err(self.error("Expecting property name enclosed in double quotes", pos));
+            }
+            let (key, end) = self.str(pos)?;
+            pos = self.skip_ws(end);
+            if self.peek(pos) != Some(b':') {
+                return Err(self.error("Expecting ':' delimiter", pos));
+            }
+            pos = self.skip_ws(pos + 1);
+            let end = entry(self, &key, pos)?;
+            pos = self.skip_ws(end);
+            match self.peek(pos) {
+                Some(b'}') => return Ok(pos + 1),
+                Some(b',') => pos = self.skip_ws(pos + 1),
+                _ => return Err(self.error("Expecting ',' delimiter", pos)),
+            }
+        }
+    }
+
+    /// Walks the array starting at `pos` (its `[`): `item(reader, value_pos)` must read or skip
+    /// the item and return where it ends. Returns the end of the array.
+    pub fn array(
+        &mut self,
+        pos: usize,
+        item: &mut dyn FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
+    ) -> Result<usize, DecodeError> {
+        self.enter(pos)?;
+        let result = self.array_items(pos + 1, item);
+        self.depth -= 1;
+        result
+    }
+
+    fn array_items(
+        &mut self,
+        pos: usize,
+        item: &mut dyn FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
+    ) -> Result<usize, DecodeError> {
+        let mut pos = self.skip_ws(pos);
+        if self.peek(pos) == Some(b']') {
+            return Ok(pos + 1);
+        }
+        loop {
+            let end = item(self, pos)?;
+            pos = self.skip_ws(end);
+            match self.peek(pos) {
+                Some(b']') => return Ok(pos + 1),
+                Some(b',') => pos = self.skip_ws(pos + 1),
+                _ => return Err(self.error("Expecting ',' delimiter", pos)),
+            }
+        }
     }
 
     fn number(&self, start: usize) -> Parsed {
@@ -192,7 +316,6 @@ impl Parser<'_> {
             Some(b'1'..=b'9') => pos = digits_from(pos),
             _ => return Err(self.error("Expecting value", start)),
         }
-        let int_end = pos;
         let mut is_float = false;
         if b.get(pos) == Some(&b'.') && b.get(pos + 1).is_some_and(u8::is_ascii_digit) {
             pos = digits_from(pos + 1);
@@ -216,7 +339,6 @@ impl Parser<'_> {
                 .map_err(|_| self.error("Expecting value", start))?;
             return Ok((Value::Float(value), pos));
         }
-        let _ = int_end;
         let negative = literal.starts_with('-');
         let magnitude = literal.trim_start_matches('-');
         if magnitude.len() > MAX_INT_DIGITS {
@@ -236,45 +358,90 @@ impl Parser<'_> {
         Ok((Value::Int(text), pos))
     }
 
-    /// Parses a string body starting just after its opening quote; returns the end past the closing quote.
-    fn string(&self, begin: usize) -> Result<(String, usize), DecodeError> {
+    /// Reads the string starting at `pos` (its opening quote).
+    pub fn string(&self, pos: usize) -> Result<(String, usize), DecodeError> {
+        let (text, end) = self.str(pos)?;
+        Ok((text.into_owned(), end))
+    }
+
+    /// Reads the string starting at `pos` (its opening quote), borrowing it from the input when it
+    /// holds no escape, as nearly every string does.
+    pub fn str(&self, pos: usize) -> Result<(Cow<'a, str>, usize), DecodeError> {
+        let (end, escaped) = self.scan_string(pos, None)?;
+        let raw = &self.text[pos + 1..end - 1];
+        if !escaped {
+            return Ok((Cow::Borrowed(raw), end));
+        }
+        let mut out = String::with_capacity(raw.len());
+        self.string_into(pos, Some(&mut out))?;
+        Ok((Cow::Owned(out), end))
+    }
+
+    /// Validates the string starting at `pos` (its opening quote), appending its text to `out`
+    /// when given; returns the position past the closing quote.
+    fn string_into(&self, pos: usize, out: Option<&mut String>) -> Result<usize, DecodeError> {
+        self.scan_string(pos, out).map(|(end, _)| end)
+    }
+
+    /// [`Self::string_into`], also telling whether the string held an escape.
+    fn scan_string(
+        &self,
+        pos: usize,
+        mut out: Option<&mut String>,
+    ) -> Result<(usize, bool), DecodeError> {
         let b = self.bytes;
-        let mut out = String::new();
+        let begin = pos + 1;
         let mut pos = begin;
+        let mut escaped = false;
         loop {
             let chunk_start = pos;
-            while pos < b.len() && b[pos] != b'"' && b[pos] != b'\\' && b[pos] >= 0x20 {
+            // Eight bytes at a time while none of them ends the plain run, then byte by byte.
+            while let Some(chunk) = b.get(pos..pos + 8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                if ends_plain_run(u64::from_le_bytes(word)) {
+                    break;
+                }
+                pos += 8;
+            }
+            while let Some(&c) = b.get(pos) {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
                 pos += 1;
             }
-            out.push_str(&self.text[chunk_start..pos]);
+            if let Some(out) = out.as_deref_mut() {
+                out.push_str(&self.text[chunk_start..pos]);
+            }
             match b.get(pos) {
                 None => return Err(self.error("Unterminated string starting at", begin - 1)),
-                Some(b'"') => return Ok((out, pos + 1)),
-                Some(b'\\') => {
-                    let escape_at = pos;
-                    let Some(&c) = b.get(pos + 1) else {
-                        return Err(self.error("Unterminated string starting at", begin - 1));
-                    };
-                    pos += 2;
-                    let simple = match c {
-                        b'"' => Some('"'),
-                        b'\\' => Some('\\'),
-                        b'/' => Some('/'),
-                        b'b' => Some('\u{8}'),
-                        b'f' => Some('\u{c}'),
-                        b'n' => Some('\n'),
-                        b'r' => Some('\r'),
-                        b't' => Some('\t'),
-                        b'u' => None,
-                        _ => return Err(self.error("Invalid \\escape", escape_at)),
-                    };
-                    if let Some(ch) = simple {
-                        out.push(ch);
-                        continue;
-                    }
+                Some(b'"') => return Ok((pos + 1, escaped)),
+                Some(b'\\') => escaped = true,
+                Some(_) => return Err(self.error("Invalid control character at", pos)),
+            }
+            let escape_at = pos;
+            let Some(&c) = b.get(pos + 1) else {
+                return Err(self.error("Unterminated string starting at", begin - 1));
+            };
+            pos += 2;
+            let simple = match c {
+                b'"' => Some('"'),
+                b'\\' => Some('\\'),
+                b'/' => Some('/'),
+                b'b' => Some('\u{8}'),
+                b'f' => Some('\u{c}'),
+                b'n' => Some('\n'),
+                b'r' => Some('\r'),
+                b't' => Some('\t'),
+                b'u' => None,
+                _ => return Err(self.error("Invalid \\escape", escape_at)),
+            };
+            let ch = match simple {
+                Some(ch) => Some(ch),
+                None => {
                     let unit = self.hex4(pos, escape_at)?;
                     pos += 4;
-                    let ch = if (0xD800..0xDC00).contains(&unit)
+                    if (0xD800..0xDC00).contains(&unit)
                         && b.get(pos) == Some(&b'\\')
                         && b.get(pos + 1) == Some(&b'u')
                     {
@@ -287,17 +454,15 @@ impl Parser<'_> {
                         }
                     } else {
                         char::from_u32(unit)
-                    };
-                    match ch {
-                        Some(ch) => out.push(ch),
-                        // Python keeps a lone surrogate in its string; Rust strings cannot hold one, and
-                        // Python itself fails later when it writes such a string as UTF-8.
-                        None => {
-                            return Err(self.error("Lone surrogate in \\uXXXX escape", escape_at))
-                        }
                     }
                 }
-                Some(_) => return Err(self.error("Invalid control character at", pos)),
+            };
+            match (ch, out.as_deref_mut()) {
+                (Some(ch), Some(out)) => out.push(ch),
+                (Some(_), None) => {}
+                // Python keeps a lone surrogate in its string; Rust strings cannot hold one, and
+                // Python itself fails later when it writes such a string as UTF-8.
+                (None, _) => return Err(self.error("Lone surrogate in \\uXXXX escape", escape_at)),
             }
         }
     }
@@ -315,52 +480,18 @@ impl Parser<'_> {
         }
         Ok(unit)
     }
+}
 
-    fn object(&mut self, pos: usize) -> Parsed {
-        let mut map = Object::new();
-        let mut pos = self.skip_ws(pos);
-        if self.bytes.get(pos) == Some(&b'}') {
-            return Ok((Value::Object(map), pos + 1));
-        }
-        loop {
-            if self.bytes.get(pos) != Some(&b'"') {
-                return Err(self.error("Expecting property name enclosed in double quotes", pos));
-            }
-            let (key, end) = self.string(pos + 1)?;
-            pos = self.skip_ws(end);
-            if self.bytes.get(pos) != Some(&b':') {
-                return Err(self.error("Expecting ':' delimiter", pos));
-            }
-            pos = self.skip_ws(pos + 1);
-            let (value, end) = self.value(pos)?;
-            // A duplicate key keeps its first position and takes the last value, as in a dict.
-            map.insert(key, value);
-            pos = self.skip_ws(end);
-            match self.bytes.get(pos) {
-                Some(b'}') => return Ok((Value::Object(map), pos + 1)),
-                Some(b',') => pos = self.skip_ws(pos + 1),
-                _ => return Err(self.error("Expecting ',' delimiter", pos)),
-            }
-        }
-    }
-
-    fn array(&mut self, pos: usize) -> Parsed {
-        let mut items = Vec::new();
-        let mut pos = self.skip_ws(pos);
-        if self.bytes.get(pos) == Some(&b']') {
-            return Ok((Value::Array(items), pos + 1));
-        }
-        loop {
-            let (value, end) = self.value(pos)?;
-            items.push(value);
-            pos = self.skip_ws(end);
-            match self.bytes.get(pos) {
-                Some(b']') => return Ok((Value::Array(items), pos + 1)),
-                Some(b',') => pos = self.skip_ws(pos + 1),
-                _ => return Err(self.error("Expecting ',' delimiter", pos)),
-            }
-        }
-    }
+/// Whether any byte of `word` is a quote, a backslash or a control character (SWAR: each test sets
+/// the high bit of a byte that matches; a borrow can only add false hits after a true one).
+fn ends_plain_run(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let quote = zero_byte(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    (quote | backslash | control) != 0
 }
 
 /// `json.dumps(value, indent=2, ensure_ascii=False)`.
@@ -375,6 +506,29 @@ pub fn dumps_compact_ascii(value: &Value) -> String {
     let mut out = String::new();
     write_value(&mut out, value, None, true);
     out
+}
+
+/// Writes `items` as `json.dumps(..., indent=2)` would write a list nested `level` deep, without
+/// first gathering them into one value.
+pub fn write_pretty_array<'v>(
+    out: &mut String,
+    items: impl IntoIterator<Item = &'v Value>,
+    level: usize,
+) {
+    let mut any = false;
+    for (i, item) in items.into_iter().enumerate() {
+        if i == 0 {
+            out.push('[');
+        }
+        any = true;
+        separator(out, i, Some(level));
+        write_value(out, item, Some(level + 1), false);
+    }
+    if any {
+        close(out, Some(level), ']');
+    } else {
+        out.push_str("[]");
+    }
 }
 
 fn write_value(out: &mut String, value: &Value, level: Option<usize>, ascii: bool) {
@@ -594,6 +748,24 @@ mod tests {
             dumps_compact_ascii(&v),
             "\"a\\\"\\\\\\n\\u001f\\u007f\\u00e9\""
         );
+    }
+
+    #[test]
+    fn the_word_test_finds_every_stop_byte() {
+        for stop in [b'"', b'\\', 0x00, 0x1f] {
+            for at in 0..8 {
+                let mut word = *b"abcdefgh";
+                word[at] = stop;
+                assert!(
+                    ends_plain_run(u64::from_le_bytes(word)),
+                    "{stop:#x} at {at}"
+                );
+            }
+        }
+        assert!(!ends_plain_run(u64::from_le_bytes(*b"a b~\x7f\xc3\xa9!")));
+        assert!(!ends_plain_run(u64::from_le_bytes([
+            0x20, 0x21, 0x5b, 0x5d, 0x80, 0xff, 0x7e, 0x23
+        ])));
     }
 
     #[test]

@@ -7,7 +7,6 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::pyjson::Value;
 use crate::ucg::{ids, reds};
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -143,7 +142,7 @@ fn build(dir: &Path) -> Result<String> {
 
 fn red_registry() -> Result<reds::Registry> {
     let scan = reds::parse_scan(SCAN.as_bytes()).map_err(|e| Error::new(e.to_string()))?;
-    reds::apply(&scan, &reds::Registry::default(), &HashSet::new())
+    reds::apply(scan, &[], &crate::ucg::decisions::IdSet::default())
         .map_err(|e| Error::new(e.to_string()))
 }
 

@@ -26,11 +26,10 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
         Some(path) => Some(parse_scan(&read_scan(path)?)?),
         None => None,
     };
-    let project_root = ctx.try_project_root();
-    let bounds: Vec<&Path> = project_root.iter().map(PathBuf::as_path).collect();
-    let compute = || -> Result<(Registry, PathBuf)> {
+    let compute = |scan: Option<Vec<crate::pyjson::Value>>| -> Result<(Registry, PathBuf)> {
         let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
-        let target = store::write_target(&impl_dir, REGISTRY_FILE, &bounds)?;
+        let bounds = || ctx.try_project_root().into_iter().collect();
+        let target = store::write_target(&impl_dir, REGISTRY_FILE, bounds)?;
         let bytes = store::read_optional(&target).map_err(|e| match e {
             store::StoreError::Io { source, .. } => Error::from(RedError::RegistryUnreadable {
                 path: display.clone(),
@@ -38,28 +37,30 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
             }),
             other => other.into(),
         })?;
-        let existing = Registry::parse(bytes.as_deref(), &display)?;
+        // A new scan replaces the stored reds: they are checked, not kept.
+        let keep_reds = scan.is_none();
+        let Registry { reds, resolved } =
+            Registry::parse_keeping(bytes.as_deref(), &display, keep_reds)?;
         // The answers file is read fail-open: if it cannot be read, it closes nothing.
         let decisions = store::read_optional(&impl_dir.join(DECISIONS_FILE))
             .ok()
             .flatten();
         let closed = closed_ids(decisions.as_deref());
-        let reds = scan.as_deref().unwrap_or(&existing.reds);
-        Ok((apply(reds, &existing, &closed)?, target))
+        Ok((apply(scan.unwrap_or(reds), &resolved, &closed)?, target))
     };
 
-    if args.dry_run || !impl_dir.is_dir() {
+    if args.dry_run {
+        return Ok(compute(scan)?.0.to_pretty_json());
+    }
+    if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
-        let (registry, _) = compute()?;
-        if args.dry_run {
-            return Ok(registry.to_pretty_json());
-        }
+        compute(scan.clone())?;
         std::fs::create_dir_all(&impl_dir)
             .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
     }
     let lock = store::lock_dir(&impl_dir)?;
-    // Recomputed under the lock: another writer may have changed the files meanwhile.
-    let (registry, target) = compute()?;
+    // Computed under the lock: no other writer can change the files between read and write.
+    let (registry, target) = compute(scan)?;
     let document = registry.to_pretty_json();
     store::write_atomic(&lock, &target, document.as_bytes())?;
     Ok(document)

@@ -45,8 +45,13 @@ impl StoreError {
 
 /// The file a write of `dir/name` must replace. A plain file (or no file) is itself; a symlink is
 /// followed only when its target stays inside `dir` or one of `bounds` (e.g. the project root),
-/// so an artifact directory cannot be used to overwrite files elsewhere.
-pub fn write_target(dir: &Path, name: &str, bounds: &[&Path]) -> Result<PathBuf, StoreError> {
+/// so an artifact directory cannot be used to overwrite files elsewhere. `bounds` is asked for
+/// only when there is a symlink to judge.
+pub fn write_target(
+    dir: &Path,
+    name: &str,
+    bounds: impl FnOnce() -> Vec<PathBuf>,
+) -> Result<PathBuf, StoreError> {
     let path = dir.join(name);
     match std::fs::symlink_metadata(&path) {
         Ok(meta) if meta.file_type().is_symlink() => {}
@@ -62,7 +67,7 @@ pub fn write_target(dir: &Path, name: &str, bounds: &[&Path]) -> Result<PathBuf,
             .unwrap_or_default()
     });
     let inside = |bound: &Path| bound.canonicalize().is_ok_and(|b| target.starts_with(&b));
-    if target.starts_with(&canonical_dir) || bounds.iter().any(|b| inside(b)) {
+    if target.starts_with(&canonical_dir) || bounds().iter().any(|b| inside(b)) {
         Ok(target)
     } else {
         Err(StoreError::SymlinkOutside {

@@ -9,6 +9,8 @@ pub fn validate_story_id(id: &str) -> Result<(), StoreError> {
         Some("it is empty")
     } else if id.contains('/') || id.contains('\\') {
         Some("it contains a path separator")
+    } else if id == "." {
+        Some("it names the directory itself")
     } else if id.contains("..") {
         Some("it contains `..`")
     } else if id.contains('\0') {
@@ -34,7 +36,7 @@ mod tests {
 
     #[test]
     fn refuses_what_could_escape() {
-        for bad in ["", "../../etc", "a/b", "a\\b", "..", "x..y", "a\0b", "-rf"] {
+        for bad in ["", ".", "../../etc", "a/b", "a\\b", "..", "x..y", "a\0b", "-rf"] {
             assert!(validate_story_id(bad).is_err(), "{bad:?}");
         }
         for good in ["1-2", "2.3", "alpha", "epic-7-story_3", "é"] {

@@ -1,39 +1,86 @@
 //! `IMPL/.decisions.json`, the operator's answers (formats/ucg.md §1.2). Pure functions over bytes.
 
-use crate::pyjson::{self, Value};
+use crate::pyjson::{DecodeError, Reader};
 use std::collections::HashSet;
 
 /// The answers file's name inside the implementation-artifacts directory.
 pub const DECISIONS_FILE: &str = ".decisions.json";
 
+/// A set of decision ids.
+pub type IdSet = HashSet<String, foldhash::fast::RandomState>;
+
 /// The ids closed by the answers file, as the registry writer reads them: entries that are objects
 /// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,
 /// unreadable or malformed file closes nothing, so every RED stands.
-pub fn closed_ids(bytes: Option<&[u8]>) -> HashSet<String> {
-    let Some(text) = bytes.and_then(|b| std::str::from_utf8(b).ok()) else {
-        return HashSet::new();
-    };
-    let Ok(Value::Object(mut doc)) = pyjson::loads(text) else {
-        return HashSet::new();
-    };
-    let Some(Value::Array(entries)) = doc.shift_remove("decisions") else {
-        return HashSet::new();
-    };
-    entries
-        .into_iter()
-        .filter_map(|entry| {
-            let Value::Object(mut entry) = entry else {
-                return None;
-            };
-            if entry.get("action").and_then(Value::as_str) != Some("close") {
-                return None;
+///
+/// The file can hold a whole project's history of answers, so it is read as a stream: only the
+/// ids of closing entries are kept, everything else is validated and passed over.
+pub fn closed_ids(bytes: Option<&[u8]>) -> IdSet {
+    bytes
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(|text| Reader::document(text, read_document).ok())
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// The closed ids of a document, `None` when it is not an object with a list-valued `decisions`.
+fn read_document(reader: &mut Reader, pos: usize) -> Result<(Option<IdSet>, usize), DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return Ok((None, reader.skip(pos)?));
+    }
+    // As in a dict, the last `decisions` key wins.
+    let mut closed = None;
+    let end = reader.object(pos, &mut |reader, key, at| {
+        if key != "decisions" {
+            return reader.skip(at);
+        }
+        if reader.peek(at) != Some(b'[') {
+            closed = None;
+            return reader.skip(at);
+        }
+        let mut ids = IdSet::default();
+        let end = reader.array(at, &mut |reader, item| read_entry(reader, item, &mut ids))?;
+        closed = Some(ids);
+        Ok(end)
+    })?;
+    Ok((closed, end))
+}
+
+fn read_entry(reader: &mut Reader, pos: usize, ids: &mut IdSet) -> Result<usize, DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return reader.skip(pos);
+    }
+    // Duplicate keys: the last one wins, as in a dict. Strings are borrowed from the text, and an
+    // id is copied only when its entry turns out to close.
+    let mut id = None;
+    let mut closes = false;
+    let end = reader.object(pos, &mut |reader, key, at| {
+        let is_string = reader.peek(at) == Some(b'"');
+        match key {
+            "id" | "action" if is_string => {
+                let (text, end) = reader.str(at)?;
+                if key == "id" {
+                    id = Some(text);
+                } else {
+                    closes = text == "close";
+                }
+                Ok(end)
             }
-            match entry.shift_remove("id") {
-                Some(Value::Str(id)) => Some(id),
-                _ => None,
+            "id" | "action" => {
+                if key == "id" {
+                    id = None;
+                } else {
+                    closes = false;
+                }
+                reader.skip(at)
             }
-        })
-        .collect()
+            _ => reader.skip(at),
+        }
+    })?;
+    if let (true, Some(id)) = (closes, id) {
+        ids.insert(id.into_owned());
+    }
+    Ok(end)
 }
 
 #[cfg(test)]
@@ -44,8 +91,13 @@ mod tests {
     fn only_exact_close_with_string_id_counts() {
         let file = br#"{"decisions": [
             {"id": "a", "action": "close"}, {"id": "b", "action": "Close"},
-            {"id": "c", "action": "defer"}, {"id": 4, "action": "close"}, "x"]}"#;
-        assert_eq!(closed_ids(Some(file)), HashSet::from(["a".to_string()]));
+            {"id": "c", "action": "defer"}, {"id": 4, "action": "close"}, "x",
+            {"id": "d", "action": "close", "id": 5}, {"id": "e", "action": "close", "action": "no"},
+            {"id": 6, "action": "close", "id": "f"}]}"#;
+        assert_eq!(
+            closed_ids(Some(file)),
+            IdSet::from_iter(["a".to_string(), "f".to_string()])
+        );
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub fn py_strip(s: &str) -> &str {
 
 /// `strip(re.sub(r"\s+", " ", NFC(text)))`: runs of Python whitespace collapse to one space.
 pub fn normalize_decision(text: &str) -> String {
+    if is_plain_ascii_sentence(text) {
+        // Already normal: ASCII is NFC, and there is no whitespace to collapse or strip.
+        return text.to_string();
+    }
     let nfc: std::borrow::Cow<str> = match is_nfc_quick(text.chars()) {
         IsNormalized::Yes => text.into(),
         _ => text.nfc().collect::<String>().into(),
@@ -52,6 +56,21 @@ pub fn normalize_decision(text: &str) -> String {
         }
     }
     out
+}
+
+/// ASCII with single spaces between words and none at the ends: the common case, already normal.
+fn is_plain_ascii_sentence(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut previous_space = true; // a leading space is not plain
+    for &b in bytes {
+        match b {
+            b' ' if previous_space => return false,
+            b' ' => previous_space = true,
+            0x09..=0x0d | 0x1c..=0x1f | 0x80..=0xff => return false,
+            _ => previous_space = false,
+        }
+    }
+    !previous_space || bytes.is_empty()
 }
 
 /// The 12-hex-digit digest of a decision text.
@@ -152,6 +171,24 @@ mod tests {
         for (kind, source, decision, want) in cases {
             assert_eq!(mint(kind, source, decision), want);
         }
+    }
+
+    #[test]
+    fn the_ascii_fast_path_agrees_with_the_general_one() {
+        for text in ["a b", " a", "a ", "a  b", "a\tb", "", " ", "x\u{1f}y", "plain words here?"] {
+            assert_eq!(is_plain_ascii_sentence(text), normalize_general(text) == text, "{text:?}");
+        }
+    }
+
+    fn normalize_general(text: &str) -> String {
+        let mut out = String::new();
+        for word in text.split(is_python_space).filter(|w| !w.is_empty()) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        out
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! The registry gates: anything about it that is not exactly the expected shape is a hard error that
 //! leaves the file untouched, because every answer already recorded is keyed to the ids it holds.
 
+use super::decisions::IdSet;
 use super::ids;
-use crate::pyjson::{self, Object, Value};
-use std::collections::HashSet;
+use crate::pyjson::{self, DecodeError, Object, Reader, Value};
+use indexmap::IndexMap;
 
 /// The registry's file name inside the implementation-artifacts directory.
 pub const REGISTRY_FILE: &str = ".preflight-reds.json";
@@ -44,14 +45,24 @@ pub enum RedError {
 pub struct Registry {
     /// Each an object; after `apply`, exactly `id` plus [`RED_FIELDS`].
     pub reds: Vec<Value>,
-    /// Tombstones, carried verbatim.
-    pub resolved: Vec<Object>,
+    /// Tombstones, each an object, carried verbatim.
+    pub resolved: Vec<Value>,
 }
 
 impl Registry {
     /// Reads the registry from its bytes (`None` = the file does not exist: a clean first run).
     /// `path` names the file in error messages.
     pub fn parse(bytes: Option<&[u8]>, path: &str) -> Result<Registry, RedError> {
+        Self::parse_keeping(bytes, path, true)
+    }
+
+    /// Reads the registry; with `keep_reds` false the stored reds are checked (a list of objects)
+    /// but not kept, which is all a new scan needs of them.
+    pub fn parse_keeping(
+        bytes: Option<&[u8]>,
+        path: &str,
+        keep_reds: bool,
+    ) -> Result<Registry, RedError> {
         let Some(bytes) = bytes else {
             return Ok(Registry::default());
         };
@@ -60,37 +71,49 @@ impl Registry {
             reason,
         };
         let text = std::str::from_utf8(bytes).map_err(|e| unreadable(utf8_reason(bytes, &e)))?;
-        let value = pyjson::loads(text).map_err(|e| unreadable(e.to_string()))?;
-        let Value::Object(mut doc) = value else {
+        // Each field: absent, a list of objects (kept or not), or malformed; as in a dict, the last
+        // occurrence of a duplicated key wins.
+        let mut reds: Option<Option<Vec<Value>>> = None;
+        let mut resolved: Option<Option<Vec<Value>>> = None;
+        let is_object = Reader::document(text, |reader, pos| {
+            if reader.peek(pos) != Some(b'{') {
+                return Ok((false, reader.skip(pos)?));
+            }
+            let end = reader.object(pos, &mut |reader, key, at| {
+                let (slot, keep) = match key {
+                    "reds" => (&mut reds, keep_reds),
+                    "resolved" => (&mut resolved, true),
+                    _ => return reader.skip(at),
+                };
+                let (list, end) = list_of_objects(reader, at, keep)?;
+                *slot = Some(list);
+                Ok(end)
+            })?;
+            Ok((true, end))
+        })
+        .map_err(|e| unreadable(e.to_string()))?;
+        if !is_object {
             return Err(RedError::RegistryNotObject {
                 path: path.to_string(),
             });
-        };
+        }
         let malformed = |field| RedError::RegistryMalformed {
             path: path.to_string(),
             field,
         };
-        let reds = match doc.shift_remove("reds") {
+        let reds = match reds {
             None => Vec::new(),
-            Some(Value::Array(items)) if items.iter().all(|v| v.as_object().is_some()) => items,
-            Some(_) => return Err(malformed("reds")),
+            Some(list) => list.ok_or_else(|| malformed("reds"))?,
         };
-        let resolved = match doc.shift_remove("resolved") {
+        let resolved = match resolved {
             None => Vec::new(),
-            Some(Value::Array(items)) => items
-                .into_iter()
-                .map(|item| match item {
-                    Value::Object(o) => Ok(o),
-                    _ => Err(malformed("resolved")),
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            Some(_) => return Err(malformed("resolved")),
+            Some(list) => list.ok_or_else(|| malformed("resolved"))?,
         };
         // The reference sorts tombstones by id; an id that is truthy but not a string would make that
         // sort fail, so such a registry is refused like any other malformed one.
         if resolved
             .iter()
-            .filter_map(|t| t.get("id"))
+            .filter_map(|t| t.as_object()?.get("id"))
             .any(|id| id.is_truthy() && id.as_str().is_none())
         {
             return Err(RedError::TombstoneIdNotString {
@@ -109,16 +132,42 @@ impl Registry {
 
     /// The document exactly as the reference writes it: 2-space indent, raw non-ASCII, trailing newline.
     pub fn to_pretty_json(&self) -> String {
-        let mut doc = Object::new();
-        doc.insert("reds".into(), Value::Array(self.reds.clone()));
-        doc.insert(
-            "resolved".into(),
-            Value::Array(self.resolved.iter().cloned().map(Value::Object).collect()),
-        );
-        let mut out = pyjson::dumps_pretty(&Value::Object(doc));
-        out.push('\n');
+        let mut out = String::with_capacity(64 + 256 * (self.reds.len() + self.resolved.len()));
+        out.push_str("{\n  \"reds\": ");
+        pyjson::write_pretty_array(&mut out, &self.reds, 1);
+        out.push_str(",\n  \"resolved\": ");
+        pyjson::write_pretty_array(&mut out, &self.resolved, 1);
+        out.push_str("\n}\n");
         out
     }
+}
+
+/// Reads the value at `pos` if it is a list of objects (`None` inside when it is anything else);
+/// the objects themselves are kept only when asked for.
+fn list_of_objects(
+    reader: &mut Reader,
+    pos: usize,
+    keep: bool,
+) -> Result<(Option<Vec<Value>>, usize), DecodeError> {
+    if reader.peek(pos) != Some(b'[') {
+        return Ok((None, reader.skip(pos)?));
+    }
+    let mut items = Some(Vec::new());
+    let end = reader.array(pos, &mut |reader, at| {
+        if reader.peek(at) != Some(b'{') {
+            items = None;
+            return reader.skip(at);
+        }
+        if !keep {
+            return reader.skip(at);
+        }
+        let (value, end) = reader.value(at)?;
+        if let Some(items) = items.as_mut() {
+            items.push(value);
+        }
+        Ok(end)
+    })?;
+    Ok((items, end))
 }
 
 /// Reads a scan document (`{"reds": [...], ...}`) and returns its reds.
@@ -163,27 +212,31 @@ pub fn validate_reds(reds: &[Value]) -> Result<(), RedError> {
 
 /// The reference `apply`: mint ids for the scanned reds, drop those closed in `.decisions.json`,
 /// and carry the tombstones forward (existing ones verbatim, one new `{id, kind, path}` per closed
-/// scanned red; one per id, newest wins; sorted by id).
+/// scanned red; one per id, newest wins; sorted by id). Consumes the scan: its values move into the
+/// new registry instead of being copied.
 pub fn apply(
-    scan_reds: &[Value],
-    existing: &Registry,
-    closed: &HashSet<String>,
+    scan_reds: Vec<Value>,
+    existing_resolved: &[Value],
+    closed: &IdSet,
 ) -> Result<Registry, RedError> {
-    validate_reds(scan_reds)?;
+    validate_reds(&scan_reds)?;
     let mut reds = Vec::with_capacity(scan_reds.len());
-    let mut tombstones: indexmap::IndexMap<String, Object> = indexmap::IndexMap::new();
-    for tombstone in &existing.resolved {
-        if let Some(id) = tombstone.get("id").and_then(Value::as_str) {
+    let mut tombstones: IndexMap<String, Value, foldhash::fast::RandomState> = IndexMap::default();
+    for tombstone in existing_resolved {
+        if let Some(id) = tombstone.as_object().and_then(|t| t.get("id")?.as_str()) {
             if !id.is_empty() {
                 tombstones.insert(id.to_string(), tombstone.clone());
             }
         }
     }
-    for red in scan_reds.iter().filter_map(Value::as_object) {
+    for red in scan_reds {
+        let Value::Object(mut red) = red else {
+            continue; // validate_reds admits objects only
+        };
         let text = |key: &str| red.get(key).and_then(Value::as_str).unwrap_or("");
         let id = ids::mint(text("kind"), text("source"), text("decision_needed"));
         if closed.contains(&id) {
-            let mut tombstone = Object::new();
+            let mut tombstone = Object::default();
             tombstone.insert("id".into(), Value::Str(id.clone()));
             tombstone.insert(
                 "kind".into(),
@@ -193,16 +246,16 @@ pub fn apply(
                 "path".into(),
                 Value::Str(ids::bare_path(text("source")).into()),
             );
-            tombstones.insert(id, tombstone);
+            tombstones.insert(id, Value::Object(Box::new(tombstone)));
             continue;
         }
-        let mut entry = Object::with_capacity(5);
+        let mut entry = Object::with_capacity_and_hasher(5, Default::default());
         entry.insert("id".into(), Value::Str(id));
         for field in RED_FIELDS {
-            let value = red.get(field).cloned().unwrap_or(Value::Str(String::new()));
+            let value = red.swap_remove(field).unwrap_or(Value::Str(String::new()));
             entry.insert(field.into(), value);
         }
-        reds.push(Value::Object(entry));
+        reds.push(Value::Object(Box::new(entry)));
     }
     tombstones.sort_unstable_keys();
     Ok(Registry {
@@ -254,9 +307,9 @@ mod tests {
             {"kind": "k", "source": "p.md:1", "decision_needed": "A"},
             {"kind": "k", "source": "p.md:2", "decision_needed": "B"}]}"#,
         );
-        let first = apply(&reds, &Registry::default(), &HashSet::new()).unwrap();
-        let closed: HashSet<String> = [first.red_ids().next().unwrap().to_string()].into();
-        let second = apply(&reds, &first, &closed).unwrap();
+        let first = apply(reds.clone(), &[], &IdSet::default()).unwrap();
+        let closed = IdSet::from_iter([first.red_ids().next().unwrap().to_string()]);
+        let second = apply(reds, &first.resolved, &closed).unwrap();
         assert_eq!(second.reds.len(), 1);
         assert_eq!(second.resolved.len(), 1);
         assert_eq!(second.red_ids().next(), first.red_ids().nth(1));

@@ -1,0 +1,260 @@
+//! The synthetic workload generator shared by the benchmarks: N reds, M decisions, K stories, and a
+//! git repository of F files and C commits. Deterministic: the same sizes give the same bytes.
+
+#![allow(dead_code)] // each benchmark uses the part it needs
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The sizes of one synthetic workload.
+#[derive(Debug, Clone, Copy)]
+pub struct Workload {
+    pub reds: usize,
+    pub decisions: usize,
+    pub stories: usize,
+    pub files: usize,
+    pub commits: usize,
+}
+
+/// The paths a generated workload lives at.
+pub struct Generated {
+    pub root: PathBuf,
+    pub scan: PathBuf,
+    pub impl_dir: PathBuf,
+}
+
+const KINDS: [&str; 4] = [
+    "undecided-product",
+    "undecided-architecture",
+    "contradiction",
+    "undefinable-done",
+];
+
+/// The i-th synthetic finding: (kind, source, decision_needed).
+pub fn finding(i: usize) -> (String, String, String) {
+    (
+        KINDS[i % KINDS.len()].to_string(),
+        format!("docs/spec-{:03}.md:{}", i % 211, 10 + i % 997),
+        format!("Decide how subsystem {i} handles retries, timeouts and partial failure?"),
+    )
+}
+
+/// Writes `scan.json` (N reds) and `impl/.decisions.json` (M answers: one in ten reds closed, the
+/// rest answers to ids no scan produces, as an old run's file accumulates).
+pub fn write_artifacts(root: &Path, workload: Workload) -> Generated {
+    let impl_dir = root.join("impl");
+    std::fs::create_dir_all(&impl_dir).expect("create impl dir");
+    let reds: Vec<_> = (0..workload.reds)
+        .map(|i| {
+            let (kind, source, decision) = finding(i);
+            serde_json::json!({"source": source, "kind": kind, "decision_needed": decision,
+                               "evidence": format!("\"{source}: TBD\"")})
+        })
+        .collect();
+    let scan = root.join("scan.json");
+    std::fs::write(
+        &scan,
+        serde_json::json!({"reds": reds, "concerns": []}).to_string(),
+    )
+    .expect("write scan");
+
+    // One answer per line, as an agent appending to the file writes it (~95 bytes an answer).
+    let mut text = String::from("{\"decisions\": [\n");
+    for j in 0..workload.decisions {
+        let id = if j % 10 == 0 && j / 10 < workload.reds {
+            let (kind, source, decision) = finding(j / 10);
+            git_ucg::ucg::ids::mint(&kind, &source, &decision)
+        } else {
+            let digest = (j as u64).wrapping_mul(2_654_435_761) & 0xffff_ffff_ffff;
+            format!(
+                "undecided-product:docs/old-{:04}.md:{digest:012x}",
+                j % 5000
+            )
+        };
+        let action = if j % 3 == 0 { "defer" } else { "close" };
+        let comma = if j + 1 < workload.decisions { "," } else { "" };
+        text.push_str(&format!(
+            "  {{\"id\": \"{id}\", \"answer\": \"ok\", \"action\": \"{action}\"}}{comma}\n"
+        ));
+    }
+    text.push_str("]}\n");
+    std::fs::write(impl_dir.join(".decisions.json"), text).expect("write decisions");
+    Generated {
+        root: root.to_path_buf(),
+        scan,
+        impl_dir,
+    }
+}
+
+/// Builds a repository of F files and C commits on `main` (through `git fast-import`, so even
+/// large ones take seconds), then an epic branch of K stories with baseline and end markers.
+pub fn write_repo(root: &Path, workload: Workload) {
+    git(root, &["init", "--quiet", "--initial-branch=main"]);
+    let mut stream = Vec::new();
+    let mut mark = 0usize;
+    let mut commit = |stream: &mut Vec<u8>,
+                      branch: &str,
+                      message: &str,
+                      files: &[(String, String)],
+                      parent: Option<usize>| {
+        mark += 1;
+        let when = 1_780_000_000 + mark * 60;
+        let _ = writeln!(stream, "commit refs/heads/{branch}\nmark :{mark}");
+        let _ = writeln!(stream, "committer Bench <bench@example.com> {when} +0000");
+        let _ = writeln!(stream, "data {}\n{message}", message.len());
+        if let Some(parent) = parent {
+            let _ = writeln!(stream, "from :{parent}");
+        }
+        for (path, text) in files {
+            let _ = writeln!(
+                stream,
+                "M 100644 inline {path}\ndata {}\n{text}",
+                text.len()
+            );
+        }
+        mark
+    };
+    let file_text = |f: usize, version: usize| {
+        (0..20)
+            .map(|line| format!("line {line} of file {f}, version {version}\n"))
+            .collect::<String>()
+    };
+    let all: Vec<_> = (0..workload.files)
+        .map(|f| {
+            (
+                format!("src/mod{:03}/file{f}.txt", f % 100),
+                file_text(f, 0),
+            )
+        })
+        .collect();
+    let mut tip = commit(&mut stream, "main", "initial import", &all, None);
+    for c in 1..workload.commits {
+        let touched: Vec<_> = (0..3)
+            .map(|k| {
+                let f = (c * 7 + k * 13) % workload.files.max(1);
+                (
+                    format!("src/mod{:03}/file{f}.txt", f % 100),
+                    file_text(f, c),
+                )
+            })
+            .collect();
+        tip = commit(
+            &mut stream,
+            "main",
+            &format!("change {c}"),
+            &touched,
+            Some(tip),
+        );
+    }
+    let mut epic_tip = tip;
+    let mut story_marks = Vec::new();
+    for s in 0..workload.stories {
+        let baseline = epic_tip;
+        for n in 0..2 {
+            let f = (s * 31 + n) % workload.files.max(1);
+            let files = [(
+                format!("src/mod{:03}/file{f}.txt", f % 100),
+                file_text(f, 10_000 + s * 2 + n),
+            )];
+            epic_tip = commit(
+                &mut stream,
+                "ultracode/epic-1",
+                &format!("1-{}: step {n}", s + 1),
+                &files,
+                Some(epic_tip),
+            );
+        }
+        story_marks.push((format!("1-{}", s + 1), baseline, epic_tip));
+    }
+    let _ = writeln!(stream, "done");
+    let mut child = Command::new("git")
+        .current_dir(root)
+        .args([
+            "fast-import",
+            "--quiet",
+            "--done",
+            "--export-marks=.git/bench-marks",
+        ])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("run git fast-import");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&stream)
+        .expect("feed fast-import");
+    assert!(
+        child.wait().expect("wait").success(),
+        "git fast-import failed"
+    );
+    let marks = std::fs::read_to_string(root.join(".git/bench-marks")).expect("marks");
+    let sha_of = |m: usize| {
+        marks
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!(":{m} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let impl_dir = root.join("_bmad-output/implementation-artifacts");
+    std::fs::create_dir_all(&impl_dir).expect("impl dir");
+    for (story, baseline, end) in story_marks {
+        std::fs::write(
+            impl_dir.join(format!(".baseline-{story}")),
+            format!("{}\n", sha_of(baseline)),
+        )
+        .expect("marker");
+        std::fs::write(
+            impl_dir.join(format!(".commit-{story}")),
+            format!("{}\n", sha_of(end)),
+        )
+        .expect("marker");
+    }
+    if workload.stories > 0 {
+        git(root, &["checkout", "--quiet", "ultracode/epic-1"]);
+    } else {
+        git(root, &["checkout", "--quiet", "main"]);
+    }
+}
+
+fn git(root: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .current_dir(root)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .status()
+        .expect("run git");
+    assert!(status.success(), "git {args:?} failed");
+}
+
+/// Median of a sample of durations in milliseconds.
+pub fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let n = samples.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 {
+        samples[n / 2]
+    } else {
+        (samples[n / 2 - 1] + samples[n / 2]) / 2.0
+    }
+}
+
+/// Runs `command` under GNU time and returns its peak resident set in MiB (None without GNU time).
+pub fn peak_rss_mib(command: &Command) -> Option<f64> {
+    let mut timed = Command::new("/usr/bin/time");
+    timed
+        .args(["-f", "%M", "--"])
+        .arg(command.get_program())
+        .args(command.get_args());
+    if let Some(dir) = command.get_current_dir() {
+        timed.current_dir(dir);
+    }
+    let output = timed.stdout(Stdio::null()).output().ok()?;
+    let text = String::from_utf8_lossy(&output.stderr);
+    let kib: f64 = text.lines().last()?.trim().parse().ok()?;
+    Some(kib / 1024.0)
+}

@@ -1,0 +1,31 @@
+//! Every parser of on-disk UCG data, fed the same arbitrary bytes: the RED registry, a scan, the
+//! answers file, and the Python-compatible JSON beneath them. None may panic; whatever parses must
+//! survive `apply` and serialize to a document that parses back to the same registry.
+
+#![no_main]
+
+use git_ucg::pyjson;
+use git_ucg::ucg::{decisions, reds};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let closed = decisions::closed_ids(Some(data));
+    let registry = reds::Registry::parse(Some(data), "fuzz");
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(value) = pyjson::loads(text) {
+            let pretty = pyjson::dumps_pretty(&value);
+            assert!(pyjson::loads(&pretty).is_ok());
+            let _ = pyjson::dumps_compact_ascii(&value);
+        }
+    }
+    if let Ok(scan) = reds::parse_scan(data) {
+        let existing = registry.unwrap_or_default();
+        if let Ok(next) = reds::apply(scan, &existing.resolved, &closed) {
+            let text = next.to_pretty_json();
+            // Compared as text: a NaN read from the scan is never equal to itself.
+            let reread = reds::Registry::parse(Some(text.as_bytes()), "fuzz")
+                .map(|r| r.to_pretty_json());
+            assert_eq!(reread, Ok(text));
+        }
+    }
+});
