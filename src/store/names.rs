@@ -36,7 +36,17 @@ mod tests {
 
     #[test]
     fn refuses_what_could_escape() {
-        for bad in ["", ".", "../../etc", "a/b", "a\\b", "..", "x..y", "a\0b", "-rf"] {
+        for bad in [
+            "",
+            ".",
+            "../../etc",
+            "a/b",
+            "a\\b",
+            "..",
+            "x..y",
+            "a\0b",
+            "-rf",
+        ] {
             assert!(validate_story_id(bad).is_err(), "{bad:?}");
         }
         for good in ["1-2", "2.3", "alpha", "epic-7-story_3", "é"] {

@@ -175,8 +175,22 @@ mod tests {
 
     #[test]
     fn the_ascii_fast_path_agrees_with_the_general_one() {
-        for text in ["a b", " a", "a ", "a  b", "a\tb", "", " ", "x\u{1f}y", "plain words here?"] {
-            assert_eq!(is_plain_ascii_sentence(text), normalize_general(text) == text, "{text:?}");
+        for text in [
+            "a b",
+            " a",
+            "a ",
+            "a  b",
+            "a\tb",
+            "",
+            " ",
+            "x\u{1f}y",
+            "plain words here?",
+        ] {
+            assert_eq!(
+                is_plain_ascii_sentence(text),
+                normalize_general(text) == text,
+                "{text:?}"
+            );
         }
     }
 
