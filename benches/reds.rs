@@ -109,7 +109,7 @@ fn bench_apply() -> String {
 fn bench_large_scan() -> String {
     let dir = tempfile::tempdir().expect("tempdir");
     let workload = Workload {
-        reds: 150_000,
+        reds: 250_000,
         decisions: 1_000,
         stories: 0,
         files: 0,
@@ -124,7 +124,7 @@ fn bench_large_scan() -> String {
     let peak = rss(&apply_command(dir.path()));
     let theirs = time_runs(3, || reference_command(dir.path()));
     format!(
-        "| `reds apply --scan` | 150,000 reds ({scan_mb:.1} MB scan) | {ours:.0} ms | {theirs:.0} ms (Python model) | {:.1}× faster | {peak} |",
+        "| `reds apply --scan` | 250,000 reds ({scan_mb:.1} MB scan) | {ours:.0} ms | {theirs:.0} ms (Python model) | {:.1}× faster | {peak} |",
         theirs / ours
     )
 }

@@ -78,7 +78,7 @@ pub struct Layer {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{}: cannot be parsed: {reason}", path.display())]
+    #[error("{}: cannot be read or parsed: {reason}", path.display())]
     BaseUnparseable { path: PathBuf, reason: String },
     #[error(
         "workflow.{key} = {value:?} still holds the token {token} after expansion (from {origin})"
@@ -150,9 +150,27 @@ impl Config {
         let mut layers = Vec::new();
         let mut tables = Vec::new();
 
-        let base_text = ucg_root
-            .as_ref()
-            .and_then(|_| std::fs::read(&base_path).ok());
+        // No {ucg-root}, or one without a customize.toml (warned): the built-in defaults. A file
+        // that is there but cannot be read or parsed stops everything: it is required once present.
+        let base_text = match &ucg_root {
+            None => None,
+            Some(_) => match std::fs::read(&base_path) {
+                Ok(bytes) => Some(bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    warnings.push(format!(
+                        "{} not found; using the built-in defaults",
+                        base_path.display()
+                    ));
+                    None
+                }
+                Err(e) => {
+                    return Err(ConfigError::BaseUnparseable {
+                        path: base_path,
+                        reason: e.to_string(),
+                    })
+                }
+            },
+        };
         let (base_table, base_state) = match base_text {
             Some(bytes) => (
                 parse_layer(&bytes).map_err(|reason| ConfigError::BaseUnparseable {
@@ -424,6 +442,20 @@ mod tests {
             merged,
             table("m = [{code = 'a', v = 1}, {code = 'b', v = 2}, {code = 'c', v = 2}]")
         );
+    }
+
+    #[test]
+    fn the_built_in_defaults_carry_every_documented_key() {
+        let table = parse_layer(BUILTIN_DEFAULTS.as_bytes()).unwrap();
+        let workflow = table["workflow"].as_table().unwrap();
+        for key in PATH_KEYS.iter().chain(&[
+            "epic_branch_prefix",
+            "protected_branches",
+            "max_turns_per_story",
+        ]) {
+            assert!(workflow.contains_key(*key), "{key}");
+        }
+        assert_eq!(workflow["max_turns_per_story"].as_integer(), Some(25));
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub struct Context {
     pub color: bool,
     pub no_pager: bool,
     repo: OnceCell<std::result::Result<gix::Repository, String>>,
+    config: OnceCell<Config>,
 }
 
 impl Context {
@@ -32,6 +33,7 @@ impl Context {
             color: output::use_color(cli.color),
             no_pager: cli.no_pager,
             repo: OnceCell::new(),
+            config: OnceCell::new(),
         })
     }
 
@@ -65,13 +67,16 @@ impl Context {
         self.project_root().ok()
     }
 
-    /// The project's configuration, with its warnings printed to stderr.
-    pub fn config(&self) -> Result<Config> {
+    /// The project's configuration, loaded once; its warnings are printed to stderr then.
+    pub fn config(&self) -> Result<&Config> {
+        if let Some(config) = self.config.get() {
+            return Ok(config);
+        }
         let config = Config::load(&self.project_root()?)?;
         for warning in &config.warnings {
             eprintln!("warning: {warning}");
         }
-        Ok(config)
+        Ok(self.config.get_or_init(|| config))
     }
 
     /// The implementation-artifacts directory: the flag, else `ULTRACODE_IMPL_ARTIFACTS`, else the

@@ -94,7 +94,7 @@ impl From<StoreError> for Error {
             }
             StoreError::Locked { .. } => Error::new(e.to_string())
                 .hint("wait for the other git-ucg to finish, then run this again"),
-            StoreError::SymlinkOutside { .. } => Error::new(e.to_string())
+            StoreError::SymlinkOutside { .. } | StoreError::DanglingSymlink { .. } => Error::new(e.to_string())
                 .hint("replace the symlink with a regular file, or point it inside the artifact directory"),
             _ => Error::new(e.to_string()),
         }

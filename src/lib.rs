@@ -16,8 +16,33 @@ pub mod ucg;
 use clap::Parser;
 use std::io::Write;
 
+/// The stack of the thread commands run on. The JSON reader recurses once per nesting level, up to
+/// Python's own depth limit ([`pyjson::MAX_DEPTH`]); this leaves ample room even in a debug build.
+/// Untouched stack costs nothing but address space.
+pub const STACK_SIZE: usize = 256 << 20;
+
 /// Parses the arguments, runs the command, reports any error, and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let worker = std::thread::Builder::new()
+        .name("git-ucg".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || run_here(args));
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        // A panic has already printed its message; it is a bug, reported as a failure.
+        Ok(Err(_)) => 2,
+        Err(_) => run_here_fallback(),
+    }
+}
+
+/// When no thread can be started (a process limit), say so rather than risk the small main stack.
+fn run_here_fallback() -> u8 {
+    let _ = std::io::stderr().write_all(b"error: cannot start a thread to run the command\n");
+    2
+}
+
+fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

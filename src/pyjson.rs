@@ -21,8 +21,9 @@ use std::fmt::Write as _;
 
 /// Python refuses to convert integers with more digits than this (`sys.int_info.default_max_str_digits`).
 const MAX_INT_DIGITS: usize = 4300;
-/// Nesting deeper than this is refused instead of risking the stack (Python raises RecursionError).
-const MAX_DEPTH: usize = 512;
+/// Nesting deeper than this is refused instead of risking the stack. Python's decoder stops near
+/// the same depth (its recursion limit of 1000, less the frames of the script around it).
+pub const MAX_DEPTH: usize = 990;
 
 /// A JSON object: insertion-ordered, like a Python `dict`.
 pub type Object = IndexMap<String, Value, foldhash::fast::RandomState>;
@@ -77,15 +78,31 @@ impl Value {
     }
 }
 
-/// A decoding error, worded and positioned as Python's `json.JSONDecodeError`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}: line {line} column {column} (char {char_index})")]
+/// A decoding error, worded and positioned as Python's `json.JSONDecodeError` (positions count code
+/// points, after Python's text-mode newline translation).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     pub message: String,
-    pub line: usize,
-    pub column: usize,
-    pub char_index: usize,
+    /// `(line, column, char index)`; `None` for Python's plain `ValueError`s, which carry none.
+    pub position: Option<(usize, usize, usize)>,
 }
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.position {
+            Some((line, column, index)) => {
+                write!(
+                    f,
+                    "{}: line {line} column {column} (char {index})",
+                    self.message
+                )
+            }
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
 
 /// Parses `text` as Python's `json.loads` does.
 pub fn loads(text: &str) -> Result<Value, DecodeError> {
@@ -101,6 +118,8 @@ pub struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     depth: usize,
+    /// The key handed to the current object callback held a lone surrogate (shown as U+FFFD).
+    key_replaced: bool,
 }
 
 /// A parsed value and the byte position just past it.
@@ -117,6 +136,7 @@ impl<'a> Reader<'a> {
             text,
             bytes: text.as_bytes(),
             depth: 0,
+            key_replaced: false,
         };
         if text.starts_with('\u{feff}') {
             return Err(reader.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
@@ -135,19 +155,27 @@ impl<'a> Reader<'a> {
         self.bytes.get(pos).copied()
     }
 
+    /// An error at `byte_pos`, positioned as Python reports it. Python reads these files in text
+    /// mode, which turns `\r\n` and a lone `\r` into `\n` before decoding, so they count so here.
     fn error(&self, message: &str, byte_pos: usize) -> DecodeError {
         let before = self.text.get(..byte_pos).unwrap_or(self.text);
-        let char_index = before.chars().count();
-        let line = before.matches('\n').count() + 1;
-        let column = match before.rfind('\n') {
-            Some(nl) => before[nl + 1..].chars().count() + 1,
-            None => char_index + 1,
-        };
+        let (mut index, mut line, mut column) = (0, 1, 1);
+        let mut chars = before.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\r' && chars.peek() == Some(&'\n') {
+                continue; // counted once, with the '\n'
+            }
+            index += 1;
+            if c == '\n' || c == '\r' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
         DecodeError {
             message: message.to_string(),
-            line,
-            column,
-            char_index,
+            position: Some((line, column, index)),
         }
     }
 
@@ -168,6 +196,12 @@ impl<'a> Reader<'a> {
             Some(b'{') => {
                 let mut map = Object::default();
                 let end = self.object(pos, &mut |reader, key, at| {
+                    if reader.key_replaced {
+                        return Err(reader.error(
+                            "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
+                            at,
+                        ));
+                    }
                     let (value, end) = reader.value(at)?;
                     // A duplicate key keeps its first position and takes the last value, as in a dict.
                     map.insert(key.to_string(), value);
@@ -250,7 +284,8 @@ impl<'a> Reader<'a> {
             if self.peek(pos) != Some(b'"') {
                 return Err(self.error("Expecting property name enclosed in double quotes", pos));
             }
-            let (key, end) = self.str(pos)?;
+            let (key, end, replaced) = self.str_lossy(pos)?;
+            self.key_replaced = replaced;
             pos = self.skip_ws(end);
             if self.peek(pos) != Some(b':') {
                 return Err(self.error("Expecting ':' delimiter", pos));
@@ -342,13 +377,13 @@ impl<'a> Reader<'a> {
         let negative = literal.starts_with('-');
         let magnitude = literal.trim_start_matches('-');
         if magnitude.len() > MAX_INT_DIGITS {
-            return Err(self.error(
-                &format!(
-                    "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {} digits",
+            return Err(DecodeError {
+                message: format!(
+                    "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {} digits; use sys.set_int_max_str_digits() to increase the limit",
                     magnitude.len()
                 ),
-                start,
-            ));
+                position: None,
+            });
         }
         let text = if negative && magnitude != "0" {
             literal.to_string()
@@ -365,34 +400,56 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the string starting at `pos` (its opening quote), borrowing it from the input when it
-    /// holds no escape, as nearly every string does.
+    /// holds no escape, as nearly every string does. A lone UTF-16 surrogate (`"\ud800"`), which
+    /// Python keeps but cannot write back as UTF-8, is an error here.
     pub fn str(&self, pos: usize) -> Result<(Cow<'a, str>, usize), DecodeError> {
-        let (end, escaped) = self.scan_string(pos, None)?;
-        let raw = &self.text[pos + 1..end - 1];
-        if !escaped {
-            return Ok((Cow::Borrowed(raw), end));
+        let (text, end, replaced) = self.str_lossy(pos)?;
+        if replaced {
+            return Err(self.error(
+                "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
+                pos,
+            ));
         }
-        let mut out = String::with_capacity(raw.len());
-        self.string_into(pos, Some(&mut out))?;
-        Ok((Cow::Owned(out), end))
+        Ok((text, end))
+    }
+
+    /// [`Self::str`] that turns a lone surrogate into U+FFFD (and says so), for strings that are
+    /// only compared, never written back.
+    pub fn str_lossy(&self, pos: usize) -> Result<(Cow<'a, str>, usize, bool), DecodeError> {
+        let scanned = self.scan_string(pos, None)?;
+        if !scanned.escaped {
+            return Ok((
+                Cow::Borrowed(&self.text[pos + 1..scanned.end - 1]),
+                scanned.end,
+                false,
+            ));
+        }
+        let mut out = String::with_capacity(scanned.end - pos);
+        let decoded = self.scan_string(pos, Some(&mut out))?;
+        Ok((Cow::Owned(out), decoded.end, decoded.replaced))
     }
 
     /// Validates the string starting at `pos` (its opening quote), appending its text to `out`
     /// when given; returns the position past the closing quote.
     fn string_into(&self, pos: usize, out: Option<&mut String>) -> Result<usize, DecodeError> {
-        self.scan_string(pos, out).map(|(end, _)| end)
+        self.scan_string(pos, out).map(|scanned| scanned.end)
     }
 
-    /// [`Self::string_into`], also telling whether the string held an escape.
+    /// The scanner behind every string read, with Python's rules and error positions. A lone
+    /// surrogate is accepted (as Python does) and decoded as U+FFFD, flagged in the result.
     fn scan_string(
         &self,
         pos: usize,
         mut out: Option<&mut String>,
-    ) -> Result<(usize, bool), DecodeError> {
+    ) -> Result<Scanned, DecodeError> {
         let b = self.bytes;
         let begin = pos + 1;
         let mut pos = begin;
-        let mut escaped = false;
+        let mut scanned = Scanned {
+            end: 0,
+            escaped: false,
+            replaced: false,
+        };
         loop {
             let chunk_start = pos;
             // Eight bytes at a time while none of them ends the plain run, then byte by byte.
@@ -415,8 +472,11 @@ impl<'a> Reader<'a> {
             }
             match b.get(pos) {
                 None => return Err(self.error("Unterminated string starting at", begin - 1)),
-                Some(b'"') => return Ok((pos + 1, escaped)),
-                Some(b'\\') => escaped = true,
+                Some(b'"') => {
+                    scanned.end = pos + 1;
+                    return Ok(scanned);
+                }
+                Some(b'\\') => scanned.escaped = true,
                 Some(_) => return Err(self.error("Invalid control character at", pos)),
             }
             let escape_at = pos;
@@ -425,54 +485,54 @@ impl<'a> Reader<'a> {
             };
             pos += 2;
             let simple = match c {
-                b'"' => Some('"'),
-                b'\\' => Some('\\'),
-                b'/' => Some('/'),
-                b'b' => Some('\u{8}'),
-                b'f' => Some('\u{c}'),
-                b'n' => Some('\n'),
-                b'r' => Some('\r'),
-                b't' => Some('\t'),
-                b'u' => None,
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                b'n' => '\n',
+                b'r' => '\r',
+                b't' => '\t',
+                b'u' => '\0',
                 _ => return Err(self.error("Invalid \\escape", escape_at)),
             };
-            let ch = match simple {
-                Some(ch) => Some(ch),
-                None => {
-                    let unit = self.hex4(pos, escape_at)?;
-                    pos += 4;
-                    if (0xD800..0xDC00).contains(&unit)
-                        && b.get(pos) == Some(&b'\\')
-                        && b.get(pos + 1) == Some(&b'u')
-                    {
-                        let low = self.hex4(pos + 2, pos)?;
-                        if (0xDC00..0xE000).contains(&low) {
-                            pos += 6;
-                            char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-                        } else {
-                            None
-                        }
-                    } else {
-                        char::from_u32(unit)
-                    }
+            if c != b'u' {
+                if let Some(out) = out.as_deref_mut() {
+                    out.push(simple);
                 }
-            };
-            match (ch, out.as_deref_mut()) {
-                (Some(ch), Some(out)) => out.push(ch),
-                (Some(_), None) => {}
-                // Python keeps a lone surrogate in its string; Rust strings cannot hold one, and
-                // Python itself fails later when it writes such a string as UTF-8.
-                (None, _) => return Err(self.error("Lone surrogate in \\uXXXX escape", escape_at)),
+                continue;
+            }
+            // `pos` is past the `u`; Python wants four hex digits and at least one more character.
+            let unit = self.hex4(pos)?;
+            pos += 4;
+            let mut ch = char::from_u32(unit);
+            if (0xD800..0xDC00).contains(&unit)
+                && pos + 6 < b.len()
+                && b[pos] == b'\\'
+                && b[pos + 1] == b'u'
+            {
+                let low = self.hex4(pos + 2)?;
+                if (0xDC00..0xE000).contains(&low) {
+                    pos += 6;
+                    ch = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
+                }
+            }
+            if ch.is_none() {
+                scanned.replaced = true;
+            }
+            if let Some(out) = out.as_deref_mut() {
+                out.push(ch.unwrap_or(char::REPLACEMENT_CHARACTER));
             }
         }
     }
 
-    fn hex4(&self, pos: usize, escape_at: usize) -> Result<u32, DecodeError> {
+    /// The four hex digits after a `\\u` (`pos` is just past the `u`). Errors point at the `u`.
+    fn hex4(&self, pos: usize) -> Result<u32, DecodeError> {
         let digits = self
             .bytes
             .get(pos..pos + 4)
-            .filter(|d| d.iter().all(u8::is_ascii_hexdigit))
-            .ok_or_else(|| self.error("Invalid \\uXXXX escape", escape_at))?;
+            .filter(|d| pos + 4 < self.bytes.len() && d.iter().all(u8::is_ascii_hexdigit))
+            .ok_or_else(|| self.error("Invalid \\uXXXX escape", pos - 1))?;
         let mut unit = 0u32;
         for d in digits {
             // The filter above admits hex digits only.
@@ -480,6 +540,16 @@ impl<'a> Reader<'a> {
         }
         Ok(unit)
     }
+}
+
+/// What scanning a string found.
+struct Scanned {
+    /// The position past the closing quote.
+    end: usize,
+    /// It held at least one escape (so it cannot be borrowed as is).
+    escaped: bool,
+    /// A lone surrogate was decoded as U+FFFD.
+    replaced: bool,
 }
 
 /// Whether any byte of `word` is a quote, a backslash or a control character (SWAR: each test sets
@@ -631,8 +701,15 @@ pub fn float_repr(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
     }
-    // `{:e}` gives the shortest round-tripping digits, e.g. `1.5e-7`, `-2e0`.
-    let sci = format!("{f:e}");
+    // `{:e}` gives the shortest round-tripping digit count, but breaks an exact tie between two
+    // such candidates upwards; Python's repr picks the even one, as `{:.N$e}` (exact, round half
+    // to even) does at that same digit count.
+    let shortest = format!("{f:e}");
+    let digit_count = shortest
+        .split('e')
+        .next()
+        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    let sci = format!("{f:.prec$e}", prec = digit_count.saturating_sub(1));
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let (sign, mantissa) = match mantissa.strip_prefix('-') {
@@ -680,6 +757,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::excessive_precision)] // the ties below are exact binary values, written out
     fn float_repr_matches_python() {
         let cases = [
             (2.0, "2.0"),
@@ -695,6 +773,8 @@ mod tests {
             (1e100, "1e+100"),
             (1234567890123456.7, "1234567890123456.8"),
             (12345678901234567.0, "1.2345678901234568e+16"),
+            (1125899906842624.25, "1125899906842624.2"),
+            (1466214340994.28125, "1466214340994.2812"),
         ];
         for (f, want) in cases {
             assert_eq!(float_repr(f), want, "{f:?}");
@@ -768,9 +848,25 @@ mod tests {
         ])));
     }
 
+    /// Runs `check` on a thread with the stack commands get (see `crate::run`).
+    fn with_command_stack(check: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(crate::STACK_SIZE)
+            .spawn(check)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
-        let deep = "[".repeat(100_000);
-        assert!(loads(&deep).is_err());
+        with_command_stack(|| {
+            let deep = "[".repeat(100_000);
+            assert!(loads(&deep).is_err());
+            let limit = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+            assert!(loads(&limit).is_ok());
+            let over = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+            assert!(loads(&over).is_err());
+        });
     }
 }

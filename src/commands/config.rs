@@ -11,17 +11,17 @@ pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
     config.validate()?;
     match &args.key {
         Some(key) => show_key(
-            &config,
+            config,
             key.strip_prefix("workflow.").unwrap_or(key),
             args.json,
         ),
         None if args.json => {
-            let doc = document(&config)?;
+            let doc = document(config)?;
             print_json(&doc)
         }
         None => {
             let mut out = ctx.paged_output();
-            write_listing(&mut out, &config)?;
+            write_listing(&mut out, config)?;
             out.finish()?;
             Ok(0)
         }

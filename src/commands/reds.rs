@@ -7,7 +7,7 @@ use crate::context::{pathlib_display, Context};
 use crate::error::{Error, Result};
 use crate::store;
 use crate::ucg::decisions::{closed_ids, DECISIONS_FILE};
-use crate::ucg::reds::{apply, parse_scan, RedError, Registry, REGISTRY_FILE};
+use crate::ucg::reds::{apply, parse_scan, validate_reds, RedError, Registry, REGISTRY_FILE};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -22,48 +22,70 @@ pub fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
 /// Computes the new registry, writes it (unless `--dry-run`), and returns the document.
 fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
-    let scan = match &args.scan {
-        Some(path) => Some(parse_scan(&read_scan(path)?)?),
-        None => None,
-    };
-    let compute = |scan: Option<Vec<crate::pyjson::Value>>| -> Result<(Registry, PathBuf)> {
-        let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
-        let bounds = || ctx.try_project_root().into_iter().collect();
-        let target = store::write_target(&impl_dir, REGISTRY_FILE, bounds)?;
-        let bytes = store::read_optional(&target).map_err(|e| match e {
-            store::StoreError::Io { source, .. } => Error::from(RedError::RegistryUnreadable {
-                path: display.clone(),
-                reason: source.to_string(),
-            }),
-            other => other.into(),
-        })?;
-        // A new scan replaces the stored reds: they are checked, not kept.
-        let keep_reds = scan.is_none();
-        let Registry { reds, resolved } =
-            Registry::parse_keeping(bytes.as_deref(), &display, keep_reds)?;
-        // The answers file is read fail-open: if it cannot be read, it closes nothing.
-        let decisions = store::read_optional(&impl_dir.join(DECISIONS_FILE))
-            .ok()
-            .flatten();
-        let closed = closed_ids(decisions.as_deref());
-        Ok((apply(scan.unwrap_or(reds), &resolved, &closed)?, target))
+    // Read once: standard input cannot be read a second time.
+    let scan_bytes = args.scan.as_deref().map(read_scan).transpose()?;
+    let compute = || -> Result<(Registry, PathBuf)> {
+        // The answers file (often the largest input) is parsed on a second thread meanwhile.
+        let decisions_path = impl_dir.join(DECISIONS_FILE);
+        std::thread::scope(|scope| {
+            let answers = std::thread::Builder::new()
+                .stack_size(crate::STACK_SIZE)
+                .spawn_scoped(scope, || {
+                    // Read fail-open: an answers file that cannot be read closes nothing.
+                    let bytes = store::read_optional(&decisions_path).ok().flatten();
+                    closed_ids(bytes.as_deref())
+                })
+                .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
+            // The scan is checked before the registry is read, as the reference does.
+            let scan = match &scan_bytes {
+                Some(bytes) => {
+                    let reds = parse_scan(bytes)?;
+                    validate_reds(&reds)?;
+                    Some(reds)
+                }
+                None => None,
+            };
+            let (existing, target) = read_registry(ctx, &impl_dir, scan.is_none())?;
+            let closed = answers
+                .join()
+                .map_err(|_| Error::new("internal error while reading the answers file"))?;
+            let reds = scan.unwrap_or(existing.reds);
+            Ok((apply(reds, &existing.resolved, &closed)?, target))
+        })
     };
 
     if args.dry_run {
-        return Ok(compute(scan)?.0.to_pretty_json());
+        return Ok(compute()?.0.to_pretty_json());
     }
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
-        compute(scan.clone())?;
+        compute()?;
         std::fs::create_dir_all(&impl_dir)
             .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
     }
     let lock = store::lock_dir(&impl_dir)?;
     // Computed under the lock: no other writer can change the files between read and write.
-    let (registry, target) = compute(scan)?;
+    let (registry, target) = compute()?;
     let document = registry.to_pretty_json();
     store::write_atomic(&lock, &target, document.as_bytes())?;
     Ok(document)
+}
+
+/// Reads the registry (fail-closed) and returns it with the path a write must replace. With a new
+/// scan (`keep_reds` false) the stored reds are checked, not kept: the scan replaces them.
+fn read_registry(ctx: &Context, impl_dir: &Path, keep_reds: bool) -> Result<(Registry, PathBuf)> {
+    let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
+    let bounds = || ctx.try_project_root().into_iter().collect();
+    let target = store::write_target(impl_dir, REGISTRY_FILE, bounds)?;
+    let bytes = store::read_optional(&target).map_err(|e| match e {
+        store::StoreError::Io { source, .. } => Error::from(RedError::RegistryUnreadable {
+            path: display.clone(),
+            reason: source.to_string(),
+        }),
+        other => other.into(),
+    })?;
+    let registry = Registry::parse_keeping(bytes.as_deref(), &display, keep_reds)?;
+    Ok((registry, target))
 }
 
 fn read_scan(path: &Path) -> Result<Vec<u8>> {

@@ -29,6 +29,8 @@ pub enum StoreError {
         target: PathBuf,
         bound: PathBuf,
     },
+    #[error("refusing to write {}: it is a symlink to {}, which does not exist", path.display(), target.display())]
+    DanglingSymlink { path: PathBuf, target: PathBuf },
     #[error("invalid story id {id:?}: {reason}")]
     InvalidStoryId { id: String, reason: &'static str },
 }
@@ -60,12 +62,13 @@ pub fn write_target(
     let canonical_dir = dir
         .canonicalize()
         .map_err(|e| StoreError::io(dir, "resolve", e))?;
-    let target = path.canonicalize().unwrap_or_else(|_| {
-        // A dangling link: judge where it points, without following further.
-        std::fs::read_link(&path)
-            .map(|t| canonical_dir.join(t))
-            .unwrap_or_default()
-    });
+    // A dangling link is refused: where it would lead cannot be judged until its target exists.
+    let target = path
+        .canonicalize()
+        .map_err(|_| StoreError::DanglingSymlink {
+            target: std::fs::read_link(&path).unwrap_or_default(),
+            path: path.clone(),
+        })?;
     let inside = |bound: &Path| bound.canonicalize().is_ok_and(|b| target.starts_with(&b));
     if target.starts_with(&canonical_dir) || bounds().iter().any(|b| inside(b)) {
         Ok(target)

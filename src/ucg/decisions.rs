@@ -58,11 +58,12 @@ fn read_entry(reader: &mut Reader, pos: usize, ids: &mut IdSet) -> Result<usize,
         let is_string = reader.peek(at) == Some(b'"');
         match key {
             "id" | "action" if is_string => {
-                let (text, end) = reader.str(at)?;
+                // A lone surrogate (Python keeps it) can never equal a minted id or "close".
+                let (text, end, replaced) = reader.str_lossy(at)?;
                 if key == "id" {
-                    id = Some(text);
+                    id = (!replaced).then_some(text);
                 } else {
-                    closes = text == "close";
+                    closes = !replaced && text == "close";
                 }
                 Ok(end)
             }

@@ -24,10 +24,8 @@ pub enum RedError {
     RegistryNotObject { path: String },
     #[error("{path} has a malformed `{field}`: expected a list of objects. Refusing to overwrite the id registry, because treating it as empty would discard every decision it holds")]
     RegistryMalformed { path: String, field: &'static str },
-    #[error(
-        "{path} has a tombstone whose `id` is not a string; refusing to overwrite the id registry"
-    )]
-    TombstoneIdNotString { path: String },
+    #[error("the registry's tombstone ids cannot be ordered (strings mixed with numbers, or ids that are lists, objects or NaN); refusing to overwrite the id registry")]
+    TombstoneIdsUnorderable,
     #[error("every red must be an object carrying `kind` and `source`")]
     MissingKindOrSource,
     #[error("every red must carry `kind` and `source` as strings")]
@@ -81,8 +79,9 @@ impl Registry {
             }
             let end = reader.object(pos, &mut |reader, key, at| {
                 let (slot, keep) = match key {
-                    "reds" => (&mut reds, keep_reds),
-                    "resolved" => (&mut resolved, true),
+                    "reds" if keep_reds => (&mut reds, Keep::RedFields),
+                    "reds" => (&mut reds, Keep::Nothing),
+                    "resolved" => (&mut resolved, Keep::Verbatim),
                     _ => return reader.skip(at),
                 };
                 let (list, end) = list_of_objects(reader, at, keep)?;
@@ -109,17 +108,6 @@ impl Registry {
             None => Vec::new(),
             Some(list) => list.ok_or_else(|| malformed("resolved"))?,
         };
-        // The reference sorts tombstones by id; an id that is truthy but not a string would make that
-        // sort fail, so such a registry is refused like any other malformed one.
-        if resolved
-            .iter()
-            .filter_map(|t| t.as_object()?.get("id"))
-            .any(|id| id.is_truthy() && id.as_str().is_none())
-        {
-            return Err(RedError::TombstoneIdNotString {
-                path: path.to_string(),
-            });
-        }
         Ok(Registry { reds, resolved })
     }
 
@@ -142,12 +130,72 @@ impl Registry {
     }
 }
 
+/// A tombstone id as a dict key: text (always, for tombstones git-ucg writes) or a number, which
+/// Python hashes and orders by value (`1`, `1.0` and `true` are one key).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum TombstoneKey {
+    Text(String),
+    /// The value's `f64` bits, made orderable (sign-magnitude to two's-complement order).
+    Number(i64),
+}
+
+impl TombstoneKey {
+    /// `None` for ids Python could not use (lists, objects: unhashable) or order (NaN).
+    fn of(id: &Value) -> Option<TombstoneKey> {
+        let number = match id {
+            Value::Str(s) => return Some(TombstoneKey::Text(s.clone())),
+            Value::Bool(b) => f64::from(u8::from(*b)),
+            Value::Int(digits) => digits.parse::<f64>().ok()?,
+            Value::Float(f) if !f.is_nan() => *f,
+            _ => return None,
+        };
+        let bits = (number + 0.0).to_bits() as i64; // + 0.0 folds -0.0 into 0.0
+        Some(TombstoneKey::Number(if bits < 0 {
+            bits ^ i64::MAX
+        } else {
+            bits
+        }))
+    }
+}
+
+/// What a list of objects is read for.
+#[derive(Debug, Clone, Copy)]
+enum Keep {
+    /// Checked, not kept.
+    Nothing,
+    /// Kept as they are (tombstones).
+    Verbatim,
+    /// Reds: only the fields `apply` reads are kept (see [`read_red`]).
+    RedFields,
+}
+
+/// The fields of a red that `apply` reads; every other key of a scanned or stored red is dropped.
+const RED_INPUT_FIELDS: [&str; 4] = ["kind", "source", "decision_needed", "evidence"];
+
+/// Reads one red, keeping only [`RED_INPUT_FIELDS`] of an object; other keys are validated and
+/// passed over, so what they hold (even a lone surrogate Python would keep) cannot fail the run.
+fn read_red(reader: &mut Reader, pos: usize) -> Result<(Value, usize), DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return reader.value(pos);
+    }
+    let mut red = Object::default();
+    let end = reader.object(pos, &mut |reader, key, at| {
+        if !RED_INPUT_FIELDS.contains(&key) {
+            return reader.skip(at);
+        }
+        let (value, end) = reader.value(at)?;
+        red.insert(key.to_string(), value);
+        Ok(end)
+    })?;
+    Ok((Value::Object(Box::new(red)), end))
+}
+
 /// Reads the value at `pos` if it is a list of objects (`None` inside when it is anything else);
 /// the objects themselves are kept only when asked for.
 fn list_of_objects(
     reader: &mut Reader,
     pos: usize,
-    keep: bool,
+    keep: Keep,
 ) -> Result<(Option<Vec<Value>>, usize), DecodeError> {
     if reader.peek(pos) != Some(b'[') {
         return Ok((None, reader.skip(pos)?));
@@ -158,10 +206,11 @@ fn list_of_objects(
             items = None;
             return reader.skip(at);
         }
-        if !keep {
-            return reader.skip(at);
-        }
-        let (value, end) = reader.value(at)?;
+        let (value, end) = match keep {
+            Keep::Nothing => return reader.skip(at),
+            Keep::Verbatim => reader.value(at)?,
+            Keep::RedFields => read_red(reader, at)?,
+        };
         if let Some(items) = items.as_mut() {
             items.push(value);
         }
@@ -174,14 +223,33 @@ fn list_of_objects(
 pub fn parse_scan(bytes: &[u8]) -> Result<Vec<Value>, RedError> {
     let text =
         std::str::from_utf8(bytes).map_err(|e| RedError::ScanNotJson(utf8_reason(bytes, &e)))?;
-    let value = pyjson::loads(text).map_err(|e| RedError::ScanNotJson(e.to_string()))?;
-    match value {
-        Value::Object(mut doc) => match doc.shift_remove("reds") {
-            Some(Value::Array(reds)) => Ok(reds),
-            _ => Err(RedError::ScanShape),
-        },
-        _ => Err(RedError::ScanShape),
-    }
+    // `None`: not an object; `Some(None)`: no `reds` list (the last `reds` key wins, as in a dict).
+    let reds: Option<Option<Vec<Value>>> = Reader::document(text, |reader, pos| {
+        if reader.peek(pos) != Some(b'{') {
+            return Ok((None, reader.skip(pos)?));
+        }
+        let mut reds = None;
+        let end = reader.object(pos, &mut |reader, key, at| {
+            if key != "reds" {
+                return reader.skip(at);
+            }
+            if reader.peek(at) != Some(b'[') {
+                reds = None;
+                return reader.skip(at);
+            }
+            let mut items = Vec::new();
+            let end = reader.array(at, &mut |reader, item| {
+                let (red, end) = read_red(reader, item)?;
+                items.push(red);
+                Ok(end)
+            })?;
+            reds = Some(items);
+            Ok(end)
+        })?;
+        Ok((Some(reds), end))
+    })
+    .map_err(|e| RedError::ScanNotJson(e.to_string()))?;
+    reds.flatten().ok_or(RedError::ScanShape)
 }
 
 /// Checks every red before anything is minted (reference `validate_reds`).
@@ -221,12 +289,16 @@ pub fn apply(
 ) -> Result<Registry, RedError> {
     validate_reds(&scan_reds)?;
     let mut reds = Vec::with_capacity(scan_reds.len());
-    let mut tombstones: IndexMap<String, Value, foldhash::fast::RandomState> = IndexMap::default();
+    // Keyed by id as a Python dict would be; tombstones without a truthy id are dropped.
+    let mut tombstones: IndexMap<TombstoneKey, Value, foldhash::fast::RandomState> =
+        IndexMap::default();
     for tombstone in existing_resolved {
-        if let Some(id) = tombstone.as_object().and_then(|t| t.get("id")?.as_str()) {
-            if !id.is_empty() {
-                tombstones.insert(id.to_string(), tombstone.clone());
-            }
+        let Some(id) = tombstone.as_object().and_then(|t| t.get("id")) else {
+            continue;
+        };
+        if id.is_truthy() {
+            let key = TombstoneKey::of(id).ok_or(RedError::TombstoneIdsUnorderable)?;
+            tombstones.insert(key, tombstone.clone());
         }
     }
     for red in scan_reds {
@@ -246,7 +318,7 @@ pub fn apply(
                 "path".into(),
                 Value::Str(ids::bare_path(text("source")).into()),
             );
-            tombstones.insert(id, Value::Object(Box::new(tombstone)));
+            tombstones.insert(TombstoneKey::Text(id), Value::Object(Box::new(tombstone)));
             continue;
         }
         let mut entry = Object::with_capacity_and_hasher(5, Default::default());
@@ -257,19 +329,53 @@ pub fn apply(
         }
         reds.push(Value::Object(Box::new(entry)));
     }
-    tombstones.sort_unstable_keys();
+    let has_text = tombstones
+        .keys()
+        .any(|k| matches!(k, TombstoneKey::Text(_)));
+    let has_number = tombstones
+        .keys()
+        .any(|k| matches!(k, TombstoneKey::Number(_)));
+    if has_text && has_number {
+        // Python's sort would compare a str with a number and fail.
+        return Err(RedError::TombstoneIdsUnorderable);
+    }
+    tombstones.sort_unstable_by(|a, _, b, _| a.cmp(b));
     Ok(Registry {
         reds,
         resolved: tombstones.into_values().collect(),
     })
 }
 
-fn utf8_reason(bytes: &[u8], err: &std::str::Utf8Error) -> String {
+/// Python's wording for a UTF-8 decoding failure (`UnicodeDecodeError`).
+pub fn utf8_reason(bytes: &[u8], err: &std::str::Utf8Error) -> String {
     let at = err.valid_up_to();
-    format!(
-        "'utf-8' codec can't decode byte 0x{:02x} in position {at}: invalid UTF-8",
-        bytes.get(at).copied().unwrap_or(0)
-    )
+    let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    let codec = "'utf-8' codec can't decode";
+    match err.error_len() {
+        // The input ends inside a sequence.
+        None if bytes.len() - at > 1 => format!(
+            "{codec} bytes in position {at}-{}: unexpected end of data",
+            bytes.len() - 1
+        ),
+        None => format!(
+            "{codec} byte 0x{:02x} in position {at}: unexpected end of data",
+            byte(at)
+        ),
+        Some(_) if !matches!(byte(at), 0xc2..=0xf4) => {
+            format!(
+                "{codec} byte 0x{:02x} in position {at}: invalid start byte",
+                byte(at)
+            )
+        }
+        Some(1) => format!(
+            "{codec} byte 0x{:02x} in position {at}: invalid continuation byte",
+            byte(at)
+        ),
+        Some(len) => format!(
+            "{codec} bytes in position {at}-{}: invalid continuation byte",
+            at + len - 1
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -281,6 +387,31 @@ mod tests {
     }
 
     #[test]
+    fn utf8_errors_are_worded_as_python_words_them() {
+        let reason = |bytes: &[u8]| utf8_reason(bytes, &std::str::from_utf8(bytes).unwrap_err());
+        assert_eq!(
+            reason(b"ab\xff"),
+            "'utf-8' codec can't decode byte 0xff in position 2: invalid start byte"
+        );
+        assert_eq!(
+            reason(b"\xc3("),
+            "'utf-8' codec can't decode byte 0xc3 in position 0: invalid continuation byte"
+        );
+        assert_eq!(
+            reason(b"\xe2\x82("),
+            "'utf-8' codec can't decode bytes in position 0-1: invalid continuation byte"
+        );
+        assert_eq!(
+            reason(b"a\xe2\x82"),
+            "'utf-8' codec can't decode bytes in position 1-2: unexpected end of data"
+        );
+        assert_eq!(
+            reason(b"a\xe2"),
+            "'utf-8' codec can't decode byte 0xe2 in position 1: unexpected end of data"
+        );
+    }
+
+    #[test]
     fn registry_shapes_that_are_refused() {
         for bad in [
             "{ corrupt",
@@ -289,7 +420,6 @@ mod tests {
             "{\"reds\": \"none\"}",
             "{\"reds\": [1, 2]}",
             "{\"reds\": [], \"resolved\": \"x\"}",
-            "{\"resolved\": [{\"id\": 5}]}",
         ] {
             assert!(Registry::parse(Some(bad.as_bytes()), "r").is_err(), "{bad}");
         }

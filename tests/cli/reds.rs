@@ -347,3 +347,98 @@ fn a_closed_stdout_ends_quietly_with_exit_0() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
 }
+
+#[test]
+fn a_dangling_registry_symlink_is_refused() {
+    let env = TestEnv::new();
+    let project = env.path().join("project");
+    std::fs::create_dir_all(project.join("impl")).unwrap();
+    std::fs::create_dir_all(env.path().join("outside")).unwrap();
+    std::os::unix::fs::symlink(
+        "../../outside/new.json",
+        project.join("impl/.preflight-reds.json"),
+    )
+    .unwrap();
+    write(
+        &project.join("scan.json"),
+        &scan_json(&[("k", "p.md:1", "Q")]),
+    );
+    let out = apply(&env, &project, &["--scan", "scan.json"]);
+    assert_refused(&out);
+    assert!(!env.path().join("outside/new.json").exists());
+    assert!(std::fs::read_dir(env.path().join("outside"))
+        .unwrap()
+        .next()
+        .is_none());
+}
+
+#[test]
+fn the_scan_is_checked_before_the_registry_as_the_reference_does() {
+    let env = TestEnv::new();
+    write(
+        &env.path().join("impl/.preflight-reds.json"),
+        "{\"reds\": [1]}",
+    );
+    write(
+        &env.path().join("scan.json"),
+        &scan_json(&[("k", "p.md:1", "   ")]),
+    );
+    let out = apply(&env, env.path(), &["--scan", "scan.json"]);
+    assert_refused(&out);
+    assert!(
+        stderr(&out).contains("non-empty string `decision_needed`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn what_python_accepts_in_parts_that_are_dropped_is_accepted() {
+    let env = TestEnv::new();
+    let cwd = env.path();
+    // 900 levels of nesting (Python's decoder allows about 990) and a lone surrogate, both under
+    // keys the registry does not keep.
+    let deep = format!("{}{}", "[".repeat(900), "]".repeat(900));
+    let scan = format!(
+        r#"{{"reds": [{{"kind": "k", "source": "p.md:1", "decision_needed": "Q", "extra": {deep}, "note": "\ud800"}}], "concerns": "\udc00"}}"#
+    );
+    write(&cwd.join("scan.json"), &scan);
+    let out = apply(&env, cwd, &["--scan", "scan.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(registry(cwd)["reds"][0]["id"], "k:p.md:4ae81572f06e");
+
+    // An answer whose text holds a lone surrogate still closes its RED.
+    write(
+        &cwd.join("impl/.decisions.json"),
+        r#"{"decisions": [{"id": "k:p.md:4ae81572f06e", "answer": "yes \ud83d", "action": "close"}]}"#,
+    );
+    let out = apply(&env, cwd, &["--from-sidecar"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(registry(cwd)["reds"], serde_json::json!([]));
+}
+
+#[test]
+fn numeric_tombstone_ids_are_carried_as_python_carries_them() {
+    let env = TestEnv::new();
+    let cwd = env.path();
+    write(
+        &cwd.join("impl/.preflight-reds.json"),
+        r#"{"reds": [], "resolved": [{"id": 5, "kind": "k", "path": "p"}, {"id": 2.5}, {"id": 0}]}"#,
+    );
+    let out = apply(&env, cwd, &["--from-sidecar"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        registry(cwd)["resolved"],
+        serde_json::json!([{"id": 2.5}, {"id": 5, "kind": "k", "path": "p"}])
+    );
+    // Mixed with text ids they cannot be ordered: Python fails, git-ucg refuses.
+    write(&cwd.join("scan.json"), &scan_json(&[("k", "p.md:1", "Q")]));
+    write(
+        &cwd.join("impl/.decisions.json"),
+        r#"{"decisions": [{"id": "k:p.md:4ae81572f06e", "action": "close"}]}"#,
+    );
+    let before = snapshot(cwd);
+    let out = apply(&env, cwd, &["--scan", "scan.json"]);
+    assert_refused(&out);
+    assert_eq!(snapshot(cwd), before);
+}
