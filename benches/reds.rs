@@ -83,8 +83,34 @@ fn rss(command: &Command) -> String {
     support::peak_rss_mib(command).map_or_else(|| "n/a".to_string(), |mib| format!("{mib:.1} MiB"))
 }
 
+/// A scratch directory for a workload; with `GIT_UCG_BENCH_KEEP=1` it is kept (and named on
+/// stderr) so the same input can be profiled by hand.
+struct Scratch {
+    path: std::path::PathBuf,
+    _guard: Option<tempfile::TempDir>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        let dir = tempfile::tempdir().expect("tempdir");
+        if std::env::var_os("GIT_UCG_BENCH_KEEP").is_some() {
+            let path = dir.keep();
+            eprintln!("workload kept in {}", path.display());
+            return Scratch { path, _guard: None };
+        }
+        Scratch {
+            path: dir.path().to_path_buf(),
+            _guard: Some(dir),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 fn bench_apply() -> String {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = Scratch::new();
     let workload = Workload {
         reds: 10_000,
         decisions: 100_000,
@@ -107,7 +133,7 @@ fn bench_apply() -> String {
 }
 
 fn bench_large_scan() -> String {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = Scratch::new();
     let workload = Workload {
         reds: 250_000,
         decisions: 1_000,

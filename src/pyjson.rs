@@ -663,8 +663,16 @@ fn push_indent(out: &mut String, level: usize) {
 /// Writes `s` as a JSON string literal with Python's escapes.
 pub fn write_string(out: &mut String, s: &str, ascii: bool) {
     out.push('"');
-    let mut from = 0;
-    for (i, ch) in s.char_indices() {
+    // Most strings need no escape at all: find that out a byte at a time, without decoding.
+    let plain = |b: &u8| *b >= b' ' && *b != b'"' && *b != b'\\' && !(ascii && *b > b'~');
+    let clean = s
+        .as_bytes()
+        .iter()
+        .position(|b| !plain(b))
+        .unwrap_or(s.len());
+    out.push_str(&s[..clean]);
+    let mut from = clean;
+    for (i, ch) in s[clean..].char_indices().map(|(i, ch)| (i + clean, ch)) {
         let needs_escape =
             matches!(ch, '"' | '\\') || ch < ' ' || (ascii && !(' '..='~').contains(&ch));
         if !needs_escape {

@@ -7,7 +7,9 @@ use crate::context::{pathlib_display, Context};
 use crate::error::{Error, Result};
 use crate::store;
 use crate::ucg::decisions::{closed_ids, DECISIONS_FILE};
-use crate::ucg::reds::{apply, parse_scan, validate_reds, RedError, Registry, REGISTRY_FILE};
+use crate::ucg::reds::{
+    apply, parse_scan, validate_reds, RedError, RedsAs, Registry, REGISTRY_FILE,
+};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -45,17 +47,24 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
                 }
                 None => None,
             };
-            let (existing, target) = read_registry(ctx, &impl_dir, scan.is_none())?;
+            let (existing, target) = read_registry(ctx, &impl_dir, scan.is_some())?;
             let closed = answers
                 .join()
                 .map_err(|_| Error::new("internal error while reading the answers file"))?;
             let reds = scan.unwrap_or(existing.reds);
-            Ok((apply(reds, &existing.resolved, &closed)?, target))
+            let registry = apply(reds, &existing.resolved, &closed)?;
+            // This process is about to end: freeing hundreds of thousands of strings one by one
+            // would cost more than everything else it does with them.
+            std::mem::forget(closed);
+            Ok((registry, target))
         })
     };
 
     if args.dry_run {
-        return Ok(compute()?.0.to_pretty_json());
+        let (registry, _) = compute()?;
+        let document = registry.to_pretty_json();
+        std::mem::forget(registry); // see above: the process ends next
+        return Ok(document);
     }
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
@@ -67,13 +76,14 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     // Computed under the lock: no other writer can change the files between read and write.
     let (registry, target) = compute()?;
     let document = registry.to_pretty_json();
+    std::mem::forget(registry); // see above: the process ends next
     store::write_atomic(&lock, &target, document.as_bytes())?;
     Ok(document)
 }
 
 /// Reads the registry (fail-closed) and returns it with the path a write must replace. With a new
-/// scan (`keep_reds` false) the stored reds are checked, not kept: the scan replaces them.
-fn read_registry(ctx: &Context, impl_dir: &Path, keep_reds: bool) -> Result<(Registry, PathBuf)> {
+/// scan the stored reds are only checked: the scan replaces them.
+fn read_registry(ctx: &Context, impl_dir: &Path, rescan: bool) -> Result<(Registry, PathBuf)> {
     let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
     let bounds = || ctx.try_project_root().into_iter().collect();
     let target = store::write_target(impl_dir, REGISTRY_FILE, bounds)?;
@@ -84,7 +94,12 @@ fn read_registry(ctx: &Context, impl_dir: &Path, keep_reds: bool) -> Result<(Reg
         }),
         other => other.into(),
     })?;
-    let registry = Registry::parse_keeping(bytes.as_deref(), &display, keep_reds)?;
+    let reds_as = if rescan {
+        RedsAs::Checked
+    } else {
+        RedsAs::ApplyInput
+    };
+    let registry = Registry::parse_as(bytes.as_deref(), &display, reds_as)?;
     Ok((registry, target))
 }
 

@@ -51,15 +51,16 @@ impl Registry {
     /// Reads the registry from its bytes (`None` = the file does not exist: a clean first run).
     /// `path` names the file in error messages.
     pub fn parse(bytes: Option<&[u8]>, path: &str) -> Result<Registry, RedError> {
-        Self::parse_keeping(bytes, path, true)
+        Self::parse_as(bytes, path, RedsAs::Stored)
     }
 
-    /// Reads the registry; with `keep_reds` false the stored reds are checked (a list of objects)
-    /// but not kept, which is all a new scan needs of them.
-    pub fn parse_keeping(
+    /// Reads the registry for `apply`: the stored reds are kept only as far as `apply` reads them
+    /// (`RedsAs::ApplyInput`, for `--from-sidecar`), or only checked (`RedsAs::Checked`, when a
+    /// new scan replaces them).
+    pub fn parse_as(
         bytes: Option<&[u8]>,
         path: &str,
-        keep_reds: bool,
+        reds_as: RedsAs,
     ) -> Result<Registry, RedError> {
         let Some(bytes) = bytes else {
             return Ok(Registry::default());
@@ -79,8 +80,14 @@ impl Registry {
             }
             let end = reader.object(pos, &mut |reader, key, at| {
                 let (slot, keep) = match key {
-                    "reds" if keep_reds => (&mut reds, Keep::RedFields),
-                    "reds" => (&mut reds, Keep::Nothing),
+                    "reds" => (
+                        &mut reds,
+                        match reds_as {
+                            RedsAs::Stored => Keep::Verbatim,
+                            RedsAs::ApplyInput => Keep::RedFields,
+                            RedsAs::Checked => Keep::Nothing,
+                        },
+                    ),
                     "resolved" => (&mut resolved, Keep::Verbatim),
                     _ => return reader.skip(at),
                 };
@@ -156,6 +163,17 @@ impl TombstoneKey {
             bits
         }))
     }
+}
+
+/// How [`Registry::parse_as`] reads the stored reds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedsAs {
+    /// As stored, every key kept (what readers of the registry need: ids are read off entries).
+    Stored,
+    /// Only the fields `apply` reads (`--from-sidecar` re-applies answers to them).
+    ApplyInput,
+    /// Checked to be a list of objects, not kept (a new scan replaces them).
+    Checked,
 }
 
 /// What a list of objects is read for.
@@ -409,6 +427,21 @@ mod tests {
             reason(b"a\xe2"),
             "'utf-8' codec can't decode byte 0xe2 in position 1: unexpected end of data"
         );
+    }
+
+    #[test]
+    fn a_parsed_registry_keeps_its_reds_as_stored() {
+        let text = br#"{"reds": [{"id": "stored", "kind": "k", "x": 1}], "resolved": []}"#;
+        let registry = Registry::parse(Some(text), "r").unwrap();
+        assert_eq!(registry.red_ids().collect::<Vec<_>>(), ["stored"]);
+        let for_apply = Registry::parse_as(Some(text), "r", RedsAs::ApplyInput).unwrap();
+        assert_eq!(
+            for_apply.red_ids().count(),
+            0,
+            "apply re-mints; the stored id is not input"
+        );
+        let checked = Registry::parse_as(Some(text), "r", RedsAs::Checked).unwrap();
+        assert!(checked.reds.is_empty());
     }
 
     #[test]
