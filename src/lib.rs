@@ -8,6 +8,7 @@ pub mod commands;
 pub mod config;
 pub mod context;
 pub mod error;
+pub mod git;
 pub mod output;
 pub mod pyjson;
 pub mod store;

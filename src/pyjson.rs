@@ -700,6 +700,108 @@ pub fn write_string(out: &mut String, s: &str, ascii: bool) {
     out.push('"');
 }
 
+/// A value as Python's `str()` prints it (the reference tools interpolate values with f-strings):
+/// `True`, `None`, `2.0`, `1e+16`, `['a', 1]`, `{'k': None}`.
+pub fn py_str(value: &Value) -> String {
+    match value {
+        Value::Str(s) => s.clone(),
+        other => py_repr(other),
+    }
+}
+
+/// Python's `repr()` of a value.
+pub fn py_repr(value: &Value) -> String {
+    let mut out = String::new();
+    write_repr(&mut out, value);
+    out
+}
+
+fn write_repr(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => out.push_str("None"),
+        Value::Bool(true) => out.push_str("True"),
+        Value::Bool(false) => out.push_str("False"),
+        Value::Int(digits) => out.push_str(digits),
+        Value::Float(f) if f.is_nan() => out.push_str("nan"),
+        Value::Float(f) if f.is_infinite() => out.push_str(if *f > 0.0 { "inf" } else { "-inf" }),
+        Value::Float(f) => out.push_str(&float_repr(*f)),
+        Value::Str(s) => write_str_repr(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_str_repr(out, key);
+                out.push_str(": ");
+                write_repr(out, item);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Python's `repr(str)`: single quotes unless the text has one and no double quote; escapes for
+/// the quote, backslash, `\t\n\r`, and characters Python does not print (controls, separators
+/// other than the space, format characters).
+fn write_str_repr(out: &mut String, s: &str) {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    out.push(quote);
+    for ch in s.chars() {
+        match ch {
+            c if c == quote || c == '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if !python_prints(c) => {
+                let code = u32::from(c);
+                let _ = match code {
+                    0..=0xff => write!(out, "\\x{code:02x}"),
+                    0x100..=0xffff => write!(out, "\\u{code:04x}"),
+                    _ => write!(out, "\\U{code:08x}"),
+                };
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// `str.isprintable()` for the characters that occur in practice: controls (Cc), separators
+/// other than the ASCII space (Zs, Zl, Zp) and the common format characters (Cf) are not printed.
+fn python_prints(c: char) -> bool {
+    !matches!(
+        c,
+        '\u{0}'..='\u{1f}'
+            | '\u{7f}'..='\u{a0}'
+            | '\u{ad}'
+            | '\u{600}'..='\u{605}'
+            | '\u{1680}'
+            | '\u{180e}'
+            | '\u{2000}'..='\u{200f}'
+            | '\u{2028}'..='\u{202f}'
+            | '\u{205f}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{3000}'
+            | '\u{e000}'..='\u{f8ff}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
+}
+
 /// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for decimal exponents
 /// in `-4 ..= 15`, else scientific with a signed, at-least-two-digit exponent.
 pub fn float_repr(f: f64) -> String {
@@ -826,6 +928,16 @@ mod tests {
             dumps_pretty(&loads("{\"x\": [], \"y\": {}}").unwrap()),
             "{\n  \"x\": [],\n  \"y\": {}\n}"
         );
+    }
+
+    #[test]
+    fn str_and_repr_like_python() {
+        let v = loads(r#"[true, null, 2.0, 1e16, "it's", "a\"b'c", {"k": null}, "tab\there\u0001\u00a0é"]"#).unwrap();
+        assert_eq!(
+            py_str(&v),
+            r#"[True, None, 2.0, 1e+16, "it's", 'a"b\'c', {'k': None}, 'tab\there\x01\xa0é']"#
+        );
+        assert_eq!(py_str(&Value::Str("plain".into())), "plain");
     }
 
     #[test]

@@ -3,3 +3,6 @@
 pub mod decisions;
 pub mod ids;
 pub mod reds;
+pub mod decision_log;
+pub mod markers;
+pub mod sprint;

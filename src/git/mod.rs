@@ -1,0 +1,254 @@
+//! The git side, through gitoxide only: resolving marker ids, ancestry, the commits of a range, and
+//! tree-to-tree changes with renames and per-file line counts.
+
+pub mod similarity;
+
+use gix::bstr::ByteSlice;
+use gix::ObjectId;
+
+/// Failures of the git layer, as text for the user: they end up in a story's problems or in an
+/// error message.
+pub type GitResult<T> = Result<T, String>;
+
+/// A commit in a range, as `git log --oneline` would show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CommitInfo {
+    pub sha: String,
+    pub short: String,
+    pub subject: String,
+}
+
+/// Resolves a marker's commit id: a full id must name a commit in this repository; an abbreviated
+/// one is looked up (the caller reports that it is abbreviated).
+pub fn resolve_commit(repo: &gix::Repository, text: &str) -> GitResult<ObjectId> {
+    let id = if text.len() == 40 {
+        ObjectId::from_hex(text.as_bytes()).map_err(|e| format!("`{text}` is not a commit id: {e}"))?
+    } else {
+        repo.rev_parse_single(text)
+            .map_err(|_| format!("`{text}` names no object in this repository"))?
+            .detach()
+    };
+    match repo.find_commit(id) {
+        Ok(_) => Ok(id),
+        Err(_) if repo.has_object(id) => Err(format!("`{text}` names an object that is not a commit")),
+        Err(_) => Err(format!(
+            "`{text}` names an object that does not exist in this repository (another clone's id, or a shallow history?)"
+        )),
+    }
+}
+
+/// Whether `ancestor` is `descendant` or one of its ancestors.
+pub fn is_ancestor(repo: &gix::Repository, ancestor: ObjectId, descendant: ObjectId) -> GitResult<bool> {
+    if ancestor == descendant {
+        return Ok(true);
+    }
+    match repo.merge_base(ancestor, descendant) {
+        Ok(Some(base)) => Ok(base.detach() == ancestor),
+        Ok(None) => Ok(false),
+        Err(e) => Err(format!("cannot compute the merge base: {e}")),
+    }
+}
+
+/// The commits reachable from `end` and not from `base`, newest first (`git log base..end`).
+pub fn commits_in_range(repo: &gix::Repository, base: ObjectId, end: ObjectId) -> GitResult<Vec<CommitInfo>> {
+    use gix::revision::walk::Sorting;
+    use gix::traverse::commit::simple::CommitTimeOrder;
+    let walk = repo
+        .rev_walk([end])
+        .with_hidden([base])
+        .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
+        .all()
+        .map_err(|e| format!("cannot walk {base}..{end}: {e}"))?;
+    let mut out = Vec::new();
+    for info in walk {
+        let info = info.map_err(|e| format!("cannot walk {base}..{end}: {e}"))?;
+        let commit = repo
+            .find_commit(info.id)
+            .map_err(|e| format!("cannot read commit {}: {e}", info.id))?;
+        let subject = commit
+            .message_raw_sloppy()
+            .lines()
+            .next()
+            .map(|l| l.to_str_lossy().into_owned())
+            .unwrap_or_default();
+        let sha = info.id.to_string();
+        out.push(CommitInfo {
+            short: sha[..7.min(sha.len())].to_string(),
+            sha,
+            subject,
+        });
+    }
+    Ok(out)
+}
+
+/// How a path changed between two trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Added,
+    Deleted,
+    Modified,
+    /// The object kind changed (file ↔ symlink).
+    TypeChanged,
+    /// Renamed, with git's similarity index (0–100).
+    Renamed(u32),
+}
+
+impl Status {
+    /// The letter (and score) `git diff --name-status` prints.
+    pub fn code(&self) -> String {
+        match self {
+            Status::Added => "A".into(),
+            Status::Deleted => "D".into(),
+            Status::Modified => "M".into(),
+            Status::TypeChanged => "T".into(),
+            Status::Renamed(score) => format!("R{score:03}"),
+        }
+    }
+}
+
+/// One changed file.
+#[derive(Debug, Clone)]
+pub struct FileChange {
+    pub status: Status,
+    /// The path before (equal to `path` unless renamed).
+    pub old_path: String,
+    pub path: String,
+    pub old_id: ObjectId,
+    pub new_id: ObjectId,
+    pub old_mode: u32,
+    pub new_mode: u32,
+}
+
+/// The file-level changes from `old` to `new` (commits), renames detected when asked, sorted as
+/// git sorts them (by path).
+pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, renames: bool) -> GitResult<Vec<FileChange>> {
+    let tree_of = |id: ObjectId| {
+        repo.find_commit(id)
+            .and_then(|c| c.tree().map_err(Into::into))
+            .map_err(|e| format!("cannot read the tree of {id}: {e}"))
+    };
+    let (old_tree, new_tree) = (tree_of(old)?, tree_of(new)?);
+    let mut options = gix::diff::Options::default()
+        .with_rewrites(renames.then(gix::diff::Rewrites::default));
+    options.track_path();
+    let changes = repo
+        .diff_tree_to_tree(&old_tree, &new_tree, options)
+        .map_err(|e| format!("cannot diff {old}..{new}: {e}"))?;
+    let mut out = Vec::new();
+    let null = ObjectId::null(repo.object_hash());
+    for change in changes {
+        use gix::object::tree::diff::ChangeDetached as C;
+        let file = match change {
+            C::Addition { location, entry_mode, id, .. } if !entry_mode.is_tree() => FileChange {
+                status: Status::Added,
+                old_path: location.to_string(),
+                path: location.to_string(),
+                old_id: null,
+                new_id: id,
+                old_mode: 0,
+                new_mode: entry_mode.value().into(),
+            },
+            C::Deletion { location, entry_mode, id, .. } if !entry_mode.is_tree() => FileChange {
+                status: Status::Deleted,
+                old_path: location.to_string(),
+                path: location.to_string(),
+                old_id: id,
+                new_id: null,
+                old_mode: entry_mode.value().into(),
+                new_mode: 0,
+            },
+            C::Modification { location, previous_entry_mode, previous_id, entry_mode, id } if !entry_mode.is_tree() => {
+                let type_changed = previous_entry_mode.kind() != entry_mode.kind()
+                    && (previous_entry_mode.is_link() || entry_mode.is_link());
+                FileChange {
+                    status: if type_changed { Status::TypeChanged } else { Status::Modified },
+                    old_path: location.to_string(),
+                    path: location.to_string(),
+                    old_id: previous_id,
+                    new_id: id,
+                    old_mode: previous_entry_mode.value().into(),
+                    new_mode: entry_mode.value().into(),
+                }
+            }
+            C::Rewrite { source_location, source_entry_mode, source_id, entry_mode, id, location, copy: false, .. }
+                if !entry_mode.is_tree() =>
+            {
+                FileChange {
+                    status: Status::Renamed(0),
+                    old_path: source_location.to_string(),
+                    path: location.to_string(),
+                    old_id: source_id,
+                    new_id: id,
+                    old_mode: source_entry_mode.value().into(),
+                    new_mode: entry_mode.value().into(),
+                }
+            }
+            _ => continue,
+        };
+        out.push(file);
+    }
+    for change in &mut out {
+        if let Status::Renamed(score) = &mut change.status {
+            *score = if change.old_id == change.new_id {
+                100
+            } else {
+                let old = blob_bytes(repo, change.old_id)?;
+                let new = blob_bytes(repo, change.new_id)?;
+                similarity::similarity_index(&old, &new)
+            };
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+fn blob_bytes(repo: &gix::Repository, id: ObjectId) -> GitResult<Vec<u8>> {
+    repo.find_object(id)
+        .map(|o| o.data.clone())
+        .map_err(|e| format!("cannot read blob {id}: {e}"))
+}
+
+/// Lines added and removed in one file, or `None` when either side is binary.
+pub type LineCounts = Option<(u32, u32)>;
+
+/// Counts lines for each change with gix's blob pipeline (attributes, binary detection) and its
+/// built-in diff, the way `git diff --numstat` counts them.
+pub fn line_counts(repo: &gix::Repository, changes: &[FileChange]) -> GitResult<Vec<LineCounts>> {
+    use gix::diff::blob::platform::prepare_diff::Operation;
+    use gix::diff::blob::ResourceKind;
+    let mut cache = repo
+        .diff_resource_cache_for_tree_diff()
+        .map_err(|e| format!("cannot prepare the blob diff: {e}"))?;
+    let mut out = Vec::with_capacity(changes.len());
+    for change in changes {
+        let kind = |mode: u32| {
+            if mode & 0o170000 == 0o120000 {
+                gix::object::tree::EntryKind::Link
+            } else if mode & 0o111 != 0 {
+                gix::object::tree::EntryKind::BlobExecutable
+            } else {
+                gix::object::tree::EntryKind::Blob
+            }
+        };
+        let set = |cache: &mut gix::diff::blob::Platform, id, mode, path: &str, side| {
+            cache
+                .set_resource(id, kind(mode), path.as_bytes().as_bstr(), side, &repo.objects)
+                .map_err(|e| format!("cannot read {path}: {e:?}"))
+        };
+        set(&mut cache, change.old_id, change.old_mode, &change.old_path, ResourceKind::OldOrSource)?;
+        set(&mut cache, change.new_id, change.new_mode, &change.path, ResourceKind::NewOrDestination)?;
+        let prepared = cache
+            .prepare_diff()
+            .map_err(|e| format!("cannot diff {}: {e:?}", change.path))?;
+        let counts = match prepared.operation {
+            Operation::InternalDiff { algorithm } => {
+                let input = prepared.interned_input();
+                let diff = gix::diff::blob::diff_with_slider_heuristics(algorithm, &input);
+                Some((diff.count_additions(), diff.count_removals()))
+            }
+            Operation::ExternalCommand { .. } | Operation::SourceOrDestinationIsBinary => None,
+        };
+        out.push(counts);
+    }
+    Ok(out)
+}

@@ -1,0 +1,53 @@
+//! Story markers: `.baseline-<story>` (the story's anchor) and `.commit-<story>` (its end), each one
+//! line holding a full commit id (formats/ucg.md §1.7–1.8).
+
+use std::sync::LazyLock;
+
+pub fn baseline_file(story: &str) -> String {
+    format!(".baseline-{story}")
+}
+
+pub fn commit_file(story: &str) -> String {
+    format!(".commit-{story}")
+}
+
+/// The reference's tolerant reader (`gate_trail._marker_sha`): the first 7–40 hex-digit word of
+/// the first line that has one, as written. `baseline=<sha>` and prose like `commit deadbeef1`
+/// both yield a sha.
+pub fn marker_sha(text: &str) -> Option<&str> {
+    static HEX_WORD: LazyLock<Option<regex::Regex>> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)\b([0-9a-f]{7,40})\b").ok());
+    let re = HEX_WORD.as_ref()?;
+    text.lines()
+        .find_map(|line| re.captures(line.trim()).and_then(|c| c.get(1)).map(|m| m.as_str()))
+}
+
+/// What is wrong with a marker's form, if anything: real markers hold one full 40-hex id and a
+/// newline, and readers that compare whole files (the guard) fail on anything else.
+pub fn form_problem(text: &str) -> Option<String> {
+    let Some(sha) = marker_sha(text) else {
+        return Some("holds no commit id".into());
+    };
+    if sha.len() < 40 {
+        return Some(format!("holds an abbreviated id `{sha}` (markers hold all 40 hex digits)"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tolerant_reader_finds_what_the_reference_finds() {
+        let sha = "1111111111111111111111111111111111111111";
+        assert_eq!(marker_sha(&format!("{sha}\n")), Some(sha));
+        assert_eq!(marker_sha(&format!("baseline={sha}\n")), Some(sha));
+        assert_eq!(marker_sha("sha: ABCDEF1234567"), Some("ABCDEF1234567"));
+        assert_eq!(marker_sha("commit deadbeefcafe here"), Some("deadbeefcafe"));
+        assert_eq!(marker_sha("abc12\n"), None);
+        assert_eq!(marker_sha(&"a".repeat(64)), None, "a SHA-256 name is no 7-40 hex word");
+        assert_eq!(form_problem(&format!("{sha}\n")), None);
+        assert!(form_problem("abcdef1\n").is_some());
+    }
+}
