@@ -32,6 +32,8 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -l no-pager -d 'Never send
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "config" -d 'Show the resolved [workflow] configuration and where each value comes from'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "reds" -d 'The preflight RED registry (.preflight-reds.json)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "demo" -d 'Create a sample repository with a stopped run, and show what to try on it'
@@ -43,6 +45,33 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l json -d 'Prin
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l json -d 'Print one JSON document (schema git-ucg.epic/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l fast -d 'Skip per-story file and line counts (commits only)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l story -d 'One story\'s range (see `git ucg epic`)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l range -d 'Any range of commits, `A..B` (anything git rev-parse understands on each side)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic-id -d 'The epic id for --story and --epic (default as for `git ucg epic`)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic -d 'The epic\'s accumulated range (the default)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l stat -d 'A diffstat, as `git diff --stat` prints it (the default)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l name-status -d 'Status letter and path(s) per file, as `git diff --name-status` prints them'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat` prints them'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l json -d 'Print one JSON document (schema git-ucg.diff/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s M -l find-renames -d 'Detect renames (the default)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l no-renames -d 'Do not detect renames'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand id; and not __fish_seen_subcommand_from mint" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

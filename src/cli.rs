@@ -46,6 +46,10 @@ pub enum ColorWhen {
 pub enum Command {
     /// Show the resolved [workflow] configuration and where each value comes from.
     Config(ConfigArgs),
+    /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
+    Epic(EpicArgs),
+    /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
+    Diff(DiffArgs),
     /// Stable decision ids.
     #[command(subcommand)]
     Id(IdCommand),
@@ -73,6 +77,74 @@ pub struct ConfigArgs {
     /// Print one JSON document (schema git-ucg.config/1).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A story's range is .baseline-<story> .. .commit-<story>, else .. the next later story's \
+baseline, else .. the epic branch's tip (HEAD when the branch does not exist). Stories come from \
+sprint-status.yaml in file order, else from the heartbeat, else from the markers present. A baseline that \
+does not resolve, or is not an ancestor of its end, is reported as a problem of its story (exit 0)."
+)]
+pub struct EpicArgs {
+    /// Print one JSON document (schema git-ucg.epic/1).
+    #[arg(long)]
+    pub json: bool,
+    /// The epic id (default: the heartbeat's, else the current story's, else the checked-out epic branch's).
+    #[arg(long, value_name = "ID")]
+    pub epic: Option<String>,
+    /// Skip per-story file and line counts (commits only).
+    #[arg(long)]
+    pub fast: bool,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group(clap::ArgGroup::new("what").args(["story", "epic", "range"])),
+    group(clap::ArgGroup::new("format").args(["stat", "name_status", "numstat", "json"])),
+    after_help = "Without --story or --range, the epic's accumulated diff: the first story's baseline .. the tip. \
+Exit 2 when the range is not usable (a missing or foreign baseline, a baseline that is not an ancestor of its end)."
+)]
+pub struct DiffArgs {
+    /// One story's range (see `git ucg epic`).
+    #[arg(long, value_name = "STORY")]
+    pub story: Option<String>,
+    /// The epic's accumulated range (the default).
+    #[arg(long)]
+    pub epic: bool,
+    /// Any range of commits, `A..B` (anything git rev-parse understands on each side).
+    #[arg(long, value_name = "A..B")]
+    pub range: Option<String>,
+    /// A diffstat, as `git diff --stat` prints it (the default).
+    #[arg(long)]
+    pub stat: bool,
+    /// Status letter and path(s) per file, as `git diff --name-status` prints them.
+    #[arg(long)]
+    pub name_status: bool,
+    /// Added and deleted lines per file, as `git diff --numstat` prints them.
+    #[arg(long)]
+    pub numstat: bool,
+    /// Print one JSON document (schema git-ucg.diff/1).
+    #[arg(long)]
+    pub json: bool,
+    /// Detect renames (the default).
+    #[arg(short = 'M', long = "find-renames", overrides_with = "no_renames")]
+    pub find_renames: bool,
+    /// Do not detect renames.
+    #[arg(long, overrides_with = "find_renames")]
+    pub no_renames: bool,
+    /// The epic id for --story and --epic (default as for `git ucg epic`).
+    #[arg(long = "epic-id", value_name = "ID")]
+    pub epic_id: Option<String>,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+    /// Limit the diff to these paths (prefixes).
+    #[arg(last = true, value_name = "PATH")]
+    pub paths: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

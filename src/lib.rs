@@ -7,10 +7,12 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod context;
+pub mod epic;
 pub mod error;
 pub mod git;
 pub mod output;
 pub mod pyjson;
+pub mod render;
 pub mod store;
 pub mod ucg;
 

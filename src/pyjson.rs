@@ -755,7 +755,11 @@ fn write_repr(out: &mut String, value: &Value) {
 /// the quote, backslash, `\t\n\r`, and characters Python does not print (controls, separators
 /// other than the space, format characters).
 fn write_str_repr(out: &mut String, s: &str) {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     out.push(quote);
     for ch in s.chars() {
         match ch {
@@ -932,7 +936,10 @@ mod tests {
 
     #[test]
     fn str_and_repr_like_python() {
-        let v = loads(r#"[true, null, 2.0, 1e16, "it's", "a\"b'c", {"k": null}, "tab\there\u0001\u00a0é"]"#).unwrap();
+        let v = loads(
+            r#"[true, null, 2.0, 1e16, "it's", "a\"b'c", {"k": null}, "tab\there\u0001\u00a0é"]"#,
+        )
+        .unwrap();
         assert_eq!(
             py_str(&v),
             r#"[True, None, 2.0, 1e+16, "it's", 'a"b\'c', {'k': None}, 'tab\there\x01\xa0é']"#

@@ -2,6 +2,8 @@
 
 pub mod config;
 pub mod demo;
+pub mod diff;
+pub mod epic;
 pub mod generate;
 pub mod id;
 pub mod reds;
@@ -13,6 +15,8 @@ use crate::error::Result;
 pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
     match command {
         Command::Config(args) => config::run(ctx, args),
+        Command::Epic(args) => epic::run(ctx, args),
+        Command::Diff(args) => diff::run(ctx, args),
         Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),
         Command::Reds(RedsCommand::Apply(args)) => reds::run_apply(ctx, args),
         Command::Demo(args) => demo::run(ctx, args),

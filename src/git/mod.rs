@@ -22,7 +22,8 @@ pub struct CommitInfo {
 /// one is looked up (the caller reports that it is abbreviated).
 pub fn resolve_commit(repo: &gix::Repository, text: &str) -> GitResult<ObjectId> {
     let id = if text.len() == 40 {
-        ObjectId::from_hex(text.as_bytes()).map_err(|e| format!("`{text}` is not a commit id: {e}"))?
+        ObjectId::from_hex(text.as_bytes())
+            .map_err(|e| format!("`{text}` is not a commit id: {e}"))?
     } else {
         repo.rev_parse_single(text)
             .map_err(|_| format!("`{text}` names no object in this repository"))?
@@ -38,7 +39,11 @@ pub fn resolve_commit(repo: &gix::Repository, text: &str) -> GitResult<ObjectId>
 }
 
 /// Whether `ancestor` is `descendant` or one of its ancestors.
-pub fn is_ancestor(repo: &gix::Repository, ancestor: ObjectId, descendant: ObjectId) -> GitResult<bool> {
+pub fn is_ancestor(
+    repo: &gix::Repository,
+    ancestor: ObjectId,
+    descendant: ObjectId,
+) -> GitResult<bool> {
     if ancestor == descendant {
         return Ok(true);
     }
@@ -50,7 +55,11 @@ pub fn is_ancestor(repo: &gix::Repository, ancestor: ObjectId, descendant: Objec
 }
 
 /// The commits reachable from `end` and not from `base`, newest first (`git log base..end`).
-pub fn commits_in_range(repo: &gix::Repository, base: ObjectId, end: ObjectId) -> GitResult<Vec<CommitInfo>> {
+pub fn commits_in_range(
+    repo: &gix::Repository,
+    base: ObjectId,
+    end: ObjectId,
+) -> GitResult<Vec<CommitInfo>> {
     use gix::revision::walk::Sorting;
     use gix::traverse::commit::simple::CommitTimeOrder;
     let walk = repo
@@ -121,15 +130,20 @@ pub struct FileChange {
 
 /// The file-level changes from `old` to `new` (commits), renames detected when asked, sorted as
 /// git sorts them (by path).
-pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, renames: bool) -> GitResult<Vec<FileChange>> {
+pub fn tree_changes(
+    repo: &gix::Repository,
+    old: ObjectId,
+    new: ObjectId,
+    renames: bool,
+) -> GitResult<Vec<FileChange>> {
     let tree_of = |id: ObjectId| {
         repo.find_commit(id)
-            .and_then(|c| c.tree().map_err(Into::into))
+            .and_then(|c| c.tree())
             .map_err(|e| format!("cannot read the tree of {id}: {e}"))
     };
     let (old_tree, new_tree) = (tree_of(old)?, tree_of(new)?);
-    let mut options = gix::diff::Options::default()
-        .with_rewrites(renames.then(gix::diff::Rewrites::default));
+    let mut options =
+        gix::diff::Options::default().with_rewrites(renames.then(gix::diff::Rewrites::default));
     options.track_path();
     let changes = repo
         .diff_tree_to_tree(&old_tree, &new_tree, options)
@@ -139,7 +153,12 @@ pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, rename
     for change in changes {
         use gix::object::tree::diff::ChangeDetached as C;
         let file = match change {
-            C::Addition { location, entry_mode, id, .. } if !entry_mode.is_tree() => FileChange {
+            C::Addition {
+                location,
+                entry_mode,
+                id,
+                ..
+            } if !entry_mode.is_tree() => FileChange {
                 status: Status::Added,
                 old_path: location.to_string(),
                 path: location.to_string(),
@@ -148,7 +167,12 @@ pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, rename
                 old_mode: 0,
                 new_mode: entry_mode.value().into(),
             },
-            C::Deletion { location, entry_mode, id, .. } if !entry_mode.is_tree() => FileChange {
+            C::Deletion {
+                location,
+                entry_mode,
+                id,
+                ..
+            } if !entry_mode.is_tree() => FileChange {
                 status: Status::Deleted,
                 old_path: location.to_string(),
                 path: location.to_string(),
@@ -157,11 +181,21 @@ pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, rename
                 old_mode: entry_mode.value().into(),
                 new_mode: 0,
             },
-            C::Modification { location, previous_entry_mode, previous_id, entry_mode, id } if !entry_mode.is_tree() => {
+            C::Modification {
+                location,
+                previous_entry_mode,
+                previous_id,
+                entry_mode,
+                id,
+            } if !entry_mode.is_tree() => {
                 let type_changed = previous_entry_mode.kind() != entry_mode.kind()
                     && (previous_entry_mode.is_link() || entry_mode.is_link());
                 FileChange {
-                    status: if type_changed { Status::TypeChanged } else { Status::Modified },
+                    status: if type_changed {
+                        Status::TypeChanged
+                    } else {
+                        Status::Modified
+                    },
                     old_path: location.to_string(),
                     path: location.to_string(),
                     old_id: previous_id,
@@ -170,19 +204,24 @@ pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, rename
                     new_mode: entry_mode.value().into(),
                 }
             }
-            C::Rewrite { source_location, source_entry_mode, source_id, entry_mode, id, location, copy: false, .. }
-                if !entry_mode.is_tree() =>
-            {
-                FileChange {
-                    status: Status::Renamed(0),
-                    old_path: source_location.to_string(),
-                    path: location.to_string(),
-                    old_id: source_id,
-                    new_id: id,
-                    old_mode: source_entry_mode.value().into(),
-                    new_mode: entry_mode.value().into(),
-                }
-            }
+            C::Rewrite {
+                source_location,
+                source_entry_mode,
+                source_id,
+                entry_mode,
+                id,
+                location,
+                copy: false,
+                ..
+            } if !entry_mode.is_tree() => FileChange {
+                status: Status::Renamed(0),
+                old_path: source_location.to_string(),
+                path: location.to_string(),
+                old_id: source_id,
+                new_id: id,
+                old_mode: source_entry_mode.value().into(),
+                new_mode: entry_mode.value().into(),
+            },
             _ => continue,
         };
         out.push(file);
@@ -200,6 +239,16 @@ pub fn tree_changes(repo: &gix::Repository, old: ObjectId, new: ObjectId, rename
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// The size of a blob (0 for the null id of an absent side).
+pub fn blob_size(repo: &gix::Repository, id: ObjectId) -> GitResult<u64> {
+    if id.is_null() {
+        return Ok(0);
+    }
+    repo.find_header(id)
+        .map(|h| h.size())
+        .map_err(|e| format!("cannot read blob {id}: {e}"))
 }
 
 fn blob_bytes(repo: &gix::Repository, id: ObjectId) -> GitResult<Vec<u8>> {
@@ -232,11 +281,29 @@ pub fn line_counts(repo: &gix::Repository, changes: &[FileChange]) -> GitResult<
         };
         let set = |cache: &mut gix::diff::blob::Platform, id, mode, path: &str, side| {
             cache
-                .set_resource(id, kind(mode), path.as_bytes().as_bstr(), side, &repo.objects)
+                .set_resource(
+                    id,
+                    kind(mode),
+                    path.as_bytes().as_bstr(),
+                    side,
+                    &repo.objects,
+                )
                 .map_err(|e| format!("cannot read {path}: {e:?}"))
         };
-        set(&mut cache, change.old_id, change.old_mode, &change.old_path, ResourceKind::OldOrSource)?;
-        set(&mut cache, change.new_id, change.new_mode, &change.path, ResourceKind::NewOrDestination)?;
+        set(
+            &mut cache,
+            change.old_id,
+            change.old_mode,
+            &change.old_path,
+            ResourceKind::OldOrSource,
+        )?;
+        set(
+            &mut cache,
+            change.new_id,
+            change.new_mode,
+            &change.path,
+            ResourceKind::NewOrDestination,
+        )?;
         let prepared = cache
             .prepare_diff()
             .map_err(|e| format!("cannot diff {}: {e:?}", change.path))?;

@@ -40,7 +40,9 @@ pub fn recorded_verdicts(log: &str) -> Vec<(String, String)> {
 }
 
 fn components(id: &str) -> Vec<&str> {
-    id.split(['-', '.', '_']).filter(|c| !c.is_empty()).collect()
+    id.split(['-', '.', '_'])
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 /// The recorded verdict of each story: a heading matches a story when its components are a leading
@@ -73,14 +75,26 @@ mod tests {
     fn the_reference_heading_rules() {
         let log = "# log\n## Story 2\n```json\n{\"verdict\": \"advance\"}\n```\n### Story 2-4 — x\n```\nnot json\n```\n```json\n{\"verdict\": \"defer\", \"gate_status\": \"CONCERNS\"}\n```\n";
         let recorded = recorded_verdicts(log);
-        assert_eq!(recorded, [("2".into(), "advance".into()), ("2-4".into(), "defer".into())]);
+        assert_eq!(
+            recorded,
+            [
+                ("2".into(), "advance".into()),
+                ("2-4".into(), "defer".into())
+            ]
+        );
         let stories = ["2-4-slug".to_string(), "2-6".to_string()];
-        assert_eq!(verdicts_for(&recorded, &stories), [Some("defer".into()), None]);
+        assert_eq!(
+            verdicts_for(&recorded, &stories),
+            [Some("defer".into()), None]
+        );
     }
 
     #[test]
     fn a_verdict_that_is_not_a_string_is_printed_as_python_would() {
         let log = "## story 1-1\n```\n{\"verdict\": true}\n```\n";
-        assert_eq!(recorded_verdicts(log), [("1-1".to_string(), "True".to_string())]);
+        assert_eq!(
+            recorded_verdicts(log),
+            [("1-1".to_string(), "True".to_string())]
+        );
     }
 }

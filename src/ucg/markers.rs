@@ -18,8 +18,11 @@ pub fn marker_sha(text: &str) -> Option<&str> {
     static HEX_WORD: LazyLock<Option<regex::Regex>> =
         LazyLock::new(|| regex::Regex::new(r"(?i)\b([0-9a-f]{7,40})\b").ok());
     let re = HEX_WORD.as_ref()?;
-    text.lines()
-        .find_map(|line| re.captures(line.trim()).and_then(|c| c.get(1)).map(|m| m.as_str()))
+    text.lines().find_map(|line| {
+        re.captures(line.trim())
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str())
+    })
 }
 
 /// What is wrong with a marker's form, if anything: real markers hold one full 40-hex id and a
@@ -29,7 +32,9 @@ pub fn form_problem(text: &str) -> Option<String> {
         return Some("holds no commit id".into());
     };
     if sha.len() < 40 {
-        return Some(format!("holds an abbreviated id `{sha}` (markers hold all 40 hex digits)"));
+        return Some(format!(
+            "holds an abbreviated id `{sha}` (markers hold all 40 hex digits)"
+        ));
     }
     None
 }
@@ -46,7 +51,11 @@ mod tests {
         assert_eq!(marker_sha("sha: ABCDEF1234567"), Some("ABCDEF1234567"));
         assert_eq!(marker_sha("commit deadbeefcafe here"), Some("deadbeefcafe"));
         assert_eq!(marker_sha("abc12\n"), None);
-        assert_eq!(marker_sha(&"a".repeat(64)), None, "a SHA-256 name is no 7-40 hex word");
+        assert_eq!(
+            marker_sha(&"a".repeat(64)),
+            None,
+            "a SHA-256 name is no 7-40 hex word"
+        );
         assert_eq!(form_problem(&format!("{sha}\n")), None);
         assert!(form_problem("abcdef1\n").is_some());
     }

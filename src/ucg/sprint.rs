@@ -67,8 +67,18 @@ mod tests {
     fn reads_the_block_as_the_reference_does() {
         let text = "# top\nproject: x\ndevelopment_status:\n  epic-7: in-progress  # note\n\n  # comment\n  7-1: done\n  \"7-2\": 'review'\n  7-3:\n  7-1: backlog\nother:\n  8-1: done\n";
         let status = development_status(text);
-        let pairs: Vec<_> = status.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        assert_eq!(pairs, [("epic-7", "in-progress"), ("7-1", "backlog"), ("7-2", "review")]);
+        let pairs: Vec<_> = status
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("epic-7", "in-progress"),
+                ("7-1", "backlog"),
+                ("7-2", "review")
+            ]
+        );
         assert_eq!(stories_of(&status, "7").len(), 2);
         assert_eq!(epic_of("12-3-x"), Some("12"));
         assert_eq!(epic_of("epic-7"), None);

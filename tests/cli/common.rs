@@ -63,6 +63,23 @@ impl TestEnv {
         String::from_utf8_lossy(&output.stdout).trim().to_string()
     }
 
+    /// Runs git and returns its stdout exactly (for byte comparisons).
+    pub fn git_raw(&self, cwd: &Path, args: &[&str]) -> String {
+        let mut command = Command::new("git");
+        self.hermetic(&mut command);
+        let output = command
+            .current_dir(cwd)
+            .args(args)
+            .output()
+            .expect("run git");
+        assert!(
+            output.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
     /// A new repository at `name` with one commit on `main`.
     pub fn repo(&self, name: &str) -> PathBuf {
         let root = self.path().join(name);

@@ -6,6 +6,7 @@ mod common;
 mod config;
 mod crash;
 mod demo;
+mod diff;
 mod discovery;
 mod docs;
 mod reds;

@@ -1,0 +1,173 @@
+//! `git ucg diff`: the accumulated diff of an epic, a story's diff, or any range, computed with
+//! gitoxide and printed as git prints it.
+
+use crate::cli::DiffArgs;
+use crate::context::Context;
+use crate::epic::{self, EpicInputs};
+use crate::error::{Error, Result};
+use crate::git;
+use crate::render::diffstat;
+use gix::ObjectId;
+use std::io::Write;
+
+pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
+    let repo = ctx.repo()?;
+    let (base, end) = resolve_range(ctx, repo, args)?;
+    let renames = !args.no_renames;
+    let mut changes = git::tree_changes(repo, base, end, renames).map_err(Error::new)?;
+    if !args.paths.is_empty() {
+        changes.retain(|c| {
+            args.paths
+                .iter()
+                .any(|p| under(&c.path, p) || under(&c.old_path, p))
+        });
+    }
+    // git's core.quotePath (default true) quotes non-ASCII paths in its output.
+    let quote_non_ascii = repo
+        .config_snapshot()
+        .boolean("core.quotePath")
+        .unwrap_or(true);
+    if args.name_status {
+        return print(ctx, diffstat::name_status(&changes, quote_non_ascii), false);
+    }
+    let counts = git::line_counts(repo, &changes).map_err(Error::new)?;
+    if args.numstat {
+        return print(
+            ctx,
+            diffstat::numstat(&changes, &counts, quote_non_ascii),
+            false,
+        );
+    }
+    if args.json {
+        let files: Vec<_> = changes
+            .iter()
+            .zip(&counts)
+            .map(|(change, count)| {
+                serde_json::json!({
+                    "status": change.status.code(),
+                    "path": change.path,
+                    "old_path": (change.old_path != change.path).then_some(&change.old_path),
+                    "insertions": count.map(|c| c.0),
+                    "deletions": count.map(|c| c.1),
+                    "binary": count.is_none(),
+                })
+            })
+            .collect();
+        let (insertions, deletions) = totals(&counts);
+        let doc = serde_json::json!({
+            "schema": "git-ucg.diff/1",
+            "base": base.to_string(),
+            "end": end.to_string(),
+            "files": files,
+            "files_changed": changes.len(),
+            "insertions": insertions,
+            "deletions": deletions,
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::new(e.to_string()))?;
+        return print(ctx, format!("{text}\n"), false);
+    }
+    if changes.is_empty() {
+        return Ok(0);
+    }
+    let binary_sizes = changes
+        .iter()
+        .zip(&counts)
+        .map(|(change, count)| match count {
+            Some(_) => Ok(None),
+            None => Ok(Some((
+                git::blob_size(repo, change.old_id)?,
+                git::blob_size(repo, change.new_id)?,
+            ))),
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()
+        .map_err(Error::new)?;
+    let text = diffstat::stat(
+        &changes,
+        &counts,
+        &binary_sizes,
+        terminal_width(),
+        quote_non_ascii,
+    );
+    print(ctx, text, true)
+}
+
+fn totals(counts: &[git::LineCounts]) -> (u64, u64) {
+    counts.iter().flatten().fold((0, 0), |(i, d), (a, r)| {
+        (i + u64::from(*a), d + u64::from(*r))
+    })
+}
+
+fn under(path: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('/');
+    prefix.is_empty() || path == prefix || path.starts_with(&format!("{prefix}/"))
+}
+
+/// The columns git lays a diffstat out for: `COLUMNS` on a terminal, else 80.
+fn terminal_width() -> usize {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        if let Some(columns) = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()) {
+            return columns;
+        }
+    }
+    80
+}
+
+fn print(ctx: &Context, text: String, paged: bool) -> Result<u8> {
+    if paged {
+        let mut out = ctx.paged_output();
+        out.write_all(text.as_bytes())?;
+        out.finish()?;
+    } else {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+    }
+    Ok(0)
+}
+
+/// The two commits to compare.
+fn resolve_range(
+    ctx: &Context,
+    repo: &gix::Repository,
+    args: &DiffArgs,
+) -> Result<(ObjectId, ObjectId)> {
+    if let Some(range) = &args.range {
+        let (a, b) = range
+            .split_once("..")
+            .ok_or_else(|| Error::new(format!("--range {range:?} is not A..B")))?;
+        let resolve = |spec: &str| -> Result<ObjectId> {
+            let spec = if spec.is_empty() { "HEAD" } else { spec };
+            let id = repo
+                .rev_parse_single(spec)
+                .map_err(|e| Error::new(format!("cannot resolve {spec:?}: {e}")))?;
+            let commit = id
+                .object()
+                .and_then(|o| o.peel_to_commit())
+                .map_err(|e| Error::new(format!("{spec:?} is not a commit: {e}")))?;
+            Ok(commit.id)
+        };
+        return Ok((resolve(a)?, resolve(b)?));
+    }
+    let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic_id.clone())?;
+    let epic = epic::load(repo, &inputs)?;
+    if let Some(story_id) = &args.story {
+        let story = epic.story(story_id).ok_or_else(|| {
+            Error::new(format!("epic {} has no story {story_id:?}", epic.id))
+                .hint("`git ucg epic` lists the stories")
+        })?;
+        return match (story.baseline, story.end, story.usable) {
+            (Some(base), Some(end), true) => Ok((base, end)),
+            _ => Err(Error::new(format!(
+                "story {story_id} has no usable range: {}",
+                if story.problems.is_empty() {
+                    "no baseline".to_string()
+                } else {
+                    story.problems.join("; ")
+                }
+            ))
+            .hint("`git ucg epic` shows each story's markers and problems")),
+        };
+    }
+    epic.accumulated().map_err(Error::new)
+}

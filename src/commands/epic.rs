@@ -1,0 +1,196 @@
+//! `git ucg epic`: the epic's branch and its stories, each with its range, commits and changes.
+
+use crate::cli::EpicArgs;
+use crate::context::Context;
+use crate::epic::{self, short, EndSource, Epic, EpicInputs, StoryRange};
+use crate::error::{Error, Result};
+use crate::git::{self, CommitInfo};
+use std::io::Write;
+
+/// What a story's range holds.
+struct StoryChanges {
+    commits: Vec<CommitInfo>,
+    /// Files changed, insertions, deletions; `None` with `--fast`.
+    counts: Option<(usize, u64, u64)>,
+}
+
+pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
+    let repo = ctx.repo()?;
+    let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic.clone())?;
+    let mut epic = epic::load(repo, &inputs)?;
+    let changes: Vec<Option<StoryChanges>> = epic
+        .stories
+        .iter_mut()
+        .map(|story| story_changes(repo, story, args.fast))
+        .collect();
+    if args.json {
+        let doc = document(&epic, &changes);
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::new(e.to_string()))?;
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{text}")?;
+        stdout.flush()?;
+        return Ok(0);
+    }
+    let mut out = ctx.paged_output();
+    write_human(&mut out, &epic, &changes)?;
+    out.finish()?;
+    Ok(0)
+}
+
+/// Commits and counts of a usable range; a failure becomes one more problem of the story.
+fn story_changes(
+    repo: &gix::Repository,
+    story: &mut StoryRange,
+    fast: bool,
+) -> Option<StoryChanges> {
+    let (Some(base), Some(end), true) = (story.baseline, story.end, story.usable) else {
+        return None;
+    };
+    let result = (|| -> std::result::Result<StoryChanges, String> {
+        let commits = git::commits_in_range(repo, base, end)?;
+        let counts = if fast {
+            None
+        } else {
+            let files = git::tree_changes(repo, base, end, true)?;
+            let lines = git::line_counts(repo, &files)?;
+            let (ins, del) = lines.iter().flatten().fold((0u64, 0u64), |(i, d), (a, r)| {
+                (i + u64::from(*a), d + u64::from(*r))
+            });
+            Some((files.len(), ins, del))
+        };
+        Ok(StoryChanges { commits, counts })
+    })();
+    match result {
+        Ok(changes) => Some(changes),
+        Err(problem) => {
+            story.problems.push(problem);
+            None
+        }
+    }
+}
+
+fn document(epic: &Epic, changes: &[Option<StoryChanges>]) -> serde_json::Value {
+    let stories: Vec<_> = epic
+        .stories
+        .iter()
+        .zip(changes)
+        .map(|(story, changes)| {
+            let counts = changes.as_ref().and_then(|c| c.counts);
+            serde_json::json!({
+                "id": story.id,
+                "status": story.status,
+                "verdict": story.verdict,
+                "baseline": story.baseline.map(|id| id.to_string()),
+                "end": story.end.map(|id| id.to_string()),
+                "end_source": story.end_source,
+                "commits": changes.as_ref().map(|c| c.commits.clone()).unwrap_or_default(),
+                "files_changed": counts.map(|c| c.0),
+                "insertions": counts.map(|c| c.1),
+                "deletions": counts.map(|c| c.2),
+                "problems": story.problems,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "schema": "git-ucg.epic/1",
+        "epic": epic.id,
+        "branch": {
+            "name": epic.branch,
+            "exists": epic.branch_exists,
+            "checked_out": epic.checked_out,
+            "base": epic.base_branch,
+            "ahead": epic.ahead,
+        },
+        "tip": epic.tip.map(|id| id.to_string()),
+        "stories": stories,
+        "problems": epic.problems,
+    })
+}
+
+fn write_human(out: &mut impl Write, epic: &Epic, changes: &[Option<StoryChanges>]) -> Result<()> {
+    let mut state = Vec::new();
+    state.push(
+        if epic.branch_exists {
+            "exists"
+        } else {
+            "missing"
+        }
+        .to_string(),
+    );
+    if epic.checked_out {
+        state.push("checked out".into());
+    }
+    if let (Some(base), Some(ahead)) = (&epic.base_branch, epic.ahead) {
+        state.push(format!(
+            "{ahead} commit{} ahead of {base}",
+            if ahead == 1 { "" } else { "s" }
+        ));
+    }
+    writeln!(
+        out,
+        "Epic {}  branch {} ({})",
+        epic.id,
+        epic.branch,
+        state.join(", ")
+    )?;
+    writeln!(out)?;
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_header([
+        "story", "status", "verdict", "baseline", "end", "commits", "files", "+", "-",
+    ]);
+    for (story, changes) in epic.stories.iter().zip(changes) {
+        let counts = changes.as_ref().and_then(|c| c.counts);
+        let end = match (story.end, story.end_source) {
+            (Some(id), EndSource::CommitMarker) => short(id),
+            (Some(id), EndSource::NextBaseline) => format!("{} (next)", short(id)),
+            (Some(id), EndSource::Tip) => format!("{} (tip)", short(id)),
+            (None, _) => "n/a".into(),
+        };
+        let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "n/a".into());
+        let number = |n: Option<String>| n.unwrap_or_else(|| "n/a".into());
+        table.add_row([
+            story.id.clone(),
+            text(&story.status),
+            text(&story.verdict),
+            story.baseline.map_or("n/a".into(), short),
+            end,
+            number(changes.as_ref().map(|c| c.commits.len().to_string())),
+            number(counts.map(|c| c.0.to_string())),
+            number(counts.map(|c| c.1.to_string())),
+            number(counts.map(|c| c.2.to_string())),
+        ]);
+    }
+    for line in table.to_string().lines() {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    for (story, changes) in epic.stories.iter().zip(changes) {
+        let Some(changes) = changes else { continue };
+        if changes.commits.is_empty() {
+            continue;
+        }
+        writeln!(out)?;
+        for (i, commit) in changes.commits.iter().enumerate() {
+            let label = if i == 0 { story.id.as_str() } else { "" };
+            writeln!(out, "{label:<8} {} {}", commit.short, commit.subject)?;
+        }
+    }
+    let problems: Vec<(String, &String)> = epic
+        .problems
+        .iter()
+        .map(|p| ("epic".to_string(), p))
+        .chain(
+            epic.stories
+                .iter()
+                .flat_map(|s| s.problems.iter().map(move |p| (s.id.clone(), p))),
+        )
+        .collect();
+    if !problems.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Problems:")?;
+        for (whose, problem) in problems {
+            writeln!(out, "  {whose}: {problem}")?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,338 @@
+//! An epic as git and the run's artifacts describe it: its branch, its stories in sprint order, and
+//! each story's commit range (formats/ucg.md §3.3): baseline .. the story's end marker, else the
+//! next later story's baseline, else the epic's tip. Every doubt about a range is recorded as a
+//! problem of its story, never papered over.
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::git;
+use crate::ucg::{decision_log, heartbeat, markers, runs, sprint};
+use gix::ObjectId;
+use std::path::{Path, PathBuf};
+
+/// What `epic` and `diff` need located.
+pub struct EpicInputs {
+    pub impl_dir: PathBuf,
+    pub project_root: PathBuf,
+    pub branch_prefix: String,
+    pub protected_branches: Vec<String>,
+    /// `--epic`, when given.
+    pub epic: Option<String>,
+}
+
+impl EpicInputs {
+    /// Locates everything from the configuration (`impl_flag` overrides the artifact directory).
+    pub fn locate(
+        ctx: &Context,
+        impl_flag: Option<&Path>,
+        epic: Option<String>,
+    ) -> Result<EpicInputs> {
+        let impl_dir = ctx.impl_artifacts(impl_flag)?;
+        let config = ctx.config()?;
+        let string = |key: &str, default: &str| {
+            config
+                .expanded(key)
+                .ok()
+                .flatten()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_else(|| default.to_string())
+        };
+        let protected_branches = config
+            .expanded("protected_branches")
+            .ok()
+            .flatten()
+            .and_then(|v| v.as_array().cloned())
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_else(|| vec!["main".into(), "master".into()]);
+        Ok(EpicInputs {
+            impl_dir,
+            project_root: ctx.project_root()?,
+            branch_prefix: string("epic_branch_prefix", "ultracode/epic-"),
+            protected_branches,
+            epic,
+        })
+    }
+}
+
+/// Where a story's range ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndSource {
+    /// `.commit-<story>`.
+    CommitMarker,
+    /// The next later story's baseline.
+    NextBaseline,
+    /// The epic branch's tip (or HEAD).
+    Tip,
+}
+
+#[derive(Debug, Clone)]
+pub struct StoryRange {
+    pub id: String,
+    pub status: Option<String>,
+    pub verdict: Option<String>,
+    pub baseline: Option<ObjectId>,
+    pub end: Option<ObjectId>,
+    pub end_source: EndSource,
+    /// Set when the range can be used: baseline and end resolved, baseline an ancestor of end.
+    pub usable: bool,
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Epic {
+    pub id: String,
+    pub branch: String,
+    pub branch_exists: bool,
+    pub checked_out: bool,
+    /// The epic's tip: its branch, else HEAD.
+    pub tip: Option<ObjectId>,
+    /// The first protected branch that exists, and how many commits the tip is ahead of it.
+    pub base_branch: Option<String>,
+    pub ahead: Option<usize>,
+    pub stories: Vec<StoryRange>,
+    pub problems: Vec<String>,
+}
+
+impl Epic {
+    pub fn story(&self, id: &str) -> Option<&StoryRange> {
+        self.stories.iter().find(|s| s.id == id)
+    }
+
+    /// The accumulated range: the first story's baseline .. the tip.
+    pub fn accumulated(&self) -> std::result::Result<(ObjectId, ObjectId), String> {
+        let first = self
+            .stories
+            .iter()
+            .find(|s| s.baseline.is_some())
+            .ok_or_else(|| format!("no story of epic {} has a usable baseline", self.id))?;
+        let tip = self
+            .tip
+            .ok_or("the epic has no tip: no branch and no HEAD")?;
+        first
+            .baseline
+            .map(|b| (b, tip))
+            .ok_or_else(|| "no baseline".to_string())
+    }
+}
+
+fn read_text(path: &Path) -> Option<String> {
+    std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// Builds the epic from the artifacts and the repository.
+pub fn load(repo: &gix::Repository, inputs: &EpicInputs) -> Result<Epic> {
+    let impl_dir = &inputs.impl_dir;
+    let beat = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+        .map(|b| heartbeat::parse(&b))
+        .unwrap_or_default();
+    let current_story = read_text(&impl_dir.join(".current-story")).map(|s| s.trim().to_string());
+    let head_branch = repo
+        .head_name()
+        .ok()
+        .flatten()
+        .map(|name| name.shorten().to_string());
+    let id = inputs
+        .epic
+        .clone()
+        .or_else(|| beat.epic.clone())
+        .or_else(|| current_story.as_deref().and_then(sprint::epic_of).map(str::to_string))
+        .or_else(|| {
+            head_branch
+                .as_deref()
+                .and_then(|b| b.strip_prefix(&inputs.branch_prefix))
+                .map(str::to_string)
+        })
+        .ok_or_else(|| {
+            Error::new("cannot tell which epic: no heartbeat, no .current-story, and HEAD is not on an epic branch")
+                .hint("name it: git ucg epic --epic <id>")
+        })?;
+    let branch = format!("{}{id}", inputs.branch_prefix);
+    let mut problems = Vec::new();
+
+    let branch_tip = repo
+        .try_find_reference(format!("refs/heads/{branch}").as_str())
+        .ok()
+        .flatten()
+        .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()));
+    let head = repo.head_id().ok().map(|id| id.detach());
+    let tip = match branch_tip {
+        Some(tip) => Some(tip),
+        None => {
+            problems.push(format!(
+                "branch {branch} does not exist; ranges end at HEAD"
+            ));
+            head
+        }
+    };
+    let checked_out = head_branch.as_deref() == Some(branch.as_str());
+    let (base_branch, ahead) = match (tip, first_protected(repo, &inputs.protected_branches)) {
+        (Some(tip), Some((name, base_tip))) => {
+            let ahead = repo
+                .merge_base(base_tip, tip)
+                .ok()
+                .flatten()
+                .and_then(|base| git::commits_in_range(repo, base.detach(), tip).ok())
+                .map(|commits| commits.len());
+            (Some(name), ahead)
+        }
+        _ => (None, None),
+    };
+
+    // Stories: sprint-status.yaml in file order, else the heartbeat, else the markers present.
+    let sprint_text = read_text(&impl_dir.join("sprint-status.yaml"))
+        .or_else(|| read_text(&inputs.project_root.join(sprint::FALLBACK_PATH)));
+    let sprint_rows = sprint_text
+        .map(|t| sprint::stories_of(&sprint::development_status(&t), &id))
+        .unwrap_or_default();
+    let mut ids: Vec<(String, Option<String>)> = sprint_rows
+        .into_iter()
+        .map(|(story, status)| (story, Some(status)))
+        .collect();
+    if ids.is_empty() {
+        ids = beat
+            .stories
+            .iter()
+            .map(|(s, _)| (s.clone(), None))
+            .collect();
+    }
+    if ids.is_empty() {
+        ids = marker_stories(impl_dir)
+            .into_iter()
+            .map(|s| (s, None))
+            .collect();
+    }
+    let story_ids: Vec<String> = ids.iter().map(|(s, _)| s.clone()).collect();
+
+    let recorded = runs::run_of_epic(&inputs.project_root.join(runs::RUNS_ROOT), &id)
+        .and_then(|run| read_text(&run.join(decision_log::DECISION_LOG_FILE)))
+        .map(|log| decision_log::recorded_verdicts(&log))
+        .unwrap_or_default();
+    let logged = decision_log::verdicts_for(&recorded, &story_ids);
+
+    // Baselines first: a story without an end marker ends at the next later baseline.
+    let baselines: Vec<(Option<ObjectId>, Vec<String>)> = story_ids
+        .iter()
+        .map(|story| read_marker(repo, impl_dir, &markers::baseline_file(story), "baseline"))
+        .collect();
+    let mut stories = Vec::new();
+    for (i, (story, status)) in ids.into_iter().enumerate() {
+        let (baseline, mut story_problems) = baselines[i].clone();
+        let (commit_marker, end_problems) =
+            read_marker(repo, impl_dir, &markers::commit_file(&story), "end marker");
+        let marker_exists = impl_dir.join(markers::commit_file(&story)).exists();
+        if marker_exists {
+            story_problems.extend(end_problems);
+        }
+        let next_baseline = baselines[i + 1..].iter().find_map(|(b, _)| *b);
+        let (end, end_source) = match (commit_marker, next_baseline) {
+            (Some(end), _) => (Some(end), EndSource::CommitMarker),
+            (None, Some(next)) => (Some(next), EndSource::NextBaseline),
+            (None, None) => (tip, EndSource::Tip),
+        };
+        let mut usable = false;
+        if let (Some(base), Some(end)) = (baseline, end) {
+            match git::is_ancestor(repo, base, end) {
+                Ok(true) => usable = true,
+                Ok(false) => story_problems.push(format!(
+                    "baseline {} is not an ancestor of its end {}",
+                    short(base),
+                    short(end)
+                )),
+                Err(e) => story_problems.push(e),
+            }
+        }
+        let verdict = logged[i].clone().or_else(|| {
+            beat.stories
+                .iter()
+                .find(|(s, _)| *s == story)
+                .and_then(|(_, v)| v.clone())
+        });
+        stories.push(StoryRange {
+            id: story,
+            status,
+            verdict,
+            baseline,
+            end,
+            end_source,
+            usable,
+            problems: story_problems,
+        });
+    }
+    Ok(Epic {
+        id,
+        branch,
+        branch_exists: branch_tip.is_some(),
+        checked_out,
+        tip,
+        base_branch,
+        ahead,
+        stories,
+        problems,
+    })
+}
+
+/// Reads a marker and resolves it; problems say what is wrong with it.
+fn read_marker(
+    repo: &gix::Repository,
+    impl_dir: &Path,
+    name: &str,
+    what: &str,
+) -> (Option<ObjectId>, Vec<String>) {
+    let Some(text) = read_text(&impl_dir.join(name)) else {
+        return (None, vec![format!("no {what} ({name} is missing)")]);
+    };
+    let mut problems = Vec::new();
+    if let Some(problem) = markers::form_problem(&text) {
+        problems.push(format!("{name} {problem}"));
+    }
+    let Some(sha) = markers::marker_sha(&text) else {
+        return (None, problems);
+    };
+    match git::resolve_commit(repo, sha) {
+        Ok(id) => (Some(id), problems),
+        Err(e) => {
+            problems.push(format!("{name}: {e}"));
+            (None, problems)
+        }
+    }
+}
+
+/// Story ids of the `.baseline-*` markers present, sorted.
+fn marker_stories(impl_dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(impl_dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()?
+                        .strip_prefix(".baseline-")
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+fn first_protected(repo: &gix::Repository, names: &[String]) -> Option<(String, ObjectId)> {
+    names.iter().find_map(|name| {
+        let mut reference = repo
+            .try_find_reference(format!("refs/heads/{name}").as_str())
+            .ok()??;
+        Some((name.clone(), reference.peel_to_id().ok()?.detach()))
+    })
+}
+
+pub fn short(id: ObjectId) -> String {
+    id.to_hex_with_len(7).to_string()
+}

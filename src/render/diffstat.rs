@@ -1,0 +1,221 @@
+//! `--stat`, `--numstat` and `--name-status` output laid out as git lays it out.
+
+use crate::git::{FileChange, LineCounts, Status};
+
+/// How a changed path is shown in a diffstat: a rename as `dir/{old => new}`.
+pub fn stat_name(change: &FileChange) -> String {
+    if !matches!(change.status, Status::Renamed(_)) {
+        return change.path.clone();
+    }
+    let (old, new) = (change.old_path.as_bytes(), change.path.as_bytes());
+    // Common leading directories and common trailing components, as git's pprint_rename keeps them.
+    let mut prefix = 0;
+    for i in 0..old.len().min(new.len()) {
+        if old[i] != new[i] {
+            break;
+        }
+        if old[i] == b'/' {
+            prefix = i + 1;
+        }
+    }
+    let mut suffix = 0;
+    let max_suffix = old.len().min(new.len()) - prefix;
+    for i in 1..=max_suffix {
+        if old[old.len() - i] != new[new.len() - i] {
+            break;
+        }
+        if old[old.len() - i] == b'/' {
+            suffix = i;
+        }
+    }
+    let mid_old = &change.old_path[prefix..old.len() - suffix];
+    let mid_new = &change.path[prefix..new.len() - suffix];
+    if prefix == 0 && suffix == 0 {
+        return format!("{mid_old} => {mid_new}");
+    }
+    format!(
+        "{}{{{mid_old} => {mid_new}}}{}",
+        &change.path[..prefix],
+        &change.path[new.len() - suffix..]
+    )
+}
+
+/// `git diff --stat` for a terminal of `width` columns (git uses 80 when not on a terminal).
+/// `binary_sizes` gives, for each binary file, its size before and after (`Bin 7 -> 4 bytes`).
+pub fn stat(
+    changes: &[FileChange],
+    counts: &[LineCounts],
+    binary_sizes: &[Option<(u64, u64)>],
+    width: usize,
+    quote_non_ascii: bool,
+) -> String {
+    let names: Vec<String> = changes
+        .iter()
+        .map(|c| match c.status {
+            Status::Renamed(_) => stat_name(c),
+            _ => quote_path(&c.path, quote_non_ascii),
+        })
+        .collect();
+    let max_len = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let totals: Vec<u64> = counts
+        .iter()
+        .map(|c| c.map_or(0, |(a, d)| u64::from(a) + u64::from(d)))
+        .collect();
+    let max_change = totals.iter().copied().max().unwrap_or(0);
+    let any_binary = counts.iter().any(Option::is_none);
+    let number_width = decimal_width(max_change).max(if any_binary { 3 } else { 0 });
+    let mut name_width = max_len;
+    let mut graph_width = max_change as usize;
+    if name_width + number_width + 6 + graph_width > width {
+        let budget = (width * 3 / 8).saturating_sub(number_width + 6);
+        if graph_width > budget {
+            graph_width = budget.max(6);
+        }
+        let room = width.saturating_sub(number_width + 6 + graph_width);
+        if name_width > room {
+            name_width = room;
+        } else {
+            graph_width = width.saturating_sub(number_width + 6 + name_width);
+        }
+    }
+    let scale = |n: u64| -> usize {
+        if max_change as usize <= graph_width || n == 0 {
+            n as usize
+        } else {
+            1 + (n as usize * (graph_width.saturating_sub(1))) / max_change as usize
+        }
+    };
+    let mut out = String::new();
+    let (mut insertions, mut deletions) = (0u64, 0u64);
+    for (((name, count), total), sizes) in names.iter().zip(counts).zip(&totals).zip(binary_sizes) {
+        let shown = truncate_name(name, name_width);
+        let pad = name_width.saturating_sub(shown.chars().count());
+        match count {
+            Some((added, deleted)) => {
+                insertions += u64::from(*added);
+                deletions += u64::from(*deleted);
+                let plus = scale(u64::from(*added));
+                let minus = scale(u64::from(*deleted));
+                let graph = format!("{}{}", "+".repeat(plus), "-".repeat(minus));
+                let line = format!(" {shown}{:pad$} | {total:>number_width$} {graph}", "");
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+            None => {
+                let sizes = sizes
+                    .map(|(old, new)| format!(" {old} -> {new} bytes"))
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    " {shown}{:pad$} | {:>number_width$}{sizes}\n",
+                    "", "Bin"
+                ));
+            }
+        }
+    }
+    out.push_str(&summary(changes.len(), insertions, deletions));
+    out
+}
+
+fn truncate_name(name: &str, width: usize) -> String {
+    let len = name.chars().count();
+    if len <= width {
+        return name.to_string();
+    }
+    // git keeps the end of the path and marks the cut with "...".
+    let keep = width.saturating_sub(3);
+    let tail: String = name.chars().skip(len - keep).collect();
+    format!("...{tail}")
+}
+
+/// git's closing line: ` 2 files changed, 3 insertions(+), 1 deletion(-)`.
+pub fn summary(files: usize, insertions: u64, deletions: u64) -> String {
+    let plural = |n: u64, one: &str, many: &str| {
+        if n == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
+        }
+    };
+    let mut line = format!(" {files} {} changed", plural(files as u64, "file", "files"));
+    if insertions > 0 || deletions == 0 {
+        line.push_str(&format!(
+            ", {insertions} {}(+)",
+            plural(insertions, "insertion", "insertions")
+        ));
+    }
+    if deletions > 0 || insertions == 0 {
+        line.push_str(&format!(
+            ", {deletions} {}(-)",
+            plural(deletions, "deletion", "deletions")
+        ));
+    }
+    line.push('\n');
+    line
+}
+
+/// A path as git prints it with `core.quotePath` (the default): in double quotes with C escapes
+/// (octal for bytes outside printable ASCII) when it holds a control character, a quote, a
+/// backslash, or, with `quote_non_ascii`, any non-ASCII byte; as is otherwise.
+pub fn quote_path(path: &str, quote_non_ascii: bool) -> String {
+    let needs =
+        |b: u8| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\' || (quote_non_ascii && b >= 0x80);
+    if !path.bytes().any(needs) {
+        return path.to_string();
+    }
+    let mut out = String::from("\"");
+    for b in path.bytes() {
+        match b {
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b if needs(b) => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(char::from(b)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `git diff --numstat`: added, deleted (`-` for binary), path (`old => new` for a rename).
+pub fn numstat(changes: &[FileChange], counts: &[LineCounts], quote_non_ascii: bool) -> String {
+    let mut out = String::new();
+    for (change, count) in changes.iter().zip(counts) {
+        let (a, d) = count.map_or(("-".to_string(), "-".to_string()), |(a, d)| {
+            (a.to_string(), d.to_string())
+        });
+        let name = match change.status {
+            Status::Renamed(_) => stat_name(change),
+            _ => quote_path(&change.path, quote_non_ascii),
+        };
+        out.push_str(&format!("{a}\t{d}\t{name}\n"));
+    }
+    out
+}
+
+/// `git diff --name-status`.
+pub fn name_status(changes: &[FileChange], quote_non_ascii: bool) -> String {
+    let q = |p: &str| quote_path(p, quote_non_ascii);
+    let mut out = String::new();
+    for change in changes {
+        match change.status {
+            Status::Renamed(_) => out.push_str(&format!(
+                "{}\t{}\t{}\n",
+                change.status.code(),
+                q(&change.old_path),
+                q(&change.path)
+            )),
+            _ => out.push_str(&format!("{}\t{}\n", change.status.code(), q(&change.path))),
+        }
+    }
+    out
+}
+
+fn decimal_width(n: u64) -> usize {
+    n.to_string().len()
+}

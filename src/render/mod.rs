@@ -1,0 +1,3 @@
+//! Renderers for people: git-style diff summaries and the epic table.
+
+pub mod diffstat;

@@ -1,0 +1,216 @@
+//! `git ucg diff` against `git diff` on real repositories: same files, same statuses, same counts.
+
+use crate::common::*;
+use std::path::Path;
+
+fn lines(n: usize, tag: &str) -> String {
+    (0..n)
+        .map(|i| format!("{tag} line {i} with some words\n"))
+        .collect()
+}
+
+/// A history with every kind of change between `base` and `tip`, including a merge.
+fn varied_history(env: &TestEnv) -> (std::path::PathBuf, String, String) {
+    let root = env.repo("p");
+    let w = |path: &str, text: &str| write(&root.join(path), text);
+    w("keep.txt", &lines(30, "keep"));
+    w("edit me.txt", &lines(40, "edit"));
+    w("gone.txt", &lines(10, "gone"));
+    w("move/old name.txt", &lines(50, "move"));
+    w("été/ünï.txt", &lines(5, "unicode"));
+    w("script.sh", "#!/bin/sh\necho hi\n");
+    std::fs::write(root.join("blob.bin"), [0u8, 1, 2, 3, 255, 0, 7]).unwrap();
+    env.git(&root, &["add", "-A"]);
+    env.git(&root, &["commit", "-qm", "base"]);
+    let base = env.git(&root, &["rev-parse", "HEAD"]);
+
+    env.git(&root, &["checkout", "-qb", "side"]);
+    w("side.txt", "from the side branch\n");
+    env.git(&root, &["add", "-A"]);
+    env.git(&root, &["commit", "-qm", "side"]);
+    env.git(&root, &["checkout", "-q", "main"]);
+
+    let mut edited = lines(40, "edit");
+    edited = edited.replacen("edit line 3 ", "EDITED line 3 ", 1);
+    edited.push_str("no newline at the end");
+    w("edit me.txt", &edited);
+    std::fs::remove_file(root.join("gone.txt")).unwrap();
+    let mut moved = lines(50, "move");
+    moved.push_str("one more line\n");
+    std::fs::remove_file(root.join("move/old name.txt")).unwrap();
+    w("move/new name.txt", &moved);
+    w("été/ünï.txt", &lines(6, "unicode"));
+    w("new dir/added file.txt", &lines(3, "added"));
+    std::fs::write(root.join("blob.bin"), [9u8, 0, 8, 7]).unwrap();
+    env.git(&root, &["add", "-A"]);
+    env.git(&root, &["update-index", "--chmod=+x", "script.sh"]);
+    env.git(&root, &["commit", "-qm", "changes"]);
+    env.git(&root, &["merge", "-q", "--no-edit", "side"]);
+    let tip = env.git(&root, &["rev-parse", "HEAD"]);
+    (root, base, tip)
+}
+
+fn ucg(env: &TestEnv, root: &Path, args: &[&str]) -> String {
+    let out = env.ucg(root).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn name_status_numstat_and_stat_match_git() {
+    let env = TestEnv::new();
+    let (root, base, tip) = varied_history(&env);
+    let range = format!("{base}..{tip}");
+    assert_eq!(
+        ucg(&env, &root, &["diff", "--range", &range, "--name-status"]),
+        env.git_raw(&root, &["diff", "--name-status", "-M", &base, &tip])
+    );
+    assert_eq!(
+        ucg(&env, &root, &["diff", "--range", &range, "--numstat"]),
+        env.git_raw(&root, &["diff", "--numstat", "-M", &base, &tip])
+    );
+    let ours = ucg(&env, &root, &["diff", "--range", &range]);
+    let git = env.git_raw(&root, &["diff", "--stat", "-M", &base, &tip]);
+    assert_eq!(
+        ours.lines().last(),
+        git.lines().last(),
+        "totals\n{ours}\n{git}"
+    );
+    assert_eq!(ours, git);
+}
+
+#[test]
+fn without_renames_a_move_is_a_delete_and_an_add() {
+    let env = TestEnv::new();
+    let (root, base, tip) = varied_history(&env);
+    let range = format!("{base}..{tip}");
+    assert_eq!(
+        ucg(
+            &env,
+            &root,
+            &["diff", "--range", &range, "--name-status", "--no-renames"]
+        ),
+        env.git(
+            &root,
+            &["diff", "--name-status", "--no-renames", &base, &tip]
+        ) + "\n"
+    );
+}
+
+#[test]
+fn paths_limit_the_diff() {
+    let env = TestEnv::new();
+    let (root, base, tip) = varied_history(&env);
+    let range = format!("{base}..{tip}");
+    assert_eq!(
+        ucg(
+            &env,
+            &root,
+            &["diff", "--range", &range, "--name-status", "--", "new dir"]
+        ),
+        "A\tnew dir/added file.txt\n"
+    );
+}
+
+#[test]
+fn on_the_demo_each_story_and_the_epic_equal_git() {
+    let env = TestEnv::new();
+    let dir = env.path().join("demo");
+    env.ucg(env.path())
+        .args(["demo", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let marker = |name: &str| {
+        std::fs::read_to_string(dir.join("_bmad-output/implementation-artifacts").join(name))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let tip = env.git(&dir, &["rev-parse", "HEAD"]);
+    let ranges = [
+        ("7-1", marker(".baseline-7-1"), marker(".commit-7-1")),
+        ("7-2", marker(".baseline-7-2"), marker(".commit-7-2")),
+        ("7-3", marker(".baseline-7-3"), tip.clone()),
+    ];
+    for (story, base, end) in &ranges {
+        assert_eq!(
+            ucg(&env, &dir, &["diff", "--story", story]),
+            env.git_raw(&dir, &["diff", "--stat", base, end]),
+            "story {story}"
+        );
+    }
+    assert_eq!(
+        ucg(&env, &dir, &["diff", "--epic", "--name-status"]),
+        env.git_raw(&dir, &["diff", "--name-status", &ranges[0].1, &tip])
+    );
+
+    let doc: serde_json::Value =
+        serde_json::from_str(&ucg(&env, &dir, &["epic", "--json"])).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.epic/1");
+    assert_eq!(doc["branch"]["checked_out"], true);
+    let stories = doc["stories"].as_array().unwrap();
+    let summary: Vec<_> = stories
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap(),
+                s["verdict"].as_str().unwrap(),
+                s["commits"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("7-1", "advance", 2),
+            ("7-2", "defer", 1),
+            ("7-3", "escalate", 1)
+        ]
+    );
+    assert!(stories
+        .iter()
+        .all(|s| s["problems"].as_array().unwrap().is_empty()));
+}
+
+#[test]
+fn broken_markers_are_problems_of_their_story() {
+    let env = TestEnv::new();
+    let dir = env.path().join("demo");
+    env.ucg(env.path())
+        .args(["demo", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let impl_dir = dir.join("_bmad-output/implementation-artifacts");
+    std::fs::remove_file(impl_dir.join(".baseline-7-1")).unwrap();
+    let abbreviated =
+        std::fs::read_to_string(impl_dir.join(".baseline-7-2")).unwrap()[..10].to_string();
+    write(&impl_dir.join(".baseline-7-2"), &format!("{abbreviated}\n"));
+    write(
+        &impl_dir.join(".baseline-7-3"),
+        "0123456789012345678901234567890123456789\n",
+    );
+
+    let out = env.ucg(&dir).args(["epic", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = |i: usize| doc["stories"][i]["problems"].to_string();
+    assert!(problems(0).contains("missing"), "{}", problems(0));
+    assert!(problems(1).contains("abbreviated"), "{}", problems(1));
+    assert!(problems(2).contains("does not exist"), "{}", problems(2));
+
+    for story in ["7-1", "7-3"] {
+        let out = env
+            .ucg(&dir)
+            .args(["diff", "--story", story])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{story}");
+        assert!(stderr(&out).contains("no usable range"), "{}", stderr(&out));
+    }
+    // Deleting the epic branch: ranges end at HEAD, and epic says so.
+    env.git(&dir, &["checkout", "-q", "--detach"]);
+    env.git(&dir, &["branch", "-D", "ultracode/epic-7"]);
+    let out = env.ucg(&dir).args(["epic"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("does not exist"), "{}", stdout(&out));
+}
