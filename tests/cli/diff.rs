@@ -214,3 +214,80 @@ fn broken_markers_are_problems_of_their_story() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("does not exist"), "{}", stdout(&out));
 }
+
+mod random_histories {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Add(u8, Vec<u8>),
+        Delete(u8),
+        Modify(u8, u8),
+        Rename(u8, u8, bool),
+        Chmod(u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0u8..12, proptest::collection::vec(0u8..6, 1..12)).prop_map(|(f, l)| Op::Add(f, l)),
+            (0u8..12).prop_map(Op::Delete),
+            (0u8..12, 0u8..20).prop_map(|(f, l)| Op::Modify(f, l)),
+            (0u8..12, 0u8..12, any::<bool>()).prop_map(|(f, t, e)| Op::Rename(f, t, e)),
+            (0u8..12).prop_map(Op::Chmod),
+        ]
+    }
+
+    fn name(f: u8) -> String {
+        format!("{}/file {f}.txt", ["a", "b", "c d"][usize::from(f % 3)])
+    }
+
+    fn text(lines: &[u8]) -> String {
+        lines.iter().map(|l| format!("shared line {l} of some length to make spans\n")).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn name_status_equals_git(commits in proptest::collection::vec(proptest::collection::vec(op(), 1..6), 1..4)) {
+            let env = TestEnv::new();
+            let root = env.repo("p");
+            let base = env.git(&root, &["rev-parse", "HEAD"]);
+            for ops in &commits {
+                for op in ops {
+                    let path = |f: u8| root.join(name(f));
+                    match op {
+                        Op::Add(f, lines) => write(&path(*f), &text(lines)),
+                        Op::Delete(f) => { let _ = std::fs::remove_file(path(*f)); }
+                        Op::Modify(f, l) => {
+                            if let Ok(old) = std::fs::read_to_string(path(*f)) {
+                                write(&path(*f), &format!("{old}changed {l}\n"));
+                            }
+                        }
+                        Op::Rename(f, t, edit) => {
+                            if f != t && path(*f).exists() && !path(*t).exists() {
+                                let old = std::fs::read_to_string(path(*f)).unwrap();
+                                std::fs::remove_file(path(*f)).unwrap();
+                                write(&path(*t), &if *edit { format!("{old}edited\n") } else { old });
+                            }
+                        }
+                        Op::Chmod(f) => {
+                            if path(*f).exists() {
+                                use std::os::unix::fs::PermissionsExt;
+                                let _ = std::fs::set_permissions(path(*f), std::fs::Permissions::from_mode(0o755));
+                            }
+                        }
+                    }
+                }
+                env.git(&root, &["add", "-A"]);
+                env.git(&root, &["commit", "-q", "--allow-empty", "-m", "step"]);
+            }
+            let tip = env.git(&root, &["rev-parse", "HEAD"]);
+            let range = format!("{base}..{tip}");
+            let ours = ucg(&env, &root, &["diff", "--range", &range, "--name-status"]);
+            let git = env.git_raw(&root, &["diff", "--name-status", "-M", &base, &tip]);
+            prop_assert_eq!(ours, git);
+        }
+    }
+}
