@@ -108,7 +108,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__diff)
-            opts="-M -h -V --story --epic --range --stat --name-status --numstat --json --find-renames --no-renames --epic-id --impl-artifacts --color --no-pager --help --version"
+            opts="-p -M -h -V --story --epic --range --stat --name-status --numstat --patch --json --find-renames --no-renames --epic-id --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

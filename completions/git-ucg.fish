@@ -66,6 +66,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic -d 'The ep
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l stat -d 'A diffstat, as `git diff --stat` prints it (the default)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l name-status -d 'Status letter and path(s) per file, as `git diff --name-status` prints them'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat` prints them'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s p -l patch -d 'A unified diff that `git apply` accepts (`-p` like git)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l json -d 'Print one JSON document (schema git-ucg.diff/1)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s M -l find-renames -d 'Detect renames (the default)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l no-renames -d 'Do not detect renames'

@@ -104,7 +104,7 @@ pub struct EpicArgs {
 #[derive(Debug, Args)]
 #[command(
     group(clap::ArgGroup::new("what").args(["story", "epic", "range"])),
-    group(clap::ArgGroup::new("format").args(["stat", "name_status", "numstat", "json"])),
+    group(clap::ArgGroup::new("format").args(["stat", "name_status", "numstat", "patch", "json"])),
     after_help = "Without --story or --range, the epic's accumulated diff: the first story's baseline .. the tip. \
 Exit 2 when the range is not usable (a missing or foreign baseline, a baseline that is not an ancestor of its end)."
 )]
@@ -127,6 +127,9 @@ pub struct DiffArgs {
     /// Added and deleted lines per file, as `git diff --numstat` prints them.
     #[arg(long)]
     pub numstat: bool,
+    /// A unified diff that `git apply` accepts (`-p` like git).
+    #[arg(short = 'p', long)]
+    pub patch: bool,
     /// Print one JSON document (schema git-ucg.diff/1).
     #[arg(long)]
     pub json: bool,

@@ -20,9 +20,18 @@ const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
 /// The commands the demo suggests, in order. Only commands that exist are listed; later commands
 /// join this list as they are built.
 const NEXT_COMMANDS: &[(&str, &str)] = &[
-    ("git ucg epic", "the stories, their ranges, commits, verdicts"),
-    ("git ucg diff --story 7-2", "one story's changes, as git diff --stat"),
-    ("git ucg diff --epic --name-status", "everything the epic changed"),
+    (
+        "git ucg epic",
+        "the stories, their ranges, commits, verdicts",
+    ),
+    (
+        "git ucg diff --story 7-2",
+        "one story's changes, as git diff --stat",
+    ),
+    (
+        "git ucg diff --epic --name-status",
+        "everything the epic changed",
+    ),
     ("git ucg config", "configuration, with origins"),
     (
         "git ucg reds apply --from-sidecar --dry-run",

@@ -30,6 +30,14 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     if args.name_status {
         return print(ctx, diffstat::name_status(&changes, quote_non_ascii), false);
     }
+    if args.patch {
+        let mut patch = Vec::new();
+        git::patch::write_patch(repo, &changes, quote_non_ascii, &mut patch).map_err(Error::new)?;
+        let mut out = ctx.paged_output();
+        out.write_all(&patch)?;
+        out.finish()?;
+        return Ok(0);
+    }
     let counts = git::line_counts(repo, &changes).map_err(Error::new)?;
     if args.numstat {
         return print(

@@ -1,6 +1,7 @@
 //! The git side, through gitoxide only: resolving marker ids, ancestry, the commits of a range, and
 //! tree-to-tree changes with renames and per-file line counts.
 
+pub mod patch;
 pub mod similarity;
 
 use gix::bstr::ByteSlice;
@@ -241,6 +242,17 @@ pub fn tree_changes(
     Ok(out)
 }
 
+/// The object kind of a tree entry mode, for the blob pipeline.
+pub(crate) fn entry_kind(mode: u32) -> gix::object::tree::EntryKind {
+    if mode & 0o170000 == 0o120000 {
+        gix::object::tree::EntryKind::Link
+    } else if mode & 0o111 != 0 {
+        gix::object::tree::EntryKind::BlobExecutable
+    } else {
+        gix::object::tree::EntryKind::Blob
+    }
+}
+
 /// The size of a blob (0 for the null id of an absent side).
 pub fn blob_size(repo: &gix::Repository, id: ObjectId) -> GitResult<u64> {
     if id.is_null() {
@@ -270,15 +282,7 @@ pub fn line_counts(repo: &gix::Repository, changes: &[FileChange]) -> GitResult<
         .map_err(|e| format!("cannot prepare the blob diff: {e}"))?;
     let mut out = Vec::with_capacity(changes.len());
     for change in changes {
-        let kind = |mode: u32| {
-            if mode & 0o170000 == 0o120000 {
-                gix::object::tree::EntryKind::Link
-            } else if mode & 0o111 != 0 {
-                gix::object::tree::EntryKind::BlobExecutable
-            } else {
-                gix::object::tree::EntryKind::Blob
-            }
-        };
+        let kind = entry_kind;
         let set = |cache: &mut gix::diff::blob::Platform, id, mode, path: &str, side| {
             cache
                 .set_resource(
@@ -309,7 +313,12 @@ pub fn line_counts(repo: &gix::Repository, changes: &[FileChange]) -> GitResult<
             .map_err(|e| format!("cannot diff {}: {e:?}", change.path))?;
         let counts = match prepared.operation {
             Operation::InternalDiff { algorithm } => {
-                let input = prepared.interned_input();
+                // Lines keep their terminators, as git compares them: a lost final newline or a
+                // CRLF turned LF is a changed line.
+                let input = gix::diff::blob::InternedInput::new(
+                    prepared.old.intern_source(),
+                    prepared.new.intern_source(),
+                );
                 let diff = gix::diff::blob::diff_with_slider_heuristics(algorithm, &input);
                 Some((diff.count_additions(), diff.count_removals()))
             }

@@ -243,14 +243,17 @@ mod random_histories {
     }
 
     fn text(lines: &[u8]) -> String {
-        lines.iter().map(|l| format!("shared line {l} of some length to make spans\n")).collect()
+        lines
+            .iter()
+            .map(|l| format!("shared line {l} of some length to make spans\n"))
+            .collect()
     }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
         #[test]
-        fn name_status_equals_git(commits in proptest::collection::vec(proptest::collection::vec(op(), 1..6), 1..4)) {
+        fn every_format_equals_git(commits in proptest::collection::vec(proptest::collection::vec(op(), 1..6), 1..4)) {
             let env = TestEnv::new();
             let root = env.repo("p");
             let base = env.git(&root, &["rev-parse", "HEAD"]);
@@ -285,9 +288,51 @@ mod random_histories {
             }
             let tip = env.git(&root, &["rev-parse", "HEAD"]);
             let range = format!("{base}..{tip}");
-            let ours = ucg(&env, &root, &["diff", "--range", &range, "--name-status"]);
-            let git = env.git_raw(&root, &["diff", "--name-status", "-M", &base, &tip]);
-            prop_assert_eq!(ours, git);
+            for (ours, theirs) in [("--name-status", "--name-status"), ("--numstat", "--numstat"), ("--patch", "--patch"), ("--stat", "--stat")] {
+                let ours = ucg(&env, &root, &["diff", "--range", &range, ours]);
+                let git = env.git_raw(&root, &["diff", theirs, "-M", &base, &tip]);
+                prop_assert_eq!(ours, git, "{}", theirs);
+            }
         }
     }
+}
+
+#[test]
+fn the_patch_is_gits_and_git_apply_takes_it() {
+    let env = TestEnv::new();
+    let (root, base, tip) = varied_history(&env);
+    let range = format!("{base}..{tip}");
+    let ours = ucg(&env, &root, &["diff", "--range", &range, "--patch"]);
+    assert_eq!(ours, env.git_raw(&root, &["diff", "-M", &base, &tip]));
+
+    // Applied to the base, the patch (binary files aside: git needs --binary patches for them)
+    // gives the tip's tree.
+    let text_only = ucg(
+        &env,
+        &root,
+        &[
+            "diff",
+            "--range",
+            &range,
+            "--patch",
+            "--",
+            "edit me.txt",
+            "gone.txt",
+            "move",
+            "new dir",
+            "script.sh",
+            "side.txt",
+            "été",
+        ],
+    );
+    let patch_file = env.path().join("p.patch");
+    std::fs::write(&patch_file, text_only).unwrap();
+    env.git(&root, &["checkout", "-q", "-f", &base]);
+    env.git(&root, &["apply", "--index", patch_file.to_str().unwrap()]);
+    env.git(&root, &["checkout", "-q", &tip, "--", "blob.bin"]);
+    let applied = env.git(&root, &["write-tree"]);
+    assert_eq!(
+        applied,
+        env.git(&root, &["rev-parse", &format!("{tip}^{{tree}}")])
+    );
 }
