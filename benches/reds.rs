@@ -114,9 +114,6 @@ fn bench_apply() -> String {
     let workload = Workload {
         reds: 10_000,
         decisions: 100_000,
-        stories: 0,
-        files: 0,
-        commits: 0,
     };
     let generated = support::write_artifacts(dir.path(), workload);
     let decisions_mb = std::fs::metadata(generated.impl_dir.join(".decisions.json"))
@@ -137,9 +134,6 @@ fn bench_large_scan() -> String {
     let workload = Workload {
         reds: 250_000,
         decisions: 1_000,
-        stories: 0,
-        files: 0,
-        commits: 0,
     };
     let generated = support::write_artifacts(dir.path(), workload);
     let scan_mb = std::fs::metadata(&generated.scan)

@@ -7,14 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The sizes of one synthetic workload.
+/// The sizes of one synthetic artifact workload (the repository's are [`RepoShape`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Workload {
     pub reds: usize,
     pub decisions: usize,
-    pub stories: usize,
-    pub files: usize,
-    pub commits: usize,
 }
 
 /// The paths a generated workload lives at.
@@ -87,9 +84,24 @@ pub fn write_artifacts(root: &Path, workload: Workload) -> Generated {
     }
 }
 
-/// Builds a repository of F files and C commits on `main` (through `git fast-import`, so even
-/// large ones take seconds), then an epic branch of K stories with baseline and end markers.
-pub fn write_repo(root: &Path, workload: Workload) {
+/// The shape of a synthetic repository: `main` holds `files` files of `lines_per_file` lines after
+/// `main_commits` commits; the epic branch `ultracode/epic-1` adds `stories` stories of
+/// `commits_per_story` commits, each rewriting `files_per_commit` files (every `change_every`-th
+/// line changes), with baseline and end markers and a sprint-status.yaml.
+#[derive(Debug, Clone, Copy)]
+pub struct RepoShape {
+    pub files: usize,
+    pub lines_per_file: usize,
+    pub main_commits: usize,
+    pub stories: usize,
+    pub commits_per_story: usize,
+    pub files_per_commit: usize,
+    pub change_every: usize,
+}
+
+/// Builds the repository (through `git fast-import`, so even large ones take seconds) and checks
+/// out the epic branch. Returns the first story's baseline and the epic's tip.
+pub fn write_repo(root: &Path, shape: RepoShape) -> (String, String) {
     git(root, &["init", "--quiet", "--initial-branch=main"]);
     let mut stream = Vec::new();
     let mut mark = 0usize;
@@ -115,28 +127,28 @@ pub fn write_repo(root: &Path, workload: Workload) {
         }
         mark
     };
+    let path_of = |f: usize| format!("src/mod{:03}/file{f}.txt", f % 100);
     let file_text = |f: usize, version: usize| {
-        (0..20)
-            .map(|line| format!("line {line} of file {f}, version {version}\n"))
+        (0..shape.lines_per_file)
+            .map(|line| {
+                let v = if version > 0 && line % shape.change_every.max(1) == 0 {
+                    version
+                } else {
+                    0
+                };
+                format!("line {line} of file {f}, version {v}\n")
+            })
             .collect::<String>()
     };
-    let all: Vec<_> = (0..workload.files)
-        .map(|f| {
-            (
-                format!("src/mod{:03}/file{f}.txt", f % 100),
-                file_text(f, 0),
-            )
-        })
+    let all: Vec<_> = (0..shape.files)
+        .map(|f| (path_of(f), file_text(f, 0)))
         .collect();
     let mut tip = commit(&mut stream, "main", "initial import", &all, None);
-    for c in 1..workload.commits {
+    for c in 1..shape.main_commits {
         let touched: Vec<_> = (0..3)
             .map(|k| {
-                let f = (c * 7 + k * 13) % workload.files.max(1);
-                (
-                    format!("src/mod{:03}/file{f}.txt", f % 100),
-                    file_text(f, c),
-                )
+                let f = (c * 7 + k * 13) % shape.files.max(1);
+                (path_of(f), file_text(f, c))
             })
             .collect();
         tip = commit(
@@ -149,14 +161,17 @@ pub fn write_repo(root: &Path, workload: Workload) {
     }
     let mut epic_tip = tip;
     let mut story_marks = Vec::new();
-    for s in 0..workload.stories {
+    let mut version = 10_000;
+    for s in 0..shape.stories {
         let baseline = epic_tip;
-        for n in 0..2 {
-            let f = (s * 31 + n) % workload.files.max(1);
-            let files = [(
-                format!("src/mod{:03}/file{f}.txt", f % 100),
-                file_text(f, 10_000 + s * 2 + n),
-            )];
+        for n in 0..shape.commits_per_story {
+            version += 1;
+            let files: Vec<_> = (0..shape.files_per_commit)
+                .map(|k| {
+                    let f = (s * 7919 + n * 104_729 + k * 7) % shape.files.max(1);
+                    (path_of(f), file_text(f, version))
+                })
+                .collect();
             epic_tip = commit(
                 &mut stream,
                 "ultracode/epic-1",
@@ -199,23 +214,33 @@ pub fn write_repo(root: &Path, workload: Workload) {
     };
     let impl_dir = root.join("_bmad-output/implementation-artifacts");
     std::fs::create_dir_all(&impl_dir).expect("impl dir");
-    for (story, baseline, end) in story_marks {
+    let mut sprint = String::from("development_status:\n  epic-1: in-progress\n");
+    for (story, baseline, end) in &story_marks {
         std::fs::write(
             impl_dir.join(format!(".baseline-{story}")),
-            format!("{}\n", sha_of(baseline)),
+            format!("{}\n", sha_of(*baseline)),
         )
         .expect("marker");
         std::fs::write(
             impl_dir.join(format!(".commit-{story}")),
-            format!("{}\n", sha_of(end)),
+            format!("{}\n", sha_of(*end)),
         )
         .expect("marker");
+        sprint.push_str(&format!("  {story}: done\n"));
     }
-    if workload.stories > 0 {
-        git(root, &["checkout", "--quiet", "ultracode/epic-1"]);
+    std::fs::write(impl_dir.join("sprint-status.yaml"), sprint).expect("sprint status");
+    std::fs::write(impl_dir.join("run-status.json"), "{\"epic\": \"1\"}\n").expect("heartbeat");
+    let branch = if shape.stories > 0 {
+        "ultracode/epic-1"
     } else {
-        git(root, &["checkout", "--quiet", "main"]);
-    }
+        "main"
+    };
+    git(root, &["checkout", "--quiet", branch]);
+    let first = story_marks
+        .first()
+        .map(|(_, b, _)| sha_of(*b))
+        .unwrap_or_default();
+    (first, sha_of(epic_tip))
 }
 
 fn git(root: &Path, args: &[&str]) {

@@ -51,8 +51,9 @@ fn story_changes(
         let counts = if fast {
             None
         } else {
-            let files = git::tree_changes(repo, base, end, true)?;
-            let lines = git::line_counts(repo, &files)?;
+            let mut cache = git::blob_cache(repo)?;
+            let files = git::tree_changes(repo, &mut cache, base, end, true)?;
+            let lines = git::line_counts(repo, &mut cache, &files)?;
             let (ins, del) = lines.iter().flatten().fold((0u64, 0u64), |(i, d), (a, r)| {
                 (i + u64::from(*a), d + u64::from(*r))
             });

@@ -129,10 +129,18 @@ pub struct FileChange {
     pub new_mode: u32,
 }
 
+/// The blob pipeline (attributes, binary detection, conversion) shared by every step of one diff:
+/// creating it reads the index and the attributes, so it is made once.
+pub fn blob_cache(repo: &gix::Repository) -> GitResult<gix::diff::blob::Platform> {
+    repo.diff_resource_cache_for_tree_diff()
+        .map_err(|e| format!("cannot prepare the blob diff: {e}"))
+}
+
 /// The file-level changes from `old` to `new` (commits), renames detected when asked, sorted as
 /// git sorts them (by path).
 pub fn tree_changes(
     repo: &gix::Repository,
+    cache: &mut gix::diff::blob::Platform,
     old: ObjectId,
     new: ObjectId,
     renames: bool,
@@ -146,9 +154,20 @@ pub fn tree_changes(
     let mut options =
         gix::diff::Options::default().with_rewrites(renames.then(gix::diff::Rewrites::default));
     options.track_path();
-    let changes = repo
-        .diff_tree_to_tree(&old_tree, &new_tree, options)
-        .map_err(|e| format!("cannot diff {old}..{new}: {e}"))?;
+    let mut changes = Vec::new();
+    gix::diff::tree_with_rewrites(
+        gix::objs::TreeRefIter::from_bytes(&old_tree.data, old_tree.id.kind()),
+        gix::objs::TreeRefIter::from_bytes(&new_tree.data, new_tree.id.kind()),
+        cache,
+        &mut Default::default(),
+        &repo.objects,
+        |change: gix::diff::tree_with_rewrites::ChangeRef<'_>| {
+            changes.push(change.into_owned());
+            Ok(std::ops::ControlFlow::Continue(()))
+        },
+        options.into(),
+    )
+    .map_err(|e| format!("cannot diff {old}..{new}: {e:?}"))?;
     let mut out = Vec::new();
     let null = ObjectId::null(repo.object_hash());
     for change in changes {
@@ -274,16 +293,17 @@ pub type LineCounts = Option<(u32, u32)>;
 
 /// Counts lines for each change with gix's blob pipeline (attributes, binary detection) and its
 /// built-in diff, the way `git diff --numstat` counts them.
-pub fn line_counts(repo: &gix::Repository, changes: &[FileChange]) -> GitResult<Vec<LineCounts>> {
+pub fn line_counts(
+    repo: &gix::Repository,
+    cache: &mut gix::diff::blob::Platform,
+    changes: &[FileChange],
+) -> GitResult<Vec<LineCounts>> {
     use gix::diff::blob::platform::prepare_diff::Operation;
     use gix::diff::blob::ResourceKind;
-    let mut cache = repo
-        .diff_resource_cache_for_tree_diff()
-        .map_err(|e| format!("cannot prepare the blob diff: {e}"))?;
     let mut out = Vec::with_capacity(changes.len());
     for change in changes {
         let kind = entry_kind;
-        let set = |cache: &mut gix::diff::blob::Platform, id, mode, path: &str, side| {
+        let mut set = |id, mode, path: &str, side| {
             cache
                 .set_resource(
                     id,
@@ -295,14 +315,12 @@ pub fn line_counts(repo: &gix::Repository, changes: &[FileChange]) -> GitResult<
                 .map_err(|e| format!("cannot read {path}: {e:?}"))
         };
         set(
-            &mut cache,
             change.old_id,
             change.old_mode,
             &change.old_path,
             ResourceKind::OldOrSource,
         )?;
         set(
-            &mut cache,
             change.new_id,
             change.new_mode,
             &change.path,

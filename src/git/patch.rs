@@ -12,13 +12,11 @@ use gix::ObjectId;
 /// Appends the patch of `changes` to `out`.
 pub fn write_patch(
     repo: &gix::Repository,
+    cache: &mut gix::diff::blob::Platform,
     changes: &[FileChange],
     quote_non_ascii: bool,
     out: &mut Vec<u8>,
 ) -> GitResult<()> {
-    let mut cache = repo
-        .diff_resource_cache_for_tree_diff()
-        .map_err(|e| format!("cannot prepare the blob diff: {e}"))?;
     for change in changes {
         if change.status == Status::TypeChanged {
             // git shows a file that became a symlink (or back) as a deletion and an addition.
@@ -35,10 +33,10 @@ pub fn write_patch(
                 old_mode: 0,
                 ..change.clone()
             };
-            write_one(repo, &mut cache, &deletion, quote_non_ascii, out)?;
-            write_one(repo, &mut cache, &addition, quote_non_ascii, out)?;
+            write_one(repo, cache, &deletion, quote_non_ascii, out)?;
+            write_one(repo, cache, &addition, quote_non_ascii, out)?;
         } else {
-            write_one(repo, &mut cache, change, quote_non_ascii, out)?;
+            write_one(repo, cache, change, quote_non_ascii, out)?;
         }
     }
     Ok(())

@@ -1,0 +1,103 @@
+//! `cargo bench --bench epic`: `git ucg diff --epic --stat` against `git diff --stat` over the same
+//! range, a long range cold and repeated, and `git ucg epic`, on generated repositories.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use support::{median, RepoShape};
+
+const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+
+fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let mut command = make();
+        command.stdout(Stdio::null());
+        let started = Instant::now();
+        let status = command.status().expect("run benchmark command");
+        samples.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(status.success(), "benchmark command failed: {command:?}");
+    }
+    median(samples)
+}
+
+fn ucg(root: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command.current_dir(root).args(args);
+    command
+}
+
+fn git(root: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new("git");
+    command
+        .current_dir(root)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null");
+    command
+}
+
+/// A scratch directory; with `GIT_UCG_BENCH_KEEP=1` it stays (and is named) for profiling.
+fn scratch() -> (std::path::PathBuf, Option<tempfile::TempDir>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    if std::env::var_os("GIT_UCG_BENCH_KEEP").is_some() {
+        let path = dir.keep();
+        eprintln!("workload kept in {}", path.display());
+        return (path, None);
+    }
+    (dir.path().to_path_buf(), Some(dir))
+}
+
+fn main() {
+    println!("| benchmark | input | git-ucg median | git median | ratio |");
+    println!("|---|---|---|---|---|");
+
+    let (dir, _guard) = scratch();
+    let shape = RepoShape {
+        files: 10_000,
+        lines_per_file: 20,
+        main_commits: 20,
+        stories: 30,
+        commits_per_story: 2,
+        files_per_commit: 3,
+        change_every: 3,
+    };
+    let (base, tip) = support::write_repo(&dir, shape);
+    let range = format!("{base}..{tip}");
+    let ours = time_runs(15, || ucg(&dir, &["diff", "--epic", "--stat"]));
+    let theirs = time_runs(15, || git(&dir, &["diff", "--stat", &range]));
+    println!(
+        "| `diff --epic --stat` | 10,000 files, epic of 60 commits touching ~150 files | {ours:.1} ms | {theirs:.1} ms | {:.2}× |",
+        ours / theirs
+    );
+    let epic = time_runs(15, || ucg(&dir, &["epic"]));
+    let epic_fast = time_runs(15, || ucg(&dir, &["epic", "--fast"]));
+    println!("| `epic` | same repository, 30 stories | {epic:.1} ms | — | — |");
+    println!("| `epic --fast` | same repository, 30 stories | {epic_fast:.1} ms | — | — |");
+
+    let (long, _long_guard) = scratch();
+    let shape = RepoShape {
+        files: 2_000,
+        lines_per_file: 250,
+        main_commits: 5,
+        stories: 250,
+        commits_per_story: 2,
+        files_per_commit: 1,
+        change_every: 2,
+    };
+    let (base, tip) = support::write_repo(&long, shape);
+    let range = format!("{base}..{tip}");
+    let numstat = git(&long, &["diff", "--shortstat", &range])
+        .output()
+        .expect("git");
+    let size = String::from_utf8_lossy(&numstat.stdout).trim().to_string();
+    let ours = time_runs(7, || ucg(&long, &["diff", "--range", &range, "--stat"]));
+    let theirs = time_runs(7, || git(&long, &["diff", "--stat", &range]));
+    println!(
+        "| `diff --range --stat` | 500 commits; {size} | {ours:.1} ms | {theirs:.1} ms | {:.2}× |",
+        ours / theirs
+    );
+}
