@@ -127,8 +127,17 @@ fn read_text(path: &Path) -> Option<String> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
+/// How much of the epic to work out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything `git ucg epic` shows: each story's ancestry check, the commits ahead.
+    Full,
+    /// The ranges only; callers check the ancestry of the one range they use ([`check_range`]).
+    Ranges,
+}
+
 /// Builds the epic from the artifacts and the repository.
-pub fn load(repo: &gix::Repository, inputs: &EpicInputs) -> Result<Epic> {
+pub fn load(repo: &gix::Repository, inputs: &EpicInputs, detail: Detail) -> Result<Epic> {
     let impl_dir = &inputs.impl_dir;
     let beat = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
         .map(|b| heartbeat::parse(&b))
@@ -173,7 +182,11 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs) -> Result<Epic> {
         }
     };
     let checked_out = head_branch.as_deref() == Some(branch.as_str());
-    let (base_branch, ahead) = match (tip, first_protected(repo, &inputs.protected_branches)) {
+    let protected = match detail {
+        Detail::Full => first_protected(repo, &inputs.protected_branches),
+        Detail::Ranges => None,
+    };
+    let (base_branch, ahead) = match (tip, protected) {
         (Some(tip), Some((name, base_tip))) => {
             let ahead = repo
                 .merge_base(base_tip, tip)
@@ -211,10 +224,13 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs) -> Result<Epic> {
     }
     let story_ids: Vec<String> = ids.iter().map(|(s, _)| s.clone()).collect();
 
-    let recorded = runs::run_of_epic(&inputs.project_root.join(runs::RUNS_ROOT), &id)
-        .and_then(|run| read_text(&run.join(decision_log::DECISION_LOG_FILE)))
-        .map(|log| decision_log::recorded_verdicts(&log))
-        .unwrap_or_default();
+    let recorded = match detail {
+        Detail::Full => runs::run_of_epic(&inputs.project_root.join(runs::RUNS_ROOT), &id)
+            .and_then(|run| read_text(&run.join(decision_log::DECISION_LOG_FILE)))
+            .map(|log| decision_log::recorded_verdicts(&log))
+            .unwrap_or_default(),
+        Detail::Ranges => Vec::new(),
+    };
     let logged = decision_log::verdicts_for(&recorded, &story_ids);
 
     // Baselines first: a story without an end marker ends at the next later baseline.
@@ -237,16 +253,11 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs) -> Result<Epic> {
             (None, Some(next)) => (Some(next), EndSource::NextBaseline),
             (None, None) => (tip, EndSource::Tip),
         };
-        let mut usable = false;
-        if let (Some(base), Some(end)) = (baseline, end) {
-            match git::is_ancestor(repo, base, end) {
-                Ok(true) => usable = true,
-                Ok(false) => story_problems.push(format!(
-                    "baseline {} is not an ancestor of its end {}",
-                    short(base),
-                    short(end)
-                )),
-                Err(e) => story_problems.push(e),
+        let mut usable = baseline.is_some() && end.is_some();
+        if let (Some(base), Some(end), Detail::Full) = (baseline, end, detail) {
+            if let Err(problem) = check_range(repo, base, end) {
+                story_problems.push(problem);
+                usable = false;
             }
         }
         let verdict = logged[i].clone().or_else(|| {
@@ -277,6 +288,22 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs) -> Result<Epic> {
         stories,
         problems,
     })
+}
+
+/// A range is used only when its base is an ancestor of its end.
+pub fn check_range(
+    repo: &gix::Repository,
+    base: ObjectId,
+    end: ObjectId,
+) -> std::result::Result<(), String> {
+    match git::is_ancestor(repo, base, end)? {
+        true => Ok(()),
+        false => Err(format!(
+            "baseline {} is not an ancestor of its end {}",
+            short(base),
+            short(end)
+        )),
+    }
 }
 
 /// Reads a marker and resolves it; problems say what is wrong with it.

@@ -13,7 +13,7 @@ use std::io::Write;
 pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     // An object cache pays off: rename scoring and line counts read the same blobs.
     let mut repo = ctx.repo()?.clone();
-    repo.object_cache_size_if_unset(16 << 20);
+    git::tune_for_diffs(&mut repo);
     let repo = &repo;
     let (base, end) = resolve_range(ctx, repo, args)?;
     let renames = !args.no_renames;
@@ -164,24 +164,33 @@ fn resolve_range(
         return Ok((resolve(a)?, resolve(b)?));
     }
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic_id.clone())?;
-    let epic = epic::load(repo, &inputs)?;
+    let epic = epic::load(repo, &inputs, epic::Detail::Ranges)?;
     if let Some(story_id) = &args.story {
         let story = epic.story(story_id).ok_or_else(|| {
             Error::new(format!("epic {} has no story {story_id:?}", epic.id))
                 .hint("`git ucg epic` lists the stories")
         })?;
-        return match (story.baseline, story.end, story.usable) {
-            (Some(base), Some(end), true) => Ok((base, end)),
-            _ => Err(Error::new(format!(
-                "story {story_id} has no usable range: {}",
-                if story.problems.is_empty() {
-                    "no baseline".to_string()
-                } else {
-                    story.problems.join("; ")
-                }
-            ))
-            .hint("`git ucg epic` shows each story's markers and problems")),
+        let checked = match (story.baseline, story.end) {
+            (Some(base), Some(end)) => epic::check_range(repo, base, end).map(|()| (base, end)),
+            _ => Err("no baseline".to_string()),
+        };
+        return match checked {
+            Ok(range) if story.usable => Ok(range),
+            checked => {
+                let mut problems = story.problems.clone();
+                problems.extend(checked.err().filter(|p| !problems.contains(p)));
+                Err(Error::new(format!(
+                    "story {story_id} has no usable range: {}",
+                    problems.join("; ")
+                ))
+                .hint("`git ucg epic` shows each story's markers and problems"))
+            }
         };
     }
-    epic.accumulated().map_err(Error::new)
+    let (base, tip) = epic.accumulated().map_err(Error::new)?;
+    epic::check_range(repo, base, tip).map_err(|problem| {
+        Error::new(format!("the epic has no usable range: {problem}"))
+            .hint("`git ucg epic` shows each story's markers and problems")
+    })?;
+    Ok((base, tip))
 }

@@ -17,7 +17,7 @@ struct StoryChanges {
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic.clone())?;
-    let mut epic = epic::load(repo, &inputs)?;
+    let mut epic = epic::load(repo, &inputs, epic::Detail::Full)?;
     let changes: Vec<Option<StoryChanges>> = epic
         .stories
         .iter_mut()

@@ -129,11 +129,43 @@ pub struct FileChange {
     pub new_mode: u32,
 }
 
+/// Caches for reading many blobs: a delta-base cache like git's default (`core.deltaBaseCacheLimit`,
+/// 96 MiB), so each version along a delta chain is not rebuilt from its base again, and an object
+/// cache for blobs read twice (rename scoring, then line counts).
+pub fn tune_for_diffs(repo: &mut gix::Repository) {
+    repo.object_cache_size_if_unset(16 << 20);
+    repo.objects.set_pack_cache(|| {
+        Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
+            96 << 20,
+        ))
+    });
+}
+
 /// The blob pipeline (attributes, binary detection, conversion) shared by every step of one diff:
 /// creating it reads the index and the attributes, so it is made once.
+///
+/// `.gitattributes` come from the work tree, as `git diff` takes them; gix's default would map
+/// them through the index, whose loading (and checksum) costs more than a small diff.
 pub fn blob_cache(repo: &gix::Repository) -> GitResult<gix::diff::blob::Platform> {
-    repo.diff_resource_cache_for_tree_diff()
-        .map_err(|e| format!("cannot prepare the blob diff: {e}"))
+    use gix::worktree::stack::state::attributes::Source;
+    let failed = |e: gix::Error| format!("cannot prepare the blob diff: {e}");
+    let no_index = gix::index::State::new(repo.object_hash());
+    let source = if repo.workdir().is_some() {
+        Source::WorktreeThenIdMapping
+    } else {
+        Source::IdMapping
+    };
+    let attributes = repo
+        .attributes_only(&no_index, source)
+        .map_err(failed)?
+        .detach();
+    gix::diff::resource_cache(
+        repo,
+        gix::diff::blob::pipeline::Mode::ToGit,
+        attributes,
+        gix::diff::blob::pipeline::WorktreeRoots::default(),
+    )
+    .map_err(failed)
 }
 
 /// The file-level changes from `old` to `new` (commits), renames detected when asked, sorted as
