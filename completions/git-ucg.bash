@@ -108,7 +108,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__diff)
-            opts="-p -M -h -V --story --epic --range --stat --name-status --numstat --patch --json --find-renames --no-renames --epic-id --impl-artifacts --color --no-pager --help --version"
+            opts="-p -M -h -V --story --epic --range --stat --name-status --numstat --patch --json --find-renames --no-renames --no-cache --epic-id --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -142,7 +142,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__epic)
-            opts="-h -V --json --epic --fast --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --json --epic --fast --no-cache --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

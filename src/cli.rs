@@ -96,6 +96,9 @@ pub struct EpicArgs {
     /// Skip per-story file and line counts (commits only).
     #[arg(long)]
     pub fast: bool,
+    /// Count lines afresh, without the line-count cache under the git directory.
+    #[arg(long)]
+    pub no_cache: bool,
     /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
     #[arg(long, value_name = "DIR")]
     pub impl_artifacts: Option<PathBuf>,
@@ -139,6 +142,9 @@ pub struct DiffArgs {
     /// Do not detect renames.
     #[arg(long, overrides_with = "find_renames")]
     pub no_renames: bool,
+    /// Count lines afresh, without the line-count cache under the git directory.
+    #[arg(long)]
+    pub no_cache: bool,
     /// The epic id for --story and --epic (default as for `git ucg epic`).
     #[arg(long = "epic-id", value_name = "ID")]
     pub epic_id: Option<String>,

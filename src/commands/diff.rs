@@ -44,7 +44,9 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
         out.finish()?;
         return Ok(0);
     }
-    let counts = git::line_counts(repo, &mut cache, &changes).map_err(Error::new)?;
+    let mut counted = git::line_count_cache(repo, !args.no_cache);
+    let counts = git::line_counts(repo, &mut cache, &mut counted, &changes).map_err(Error::new)?;
+    counted.save();
     if args.numstat {
         return print(
             ctx,

@@ -18,11 +18,13 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic.clone())?;
     let mut epic = epic::load(repo, &inputs, epic::Detail::Full)?;
+    let mut counted = git::line_count_cache(repo, !args.no_cache && !args.fast);
     let changes: Vec<Option<StoryChanges>> = epic
         .stories
         .iter_mut()
-        .map(|story| story_changes(repo, story, args.fast))
+        .map(|story| story_changes(repo, story, args.fast, &mut counted))
         .collect();
+    counted.save();
     if args.json {
         let doc = document(&epic, &changes);
         let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::new(e.to_string()))?;
@@ -42,6 +44,7 @@ fn story_changes(
     repo: &gix::Repository,
     story: &mut StoryRange,
     fast: bool,
+    counted: &mut git::linecache::LineCountCache,
 ) -> Option<StoryChanges> {
     let (Some(base), Some(end), true) = (story.baseline, story.end, story.usable) else {
         return None;
@@ -53,7 +56,7 @@ fn story_changes(
         } else {
             let mut cache = git::blob_cache(repo)?;
             let files = git::tree_changes(repo, &mut cache, base, end, true)?;
-            let lines = git::line_counts(repo, &mut cache, &files)?;
+            let lines = git::line_counts(repo, &mut cache, counted, &files)?;
             let (ins, del) = lines.iter().flatten().fold((0u64, 0u64), |(i, d), (a, r)| {
                 (i + u64::from(*a), d + u64::from(*r))
             });

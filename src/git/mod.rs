@@ -1,6 +1,7 @@
 //! The git side, through gitoxide only: resolving marker ids, ancestry, the commits of a range, and
 //! tree-to-tree changes with renames and per-file line counts.
 
+pub mod linecache;
 pub mod patch;
 pub mod similarity;
 
@@ -139,6 +140,18 @@ pub fn tune_for_diffs(repo: &mut gix::Repository) {
             96 << 20,
         ))
     });
+}
+
+/// The line-count cache of this repository (see [`linecache`]), or none when `enabled` is false.
+pub fn line_count_cache(repo: &gix::Repository, enabled: bool) -> linecache::LineCountCache {
+    if !enabled {
+        return linecache::LineCountCache::disabled();
+    }
+    let algorithm = repo
+        .config_snapshot()
+        .string("diff.algorithm")
+        .map_or_else(|| "myers".to_string(), |a| a.to_string().to_lowercase());
+    linecache::LineCountCache::open(repo, &algorithm)
 }
 
 /// The blob pipeline (attributes, binary detection, conversion) shared by every step of one diff:
@@ -328,12 +341,17 @@ pub type LineCounts = Option<(u32, u32)>;
 pub fn line_counts(
     repo: &gix::Repository,
     cache: &mut gix::diff::blob::Platform,
+    counted: &mut linecache::LineCountCache,
     changes: &[FileChange],
 ) -> GitResult<Vec<LineCounts>> {
     use gix::diff::blob::platform::prepare_diff::Operation;
     use gix::diff::blob::ResourceKind;
     let mut out = Vec::with_capacity(changes.len());
     for change in changes {
+        if let Some(counts) = counted.get(change.old_id, change.new_id) {
+            out.push(counts);
+            continue;
+        }
         let kind = entry_kind;
         let mut set = |id, mode, path: &str, side| {
             cache
@@ -374,6 +392,7 @@ pub fn line_counts(
             }
             Operation::ExternalCommand { .. } | Operation::SourceOrDestinationIsBinary => None,
         };
+        counted.insert(change.old_id, change.new_id, counts);
         out.push(counts);
     }
     Ok(out)

@@ -336,3 +336,45 @@ fn the_patch_is_gits_and_git_apply_takes_it() {
         env.git(&root, &["rev-parse", &format!("{tip}^{{tree}}")])
     );
 }
+
+#[test]
+fn the_line_count_cache_repeats_the_same_answer_and_survives_garbage() {
+    let env = TestEnv::new();
+    let (root, base, tip) = varied_history(&env);
+    let range = format!("{base}..{tip}");
+    let git = env.git_raw(&root, &["diff", "--numstat", "-M", &base, &tip]);
+    assert_eq!(
+        ucg(&env, &root, &["diff", "--range", &range, "--numstat"]),
+        git
+    );
+    let cache_dir = root.join(".git/ucg");
+    let files: Vec<_> = std::fs::read_dir(&cache_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(files.len(), 1, "one cache file");
+    assert_eq!(
+        ucg(&env, &root, &["diff", "--range", &range, "--numstat"]),
+        git,
+        "from the cache"
+    );
+
+    // A damaged cache is ignored line by line, never trusted.
+    let mut text = std::fs::read_to_string(&files[0]).unwrap();
+    text.push_str("not a line\n\u{0}\u{1}garbage 1 2\n");
+    text = text.replacen(" 1 ", " x ", 1);
+    std::fs::write(&files[0], text).unwrap();
+    assert_eq!(
+        ucg(&env, &root, &["diff", "--range", &range, "--numstat"]),
+        git
+    );
+    assert_eq!(
+        ucg(
+            &env,
+            &root,
+            &["diff", "--range", &range, "--numstat", "--no-cache"]
+        ),
+        git
+    );
+}
