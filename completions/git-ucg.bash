@@ -142,13 +142,17 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__epic)
-            opts="-h -V --json --epic --fast --no-cache --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --json --epic --fast --no-cache --rev --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --epic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

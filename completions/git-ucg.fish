@@ -46,6 +46,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l no-pager -d '
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the run\'s artifacts from the tree of commit REV (no checkout), and end ranges at REV: a teammate\'s run on `origin/ultracode/epic-7`, say' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''

@@ -99,6 +99,10 @@ pub struct EpicArgs {
     /// Count lines afresh, without the line-count cache under the git directory.
     #[arg(long)]
     pub no_cache: bool,
+    /// Read the run's artifacts from the tree of commit REV (no checkout), and end ranges at REV:
+    /// a teammate's run on `origin/ultracode/epic-7`, say.
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
     /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
     #[arg(long, value_name = "DIR")]
     pub impl_artifacts: Option<PathBuf>,

@@ -6,6 +6,7 @@
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git;
+use crate::store::ArtifactSource;
 use crate::ucg::{decision_log, heartbeat, markers, runs, sprint};
 use gix::ObjectId;
 use std::path::{Path, PathBuf};
@@ -121,12 +122,6 @@ impl Epic {
     }
 }
 
-fn read_text(path: &Path) -> Option<String> {
-    std::fs::read(path)
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-}
-
 /// How much of the epic to work out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Detail {
@@ -137,9 +132,24 @@ pub enum Detail {
 }
 
 /// Builds the epic from the artifacts and the repository.
-pub fn load(repo: &gix::Repository, inputs: &EpicInputs, detail: Detail) -> Result<Epic> {
+///
+/// Artifacts come from `source` (the work tree, or a commit's tree for `--rev`); with a commit,
+/// `tip` is that commit, so ranges end where the teammate's run stands.
+pub fn load(
+    repo: &gix::Repository,
+    inputs: &EpicInputs,
+    source: &ArtifactSource,
+    tip_override: Option<ObjectId>,
+    detail: Detail,
+) -> Result<Epic> {
     let impl_dir = &inputs.impl_dir;
-    let beat = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+    let read_text = |path: &Path| {
+        source
+            .read(path)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    let beat = source
+        .read(&impl_dir.join(heartbeat::HEARTBEAT_FILE))
         .map(|b| heartbeat::parse(&b))
         .unwrap_or_default();
     let current_story = read_text(&impl_dir.join(".current-story")).map(|s| s.trim().to_string());
@@ -172,9 +182,9 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs, detail: Detail) -> Resu
         .flatten()
         .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()));
     let head = repo.head_id().ok().map(|id| id.detach());
-    let tip = match branch_tip {
-        Some(tip) => Some(tip),
-        None => {
+    let tip = match (tip_override, branch_tip) {
+        (Some(tip), _) | (None, Some(tip)) => Some(tip),
+        (None, None) => {
             problems.push(format!(
                 "branch {branch} does not exist; ranges end at HEAD"
             ));
@@ -217,7 +227,7 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs, detail: Detail) -> Resu
             .collect();
     }
     if ids.is_empty() {
-        ids = marker_stories(impl_dir)
+        ids = marker_stories(source, impl_dir)
             .into_iter()
             .map(|s| (s, None))
             .collect();
@@ -225,10 +235,16 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs, detail: Detail) -> Resu
     let story_ids: Vec<String> = ids.iter().map(|(s, _)| s.clone()).collect();
 
     let recorded = match detail {
-        Detail::Full => runs::run_of_epic(&inputs.project_root.join(runs::RUNS_ROOT), &id)
-            .and_then(|run| read_text(&run.join(decision_log::DECISION_LOG_FILE)))
-            .map(|log| decision_log::recorded_verdicts(&log))
-            .unwrap_or_default(),
+        Detail::Full => {
+            let runs_root = inputs.project_root.join(runs::RUNS_ROOT);
+            runs::candidates_for_epic(&source.list(&runs_root), &id)
+                .into_iter()
+                .find_map(|run| {
+                    read_text(&runs_root.join(run).join(decision_log::DECISION_LOG_FILE))
+                })
+                .map(|log| decision_log::recorded_verdicts(&log))
+                .unwrap_or_default()
+        }
         Detail::Ranges => Vec::new(),
     };
     let logged = decision_log::verdicts_for(&recorded, &story_ids);
@@ -236,14 +252,27 @@ pub fn load(repo: &gix::Repository, inputs: &EpicInputs, detail: Detail) -> Resu
     // Baselines first: a story without an end marker ends at the next later baseline.
     let baselines: Vec<(Option<ObjectId>, Vec<String>)> = story_ids
         .iter()
-        .map(|story| read_marker(repo, impl_dir, &markers::baseline_file(story), "baseline"))
+        .map(|story| {
+            read_marker(
+                repo,
+                source,
+                impl_dir,
+                &markers::baseline_file(story),
+                "baseline",
+            )
+        })
         .collect();
     let mut stories = Vec::new();
     for (i, (story, status)) in ids.into_iter().enumerate() {
         let (baseline, mut story_problems) = baselines[i].clone();
-        let (commit_marker, end_problems) =
-            read_marker(repo, impl_dir, &markers::commit_file(&story), "end marker");
-        let marker_exists = impl_dir.join(markers::commit_file(&story)).exists();
+        let (commit_marker, end_problems) = read_marker(
+            repo,
+            source,
+            impl_dir,
+            &markers::commit_file(&story),
+            "end marker",
+        );
+        let marker_exists = source.is_file(&impl_dir.join(markers::commit_file(&story)));
         if marker_exists {
             story_problems.extend(end_problems);
         }
@@ -309,11 +338,13 @@ pub fn check_range(
 /// Reads a marker and resolves it; problems say what is wrong with it.
 fn read_marker(
     repo: &gix::Repository,
+    source: &ArtifactSource,
     impl_dir: &Path,
     name: &str,
     what: &str,
 ) -> (Option<ObjectId>, Vec<String>) {
-    let Some(text) = read_text(&impl_dir.join(name)) else {
+    let read = source.read(&impl_dir.join(name));
+    let Some(text) = read.map(|b| String::from_utf8_lossy(&b).into_owned()) else {
         return (None, vec![format!("no {what} ({name} is missing)")]);
     };
     let mut problems = Vec::new();
@@ -333,20 +364,12 @@ fn read_marker(
 }
 
 /// Story ids of the `.baseline-*` markers present, sorted.
-fn marker_stories(impl_dir: &Path) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(impl_dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|e| {
-                    e.file_name()
-                        .to_str()?
-                        .strip_prefix(".baseline-")
-                        .map(str::to_string)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+fn marker_stories(source: &ArtifactSource, impl_dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = source
+        .list(impl_dir)
+        .iter()
+        .filter_map(|name| name.strip_prefix(".baseline-").map(str::to_string))
+        .collect();
     ids.sort();
     ids
 }

@@ -166,7 +166,8 @@ fn resolve_range(
         return Ok((resolve(a)?, resolve(b)?));
     }
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic_id.clone())?;
-    let epic = epic::load(repo, &inputs, epic::Detail::Ranges)?;
+    let source = crate::store::ArtifactSource::WorkTree;
+    let epic = epic::load(repo, &inputs, &source, None, epic::Detail::Ranges)?;
     if let Some(story_id) = &args.story {
         let story = epic.story(story_id).ok_or_else(|| {
             Error::new(format!("epic {} has no story {story_id:?}", epic.id))

@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::epic::{self, short, EndSource, Epic, EpicInputs, StoryRange};
 use crate::error::{Error, Result};
 use crate::git::{self, CommitInfo};
+use crate::store::ArtifactSource;
 use std::io::Write;
 
 /// What a story's range holds.
@@ -17,7 +18,20 @@ struct StoryChanges {
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic.clone())?;
-    let mut epic = epic::load(repo, &inputs, epic::Detail::Full)?;
+    let (source, tip) = match &args.rev {
+        Some(rev) => {
+            let source =
+                ArtifactSource::at_rev(repo, rev, &inputs.project_root).map_err(Error::new)?;
+            let tip = repo
+                .rev_parse_single(rev.as_str())
+                .ok()
+                .and_then(|id| id.object().ok()?.peel_to_commit().ok())
+                .map(|c| c.id);
+            (source, tip)
+        }
+        None => (ArtifactSource::WorkTree, None),
+    };
+    let mut epic = epic::load(repo, &inputs, &source, tip, epic::Detail::Full)?;
     let mut counted = git::line_count_cache(repo, !args.no_cache && !args.fast);
     let changes: Vec<Option<StoryChanges>> = epic
         .stories

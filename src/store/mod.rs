@@ -4,10 +4,12 @@
 mod atomic;
 mod lock;
 mod names;
+mod tree;
 
 pub use atomic::{read_optional, write_atomic};
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
 pub use names::validate_story_id;
+pub use tree::ArtifactSource;
 
 use std::path::{Path, PathBuf};
 

@@ -378,3 +378,95 @@ fn the_line_count_cache_repeats_the_same_answer_and_survives_garbage() {
         git
     );
 }
+
+#[test]
+fn epic_reads_a_teammates_run_from_a_commit_with_rev() {
+    let env = TestEnv::new();
+    let dir = env.path().join("demo");
+    env.ucg(env.path())
+        .args(["demo", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    // The teammate's run, committed on a branch; this work tree then loses every artifact.
+    env.git(&dir, &["checkout", "-q", "-b", "teammate"]);
+    env.git(&dir, &["add", "-A"]);
+    env.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
+    let pinned = env.git(&dir, &["rev-parse", "HEAD"]);
+    env.git(&dir, &["checkout", "-q", "main"]);
+    std::fs::remove_dir_all(dir.join("_bmad-output")).unwrap_or(());
+    assert!(!dir.join("_bmad-output").exists());
+
+    let out = env
+        .ucg(&dir)
+        .args(["epic", "--json", "--rev", "teammate"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["epic"], "7");
+    assert_eq!(doc["tip"], pinned.as_str());
+    let verdicts: Vec<_> = doc["stories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["verdict"].clone())
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            serde_json::json!("advance"),
+            "defer".into(),
+            "escalate".into()
+        ]
+    );
+    assert_eq!(
+        doc["stories"][2]["commits"].as_array().unwrap().len(),
+        2,
+        "7-3 now ends at the pinned commit"
+    );
+}
+
+#[test]
+fn in_a_shallow_clone_missing_history_is_a_problem_not_a_crash() {
+    let env = TestEnv::new();
+    let dir = env.path().join("demo");
+    env.ucg(env.path())
+        .args(["demo", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let shallow = env.path().join("shallow");
+    let url = format!("file://{}", dir.display());
+    env.git(
+        env.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--branch",
+            "ultracode/epic-7",
+            &url,
+            shallow.to_str().unwrap(),
+        ],
+    );
+    let artifacts = "_bmad-output/implementation-artifacts";
+    std::fs::create_dir_all(shallow.join(artifacts)).unwrap();
+    for entry in std::fs::read_dir(dir.join(artifacts)).unwrap().flatten() {
+        std::fs::copy(
+            entry.path(),
+            shallow.join(artifacts).join(entry.file_name()),
+        )
+        .unwrap();
+    }
+    let out = env.ucg(&shallow).args(["epic", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = doc["stories"][0]["problems"].to_string();
+    assert!(problems.contains("does not exist"), "{problems}");
+    let out = env
+        .ucg(&shallow)
+        .args(["diff", "--story", "7-1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,107 @@
+//! Where artifacts are read from: the work tree, or the tree of a commit (`--rev REV`, read through
+//! gix with no checkout). Readers ask for paths under the project root and get bytes back, the same
+//! way from either side.
+
+use std::path::{Path, PathBuf};
+
+pub enum ArtifactSource<'r> {
+    /// Files on disk.
+    WorkTree,
+    /// The tree of a commit; paths are taken relative to `root`, the project root.
+    Commit {
+        tree: gix::Tree<'r>,
+        root: PathBuf,
+        rev: String,
+    },
+}
+
+impl<'r> ArtifactSource<'r> {
+    /// The tree of `rev` (anything git rev-parse takes that names a commit).
+    pub fn at_rev(repo: &'r gix::Repository, rev: &str, root: &Path) -> Result<Self, String> {
+        let tree = repo
+            .rev_parse_single(rev)
+            .map_err(|e| format!("cannot resolve {rev:?}: {e}"))?
+            .object()
+            .and_then(|o| o.peel_to_commit())
+            .and_then(|c| c.tree())
+            .map_err(|e| format!("{rev:?} does not name a commit: {e}"))?;
+        Ok(ArtifactSource::Commit {
+            tree,
+            root: root.to_path_buf(),
+            rev: rev.to_string(),
+        })
+    }
+
+    /// Where reads come from, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            ArtifactSource::WorkTree => "the work tree".into(),
+            ArtifactSource::Commit { rev, .. } => format!("commit {rev}"),
+        }
+    }
+
+    fn relative<'p>(root: &Path, path: &'p Path) -> Option<&'p Path> {
+        path.strip_prefix(root).ok()
+    }
+
+    /// The bytes of a file, or `None` when it is absent (or not a file).
+    pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        match self {
+            ArtifactSource::WorkTree => std::fs::read(path).ok(),
+            ArtifactSource::Commit { tree, root, .. } => {
+                let entry = tree
+                    .lookup_entry_by_path(Self::relative(root, path)?)
+                    .ok()??;
+                if !entry.mode().is_blob() {
+                    return None;
+                }
+                entry.object().ok().map(|o| o.data.clone())
+            }
+        }
+    }
+
+    /// Whether a file exists there.
+    pub fn is_file(&self, path: &Path) -> bool {
+        match self {
+            ArtifactSource::WorkTree => path.is_file(),
+            ArtifactSource::Commit { .. } => self.read(path).is_some(),
+        }
+    }
+
+    /// The names in a directory (empty when it is absent).
+    pub fn list(&self, dir: &Path) -> Vec<String> {
+        match self {
+            ArtifactSource::WorkTree => std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .filter_map(|e| e.file_name().into_string().ok())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ArtifactSource::Commit { tree, root, .. } => {
+                let Some(relative) = Self::relative(root, dir) else {
+                    return Vec::new();
+                };
+                let subtree = if relative.as_os_str().is_empty() {
+                    Some(tree.clone())
+                } else {
+                    tree.lookup_entry_by_path(relative)
+                        .ok()
+                        .flatten()
+                        .filter(|e| e.mode().is_tree())
+                        .and_then(|e| e.object().ok())
+                        .map(|o| o.into_tree())
+                };
+                subtree
+                    .map(|t| {
+                        t.iter()
+                            .flatten()
+                            .map(|e| e.filename().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+        }
+    }
+}
