@@ -39,6 +39,9 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
         let mut patch = Vec::new();
         git::patch::write_patch(repo, &mut cache, &changes, quote_non_ascii, &mut patch)
             .map_err(Error::new)?;
+        if ctx.color {
+            patch = diffstat::colorize_patch(&patch);
+        }
         let mut out = ctx.paged_output();
         out.write_all(&patch)?;
         out.finish()?;
@@ -97,13 +100,16 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
         })
         .collect::<std::result::Result<Vec<_>, String>>()
         .map_err(Error::new)?;
-    let text = diffstat::stat(
+    let mut text = diffstat::stat(
         &changes,
         &counts,
         &binary_sizes,
         terminal_width(),
         quote_non_ascii,
     );
+    if ctx.color {
+        text = diffstat::colorize_stat(&text);
+    }
     print(ctx, text, true)
 }
 

@@ -219,3 +219,103 @@ pub fn name_status(changes: &[FileChange], quote_non_ascii: bool) -> String {
 fn decimal_width(n: u64) -> usize {
     n.to_string().len()
 }
+
+/// git's default diff colours, sequence for sequence: bold meta lines (a `---`/`+++` name's
+/// trailing tab after the reset), cyan hunk headers with the function context after a reset, red
+/// removals in one run, green additions with the sign as its own run (git splits it off for its
+/// whitespace checks), and a reset closing every context line and the no-newline marker.
+pub fn colorize_patch(patch: &[u8]) -> Vec<u8> {
+    const RESET: &[u8] = b"\x1b[m";
+    let mut out = Vec::with_capacity(patch.len() + patch.len() / 4);
+    let mut in_header = false;
+    for line in patch.split_inclusive(|b| *b == b'\n') {
+        let (body, newline) = match line.strip_suffix(b"\n") {
+            Some(body) => (body, &b"\n"[..]),
+            None => (line, &b""[..]),
+        };
+        let paint = |out: &mut Vec<u8>, color: &[u8], text: &[u8]| {
+            out.extend_from_slice(color);
+            out.extend_from_slice(text);
+            out.extend_from_slice(RESET);
+        };
+        if body.starts_with(b"diff --git ") {
+            in_header = true;
+        }
+        if in_header && body.starts_with(b"Binary files ") {
+            in_header = false;
+            out.extend_from_slice(body);
+        } else if in_header && !body.starts_with(b"@@") {
+            let (text, tab) = match body.strip_suffix(b"\t") {
+                Some(text) if body.starts_with(b"--- ") || body.starts_with(b"+++ ") => {
+                    (text, &b"\t"[..])
+                }
+                _ => (body, &b""[..]),
+            };
+            paint(&mut out, b"\x1b[1m", text);
+            out.extend_from_slice(tab);
+            if body.starts_with(b"+++ ") {
+                in_header = false;
+            }
+        } else if body.starts_with(b"@@") {
+            in_header = false;
+            let end = body[2..]
+                .windows(2)
+                .position(|w| w == b"@@")
+                .map_or(body.len(), |i| i + 4);
+            paint(&mut out, b"\x1b[36m", &body[..end]);
+            if let Some(context) = body.get(end + 1..).filter(|c| !c.is_empty()) {
+                out.extend_from_slice(b" ");
+                out.extend_from_slice(RESET);
+                out.extend_from_slice(context);
+                out.extend_from_slice(RESET);
+            }
+        } else if body.first() == Some(&b'+') {
+            paint(&mut out, b"\x1b[32m", &body[..1]);
+            if body.len() > 1 {
+                paint(&mut out, b"\x1b[32m", &body[1..]);
+            }
+        } else if body.first() == Some(&b'-') {
+            paint(&mut out, b"\x1b[31m", body);
+        } else {
+            out.extend_from_slice(body);
+            out.extend_from_slice(RESET);
+        }
+        out.extend_from_slice(newline);
+    }
+    out
+}
+
+/// The `+` and `-` of a diffstat's graphs in green and red.
+pub fn colorize_stat(stat: &str) -> String {
+    stat.lines()
+        .map(|line| match line.rfind(" | ") {
+            Some(bar) if line.ends_with(" bytes") => {
+                // `Bin 7 -> 4 bytes`: the old size red, the new one green.
+                let (head, sizes) = line.split_at(bar + 3);
+                let colored = sizes
+                    .strip_prefix("Bin ")
+                    .and_then(|rest| rest.strip_suffix(" bytes"))
+                    .and_then(|rest| rest.split_once(" -> "))
+                    .map(|(old, new)| {
+                        format!("Bin \x1b[31m{old}\x1b[m -> \x1b[32m{new}\x1b[m bytes")
+                    })
+                    .unwrap_or_else(|| sizes.to_string());
+                format!("{head}{colored}\n")
+            }
+            Some(bar) => {
+                let (head, graph) = line.split_at(bar + 3);
+                let graph = graph
+                    .replacen('+', "\x1b[32m+", 1)
+                    .replace("+-", "+\x1b[m\x1b[31m-")
+                    .replacen(" -", " \x1b[31m-", 1);
+                let graph = if graph.contains('\x1b') {
+                    format!("{graph}\x1b[m")
+                } else {
+                    graph
+                };
+                format!("{head}{graph}\n")
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect()
+}

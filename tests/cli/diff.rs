@@ -470,3 +470,31 @@ fn in_a_shallow_clone_missing_history_is_a_problem_not_a_crash() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn colours_are_gits() {
+    let env = TestEnv::new();
+    let (root, base, tip) = varied_history(&env);
+    let range = format!("{base}..{tip}");
+    assert_eq!(
+        ucg(
+            &env,
+            &root,
+            &["--color=always", "diff", "--range", &range, "--patch"]
+        ),
+        env.git_raw(&root, &["-c", "color.ui=always", "diff", "-M", &base, &tip])
+    );
+    assert_eq!(
+        ucg(
+            &env,
+            &root,
+            &["--color=always", "diff", "--range", &range, "--stat"]
+        ),
+        env.git_raw(
+            &root,
+            &["-c", "color.ui=always", "diff", "--stat", "-M", &base, &tip]
+        )
+    );
+    // NO_COLOR (set for every test) and a pipe mean no colour by default.
+    assert!(!ucg(&env, &root, &["diff", "--range", &range, "--patch"]).contains('\u{1b}'));
+}
