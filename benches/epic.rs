@@ -5,24 +5,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Instant;
-use support::{median, RepoShape};
+use std::process::Command;
+use support::{time_runs, RepoShape};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
-
-fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
-    let mut samples = Vec::new();
-    for _ in 0..runs {
-        let mut command = make();
-        command.stdout(Stdio::null());
-        let started = Instant::now();
-        let status = command.status().expect("run benchmark command");
-        samples.push(started.elapsed().as_secs_f64() * 1000.0);
-        assert!(status.success(), "benchmark command failed: {command:?}");
-    }
-    median(samples)
-}
 
 fn ucg(root: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(BIN);

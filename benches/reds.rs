@@ -7,9 +7,9 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
-use support::{median, Workload};
+use support::{median, time_runs, Workload};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
 
@@ -42,19 +42,6 @@ fn bench_mint() -> String {
         "| `id mint` in-process | 1,000,000 mints of ~70-byte decisions | {:.2} M ids/s | — | — | — |",
         rate / 1e6
     )
-}
-
-fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
-    let mut samples = Vec::new();
-    for _ in 0..runs {
-        let mut command = make();
-        command.stdout(Stdio::null());
-        let started = Instant::now();
-        let status = command.status().expect("run benchmark command");
-        samples.push(started.elapsed().as_secs_f64() * 1000.0);
-        assert!(status.success(), "benchmark command failed: {command:?}");
-    }
-    median(samples)
 }
 
 fn apply_command(root: &Path) -> Command {

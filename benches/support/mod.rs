@@ -254,6 +254,20 @@ fn git(root: &Path, args: &[&str]) {
     assert!(status.success(), "git {args:?} failed");
 }
 
+/// The median wall time of `runs` runs of the command `make` builds, in milliseconds.
+pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let mut command = make();
+        command.stdout(Stdio::null());
+        let started = std::time::Instant::now();
+        let status = command.status().expect("run benchmark command");
+        samples.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(status.success(), "benchmark command failed: {command:?}");
+    }
+    median(samples)
+}
+
 /// Median of a sample of durations in milliseconds.
 pub fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));

@@ -46,21 +46,9 @@ impl TestEnv {
         command
     }
 
-    /// Runs git and insists it succeeds.
+    /// Runs git, insists it succeeds, and returns its stdout trimmed.
     pub fn git(&self, cwd: &Path, args: &[&str]) -> String {
-        let mut command = Command::new("git");
-        self.hermetic(&mut command);
-        let output = command
-            .current_dir(cwd)
-            .args(args)
-            .output()
-            .expect("run git");
-        assert!(
-            output.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout).trim().to_string()
+        self.git_raw(cwd, args).trim().to_string()
     }
 
     /// Runs git and returns its stdout exactly (for byte comparisons).
@@ -78,6 +66,22 @@ impl TestEnv {
             String::from_utf8_lossy(&output.stderr)
         );
         String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// The demo repository (`git ucg demo`), built at `<scratch>/demo`.
+    pub fn demo(&self) -> PathBuf {
+        let dir = self.path().join("demo");
+        let out = self
+            .ucg(self.path())
+            .args(["demo", dir.to_str().expect("utf-8 temp path")])
+            .output()
+            .expect("run the demo");
+        assert!(
+            out.status.success(),
+            "demo failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dir
     }
 
     /// A new repository at `name` with one commit on `main`.

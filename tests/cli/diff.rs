@@ -115,11 +115,7 @@ fn paths_limit_the_diff() {
 #[test]
 fn on_the_demo_each_story_and_the_epic_equal_git() {
     let env = TestEnv::new();
-    let dir = env.path().join("demo");
-    env.ucg(env.path())
-        .args(["demo", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let dir = env.demo();
     let marker = |name: &str| {
         std::fs::read_to_string(dir.join("_bmad-output/implementation-artifacts").join(name))
             .unwrap()
@@ -175,11 +171,7 @@ fn on_the_demo_each_story_and_the_epic_equal_git() {
 #[test]
 fn broken_markers_are_problems_of_their_story() {
     let env = TestEnv::new();
-    let dir = env.path().join("demo");
-    env.ucg(env.path())
-        .args(["demo", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let dir = env.demo();
     let impl_dir = dir.join("_bmad-output/implementation-artifacts");
     std::fs::remove_file(impl_dir.join(".baseline-7-1")).unwrap();
     let abbreviated =
@@ -382,11 +374,7 @@ fn the_line_count_cache_repeats_the_same_answer_and_survives_garbage() {
 #[test]
 fn epic_reads_a_teammates_run_from_a_commit_with_rev() {
     let env = TestEnv::new();
-    let dir = env.path().join("demo");
-    env.ucg(env.path())
-        .args(["demo", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let dir = env.demo();
     // The teammate's run, committed on a branch; this work tree then loses every artifact.
     env.git(&dir, &["checkout", "-q", "-b", "teammate"]);
     env.git(&dir, &["add", "-A"]);
@@ -429,11 +417,7 @@ fn epic_reads_a_teammates_run_from_a_commit_with_rev() {
 #[test]
 fn in_a_shallow_clone_missing_history_is_a_problem_not_a_crash() {
     let env = TestEnv::new();
-    let dir = env.path().join("demo");
-    env.ucg(env.path())
-        .args(["demo", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let dir = env.demo();
     let shallow = env.path().join("shallow");
     let url = format!("file://{}", dir.display());
     env.git(
