@@ -21,11 +21,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     let mut changes =
         git::tree_changes(repo, &mut cache, base, end, renames).map_err(Error::new)?;
     if !args.paths.is_empty() {
-        changes.retain(|c| {
-            args.paths
-                .iter()
-                .any(|p| under(&c.path, p) || under(&c.old_path, p))
-        });
+        changes = limit_to_paths(changes, &args.paths, repo.object_hash());
     }
     // git's core.quotePath (default true) quotes non-ASCII paths in its output.
     let quote_non_ascii = repo
@@ -117,6 +113,46 @@ fn totals(counts: &[git::LineCounts]) -> (u64, u64) {
     counts.iter().flatten().fold((0, 0), |(i, d), (a, r)| {
         (i + u64::from(*a), d + u64::from(*r))
     })
+}
+
+/// Keeps the changes under `paths`. As in git, whose rename detection sees only the paths it was
+/// given, a rename with one side outside them is a deletion or an addition of the side inside.
+fn limit_to_paths(
+    changes: Vec<git::FileChange>,
+    paths: &[String],
+    hash: gix::hash::Kind,
+) -> Vec<git::FileChange> {
+    let inside = |path: &str| paths.iter().any(|p| under(path, p));
+    let null = ObjectId::null(hash);
+    let mut kept = Vec::new();
+    for change in changes {
+        let (old_in, new_in) = (inside(&change.old_path), inside(&change.path));
+        match change.status {
+            git::Status::Renamed(_) if old_in != new_in => {
+                if old_in {
+                    kept.push(git::FileChange {
+                        status: git::Status::Deleted,
+                        path: change.old_path.clone(),
+                        new_id: null,
+                        new_mode: 0,
+                        ..change
+                    });
+                } else {
+                    kept.push(git::FileChange {
+                        status: git::Status::Added,
+                        old_path: change.path.clone(),
+                        old_id: null,
+                        old_mode: 0,
+                        ..change
+                    });
+                }
+            }
+            _ if old_in || new_in => kept.push(change),
+            _ => {}
+        }
+    }
+    kept.sort_by(|a, b| a.path.cmp(&b.path));
+    kept
 }
 
 fn under(path: &str, prefix: &str) -> bool {

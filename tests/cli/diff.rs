@@ -110,6 +110,21 @@ fn paths_limit_the_diff() {
         ),
         "A\tnew dir/added file.txt\n"
     );
+    // A rename across the limit is what git makes of it: only the side inside, added or deleted.
+    for limit in ["move/new name.txt", "move/old name.txt", "move"] {
+        assert_eq!(
+            ucg(
+                &env,
+                &root,
+                &["diff", "--range", &range, "--name-status", "--", limit]
+            ),
+            env.git_raw(
+                &root,
+                &["diff", "--name-status", "-M", &base, &tip, "--", limit]
+            ),
+            "{limit}"
+        );
+    }
 }
 
 #[test]
