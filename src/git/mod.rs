@@ -31,9 +31,10 @@ pub fn resolve_commit(repo: &gix::Repository, text: &str) -> GitResult<ObjectId>
             .map_err(|_| format!("`{text}` names no object in this repository"))?
             .detach()
     };
-    match repo.find_commit(id) {
-        Ok(_) => Ok(id),
-        Err(_) if repo.has_object(id) => Err(format!("`{text}` names an object that is not a commit")),
+    // The object's header says its kind without inflating it.
+    match repo.find_header(id).map(|h| h.kind()) {
+        Ok(gix::object::Kind::Commit) => Ok(id),
+        Ok(_) => Err(format!("`{text}` names an object that is not a commit")),
         Err(_) => Err(format!(
             "`{text}` names an object that does not exist in this repository (another clone's id, or a shallow history?)"
         )),
