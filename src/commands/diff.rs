@@ -11,7 +11,7 @@ use gix::ObjectId;
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
-    // An object cache pays off: rename scoring and line counts read the same blobs.
+    // A clone to tune: this command reads many blobs, some twice (see `tune_for_diffs`).
     let mut repo = ctx.repo()?.clone();
     git::tune_for_diffs(&mut repo);
     let repo = &repo;
