@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 use std::process::Command;
-use support::{time_runs, RepoShape};
+use support::{time_pair, time_runs, RepoShape};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
 
@@ -53,10 +53,11 @@ fn main() {
     };
     let (base, tip) = support::write_repo(&dir, shape);
     let range = format!("{base}..{tip}");
-    let ours = time_runs(15, || {
-        ucg(&dir, &["diff", "--epic", "--stat", "--no-cache"])
-    });
-    let theirs = time_runs(15, || git(&dir, &["diff", "--stat", &range]));
+    let (ours, theirs) = time_pair(
+        101,
+        || ucg(&dir, &["diff", "--epic", "--stat", "--no-cache"]),
+        || git(&dir, &["diff", "--stat", &range]),
+    );
     println!(
         "| `diff --epic --stat` | 10,000 files, epic of 60 commits touching ~150 files | {ours:.1} ms | {theirs:.1} ms | {:.2}× |",
         ours / theirs
@@ -82,10 +83,11 @@ fn main() {
         .output()
         .expect("git");
     let size = String::from_utf8_lossy(&numstat.stdout).trim().to_string();
-    let ours = time_runs(7, || {
-        ucg(&long, &["diff", "--range", &range, "--stat", "--no-cache"])
-    });
-    let theirs = time_runs(7, || git(&long, &["diff", "--stat", &range]));
+    let (ours, theirs) = time_pair(
+        15,
+        || ucg(&long, &["diff", "--range", &range, "--stat", "--no-cache"]),
+        || git(&long, &["diff", "--stat", &range]),
+    );
     let repeat = time_runs(7, || ucg(&long, &["diff", "--range", &range, "--stat"]));
     println!(
         "| `diff --range --stat`, cold | 500 commits; {size} | {ours:.1} ms | {theirs:.1} ms | {:.2}× |",

@@ -100,6 +100,22 @@ pub struct Epic {
     pub problems: Vec<String>,
 }
 
+impl StoryRange {
+    /// A story whose range was not asked for.
+    fn unresolved(id: String, status: Option<String>) -> StoryRange {
+        StoryRange {
+            id,
+            status,
+            verdict: None,
+            baseline: None,
+            end: None,
+            end_source: EndSource::Tip,
+            usable: false,
+            problems: Vec::new(),
+        }
+    }
+}
+
 impl Epic {
     pub fn story(&self, id: &str) -> Option<&StoryRange> {
         self.stories.iter().find(|s| s.id == id)
@@ -123,12 +139,14 @@ impl Epic {
 }
 
 /// How much of the epic to work out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Detail {
     /// Everything `git ucg epic` shows: each story's ancestry check, the commits ahead.
     Full,
-    /// The ranges only; callers check the ancestry of the one range they use ([`check_range`]).
-    Ranges,
+    /// Only what one range needs: the named story's range, or with `None` the first story's
+    /// baseline (the accumulated range). Other stories carry no range. Callers check the ancestry
+    /// of the range they use ([`check_range`]).
+    RangeOf(Option<String>),
 }
 
 /// Builds the epic from the artifacts and the repository.
@@ -194,7 +212,7 @@ pub fn load(
     let checked_out = head_branch.as_deref() == Some(branch.as_str());
     let protected = match detail {
         Detail::Full => first_protected(repo, &inputs.protected_branches),
-        Detail::Ranges => None,
+        Detail::RangeOf(_) => None,
     };
     let (base_branch, ahead) = match (tip, protected) {
         (Some(tip), Some((name, base_tip))) => {
@@ -245,45 +263,64 @@ pub fn load(
                 .map(|log| decision_log::recorded_verdicts(&log))
                 .unwrap_or_default()
         }
-        Detail::Ranges => Vec::new(),
+        Detail::RangeOf(_) => Vec::new(),
     };
     let logged = decision_log::verdicts_for(&recorded, &story_ids);
 
-    // Baselines first: a story without an end marker ends at the next later baseline.
-    let baselines: Vec<(Option<ObjectId>, Vec<String>)> = story_ids
-        .iter()
-        .map(|story| {
-            read_marker(
-                repo,
-                source,
-                impl_dir,
-                &markers::baseline_file(story),
-                "baseline",
-            )
-        })
-        .collect();
+    // A story without an end marker ends at the next later baseline: baselines are read on
+    // demand (and once), so a single range reads only the markers it needs.
+    let mut baselines: Vec<Option<Marker>> = vec![None; story_ids.len()];
+    let mut baseline_at = |i: usize| -> Marker {
+        baselines[i]
+            .get_or_insert_with(|| {
+                read_marker(
+                    repo,
+                    source,
+                    impl_dir,
+                    &markers::baseline_file(&story_ids[i]),
+                    "baseline",
+                )
+            })
+            .clone()
+    };
+    let wanted = |i: usize, story: &str| match &detail {
+        Detail::Full => true,
+        Detail::RangeOf(Some(target)) => story == target,
+        Detail::RangeOf(None) => i == 0,
+    };
     let mut stories = Vec::new();
+    let mut first_with_baseline_found = false;
     for (i, (story, status)) in ids.into_iter().enumerate() {
-        let (baseline, mut story_problems) = baselines[i].clone();
-        let (commit_marker, end_problems) = read_marker(
+        // For the accumulated range, the first story with a baseline is the one that matters.
+        let accumulating = detail == Detail::RangeOf(None) && !first_with_baseline_found;
+        if !wanted(i, &story) && !accumulating {
+            stories.push(StoryRange::unresolved(story, status));
+            continue;
+        }
+        let Marker {
+            id: baseline,
+            problems: mut story_problems,
+            ..
+        } = baseline_at(i);
+        first_with_baseline_found |= baseline.is_some();
+        let end_marker = read_marker(
             repo,
             source,
             impl_dir,
             &markers::commit_file(&story),
             "end marker",
         );
-        let marker_exists = source.is_file(&impl_dir.join(markers::commit_file(&story)));
-        if marker_exists {
-            story_problems.extend(end_problems);
+        if end_marker.present {
+            story_problems.extend(end_marker.problems);
         }
-        let next_baseline = baselines[i + 1..].iter().find_map(|(b, _)| *b);
-        let (end, end_source) = match (commit_marker, next_baseline) {
+        let next_baseline = (i + 1..story_ids.len()).find_map(|j| baseline_at(j).id);
+        let (end, end_source) = match (end_marker.id, next_baseline) {
             (Some(end), _) => (Some(end), EndSource::CommitMarker),
             (None, Some(next)) => (Some(next), EndSource::NextBaseline),
             (None, None) => (tip, EndSource::Tip),
         };
         let mut usable = baseline.is_some() && end.is_some();
-        if let (Some(base), Some(end), Detail::Full) = (baseline, end, detail) {
+        if let (Some(base), Some(end), Detail::Full) = (baseline, end, &detail) {
             if let Err(problem) = check_range(repo, base, end) {
                 story_problems.push(problem);
                 usable = false;
@@ -335,6 +372,14 @@ pub fn check_range(
     }
 }
 
+/// A marker as read: its commit when it resolves, what is wrong with it, whether the file is there.
+#[derive(Debug, Clone)]
+struct Marker {
+    id: Option<ObjectId>,
+    problems: Vec<String>,
+    present: bool,
+}
+
 /// Reads a marker and resolves it; problems say what is wrong with it.
 fn read_marker(
     repo: &gix::Repository,
@@ -342,24 +387,37 @@ fn read_marker(
     impl_dir: &Path,
     name: &str,
     what: &str,
-) -> (Option<ObjectId>, Vec<String>) {
+) -> Marker {
     let read = source.read(&impl_dir.join(name));
     let Some(text) = read.map(|b| String::from_utf8_lossy(&b).into_owned()) else {
-        return (None, vec![format!("no {what} ({name} is missing)")]);
+        return Marker {
+            id: None,
+            problems: vec![format!("no {what} ({name} is missing)")],
+            present: false,
+        };
     };
     let mut problems = Vec::new();
     if let Some(problem) = markers::form_problem(&text) {
         problems.push(format!("{name} {problem}"));
     }
     let Some(sha) = markers::marker_sha(&text) else {
-        return (None, problems);
+        return Marker {
+            id: None,
+            problems,
+            present: true,
+        };
     };
-    match git::resolve_commit(repo, sha) {
-        Ok(id) => (Some(id), problems),
+    let id = match git::resolve_commit(repo, sha) {
+        Ok(id) => Some(id),
         Err(e) => {
             problems.push(format!("{name}: {e}"));
-            (None, problems)
+            None
         }
+    };
+    Marker {
+        id,
+        problems,
+        present: true,
     }
 }
 

@@ -268,6 +268,21 @@ pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
     median(samples)
 }
 
+/// The median wall times of two commands run alternately `runs` times each, in milliseconds:
+/// interleaving spreads the machine's drift over both, so their ratio is fair.
+pub fn time_pair(
+    runs: usize,
+    mut a: impl FnMut() -> Command,
+    mut b: impl FnMut() -> Command,
+) -> (f64, f64) {
+    let mut samples = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        samples.0.push(time_runs(1, &mut a));
+        samples.1.push(time_runs(1, &mut b));
+    }
+    (median(samples.0), median(samples.1))
+}
+
 /// Median of a sample of durations in milliseconds.
 pub fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));

@@ -209,7 +209,13 @@ fn resolve_range(
     }
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic_id.clone())?;
     let source = crate::store::ArtifactSource::WorkTree;
-    let epic = epic::load(repo, &inputs, &source, None, epic::Detail::Ranges)?;
+    let epic = epic::load(
+        repo,
+        &inputs,
+        &source,
+        None,
+        epic::Detail::RangeOf(args.story.clone()),
+    )?;
     if let Some(story_id) = &args.story {
         let story = epic.story(story_id).ok_or_else(|| {
             Error::new(format!("epic {} has no story {story_id:?}", epic.id))

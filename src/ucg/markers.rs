@@ -1,8 +1,6 @@
 //! Story markers: `.baseline-<story>` (the story's anchor) and `.commit-<story>` (its end), each one
 //! line holding a full commit id (formats/ucg.md §1.7–1.8).
 
-use std::sync::LazyLock;
-
 pub fn baseline_file(story: &str) -> String {
     format!(".baseline-{story}")
 }
@@ -11,17 +9,19 @@ pub fn commit_file(story: &str) -> String {
     format!(".commit-{story}")
 }
 
-/// The reference's tolerant reader (`gate_trail._marker_sha`): the first 7–40 hex-digit word of
-/// the first line that has one, as written. `baseline=<sha>` and prose like `commit deadbeef1`
-/// both yield a sha.
+/// The reference's tolerant reader (`gate_trail._marker_sha`, `\b([0-9a-f]{7,40})\b` ignoring
+/// case): the first 7–40 hex-digit word of the first line that has one, as written.
+/// `baseline=<sha>` and prose like `commit deadbeef1` both yield a sha.
+///
+/// A hex run bounded by `\b` on both sides is a whole word, so this looks at words (runs of
+/// Unicode word characters, as Python's `\w`), without a regex: compiling a Unicode-aware one
+/// costs more than reading every marker of an epic.
 pub fn marker_sha(text: &str) -> Option<&str> {
-    static HEX_WORD: LazyLock<Option<regex::Regex>> =
-        LazyLock::new(|| regex::Regex::new(r"(?i)\b([0-9a-f]{7,40})\b").ok());
-    let re = HEX_WORD.as_ref()?;
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
     text.lines().find_map(|line| {
-        re.captures(line.trim())
-            .and_then(|c| c.get(1))
-            .map(|m| m.as_str())
+        line.split(|c: char| !is_word(c)).find(|word| {
+            (7..=40).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_hexdigit())
+        })
     })
 }
 
