@@ -15,11 +15,28 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     let mut repo = ctx.repo()?.clone();
     git::tune_for_diffs(&mut repo);
     let repo = &repo;
-    let (base, end) = resolve_range(ctx, repo, args)?;
+    let (base, end, verify) = resolve_range(ctx, repo, args)?;
     let renames = !args.no_renames;
     let mut cache = git::blob_cache(repo).map_err(Error::new)?;
-    let mut changes =
-        git::tree_changes(repo, &mut cache, base, end, renames).map_err(Error::new)?;
+    // A story's or the epic's range is used only if its base is an ancestor of its end; that walk
+    // runs beside the tree diff, and nothing is printed before it says yes.
+    let (changes, ancestry) = std::thread::scope(|scope| {
+        let checker = verify.as_ref().map(|_| {
+            let own = repo.clone();
+            scope.spawn(move || epic::check_range(&own, base, end))
+        });
+        let changes = git::tree_changes(repo, &mut cache, base, end, renames);
+        let ancestry = match checker.map(|c| c.join()) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => Err("the ancestry check failed".to_string()),
+            None => Ok(()),
+        };
+        (changes, ancestry)
+    });
+    if let (Err(problem), Some(verify)) = (ancestry, &verify) {
+        return Err(verify.error(problem));
+    }
+    let mut changes = changes.map_err(Error::new)?;
     if !args.paths.is_empty() {
         changes = limit_to_paths(changes, &args.paths, repo.object_hash());
     }
@@ -184,12 +201,37 @@ fn print(ctx: &Context, text: String, paged: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// The two commits to compare.
+/// Which range was asked for, to word the refusal when its base is not an ancestor of its end.
+enum Verify {
+    Story { id: String, problems: Vec<String> },
+    Epic,
+}
+
+impl Verify {
+    fn error(&self, problem: String) -> Error {
+        let error = match self {
+            Verify::Story { id, problems } => {
+                let mut all = problems.clone();
+                if !all.contains(&problem) {
+                    all.push(problem);
+                }
+                Error::new(format!(
+                    "story {id} has no usable range: {}",
+                    all.join("; ")
+                ))
+            }
+            Verify::Epic => Error::new(format!("the epic has no usable range: {problem}")),
+        };
+        error.hint("`git ucg epic` shows each story's markers and problems")
+    }
+}
+
+/// The two commits to compare, and how to check them when they come from markers.
 fn resolve_range(
     ctx: &Context,
     repo: &gix::Repository,
     args: &DiffArgs,
-) -> Result<(ObjectId, ObjectId)> {
+) -> Result<(ObjectId, ObjectId, Option<Verify>)> {
     if let Some(range) = &args.range {
         let (a, b) = range
             .split_once("..")
@@ -205,43 +247,29 @@ fn resolve_range(
                 .map_err(|e| Error::new(format!("{spec:?} is not a commit: {e}")))?;
             Ok(commit.id)
         };
-        return Ok((resolve(a)?, resolve(b)?));
+        return Ok((resolve(a)?, resolve(b)?, None));
     }
     let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic_id.clone())?;
     let source = crate::store::ArtifactSource::WorkTree;
-    let epic = epic::load(
-        repo,
-        &inputs,
-        &source,
-        None,
-        epic::Detail::RangeOf(args.story.clone()),
-    )?;
+    let detail = epic::Detail::RangeOf(args.story.clone());
+    let epic = epic::load(repo, &inputs, &source, None, detail)?;
     if let Some(story_id) = &args.story {
         let story = epic.story(story_id).ok_or_else(|| {
             Error::new(format!("epic {} has no story {story_id:?}", epic.id))
                 .hint("`git ucg epic` lists the stories")
         })?;
-        let checked = match (story.baseline, story.end) {
-            (Some(base), Some(end)) => epic::check_range(repo, base, end).map(|()| (base, end)),
-            _ => Err("no baseline".to_string()),
+        let verify = Verify::Story {
+            id: story_id.clone(),
+            problems: story.problems.clone(),
         };
-        return match checked {
-            Ok(range) if story.usable => Ok(range),
-            checked => {
-                let mut problems = story.problems.clone();
-                problems.extend(checked.err().filter(|p| !problems.contains(p)));
-                Err(Error::new(format!(
-                    "story {story_id} has no usable range: {}",
-                    problems.join("; ")
-                ))
-                .hint("`git ucg epic` shows each story's markers and problems"))
+        return match (story.baseline, story.end, story.usable) {
+            (Some(base), Some(end), true) => Ok((base, end, Some(verify))),
+            _ => {
+                let first = story.problems.first().cloned();
+                Err(verify.error(first.unwrap_or_else(|| "no baseline".to_string())))
             }
         };
     }
     let (base, tip) = epic.accumulated().map_err(Error::new)?;
-    epic::check_range(repo, base, tip).map_err(|problem| {
-        Error::new(format!("the epic has no usable range: {problem}"))
-            .hint("`git ucg epic` shows each story's markers and problems")
-    })?;
-    Ok((base, tip))
+    Ok((base, tip, Some(Verify::Epic)))
 }

@@ -497,3 +497,42 @@ fn colours_are_gits() {
     // NO_COLOR (set for every test) and a pipe mean no colour by default.
     assert!(!ucg(&env, &root, &["diff", "--range", &range, "--patch"]).contains('\u{1b}'));
 }
+
+#[test]
+fn a_baseline_that_is_not_an_ancestor_of_its_end_is_refused() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["checkout", "-q", "-b", "elsewhere", "main"]);
+    write(&dir.join("other.txt"), "not on the epic\n");
+    env.git(&dir, &["add", "other.txt"]);
+    env.git(&dir, &["commit", "-q", "-m", "elsewhere"]);
+    let foreign = env.git(&dir, &["rev-parse", "HEAD"]);
+    env.git(&dir, &["checkout", "-q", "ultracode/epic-7"]);
+    write(
+        &dir.join("_bmad-output/implementation-artifacts/.baseline-7-2"),
+        &format!("{foreign}\n"),
+    );
+
+    let out = env
+        .ucg(&dir)
+        .args(["diff", "--story", "7-2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).is_empty(),
+        "nothing printed before the check said no"
+    );
+    assert!(stderr(&out).contains("not an ancestor"), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(
+        &env.ucg(&dir)
+            .args(["epic", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(doc["stories"][1]["problems"]
+        .to_string()
+        .contains("not an ancestor"));
+}
