@@ -37,6 +37,9 @@ _git__ucg() {
             git__ucg,reds)
                 cmd="git__ucg__subcmd__reds"
                 ;;
+            git__ucg,status)
+                cmd="git__ucg__subcmd__status"
+                ;;
             git__ucg__subcmd__id,mint)
                 cmd="git__ucg__subcmd__id__subcmd__mint"
                 ;;
@@ -50,7 +53,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -259,6 +262,44 @@ _git__ucg() {
                     return 0
                     ;;
                 --scan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__status)
+            opts="-h -V --format --impl-artifacts --run-dir --runs-root --deferred-work --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runs-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-work)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

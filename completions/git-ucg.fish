@@ -32,6 +32,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -l no-pager -d 'Never send
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "config" -d 'Show the resolved [workflow] configuration and where each value comes from'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "status" -d 'What the run is doing and waiting on (for now the reference\'s markdown view)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
@@ -45,6 +46,17 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l json -d 'Prin
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l format -d 'The view: `markdown`, the reference renderer\'s document' -r -f -a "markdown\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l run-dir -d 'The run folder whose decision log\'s tail is shown (none: `n/a`)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l deferred-work -d 'The deferred-work ledger (default: deferred-work.md in the artifact directory)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the run\'s artifacts from the tree of commit REV (no checkout), and end ranges at REV: a teammate\'s run on `origin/ultracode/epic-7`, say' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F

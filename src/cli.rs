@@ -46,6 +46,8 @@ pub enum ColorWhen {
 pub enum Command {
     /// Show the resolved [workflow] configuration and where each value comes from.
     Config(ConfigArgs),
+    /// What the run is doing and waiting on (for now the reference's markdown view).
+    Status(StatusArgs),
     /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
     Epic(EpicArgs),
     /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
@@ -77,6 +79,34 @@ pub struct ConfigArgs {
     /// Print one JSON document (schema git-ucg.config/1).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "--format markdown prints, byte for byte, what UltraCode Goal's status_render.py prints \
+for the same files. It reads and never writes; every source is optional."
+)]
+pub struct StatusArgs {
+    /// The view: `markdown`, the reference renderer's document.
+    #[arg(long, value_enum, default_value_t = StatusFormat::Markdown)]
+    pub format: StatusFormat,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+    /// The run folder whose decision log's tail is shown (none: `n/a`).
+    #[arg(long, value_name = "DIR")]
+    pub run_dir: Option<PathBuf>,
+    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
+    #[arg(long, value_name = "DIR")]
+    pub runs_root: Option<PathBuf>,
+    /// The deferred-work ledger (default: deferred-work.md in the artifact directory).
+    #[arg(long, value_name = "FILE")]
+    pub deferred_work: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    Markdown,
 }
 
 #[derive(Debug, Args)]

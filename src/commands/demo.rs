@@ -20,6 +20,7 @@ const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
 /// The commands the demo suggests, in order. Only commands that exist are listed; later commands
 /// join this list as they are built.
 const NEXT_COMMANDS: &[(&str, &str)] = &[
+    ("git ucg status", "what the run does and waits on"),
     (
         "git ucg epic",
         "the stories, their ranges, commits, verdicts",

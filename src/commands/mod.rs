@@ -7,6 +7,7 @@ pub mod epic;
 pub mod generate;
 pub mod id;
 pub mod reds;
+pub mod status;
 
 use crate::cli::{Command, IdCommand, RedsCommand};
 use crate::context::Context;
@@ -15,6 +16,7 @@ use crate::error::Result;
 pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
     match command {
         Command::Config(args) => config::run(ctx, args),
+        Command::Status(args) => status::run(ctx, args),
         Command::Epic(args) => epic::run(ctx, args),
         Command::Diff(args) => diff::run(ctx, args),
         Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),

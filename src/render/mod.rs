@@ -1,3 +1,4 @@
 //! Renderers for people: git-style diff summaries and the epic table.
 
 pub mod diffstat;
+pub mod status_markdown;

@@ -4,6 +4,7 @@ pub mod decision_log;
 pub mod decisions;
 pub mod heartbeat;
 pub mod ids;
+pub mod ledger;
 pub mod markers;
 pub mod reds;
 pub mod runs;

@@ -10,3 +10,4 @@ mod diff;
 mod discovery;
 mod docs;
 mod reds;
+mod status;

@@ -1,0 +1,49 @@
+//! `git ucg status`: what the run is doing and waiting on. For now the reference's markdown view
+//! (`--format markdown`), byte-compatible with `status_render.py`; it writes nothing.
+
+use crate::cli::{StatusArgs, StatusFormat};
+use crate::context::Context;
+use crate::error::Result;
+use crate::render::status_markdown::{self, StatusPaths};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let runs_root = match &args.runs_root {
+        Some(dir) => dir.clone(),
+        None => ctx
+            .try_project_root()
+            .unwrap_or_else(|| PathBuf::from("."))
+            .join(crate::ucg::runs::RUNS_ROOT),
+    };
+    let paths = StatusPaths {
+        deferred_work: args
+            .deferred_work
+            .clone()
+            .unwrap_or_else(|| impl_dir.join("deferred-work.md")),
+        impl_dir,
+        run_dir: args.run_dir.clone(),
+        runs_root,
+        hunk_viewer: on_path("hunk"),
+    };
+    let document = match args.format {
+        StatusFormat::Markdown => status_markdown::render(&paths),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(document.as_bytes())?;
+    stdout.flush()?;
+    Ok(0)
+}
+
+/// Whether an executable of that name is on PATH (the reference probes with `which`).
+fn on_path(name: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            let candidate: &Path = &dir.join(name);
+            std::fs::metadata(candidate)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}

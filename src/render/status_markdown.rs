@@ -1,0 +1,381 @@
+//! `git ucg status --format markdown`: byte for byte what the reference `status_render.py` prints
+//! for the same files (formats/ucg.md §3, Appendix A), quirks included: Python `str()` of values,
+//! no blank line after an empty escalations section, a pathlib-normalized `no run:` path, the
+//! ledger's table rules, the tolerant marker reader, the `hunk show` line when `hunk` is on PATH.
+//! It reads and never writes.
+
+use crate::context::pathlib_display;
+use crate::pyjson::{self, Object, Value};
+use crate::ucg::{ledger, markers};
+use std::path::{Path, PathBuf};
+
+const NA: &str = "n/a";
+const MACHINE: &str = "[machine-derived]";
+
+/// Where the renderer reads from.
+pub struct StatusPaths {
+    pub impl_dir: PathBuf,
+    pub run_dir: Option<PathBuf>,
+    pub runs_root: PathBuf,
+    pub deferred_work: PathBuf,
+    /// Whether a `hunk` viewer is on PATH (adds `hunk show <sha>` under each baseline).
+    pub hunk_viewer: bool,
+}
+
+/// The whole document, ending in exactly one newline.
+pub fn render(paths: &StatusPaths) -> String {
+    let heartbeat_path = paths.impl_dir.join("run-status.json");
+    let mut lines: Vec<String> = Vec::new();
+    if std::fs::symlink_metadata(&heartbeat_path).is_err() && !heartbeat_path.exists() {
+        lines.push(format!(
+            "no run: {} not found",
+            pathlib_display(&heartbeat_path)
+        ));
+        lines.push(String::new());
+        runs_section(&mut lines, &paths.runs_root);
+        return finish(lines);
+    }
+    let status = read_heartbeat(&heartbeat_path);
+    let field = |key: &str| scalar(status.as_ref().and_then(|s| s.get(key)));
+    lines.push("# Run status".into());
+    lines.push(String::new());
+    lines.push(format!("- Epic: {}", field("epic")));
+    lines.push(format!("- Story: {}", field("story")));
+    lines.push(format!(
+        "- Position: {} of {}",
+        field("index"),
+        field("total")
+    ));
+    lines.push(format!("- Phase: {}", current_phase(status.as_ref())));
+    lines.push(format!("- Last verdict: {}", field("last_verdict")));
+    match status
+        .as_ref()
+        .and_then(|s| s.get("last_reasons"))
+        .and_then(Value::as_array)
+    {
+        Some(reasons) if !reasons.is_empty() => {
+            for reason in reasons {
+                lines.push(format!(
+                    "- Last reason: {} {MACHINE}",
+                    pyjson::py_str(reason)
+                ));
+            }
+        }
+        _ => lines.push(format!("- Last reason: {NA} {MACHINE}")),
+    }
+    lines.push(budget_line(status.as_ref()));
+    lines.push(format!("- Re-loops this run: {}", field("reloop_count")));
+    lines.push(format!("- Profile: {}", field("profile")));
+    lines.push(format!("- Updated: {}", field("updated")));
+    lines.push(String::new());
+
+    lines.push("## Stories".into());
+    lines.push(String::new());
+    stories_section(&mut lines, status.as_ref(), paths);
+    lines.push(String::new());
+
+    lines.push("## Escalations".into());
+    lines.push(String::new());
+    escalations_section(&mut lines, &paths.impl_dir);
+
+    lines.push("## Deferred work".into());
+    lines.push(String::new());
+    let rows = std::fs::read(&paths.deferred_work)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .map(|text| ledger::rows(&text))
+        .unwrap_or_default();
+    if rows.is_empty() {
+        lines.push(format!("- {NA}"));
+    }
+    for row in rows {
+        let cell = |key: &str| {
+            row.get(key)
+                .filter(|v| !v.is_empty())
+                .map_or(NA, String::as_str)
+                .to_string()
+        };
+        let id = row.get("id").cloned().unwrap_or_default();
+        lines.push(format!(
+            "- {id} [{}] severity={} story={}: {}",
+            cell("status"),
+            cell("severity"),
+            cell("story"),
+            cell("reason")
+        ));
+    }
+    lines.push(String::new());
+
+    lines.push("## Decision log tail".into());
+    lines.push(String::new());
+    let tail = paths
+        .run_dir
+        .as_ref()
+        .and_then(|run| std::fs::read(run.join(".decision-log.md")).ok())
+        .and_then(|b| String::from_utf8(b).ok())
+        .map(|text| {
+            let non_blank: Vec<String> = ledger::py_splitlines(&text)
+                .into_iter()
+                .filter(|l| !crate::ucg::ids::py_strip(l).is_empty())
+                .map(|l| {
+                    l.trim_end_matches(crate::ucg::ids::is_python_space)
+                        .to_string()
+                })
+                .collect();
+            non_blank[non_blank.len().saturating_sub(12)..].to_vec()
+        })
+        .unwrap_or_default();
+    if tail.is_empty() {
+        lines.push(format!("- {NA}"));
+    }
+    for line in tail {
+        lines.push(format!("    {line}"));
+    }
+    lines.push(String::new());
+
+    runs_section(&mut lines, &paths.runs_root);
+    finish(lines)
+}
+
+fn finish(lines: Vec<String>) -> String {
+    let text = lines.join("\n");
+    let mut out = text
+        .trim_end_matches(crate::ucg::ids::is_python_space)
+        .to_string();
+    out.push('\n');
+    out
+}
+
+/// The heartbeat object, or `None` when it is unreadable, blank, not JSON, not an object, or `{}`.
+fn read_heartbeat(path: &Path) -> Option<Object> {
+    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+    if crate::ucg::ids::py_strip(&text).is_empty() {
+        return None;
+    }
+    match pyjson::loads(&text).ok()? {
+        Value::Object(object) if !object.is_empty() => Some(*object),
+        _ => None,
+    }
+}
+
+/// `None` and `""` are `n/a`; anything else as Python's `str()` prints it.
+fn scalar(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => NA.into(),
+        Some(Value::Str(s)) if s.is_empty() => NA.into(),
+        Some(v) => pyjson::py_str(v),
+    }
+}
+
+/// Truthy values as `str()`, falsy ones `n/a`.
+fn truthy(value: Option<&Value>) -> String {
+    match value {
+        Some(v) if v.is_truthy() => pyjson::py_str(v),
+        _ => NA.into(),
+    }
+}
+
+fn story_entries(status: Option<&Object>) -> Vec<&Object> {
+    status
+        .and_then(|s| s.get("stories"))
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_object).collect())
+        .unwrap_or_default()
+}
+
+fn current_phase(status: Option<&Object>) -> String {
+    let Some(story) = status
+        .and_then(|s| s.get("story"))
+        .filter(|v| v.is_truthy())
+    else {
+        return NA.into();
+    };
+    story_entries(status)
+        .into_iter()
+        .find(|entry| {
+            entry.get("story") == Some(story) && entry.get("phase").is_some_and(Value::is_truthy)
+        })
+        .map_or_else(|| NA.into(), |entry| truthy(entry.get("phase")))
+}
+
+fn budget_line(status: Option<&Object>) -> String {
+    let na = format!("- Budget used: {NA} {MACHINE}");
+    let Some(budget) = status
+        .and_then(|s| s.get("budget_used"))
+        .and_then(Value::as_object)
+    else {
+        return na;
+    };
+    let side = |key: &str| budget.get(key).filter(|v| !matches!(v, Value::Null));
+    if side("turns").is_none() && side("max_turns").is_none() {
+        return na;
+    }
+    format!(
+        "- Budget used: {} of {} turns {MACHINE}",
+        scalar(side("turns")),
+        scalar(side("max_turns"))
+    )
+}
+
+fn stories_section(lines: &mut Vec<String>, status: Option<&Object>, paths: &StatusPaths) {
+    let entries = story_entries(status);
+    if entries.is_empty() {
+        lines.push(format!("- {NA}"));
+    }
+    for entry in entries {
+        let none_checked = |key: &str| match entry.get(key) {
+            None | Some(Value::Null) => NA.to_string(),
+            Some(v) => pyjson::py_str(v),
+        };
+        let story = entry.get("story").filter(|v| v.is_truthy());
+        let label = story.map_or_else(|| NA.to_string(), pyjson::py_str);
+        lines.push(format!(
+            "- {label}: phase={} verdict={} attempts={} re-loops={}",
+            truthy(entry.get("phase")),
+            truthy(entry.get("verdict")),
+            none_checked("dev_attempts"),
+            none_checked("reloop_count")
+        ));
+        let Some(story) = story.map(pyjson::py_str) else {
+            continue;
+        };
+        let marker = |name: String| {
+            std::fs::read(paths.impl_dir.join(name))
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .and_then(|text| markers::marker_sha(&text).map(str::to_string))
+        };
+        if let Some(baseline) = marker(markers::baseline_file(&story)) {
+            lines.push(format!("  - baseline `{baseline}`"));
+            if paths.hunk_viewer {
+                let end = marker(markers::commit_file(&story)).unwrap_or(baseline);
+                lines.push(format!("  - hunk show {end}"));
+            }
+        }
+    }
+}
+
+/// One escalation: the file that named it and its typed payload, if readable.
+struct Escalation {
+    path: String,
+    payload: Option<Object>,
+}
+
+fn escalations_section(lines: &mut Vec<String>, impl_dir: &Path) {
+    let mut names: Vec<String> = std::fs::read_dir(impl_dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut found: std::collections::BTreeMap<String, Escalation> = Default::default();
+    for name in &names {
+        if let Some(story) = name
+            .strip_prefix(".escalation-")
+            .and_then(|r| r.strip_suffix(".md"))
+        {
+            if !story.is_empty() {
+                found.insert(
+                    story.to_string(),
+                    Escalation {
+                        path: name.clone(),
+                        payload: None,
+                    },
+                );
+            }
+        }
+    }
+    for name in &names {
+        let Some(story) = name
+            .strip_prefix("escalation-")
+            .and_then(|r| r.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if story.is_empty() {
+            continue;
+        }
+        let payload = std::fs::read(impl_dir.join(name))
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .filter(|t| !t.is_empty())
+            .and_then(|t| pyjson::loads(&t).ok())
+            .and_then(|v| match v {
+                Value::Object(o) => Some(*o),
+                _ => None,
+            });
+        match found.get_mut(story) {
+            Some(marker) if payload.is_none() => {
+                let _ = marker; // the raw marker stays, shown as unpromoted
+            }
+            Some(marker) => marker.payload = payload,
+            None => {
+                found.insert(
+                    story.to_string(),
+                    Escalation {
+                        path: name.clone(),
+                        payload,
+                    },
+                );
+            }
+        }
+    }
+    if found.is_empty() {
+        // The reference's quirk: no blank line follows an empty section.
+        lines.push(format!("- {NA}"));
+        return;
+    }
+    for (story, escalation) in found {
+        lines.push(format!("### {story}"));
+        lines.push(String::new());
+        match &escalation.payload {
+            Some(payload) => {
+                for key in ["kind", "source", "decision_needed", "evidence"] {
+                    lines.push(format!("- {key}: {}", truthy(payload.get(key))));
+                }
+            }
+            None if escalation.path.ends_with(".json") => {
+                lines.push("- escalation (typed record present but unreadable)".into());
+                lines.push(format!("- source: {}", escalation.path));
+            }
+            None => {
+                lines.push(
+                    "- escalation (unpromoted: session ended before Execute promoted it)".into(),
+                );
+                lines.push(format!("- source: {}", escalation.path));
+            }
+        }
+        lines.push(String::new());
+    }
+}
+
+fn runs_section(lines: &mut Vec<String>, runs_root: &Path) {
+    lines.push("## Runs".into());
+    lines.push(String::new());
+    let mut runs: Vec<(String, bool)> = std::fs::read_dir(runs_root)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().is_dir())
+                .filter(|e| e.path().join(".decision-log.md").is_file())
+                .map(|e| {
+                    let terminal = e.path().join("run-report.md").is_file();
+                    (e.file_name().to_string_lossy().into_owned(), terminal)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    runs.sort();
+    if runs.is_empty() {
+        lines.push(format!("- {NA}"));
+    }
+    for (name, terminal) in runs {
+        lines.push(format!(
+            "- {name}: {}",
+            if terminal { "terminal" } else { "live" }
+        ));
+    }
+}

@@ -1,0 +1,82 @@
+use crate::common::*;
+
+#[test]
+fn the_markdown_view_of_the_demo_run() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let before = snapshot(&dir.join("_bmad-output"));
+    let run = "_bmad-output/ultracode-goal/epic-7-20260604T172512Z";
+    let out = env
+        .ucg(&dir)
+        .args(["status", "--format", "markdown", "--run-dir", run])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+    assert_eq!(
+        snapshot(&dir.join("_bmad-output")),
+        before,
+        "status writes nothing"
+    );
+}
+
+#[test]
+fn outside_a_repository_with_explicit_paths() {
+    let env = TestEnv::new();
+    let out = env
+        .ucg(env.path())
+        .args([
+            "status",
+            "--impl-artifacts",
+            "./nowhere//",
+            "--runs-root",
+            "none",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "no run: nowhere/run-status.json not found\n\n## Runs\n\n- n/a\n"
+    );
+}
+
+#[test]
+fn a_hunk_viewer_on_path_adds_its_line() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let bin = env.path().join("bin");
+    write(&bin.join("hunk"), "#!/bin/sh\nexit 0\n");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("hunk"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = env
+        .ucg(&dir)
+        .env("PATH", path)
+        .args(["status"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let end_7_1 =
+        std::fs::read_to_string(dir.join("_bmad-output/implementation-artifacts/.commit-7-1"))
+            .unwrap();
+    assert!(
+        text.contains(&format!("  - hunk show {}", end_7_1.trim())),
+        "{text}"
+    );
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("  - hunk show"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let plain = env.ucg(&dir).args(["status"]).output().unwrap();
+    assert_eq!(
+        without,
+        stdout(&plain),
+        "removing the viewer lines gives the plain render"
+    );
+}
