@@ -104,6 +104,18 @@ proptest! {
     }
 
     #[test]
+    fn the_run_artifact_readers_never_panic(text in "\\PC{0,160}", bytes in proptest::collection::vec(any::<u8>(), 0..96)) {
+        use git_ucg::ucg::{decision_log, heartbeat, ledger, markers, sprint};
+        let _ = heartbeat::parse(&bytes);
+        let _ = heartbeat::parse(text.as_bytes());
+        let _ = sprint::development_status(&text);
+        let _ = markers::marker_sha(&text);
+        let _ = ledger::rows(&text);
+        let recorded = decision_log::recorded_verdicts(&text);
+        let _ = decision_log::verdicts_for(&recorded, &["1-1".to_string(), "1-2".to_string()]);
+    }
+
+    #[test]
     fn apply_is_idempotent_and_its_output_reads_back(
         findings in proptest::collection::vec((word(), "[a-z]{1,4}\\.md:[0-9]{1,3}", "\\PC{1,12}"), 0..8),
         close_mask in any::<u16>(),

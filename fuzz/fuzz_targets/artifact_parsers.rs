@@ -1,17 +1,25 @@
 //! Every parser of on-disk UCG data, fed the same arbitrary bytes: the RED registry, a scan, the
-//! answers file, and the Python-compatible JSON beneath them. None may panic; whatever parses must
+//! answers file, the heartbeat, sprint-status, markers, the ledger, the decision log, and the
+//! Python-compatible JSON beneath them. None may panic; whatever parses must
 //! survive `apply` and serialize to a document that parses back to the same registry.
 
 #![no_main]
 
 use git_ucg::pyjson;
-use git_ucg::ucg::{decisions, reds};
+use git_ucg::ucg::{decision_log, decisions, heartbeat, ledger, markers, reds, sprint};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let closed = decisions::closed_ids(Some(data));
     let registry = reds::Registry::parse(Some(data), "fuzz");
+    let _ = heartbeat::parse(data);
     if let Ok(text) = std::str::from_utf8(data) {
+        let _ = sprint::development_status(text);
+        let _ = markers::marker_sha(text);
+        let _ = ledger::rows(text);
+        let verdicts = decision_log::recorded_verdicts(text);
+        let stories: Vec<String> = verdicts.iter().map(|(id, _)| format!("{id}-x")).collect();
+        let _ = decision_log::verdicts_for(&verdicts, &stories);
         if let Ok(value) = pyjson::loads(text) {
             let pretty = pyjson::dumps_pretty(&value);
             assert!(pyjson::loads(&pretty).is_ok());
