@@ -37,6 +37,9 @@ _git__ucg() {
             git__ucg,reds)
                 cmd="git__ucg__subcmd__reds"
                 ;;
+            git__ucg,runs)
+                cmd="git__ucg__subcmd__runs"
+                ;;
             git__ucg,status)
                 cmd="git__ucg__subcmd__status"
                 ;;
@@ -53,7 +56,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -262,6 +265,28 @@ _git__ucg() {
                     return 0
                     ;;
                 --scan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__runs)
+            opts="-h -V --json --runs-root --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --runs-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -33,6 +33,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -s h -l help -d 'Print hel
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "config" -d 'Show the resolved [workflow] configuration and where each value comes from'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "status" -d 'What the run is doing and waiting on (for now the reference\'s markdown view)'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "runs" -d 'The runs index: run folders, live or terminal, their epic, their last activity'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
@@ -57,6 +58,14 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l json -d 'Print one JSON document (schema git-ucg.runs/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the run\'s artifacts from the tree of commit REV (no checkout), and end ranges at REV: a teammate\'s run on `origin/ultracode/epic-7`, say' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F

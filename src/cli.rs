@@ -48,6 +48,8 @@ pub enum Command {
     Config(ConfigArgs),
     /// What the run is doing and waiting on (for now the reference's markdown view).
     Status(StatusArgs),
+    /// The runs index: run folders, live or terminal, their epic, their last activity.
+    Runs(RunsArgs),
     /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
     Epic(EpicArgs),
     /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
@@ -79,6 +81,20 @@ pub struct ConfigArgs {
     /// Print one JSON document (schema git-ucg.config/1).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A run folder is a directory under the runs root holding a .decision-log.md; it is \
+terminal when it also holds run-report.md, else live."
+)]
+pub struct RunsArgs {
+    /// Print one JSON document (schema git-ucg.runs/1).
+    #[arg(long)]
+    pub json: bool,
+    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
+    #[arg(long, value_name = "DIR")]
+    pub runs_root: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -160,6 +160,7 @@ fn red_registry() -> Result<reds::Registry> {
 }
 
 fn summary(dir: &Path, registry: &reds::Registry) -> String {
+    let dir_path = dir;
     let mut out = String::new();
     let dir = dir.display();
     out.push_str(&format!(
@@ -196,6 +197,21 @@ fn summary(dir: &Path, registry: &reds::Registry) -> String {
     out.push_str(&format!(
         "  decision   {decision_id}\n             {PARKED_DECISION}\n"
     ));
+    // The run as `git ucg status` shows it.
+    let status =
+        crate::render::status_markdown::render(&crate::render::status_markdown::StatusPaths {
+            impl_dir: dir_path.join(IMPL),
+            run_dir: Some(
+                dir_path
+                    .join("_bmad-output/ultracode-goal")
+                    .join(RUN_FOLDER),
+            ),
+            runs_root: dir_path.join("_bmad-output/ultracode-goal"),
+            deferred_work: dir_path.join(IMPL).join("deferred-work.md"),
+            hunk_viewer: false,
+        });
+    out.push_str("\n$ git ucg status\n");
+    out.push_str(&status);
     out.push_str("\nTry next (before installing git-ucg: `cargo run --release -- -C <dir> …`):\n");
     let width = NEXT_COMMANDS
         .iter()

@@ -7,6 +7,7 @@ pub mod epic;
 pub mod generate;
 pub mod id;
 pub mod reds;
+pub mod runs;
 pub mod status;
 
 use crate::cli::{Command, IdCommand, RedsCommand};
@@ -17,6 +18,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
     match command {
         Command::Config(args) => config::run(ctx, args),
         Command::Status(args) => status::run(ctx, args),
+        Command::Runs(args) => runs::run(ctx, args),
         Command::Epic(args) => epic::run(ctx, args),
         Command::Diff(args) => diff::run(ctx, args),
         Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),

@@ -17,13 +17,20 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
             .unwrap_or_else(|| PathBuf::from("."))
             .join(crate::ucg::runs::RUNS_ROOT),
     };
+    // Given the reference's flags, behave as the reference: no --run-dir, no log tail. Located
+    // from the configuration, the current run is the run folder of the heartbeat's epic.
+    let run_dir = match (&args.run_dir, &args.impl_artifacts) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, Some(_)) => None,
+        (None, None) => current_run(&impl_dir, &runs_root),
+    };
     let paths = StatusPaths {
         deferred_work: args
             .deferred_work
             .clone()
             .unwrap_or_else(|| impl_dir.join("deferred-work.md")),
         impl_dir,
-        run_dir: args.run_dir.clone(),
+        run_dir,
         runs_root,
         hunk_viewer: on_path("hunk"),
     };
@@ -34,6 +41,23 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     stdout.write_all(document.as_bytes())?;
     stdout.flush()?;
     Ok(0)
+}
+
+/// The run folder of the heartbeat's epic (newest stamp first), if there is one.
+fn current_run(impl_dir: &Path, runs_root: &Path) -> Option<PathBuf> {
+    let beat = crate::ucg::heartbeat::parse(&std::fs::read(impl_dir.join("run-status.json")).ok()?);
+    let names: Vec<String> = std::fs::read_dir(runs_root)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    crate::ucg::runs::candidates_for_epic(&names, beat.epic.as_deref()?)
+        .into_iter()
+        .map(|name| runs_root.join(name))
+        .find(|dir| {
+            dir.join(crate::ucg::decision_log::DECISION_LOG_FILE)
+                .is_file()
+        })
 }
 
 /// Whether an executable of that name is on PATH (the reference probes with `which`).

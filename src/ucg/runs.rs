@@ -4,6 +4,24 @@
 /// Where runs live, relative to the project root (no configuration scalar carries it).
 pub const RUNS_ROOT: &str = "_bmad-output/ultracode-goal";
 
+/// The epic a run folder belongs to, by the naming convention (`epic-<id>` or
+/// `epic-<id>-<yyyymmddThhmmssZ>`); `None` for other names.
+pub fn epic_of_folder(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("epic-")?;
+    let is_stamp = |s: &str| {
+        let b = s.as_bytes();
+        b.len() == 16
+            && b[8] == b'T'
+            && b[15] == b'Z'
+            && b[..8].iter().chain(&b[9..15]).all(u8::is_ascii_digit)
+    };
+    let id = match rest.rsplit_once('-') {
+        Some((id, stamp)) if is_stamp(stamp) => id,
+        _ => rest,
+    };
+    (!id.is_empty()).then_some(id)
+}
+
 /// Which of the folder `names` under the runs root can be the run of `epic`, best first:
 /// `epic-<id>` or `epic-<id>-<UTC stamp>`, the newest stamp first. (Whether each is a run, i.e.
 /// holds a decision log, is for the caller to check.)
@@ -28,6 +46,15 @@ pub fn candidates_for_epic(names: &[String], epic: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn epics_of_run_folders() {
+        assert_eq!(super::epic_of_folder("epic-7-20260604T172512Z"), Some("7"));
+        assert_eq!(super::epic_of_folder("epic-2-4"), Some("2-4"));
+        assert_eq!(super::epic_of_folder("epic-a"), Some("a"));
+        assert_eq!(super::epic_of_folder("improvement-queue"), None);
+        assert_eq!(super::epic_of_folder("epic-"), None);
+    }
+
     #[test]
     fn newest_stamp_first_and_no_other_epic() {
         let names: Vec<String> = [

@@ -5,10 +5,10 @@ fn the_markdown_view_of_the_demo_run() {
     let env = TestEnv::new();
     let dir = env.demo();
     let before = snapshot(&dir.join("_bmad-output"));
-    let run = "_bmad-output/ultracode-goal/epic-7-20260604T172512Z";
+    // Located from the configuration, the run folder is the heartbeat epic's.
     let out = env
         .ucg(&dir)
-        .args(["status", "--format", "markdown", "--run-dir", run])
+        .args(["status", "--format", "markdown"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -79,4 +79,31 @@ fn a_hunk_viewer_on_path_adds_its_line() {
         stdout(&plain),
         "removing the viewer lines gives the plain render"
     );
+}
+
+#[test]
+fn runs_lists_the_run_folders_live_then_terminal() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let runs = |env: &TestEnv| -> serde_json::Value {
+        let out = env.ucg(&dir).args(["runs", "--json"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let doc = runs(&env);
+    assert_eq!(doc["schema"], "git-ucg.runs/1");
+    assert_eq!(doc["runs"][0]["name"], "epic-7-20260604T172512Z");
+    assert_eq!(doc["runs"][0]["epic"], "7");
+    assert_eq!(doc["runs"][0]["state"], "live");
+    write(
+        &dir.join("_bmad-output/ultracode-goal/epic-7-20260604T172512Z/run-report.md"),
+        "done\n",
+    );
+    write(
+        &dir.join("_bmad-output/ultracode-goal/improvement-queue/hc.md"),
+        "not a run\n",
+    );
+    let doc = runs(&env);
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["runs"][0]["state"], "terminal");
 }
