@@ -11,6 +11,7 @@ pub mod epic;
 pub mod error;
 pub mod git;
 pub mod output;
+pub mod pending;
 pub mod pyjson;
 pub mod render;
 pub mod store;

@@ -5,8 +5,7 @@
 use crate::cli::DemoArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::pyjson::Value;
-use crate::ucg::{ids, reds};
+use crate::ucg::reds;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -150,7 +149,7 @@ fn build(dir: &Path) -> Result<String> {
         DECISION_LOG,
     )?;
 
-    Ok(summary(dir, &registry))
+    Ok(summary(dir))
 }
 
 fn red_registry() -> Result<reds::Registry> {
@@ -159,7 +158,7 @@ fn red_registry() -> Result<reds::Registry> {
         .map_err(|e| Error::new(e.to_string()))
 }
 
-fn summary(dir: &Path, registry: &reds::Registry) -> String {
+fn summary(dir: &Path) -> String {
     let dir_path = dir;
     let mut out = String::new();
     let dir = dir.display();
@@ -170,33 +169,26 @@ fn summary(dir: &Path, registry: &reds::Registry) -> String {
         "Epic {EPIC} on branch {EPIC_BRANCH} (checked out): stories 7-1 and 7-2 are done;\n\
          7-3 stopped at 26 of 25 turns and escalated. The run waits on a human for:\n"
     ));
-    for red in &registry.reds {
-        let field = |key: &str| {
-            red.as_object()
-                .and_then(|o| o.get(key))
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
+    // The same enumeration status, pending, resolve and the hooks read.
+    let impl_dir = dir_path.join(IMPL);
+    let ledger = impl_dir.join("deferred-work.md");
+    let inputs = crate::pending::PendingInputs {
+        project_root: dir_path,
+        impl_dir: &impl_dir,
+        ledger: &ledger,
+    };
+    let pending = crate::pending::enumerate(&inputs, &crate::store::ArtifactSource::WorkTree);
+    for item in &pending.items {
+        let label = match item.source {
+            crate::pending::Source::Red => "RED",
+            crate::pending::Source::Escalation => "escalation",
+            crate::pending::Source::Decision => "decision",
         };
         out.push_str(&format!(
-            "  RED        {}\n             {}\n",
-            field("id"),
-            field("decision_needed")
+            "  {label:<10} {}\n             {}\n",
+            item.id, item.decision_needed
         ));
     }
-    let escalation_id = ids::mint(
-        "budget-overrun",
-        ".escalation-7-3.md",
-        "re-scope, split, or hand off the story",
-    );
-    out.push_str(&format!(
-        "  escalation {escalation_id}\n             re-scope, split, or hand off story 7-3\n"
-    ));
-    let ledger = format!("{IMPL}/deferred-work.md");
-    let decision_id = ids::mint("decision", &ledger, PARKED_DECISION);
-    out.push_str(&format!(
-        "  decision   {decision_id}\n             {PARKED_DECISION}\n"
-    ));
     // The run as `git ucg status` shows it.
     let status =
         crate::render::status_markdown::render(&crate::render::status_markdown::StatusPaths {
@@ -321,9 +313,6 @@ const SCAN: &str = r#"{"reds": [
 const ESCALATION_SIDECAR: &str = "{\"source\": \".escalation-7-3.md\", \"kind\": \"budget-overrun\", \"decision_needed\": \"re-scope, split, or hand off the story\", \"evidence\": \"Story turn budget exceeded (turns 26/25).\"}";
 
 const ESCALATION_MARKER: &str = "# Turn budget escalation \u{2014} story 7-3\n\nStory turn budget exceeded (turns 26/25). UltraCode-Goal stops this story and escalates: re-scope, split, or hand off. A Stop hook cannot interrupt a /goal condition mid-turn, so treat this as advisory \u{2014} the deterministic guard is the gate_eval re-loop budget.\n";
-
-const PARKED_DECISION: &str =
-    "Operator sign-off on the session retry policy, batched to the end of the run.";
 
 const DEFERRED_WORK: &str = "# Deferred Work \u{2014} epic-7\n\
 \n\
