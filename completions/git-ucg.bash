@@ -302,7 +302,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__status)
-            opts="-h -V --format --impl-artifacts --run-dir --runs-root --deferred-work --color --no-pager --help --version"
+            opts="-h -V --format --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -325,6 +325,10 @@ _git__ucg() {
                     return 0
                     ;;
                 --deferred-work)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

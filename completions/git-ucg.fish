@@ -52,6 +52,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l impl-artifact
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l run-dir -d 'The run folder whose decision log\'s tail is shown (none: `n/a`)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l deferred-work -d 'The deferred-work ledger (default: deferred-work.md in the artifact directory)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l rev -d 'Read every artifact from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

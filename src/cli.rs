@@ -118,6 +118,9 @@ pub struct StatusArgs {
     /// The deferred-work ledger (default: deferred-work.md in the artifact directory).
     #[arg(long, value_name = "FILE")]
     pub deferred_work: Option<PathBuf>,
+    /// Read every artifact from the tree of commit REV instead of the work tree (no checkout).
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

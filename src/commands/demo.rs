@@ -192,6 +192,7 @@ fn summary(dir: &Path) -> String {
     // The run as `git ucg status` shows it.
     let status =
         crate::render::status_markdown::render(&crate::render::status_markdown::StatusPaths {
+            source: &crate::store::ArtifactSource::WorkTree,
             impl_dir: dir_path.join(IMPL),
             run_dir: Some(
                 dir_path

@@ -3,8 +3,9 @@
 
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::render::status_markdown::{self, StatusPaths};
+use crate::store::ArtifactSource;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -17,17 +18,36 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
             .unwrap_or_else(|| PathBuf::from("."))
             .join(crate::ucg::runs::RUNS_ROOT),
     };
+    let work_tree = ArtifactSource::WorkTree;
+    let at_rev;
+    let source = match &args.rev {
+        None => &work_tree,
+        Some(rev) => {
+            let root = ctx.project_root()?;
+            at_rev = ArtifactSource::at_rev(ctx.repo()?, rev, &root).map_err(Error::new)?;
+            &at_rev
+        }
+    };
+    // Under --rev, paths are looked up in the commit's tree, so they are made absolute to be
+    // placed there; otherwise they stay as given (the reference prints them so).
+    let place = |p: PathBuf| match &args.rev {
+        Some(_) => std::path::absolute(&p).unwrap_or(p),
+        None => p,
+    };
+    let (impl_dir, runs_root) = (place(impl_dir), place(runs_root));
     // Given the reference's flags, behave as the reference: no --run-dir, no log tail. Located
     // from the configuration, the current run is the run folder of the heartbeat's epic.
     let run_dir = match (&args.run_dir, &args.impl_artifacts) {
-        (Some(dir), _) => Some(dir.clone()),
+        (Some(dir), _) => Some(place(dir.clone())),
         (None, Some(_)) => None,
-        (None, None) => current_run(&impl_dir, &runs_root),
+        (None, None) => current_run(source, &impl_dir, &runs_root),
     };
     let paths = StatusPaths {
+        source,
         deferred_work: args
             .deferred_work
             .clone()
+            .map(place)
             .unwrap_or_else(|| impl_dir.join("deferred-work.md")),
         impl_dir,
         run_dir,
@@ -44,13 +64,9 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
 }
 
 /// The run folder of the heartbeat's epic (newest stamp first), if there is one.
-fn current_run(impl_dir: &Path, runs_root: &Path) -> Option<PathBuf> {
-    let beat = crate::ucg::heartbeat::parse(&std::fs::read(impl_dir.join("run-status.json")).ok()?);
-    let names: Vec<String> = std::fs::read_dir(runs_root)
-        .ok()?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+fn current_run(source: &ArtifactSource, impl_dir: &Path, runs_root: &Path) -> Option<PathBuf> {
+    let beat = crate::ucg::heartbeat::parse(&source.read(&impl_dir.join("run-status.json"))?);
+    let names = source.list(runs_root);
     crate::ucg::runs::candidates_for_epic(&names, beat.epic.as_deref()?)
         .into_iter()
         .map(|name| runs_root.join(name))

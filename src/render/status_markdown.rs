@@ -6,6 +6,7 @@
 
 use crate::context::pathlib_display;
 use crate::pyjson::{self, Object, Value};
+use crate::store::ArtifactSource;
 use crate::ucg::{ledger, markers};
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,9 @@ const NA: &str = "n/a";
 const MACHINE: &str = "[machine-derived]";
 
 /// Where the renderer reads from.
-pub struct StatusPaths {
+pub struct StatusPaths<'s> {
+    /// The work tree, or the tree of a commit (`--rev`).
+    pub source: &'s ArtifactSource<'s>,
     pub impl_dir: PathBuf,
     pub run_dir: Option<PathBuf>,
     pub runs_root: PathBuf,
@@ -24,18 +27,19 @@ pub struct StatusPaths {
 
 /// The whole document, ending in exactly one newline.
 pub fn render(paths: &StatusPaths) -> String {
+    let source = paths.source;
     let heartbeat_path = paths.impl_dir.join("run-status.json");
     let mut lines: Vec<String> = Vec::new();
-    if std::fs::symlink_metadata(&heartbeat_path).is_err() && !heartbeat_path.exists() {
+    if !source.exists(&heartbeat_path) {
         lines.push(format!(
             "no run: {} not found",
             pathlib_display(&heartbeat_path)
         ));
         lines.push(String::new());
-        runs_section(&mut lines, &paths.runs_root);
+        runs_section(&mut lines, source, &paths.runs_root);
         return finish(lines);
     }
-    let status = read_heartbeat(&heartbeat_path);
+    let status = read_heartbeat(source.read(&heartbeat_path));
     let field = |key: &str| scalar(status.as_ref().and_then(|s| s.get(key)));
     lines.push("# Run status".into());
     lines.push(String::new());
@@ -76,12 +80,12 @@ pub fn render(paths: &StatusPaths) -> String {
 
     lines.push("## Escalations".into());
     lines.push(String::new());
-    escalations_section(&mut lines, &paths.impl_dir);
+    escalations_section(&mut lines, source, &paths.impl_dir);
 
     lines.push("## Deferred work".into());
     lines.push(String::new());
-    let rows = std::fs::read(&paths.deferred_work)
-        .ok()
+    let rows = source
+        .read(&paths.deferred_work)
         .and_then(|b| String::from_utf8(b).ok())
         .map(|text| ledger::rows(&text))
         .unwrap_or_default();
@@ -111,7 +115,7 @@ pub fn render(paths: &StatusPaths) -> String {
     let tail = paths
         .run_dir
         .as_ref()
-        .and_then(|run| std::fs::read(run.join(".decision-log.md")).ok())
+        .and_then(|run| source.read(&run.join(".decision-log.md")))
         .and_then(|b| String::from_utf8(b).ok())
         .map(|text| {
             let non_blank: Vec<String> = ledger::py_splitlines(&text)
@@ -133,7 +137,7 @@ pub fn render(paths: &StatusPaths) -> String {
     }
     lines.push(String::new());
 
-    runs_section(&mut lines, &paths.runs_root);
+    runs_section(&mut lines, source, &paths.runs_root);
     finish(lines)
 }
 
@@ -147,8 +151,8 @@ fn finish(lines: Vec<String>) -> String {
 }
 
 /// The heartbeat object, or `None` when it is unreadable, blank, not JSON, not an object, or `{}`.
-fn read_heartbeat(path: &Path) -> Option<Object> {
-    let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+fn read_heartbeat(bytes: Option<Vec<u8>>) -> Option<Object> {
+    let text = String::from_utf8(bytes?).ok()?;
     if crate::ucg::ids::py_strip(&text).is_empty() {
         return None;
     }
@@ -240,8 +244,9 @@ fn stories_section(lines: &mut Vec<String>, status: Option<&Object>, paths: &Sta
             continue;
         };
         let marker = |name: String| {
-            std::fs::read(paths.impl_dir.join(name))
-                .ok()
+            paths
+                .source
+                .read(&paths.impl_dir.join(name))
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .and_then(|text| markers::marker_sha(&text).map(str::to_string))
         };
@@ -261,15 +266,8 @@ struct Escalation {
     payload: Option<Object>,
 }
 
-fn escalations_section(lines: &mut Vec<String>, impl_dir: &Path) {
-    let mut names: Vec<String> = std::fs::read_dir(impl_dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_dir: &Path) {
+    let mut names = source.list(impl_dir);
     names.sort();
     let mut found: std::collections::BTreeMap<String, Escalation> = Default::default();
     for name in &names {
@@ -298,8 +296,8 @@ fn escalations_section(lines: &mut Vec<String>, impl_dir: &Path) {
         if story.is_empty() {
             continue;
         }
-        let payload = std::fs::read(impl_dir.join(name))
-            .ok()
+        let payload = source
+            .read(&impl_dir.join(name))
             .and_then(|b| String::from_utf8(b).ok())
             .filter(|t| !t.is_empty())
             .and_then(|t| pyjson::loads(&t).ok())
@@ -352,22 +350,19 @@ fn escalations_section(lines: &mut Vec<String>, impl_dir: &Path) {
     }
 }
 
-fn runs_section(lines: &mut Vec<String>, runs_root: &Path) {
+fn runs_section(lines: &mut Vec<String>, source: &ArtifactSource, runs_root: &Path) {
     lines.push("## Runs".into());
     lines.push(String::new());
-    let mut runs: Vec<(String, bool)> = std::fs::read_dir(runs_root)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter(|e| e.path().is_dir())
-                .filter(|e| e.path().join(".decision-log.md").is_file())
-                .map(|e| {
-                    let terminal = e.path().join("run-report.md").is_file();
-                    (e.file_name().to_string_lossy().into_owned(), terminal)
-                })
-                .collect()
+    let mut runs: Vec<(String, bool)> = source
+        .list(runs_root)
+        .into_iter()
+        .filter(|name| source.is_dir(&runs_root.join(name)))
+        .filter(|name| source.is_file(&runs_root.join(name).join(".decision-log.md")))
+        .map(|name| {
+            let terminal = source.is_file(&runs_root.join(&name).join("run-report.md"));
+            (name, terminal)
         })
-        .unwrap_or_default();
+        .collect();
     runs.sort();
     if runs.is_empty() {
         lines.push(format!("- {NA}"));

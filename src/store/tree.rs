@@ -60,6 +60,34 @@ impl<'r> ArtifactSource<'r> {
         }
     }
 
+    /// Whether anything exists at `path` (a file, a directory, a link), as Python's `exists()`.
+    pub fn exists(&self, path: &Path) -> bool {
+        match self {
+            ArtifactSource::WorkTree => path.exists() || std::fs::symlink_metadata(path).is_ok(),
+            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, path)
+                .and_then(|rel| tree.lookup_entry_by_path(rel).ok().flatten())
+                .is_some(),
+        }
+    }
+
+    /// Whether a directory exists at `path` (following symlinks in the work tree).
+    pub fn is_dir(&self, path: &Path) -> bool {
+        match self {
+            ArtifactSource::WorkTree => path.is_dir(),
+            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, path)
+                .and_then(|rel| {
+                    if rel.as_os_str().is_empty() {
+                        return Some(true);
+                    }
+                    tree.lookup_entry_by_path(rel)
+                        .ok()
+                        .flatten()
+                        .map(|e| e.mode().is_tree())
+                })
+                .unwrap_or(false),
+        }
+    }
+
     /// Whether a file exists there.
     pub fn is_file(&self, path: &Path) -> bool {
         match self {

@@ -107,3 +107,43 @@ fn runs_lists_the_run_folders_live_then_terminal() {
     assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
     assert_eq!(doc["runs"][0]["state"], "terminal");
 }
+
+#[test]
+fn rev_reads_the_committed_run_not_the_work_tree() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["add", "-A"]);
+    env.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
+    let heartbeat = dir.join("_bmad-output/implementation-artifacts/run-status.json");
+    let committed = std::fs::read_to_string(&heartbeat).unwrap();
+    write(
+        &heartbeat,
+        &committed.replace("\"epic\": \"7\"", "\"epic\": \"changed-in-work-tree\""),
+    );
+
+    let status = |args: &[&str]| {
+        let out = env.ucg(&dir).arg("status").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert!(status(&[]).contains("- Epic: changed-in-work-tree"));
+    let at_head = status(&["--rev", "HEAD"]);
+    assert!(at_head.contains("- Epic: 7\n"), "{at_head}");
+    assert!(
+        at_head.contains("- epic-7-20260604T172512Z: live"),
+        "{at_head}"
+    );
+    assert!(
+        at_head.contains("    ```json"),
+        "the decision log tail comes from the commit too"
+    );
+
+    // A commit without artifacts: no run, exit 0.
+    let out = env
+        .ucg(&dir)
+        .args(["status", "--rev", "main"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("no run: "), "{}", stdout(&out));
+}
