@@ -14,7 +14,7 @@ use crate::pyjson::{self, Value};
 use crate::store::ArtifactSource;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::reds::{Registry, REGISTRY_FILE};
-use crate::ucg::{ids, ledger};
+use crate::ucg::{escalations, ids, ledger};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -151,26 +151,15 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
     names.sort();
     let mut typed = Vec::new();
     for name in &names {
-        let Some(story) = name
-            .strip_prefix("escalation-")
-            .and_then(|r| r.strip_suffix(".json"))
-        else {
+        let Some(story) = escalations::sidecar_story(name) else {
             continue;
         };
-        if story.is_empty() {
-            continue;
-        }
         typed.push(story.to_string());
         let path = inputs.impl_dir.join(name);
         let artifact = relative(inputs.project_root, &path);
         let fields = source
             .read(&path)
-            .and_then(|b| String::from_utf8(b).ok())
-            .and_then(|t| pyjson::loads(&t).ok())
-            .and_then(|v| match v {
-                Value::Object(o) => Some(o),
-                _ => None,
-            })
+            .and_then(|bytes| escalations::sidecar_payload(&bytes))
             .and_then(|o| {
                 let field = |k: &str| o.get(k)?.as_str().map(str::to_string);
                 Some((
@@ -196,11 +185,8 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
         }));
     }
     for name in &names {
-        if let Some(story) = name
-            .strip_prefix(".escalation-")
-            .and_then(|r| r.strip_suffix(".md"))
-        {
-            if !story.is_empty() && !typed.iter().any(|t| t == story) {
+        if let Some(story) = escalations::marker_story(name) {
+            if !typed.iter().any(|t| t == story) {
                 pending
                     .unpromoted
                     .push(relative(inputs.project_root, &inputs.impl_dir.join(name)));

@@ -1,9 +1,10 @@
 //! `git ucg config [KEY] [--json]`: the resolved `[workflow]` block and each value's origin layer.
 
+use super::print_json;
 use crate::cli::ConfigArgs;
 use crate::config::{to_json, Config};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
@@ -135,12 +136,4 @@ fn document(config: &Config) -> Result<serde_json::Value> {
         "workflow": workflow,
         "origins": origins,
     }))
-}
-
-fn print_json(doc: &serde_json::Value) -> Result<u8> {
-    let text = serde_json::to_string_pretty(doc).map_err(|e| Error::new(e.to_string()))?;
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}")?;
-    stdout.flush()?;
-    Ok(0)
 }

@@ -95,8 +95,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
             "insertions": insertions,
             "deletions": deletions,
         });
-        let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::new(e.to_string()))?;
-        return print(ctx, format!("{text}\n"), false);
+        return super::print_json(&doc);
     }
     if changes.is_empty() {
         return Ok(0);

@@ -41,11 +41,7 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     counted.save();
     if args.json {
         let doc = document(&epic, &changes);
-        let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::new(e.to_string()))?;
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "{text}")?;
-        stdout.flush()?;
-        return Ok(0);
+        return super::print_json(&doc);
     }
     let mut out = ctx.paged_output();
     write_human(&mut out, &epic, &changes)?;

@@ -3,7 +3,7 @@
 
 use crate::cli::RunsArgs;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ucg::{decision_log, runs};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,11 +31,7 @@ pub fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
             "runs_root": root.to_string_lossy(),
             "runs": found,
         });
-        let text = serde_json::to_string_pretty(&doc).map_err(|e| Error::new(e.to_string()))?;
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "{text}")?;
-        stdout.flush()?;
-        return Ok(0);
+        return super::print_json(&doc);
     }
     let mut out = ctx.paged_output();
     if found.is_empty() {

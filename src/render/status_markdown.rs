@@ -7,7 +7,7 @@
 use crate::context::pathlib_display;
 use crate::pyjson::{self, Object, Value};
 use crate::store::ArtifactSource;
-use crate::ucg::{ledger, markers};
+use crate::ucg::{escalations, ledger, markers};
 use std::path::{Path, PathBuf};
 
 const NA: &str = "n/a";
@@ -271,46 +271,26 @@ fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_di
     names.sort();
     let mut found: std::collections::BTreeMap<String, Escalation> = Default::default();
     for name in &names {
-        if let Some(story) = name
-            .strip_prefix(".escalation-")
-            .and_then(|r| r.strip_suffix(".md"))
-        {
-            if !story.is_empty() {
-                found.insert(
-                    story.to_string(),
-                    Escalation {
-                        path: name.clone(),
-                        payload: None,
-                    },
-                );
-            }
+        if let Some(story) = escalations::marker_story(name) {
+            let marker = Escalation {
+                path: name.clone(),
+                payload: None,
+            };
+            found.insert(story.to_string(), marker);
         }
     }
     for name in &names {
-        let Some(story) = name
-            .strip_prefix("escalation-")
-            .and_then(|r| r.strip_suffix(".json"))
-        else {
+        let Some(story) = escalations::sidecar_story(name) else {
             continue;
         };
-        if story.is_empty() {
-            continue;
-        }
         let payload = source
             .read(&impl_dir.join(name))
-            .and_then(|b| String::from_utf8(b).ok())
-            .filter(|t| !t.is_empty())
-            .and_then(|t| pyjson::loads(&t).ok())
-            .and_then(|v| match v {
-                Value::Object(o) => Some(*o),
-                _ => None,
-            });
-        match found.get_mut(story) {
-            Some(marker) if payload.is_none() => {
-                let _ = marker; // the raw marker stays, shown as unpromoted
-            }
-            Some(marker) => marker.payload = payload,
-            None => {
+            .and_then(|bytes| escalations::sidecar_payload(&bytes));
+        match (found.get_mut(story), payload) {
+            // An unreadable sidecar leaves the raw marker standing, shown as unpromoted.
+            (Some(_), None) => {}
+            (Some(marker), payload) => marker.payload = payload,
+            (None, payload) => {
                 found.insert(
                     story.to_string(),
                     Escalation {

@@ -2,6 +2,7 @@
 
 pub mod decision_log;
 pub mod decisions;
+pub mod escalations;
 pub mod heartbeat;
 pub mod ids;
 pub mod ledger;
