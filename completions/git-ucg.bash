@@ -302,14 +302,14 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__status)
-            opts="-h -V --format --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
+            opts="-h -V --format --json --prompt --watch --fast --no-cache --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json markdown" -- "${cur}"))
                     return 0
                     ;;
                 --impl-artifacts)

@@ -32,7 +32,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -l no-pager -d 'Never send
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "config" -d 'Show the resolved [workflow] configuration and where each value comes from'
-complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "status" -d 'What the run is doing and waiting on (for now the reference\'s markdown view)'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "status" -d 'What the run is doing and waiting on: dashboard, JSON, the reference\'s markdown, a prompt segment'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "runs" -d 'The runs index: run folders, live or terminal, their epic, their last activity'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
@@ -47,15 +47,22 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l json -d 'Prin
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l format -d 'The view: `markdown`, the reference renderer\'s document' -r -f -a "markdown\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l format -d 'The view: `human` (the dashboard), `json`, or `markdown` (the reference renderer\'s document)' -r -f -a "human\t''
+json\t''
+markdown\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l run-dir -d 'The run folder whose decision log\'s tail is shown (none: `n/a`)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l run-dir -d 'The run folder whose decision log\'s tail is shown (default: the heartbeat epic\'s run)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l deferred-work -d 'The deferred-work ledger (default: deferred-work.md in the artifact directory)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the artifact directory)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l rev -d 'Read every artifact from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l json -d 'Print one JSON document (schema git-ucg.status/1); the same as --format json'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l prompt -d 'One short segment for a shell prompt, from a cache under the git directory; always exits 0'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l watch -d 'Re-render on every change to the artifacts, run folder or ledger (Ctrl-C ends); with --json, one document per line per change'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l fast -d 'Skip the per-story commit and line counts (no git history is read)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l no-cache -d 'Count lines afresh, without the line-count cache under the git directory'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s V -l version -d 'Print version'

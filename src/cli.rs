@@ -46,7 +46,7 @@ pub enum ColorWhen {
 pub enum Command {
     /// Show the resolved [workflow] configuration and where each value comes from.
     Config(ConfigArgs),
-    /// What the run is doing and waiting on (for now the reference's markdown view).
+    /// What the run is doing and waiting on: dashboard, JSON, the reference's markdown, a prompt segment.
     Status(StatusArgs),
     /// The runs index: run folders, live or terminal, their epic, their last activity.
     Runs(RunsArgs),
@@ -99,23 +99,43 @@ pub struct RunsArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "--format markdown prints, byte for byte, what UltraCode Goal's status_render.py prints \
-for the same files. It reads and never writes; every source is optional."
+    after_help = "Views: the dashboard (default), --json (schema git-ucg.status/1), --format markdown \
+(byte for byte what UltraCode Goal's status_render.py prints for the same files), --prompt (one short segment \
+for a shell prompt, e.g. `ucg 7 2/3 ⚑2R1E`: epic, position, pending REDs/escalations/decisions; `!` when the RED \
+registry is corrupt, `?` when the ucg.prompt.timeoutMs deadline (default 50) cut it short). --watch re-renders \
+on every change. status reads and never writes under the artifact directories; every source is optional."
 )]
 pub struct StatusArgs {
-    /// The view: `markdown`, the reference renderer's document.
-    #[arg(long, value_enum, default_value_t = StatusFormat::Markdown)]
+    /// The view: `human` (the dashboard), `json`, or `markdown` (the reference renderer's document).
+    #[arg(long, value_enum, default_value_t = StatusFormat::Human)]
     pub format: StatusFormat,
+    /// Print one JSON document (schema git-ucg.status/1); the same as --format json.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    /// One short segment for a shell prompt, from a cache under the git directory; always exits 0.
+    #[arg(long, conflicts_with_all = ["format", "json", "watch", "rev", "fast", "no_cache", "impl_artifacts", "run_dir", "runs_root", "deferred_work"])]
+    pub prompt: bool,
+    /// Re-render on every change to the artifacts, run folder or ledger (Ctrl-C ends); with --json,
+    /// one document per line per change.
+    #[arg(long, conflicts_with = "rev")]
+    pub watch: bool,
+    /// Skip the per-story commit and line counts (no git history is read).
+    #[arg(long)]
+    pub fast: bool,
+    /// Count lines afresh, without the line-count cache under the git directory.
+    #[arg(long)]
+    pub no_cache: bool,
     /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
     #[arg(long, value_name = "DIR")]
     pub impl_artifacts: Option<PathBuf>,
-    /// The run folder whose decision log's tail is shown (none: `n/a`).
+    /// The run folder whose decision log's tail is shown (default: the heartbeat epic's run).
     #[arg(long, value_name = "DIR")]
     pub run_dir: Option<PathBuf>,
     /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
     #[arg(long, value_name = "DIR")]
     pub runs_root: Option<PathBuf>,
-    /// The deferred-work ledger (default: deferred-work.md in the artifact directory).
+    /// The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the
+    /// artifact directory).
     #[arg(long, value_name = "FILE")]
     pub deferred_work: Option<PathBuf>,
     /// Read every artifact from the tree of commit REV instead of the work tree (no checkout).
@@ -125,6 +145,8 @@ pub struct StatusArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum StatusFormat {
+    Human,
+    Json,
     Markdown,
 }
 

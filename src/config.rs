@@ -129,19 +129,45 @@ pub struct Config {
 
 /// `{ucg-root}`: the first existing of the installed and the source-checkout locations.
 pub fn find_ucg_root(project_root: &Path) -> Option<PathBuf> {
+    ucg_root_candidates(project_root)
+        .into_iter()
+        .find(|p| p.is_dir())
+}
+
+fn ucg_root_candidates(project_root: &Path) -> [PathBuf; 2] {
     [
         project_root.join("_bmad/ucg/ultracode-goal"),
         project_root.join("skills/ultracode-goal"),
     ]
-    .into_iter()
-    .find(|p| p.is_dir())
+}
+
+/// The team and user layers' files.
+fn custom_layers(project_root: &Path) -> [(LayerKind, PathBuf); 2] {
+    let custom = project_root.join("_bmad/custom");
+    [
+        (LayerKind::Team, custom.join(format!("{SKILL_NAME}.toml"))),
+        (
+            LayerKind::User,
+            custom.join(format!("{SKILL_NAME}.user.toml")),
+        ),
+    ]
+}
+
+/// Every path whose presence or content can change the configuration (for caches to stamp).
+pub fn input_paths(project_root: &Path) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for root in ucg_root_candidates(project_root) {
+        paths.push(root.join("customize.toml"));
+        paths.push(root);
+    }
+    paths.extend(custom_layers(project_root).into_iter().map(|(_, p)| p));
+    paths
 }
 
 impl Config {
     /// Loads and merges the layers of the project at `project_root`.
     pub fn load(project_root: &Path) -> Result<Config, ConfigError> {
         let ucg_root = find_ucg_root(project_root);
-        let custom = project_root.join("_bmad/custom");
         let base_path = ucg_root
             .as_ref()
             .map(|r| r.join("customize.toml"))
@@ -191,11 +217,7 @@ impl Config {
         });
         tables.push((LayerKind::Base, base_table));
 
-        for (kind, file) in [
-            (LayerKind::Team, format!("{SKILL_NAME}.toml")),
-            (LayerKind::User, format!("{SKILL_NAME}.user.toml")),
-        ] {
-            let path = custom.join(file);
+        for (kind, path) in custom_layers(project_root) {
             let state = match std::fs::read(&path) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => LayerState::Absent,
                 Err(e) => LayerState::Ignored(e.to_string()),

@@ -37,6 +37,17 @@ impl Context {
         })
     }
 
+    /// A context for the repository at `dir`, whatever the current directory (the demo shows the
+    /// status of the repository it just built).
+    pub fn at(dir: &Path, color: bool) -> Context {
+        Context {
+            color,
+            no_pager: true,
+            repo: OnceCell::from(gix::discover(dir).map_err(|e| e.to_string())),
+            config: OnceCell::new(),
+        }
+    }
+
     /// The repository around the current directory, honouring `GIT_DIR`, `GIT_WORK_TREE` and the
     /// rest of git's environment, as a hook run by git must.
     pub fn repo(&self) -> Result<&gix::Repository> {
@@ -92,6 +103,33 @@ impl Context {
         config.path("implementation_artifacts")?.ok_or_else(|| {
             Error::new("workflow.implementation_artifacts is not set in any configuration layer")
         })
+    }
+
+    /// The deferred-work ledger: the flag, else `workflow.deferred_work_path` when the artifact
+    /// directory came from the configuration too, else `deferred-work.md` in the artifact directory
+    /// (the reference's default, and the only sensible one once the directory was moved by a flag
+    /// or `ULTRACODE_IMPL_ARTIFACTS`).
+    pub fn deferred_work(
+        &self,
+        flag: Option<&Path>,
+        impl_flag: Option<&Path>,
+        impl_dir: &Path,
+    ) -> PathBuf {
+        if let Some(path) = flag {
+            return path.to_path_buf();
+        }
+        let configured = impl_flag.is_none()
+            && std::env::var_os(IMPL_ARTIFACTS_ENV).is_none_or(|v| v.is_empty());
+        configured
+            .then(|| {
+                self.config()
+                    .ok()?
+                    .path("deferred_work_path")
+                    .ok()
+                    .flatten()
+            })
+            .flatten()
+            .unwrap_or_else(|| impl_dir.join("deferred-work.md"))
     }
 
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.

@@ -444,3 +444,44 @@ fn first_protected(repo: &gix::Repository, names: &[String]) -> Option<(String, 
 pub fn short(id: ObjectId) -> String {
     id.to_hex_with_len(7).to_string()
 }
+
+/// What a story's range holds.
+pub struct StoryChanges {
+    pub commits: Vec<git::CommitInfo>,
+    /// Files changed, insertions, deletions; `None` with `--fast`.
+    pub counts: Option<(usize, u64, u64)>,
+}
+
+/// Commits and counts of a usable range; a failure becomes one more problem of the story.
+pub fn story_changes(
+    repo: &gix::Repository,
+    story: &mut StoryRange,
+    fast: bool,
+    counted: &mut git::linecache::LineCountCache,
+) -> Option<StoryChanges> {
+    let (Some(base), Some(end), true) = (story.baseline, story.end, story.usable) else {
+        return None;
+    };
+    let result = (|| -> std::result::Result<StoryChanges, String> {
+        let commits = git::commits_in_range(repo, base, end)?;
+        let counts = if fast {
+            None
+        } else {
+            let mut cache = git::blob_cache(repo)?;
+            let files = git::tree_changes(repo, &mut cache, base, end, true)?;
+            let lines = git::line_counts(repo, &mut cache, counted, &files)?;
+            let (ins, del) = lines.iter().flatten().fold((0u64, 0u64), |(i, d), (a, r)| {
+                (i + u64::from(*a), d + u64::from(*r))
+            });
+            Some((files.len(), ins, del))
+        };
+        Ok(StoryChanges { commits, counts })
+    })();
+    match result {
+        Ok(changes) => Some(changes),
+        Err(problem) => {
+            story.problems.push(problem);
+            None
+        }
+    }
+}

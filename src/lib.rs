@@ -12,8 +12,10 @@ pub mod error;
 pub mod git;
 pub mod output;
 pub mod pending;
+pub mod prompt;
 pub mod pyjson;
 pub mod render;
+pub mod status;
 pub mod store;
 pub mod ucg;
 

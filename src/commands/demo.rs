@@ -19,7 +19,12 @@ const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
 /// The commands the demo suggests, in order. Only commands that exist are listed; later commands
 /// join this list as they are built.
 const NEXT_COMMANDS: &[(&str, &str)] = &[
-    ("git ucg status", "what the run does and waits on"),
+    ("git ucg status --json", "the same, for scripts and agents"),
+    (
+        "git ucg status --prompt",
+        "the segment for your shell prompt",
+    ),
+    ("git ucg status --watch", "live, until Ctrl-C"),
     (
         "git ucg epic",
         "the stories, their ranges, commits, verdicts",
@@ -149,7 +154,7 @@ fn build(dir: &Path) -> Result<String> {
         DECISION_LOG,
     )?;
 
-    Ok(summary(dir))
+    summary(dir)
 }
 
 fn red_registry() -> Result<reds::Registry> {
@@ -158,7 +163,7 @@ fn red_registry() -> Result<reds::Registry> {
         .map_err(|e| Error::new(e.to_string()))
 }
 
-fn summary(dir: &Path) -> String {
+fn summary(dir: &Path) -> Result<String> {
     let dir_path = dir;
     let mut out = String::new();
     let dir = dir.display();
@@ -167,42 +172,17 @@ fn summary(dir: &Path) -> String {
     ));
     out.push_str(&format!(
         "Epic {EPIC} on branch {EPIC_BRANCH} (checked out): stories 7-1 and 7-2 are done;\n\
-         7-3 stopped at 26 of 25 turns and escalated. The run waits on a human for:\n"
+         7-3 stopped at 26 of 25 turns and escalated. The run waits on a human:\n"
     ));
-    // The same enumeration status, pending, resolve and the hooks read.
     let impl_dir = dir_path.join(IMPL);
-    let ledger = impl_dir.join("deferred-work.md");
-    let inputs = crate::pending::PendingInputs {
-        project_root: dir_path,
-        impl_dir: &impl_dir,
-        ledger: &ledger,
-    };
-    let pending = crate::pending::enumerate(&inputs, &crate::store::ArtifactSource::WorkTree);
-    for item in &pending.items {
-        let label = match item.source {
-            crate::pending::Source::Red => "RED",
-            crate::pending::Source::Escalation => "escalation",
-            crate::pending::Source::Decision => "decision",
-        };
-        out.push_str(&format!(
-            "  {label:<10} {}\n             {}\n",
-            item.id, item.decision_needed
-        ));
-    }
     // The run as `git ucg status` shows it.
-    let status =
-        crate::render::status_markdown::render(&crate::render::status_markdown::StatusPaths {
-            source: &crate::store::ArtifactSource::WorkTree,
-            impl_dir: dir_path.join(IMPL),
-            run_dir: Some(
-                dir_path
-                    .join("_bmad-output/ultracode-goal")
-                    .join(RUN_FOLDER),
-            ),
-            runs_root: dir_path.join("_bmad-output/ultracode-goal"),
-            deferred_work: dir_path.join(IMPL).join("deferred-work.md"),
-            hunk_viewer: false,
-        });
+    let runs_root = dir_path.join("_bmad-output/ultracode-goal");
+    let status = super::status::dashboard(
+        &Context::at(dir_path, false),
+        &impl_dir,
+        &runs_root.join(RUN_FOLDER),
+        &runs_root,
+    )?;
     out.push_str("\n$ git ucg status\n");
     out.push_str(&status);
     out.push_str("\nTry next (before installing git-ucg: `cargo run --release -- -C <dir> …`):\n");
@@ -215,7 +195,7 @@ fn summary(dir: &Path) -> String {
     for (command, what) in NEXT_COMMANDS {
         out.push_str(&format!("  {command:<width$}  # {what}\n"));
     }
-    out
+    Ok(out)
 }
 
 /// Runs `git` in the demo repository, isolated from the user's configuration and from any

@@ -2,18 +2,11 @@
 
 use crate::cli::EpicArgs;
 use crate::context::Context;
-use crate::epic::{self, short, EndSource, Epic, EpicInputs, StoryRange};
+use crate::epic::{self, short, EndSource, Epic, EpicInputs, StoryChanges};
 use crate::error::{Error, Result};
-use crate::git::{self, CommitInfo};
+use crate::git;
 use crate::store::ArtifactSource;
 use std::io::Write;
-
-/// What a story's range holds.
-struct StoryChanges {
-    commits: Vec<CommitInfo>,
-    /// Files changed, insertions, deletions; `None` with `--fast`.
-    counts: Option<(usize, u64, u64)>,
-}
 
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
@@ -36,7 +29,7 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let changes: Vec<Option<StoryChanges>> = epic
         .stories
         .iter_mut()
-        .map(|story| story_changes(repo, story, args.fast, &mut counted))
+        .map(|story| epic::story_changes(repo, story, args.fast, &mut counted))
         .collect();
     counted.save();
     if args.json {
@@ -47,40 +40,6 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     write_human(&mut out, &epic, &changes)?;
     out.finish()?;
     Ok(0)
-}
-
-/// Commits and counts of a usable range; a failure becomes one more problem of the story.
-fn story_changes(
-    repo: &gix::Repository,
-    story: &mut StoryRange,
-    fast: bool,
-    counted: &mut git::linecache::LineCountCache,
-) -> Option<StoryChanges> {
-    let (Some(base), Some(end), true) = (story.baseline, story.end, story.usable) else {
-        return None;
-    };
-    let result = (|| -> std::result::Result<StoryChanges, String> {
-        let commits = git::commits_in_range(repo, base, end)?;
-        let counts = if fast {
-            None
-        } else {
-            let mut cache = git::blob_cache(repo)?;
-            let files = git::tree_changes(repo, &mut cache, base, end, true)?;
-            let lines = git::line_counts(repo, &mut cache, counted, &files)?;
-            let (ins, del) = lines.iter().flatten().fold((0u64, 0u64), |(i, d), (a, r)| {
-                (i + u64::from(*a), d + u64::from(*r))
-            });
-            Some((files.len(), ins, del))
-        };
-        Ok(StoryChanges { commits, counts })
-    })();
-    match result {
-        Ok(changes) => Some(changes),
-        Err(problem) => {
-            story.problems.push(problem);
-            None
-        }
-    }
 }
 
 fn document(epic: &Epic, changes: &[Option<StoryChanges>]) -> serde_json::Value {

@@ -1,23 +1,47 @@
-//! `git ucg status`: what the run is doing and waiting on. For now the reference's markdown view
-//! (`--format markdown`), byte-compatible with `status_render.py`; it writes nothing.
+//! `git ucg status`: what the run is doing and waiting on — the dashboard, `--json`, the
+//! reference's markdown (`--format markdown`, byte-compatible with `status_render.py`), a prompt
+//! segment (`--prompt`) and a live view (`--watch`). Every form reads and never writes under the
+//! artifact directories.
 
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::render::status_human::{self, Style};
 use crate::render::status_markdown::{self, StatusPaths};
+use crate::status::{self, Report, StatusInputs};
 use crate::store::ArtifactSource;
-use std::io::Write;
+use crate::ucg::decision_log::DECISION_LOG_FILE;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Where one status is read from, located once.
+struct Located {
+    project_root: PathBuf,
+    impl_dir: PathBuf,
+    run_dir: Option<PathBuf>,
+    runs_root: PathBuf,
+    deferred_work: PathBuf,
+}
 
 pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
-    let runs_root = match &args.runs_root {
-        Some(dir) => dir.clone(),
-        None => ctx
-            .try_project_root()
-            .unwrap_or_else(|| PathBuf::from("."))
-            .join(crate::ucg::runs::RUNS_ROOT),
+    if args.prompt {
+        let started = Instant::now();
+        let segment = crate::prompt::run(started);
+        if !segment.is_empty() {
+            // A prompt that cannot print has nowhere to say so.
+            let _ = writeln!(std::io::stdout().lock(), "{segment}");
+        }
+        return Ok(0);
+    }
+    let format = if args.json {
+        StatusFormat::Json
+    } else {
+        args.format
     };
+    if args.watch {
+        return watch(ctx, args, format);
+    }
     let work_tree = ArtifactSource::WorkTree;
     let at_rev;
     let source = match &args.rev {
@@ -28,6 +52,57 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
             &at_rev
         }
     };
+    let located = locate(ctx, args, source)?;
+    let document = render(ctx, args, format, source, &located)?;
+    if format == StatusFormat::Human {
+        let mut out = ctx.paged_output();
+        out.write_all(document.as_bytes())?;
+        out.finish()?;
+    } else {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(document.as_bytes())?;
+        stdout.flush()?;
+    }
+    Ok(0)
+}
+
+/// The dashboard for the run at these paths, without colour, as a string (for the demo).
+pub fn dashboard(
+    ctx: &Context,
+    impl_dir: &Path,
+    run_dir: &Path,
+    runs_root: &Path,
+) -> Result<String> {
+    let args = StatusArgs {
+        format: StatusFormat::Human,
+        json: false,
+        prompt: false,
+        watch: false,
+        fast: false,
+        no_cache: false,
+        impl_artifacts: Some(impl_dir.to_path_buf()),
+        run_dir: Some(run_dir.to_path_buf()),
+        runs_root: Some(runs_root.to_path_buf()),
+        deferred_work: Some(impl_dir.join("deferred-work.md")),
+        rev: None,
+    };
+    let source = ArtifactSource::WorkTree;
+    let located = locate(ctx, &args, &source)?;
+    render(ctx, &args, StatusFormat::Human, &source, &located)
+}
+
+fn locate(ctx: &Context, args: &StatusArgs, source: &ArtifactSource) -> Result<Located> {
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
+    let runs_root = args
+        .runs_root
+        .clone()
+        .unwrap_or_else(|| project_root.join(crate::ucg::runs::RUNS_ROOT));
+    let deferred_work = ctx.deferred_work(
+        args.deferred_work.as_deref(),
+        args.impl_artifacts.as_deref(),
+        &impl_dir,
+    );
     // Under --rev, paths are looked up in the commit's tree, so they are made absolute to be
     // placed there; otherwise they stay as given (the reference prints them so).
     let place = |p: PathBuf| match &args.rev {
@@ -42,25 +117,125 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
         (None, Some(_)) => None,
         (None, None) => current_run(source, &impl_dir, &runs_root),
     };
-    let paths = StatusPaths {
-        source,
-        deferred_work: args
-            .deferred_work
-            .clone()
-            .map(place)
-            .unwrap_or_else(|| impl_dir.join("deferred-work.md")),
+    Ok(Located {
+        project_root,
+        deferred_work: place(deferred_work),
         impl_dir,
         run_dir,
         runs_root,
-        hunk_viewer: on_path("hunk"),
+    })
+}
+
+/// One rendering of the status in `format`.
+fn render(
+    ctx: &Context,
+    args: &StatusArgs,
+    format: StatusFormat,
+    source: &ArtifactSource,
+    located: &Located,
+) -> Result<String> {
+    if format == StatusFormat::Markdown {
+        return Ok(status_markdown::render(&StatusPaths {
+            source,
+            impl_dir: located.impl_dir.clone(),
+            run_dir: located.run_dir.clone(),
+            runs_root: located.runs_root.clone(),
+            deferred_work: located.deferred_work.clone(),
+            hunk_viewer: on_path("hunk"),
+        }));
+    }
+    let mut report = status::gather(
+        &StatusInputs {
+            source,
+            project_root: &located.project_root,
+            impl_dir: &located.impl_dir,
+            run_dir: located.run_dir.as_deref(),
+            runs_root: &located.runs_root,
+            deferred_work: &located.deferred_work,
+            now: jiff::Timestamp::now(),
+        },
+        args.rev.as_deref(),
+    );
+    if !args.fast {
+        count_changes(ctx, args, source, &mut report);
+    }
+    Ok(match format {
+        StatusFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&report)
+                .map_err(|e| Error::new(format!("cannot encode the status: {e}")))?;
+            text.push('\n');
+            text
+        }
+        _ => status_human::render(
+            &report,
+            &Style {
+                color: ctx.color,
+                width: width(),
+            },
+        ),
+    })
+}
+
+/// The width human output is fitted to: the terminal's, else `COLUMNS`, else 80.
+fn width() -> u16 {
+    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
+        return w;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(80)
+}
+
+/// Fills each story's commits and line counts from its range, as `git ucg epic` computes them.
+/// Outside a repository, or where a range cannot be formed, the counts stay `null`.
+fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, report: &mut Report) {
+    if report.stories.iter().all(|s| s.baseline.is_none()) {
+        return;
+    }
+    let Ok(repo) = ctx.repo() else {
+        return;
     };
-    let document = match args.format {
-        StatusFormat::Markdown => status_markdown::render(&paths),
+    let epic = report.run.as_ref().and_then(|run| {
+        run.epic
+            .as_str()
+            .map(str::to_string)
+            .or_else(|| (!run.epic.is_null()).then(|| run.epic.to_string()))
+    });
+    let Ok(inputs) = crate::epic::EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), epic)
+    else {
+        return;
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(document.as_bytes())?;
-    stdout.flush()?;
-    Ok(0)
+    let tip = args.rev.as_deref().and_then(|rev| {
+        repo.rev_parse_single(rev)
+            .ok()
+            .and_then(|id| id.object().ok()?.peel_to_commit().ok())
+            .map(|c| c.id)
+    });
+    let Ok(mut epic) = crate::epic::load(repo, &inputs, source, tip, crate::epic::Detail::Full)
+    else {
+        return;
+    };
+    let mut counted = crate::git::line_count_cache(repo, !args.no_cache);
+    for story in &mut report.stories {
+        let Some(range) = story
+            .id()
+            .and_then(|id| epic.stories.iter_mut().find(|s| s.id == id))
+        else {
+            continue;
+        };
+        let changes = crate::epic::story_changes(repo, range, false, &mut counted);
+        story.problems = range.problems.clone();
+        if let Some(changes) = changes {
+            story.commits = Some(changes.commits.len());
+            if let Some((files, insertions, deletions)) = changes.counts {
+                story.files_changed = Some(files);
+                story.insertions = Some(insertions);
+                story.deletions = Some(deletions);
+            }
+        }
+    }
+    counted.save();
 }
 
 /// The run folder of the heartbeat's epic (newest stamp first), if there is one.
@@ -70,10 +245,7 @@ fn current_run(source: &ArtifactSource, impl_dir: &Path, runs_root: &Path) -> Op
     crate::ucg::runs::candidates_for_epic(&names, beat.epic.as_deref()?)
         .into_iter()
         .map(|name| runs_root.join(name))
-        .find(|dir| {
-            dir.join(crate::ucg::decision_log::DECISION_LOG_FILE)
-                .is_file()
-        })
+        .find(|dir| source.is_file(&dir.join(DECISION_LOG_FILE)))
 }
 
 /// Whether an executable of that name is on PATH (the reference probes with `which`).
@@ -86,4 +258,81 @@ fn on_path(name: &str) -> bool {
                 .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
     })
+}
+
+/// `--watch`: renders, then renders again whenever something under the watched directories
+/// changes (debounced by 200 ms) and the result differs from what is on screen. A watched
+/// directory that disappears is watched again once it is back (checked every second).
+fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
+    use notify_debouncer_mini::notify::RecursiveMode;
+    // Ctrl-C is how a watch ends: a success, as for `watch(1)` or `git log` in a pager.
+    ctrlc::set_handler(|| std::process::exit(0))
+        .map_err(|e| Error::new(format!("cannot handle Ctrl-C: {e}")))?;
+    let source = ArtifactSource::WorkTree;
+    let terminal = std::io::stdout().is_terminal();
+    let (sender, events) = std::sync::mpsc::channel();
+    let mut debouncer = notify_debouncer_mini::new_debouncer(Duration::from_millis(200), sender)
+        .map_err(|e| Error::new(format!("cannot watch for changes: {e}")))?;
+    let mut watched: Vec<PathBuf> = Vec::new();
+    let mut shown: Option<String> = None;
+    let mut changed = true;
+    loop {
+        // Where to look is located afresh each time: the heartbeat may now name another run.
+        let located = locate(ctx, args, &source)?;
+        let mut targets = vec![located.impl_dir.clone(), located.runs_root.clone()];
+        targets.extend(located.run_dir.clone());
+        targets.extend(located.deferred_work.parent().map(Path::to_path_buf));
+        targets.sort();
+        targets.dedup();
+        let before = watched.len();
+        watched.retain(|dir| {
+            let keep = targets.contains(dir) && dir.is_dir();
+            if !keep {
+                let _ = debouncer.watcher().unwatch(dir);
+            }
+            keep
+        });
+        changed |= watched.len() != before;
+        for dir in targets {
+            if !watched.contains(&dir)
+                && dir.is_dir()
+                && debouncer
+                    .watcher()
+                    .watch(&dir, RecursiveMode::NonRecursive)
+                    .is_ok()
+            {
+                watched.push(dir);
+                changed = true;
+            }
+        }
+
+        if changed {
+            let mut document = render(ctx, args, format, &source, &located)?;
+            if format == StatusFormat::Json {
+                // One document per line: the pretty form re-encoded compactly.
+                let value: serde_json::Value = serde_json::from_str(&document)
+                    .map_err(|e| Error::new(format!("cannot encode the status: {e}")))?;
+                document = format!("{value}\n");
+            }
+            if shown.as_deref() != Some(document.as_str()) {
+                let mut stdout = std::io::stdout().lock();
+                if terminal && format != StatusFormat::Json {
+                    // Home and clear: redraw in place.
+                    stdout.write_all(b"\x1b[H\x1b[2J")?;
+                } else if shown.is_some() && format != StatusFormat::Json {
+                    stdout.write_all(b"\n")?;
+                }
+                stdout.write_all(document.as_bytes())?;
+                stdout.flush()?;
+                shown = Some(document);
+            }
+        }
+
+        // Wait for a change, or a second (to notice a watched directory that came back).
+        changed = match events.recv_timeout(Duration::from_secs(1)) {
+            Ok(_) => true,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(0),
+        };
+    }
 }

@@ -7,7 +7,8 @@
 use crate::context::pathlib_display;
 use crate::pyjson::{self, Object, Value};
 use crate::store::ArtifactSource;
-use crate::ucg::{escalations, ledger, markers};
+use crate::ucg::escalations::{self, Found};
+use crate::ucg::{ledger, markers};
 use std::path::{Path, PathBuf};
 
 const NA: &str = "n/a";
@@ -260,47 +261,10 @@ fn stories_section(lines: &mut Vec<String>, status: Option<&Object>, paths: &Sta
     }
 }
 
-/// One escalation: the file that named it and its typed payload, if readable.
-struct Escalation {
-    path: String,
-    payload: Option<Object>,
-}
-
 fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_dir: &Path) {
     let mut names = source.list(impl_dir);
     names.sort();
-    let mut found: std::collections::BTreeMap<String, Escalation> = Default::default();
-    for name in &names {
-        if let Some(story) = escalations::marker_story(name) {
-            let marker = Escalation {
-                path: name.clone(),
-                payload: None,
-            };
-            found.insert(story.to_string(), marker);
-        }
-    }
-    for name in &names {
-        let Some(story) = escalations::sidecar_story(name) else {
-            continue;
-        };
-        let payload = source
-            .read(&impl_dir.join(name))
-            .and_then(|bytes| escalations::sidecar_payload(&bytes));
-        match (found.get_mut(story), payload) {
-            // An unreadable sidecar leaves the raw marker standing, shown as unpromoted.
-            (Some(_), None) => {}
-            (Some(marker), payload) => marker.payload = payload,
-            (None, payload) => {
-                found.insert(
-                    story.to_string(),
-                    Escalation {
-                        path: name.clone(),
-                        payload,
-                    },
-                );
-            }
-        }
-    }
+    let found = escalations::collect(&names, |name| source.read(&impl_dir.join(name)));
     if found.is_empty() {
         // The reference's quirk: no blank line follows an empty section.
         lines.push(format!("- {NA}"));
@@ -309,21 +273,21 @@ fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_di
     for (story, escalation) in found {
         lines.push(format!("### {story}"));
         lines.push(String::new());
-        match &escalation.payload {
-            Some(payload) => {
+        match &escalation {
+            Found::Typed { payload, .. } => {
                 for key in ["kind", "source", "decision_needed", "evidence"] {
                     lines.push(format!("- {key}: {}", truthy(payload.get(key))));
                 }
             }
-            None if escalation.path.ends_with(".json") => {
+            Found::Unreadable { file } => {
                 lines.push("- escalation (typed record present but unreadable)".into());
-                lines.push(format!("- source: {}", escalation.path));
+                lines.push(format!("- source: {file}"));
             }
-            None => {
+            Found::Unpromoted { file } => {
                 lines.push(
                     "- escalation (unpromoted: session ended before Execute promoted it)".into(),
                 );
-                lines.push(format!("- source: {}", escalation.path));
+                lines.push(format!("- source: {file}"));
             }
         }
         lines.push(String::new());

@@ -30,6 +30,61 @@ pub fn sidecar_payload(bytes: &[u8]) -> Option<Object> {
     }
 }
 
+/// What the artifact directory says about one story's escalation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// A sidecar whose payload is a JSON object (its fields may still be missing or odd).
+    Typed { file: String, payload: Object },
+    /// A raw Stop-hook marker with no readable sidecar: the session ended before Execute
+    /// promoted it.
+    Unpromoted { file: String },
+    /// A sidecar that holds no JSON object, and no marker beside it.
+    Unreadable { file: String },
+}
+
+impl Found {
+    pub fn file(&self) -> &str {
+        match self {
+            Found::Typed { file, .. } | Found::Unpromoted { file } | Found::Unreadable { file } => {
+                file
+            }
+        }
+    }
+}
+
+/// Every story with an escalation among the directory entries `names`, by story (sorted), as the
+/// reference status renderer pairs them: a readable sidecar wins; an unreadable one leaves a
+/// raw marker standing as unpromoted. `read` gives a file's bytes by name.
+pub fn collect(
+    names: &[String],
+    read: impl Fn(&str) -> Option<Vec<u8>>,
+) -> std::collections::BTreeMap<String, Found> {
+    let mut found = std::collections::BTreeMap::new();
+    for name in names {
+        if let Some(story) = marker_story(name) {
+            let marker = Found::Unpromoted { file: name.clone() };
+            found.insert(story.to_string(), marker);
+        }
+    }
+    for name in names {
+        let Some(story) = sidecar_story(name) else {
+            continue;
+        };
+        let payload = read(name).and_then(|bytes| sidecar_payload(&bytes));
+        let has_marker = found.contains_key(story);
+        let entry = match payload {
+            Some(payload) => Found::Typed {
+                file: name.clone(),
+                payload,
+            },
+            None if has_marker => continue,
+            None => Found::Unreadable { file: name.clone() },
+        };
+        found.insert(story.to_string(), entry);
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

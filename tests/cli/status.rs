@@ -27,6 +27,8 @@ fn outside_a_repository_with_explicit_paths() {
         .ucg(env.path())
         .args([
             "status",
+            "--format",
+            "markdown",
             "--impl-artifacts",
             "./nowhere//",
             "--runs-root",
@@ -57,7 +59,7 @@ fn a_hunk_viewer_on_path_adds_its_line() {
     let out = env
         .ucg(&dir)
         .env("PATH", path)
-        .args(["status"])
+        .args(["status", "--format", "markdown"])
         .output()
         .unwrap();
     let text = stdout(&out);
@@ -73,7 +75,11 @@ fn a_hunk_viewer_on_path_adds_its_line() {
         .filter(|l| !l.starts_with("  - hunk show"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let plain = env.ucg(&dir).args(["status"]).output().unwrap();
+    let plain = env
+        .ucg(&dir)
+        .args(["status", "--format", "markdown"])
+        .output()
+        .unwrap();
     assert_eq!(
         without,
         stdout(&plain),
@@ -126,24 +132,39 @@ fn rev_reads_the_committed_run_not_the_work_tree() {
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         stdout(&out)
     };
-    assert!(status(&[]).contains("- Epic: changed-in-work-tree"));
-    let at_head = status(&["--rev", "HEAD"]);
-    assert!(at_head.contains("- Epic: 7\n"), "{at_head}");
+    let json = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_str(&status(&[&["--json"], args].concat())).unwrap()
+    };
+    assert_eq!(json(&[])["run"]["epic"], "changed-in-work-tree");
+    assert_eq!(json(&[])["rev"], serde_json::Value::Null);
+    let at_head = json(&["--rev", "HEAD"]);
+    assert_eq!(at_head["run"]["epic"], "7");
+    assert_eq!(at_head["rev"], "HEAD");
+    assert_eq!(at_head["runs"][0]["name"], "epic-7-20260604T172512Z");
     assert!(
-        at_head.contains("- epic-7-20260604T172512Z: live"),
-        "{at_head}"
-    );
-    assert!(
-        at_head.contains("    ```json"),
+        at_head["decision_log"]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == "```json"),
         "the decision log tail comes from the commit too"
     );
+    assert_eq!(at_head["pending"]["counts"]["red"], 2);
+    assert_eq!(at_head["stories"][0]["commits"], 2);
 
-    // A commit without artifacts: no run, exit 0.
-    let out = env
-        .ucg(&dir)
-        .args(["status", "--rev", "main"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("no run: "), "{}", stdout(&out));
+    let markdown = status(&["--format", "markdown"]);
+    assert!(markdown.contains("- Epic: changed-in-work-tree"));
+    let markdown_at_head = status(&["--format", "markdown", "--rev", "HEAD"]);
+    assert!(
+        markdown_at_head.contains("- Epic: 7\n"),
+        "{markdown_at_head}"
+    );
+    assert!(status(&["--rev", "HEAD"]).starts_with("(artifacts as of HEAD)\nEpic 7 "));
+
+    // A commit without artifacts: no run, exit 0, in every form.
+    assert!(status(&["--rev", "main"]).contains("No run: "));
+    assert!(status(&["--rev", "main", "--format", "markdown"]).starts_with("no run: "));
+    let none = json(&["--rev", "main"]);
+    assert_eq!(none["run"], serde_json::Value::Null);
+    assert_eq!(none["sources"]["heartbeat"], "absent");
 }
