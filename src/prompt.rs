@@ -295,25 +295,31 @@ pub fn run(started: Instant) -> String {
     if let Some(cache) = cached.as_ref().filter(|c| c.fresh(&env)) {
         return cache.segment.clone();
     }
-    let background = std::env::var_os(BACKGROUND_ENV).is_some();
-    let (sender, receiver) = std::sync::mpsc::channel();
-    {
-        let (root, env) = (root.clone(), env.clone());
-        // The JSON reader recurses: the same stack as every command gets.
-        let spawned = std::thread::Builder::new()
-            .stack_size(crate::STACK_SIZE)
-            .spawn(move || {
-                let _ = sender.send(compute(&root, env.as_deref()));
-            });
-        if spawned.is_err() {
-            return String::new();
-        }
-    }
-    let remaining = if background {
+    // The deadline is read first: finding it counts against it, as everything else does.
+    let remaining = if std::env::var_os(BACKGROUND_ENV).is_some() {
         Duration::MAX
     } else {
         timeout(&git_dir).saturating_sub(started.elapsed())
     };
+    let stale = || {
+        finish_in_background();
+        let last = cached.as_ref().map_or("ucg", |c| c.segment.as_str());
+        format!("{last}?")
+    };
+    if remaining.is_zero() {
+        return stale();
+    }
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let (task_root, task_env) = (root.clone(), env.clone());
+    // The JSON reader recurses: the same stack as every command gets.
+    let spawned = std::thread::Builder::new()
+        .stack_size(crate::STACK_SIZE)
+        .spawn(move || {
+            let _ = sender.send(compute(&task_root, task_env.as_deref()));
+        });
+    if spawned.is_err() {
+        return stale();
+    }
     match receiver.recv_timeout(remaining) {
         Ok((segment, stamps)) => {
             let cache = Cache {
@@ -325,11 +331,7 @@ pub fn run(started: Instant) -> String {
             write_cache(&cache_dir, &cache);
             cache.segment
         }
-        Err(_) => {
-            finish_in_background();
-            let last = cached.map(|c| c.segment).unwrap_or_else(|| "ucg".into());
-            format!("{last}?")
-        }
+        Err(_) => stale(),
     }
 }
 

@@ -11,3 +11,4 @@ mod discovery;
 mod docs;
 mod reds;
 mod status;
+mod status_views;

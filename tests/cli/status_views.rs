@@ -1,0 +1,456 @@
+//! The dashboard, `--json`, `--prompt` and `--watch`: snapshots, read-only, fail-soft.
+
+use crate::common::*;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+
+/// Snapshot settings filtering what depends on the day or the temporary directory.
+fn settings(dir: &Path) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(&regex::escape(&dir.display().to_string()), "[DIR]");
+    settings.add_filter(r"\(\d+ \w+ ago\)", "([AGE])");
+    settings.add_filter(r"\(in the future\)", "([AGE])");
+    settings.add_filter(r#""age_seconds": -?\d+"#, r#""age_seconds": "[AGE]""#);
+    settings
+}
+
+fn status(env: &TestEnv, dir: &Path, args: &[&str]) -> std::process::Output {
+    env.ucg(dir).arg("status").args(args).output().unwrap()
+}
+
+fn ok(out: &std::process::Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
+    assert!(!stderr(out).contains("panicked"), "{}", stderr(out));
+    stdout(out)
+}
+
+#[test]
+fn the_dashboard_of_the_demo_run() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let text = ok(&status(&env, &dir, &[]));
+    settings(&dir).bind(|| insta::assert_snapshot!(text));
+    // --fast reads no history: no commit or line columns.
+    let fast = ok(&status(&env, &dir, &["--fast"]));
+    assert!(fast.contains("  story  phase      verdict   attempts  re-loops  baseline\n"));
+    assert!(!fast.contains("+/-"));
+}
+
+#[test]
+fn the_json_of_the_demo_run() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let text = ok(&status(&env, &dir, &["--json"]));
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.status/1");
+    // Raw values: numbers stay numbers.
+    assert_eq!(doc["run"]["index"], 3);
+    assert_eq!(doc["run"]["budget"]["turns"], 26);
+    assert_eq!(
+        ok(&status(&env, &dir, &["--format", "json"])),
+        text,
+        "--json is --format json"
+    );
+    settings(&dir).bind(|| insta::assert_snapshot!(text));
+}
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The dashboard on each recorded compat status case (their inputs are vendored under
+/// tests/fixtures/compat-status), in a directory that is not a repository, as the suite runs them.
+#[test]
+fn the_dashboard_of_the_compat_cases() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compat-status");
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&cases)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 17, "the vendored cases are there");
+    for case in names {
+        let env = TestEnv::new();
+        let work = env.path().join("case");
+        std::fs::create_dir_all(&work).unwrap();
+        if case.join("before").is_dir() {
+            copy_tree(&case.join("before"), &work);
+        }
+        let args: Vec<String> =
+            serde_json::from_slice(&std::fs::read(case.join("args.json")).unwrap()).unwrap();
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let human = ok(&env.ucg(&work).arg("status").args(&args).output().unwrap());
+        let json = ok(&env
+            .ucg(&work)
+            .args(["status", "--json"])
+            .args(&args)
+            .output()
+            .unwrap());
+        serde_json::from_str::<serde_json::Value>(&json).unwrap();
+        let mut settings = settings(&work);
+        settings.set_snapshot_suffix(name);
+        settings.bind(|| insta::assert_snapshot!(human));
+    }
+}
+
+/// Every file and directory under `dir`: bytes (files) and modification time.
+fn stamps(dir: &Path) -> Vec<(PathBuf, Vec<u8>, std::time::SystemTime)> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let meta = std::fs::symlink_metadata(&d).unwrap();
+        found.push((d.clone(), Vec::new(), meta.modified().unwrap()));
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                found.push((path, bytes, meta.modified().unwrap()));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Starts `status --watch --json` and reads its documents line by line.
+struct Watch {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Watch {
+    fn start(env: &TestEnv, dir: &Path) -> Watch {
+        let mut child = env
+            .ucg(dir)
+            .args(["status", "--watch", "--json", "--fast"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines }
+    }
+
+    fn next(&self, within: Duration) -> serde_json::Value {
+        let line = self
+            .lines
+            .recv_timeout(within)
+            .expect("a document within the time");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Ctrl-C, and its exit status.
+    fn interrupt(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the watch did not stop on Ctrl-C"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn the_watch_streams_a_document_per_change_and_ends_on_ctrl_c() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let watch = Watch::start(&env, &dir);
+    let first = watch.next(Duration::from_secs(5));
+    assert_eq!(first["run"]["story"], "7-3");
+    let heartbeat = dir.join(IMPL).join("run-status.json");
+    let text = std::fs::read_to_string(&heartbeat).unwrap();
+    write(
+        &heartbeat,
+        &text.replace("\"story\": \"7-3\",", "\"story\": \"7-2\","),
+    );
+    let second = watch.next(Duration::from_secs(5));
+    assert_eq!(second["run"]["story"], "7-2");
+
+    // The artifact directory deleted and re-created: the watch follows it.
+    let impl_dir = dir.join(IMPL);
+    let saved = env.path().join("saved-impl");
+    std::fs::rename(&impl_dir, &saved).unwrap();
+    let gone = watch.next(Duration::from_secs(5));
+    assert_eq!(gone["sources"]["heartbeat"], "absent");
+    std::fs::rename(&saved, &impl_dir).unwrap();
+    let back = watch.next(Duration::from_secs(5));
+    assert_eq!(back["run"]["story"], "7-2");
+    write(&heartbeat, &text);
+    let again = watch.next(Duration::from_secs(5));
+    assert_eq!(again["run"]["story"], "7-3");
+
+    assert_eq!(watch.interrupt().code(), Some(0), "Ctrl-C ends with 0");
+}
+
+#[test]
+fn no_form_writes_under_the_artifacts() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let output = dir.join("_bmad-output");
+    // The watch first: it is the one form that needs a change to show anything, and that change
+    // (made by the test) is part of the state compared afterwards.
+    let watch = Watch::start(&env, &dir);
+    watch.next(Duration::from_secs(5));
+    let heartbeat = dir.join(IMPL).join("run-status.json");
+    let text = std::fs::read_to_string(&heartbeat).unwrap();
+    write(&heartbeat, &text.replace("\"index\": 3", "\"index\": 2"));
+    let before = stamps(&output);
+    assert_eq!(watch.next(Duration::from_secs(5))["run"]["index"], 2);
+    assert_eq!(watch.interrupt().code(), Some(0));
+    assert_eq!(stamps(&output), before, "--watch wrote nothing");
+
+    for args in [
+        &[][..],
+        &["--fast"],
+        &["--json"],
+        &["--format", "markdown"],
+        &["--prompt"],
+        &["--prompt"],
+        &["--rev", "HEAD", "--json"],
+    ] {
+        ok(&status(&env, &dir, args));
+        assert_eq!(stamps(&output), before, "status {args:?} wrote nothing");
+    }
+}
+
+/// Every way an artifact can be broken, in every view: exit 0, never a panic.
+#[test]
+fn broken_artifacts_are_shown_as_what_they_are() {
+    let artifacts = [
+        format!("{IMPL}/run-status.json"),
+        format!("{IMPL}/.preflight-reds.json"),
+        format!("{IMPL}/.decisions.json"),
+        format!("{IMPL}/deferred-work.md"),
+        format!("{IMPL}/escalation-7-3.json"),
+        format!("{IMPL}/.baseline-7-2"),
+        format!("{IMPL}/.commit-7-1"),
+        "_bmad-output/ultracode-goal/epic-7-20260604T172512Z/.decision-log.md".to_string(),
+    ];
+    let env = TestEnv::new();
+    let pristine = env.demo();
+    for (n, artifact) in artifacts.iter().enumerate() {
+        for (m, breakage) in ["absent", "empty", "garbage", "not utf-8", "a directory"]
+            .iter()
+            .enumerate()
+        {
+            let dir = env.path().join(format!("case-{n}-{m}"));
+            copy_tree(&pristine, &dir);
+            let path = dir.join(artifact);
+            let _ = std::fs::remove_file(&path);
+            match *breakage {
+                "absent" => {}
+                "empty" => write(&path, ""),
+                "garbage" => write(&path, "{\"reds\": [tru"),
+                "not utf-8" => std::fs::write(&path, b"\xff\xfe{}\x80").unwrap(),
+                _ => std::fs::create_dir_all(path.join("inside")).unwrap(),
+            }
+            for args in [
+                &[][..],
+                &["--json"],
+                &["--format", "markdown"],
+                &["--prompt"],
+            ] {
+                let out = status(&env, &dir, args);
+                let text = ok(&out);
+                if args == ["--json"] {
+                    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+                    let name = artifact.rsplit('/').next().unwrap();
+                    let (source, expected) = match (name, *breakage) {
+                        ("deferred-work.md", "absent") => ("deferred_work", "absent"),
+                        // Markdown is free text: empty or odd is still a ledger, a log.
+                        ("deferred-work.md", "empty" | "garbage") => ("deferred_work", "ok"),
+                        ("deferred-work.md", _) => ("deferred_work", "unreadable"),
+                        // Without its log, a folder is no run: there is no log to read.
+                        (".decision-log.md", "absent" | "a directory") => {
+                            ("decision_log", "absent")
+                        }
+                        (".decision-log.md", "empty" | "garbage") => ("decision_log", "ok"),
+                        (".decision-log.md", _) => ("decision_log", "unreadable"),
+                        (_, breakage) => {
+                            let source = match name {
+                                "run-status.json" => "heartbeat",
+                                ".preflight-reds.json" => "registry",
+                                ".decisions.json" => "decisions",
+                                _ => continue,
+                            };
+                            (
+                                source,
+                                if breakage == "absent" {
+                                    "absent"
+                                } else {
+                                    "unreadable"
+                                },
+                            )
+                        }
+                    };
+                    assert_eq!(
+                        doc["sources"][source], expected,
+                        "{artifact} {breakage}: {text}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_hundred_megabyte_ledger_is_read_without_trouble() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let ledger = dir.join(IMPL).join("deferred-work.md");
+    let mut text = String::from(
+        "| id | status | severity | story | reason | source |\n|---|---|---|---|---|---|\n",
+    );
+    let row = "| d | resolved | low | 7-1 | a reason long enough to make the row about a hundred bytes wide, padded | review |\n";
+    while text.len() < 100 << 20 {
+        text.push_str(row);
+    }
+    text.push_str("| dz | open | high | 7-3 | the last row | decision |\n");
+    write(&ledger, &text);
+    let doc: serde_json::Value =
+        serde_json::from_str(&ok(&status(&env, &dir, &["--json", "--fast"]))).unwrap();
+    assert_eq!(doc["sources"]["deferred_work"], "ok");
+    assert_eq!(doc["deferred_work"][0]["id"], "dz", "open rows first");
+    assert_eq!(doc["pending"]["counts"]["decision"], 1);
+    // Past the default deadline in a debug build: a deadline this test does not measure.
+    env.git(&dir, &["config", "ucg.prompt.timeoutMs", "600000"]);
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+}
+
+#[test]
+fn without_an_artifact_directory_it_stops_with_2() {
+    let env = TestEnv::new();
+    for args in [&[][..], &["--json"], &["--format", "markdown"]] {
+        let out = status(&env, env.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("not in a git repository"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty());
+    }
+    // The prompt is the exception: outside a repository it prints nothing, successfully.
+    let out = status(&env, env.path(), &["--prompt"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn the_prompt_shows_position_and_pending_and_serves_from_its_cache() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+    // From a subdirectory: the same.
+    assert_eq!(
+        ok(&status(&env, &dir.join("_bmad-output"), &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+    let cache = dir.join(".git/ucg/prompt-cache.json");
+    assert!(cache.is_file(), "the cache lives under the git directory");
+
+    // Stamps unchanged: the cached segment is what is printed, without reading the artifacts.
+    let cached = std::fs::read_to_string(&cache).unwrap();
+    std::fs::write(&cache, cached.replace("ucg 7 3/3", "ucg 7 CACHED")).unwrap();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 CACHED ⚑2R1E1D\n"
+    );
+
+    // One artifact changed: computed again.
+    let decisions = dir.join(IMPL).join(".decisions.json");
+    let registry: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join(IMPL).join(".preflight-reds.json")).unwrap(),
+    )
+    .unwrap();
+    let first_red = registry["reds"][0]["id"].as_str().unwrap();
+    write(
+        &decisions,
+        &format!("{{\"decisions\": [{{\"id\": \"{first_red}\", \"answer\": \"24h\", \"action\": \"close\"}}]}}\n"),
+    );
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑1R1E1D\n"
+    );
+
+    // A corrupt registry: the RED count is unknown, flagged `!`.
+    write(&dir.join(IMPL).join(".preflight-reds.json"), "{");
+    assert_eq!(ok(&status(&env, &dir, &["--prompt"])), "ucg 7 3/3 ⚑!1E1D\n");
+
+    // No run and nothing pending: nothing at all.
+    std::fs::remove_dir_all(dir.join(IMPL)).unwrap();
+    assert_eq!(ok(&status(&env, &dir, &["--prompt"])), "");
+    // A repository without any run.
+    let plain = env.repo("plain");
+    assert_eq!(ok(&status(&env, &plain, &["--prompt"])), "");
+}
+
+#[test]
+fn past_its_deadline_the_prompt_prints_the_last_value_marked_stale() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+    env.git(&dir, &["config", "ucg.prompt.timeoutMs", "0"]);
+    let heartbeat = dir.join(IMPL).join("run-status.json");
+    let text = std::fs::read_to_string(&heartbeat).unwrap();
+    write(&heartbeat, &text.replace("\"index\": 3", "\"index\": 2"));
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D?\n",
+        "the last value, marked stale"
+    );
+    // The work finishes in the background; a later prompt serves the new value from the cache.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let now = ok(&status(&env, &dir, &["--prompt"]));
+        if now == "ucg 7 2/3 ⚑2R1E1D\n" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still {now:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
