@@ -70,11 +70,55 @@ pub struct PendingInputs<'a> {
     pub ledger: &'a Path,
 }
 
+/// The three sources as read, each file once (status shows the same bytes it enumerates).
+#[derive(Debug, Default)]
+pub struct Artifacts {
+    /// `.preflight-reds.json`.
+    pub registry: Option<Vec<u8>>,
+    /// `.decisions.json`.
+    pub decisions: Option<Vec<u8>>,
+    /// The artifact directory's entry names, sorted.
+    pub names: Vec<String>,
+    /// The readable escalation sidecars' bytes, by file name.
+    pub sidecars: HashMap<String, Vec<u8>>,
+    /// The ledger's rows (none when it is absent or not UTF-8).
+    pub ledger_rows: Vec<ledger::Row>,
+}
+
+impl Artifacts {
+    /// Reads what the enumeration needs through `source`; also reports the ledger's bytes were
+    /// there (`Some(false)`: present but not UTF-8).
+    pub fn read(inputs: &PendingInputs, source: &ArtifactSource) -> (Artifacts, Option<bool>) {
+        let mut names = source.list(inputs.impl_dir);
+        names.sort();
+        let sidecars = names
+            .iter()
+            .filter(|name| escalations::sidecar_story(name).is_some())
+            .filter_map(|name| Some((name.clone(), source.read(&inputs.impl_dir.join(name))?)))
+            .collect();
+        let ledger_text = source
+            .read(inputs.ledger)
+            .map(|bytes| String::from_utf8(bytes).ok());
+        let ledger_ok = ledger_text.as_ref().map(Option::is_some);
+        let artifacts = Artifacts {
+            registry: source.read(&inputs.impl_dir.join(REGISTRY_FILE)),
+            decisions: source.read(&inputs.impl_dir.join(DECISIONS_FILE)),
+            names,
+            sidecars,
+            ledger_rows: ledger_text
+                .flatten()
+                .map(|text| ledger::rows(&text))
+                .unwrap_or_default(),
+        };
+        (artifacts, ledger_ok)
+    }
+}
+
 /// The recorded answers by id: (answer, action). Fail-open: an unreadable file records nothing.
-fn recorded_answers(bytes: Option<Vec<u8>>) -> HashMap<String, (String, String)> {
+fn recorded_answers(bytes: Option<&[u8]>) -> HashMap<String, (String, String)> {
     let Some(Value::Object(doc)) = bytes
-        .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|t| pyjson::loads(&t).ok())
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(|t| pyjson::loads(t).ok())
     else {
         return HashMap::new();
     };
@@ -103,8 +147,13 @@ fn relative(root: &Path, path: &Path) -> String {
 
 /// Enumerates what is pending, reading through `source` (work tree or a commit's tree).
 pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
+    enumerate_read(inputs, &Artifacts::read(inputs, source).0)
+}
+
+/// Enumerates what is pending in artifacts already read.
+pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
     let mut pending = Pending::default();
-    let answers = recorded_answers(source.read(&inputs.impl_dir.join(DECISIONS_FILE)));
+    let answers = recorded_answers(artifacts.decisions.as_deref());
     let on_record = |id: &str| answers.get(id).cloned();
     let with_answer = |mut item: PendingItem| {
         if let Some((answer, action)) = on_record(&item.id) {
@@ -117,7 +166,7 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
     // 1. REDs, ids as stored.
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
     let registry_name = relative(inputs.project_root, &registry_path);
-    match Registry::parse(source.read(&registry_path).as_deref(), &registry_name) {
+    match Registry::parse(artifacts.registry.as_deref(), &registry_name) {
         Err(error) => pending.blockers.push(Blocker {
             artifact: registry_name.clone(),
             reason: error.to_string(),
@@ -147,19 +196,19 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
     }
 
     // 2. Escalations: typed sidecars, then raw markers without one.
-    let mut names = source.list(inputs.impl_dir);
-    names.sort();
+    let names = &artifacts.names;
     let mut typed = Vec::new();
-    for name in &names {
+    for name in names {
         let Some(story) = escalations::sidecar_story(name) else {
             continue;
         };
         typed.push(story.to_string());
         let path = inputs.impl_dir.join(name);
         let artifact = relative(inputs.project_root, &path);
-        let fields = source
-            .read(&path)
-            .and_then(|bytes| escalations::sidecar_payload(&bytes))
+        let fields = artifacts
+            .sidecars
+            .get(name)
+            .and_then(|bytes| escalations::sidecar_payload(bytes))
             .and_then(|o| {
                 let field = |k: &str| o.get(k)?.as_str().map(str::to_string);
                 Some((
@@ -184,7 +233,7 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
             action: None,
         }));
     }
-    for name in &names {
+    for name in names {
         if let Some(story) = escalations::marker_story(name) {
             if !typed.iter().any(|t| t == story) {
                 pending
@@ -196,31 +245,26 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
 
     // 3. Open decision rows of the deferred-work ledger, every table.
     let ledger_name = relative(inputs.project_root, inputs.ledger);
-    if let Some(text) = source
-        .read(inputs.ledger)
-        .and_then(|b| String::from_utf8(b).ok())
-    {
-        for row in ledger::rows(&text) {
-            let cell = |k: &str| row.get(k).cloned().unwrap_or_default();
-            if cell("source") != "decision" || cell("status") != "open" {
-                continue;
-            }
-            pending.items.push(with_answer(PendingItem {
-                id: ids::mint("decision", &ledger_name, &cell("reason")),
-                source: Source::Decision,
-                kind: "decision".into(),
-                artifact: ledger_name.clone(),
-                decision_needed: cell("reason"),
-                evidence: format!(
-                    "{} ({}, story {})",
-                    cell("id"),
-                    cell("severity"),
-                    cell("story")
-                ),
-                answer: None,
-                action: None,
-            }));
+    for row in &artifacts.ledger_rows {
+        let cell = |k: &str| row.get(k).cloned().unwrap_or_default();
+        if cell("source") != "decision" || cell("status") != "open" {
+            continue;
         }
+        pending.items.push(with_answer(PendingItem {
+            id: ids::mint("decision", &ledger_name, &cell("reason")),
+            source: Source::Decision,
+            kind: "decision".into(),
+            artifact: ledger_name.clone(),
+            decision_needed: cell("reason"),
+            evidence: format!(
+                "{} ({}, story {})",
+                cell("id"),
+                cell("severity"),
+                cell("story")
+            ),
+            answer: None,
+            action: None,
+        }));
     }
     pending
 }

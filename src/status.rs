@@ -5,7 +5,7 @@
 //! says whether it was read (`ok`), missing (`absent`) or there but not usable (`unreadable`).
 //! It reads and never writes.
 
-use crate::pending::{self, Pending, PendingInputs};
+use crate::pending::{self, Artifacts, Pending, PendingInputs};
 use crate::pyjson::{self, Object, Value};
 use crate::store::ArtifactSource;
 use crate::ucg::decision_log::DECISION_LOG_FILE;
@@ -280,27 +280,49 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         heartbeat_state = SourceState::Unreadable;
     }
 
+    let pending_inputs = PendingInputs {
+        project_root: inputs.project_root,
+        impl_dir: inputs.impl_dir,
+        ledger: inputs.deferred_work,
+    };
+    let (artifacts, ledger_utf8) = Artifacts::read(&pending_inputs, source);
+    let present = |bytes: &Option<Vec<u8>>, path: &Path| match bytes {
+        Some(_) => SourceState::Ok,
+        None if source.exists(path) => SourceState::Unreadable,
+        None => SourceState::Absent,
+    };
+
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
-    let registry_state = match read(&registry_path) {
-        (SourceState::Ok, bytes) => {
-            match Registry::parse(bytes.as_deref(), &display(&registry_path)) {
+    let registry_state = match present(&artifacts.registry, &registry_path) {
+        SourceState::Ok => {
+            match Registry::parse(artifacts.registry.as_deref(), &display(&registry_path)) {
                 Ok(_) => SourceState::Ok,
                 Err(_) => SourceState::Unreadable,
             }
         }
-        (state, _) => state,
+        state => state,
     };
     let decisions_path = inputs.impl_dir.join(DECISIONS_FILE);
-    let decisions_state = match utf8(read(&decisions_path)) {
-        (SourceState::Ok, Some(text)) => match pyjson::loads(&text) {
-            Ok(Value::Object(_)) => SourceState::Ok,
+    let decisions_state = match present(&artifacts.decisions, &decisions_path) {
+        SourceState::Ok => match artifacts
+            .decisions
+            .as_deref()
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .map(pyjson::loads)
+        {
+            Some(Ok(Value::Object(_))) => SourceState::Ok,
             _ => SourceState::Unreadable,
         },
-        (state, _) => state,
+        state => state,
     };
-
-    let (deferred_state, ledger_text) = utf8(read(inputs.deferred_work));
-    let mut deferred_work = ledger_text.as_deref().map(ledger::rows).unwrap_or_default();
+    let deferred_state = match ledger_utf8 {
+        Some(true) => SourceState::Ok,
+        Some(false) => SourceState::Unreadable,
+        None => present(&None, inputs.deferred_work),
+    };
+    let pending = pending::enumerate_read(&pending_inputs, &artifacts);
+    let escalations = escalations_of(&artifacts, inputs.impl_dir, inputs.project_root);
+    let mut deferred_work = artifacts.ledger_rows;
     // Open rows first; the sort is stable, so file order holds within each group.
     deferred_work.sort_by_key(|row| row.get("status").map(String::as_str) != Some("open"));
 
@@ -315,15 +337,6 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
             .map(|n| n.to_string_lossy().into_owned()),
         lines: log_text.as_deref().map(log_tail).unwrap_or_default(),
     };
-
-    let pending = pending::enumerate(
-        &PendingInputs {
-            project_root: inputs.project_root,
-            impl_dir: inputs.impl_dir,
-            ledger: inputs.deferred_work,
-        },
-        source,
-    );
 
     Report {
         schema: SCHEMA,
@@ -353,7 +366,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
             counts: PendingCounts::of(&pending),
             pending,
         },
-        escalations: escalations_of(source, inputs.impl_dir, inputs.project_root),
+        escalations,
         deferred_work,
         decision_log,
         runs: runs_of(source, inputs.runs_root, inputs.run_dir),
@@ -446,41 +459,41 @@ fn stories_of(heartbeat: &Object, source: &ArtifactSource, impl_dir: &Path) -> V
         .collect()
 }
 
-fn escalations_of(source: &ArtifactSource, impl_dir: &Path, root: &Path) -> Vec<Escalation> {
-    let mut names = source.list(impl_dir);
-    names.sort();
+fn escalations_of(artifacts: &Artifacts, impl_dir: &Path, root: &Path) -> Vec<Escalation> {
     let relative = |name: &str| {
         let path = impl_dir.join(name);
         path.strip_prefix(root)
             .map_or_else(|_| display(&path), display)
     };
-    escalations::collect(&names, |name| source.read(&impl_dir.join(name)))
-        .into_iter()
-        .map(|(story, found)| {
-            let file = relative(found.file());
-            let (state, payload) = match found {
-                Found::Typed { payload, .. } => (EscalationState::Typed, Some(payload)),
-                Found::Unpromoted { .. } => (EscalationState::Unpromoted, None),
-                Found::Unreadable { .. } => (EscalationState::Unreadable, None),
-            };
-            let field = |key: &str| payload.as_ref().map_or(Json::Null, |p| raw(p, key));
-            let text = |key: &str| payload.as_ref()?.get(key)?.as_str();
-            let id = match (text("kind"), text("source"), text("decision_needed")) {
-                (Some(kind), Some(origin), Some(needed)) => Some(ids::mint(kind, origin, needed)),
-                _ => None,
-            };
-            Escalation {
-                story,
-                state,
-                file,
-                id,
-                kind: field("kind"),
-                source: field("source"),
-                decision_needed: field("decision_needed"),
-                evidence: field("evidence"),
-            }
-        })
-        .collect()
+    escalations::collect(&artifacts.names, |name| {
+        artifacts.sidecars.get(name).cloned()
+    })
+    .into_iter()
+    .map(|(story, found)| {
+        let file = relative(found.file());
+        let (state, payload) = match found {
+            Found::Typed { payload, .. } => (EscalationState::Typed, Some(payload)),
+            Found::Unpromoted { .. } => (EscalationState::Unpromoted, None),
+            Found::Unreadable { .. } => (EscalationState::Unreadable, None),
+        };
+        let field = |key: &str| payload.as_ref().map_or(Json::Null, |p| raw(p, key));
+        let text = |key: &str| payload.as_ref()?.get(key)?.as_str();
+        let id = match (text("kind"), text("source"), text("decision_needed")) {
+            (Some(kind), Some(origin), Some(needed)) => Some(ids::mint(kind, origin, needed)),
+            _ => None,
+        };
+        Escalation {
+            story,
+            state,
+            file,
+            id,
+            kind: field("kind"),
+            source: field("source"),
+            decision_needed: field("decision_needed"),
+            evidence: field("evidence"),
+        }
+    })
+    .collect()
 }
 
 /// The last non-blank lines of a decision log, right-trimmed.

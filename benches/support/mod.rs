@@ -312,3 +312,94 @@ pub fn peak_rss_mib(command: &Command) -> Option<f64> {
     let kib: f64 = text.lines().last()?.trim().parse().ok()?;
     Some(kib / 1024.0)
 }
+
+/// The sizes of a synthetic stopped run (heartbeat, markers, escalations, ledger, REDs).
+#[derive(Debug, Clone, Copy)]
+pub struct RunShape {
+    pub stories: usize,
+    /// Typed sidecars; every third also has its raw Stop-hook marker.
+    pub escalations: usize,
+    /// Ledger rows in one table; every tenth is an open decision.
+    pub ledger_rows: usize,
+    pub reds: usize,
+}
+
+/// Writes a stopped run's artifacts under `<root>/_bmad-output/implementation-artifacts` and one
+/// run folder with a decision log; story markers point at `sha`. Returns the file count written.
+pub fn write_run(root: &Path, shape: RunShape, sha: &str) -> usize {
+    let impl_dir = root.join("_bmad-output/implementation-artifacts");
+    std::fs::create_dir_all(&impl_dir).expect("impl dir");
+    let mut files = 0;
+    let mut put = |name: String, text: String| {
+        std::fs::write(impl_dir.join(name), text).expect("write artifact");
+        files += 1;
+    };
+    let stories: Vec<_> = (1..=shape.stories)
+        .map(|n| {
+            serde_json::json!({"story": format!("1-{n}"), "phase": "gated",
+                "verdict": if n % 5 == 0 { "defer" } else { "advance" },
+                "dev_attempts": 1 + n % 3, "reloop_count": n % 2})
+        })
+        .collect();
+    let heartbeat = serde_json::json!({
+        "epic": "1", "story": format!("1-{}", shape.stories), "index": shape.stories,
+        "total": shape.stories, "last_verdict": "escalate",
+        "last_reasons": ["turn budget exceeded (turns 26/25)"], "reloop_count": 3,
+        "stories": stories, "budget_used": {"turns": 26, "max_turns": 25},
+        "profile": "production", "updated": "2026-06-04T19:02:11Z"});
+    put(
+        "run-status.json".into(),
+        serde_json::to_string_pretty(&heartbeat).expect("json"),
+    );
+    for n in 1..=shape.stories {
+        put(format!(".baseline-1-{n}"), format!("{sha}\n"));
+        put(format!(".commit-1-{n}"), format!("{sha}\n"));
+    }
+    for n in 1..=shape.escalations {
+        let sidecar = serde_json::json!({"kind": "budget-overrun",
+            "source": format!(".escalation-e-{n}.md"),
+            "decision_needed": "re-scope, split, or hand off the story",
+            "evidence": format!("turns 26/25 on story e-{n}")});
+        put(format!("escalation-e-{n}.json"), sidecar.to_string());
+        if n % 3 == 0 {
+            put(
+                format!(".escalation-e-{n}.md"),
+                "Turn budget exceeded.\n".into(),
+            );
+        }
+    }
+    let mut ledger = String::from(
+        "# Deferred work\n\n| id | status | severity | story | source | reason |\n|---|---|---|---|---|---|\n",
+    );
+    for n in 1..=shape.ledger_rows {
+        let (status, source) = if n % 10 == 0 {
+            ("open", "decision")
+        } else {
+            ("resolved", "review")
+        };
+        ledger.push_str(&format!(
+            "| d{n} | {status} | low | 1-{} | {source} | Follow-up number {n} on retries and timeouts. |\n",
+            1 + n % shape.stories.max(1)
+        ));
+    }
+    put("deferred-work.md".into(), ledger);
+    let scan: Vec<_> = (0..shape.reds)
+        .map(|i| {
+            let (kind, source, decision) = finding(i);
+            serde_json::json!({"source": source, "kind": kind, "decision_needed": decision,
+                               "evidence": "TBD"})
+        })
+        .collect();
+    let scan =
+        git_ucg::ucg::reds::parse_scan(serde_json::json!({"reds": scan}).to_string().as_bytes())
+            .expect("scan");
+    let registry = git_ucg::ucg::reds::apply(scan, &[], &Default::default()).expect("registry");
+    put(".preflight-reds.json".into(), registry.to_pretty_json());
+    let run = root.join("_bmad-output/ultracode-goal/epic-1-20260604T172512Z");
+    std::fs::create_dir_all(&run).expect("run folder");
+    let log: String = (1..=shape.stories)
+        .map(|n| format!("### Story 1-{n}\n\n```json\n{{\"verdict\": \"advance\"}}\n```\n\n"))
+        .collect();
+    std::fs::write(run.join(".decision-log.md"), log).expect("decision log");
+    files
+}

@@ -5,15 +5,38 @@
 
 #![no_main]
 
+use git_ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::pyjson;
-use git_ucg::ucg::{decision_log, decisions, heartbeat, ledger, markers, reds, sprint};
+use git_ucg::ucg::{decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint};
+use std::path::Path;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let closed = decisions::closed_ids(Some(data));
     let registry = reds::Registry::parse(Some(data), "fuzz");
     let _ = heartbeat::parse(data);
+    // The pending enumeration with these bytes as every one of its sources at once.
+    let names: Vec<String> = [".escalation-x.md", "escalation-x.json", "escalation-y.json"]
+        .map(String::from)
+        .to_vec();
+    let artifacts = Artifacts {
+        registry: Some(data.to_vec()),
+        decisions: Some(data.to_vec()),
+        sidecars: [("escalation-x.json".to_string(), data.to_vec())].into(),
+        ledger_rows: std::str::from_utf8(data).map(ledger::rows).unwrap_or_default(),
+        names: names.clone(),
+    };
+    let inputs = PendingInputs {
+        project_root: Path::new("/p"),
+        impl_dir: Path::new("/p/impl"),
+        ledger: Path::new("/p/impl/deferred-work.md"),
+    };
+    let _ = pending::enumerate_read(&inputs, &artifacts);
+    let _ = escalations::collect(&names, |_| Some(data.to_vec()));
     if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(value) = pyjson::loads(text) {
+            let _ = git_ucg::status::to_json(&value);
+        }
         let _ = sprint::development_status(text);
         let _ = markers::marker_sha(text);
         let _ = ledger::rows(text);

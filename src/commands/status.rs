@@ -52,7 +52,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
             &at_rev
         }
     };
-    let located = locate(ctx, args, source)?;
+    let located = locate(ctx, args, format, source)?;
     let document = render(ctx, args, format, source, &located)?;
     if format == StatusFormat::Human {
         let mut out = ctx.paged_output();
@@ -87,13 +87,23 @@ pub fn dashboard(
         rev: None,
     };
     let source = ArtifactSource::WorkTree;
-    let located = locate(ctx, &args, &source)?;
+    let located = locate(ctx, &args, StatusFormat::Human, &source)?;
     render(ctx, &args, StatusFormat::Human, &source, &located)
 }
 
-fn locate(ctx: &Context, args: &StatusArgs, source: &ArtifactSource) -> Result<Located> {
+fn locate(
+    ctx: &Context,
+    args: &StatusArgs,
+    format: StatusFormat,
+    source: &ArtifactSource,
+) -> Result<Located> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
-    let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
+    // The markdown view names nothing relative to the root: given every path, it looks for no
+    // repository (the reference's invocation, and a millisecond saved).
+    let project_root = match (format, &args.runs_root) {
+        (StatusFormat::Markdown, Some(_)) => PathBuf::from("."),
+        _ => ctx.try_project_root().unwrap_or_else(|| PathBuf::from(".")),
+    };
     let runs_root = args
         .runs_root
         .clone()
@@ -278,7 +288,7 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
     let mut changed = true;
     loop {
         // Where to look is located afresh each time: the heartbeat may now name another run.
-        let located = locate(ctx, args, &source)?;
+        let located = locate(ctx, args, format, &source)?;
         let mut targets = vec![located.impl_dir.clone(), located.runs_root.clone()];
         targets.extend(located.run_dir.clone());
         targets.extend(located.deferred_work.parent().map(Path::to_path_buf));
@@ -308,13 +318,19 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
 
         if changed {
             let mut document = render(ctx, args, format, &source, &located)?;
+            // What must differ for a new rendering to be shown: the document without the clock.
+            let mut essence = document.clone();
             if format == StatusFormat::Json {
                 // One document per line: the pretty form re-encoded compactly.
-                let value: serde_json::Value = serde_json::from_str(&document)
+                let mut value: serde_json::Value = serde_json::from_str(&document)
                     .map_err(|e| Error::new(format!("cannot encode the status: {e}")))?;
                 document = format!("{value}\n");
+                if let Some(age) = value.pointer_mut("/run/age_seconds") {
+                    *age = serde_json::Value::Null;
+                }
+                essence = value.to_string();
             }
-            if shown.as_deref() != Some(document.as_str()) {
+            if shown.as_deref() != Some(essence.as_str()) {
                 let mut stdout = std::io::stdout().lock();
                 if terminal && format != StatusFormat::Json {
                     // Home and clear: redraw in place.
@@ -324,7 +340,7 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
                 }
                 stdout.write_all(document.as_bytes())?;
                 stdout.flush()?;
-                shown = Some(document);
+                shown = Some(essence);
             }
         }
 

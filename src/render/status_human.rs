@@ -9,6 +9,8 @@ use serde_json::Value as Json;
 use std::fmt::Write as _;
 
 const NA: &str = "n/a";
+/// How many rows that are not open the deferred-work table shows.
+const CLOSED_ROWS_SHOWN: usize = 10;
 
 /// How to draw: colour (ANSI SGR) or not, and the width tables are fitted to.
 #[derive(Debug, Clone, Copy)]
@@ -343,8 +345,10 @@ fn deferred(out: &mut String, style: &Style, report: &Report) {
     if rows.is_empty() {
         return;
     }
+    // Every open row; of the rest (done, most of a long ledger) only the first few.
+    let shown = rows.len().min(open + CLOSED_ROWS_SHOWN);
     let mut t = table(style, &["id", "status", "severity", "story", "reason"]);
-    for row in rows {
+    for row in &rows[..shown] {
         let cell = |key: &str| {
             row.get(key)
                 .filter(|v| !v.is_empty())
@@ -359,6 +363,13 @@ fn deferred(out: &mut String, style: &Style, report: &Report) {
         ]);
     }
     push_table(out, style, &t);
+    if shown < rows.len() {
+        let _ = writeln!(
+            out,
+            "  … and {} more (`git ucg status --json` lists every row)",
+            plural(rows.len() - shown, "row", "rows")
+        );
+    }
 }
 
 fn decision_log(out: &mut String, style: &Style, report: &Report) {

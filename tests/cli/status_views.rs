@@ -163,6 +163,19 @@ impl Watch {
         serde_json::from_str(&line).unwrap()
     }
 
+    /// The first document (within 5 s) that `holds`: a change may come in several steps (a
+    /// file truncated, then written), each a document of its own.
+    fn until(&self, holds: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let doc = self.next(left);
+            if holds(&doc) {
+                return doc;
+            }
+        }
+    }
+
     /// Ctrl-C, and its exit status.
     fn interrupt(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
@@ -198,21 +211,17 @@ fn the_watch_streams_a_document_per_change_and_ends_on_ctrl_c() {
         &heartbeat,
         &text.replace("\"story\": \"7-3\",", "\"story\": \"7-2\","),
     );
-    let second = watch.next(Duration::from_secs(5));
-    assert_eq!(second["run"]["story"], "7-2");
+    watch.until(|doc| doc["run"]["story"] == "7-2");
 
     // The artifact directory deleted and re-created: the watch follows it.
     let impl_dir = dir.join(IMPL);
     let saved = env.path().join("saved-impl");
     std::fs::rename(&impl_dir, &saved).unwrap();
-    let gone = watch.next(Duration::from_secs(5));
-    assert_eq!(gone["sources"]["heartbeat"], "absent");
+    watch.until(|doc| doc["sources"]["heartbeat"] == "absent");
     std::fs::rename(&saved, &impl_dir).unwrap();
-    let back = watch.next(Duration::from_secs(5));
-    assert_eq!(back["run"]["story"], "7-2");
+    watch.until(|doc| doc["run"]["story"] == "7-2");
     write(&heartbeat, &text);
-    let again = watch.next(Duration::from_secs(5));
-    assert_eq!(again["run"]["story"], "7-3");
+    watch.until(|doc| doc["run"]["story"] == "7-3");
 
     assert_eq!(watch.interrupt().code(), Some(0), "Ctrl-C ends with 0");
 }
@@ -230,7 +239,7 @@ fn no_form_writes_under_the_artifacts() {
     let text = std::fs::read_to_string(&heartbeat).unwrap();
     write(&heartbeat, &text.replace("\"index\": 3", "\"index\": 2"));
     let before = stamps(&output);
-    assert_eq!(watch.next(Duration::from_secs(5))["run"]["index"], 2);
+    watch.until(|doc| doc["run"]["index"] == 2);
     assert_eq!(watch.interrupt().code(), Some(0));
     assert_eq!(stamps(&output), before, "--watch wrote nothing");
 
