@@ -118,8 +118,9 @@ fn discover(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
                 .collect()
         })
         .unwrap_or_default();
-    for dir in cwd.ancestors() {
-        if ceilings.iter().any(|c| c == dir) {
+    for (depth, dir) in cwd.ancestors().enumerate() {
+        // Like git: a ceiling is never entered from below (the start itself is searched).
+        if depth > 0 && ceilings.iter().any(|c| c == dir) {
             return None;
         }
         let dot_git = dir.join(".git");

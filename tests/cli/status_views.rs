@@ -463,3 +463,44 @@ fn past_its_deadline_the_prompt_prints_the_last_value_marked_stale() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_prompt_in_a_linked_worktree_and_under_a_ceiling() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let linked = env.path().join("linked");
+    env.git(
+        &dir,
+        &["worktree", "add", "-q", linked.to_str().unwrap(), "main"],
+    );
+    // The linked worktree (main) has no run of its own: its own artifacts, none.
+    assert_eq!(ok(&status(&env, &linked, &["--prompt"])), "");
+    write(
+        &linked.join(IMPL).join("run-status.json"),
+        r#"{"epic": "8", "index": 1, "total": 2}"#,
+    );
+    assert_eq!(ok(&status(&env, &linked, &["--prompt"])), "ucg 8 1/2\n");
+    assert!(
+        dir.join(".git/worktrees/linked/ucg/prompt-cache.json")
+            .is_file(),
+        "each worktree caches its own segment"
+    );
+    // A ceiling above the work tree hides the repository from a subdirectory, as it does for git.
+    let sub = dir.join("_bmad-output");
+    let out = env
+        .ucg(&sub)
+        .env("GIT_CEILING_DIRECTORIES", &dir)
+        .args(["status", "--prompt"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "");
+    // GIT_DIR hands over to gitoxide's discovery.
+    let out = env
+        .ucg(env.path())
+        .env("GIT_DIR", dir.join(".git"))
+        .env("GIT_WORK_TREE", &dir)
+        .args(["status", "--prompt"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "ucg 7 3/3 ⚑2R1E1D\n");
+}
