@@ -34,8 +34,14 @@ _git__ucg() {
             git__ucg,id)
                 cmd="git__ucg__subcmd__id"
                 ;;
+            git__ucg,pending)
+                cmd="git__ucg__subcmd__pending"
+                ;;
             git__ucg,reds)
                 cmd="git__ucg__subcmd__reds"
+                ;;
+            git__ucg,resolve)
+                cmd="git__ucg__subcmd__resolve"
                 ;;
             git__ucg,runs)
                 cmd="git__ucg__subcmd__runs"
@@ -56,7 +62,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -235,6 +241,36 @@ _git__ucg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__ucg__subcmd__pending)
+            opts="-h -V --json --exit-code --rev --impl-artifacts --deferred-work --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --rev)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-work)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__ucg__subcmd__reds)
             opts="-h -V --color --no-pager --help --version apply"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -265,6 +301,56 @@ _git__ucg() {
                     return 0
                     ;;
                 --scan)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__resolve)
+            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --run --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --close)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --defer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --answer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --answers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-work)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runs-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

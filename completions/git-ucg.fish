@@ -34,6 +34,8 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -s V -l version -d 'Print 
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "config" -d 'Show the resolved [workflow] configuration and where each value comes from'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "status" -d 'What the run is doing and waiting on: dashboard, JSON, the reference\'s markdown, a prompt segment'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "runs" -d 'The runs index: run folders, live or terminal, their epic, their last activity'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "pending" -d 'The decisions the run waits on: REDs, escalations, ledger decisions, each with its id'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resolve" -d 'Answer what the run waits on (the guided pass), record the answers and apply them'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
@@ -74,6 +76,34 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l json -d 'Print 
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l rev -d 'Read the artifacts from the tree of commit REV (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l json -d 'Print one JSON document (schema git-ucg.pending/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l exit-code -d 'Exit 1 when anything is pending or blocked (like `git diff --exit-code`)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l close -d 'Close the item ID; the next --answer is its answer. Repeatable' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l defer -d 'Defer the item ID; the next --answer is its answer. Repeatable' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answer -d 'The one-line answer to the --close or --defer before it' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answers -d 'Answers as JSON, {"answers": [{"id", "answer", "action"}]}, from FILE or - (standard input)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l run -d 'The run folder (under the runs root) whose decision log gets the pass\'s section' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l dry-run -d 'Show what would be recorded and applied; write nothing'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l json -d 'Print one JSON document (schema git-ucg.resolve/1): recorded, applied, still pending'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l interactive -d 'Ask on standard input even when it is not a terminal'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the run\'s artifacts from the tree of commit REV (no checkout), and end ranges at REV: a teammate\'s run on `origin/ultracode/epic-7`, say' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F

@@ -50,6 +50,10 @@ pub enum Command {
     Status(StatusArgs),
     /// The runs index: run folders, live or terminal, their epic, their last activity.
     Runs(RunsArgs),
+    /// The decisions the run waits on: REDs, escalations, ledger decisions, each with its id.
+    Pending(PendingArgs),
+    /// Answer what the run waits on (the guided pass), record the answers and apply them.
+    Resolve(ResolveArgs),
     /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
     Epic(EpicArgs),
     /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
@@ -81,6 +85,144 @@ pub struct ConfigArgs {
     /// Print one JSON document (schema git-ucg.config/1).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exactly three sources: .preflight-reds.json reds[] not closed in .decisions.json \
+(a corrupt registry is a blocker of its own), every escalation-<story>.json (a raw .escalation-<story>.md \
+without one is listed as unpromoted: not answerable until promoted), and the deferred-work ledger's rows \
+with source `decision` and status `open`, in every table. Reads, never writes."
+)]
+pub struct PendingArgs {
+    /// Print one JSON document (schema git-ucg.pending/1).
+    #[arg(long)]
+    pub json: bool,
+    /// Exit 1 when anything is pending or blocked (like `git diff --exit-code`).
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Read the artifacts from the tree of commit REV (no checkout).
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+    /// The deferred-work ledger (default: workflow.deferred_work_path).
+    #[arg(long, value_name = "FILE")]
+    pub deferred_work: Option<PathBuf>,
+}
+
+/// What an answer does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// The decision is made: record it, then clear the artifact that carried it.
+    Close,
+    /// Not now: record it; the item is asked again.
+    Defer,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Close => "close",
+            Action::Defer => "defer",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Each answer is recorded in .decisions.json (read-modify-write keyed by id, under the \
+artifact directory's lock) and then applied: a closed RED leaves the registry through the `reds apply \
+--from-sidecar` path, a closed escalation's escalation-<story>.json is deleted (and for budget-overrun its \
+.budget-<story>.json; the .escalation-<story>.md residual stays), a closed ledger row's status cell turns \
+`resolved`. A defer records only. Each pass appends a `## ucg-resolve <time>` section to the run's decision \
+log. A close on record whose artifact is still there is applied again by the next resolve without asking."
+)]
+pub struct ResolveArgs {
+    /// Close the item ID; the next --answer is its answer. Repeatable.
+    #[arg(long, value_name = "ID", action = clap::ArgAction::Append)]
+    pub close: Vec<String>,
+    /// Defer the item ID; the next --answer is its answer. Repeatable.
+    #[arg(long, value_name = "ID", action = clap::ArgAction::Append)]
+    pub defer: Vec<String>,
+    /// The one-line answer to the --close or --defer before it.
+    #[arg(long, value_name = "TEXT", action = clap::ArgAction::Append)]
+    pub answer: Vec<String>,
+    /// Answers as JSON, {"answers": [{"id", "answer", "action"}]}, from FILE or - (standard input).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["close", "defer", "answer", "interactive"])]
+    pub answers: Option<PathBuf>,
+    /// Show what would be recorded and applied; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print one JSON document (schema git-ucg.resolve/1): recorded, applied, still pending.
+    #[arg(long)]
+    pub json: bool,
+    /// Ask on standard input even when it is not a terminal.
+    #[arg(long)]
+    pub interactive: bool,
+    /// The run folder (under the runs root) whose decision log gets the pass's section.
+    #[arg(long, value_name = "NAME")]
+    pub run: Option<String>,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+    /// The deferred-work ledger (default: workflow.deferred_work_path).
+    #[arg(long, value_name = "FILE")]
+    pub deferred_work: Option<PathBuf>,
+    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
+    #[arg(long, value_name = "DIR")]
+    pub runs_root: Option<PathBuf>,
+    /// --close/--defer and their answers in command-line order (filled after parsing).
+    #[arg(skip)]
+    pub given: Vec<(Action, String, Option<String>)>,
+}
+
+impl ResolveArgs {
+    /// Pairs each --close/--defer with the --answer that follows it, by position on the command line.
+    pub fn pair(&mut self, matches: &clap::ArgMatches) {
+        let positions = |name: &str| -> Vec<usize> {
+            matches
+                .indices_of(name)
+                .map(|i| i.collect())
+                .unwrap_or_default()
+        };
+        let mut items: Vec<(usize, Action, String)> = positions("close")
+            .into_iter()
+            .zip(self.close.iter().cloned())
+            .map(|(at, id)| (at, Action::Close, id))
+            .chain(
+                positions("defer")
+                    .into_iter()
+                    .zip(self.defer.iter().cloned())
+                    .map(|(at, id)| (at, Action::Defer, id)),
+            )
+            .collect();
+        items.sort_by_key(|(at, _, _)| *at);
+        let answers: Vec<(usize, String)> = positions("answer")
+            .into_iter()
+            .zip(self.answer.iter().cloned())
+            .collect();
+        self.given = items
+            .iter()
+            .enumerate()
+            .map(|(n, (at, action, id))| {
+                let until = items.get(n + 1).map_or(usize::MAX, |next| next.0);
+                let answer = answers
+                    .iter()
+                    .find(|(a, _)| a > at && *a < until)
+                    .map(|(_, text)| text.clone());
+                (*action, id.clone(), answer)
+            })
+            .collect();
+    }
+
+    /// How many --answer values belong to no --close/--defer (before the first, or a second one).
+    pub fn stray_answers(&self) -> usize {
+        let paired = self.given.iter().filter(|g| g.2.is_some()).count();
+        self.answer.len().saturating_sub(paired)
+    }
 }
 
 #[derive(Debug, Args)]

@@ -15,11 +15,11 @@ pub mod pending;
 pub mod prompt;
 pub mod pyjson;
 pub mod render;
+pub mod resolve;
 pub mod status;
 pub mod store;
 pub mod ucg;
 
-use clap::Parser;
 use std::io::Write;
 
 /// The stack of the thread commands run on. The JSON reader recurses once per nesting level, up to
@@ -49,7 +49,20 @@ fn run_here_fallback() -> u8 {
 }
 
 fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
-    let cli = match cli::Cli::try_parse_from(args) {
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = cli::Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|matches| {
+            let mut cli = cli::Cli::from_arg_matches(&matches)?;
+            // `--close ID --answer TEXT` pairs by position, which only the matches know.
+            if let (cli::Command::Resolve(resolve), Some(("resolve", sub))) =
+                (&mut cli.command, matches.subcommand())
+            {
+                resolve.pair(sub);
+            }
+            Ok(cli)
+        });
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };

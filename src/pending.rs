@@ -6,7 +6,8 @@
 //!    in `.decisions.json`. A corrupt registry is a blocker of its own.
 //! 2. `escalation-<story>.json`: id = mint(kind, source, decision_needed) of its fields; pending
 //!    while the sidecar exists. A raw `.escalation-<story>.md` without a sidecar is unpromoted: shown,
-//!    not answerable until promoted.
+//!    not answerable until promoted — unless a close on record names it (the residual a close
+//!    leaves on purpose).
 //! 3. Deferred-work ledger rows with `source` `decision` and `status` `open`, in every table: id =
 //!    mint("decision", the ledger's path relative to the project root, the row's reason).
 
@@ -233,9 +234,20 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
             action: None,
         }));
     }
+    // A marker whose promoted escalation was closed is the residual the close leaves on purpose:
+    // the closed id's path (between the kind and the digest) names the marker.
+    let closed_marker = |name: &str| {
+        answers.iter().any(|(id, (_, action))| {
+            action == "close"
+                && id
+                    .split_once(':')
+                    .and_then(|(_, rest)| rest.rsplit_once(':'))
+                    .is_some_and(|(path, _)| path.rsplit('/').next() == Some(name))
+        })
+    };
     for name in names {
         if let Some(story) = escalations::marker_story(name) {
-            if !typed.iter().any(|t| t == story) {
+            if !typed.iter().any(|t| t == story) && !closed_marker(name) {
                 pending
                     .unpromoted
                     .push(relative(inputs.project_root, &inputs.impl_dir.join(name)));

@@ -6,7 +6,9 @@ pub mod diff;
 pub mod epic;
 pub mod generate;
 pub mod id;
+pub mod pending;
 pub mod reds;
+pub mod resolve;
 pub mod runs;
 pub mod status;
 
@@ -19,6 +21,8 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Config(args) => config::run(ctx, args),
         Command::Status(args) => status::run(ctx, args),
         Command::Runs(args) => runs::run(ctx, args),
+        Command::Pending(args) => pending::run(ctx, args),
+        Command::Resolve(args) => resolve::run(ctx, args),
         Command::Epic(args) => epic::run(ctx, args),
         Command::Diff(args) => diff::run(ctx, args),
         Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),

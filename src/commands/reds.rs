@@ -26,59 +26,81 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
     // Read once: standard input cannot be read a second time.
     let scan_bytes = args.scan.as_deref().map(read_scan).transpose()?;
-    let compute = || -> Result<(Registry, PathBuf)> {
-        // The answers file (often the largest input) is parsed on a second thread meanwhile.
-        let decisions_path = impl_dir.join(DECISIONS_FILE);
-        std::thread::scope(|scope| {
-            let answers = std::thread::Builder::new()
-                .stack_size(crate::STACK_SIZE)
-                .spawn_scoped(scope, || {
-                    // Read fail-open: an answers file that cannot be read closes nothing.
-                    let bytes = store::read_optional(&decisions_path).ok().flatten();
-                    closed_ids(bytes.as_deref())
-                })
-                .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
-            // The scan is checked before the registry is read, as the reference does.
-            let scan = match &scan_bytes {
-                Some(bytes) => {
-                    let reds = parse_scan(bytes)?;
-                    validate_reds(&reds)?;
-                    Some(reds)
-                }
-                None => None,
-            };
-            let (existing, target) = read_registry(ctx, &impl_dir, scan.is_some())?;
-            let closed = answers
-                .join()
-                .map_err(|_| Error::new("internal error while reading the answers file"))?;
-            let reds = scan.unwrap_or(existing.reds);
-            let registry = apply(reds, &existing.resolved, &closed)?;
-            // This process is about to end: freeing hundreds of thousands of strings one by one
-            // would cost more than everything else it does with them.
-            std::mem::forget(closed);
-            Ok((registry, target))
-        })
-    };
-
+    let scan = scan_bytes.as_deref();
     if args.dry_run {
-        let (registry, _) = compute()?;
+        let (registry, _) = compute(ctx, &impl_dir, scan)?;
         let document = registry.to_pretty_json();
-        std::mem::forget(registry); // see above: the process ends next
+        std::mem::forget(registry); // see `compute`: the process ends next
         return Ok(document);
     }
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
-        compute()?;
+        compute(ctx, &impl_dir, scan)?;
         std::fs::create_dir_all(&impl_dir)
             .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
     }
     let lock = store::lock_dir(&impl_dir)?;
-    // Computed under the lock: no other writer can change the files between read and write.
-    let (registry, target) = compute()?;
+    write_locked(ctx, &impl_dir, scan, &lock)
+}
+
+/// `--from-sidecar` under the artifact directory's lock, which the caller holds: the stored reds
+/// re-applied against the answers on record. `resolve` closes REDs through exactly this.
+pub(crate) fn from_sidecar_locked(
+    ctx: &Context,
+    impl_dir: &Path,
+    lock: &store::DirLock,
+) -> Result<String> {
+    write_locked(ctx, impl_dir, None, lock)
+}
+
+/// Computed under the lock: no other writer can change the files between read and write.
+fn write_locked(
+    ctx: &Context,
+    impl_dir: &Path,
+    scan: Option<&[u8]>,
+    lock: &store::DirLock,
+) -> Result<String> {
+    let (registry, target) = compute(ctx, impl_dir, scan)?;
     let document = registry.to_pretty_json();
-    std::mem::forget(registry); // see above: the process ends next
-    store::write_atomic(&lock, &target, document.as_bytes())?;
+    std::mem::forget(registry); // see `compute`
+    store::write_atomic(lock, &target, document.as_bytes())?;
     Ok(document)
+}
+
+/// The new registry (from `scan`, else from the stored reds) and the path it replaces.
+///
+/// Callers end the process soon after: freeing hundreds of thousands of strings one by one would
+/// cost more than everything else done with them, so the big values are forgotten, not dropped.
+fn compute(ctx: &Context, impl_dir: &Path, scan: Option<&[u8]>) -> Result<(Registry, PathBuf)> {
+    // The answers file (often the largest input) is parsed on a second thread meanwhile.
+    let decisions_path = impl_dir.join(DECISIONS_FILE);
+    std::thread::scope(|scope| {
+        let answers = std::thread::Builder::new()
+            .stack_size(crate::STACK_SIZE)
+            .spawn_scoped(scope, || {
+                // Read fail-open: an answers file that cannot be read closes nothing.
+                let bytes = store::read_optional(&decisions_path).ok().flatten();
+                closed_ids(bytes.as_deref())
+            })
+            .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
+        // The scan is checked before the registry is read, as the reference does.
+        let scan = match scan {
+            Some(bytes) => {
+                let reds = parse_scan(bytes)?;
+                validate_reds(&reds)?;
+                Some(reds)
+            }
+            None => None,
+        };
+        let (existing, target) = read_registry(ctx, impl_dir, scan.is_some())?;
+        let closed = answers
+            .join()
+            .map_err(|_| Error::new("internal error while reading the answers file"))?;
+        let reds = scan.unwrap_or(existing.reds);
+        let registry = apply(reds, &existing.resolved, &closed)?;
+        std::mem::forget(closed);
+        Ok((registry, target))
+    })
 }
 
 /// Reads the registry (fail-closed) and returns it with the path a write must replace. With a new

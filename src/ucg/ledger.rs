@@ -4,6 +4,7 @@
 
 use super::ids::{is_python_space, py_strip};
 use indexmap::IndexMap;
+use std::ops::Range;
 
 /// One ledger row: header name → cell, in header order.
 pub type Row = IndexMap<String, String>;
@@ -54,13 +55,33 @@ fn is_separator(line: &str) -> bool {
             .all(|c| matches!(c, ':' | '|' | '-') || is_python_space(c))
 }
 
-fn cells(line: &str) -> Vec<String> {
+/// Each cell's byte range in `line`, stripped: the line stripped, one leading and one trailing
+/// `|` dropped, split on every `|`.
+fn cell_spans(line: &str) -> Vec<Range<usize>> {
+    let start = line.len() - line.trim_start_matches(is_python_space).len();
     let stripped = py_strip(line);
-    let inner = stripped.strip_prefix('|').unwrap_or(stripped);
-    let inner = inner.strip_suffix('|').unwrap_or(inner);
-    inner
-        .split('|')
-        .map(|cell| py_strip(cell).to_string())
+    let mut inner = start..start + stripped.len();
+    if stripped.starts_with('|') {
+        inner.start += 1;
+    }
+    if inner.end > inner.start && line[inner.clone()].ends_with('|') {
+        inner.end -= 1;
+    }
+    let mut spans = Vec::new();
+    let mut from = inner.start;
+    for piece in line[inner.clone()].split('|') {
+        let lead = piece.len() - piece.trim_start_matches(is_python_space).len();
+        let kept = py_strip(piece).len();
+        spans.push(from + lead..from + lead + kept);
+        from += piece.len() + 1;
+    }
+    spans
+}
+
+fn cells(line: &str) -> Vec<String> {
+    cell_spans(line)
+        .into_iter()
+        .map(|span| line[span].to_string())
         .collect()
 }
 
@@ -117,6 +138,48 @@ pub fn rows(text: &str) -> Vec<Row> {
     out
 }
 
+/// The ledger's rows as [`rows`] reads them, each with the byte range in `text` of its `status`
+/// cell (the last `status` column, as a later duplicate header wins), for the one sanctioned edit:
+/// flipping that cell and nothing else.
+pub fn rows_with_status(text: &str) -> Vec<(Row, Option<Range<usize>>)> {
+    let base = text.as_ptr() as usize;
+    let lines = py_splitlines(text);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < lines.len() {
+        if !(py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1])) {
+            i += 1;
+            continue;
+        }
+        let headers: Vec<String> = cells(lines[i])
+            .iter()
+            .map(|c| normalize_header(c))
+            .collect();
+        let status_column = headers.iter().rposition(|h| h == "status");
+        let mut j = i + 2;
+        while j < lines.len() && py_strip(lines[j]).starts_with('|') {
+            let line = lines[j];
+            // Lines are slices of `text`: their offset is where they start in it.
+            let offset = line.as_ptr() as usize - base;
+            let spans = cell_spans(line);
+            let mut row = Row::new();
+            for (header, span) in headers.iter().zip(&spans) {
+                row.shift_remove(header);
+                row.insert(header.clone(), line[span.clone()].to_string());
+            }
+            if headers.iter().any(|h| h == "id") && row.get("id").is_some_and(|id| !id.is_empty()) {
+                let status = status_column
+                    .and_then(|c| spans.get(c))
+                    .map(|span| offset + span.start..offset + span.end);
+                out.push((row, status));
+            }
+            j += 1;
+        }
+        i = j;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,10 +198,33 @@ mod tests {
         assert_eq!(py_splitlines("a\r\nb\rc\u{2028}d\n"), ["a", "b", "c", "d"]);
     }
 
+    #[test]
+    fn status_cells_are_found_to_the_byte() {
+        let text = "# L\r\n\r\n| id | status |  source |\n|--|--|--|\n|  d1 |  open  | decision |\n| d2 | resolved | x |\n";
+        let found = rows_with_status(text);
+        assert_eq!(found.len(), 2);
+        let span = found[0].1.clone().unwrap();
+        assert_eq!(&text[span], "open");
+        assert_eq!(found[0].0, rows(text)[0]);
+    }
+
     proptest! {
         #[test]
         fn never_panics(text in "[|:\\- a-z*`_\\n\\r]{0,200}") {
             let _ = rows(&text);
+        }
+
+        #[test]
+        fn status_spans_agree_with_the_rows(text in "[|:\\- a-z*`_\\n\\r\u{2028}]{0,300}") {
+            let with = rows_with_status(&text);
+            let plain = rows(&text);
+            prop_assert_eq!(with.len(), plain.len());
+            for ((row, span), expected) in with.iter().zip(&plain) {
+                prop_assert_eq!(row, expected);
+                if let Some(span) = span {
+                    prop_assert_eq!(&text[span.clone()], row.get("status").map(String::as_str).unwrap_or(""));
+                }
+            }
         }
     }
 }

@@ -1,0 +1,661 @@
+//! `git ucg resolve`: the guided pass over what a stopped run waits on (PRODUCT.md §4). Each
+//! answer is recorded, then applied, under the artifact directory's lock; the pass appends one
+//! section to the run's decision log and ends with the hand-back.
+
+use crate::cli::{Action, ResolveArgs};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::pending::{self, Artifacts, Pending, PendingInputs, PendingItem, Source};
+use crate::resolve::{self as record, Answer, Applied};
+use crate::store::{self, ArtifactSource, DirLock};
+use crate::ucg::decision_log::DECISION_LOG_FILE;
+use crate::ucg::decisions::{closed_ids, DECISIONS_FILE};
+use crate::ucg::reds::Registry;
+use crate::ucg::{heartbeat, runs};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+pub const SCHEMA: &str = "git-ucg.resolve/1";
+
+/// Where the pass reads and writes.
+struct Run {
+    project_root: PathBuf,
+    impl_dir: PathBuf,
+    ledger: PathBuf,
+    /// The run folder whose decision log gets the pass's section.
+    log_dir: Option<PathBuf>,
+    dry_run: bool,
+}
+
+/// What the pass did.
+#[derive(Default)]
+struct Outcome {
+    recorded: Vec<Answer>,
+    applied: Vec<Applied>,
+}
+
+pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
+    let given = given_answers(args)?;
+    let interactive = args.interactive
+        || (given.is_empty() && args.answers.is_none() && std::io::stdin().is_terminal());
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let ledger = ctx.deferred_work(
+        args.deferred_work.as_deref(),
+        args.impl_artifacts.as_deref(),
+        &impl_dir,
+    );
+    let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
+    let runs_root = args
+        .runs_root
+        .clone()
+        .unwrap_or_else(|| project_root.join(runs::RUNS_ROOT));
+    // Everything that can refuse is settled before the first write.
+    let log_dir = decision_log_folder(&impl_dir, &runs_root, args.run.as_deref(), interactive)?;
+    let run = Run {
+        project_root,
+        impl_dir,
+        ledger,
+        log_dir,
+        dry_run: args.dry_run,
+    };
+    let before = enumerate(&run);
+    check_known(&run, &before, &given)?;
+    check_answers_file(&run)?;
+
+    let mut outcome = Outcome::default();
+    if interactive {
+        guided_pass(ctx, &run, &before, &mut outcome)?;
+    } else {
+        commit(ctx, &run, &given, &mut outcome)?;
+    }
+    if outcome.recorded.is_empty() && outcome.applied.is_empty() {
+        // Nothing answered: still apply what an earlier pass recorded and did not finish.
+        commit(ctx, &run, &[], &mut outcome)?;
+    }
+    let logged = append_to_log(&run, &outcome)?;
+    let after = enumerate(&run);
+    if args.json {
+        let doc = serde_json::json!({
+            "schema": SCHEMA,
+            "dry_run": run.dry_run,
+            "recorded": outcome.recorded,
+            "applied": outcome.applied,
+            "pending": after.items,
+            "unpromoted": after.unpromoted,
+            "blockers": after.blockers,
+            "decision_log": logged.as_ref().map(|p| p.to_string_lossy()),
+        });
+        return super::print_json(&doc);
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(hand_back(&run, &before, &after, &outcome, logged.as_deref()).as_bytes())?;
+    out.flush()?;
+    Ok(0)
+}
+
+/// `--close/--defer … --answer …` in command-line order, or the `--answers` document.
+fn given_answers(args: &ResolveArgs) -> Result<Vec<Answer>> {
+    if let Some(file) = &args.answers {
+        return answers_file(file);
+    }
+    if args.stray_answers() > 0 {
+        return Err(
+            Error::new("an --answer belongs to the --close or --defer before it")
+                .hint("give each --close ID or --defer ID its own --answer TEXT, right after it"),
+        );
+    }
+    args.given
+        .iter()
+        .map(|(action, id, answer)| match (action, answer) {
+            (Action::Close, None) => Err(Error::new(format!("--close {id} needs an --answer"))
+                .hint("a close records the decision made: --close ID --answer TEXT")),
+            _ => Ok(Answer {
+                id: id.clone(),
+                answer: answer.clone().unwrap_or_default(),
+                action: *action,
+            }),
+        })
+        .collect()
+}
+
+fn answers_file(file: &Path) -> Result<Vec<Answer>> {
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        answers: Vec<Item>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Item {
+        id: String,
+        #[serde(default)]
+        answer: Option<String>,
+        action: Action,
+    }
+    let name = file.display().to_string();
+    let bytes = if file == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        bytes
+    } else {
+        std::fs::read(file).map_err(|e| Error::new(format!("cannot read {name}: {e}")))?
+    };
+    let doc: Doc = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::new(format!("{name}: {e}")).hint(
+            r#"expected {"answers": [{"id": "…", "answer": "…", "action": "close"|"defer"}]}"#,
+        )
+    })?;
+    doc.answers
+        .into_iter()
+        .map(|item| match (item.action, item.answer) {
+            (Action::Close, None) => Err(Error::new(format!(
+                "{name}: the close of {} has no answer",
+                item.id
+            ))),
+            (action, answer) => Ok(Answer {
+                id: item.id,
+                answer: answer.unwrap_or_default(),
+                action,
+            }),
+        })
+        .collect()
+}
+
+fn inputs(run: &Run) -> PendingInputs<'_> {
+    PendingInputs {
+        project_root: &run.project_root,
+        impl_dir: &run.impl_dir,
+        ledger: &run.ledger,
+    }
+}
+
+fn enumerate(run: &Run) -> Pending {
+    pending::enumerate(&inputs(run), &ArtifactSource::WorkTree)
+}
+
+/// Every id answered must be one the run waits on (or a RED still in the registry).
+fn check_known(run: &Run, pending: &Pending, answers: &[Answer]) -> Result<()> {
+    let registry = store::read_optional(&run.impl_dir.join(crate::ucg::reds::REGISTRY_FILE))
+        .ok()
+        .flatten();
+    let reds: Vec<String> = Registry::parse(registry.as_deref(), "registry")
+        .map(|r| r.red_ids().map(str::to_string).collect())
+        .unwrap_or_default();
+    let known = |id: &str| pending.items.iter().any(|i| i.id == id) || reds.iter().any(|r| r == id);
+    let unknown: Vec<&str> = answers
+        .iter()
+        .map(|a| a.id.as_str())
+        .filter(|id| !known(id))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(
+        Error::new(format!("not a pending decision: {}", unknown.join(", ")))
+            .hint("`git ucg pending` lists the ids the run waits on; nothing was written"),
+    )
+}
+
+fn decisions_path(run: &Run) -> PathBuf {
+    run.impl_dir.join(DECISIONS_FILE)
+}
+
+/// The answers document as it must be to be written, or the refusal that names it.
+fn read_answers_doc(run: &Run) -> Result<(crate::pyjson::Object, Vec<crate::pyjson::Value>)> {
+    let path = decisions_path(run);
+    let refuse = |reason: String| {
+        let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ");
+        Error::new(format!(
+            "{}: {reason}; refusing to write the answers",
+            path.display()
+        ))
+        .hint(format!(
+            "repair it by hand, or move it aside (mv {0} {0}.corrupt-{stamp}): moving it aside brings \
+back every RED its closes suppressed, to be answered again",
+            path.display()
+        ))
+    };
+    let bytes =
+        store::read_optional(&path).map_err(|e| refuse(format!("it cannot be read ({e})")))?;
+    record::decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
+}
+
+fn check_answers_file(run: &Run) -> Result<()> {
+    read_answers_doc(run).map(|_| ())
+}
+
+/// Records `answers` (if any), then applies every close on record whose artifact is still there.
+fn commit(ctx: &Context, run: &Run, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
+    if !run.impl_dir.is_dir() {
+        return Ok(());
+    }
+    let lock = store::lock_dir(&run.impl_dir)?;
+    let (doc, mut entries) = read_answers_doc(run)?;
+    record::merge(&mut entries, answers);
+    let text = record::render(doc, entries);
+    if !answers.is_empty() && !run.dry_run {
+        let bounds = || ctx.try_project_root().into_iter().collect();
+        let target = store::write_target(&run.impl_dir, DECISIONS_FILE, bounds)?;
+        store::write_atomic(&lock, &target, text.as_bytes())?;
+    }
+    outcome.recorded.extend_from_slice(answers);
+    let closed = closed_ids(Some(text.as_bytes()));
+    apply(ctx, run, &lock, &|id| closed.contains(id), outcome)
+}
+
+/// Applies the closes on record (`closed`) to the artifacts still carrying them.
+fn apply(
+    ctx: &Context,
+    run: &Run,
+    lock: &DirLock,
+    closed: &dyn Fn(&str) -> bool,
+    outcome: &mut Outcome,
+) -> Result<()> {
+    let (artifacts, _) = Artifacts::read(&inputs(run), &ArtifactSource::WorkTree);
+    let pending = pending::enumerate_read(&inputs(run), &artifacts);
+
+    // REDs: through the registry writer, as `reds apply --from-sidecar` does.
+    let registry_name = crate::ucg::reds::REGISTRY_FILE;
+    if let Ok(registry) = Registry::parse(artifacts.registry.as_deref(), registry_name) {
+        let cleared: Vec<String> = registry
+            .red_ids()
+            .filter(|id| closed(id))
+            .map(str::to_string)
+            .collect();
+        if !cleared.is_empty() {
+            if !run.dry_run {
+                super::reds::from_sidecar_locked(ctx, &run.impl_dir, lock)?;
+            }
+            for id in cleared {
+                outcome.applied.push(Applied {
+                    id,
+                    source: Source::Red,
+                    cleared: format!("removed from {registry_name}, tombstone recorded"),
+                });
+            }
+        }
+    }
+
+    // Escalations: the typed sidecar goes; the raw marker stays; a budget overrun's counter goes.
+    for item in record::closes_to_apply(&pending, closed) {
+        let Some(item) = pending.items.iter().find(|i| i.id == item) else {
+            continue;
+        };
+        if item.source != Source::Escalation {
+            continue;
+        }
+        let file_name = Path::new(&item.artifact)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let sidecar = run.impl_dir.join(&file_name);
+        let mut cleared = vec![file_name.clone()];
+        let budget = (item.kind == "budget-overrun")
+            .then(|| record::budget_file(&sidecar))
+            .flatten();
+        if !run.dry_run {
+            remove(&sidecar)?;
+        }
+        if let Some(budget) = budget.filter(|b| b.exists()) {
+            if !run.dry_run {
+                remove(&budget)?;
+            }
+            cleared.push(
+                budget
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            );
+        }
+        outcome.applied.push(Applied {
+            id: item.id.clone(),
+            source: Source::Escalation,
+            cleared: format!("deleted {}", cleared.join(" and ")),
+        });
+    }
+
+    // Ledger rows: the status cell flips, nothing else.
+    let rows: Vec<&PendingItem> = pending
+        .items
+        .iter()
+        .filter(|i| i.source == Source::Decision && closed(&i.id))
+        .collect();
+    if let (false, Some(first)) = (rows.is_empty(), rows.first()) {
+        let text = std::fs::read_to_string(&run.ledger)
+            .map_err(|e| Error::new(format!("cannot read {}: {e}", run.ledger.display())))?;
+        let (edited, flipped) = record::flip_ledger_rows(&text, &first.artifact, closed);
+        if !run.dry_run && edited != text {
+            let dir = run
+                .ledger
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let name = run
+                .ledger
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let own_lock;
+            let ledger_lock = if same_dir(dir, &run.impl_dir) {
+                lock
+            } else {
+                own_lock = store::lock_dir(dir)?;
+                &own_lock
+            };
+            let bounds = || ctx.try_project_root().into_iter().collect();
+            let target = store::write_target(dir, &name, bounds)?;
+            store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
+        }
+        for id in flipped {
+            outcome.applied.push(Applied {
+                id,
+                source: Source::Decision,
+                cleared: format!("{}: status open → resolved", first.artifact),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+fn remove(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::new(format!("cannot delete {}: {e}", path.display()))),
+    }
+}
+
+/// The run folder whose decision log gets the section: `--run NAME`, else the heartbeat epic's.
+/// None found: `None` (nothing is appended; the hand-back says so). Several: the operator picks
+/// one, or, without a terminal, the command stops listing them.
+fn decision_log_folder(
+    impl_dir: &Path,
+    runs_root: &Path,
+    named: Option<&str>,
+    interactive: bool,
+) -> Result<Option<PathBuf>> {
+    if let Some(name) = named {
+        let dir = runs_root.join(name);
+        if !dir.join(DECISION_LOG_FILE).is_file() {
+            return Err(Error::new(format!(
+                "{} is not a run folder (no {DECISION_LOG_FILE} in it)",
+                dir.display()
+            ))
+            .hint("`git ucg runs` lists the run folders"));
+        }
+        return Ok(Some(dir));
+    }
+    let Some(epic) = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|b| heartbeat::parse(&b).epic)
+    else {
+        return Ok(None);
+    };
+    let names: Vec<String> = std::fs::read_dir(runs_root)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let found: Vec<PathBuf> = runs::candidates_for_epic(&names, &epic)
+        .into_iter()
+        .map(|n| runs_root.join(n))
+        .filter(|d| d.join(DECISION_LOG_FILE).is_file())
+        .collect();
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.into_iter().next()),
+        _ if interactive => choose(&found).map(Some),
+        _ => Err(Error::new(format!(
+            "several run folders belong to epic {epic}: {}",
+            found
+                .iter()
+                .filter_map(|d| d.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .hint("pick the one whose decision log gets this pass with --run NAME")),
+    }
+}
+
+fn choose(found: &[PathBuf]) -> Result<PathBuf> {
+    eprintln!("Several run folders belong to this epic:");
+    for (n, dir) in found.iter().enumerate() {
+        eprintln!("  {}. {}", n + 1, dir.display());
+    }
+    loop {
+        let line = ask("Which one gets this pass's decision log section? [1] ")?
+            .ok_or_else(|| Error::new("no run folder chosen"))?;
+        let pick = if line.trim().is_empty() {
+            Some(0)
+        } else {
+            line.trim()
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+        };
+        if let Some(dir) = pick.and_then(|n| found.get(n)) {
+            return Ok(dir.clone());
+        }
+    }
+}
+
+/// Prints `prompt` on stderr and reads one line from stdin (`None` at end of input).
+fn ask(prompt: &str) -> Result<Option<String>> {
+    let mut err = std::io::stderr().lock();
+    err.write_all(prompt.as_bytes())?;
+    err.flush()?;
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
+}
+
+/// The interactive pass: every pending item once, in order; each answer recorded and applied at
+/// once, so quitting keeps everything answered so far.
+fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcome) -> Result<()> {
+    // Closes already on record are applied first, without asking.
+    commit(ctx, run, &[], outcome)?;
+    let asked: Vec<&PendingItem> = pending
+        .items
+        .iter()
+        .filter(|i| i.action.as_deref() != Some("close"))
+        .collect();
+    for file in &pending.unpromoted {
+        eprintln!(
+            "note: {file} is a raw escalation the run has not promoted yet: it cannot be answered here"
+        );
+    }
+    if asked.is_empty() {
+        return Ok(());
+    }
+    let total = asked.len();
+    for (n, item) in asked.into_iter().enumerate() {
+        let source = match item.source {
+            Source::Red => "RED",
+            Source::Escalation => "escalation",
+            Source::Decision => "ledger decision",
+        };
+        eprintln!();
+        eprintln!("[{}/{total}] {source} {}", n + 1, item.id);
+        eprintln!("  kind      {}", item.kind);
+        eprintln!("  artifact  {}", item.artifact);
+        eprintln!("  decision  {}", item.decision_needed);
+        if !item.evidence.is_empty() {
+            eprintln!("  evidence  {}", item.evidence);
+        }
+        if let (Some("defer"), Some(answer)) = (item.action.as_deref(), &item.answer) {
+            eprintln!("  deferred before: {answer}");
+        }
+        let action = loop {
+            let Some(key) = ask("[c]lose, [d]efer, [s]kip, [q]uit? ")? else {
+                return Ok(());
+            };
+            match key.trim().to_lowercase().as_str() {
+                "c" | "close" => break Some(Action::Close),
+                "d" | "defer" => break Some(Action::Defer),
+                "s" | "skip" | "" => break None,
+                "q" | "quit" => return Ok(()),
+                _ => eprintln!("  c, d, s or q"),
+            }
+        };
+        let Some(action) = action else {
+            continue;
+        };
+        let answer = loop {
+            let prompt = match action {
+                Action::Close => "answer (the decision, one line): ",
+                Action::Defer => "answer (optional): ",
+            };
+            let Some(text) = ask(prompt)? else {
+                return Ok(());
+            };
+            if action == Action::Defer || !text.trim().is_empty() {
+                break text;
+            }
+        };
+        let answer = Answer {
+            id: item.id.clone(),
+            answer,
+            action,
+        };
+        commit(ctx, run, std::slice::from_ref(&answer), outcome)?;
+    }
+    Ok(())
+}
+
+/// Appends the pass's section to the run folder's decision log; `None` when there is no log or
+/// nothing to say.
+fn append_to_log(run: &Run, outcome: &Outcome) -> Result<Option<PathBuf>> {
+    let Some(dir) = &run.log_dir else {
+        return Ok(None);
+    };
+    if outcome.recorded.is_empty() && outcome.applied.is_empty() {
+        return Ok(None);
+    }
+    let path = dir.join(DECISION_LOG_FILE);
+    let stamp = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ");
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut section = format!("\n## ucg-resolve {stamp}\n\n");
+    for answer in &outcome.recorded {
+        let cleared: Vec<&str> = outcome
+            .applied
+            .iter()
+            .filter(|a| a.id == answer.id)
+            .map(|a| a.cleared.as_str())
+            .collect();
+        let cleared = if cleared.is_empty() {
+            "nothing (recorded only)".to_string()
+        } else {
+            cleared.join("; ")
+        };
+        section.push_str(&format!(
+            "- `{}` — {} — {} — cleared: {cleared}\n",
+            answer.id,
+            answer.action.name(),
+            one_line(&answer.answer)
+        ));
+    }
+    for applied in &outcome.applied {
+        if !outcome.recorded.iter().any(|a| a.id == applied.id) {
+            section.push_str(&format!(
+                "- `{}` — close (recorded earlier) — cleared: {}\n",
+                applied.id, applied.cleared
+            ));
+        }
+    }
+    if run.dry_run {
+        return Ok(Some(path));
+    }
+    let _lock = store::lock_dir(dir)?;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .map_err(|e| Error::new(format!("cannot append to {}: {e}", path.display())))?;
+    // A log that does not end its last line gets one first, so the heading starts a line.
+    let ends_in_newline = std::fs::read(&path)
+        .map(|b| b.is_empty() || b.ends_with(b"\n"))
+        .unwrap_or(true);
+    if !ends_in_newline {
+        section.insert(0, '\n');
+    }
+    file.write_all(section.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| Error::new(format!("cannot append to {}: {e}", path.display())))?;
+    Ok(Some(path))
+}
+
+/// What closed, what is still pending, and where the run goes next.
+fn hand_back(
+    run: &Run,
+    before: &Pending,
+    after: &Pending,
+    outcome: &Outcome,
+    logged: Option<&Path>,
+) -> String {
+    let mut out = String::new();
+    if before.items.is_empty() && outcome.applied.is_empty() {
+        out.push_str(
+            "Nothing is pending: the run stopped for a reason other than a decision. \
+`git ucg status` shows where it stands.\n",
+        );
+        return out;
+    }
+    let verb = if run.dry_run { "would be" } else { "" };
+    let closes: Vec<&Applied> = outcome.applied.iter().collect();
+    let defers: Vec<&Answer> = outcome
+        .recorded
+        .iter()
+        .filter(|a| a.action == Action::Defer)
+        .collect();
+    if !closes.is_empty() {
+        out.push_str(&format!(
+            "Closed{}: {}\n",
+            if verb.is_empty() {
+                String::new()
+            } else {
+                format!(" ({verb} applied)")
+            },
+            closes.len()
+        ));
+        for applied in &closes {
+            out.push_str(&format!("  {}  {}\n", applied.id, applied.cleared));
+        }
+    }
+    if !defers.is_empty() {
+        out.push_str(&format!("Deferred: {}\n", defers.len()));
+        for answer in &defers {
+            out.push_str(&format!("  {}\n", answer.id));
+        }
+    }
+    if after.items.is_empty() {
+        out.push_str("Nothing is pending any more.\n");
+    } else {
+        out.push_str(&format!(
+            "Still pending: {} — the run blocks on them again at its next preflight.\n",
+            after.items.len()
+        ));
+        for item in &after.items {
+            out.push_str(&format!("  {}\n", item.id));
+        }
+    }
+    match (logged, &run.log_dir) {
+        (Some(path), _) => out.push_str(&format!("Decision log: appended to {}\n", path.display())),
+        (None, None) => out.push_str("Decision log: no run folder found; nothing appended.\n"),
+        (None, Some(_)) => {}
+    }
+    if closes.is_empty() {
+        // A pass that only deferred hands nothing back: the run still waits.
+        return out;
+    }
+    out.push_str("Next: `git ucg resume` shows where the run re-enters and what to re-assert.\n");
+    out
+}
