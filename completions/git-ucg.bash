@@ -43,6 +43,9 @@ _git__ucg() {
             git__ucg,resolve)
                 cmd="git__ucg__subcmd__resolve"
                 ;;
+            git__ucg,resume)
+                cmd="git__ucg__subcmd__resume"
+                ;;
             git__ucg,runs)
                 cmd="git__ucg__subcmd__runs"
                 ;;
@@ -62,7 +65,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -351,6 +354,32 @@ _git__ucg() {
                     return 0
                     ;;
                 --runs-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__resume)
+            opts="-h -V --json --epic --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --epic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --impl-artifacts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -36,6 +36,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "status" -d 'What th
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "runs" -d 'The runs index: run folders, live or terminal, their epic, their last activity'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "pending" -d 'The decisions the run waits on: REDs, escalations, ledger decisions, each with its id'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resolve" -d 'Answer what the run waits on (the guided pass), record the answers and apply them'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resume" -d 'Where a resume re-enters the run, and what it must re-assert (read-only)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
@@ -104,6 +105,15 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l interactive 
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l json -d 'Print one JSON document (schema git-ucg.resume/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the run\'s artifacts from the tree of commit REV (no checkout), and end ranges at REV: a teammate\'s run on `origin/ultracode/epic-7`, say' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F

@@ -54,6 +54,8 @@ pub enum Command {
     Pending(PendingArgs),
     /// Answer what the run waits on (the guided pass), record the answers and apply them.
     Resolve(ResolveArgs),
+    /// Where a resume re-enters the run, and what it must re-assert (read-only).
+    Resume(ResumeArgs),
     /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
     Epic(EpicArgs),
     /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
@@ -110,6 +112,26 @@ pub struct PendingArgs {
     /// The deferred-work ledger (default: workflow.deferred_work_path).
     #[arg(long, value_name = "FILE")]
     pub deferred_work: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Routing follows the last stage the run reached: no gate verdict on record means it \
+stopped before any story (Stage 1 when the epic is unresolved, else Stage 2, a preflight RED) and re-runs \
+from there; otherwise it re-enters Execute at the first story, in sprint order, whose last verdict \
+(decision log, else heartbeat) is not `advance`. The checklist is what the resume re-asserts, never \
+rebuilds."
+)]
+pub struct ResumeArgs {
+    /// Print one JSON document (schema git-ucg.resume/1).
+    #[arg(long)]
+    pub json: bool,
+    /// The epic id (default: the heartbeat's, else the current story's, else the checked-out epic branch's).
+    #[arg(long, value_name = "ID")]
+    pub epic: Option<String>,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
 }
 
 /// What an answer does.

@@ -9,6 +9,7 @@ pub mod id;
 pub mod pending;
 pub mod reds;
 pub mod resolve;
+pub mod resume;
 pub mod runs;
 pub mod status;
 
@@ -23,6 +24,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Runs(args) => runs::run(ctx, args),
         Command::Pending(args) => pending::run(ctx, args),
         Command::Resolve(args) => resolve::run(ctx, args),
+        Command::Resume(args) => resume::run(ctx, args),
         Command::Epic(args) => epic::run(ctx, args),
         Command::Diff(args) => diff::run(ctx, args),
         Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),

@@ -88,7 +88,22 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         return super::print_json(&doc);
     }
     let mut out = std::io::stdout().lock();
-    out.write_all(hand_back(&run, &before, &after, &outcome, logged.as_deref()).as_bytes())?;
+    let mut text = hand_back(&run, &before, &after, &outcome, logged.as_deref());
+    if !outcome.applied.is_empty() {
+        // Where the run goes next (a pass that only deferred hands nothing back).
+        let route = super::resume::route(ctx, args.impl_artifacts.as_deref());
+        if let Ok(route) = route {
+            let at = route
+                .story
+                .map(|s| format!(" at story {s}"))
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "Resume re-enters {}{at}: {}\n`git ucg resume` lists what it re-asserts.\n",
+                route.stage, route.why
+            ));
+        }
+    }
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(0)
 }
@@ -652,10 +667,5 @@ fn hand_back(
         (None, None) => out.push_str("Decision log: no run folder found; nothing appended.\n"),
         (None, Some(_)) => {}
     }
-    if closes.is_empty() {
-        // A pass that only deferred hands nothing back: the run still waits.
-        return out;
-    }
-    out.push_str("Next: `git ucg resume` shows where the run re-enters and what to re-assert.\n");
     out
 }
