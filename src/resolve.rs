@@ -52,31 +52,40 @@ fn entry_id(entry: &Value) -> Option<&str> {
 }
 
 /// Records `answers` in `entries`, keyed by id: an answered id keeps the position of its first
-/// entry, holds the new answer, and appears once; every other entry is kept as it was. A later
-/// answer for the same id wins.
+/// entry, holds the new answer, and appears once; every other entry is kept as it was; new ids
+/// follow in the order they were first answered. A later answer for the same id wins.
 pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
+    let mut latest: indexmap::IndexMap<&str, &Answer> = indexmap::IndexMap::new();
     for answer in answers {
+        latest.insert(answer.id.as_str(), answer);
+    }
+    let record = |answer: &Answer| {
         let mut record = Object::default();
         record.insert("id".into(), Value::Str(answer.id.clone()));
         record.insert("answer".into(), Value::Str(answer.answer.clone()));
         record.insert("action".into(), Value::Str(answer.action.name().into()));
-        let record = Value::Object(Box::new(record));
-        match entries
-            .iter()
-            .position(|e| entry_id(e) == Some(answer.id.as_str()))
-        {
-            Some(first) => {
-                entries[first] = record;
-                let mut index = 0;
-                entries.retain(|e| {
-                    let keep = index <= first || entry_id(e) != Some(answer.id.as_str());
-                    index += 1;
-                    keep
-                });
+        Value::Object(Box::new(record))
+    };
+    let mut placed = std::collections::HashSet::new();
+    let mut merged = Vec::with_capacity(entries.len() + latest.len());
+    for entry in entries.drain(..) {
+        let answered = entry_id(&entry).and_then(|id| latest.get_key_value(id));
+        match answered {
+            // The first entry of an answered id takes the answer; later duplicates go.
+            Some((id, answer)) => {
+                if placed.insert(*id) {
+                    merged.push(record(answer));
+                }
             }
-            None => entries.push(record),
+            None => merged.push(entry),
         }
     }
+    for (id, answer) in &latest {
+        if !placed.contains(id) {
+            merged.push(record(answer));
+        }
+    }
+    *entries = merged;
 }
 
 /// The document as written: `decisions` in its place (first for a new file), 2-space JSON as

@@ -194,7 +194,23 @@ fn check_known(run: &Run, pending: &Pending, answers: &[Answer]) -> Result<()> {
     let reds: Vec<String> = Registry::parse(registry.as_deref(), "registry")
         .map(|r| r.red_ids().map(str::to_string).collect())
         .unwrap_or_default();
-    let known = |id: &str| pending.items.iter().any(|i| i.id == id) || reds.iter().any(|r| r == id);
+    // Answered before: answering again replaces the answer (and a rerun is harmless).
+    let on_record: std::collections::HashSet<String> = store::read_optional(&decisions_path(run))
+        .ok()
+        .flatten()
+        .and_then(|b| record::decisions_for_write(Some(&b)).ok())
+        .map(|(_, entries)| {
+            entries
+                .iter()
+                .filter_map(|e| Some(e.as_object()?.get("id")?.as_str()?.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let known = |id: &str| {
+        pending.items.iter().any(|i| i.id == id)
+            || reds.iter().any(|r| r == id)
+            || on_record.contains(id)
+    };
     let unknown: Vec<&str> = answers
         .iter()
         .map(|a| a.id.as_str())
@@ -203,10 +219,18 @@ fn check_known(run: &Run, pending: &Pending, answers: &[Answer]) -> Result<()> {
     if unknown.is_empty() {
         return Ok(());
     }
-    Err(
-        Error::new(format!("not a pending decision: {}", unknown.join(", ")))
-            .hint("`git ucg pending` lists the ids the run waits on; nothing was written"),
-    )
+    // Name a few: a wrong answers file can hold thousands.
+    let mut named = unknown
+        .iter()
+        .take(5)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if unknown.len() > 5 {
+        named.push_str(&format!(" and {} more", unknown.len() - 5));
+    }
+    Err(Error::new(format!("not a pending decision: {named}"))
+        .hint("`git ucg pending` lists the ids the run waits on; nothing was written"))
 }
 
 fn decisions_path(run: &Run) -> PathBuf {

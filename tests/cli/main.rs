@@ -10,5 +10,6 @@ mod diff;
 mod discovery;
 mod docs;
 mod reds;
+mod resolve;
 mod status;
 mod status_views;

@@ -1,0 +1,620 @@
+//! `pending`, `resolve` and `resume` on real runs: the demo end to end, corrupt answers, unknown
+//! ids, the interactive pass (stdin and a real terminal), concurrency and SIGKILL.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+
+fn pending_ids(env: &TestEnv, dir: &Path, extra: &[&str]) -> Vec<(String, String)> {
+    let out = env
+        .ucg(dir)
+        .args(["pending", "--json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.pending/1");
+    doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["source"].as_str().unwrap().to_string(),
+                i["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn run_ok(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
+    let out = env
+        .ucg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn the_demo_end_to_end() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let ids = pending_ids(&env, &dir, &[]);
+    let sources: Vec<&str> = ids.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(sources, ["red", "red", "escalation", "decision"]);
+    let (red1, red2, esc, row) = (&ids[0].1, &ids[1].1, &ids[2].1, &ids[3].1);
+    let out = env
+        .ucg(&dir)
+        .args(["pending", "--exit-code"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "--exit-code with items pending");
+
+    let ledger_before = std::fs::read_to_string(impl_dir.join("deferred-work.md")).unwrap();
+    let log = dir.join("_bmad-output/ultracode-goal/epic-7-20260604T172512Z/.decision-log.md");
+    let log_before = std::fs::read_to_string(&log).unwrap();
+    let text = run_ok(
+        &env,
+        &dir,
+        &[
+            "resolve",
+            "--close",
+            red1,
+            "--answer",
+            "24 hours",
+            "--defer",
+            red2,
+            "--answer",
+            "after the pilot",
+            "--close",
+            esc,
+            "--answer",
+            "split 7-3",
+            "--close",
+            row,
+            "--answer",
+            "signed off",
+        ],
+    );
+    assert!(text.contains("Closed: 3"), "{text}");
+    assert!(
+        text.contains("Resume re-enters execute at story 7-2"),
+        "{text}"
+    );
+
+    // Exactly the deferred RED is left.
+    assert_eq!(
+        pending_ids(&env, &dir, &[]),
+        [("red".to_string(), red2.clone())]
+    );
+    let registry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(impl_dir.join(".preflight-reds.json")).unwrap())
+            .unwrap();
+    assert_eq!(registry["reds"].as_array().unwrap().len(), 1);
+    assert_eq!(registry["reds"][0]["id"], red2.as_str());
+    assert_eq!(registry["resolved"][0]["id"], red1.as_str());
+    assert!(!impl_dir.join("escalation-7-3.json").exists());
+    assert!(!impl_dir.join(".budget-7-3.json").exists());
+    assert!(
+        impl_dir.join(".escalation-7-3.md").exists(),
+        "the residual stays"
+    );
+    // The ledger differs in exactly one cell.
+    let ledger_after = std::fs::read_to_string(impl_dir.join("deferred-work.md")).unwrap();
+    let changed: Vec<(&str, &str)> = ledger_before
+        .lines()
+        .zip(ledger_after.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed.len(), 1);
+    assert_eq!(
+        changed[0].0.replace("| open |", "| resolved |"),
+        changed[0].1
+    );
+    assert_eq!(
+        ledger_before.len() + "resolved".len() - "open".len(),
+        ledger_after.len()
+    );
+    // The decision log gained one section, appended.
+    let log_after = std::fs::read_to_string(&log).unwrap();
+    assert!(log_after.starts_with(&log_before));
+    assert_eq!(log_after.matches("## ucg-resolve ").count(), 1);
+    assert_eq!(log_after[log_before.len()..].matches("\n- `").count(), 4);
+
+    // A second pass asks only about the deferred RED.
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--interactive"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"q\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let asked = stderr(&out);
+    assert!(asked.contains(&format!("[1/1] RED {red2}")), "{asked}");
+    assert!(
+        asked.contains("deferred before: after the pilot"),
+        "{asked}"
+    );
+}
+
+#[test]
+fn unknown_ids_and_missing_answers_write_nothing() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let before = snapshot(&dir.join("_bmad-output"));
+    let ids = pending_ids(&env, &dir, &[]);
+    for args in [
+        vec!["resolve", "--close", "no:such:id", "--answer", "x"],
+        vec!["resolve", "--close", &ids[0].1],
+        vec!["resolve", "--answer", "x", "--close", &ids[0].1],
+    ] {
+        let out = env
+            .ucg(&dir)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+        assert_eq!(snapshot(&dir.join("_bmad-output")), before, "{args:?}");
+    }
+}
+
+#[test]
+fn a_corrupt_answers_file_stops_everything() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let decisions = dir.join(IMPL).join(".decisions.json");
+    let ids = pending_ids(&env, &dir, &[]);
+    type Corruption<'a> = (&'a str, &'a dyn Fn(&Path));
+    let cases: [Corruption; 4] = [
+        ("not JSON", &|p| write(p, "{\"decisions\": [")),
+        ("not a list", &|p| write(p, "{\"decisions\": {}}")),
+        ("a directory", &|p| {
+            std::fs::create_dir_all(p.join("x")).unwrap()
+        }),
+        ("unreadable", &|p| {
+            write(p, "{\"decisions\": []}");
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o000)).unwrap();
+        }),
+    ];
+    for (what, corrupt) in cases {
+        let _ = std::fs::remove_file(&decisions);
+        let _ = std::fs::remove_dir_all(&decisions);
+        corrupt(&decisions);
+        // Root reads anything: the permission case cannot be made here.
+        if what == "unreadable" && std::fs::read(&decisions).is_ok() {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&decisions, std::fs::Permissions::from_mode(0o644)).unwrap();
+            continue;
+        }
+        let before = snapshot(&dir.join("_bmad-output"));
+        let out = env
+            .ucg(&dir)
+            .args(["resolve", "--close", &ids[2].1, "--answer", "x"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{what}");
+        let message = stderr(&out);
+        assert!(
+            message.contains(&decisions.display().to_string()),
+            "{what}: {message}"
+        );
+        assert!(
+            message.contains("corrupt-"),
+            "{what}: the way out: {message}"
+        );
+        assert_eq!(snapshot(&dir.join("_bmad-output")), before, "{what}");
+    }
+}
+
+#[test]
+fn the_interactive_pass_over_stdin() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let ids = pending_ids(&env, &dir, &[]);
+    // Defer the first RED, skip the second, close the escalation (an empty answer is asked again),
+    // then quit before the ledger row.
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--interactive"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"d\nnot yet\ns\nc\n\nsplit it\nq\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let prompts = stderr(&out);
+    let order: Vec<usize> = ids
+        .iter()
+        .map(|(_, id)| prompts.find(id.as_str()).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "in order: {prompts}");
+    assert_eq!(
+        prompts.matches("answer (the decision, one line): ").count(),
+        2
+    );
+    // Recorded and applied so far: the defer and the close; the rest still pending.
+    let left: Vec<String> = pending_ids(&env, &dir, &[])
+        .into_iter()
+        .map(|(_, id)| id)
+        .collect();
+    assert_eq!(left, [ids[0].1.clone(), ids[1].1.clone(), ids[3].1.clone()]);
+    let decisions = std::fs::read_to_string(dir.join(IMPL).join(".decisions.json")).unwrap();
+    assert!(decisions.contains("\"not yet\"") && decisions.contains("\"split it\""));
+    assert!(!dir.join(IMPL).join("escalation-7-3.json").exists());
+}
+
+#[test]
+fn the_interactive_pass_in_a_real_terminal() {
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no tmux on this machine");
+        return;
+    }
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let socket = env.path().join("tmux.sock");
+    let tmux = |args: &[&str]| {
+        std::process::Command::new("tmux")
+            .arg("-S")
+            .arg(&socket)
+            .args(args)
+            .env("HOME", env.path())
+            .output()
+            .unwrap()
+    };
+    let done = env.path().join("done");
+    let command = format!(
+        "cd '{}' && env -i PATH=\"$PATH\" HOME='{}' GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null NO_COLOR=1 '{BIN}' resolve; echo $? > '{}'",
+        dir.display(),
+        env.path().display(),
+        done.display()
+    );
+    let started = tmux(&["new-session", "-d", "-x", "120", "-y", "50", &command]);
+    assert!(started.status.success(), "{}", stderr(&started));
+    let screen = || stdout(&tmux(&["capture-pane", "-p", "-S", "-200"]));
+    let wait_for = |needle: &str| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let text = screen();
+            if text.contains(needle) {
+                return text;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "waiting for {needle:?}:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for("[1/4] RED");
+    tmux(&["send-keys", "c", "Enter"]);
+    wait_for("answer (the decision, one line):");
+    tmux(&["send-keys", "24 hours", "Enter"]);
+    wait_for("[2/4] RED");
+    tmux(&["send-keys", "q", "Enter"]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !done.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "resolve did not end:\n{}",
+            screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = tmux(&["kill-server"]);
+    assert_eq!(std::fs::read_to_string(&done).unwrap().trim(), "0");
+    assert_eq!(
+        pending_ids(&env, &dir, &[]).len(),
+        3,
+        "the close was recorded and applied"
+    );
+}
+
+/// A run of `reds` REDs, `escalations` typed escalations and `rows` open ledger decisions, in
+/// `<dir>/impl` (outside any repository: every path is given).
+fn big_run(env: &TestEnv, dir: &Path, reds: usize, escalations: usize, rows: usize) {
+    let impl_dir = dir.join("impl");
+    std::fs::create_dir_all(&impl_dir).unwrap();
+    let scan: Vec<_> = (0..reds)
+        .map(|i| serde_json::json!({"kind": "undecided-product", "source": format!("docs/p.md:{i}"), "decision_needed": format!("Question {i}?"), "evidence": "TBD"}))
+        .collect();
+    write(
+        &dir.join("scan.json"),
+        &serde_json::json!({"reds": scan}).to_string(),
+    );
+    run_ok(
+        env,
+        dir,
+        &[
+            "reds",
+            "apply",
+            "--impl-artifacts",
+            "impl",
+            "--scan",
+            "scan.json",
+        ],
+    );
+    for i in 0..escalations {
+        write(
+            &impl_dir.join(format!("escalation-s{i}.json")),
+            &serde_json::json!({"kind": "budget-overrun", "source": format!(".escalation-s{i}.md"), "decision_needed": "re-scope", "evidence": "turns 26/25"}).to_string(),
+        );
+        write(
+            &impl_dir.join(format!(".budget-s{i}.json")),
+            "{\"turns\": 26}",
+        );
+    }
+    let mut ledger = String::from("| id | source | status | reason |\n|---|---|---|---|\n");
+    for i in 0..rows {
+        ledger.push_str(&format!(
+            "| d{i} | decision | open | Sign off item {i}. |\n"
+        ));
+    }
+    write(&impl_dir.join("deferred-work.md"), &ledger);
+}
+
+fn answers_file(ids: &[String]) -> String {
+    let answers: Vec<_> = ids
+        .iter()
+        .map(|id| serde_json::json!({"id": id, "answer": "ok", "action": "close"}))
+        .collect();
+    serde_json::json!({ "answers": answers }).to_string()
+}
+
+#[test]
+fn eight_concurrent_passes_lose_nothing() {
+    let env = TestEnv::new();
+    let dir = env.path().join("run");
+    big_run(&env, &dir, 200, 100, 100);
+    let ids: Vec<String> = pending_ids(&env, &dir, &["--impl-artifacts", "impl"])
+        .into_iter()
+        .map(|(_, id)| id)
+        .collect();
+    assert_eq!(ids.len(), 400);
+    // Each pass closes 50 items, interleaved across the sources.
+    let files: Vec<PathBuf> = (0..8)
+        .map(|p| {
+            let mine: Vec<String> = ids.iter().skip(p).step_by(8).cloned().collect();
+            let file = env.path().join(format!("answers-{p}.json"));
+            write(&file, &answers_file(&mine));
+            file
+        })
+        .collect();
+    let children: Vec<_> = files
+        .iter()
+        .map(|file| {
+            env.ucg(&dir)
+                .env("GIT_UCG_LOCK_TIMEOUT", "120")
+                .args(["resolve", "--impl-artifacts", "impl", "--answers"])
+                .arg(file)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    assert!(pending_ids(&env, &dir, &["--impl-artifacts", "impl"]).is_empty());
+    let decisions: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("impl/.decisions.json")).unwrap()).unwrap();
+    assert_eq!(decisions["decisions"].as_array().unwrap().len(), 400);
+    let registry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("impl/.preflight-reds.json")).unwrap())
+            .unwrap();
+    assert!(registry["reds"].as_array().unwrap().is_empty());
+    assert_eq!(registry["resolved"].as_array().unwrap().len(), 200);
+    let ledger = std::fs::read_to_string(dir.join("impl/deferred-work.md")).unwrap();
+    assert_eq!(ledger.matches("| resolved |").count(), 100);
+}
+
+#[test]
+fn sigkill_during_resolve_loses_no_recorded_answer() {
+    let env = TestEnv::new();
+    let template = env.path().join("template");
+    big_run(&env, &template, 600, 200, 200);
+    let ids: Vec<String> = pending_ids(&env, &template, &["--impl-artifacts", "impl"])
+        .into_iter()
+        .map(|(_, id)| id)
+        .collect();
+    assert_eq!(ids.len(), 1000);
+    let answers = env.path().join("answers.json");
+    write(&answers, &answers_file(&ids));
+    // How long an uninterrupted pass takes: kills land anywhere inside it.
+    let timed = env.path().join("timed");
+    copy(&template, &timed);
+    let started = std::time::Instant::now();
+    run_ok(
+        &env,
+        &timed,
+        &[
+            "resolve",
+            "--impl-artifacts",
+            "impl",
+            "--answers",
+            answers.to_str().unwrap(),
+        ],
+    );
+    let full = started.elapsed().as_millis() as u64;
+    let mut seed = 0x5eed_u64;
+    let mut killed_between_record_and_apply = 0;
+    for round in 0..100 {
+        let dir = env.path().join(format!("round-{round}"));
+        copy(&template, &dir);
+        let mut child = env
+            .ucg(&dir)
+            .args(["resolve", "--impl-artifacts", "impl", "--answers"])
+            .arg(&answers)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        std::thread::sleep(Duration::from_millis((seed >> 33) % (full + 5)));
+        let _ = child.kill();
+        let _ = child.wait();
+        // The answers file is whole: absent (nothing recorded yet) or every answer.
+        let recorded: usize = match std::fs::read(dir.join("impl/.decisions.json")) {
+            Err(_) => 0,
+            Ok(bytes) => {
+                let doc: serde_json::Value = serde_json::from_slice(&bytes)
+                    .unwrap_or_else(|e| panic!("round {round}: .decisions.json is torn: {e}"));
+                doc["decisions"].as_array().unwrap().len()
+            }
+        };
+        assert!(
+            recorded == 0 || recorded == 1000,
+            "round {round}: {recorded}"
+        );
+        let unapplied = pending_ids(&env, &dir, &["--impl-artifacts", "impl"]).len();
+        if recorded == 1000 && unapplied > 0 {
+            killed_between_record_and_apply += 1;
+        }
+        // The next pass finishes the application without being given anything.
+        run_ok(&env, &dir, &["resolve", "--impl-artifacts", "impl"]);
+        let left = pending_ids(&env, &dir, &["--impl-artifacts", "impl"]).len();
+        assert_eq!(left, 1000 - recorded, "round {round}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        killed_between_record_and_apply > 0,
+        "no kill landed after the answers were recorded and before they were all applied"
+    );
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A repository with an epic of three stories and a hand-written decision log.
+fn resume_repo(env: &TestEnv, log: &str) -> PathBuf {
+    let dir = env.repo("r");
+    env.git(&dir, &["switch", "-q", "-c", "ultracode/epic-3"]);
+    write(
+        &dir.join(IMPL).join("sprint-status.yaml"),
+        "development_status:\n  epic-3: in-progress\n  3-1-a: done\n  3-2-b: done\n  3-3-c: in-progress\n",
+    );
+    write(
+        &dir.join(IMPL).join("run-status.json"),
+        r#"{"epic": "3", "story": "3-3-c"}"#,
+    );
+    write(
+        &dir.join("_bmad-output/ultracode-goal/epic-3/.decision-log.md"),
+        log,
+    );
+    dir
+}
+
+fn route(env: &TestEnv, dir: &Path) -> serde_json::Value {
+    let text = run_ok(env, dir, &["resume", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.resume/1");
+    doc
+}
+
+fn verdict(story: &str, verdict: &str) -> String {
+    format!("### Story {story}\n\n```json\n{{\"verdict\": \"{verdict}\"}}\n```\n\n")
+}
+
+#[test]
+fn resume_routes_by_the_last_stage_reached() {
+    let env = TestEnv::new();
+    // Blocked at preflight: no verdict anywhere.
+    let dir = resume_repo(&env, "# Decision log\n\nStage 2: preflight RED, stopped.\n");
+    assert_eq!(route(&env, &dir)["route"]["stage"], "preflight");
+
+    // advance, advance, reloop: story 3.
+    let env = TestEnv::new();
+    let log = format!(
+        "{}{}{}",
+        verdict("3-1-a", "advance"),
+        verdict("3-2-b", "advance"),
+        verdict("3-3-c", "reloop")
+    );
+    let dir = resume_repo(&env, &log);
+    let doc = route(&env, &dir);
+    assert_eq!(doc["route"]["stage"], "execute");
+    assert_eq!(doc["route"]["story"], "3-3-c");
+
+    // A heading that matches two stories (`3`) is ignored for both; 3-1-a is then first.
+    let env = TestEnv::new();
+    let log = format!("{}{}", verdict("3", "advance"), verdict("3-2-b", "advance"));
+    let dir = resume_repo(&env, &log);
+    assert_eq!(route(&env, &dir)["route"]["story"], "3-1-a");
+
+    // The checklist flips as the fixing commands run.
+    let state = |doc: &serde_json::Value, item: &str| {
+        doc["checklist"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["item"] == item)
+            .unwrap()["state"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    env.git(&dir, &["switch", "-q", "main"]);
+    let doc = route(&env, &dir);
+    assert_eq!(state(&doc, "epic branch"), "missing");
+    assert_eq!(state(&doc, "recall latch"), "missing");
+    assert_eq!(state(&doc, "baseline"), "missing");
+    env.git(&dir, &["switch", "-q", "ultracode/epic-3"]);
+    write(
+        &dir.join(IMPL).join(".mem-state.json"),
+        r#"{"claude_mem": "present", "latch_version": 1, "recall": "on", "run_id": "r1", "schema_ok": true}"#,
+    );
+    let head = env.git(&dir, &["rev-parse", "HEAD"]);
+    write(
+        &dir.join(IMPL).join(".baseline-3-3-c"),
+        &format!("{head}\n"),
+    );
+    let doc = route(&env, &dir);
+    assert_eq!(state(&doc, "epic branch"), "ok");
+    assert_eq!(state(&doc, "recall latch"), "ok");
+    assert_eq!(state(&doc, "baseline"), "ok");
+}
