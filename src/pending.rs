@@ -16,6 +16,7 @@ use crate::store::ArtifactSource;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::reds::{Registry, REGISTRY_FILE};
 use crate::ucg::{escalations, ids, ledger};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -62,6 +63,10 @@ pub struct Pending {
     /// Typed sidecars that cannot be read as the four-field object they must be.
     pub unreadable: Vec<String>,
     pub blockers: Vec<Blocker>,
+    /// The ids of every RED in the registry, closed or not (for `resolve`, which may be asked to
+    /// answer one again).
+    #[serde(skip)]
+    pub registry_ids: Vec<String>,
 }
 
 /// Where the three sources are.
@@ -90,6 +95,16 @@ impl Artifacts {
     /// Reads what the enumeration needs through `source`; also reports the ledger's bytes were
     /// there (`Some(false)`: present but not UTF-8).
     pub fn read(inputs: &PendingInputs, source: &ArtifactSource) -> (Artifacts, Option<bool>) {
+        let (mut artifacts, ledger_ok) = Artifacts::read_without_answers(inputs, source);
+        artifacts.decisions = source.read(&inputs.impl_dir.join(DECISIONS_FILE));
+        (artifacts, ledger_ok)
+    }
+
+    /// As [`Artifacts::read`], leaving `decisions` unread (for a caller that holds the answers).
+    pub fn read_without_answers(
+        inputs: &PendingInputs,
+        source: &ArtifactSource,
+    ) -> (Artifacts, Option<bool>) {
         let mut names = source.list(inputs.impl_dir);
         names.sort();
         let sidecars = names
@@ -103,7 +118,7 @@ impl Artifacts {
         let ledger_ok = ledger_text.as_ref().map(Option::is_some);
         let artifacts = Artifacts {
             registry: source.read(&inputs.impl_dir.join(REGISTRY_FILE)),
-            decisions: source.read(&inputs.impl_dir.join(DECISIONS_FILE)),
+            decisions: None,
             names,
             sidecars,
             ledger_rows: ledger_text
@@ -115,26 +130,62 @@ impl Artifacts {
     }
 }
 
-/// The recorded answers by id: (answer, action). Fail-open: an unreadable file records nothing.
-fn recorded_answers(bytes: Option<&[u8]>) -> HashMap<String, (String, String)> {
-    let Some(Value::Object(doc)) = bytes
+/// The answers on record by id: (answer, action), borrowed from the parsed entries; a later entry
+/// for the same id wins.
+pub type Answers<'e> = HashMap<&'e str, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
+
+/// The `decisions` entries of a `.decisions.json`. Fail-open: an unreadable file has none.
+pub fn recorded_entries(bytes: Option<&[u8]>) -> Vec<Value> {
+    let Some(Value::Object(mut doc)) = bytes
         .and_then(|b| std::str::from_utf8(b).ok())
         .and_then(|t| pyjson::loads(t).ok())
     else {
-        return HashMap::new();
+        return Vec::new();
     };
-    let Some(entries) = doc.get("decisions").and_then(Value::as_array) else {
-        return HashMap::new();
-    };
+    match doc.swap_remove("decisions") {
+        Some(Value::Array(entries)) => entries,
+        _ => Vec::new(),
+    }
+}
+
+/// The answers among `entries` that bear on `pending` (see [`with_answers`]): those of its items,
+/// and closes that name one of its raw markers. A long project's answers file is mostly about
+/// items long gone; only these are worth a map entry.
+pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
+    let items: std::collections::HashSet<&str> =
+        pending.items.iter().map(|i| i.id.as_str()).collect();
+    let markers: std::collections::HashSet<&str> = pending
+        .unpromoted
+        .iter()
+        .map(|p| p.rsplit('/').next().unwrap_or(p))
+        .collect();
+    let relevant =
+        |id: &str| items.contains(id) || marker_named(id).is_some_and(|m| markers.contains(m));
     entries
         .iter()
         .filter_map(Value::as_object)
         .filter_map(|e| {
-            let id = e.get("id")?.as_str()?.to_string();
-            let text = |k: &str| e.get(k).map(pyjson::py_str).unwrap_or_default();
-            Some((id, (text("answer"), text("action"))))
+            let id = e.get("id")?.as_str()?;
+            relevant(id).then(|| (id, (cell(e.get("answer")), cell(e.get("action")))))
         })
         .collect()
+}
+
+/// An answer's field as Python's `str()` prints it (`""` when missing).
+fn cell(value: Option<&Value>) -> Cow<'_, str> {
+    match value {
+        Some(Value::Str(s)) => Cow::Borrowed(s.as_str()),
+        Some(other) => Cow::Owned(pyjson::py_str(other)),
+        None => Cow::Borrowed(""),
+    }
+}
+
+/// The file name in an id's path (between the kind and the digest): the raw marker a promoted
+/// escalation's id names.
+fn marker_named(id: &str) -> Option<&str> {
+    let (_, rest) = id.split_once(':')?;
+    let (path, _) = rest.rsplit_once(':')?;
+    path.rsplit('/').next()
 }
 
 fn relative(root: &Path, path: &Path) -> String {
@@ -153,17 +204,42 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
 
 /// Enumerates what is pending in artifacts already read.
 pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
-    let mut pending = Pending::default();
-    let answers = recorded_answers(artifacts.decisions.as_deref());
-    let on_record = |id: &str| answers.get(id).cloned();
-    let with_answer = |mut item: PendingItem| {
-        if let Some((answer, action)) = on_record(&item.id) {
-            item.answer = Some(answer);
-            item.action = Some(action);
-        }
-        item
-    };
+    let entries = recorded_entries(artifacts.decisions.as_deref());
+    let found = enumerate_unanswered(inputs, artifacts);
+    let answers = answers_for(&entries, &found);
+    with_answers(found, &answers)
+}
 
+/// The answers on record laid over an enumeration: REDs closed on record are not pending (their
+/// close is applied by the registry writer), every item shows its recorded answer, and a raw
+/// marker whose promoted escalation was closed is the residual the close leaves on purpose (the
+/// closed id's path, between its kind and its digest, names the marker), not an unpromoted one.
+pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
+    let closed = |id: &str| answers.get(id).is_some_and(|(_, action)| action == "close");
+    pending
+        .items
+        .retain(|item| !(item.source == Source::Red && closed(&item.id)));
+    for item in &mut pending.items {
+        if let Some((answer, action)) = answers.get(item.id.as_str()) {
+            item.answer = Some(answer.to_string());
+            item.action = Some(action.to_string());
+        }
+    }
+    let closed_markers: std::collections::HashSet<&str> = answers
+        .iter()
+        .filter(|(_, (_, action))| action == "close")
+        .filter_map(|(id, _)| marker_named(id))
+        .collect();
+    pending
+        .unpromoted
+        .retain(|path| !closed_markers.contains(path.rsplit('/').next().unwrap_or(path)));
+    pending
+}
+
+/// Every item the artifacts hold, before any answer is considered: all REDs of the registry,
+/// every readable sidecar, every raw marker without one, every open decision row.
+pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
+    let mut pending = Pending::default();
     // 1. REDs, ids as stored.
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
     let registry_name = relative(inputs.project_root, &registry_path);
@@ -176,13 +252,14 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
             ),
         }),
         Ok(registry) => {
+            pending.registry_ids = registry.red_ids().map(str::to_string).collect();
             for red in registry.reds.iter().filter_map(Value::as_object) {
                 let text = |k: &str| red.get(k).map(pyjson::py_str).unwrap_or_default();
                 let id = text("id");
-                if id.is_empty() || on_record(&id).is_some_and(|(_, action)| action == "close") {
+                if id.is_empty() {
                     continue;
                 }
-                pending.items.push(with_answer(PendingItem {
+                pending.items.push(PendingItem {
                     id,
                     source: Source::Red,
                     kind: text("kind"),
@@ -191,7 +268,7 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
                     evidence: text("evidence"),
                     answer: None,
                     action: None,
-                }));
+                });
             }
         }
     }
@@ -223,7 +300,7 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
             pending.unreadable.push(artifact);
             continue;
         };
-        pending.items.push(with_answer(PendingItem {
+        pending.items.push(PendingItem {
             id: ids::mint(&kind, &origin, &decision_needed),
             source: Source::Escalation,
             kind,
@@ -232,22 +309,11 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
             evidence: evidence.unwrap_or_default(),
             answer: None,
             action: None,
-        }));
+        });
     }
-    // A marker whose promoted escalation was closed is the residual the close leaves on purpose:
-    // the closed id's path (between the kind and the digest) names the marker.
-    let closed_marker = |name: &str| {
-        answers.iter().any(|(id, (_, action))| {
-            action == "close"
-                && id
-                    .split_once(':')
-                    .and_then(|(_, rest)| rest.rsplit_once(':'))
-                    .is_some_and(|(path, _)| path.rsplit('/').next() == Some(name))
-        })
-    };
     for name in names {
         if let Some(story) = escalations::marker_story(name) {
-            if !typed.iter().any(|t| t == story) && !closed_marker(name) {
+            if !typed.iter().any(|t| t == story) {
                 pending
                     .unpromoted
                     .push(relative(inputs.project_root, &inputs.impl_dir.join(name)));
@@ -262,7 +328,7 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
         if cell("source") != "decision" || cell("status") != "open" {
             continue;
         }
-        pending.items.push(with_answer(PendingItem {
+        pending.items.push(PendingItem {
             id: ids::mint("decision", &ledger_name, &cell("reason")),
             source: Source::Decision,
             kind: "decision".into(),
@@ -276,7 +342,7 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
             ),
             answer: None,
             action: None,
-        }));
+        });
     }
     pending
 }

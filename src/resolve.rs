@@ -88,12 +88,31 @@ pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
     *entries = merged;
 }
 
+/// The ids the entries close, as the registry writer reads them (`decisions::closed_ids`):
+/// objects whose `action` is exactly `"close"` and whose `id` is a string.
+pub fn closed_in(entries: &[Value]) -> crate::ucg::decisions::IdSet {
+    entries
+        .iter()
+        .filter_map(Value::as_object)
+        .filter(|e| e.get("action").and_then(Value::as_str) == Some("close"))
+        .filter_map(|e| Some(e.get("id")?.as_str()?.to_string()))
+        .collect()
+}
+
 /// The document as written: `decisions` in its place (first for a new file), 2-space JSON as
-/// Python's `json.dumps(indent=2, ensure_ascii=False)` writes it, and a final newline.
-pub fn render(mut doc: Object, entries: Vec<Value>) -> String {
-    doc.insert("decisions".into(), Value::Array(entries));
-    let mut text = pyjson::dumps_pretty(&Value::Object(Box::new(doc)));
+/// Python's `json.dumps(indent=2, ensure_ascii=False)` writes it, and a final newline. (Both
+/// parts are lent to the document for the time of the writing, and handed back.)
+pub fn render(doc: &mut Object, entries: &mut Vec<Value>) -> String {
+    doc.insert("decisions".into(), Value::Array(std::mem::take(entries)));
+    let whole = Value::Object(Box::new(std::mem::take(doc)));
+    let mut text = pyjson::dumps_pretty(&whole);
     text.push('\n');
+    if let Value::Object(mut whole) = whole {
+        if let Some(Value::Array(back)) = whole.get_mut("decisions") {
+            *entries = std::mem::take(back);
+        }
+        *doc = *whole;
+    }
     text
 }
 
@@ -186,8 +205,9 @@ mod tests {
                 answer("c", "later", Action::Defer),
             ],
         );
+        let mut doc = doc;
         assert_eq!(
-            render(doc, entries),
+            render(&mut doc, &mut entries),
             "{\n  \"note\": \"kept\",\n  \"decisions\": [\n    {\n      \"id\": \"a\",\n      \"answer\": \"yes\",\n      \"action\": \"close\"\n    },\n    7,\n    {\n      \"id\": \"b\"\n    },\n    {\n      \"id\": \"c\",\n      \"answer\": \"later\",\n      \"action\": \"defer\"\n    }\n  ]\n}\n"
         );
     }
@@ -247,9 +267,11 @@ mod tests {
                 prop_assert_eq!(o.get("action").and_then(Value::as_str), Some(last.action.name()));
             }
             // The document reads back as written.
-            let text = render(Object::default(), entries.clone());
+            let text = render(&mut Object::default(), &mut entries.clone());
             let (_, reread) = decisions_for_write(Some(text.as_bytes())).unwrap();
-            prop_assert_eq!(reread, entries);
+            prop_assert_eq!(&reread, &entries);
+            // The closed ids applied are the ones the registry writer will read back.
+            prop_assert_eq!(closed_in(&entries), crate::ucg::decisions::closed_ids(Some(text.as_bytes())));
         }
     }
 }

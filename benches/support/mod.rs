@@ -403,3 +403,20 @@ pub fn write_run(root: &Path, shape: RunShape, sha: &str) -> usize {
     std::fs::write(run.join(".decision-log.md"), log).expect("decision log");
     files
 }
+
+/// Writes `IMPL/.decisions.json` with `n` answers to ids no scan produces (two in three defers),
+/// one per line as an agent appending to the file writes it.
+pub fn write_decisions(impl_dir: &Path, n: usize) {
+    let mut text = String::from("{\"decisions\": [\n");
+    for j in 0..n {
+        let digest = (j as u64).wrapping_mul(2_654_435_761) & 0xffff_ffff_ffff;
+        let action = if j % 3 == 0 { "close" } else { "defer" };
+        let comma = if j + 1 < n { "," } else { "" };
+        text.push_str(&format!(
+            "  {{\"id\": \"undecided-product:docs/old-{:04}.md:{digest:012x}\", \"answer\": \"ok\", \"action\": \"{action}\"}}{comma}\n",
+            j % 5000
+        ));
+    }
+    text.push_str("]}\n");
+    std::fs::write(impl_dir.join(".decisions.json"), text).expect("write decisions");
+}

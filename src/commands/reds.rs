@@ -6,7 +6,7 @@ use crate::cli::RedsApplyArgs;
 use crate::context::{pathlib_display, Context};
 use crate::error::{Error, Result};
 use crate::store;
-use crate::ucg::decisions::{closed_ids, DECISIONS_FILE};
+use crate::ucg::decisions::{closed_ids, IdSet, DECISIONS_FILE};
 use crate::ucg::reds::{
     apply, parse_scan, validate_reds, RedError, RedsAs, Registry, REGISTRY_FILE,
 };
@@ -28,14 +28,14 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     let scan_bytes = args.scan.as_deref().map(read_scan).transpose()?;
     let scan = scan_bytes.as_deref();
     if args.dry_run {
-        let (registry, _) = compute(ctx, &impl_dir, scan)?;
+        let (registry, _) = compute(ctx, &impl_dir, scan, None)?;
         let document = registry.to_pretty_json();
         std::mem::forget(registry); // see `compute`: the process ends next
         return Ok(document);
     }
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
-        compute(ctx, &impl_dir, scan)?;
+        compute(ctx, &impl_dir, scan, None)?;
         std::fs::create_dir_all(&impl_dir)
             .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
     }
@@ -45,12 +45,20 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
 
 /// `--from-sidecar` under the artifact directory's lock, which the caller holds: the stored reds
 /// re-applied against the answers on record. `resolve` closes REDs through exactly this.
+///
+/// `closed` is the set of closed ids when the caller has just written `.decisions.json` and holds
+/// it (the file is then not read again).
 pub(crate) fn from_sidecar_locked(
     ctx: &Context,
     impl_dir: &Path,
     lock: &store::DirLock,
+    closed: IdSet,
 ) -> Result<String> {
-    write_locked(ctx, impl_dir, None, lock)
+    let (registry, target) = compute(ctx, impl_dir, None, Some(closed))?;
+    let document = registry.to_pretty_json();
+    std::mem::forget(registry); // see `compute`
+    store::write_atomic(lock, &target, document.as_bytes())?;
+    Ok(document)
 }
 
 /// Computed under the lock: no other writer can change the files between read and write.
@@ -60,7 +68,7 @@ fn write_locked(
     scan: Option<&[u8]>,
     lock: &store::DirLock,
 ) -> Result<String> {
-    let (registry, target) = compute(ctx, impl_dir, scan)?;
+    let (registry, target) = compute(ctx, impl_dir, scan, None)?;
     let document = registry.to_pretty_json();
     std::mem::forget(registry); // see `compute`
     store::write_atomic(lock, &target, document.as_bytes())?;
@@ -71,13 +79,21 @@ fn write_locked(
 ///
 /// Callers end the process soon after: freeing hundreds of thousands of strings one by one would
 /// cost more than everything else done with them, so the big values are forgotten, not dropped.
-fn compute(ctx: &Context, impl_dir: &Path, scan: Option<&[u8]>) -> Result<(Registry, PathBuf)> {
+fn compute(
+    ctx: &Context,
+    impl_dir: &Path,
+    scan: Option<&[u8]>,
+    known_closed: Option<IdSet>,
+) -> Result<(Registry, PathBuf)> {
     // The answers file (often the largest input) is parsed on a second thread meanwhile.
     let decisions_path = impl_dir.join(DECISIONS_FILE);
     std::thread::scope(|scope| {
         let answers = std::thread::Builder::new()
             .stack_size(crate::STACK_SIZE)
             .spawn_scoped(scope, || {
+                if let Some(closed) = known_closed {
+                    return closed;
+                }
                 // Read fail-open: an answers file that cannot be read closes nothing.
                 let bytes = store::read_optional(&decisions_path).ok().flatten();
                 closed_ids(bytes.as_deref())

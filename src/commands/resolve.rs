@@ -9,8 +9,7 @@ use crate::pending::{self, Artifacts, Pending, PendingInputs, PendingItem, Sourc
 use crate::resolve::{self as record, Answer, Applied};
 use crate::store::{self, ArtifactSource, DirLock};
 use crate::ucg::decision_log::DECISION_LOG_FILE;
-use crate::ucg::decisions::{closed_ids, DECISIONS_FILE};
-use crate::ucg::reds::Registry;
+use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
 use crate::ucg::{heartbeat, runs};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -32,6 +31,8 @@ struct Run {
 struct Outcome {
     recorded: Vec<Answer>,
     applied: Vec<Applied>,
+    /// What is still pending after the last commit.
+    after: Option<Pending>,
 }
 
 pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
@@ -58,22 +59,22 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         log_dir,
         dry_run: args.dry_run,
     };
-    let before = enumerate(&run);
-    check_known(&run, &before, &given)?;
-    check_answers_file(&run)?;
-
     let mut outcome = Outcome::default();
     if interactive {
+        read_answers_doc(&run)?;
+        let before = enumerate(&run);
+        // Closes already on record are applied first, without asking.
+        commit(ctx, &run, &[], &mut outcome)?;
         guided_pass(ctx, &run, &before, &mut outcome)?;
     } else {
+        // Also with nothing given: what an earlier pass recorded and did not apply is applied.
         commit(ctx, &run, &given, &mut outcome)?;
     }
-    if outcome.recorded.is_empty() && outcome.applied.is_empty() {
-        // Nothing answered: still apply what an earlier pass recorded and did not finish.
-        commit(ctx, &run, &[], &mut outcome)?;
-    }
     let logged = append_to_log(&run, &outcome)?;
-    let after = enumerate(&run);
+    let after = match outcome.after.take() {
+        Some(after) => after,
+        None => enumerate(&run),
+    };
     if args.json {
         let doc = serde_json::json!({
             "schema": SCHEMA,
@@ -88,7 +89,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         return super::print_json(&doc);
     }
     let mut out = std::io::stdout().lock();
-    let mut text = hand_back(&run, &before, &after, &outcome, logged.as_deref());
+    let mut text = hand_back(&run, &after, &outcome, logged.as_deref());
     if !outcome.applied.is_empty() {
         // Where the run goes next (a pass that only deferred hands nothing back).
         let route = super::resume::route(ctx, args.impl_artifacts.as_deref());
@@ -186,31 +187,20 @@ fn enumerate(run: &Run) -> Pending {
     pending::enumerate(&inputs(run), &ArtifactSource::WorkTree)
 }
 
-/// Every id answered must be one the run waits on (or a RED still in the registry).
-fn check_known(run: &Run, pending: &Pending, answers: &[Answer]) -> Result<()> {
-    let registry = store::read_optional(&run.impl_dir.join(crate::ucg::reds::REGISTRY_FILE))
-        .ok()
-        .flatten();
-    let reds: Vec<String> = Registry::parse(registry.as_deref(), "registry")
-        .map(|r| r.red_ids().map(str::to_string).collect())
-        .unwrap_or_default();
-    // Answered before: answering again replaces the answer (and a rerun is harmless).
-    let on_record: std::collections::HashSet<String> = store::read_optional(&decisions_path(run))
-        .ok()
-        .flatten()
-        .and_then(|b| record::decisions_for_write(Some(&b)).ok())
-        .map(|(_, entries)| {
-            entries
-                .iter()
-                .filter_map(|e| Some(e.as_object()?.get("id")?.as_str()?.to_string()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let known = |id: &str| {
-        pending.items.iter().any(|i| i.id == id)
-            || reds.iter().any(|r| r == id)
-            || on_record.contains(id)
-    };
+/// Every id answered must be one the run waits on, a RED still in the registry, or an id already
+/// on record (answering again replaces the answer, so a rerun is harmless).
+fn check_known(
+    pending: &Pending,
+    answered_before: &std::collections::HashSet<&str>,
+    answers: &[Answer],
+) -> Result<()> {
+    let known: std::collections::HashSet<&str> = pending
+        .items
+        .iter()
+        .map(|i| i.id.as_str())
+        .chain(pending.registry_ids.iter().map(String::as_str))
+        .collect();
+    let known = |id: &str| known.contains(id) || answered_before.contains(id);
     let unknown: Vec<&str> = answers
         .iter()
         .map(|a| a.id.as_str())
@@ -257,51 +247,78 @@ back every RED its closes suppressed, to be answered again",
     record::decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
 }
 
-fn check_answers_file(run: &Run) -> Result<()> {
-    read_answers_doc(run).map(|_| ())
-}
-
-/// Records `answers` (if any), then applies every close on record whose artifact is still there.
+/// Under the artifact directory's lock: checks the answers, records them, and applies every close
+/// on record whose artifact is still there.
 fn commit(ctx: &Context, run: &Run, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
     if !run.impl_dir.is_dir() {
-        return Ok(());
+        return check_known(&Pending::default(), &Default::default(), answers);
     }
     let lock = store::lock_dir(&run.impl_dir)?;
-    let (doc, mut entries) = read_answers_doc(run)?;
+    // The answers (a long project's file is large) are parsed while the artifacts are read and
+    // enumerated: the items do not depend on the answers, which are laid over them afterwards.
+    let (doc, found) = std::thread::scope(|scope| {
+        let doc = std::thread::Builder::new()
+            .stack_size(crate::STACK_SIZE)
+            .spawn_scoped(scope, || read_answers_doc(run))
+            .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
+        let (artifacts, _) =
+            Artifacts::read_without_answers(&inputs(run), &ArtifactSource::WorkTree);
+        let found = pending::enumerate_unanswered(&inputs(run), &artifacts);
+        let doc = doc
+            .join()
+            .map_err(|_| Error::new("internal error while reading the answers"))??;
+        Ok::<_, Error>((doc, found))
+    })?;
+    let (mut doc, mut entries) = doc;
+    // Answered before: answering again replaces the answer (so a rerun is harmless).
+    let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
+    let answered_before: std::collections::HashSet<&str> = entries
+        .iter()
+        .filter_map(|e| e.as_object()?.get("id")?.as_str())
+        .filter_map(|id| given.get(id).copied())
+        .collect();
+    check_known(&found, &answered_before, answers)?;
     record::merge(&mut entries, answers);
-    let text = record::render(doc, entries);
+    let closed = record::closed_in(&entries);
     if !answers.is_empty() && !run.dry_run {
+        let text = record::render(&mut doc, &mut entries);
         let bounds = || ctx.try_project_root().into_iter().collect();
         let target = store::write_target(&run.impl_dir, DECISIONS_FILE, bounds)?;
         store::write_atomic(&lock, &target, text.as_bytes())?;
     }
     outcome.recorded.extend_from_slice(answers);
-    let closed = closed_ids(Some(text.as_bytes()));
-    apply(ctx, run, &lock, &|id| closed.contains(id), outcome)
+    let answers_now = pending::answers_for(&entries, &found);
+    let found = pending::with_answers(found, &answers_now);
+    let after = apply(ctx, run, &lock, found, closed, outcome)?;
+    outcome.after = Some(after);
+    Ok(())
 }
 
-/// Applies the closes on record (`closed`) to the artifacts still carrying them.
+/// Applies the closes on record (`closed_ids`) to the artifacts still carrying them (`pending`, as
+/// enumerated under the lock). Returns what is still pending afterwards.
 fn apply(
     ctx: &Context,
     run: &Run,
     lock: &DirLock,
-    closed: &dyn Fn(&str) -> bool,
+    mut pending: Pending,
+    closed_ids: IdSet,
     outcome: &mut Outcome,
-) -> Result<()> {
-    let (artifacts, _) = Artifacts::read(&inputs(run), &ArtifactSource::WorkTree);
-    let pending = pending::enumerate_read(&inputs(run), &artifacts);
+) -> Result<Pending> {
+    let applied_before = outcome.applied.len();
+    let closed = &|id: &str| closed_ids.contains(id);
 
     // REDs: through the registry writer, as `reds apply --from-sidecar` does.
     let registry_name = crate::ucg::reds::REGISTRY_FILE;
-    if let Ok(registry) = Registry::parse(artifacts.registry.as_deref(), registry_name) {
-        let cleared: Vec<String> = registry
-            .red_ids()
+    {
+        let cleared: Vec<String> = pending
+            .registry_ids
+            .iter()
             .filter(|id| closed(id))
-            .map(str::to_string)
+            .cloned()
             .collect();
         if !cleared.is_empty() {
             if !run.dry_run {
-                super::reds::from_sidecar_locked(ctx, &run.impl_dir, lock)?;
+                super::reds::from_sidecar_locked(ctx, &run.impl_dir, lock, closed_ids.clone())?;
             }
             for id in cleared {
                 outcome.applied.push(Applied {
@@ -391,7 +408,13 @@ fn apply(
             });
         }
     }
-    Ok(())
+    // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
+    let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    pending.items.retain(|i| !cleared.contains(i.id.as_str()));
+    Ok(pending)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -501,8 +524,6 @@ fn ask(prompt: &str) -> Result<Option<String>> {
 /// The interactive pass: every pending item once, in order; each answer recorded and applied at
 /// once, so quitting keeps everything answered so far.
 fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcome) -> Result<()> {
-    // Closes already on record are applied first, without asking.
-    commit(ctx, run, &[], outcome)?;
     let asked: Vec<&PendingItem> = pending
         .items
         .iter()
@@ -633,15 +654,9 @@ fn append_to_log(run: &Run, outcome: &Outcome) -> Result<Option<PathBuf>> {
 }
 
 /// What closed, what is still pending, and where the run goes next.
-fn hand_back(
-    run: &Run,
-    before: &Pending,
-    after: &Pending,
-    outcome: &Outcome,
-    logged: Option<&Path>,
-) -> String {
+fn hand_back(run: &Run, after: &Pending, outcome: &Outcome, logged: Option<&Path>) -> String {
     let mut out = String::new();
-    if before.items.is_empty() && outcome.applied.is_empty() {
+    if after.items.is_empty() && outcome.recorded.is_empty() && outcome.applied.is_empty() {
         out.push_str(
             "Nothing is pending: the run stopped for a reason other than a decision. \
 `git ucg status` shows where it stands.\n",

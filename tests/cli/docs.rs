@@ -59,7 +59,7 @@ fn bash_completion_works_under_gits_own_completion() {
         assert!(out.status.success(), "{}", stderr(&out));
         stdout(&out).trim().to_string()
     };
-    assert_eq!(complete("git ucg re", 2), "resolve reds");
+    assert_eq!(complete("git ucg res", 2), "resolve resume");
     assert_eq!(complete("git ucg red", 2), "reds");
     assert_eq!(complete("git ucg reds apply --s", 4), "--scan");
     assert_eq!(complete("git ucg config --j", 3), "--json");
