@@ -618,3 +618,98 @@ fn resume_routes_by_the_last_stage_reached() {
     assert_eq!(state(&doc, "recall latch"), "ok");
     assert_eq!(state(&doc, "baseline"), "ok");
 }
+
+#[test]
+fn dry_run_json_answers_on_stdin_and_the_run_folder_choice() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let ids = pending_ids(&env, &dir, &[]);
+    let answers = format!(
+        r#"{{"answers": [{{"id": "{}", "answer": "24 hours", "action": "close"}}, {{"id": "{}", "action": "defer"}}]}}"#,
+        ids[0].1, ids[1].1
+    );
+    let feed = |args: &[&str]| {
+        env.ucg(&dir)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(answers.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap()
+    };
+    // --dry-run: the report, and not a byte written.
+    let before = snapshot(&dir.join("_bmad-output"));
+    let out = feed(&["resolve", "--answers", "-", "--dry-run", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.resolve/1");
+    assert_eq!(doc["dry_run"], true);
+    assert_eq!(doc["recorded"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["applied"][0]["id"], ids[0].1.as_str());
+    assert_eq!(
+        snapshot(&dir.join("_bmad-output")),
+        before,
+        "--dry-run wrote nothing"
+    );
+
+    // Two run folders for the epic: without a terminal, resolve names them and stops.
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    write(
+        &runs.join("epic-7-20260701T000000Z/.decision-log.md"),
+        "# later run\n",
+    );
+    let out = feed(&["resolve", "--answers", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.contains("epic-7-20260604T172512Z") && message.contains("epic-7-20260701T000000Z"),
+        "{message}"
+    );
+    assert_eq!(
+        snapshot(&dir.join("_bmad-output")).len(),
+        before.len() + 1,
+        "nothing else written"
+    );
+    // --run picks one; the answers come from standard input.
+    let out = feed(&[
+        "resolve",
+        "--answers",
+        "-",
+        "--run",
+        "epic-7-20260701T000000Z",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["decision_log"]
+        .as_str()
+        .unwrap()
+        .ends_with("epic-7-20260701T000000Z/.decision-log.md"));
+    let log =
+        std::fs::read_to_string(runs.join("epic-7-20260701T000000Z/.decision-log.md")).unwrap();
+    assert!(log.starts_with("# later run\n\n## ucg-resolve "), "{log}");
+    assert_eq!(doc["pending"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn only_deferring_hands_nothing_back_and_nothing_pending_points_at_status() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let ids = pending_ids(&env, &dir, &[]);
+    let text = run_ok(&env, &dir, &["resolve", "--defer", &ids[0].1]);
+    assert!(text.contains("Deferred: 1"), "{text}");
+    assert!(
+        !text.contains("Resume re-enters"),
+        "a defer hands nothing back: {text}"
+    );
+
+    let plain = env.repo("plain");
+    let text = run_ok(&env, &plain, &["resolve"]);
+    assert!(text.starts_with("Nothing is pending"), "{text}");
+    assert!(text.contains("git ucg status"), "{text}");
+}
