@@ -16,6 +16,9 @@ _git__ucg() {
             ",$1")
                 cmd="git__ucg"
                 ;;
+            git__ucg,budget)
+                cmd="git__ucg__subcmd__budget"
+                ;;
             git__ucg,config)
                 cmd="git__ucg__subcmd__config"
                 ;;
@@ -52,6 +55,15 @@ _git__ucg() {
             git__ucg,status)
                 cmd="git__ucg__subcmd__status"
                 ;;
+            git__ucg__subcmd__budget,reset)
+                cmd="git__ucg__subcmd__budget__subcmd__reset"
+                ;;
+            git__ucg__subcmd__budget,show)
+                cmd="git__ucg__subcmd__budget__subcmd__show"
+                ;;
+            git__ucg__subcmd__budget,tick)
+                cmd="git__ucg__subcmd__budget__subcmd__tick"
+                ;;
             git__ucg__subcmd__id,mint)
                 cmd="git__ucg__subcmd__id__subcmd__mint"
                 ;;
@@ -65,7 +77,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume budget epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -77,6 +89,86 @@ _git__ucg() {
                     ;;
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__budget)
+            opts="-h -V --color --no-pager --help --version tick show reset"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__budget__subcmd__reset)
+            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__budget__subcmd__show)
+            opts="-h -V --json --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__budget__subcmd__tick)
+            opts="-h -V --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -56,6 +56,9 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Where a resume re-enters the run, and what it must re-assert (read-only).
     Resume(ResumeArgs),
+    /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
+    #[command(subcommand)]
+    Budget(BudgetCommand),
     /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
     Epic(EpicArgs),
     /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
@@ -417,6 +420,46 @@ pub struct IdMintArgs {
     /// The decision needed, as text (whitespace and Unicode normalization do not change the id).
     #[arg(value_name = "DECISION_NEEDED")]
     pub decision_needed: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BudgetCommand {
+    /// The Stop hook: count one turn for the current story; at the ceiling write the escalation
+    /// marker and tell the agent to stop. Reads the hook event on stdin; never blocks, never fails.
+    #[command(
+        after_help = "Byte-compatible with UltraCode Goal's budget_stop.py. The artifact directory is \
+$ULTRACODE_IMPL_ARTIFACTS, else <event cwd>/_bmad-output/implementation-artifacts; the story is \
+$ULTRACODE_STORY_ID, else .current-story, else `unknown`; the ceiling is $ULTRACODE_MAX_TURNS (default 25). \
+Exit status is always 0."
+    )]
+    Tick,
+    /// The turn counters: every story's, or one story's.
+    Show(BudgetShowArgs),
+    /// Start a story's count afresh (deletes its counter, under the directory's lock).
+    Reset(BudgetResetArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BudgetShowArgs {
+    /// The story (default: every story with a counter).
+    #[arg(value_name = "STORY")]
+    pub story: Option<String>,
+    /// Print one JSON document (schema git-ucg.budget/1).
+    #[arg(long)]
+    pub json: bool,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BudgetResetArgs {
+    /// The story whose counter is deleted.
+    #[arg(value_name = "STORY")]
+    pub story: String,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,5 +1,6 @@
 //! One module per subcommand, each `pub fn run(ctx, args) -> Result<u8>` (the exit code).
 
+pub mod budget;
 pub mod config;
 pub mod demo;
 pub mod diff;
@@ -13,7 +14,7 @@ pub mod resume;
 pub mod runs;
 pub mod status;
 
-use crate::cli::{Command, IdCommand, RedsCommand};
+use crate::cli::{BudgetCommand, Command, IdCommand, RedsCommand};
 use crate::context::Context;
 use crate::error::Result;
 
@@ -25,6 +26,9 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Pending(args) => pending::run(ctx, args),
         Command::Resolve(args) => resolve::run(ctx, args),
         Command::Resume(args) => resume::run(ctx, args),
+        Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
+        Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
+        Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),
         Command::Epic(args) => epic::run(ctx, args),
         Command::Diff(args) => diff::run(ctx, args),
         Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),

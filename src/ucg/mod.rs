@@ -1,5 +1,6 @@
 //! UltraCode Goal's on-disk formats (formats/ucg.md), as pure functions over bytes.
 
+pub mod budget;
 pub mod decision_log;
 pub mod decisions;
 pub mod escalations;

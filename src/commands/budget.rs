@@ -1,0 +1,199 @@
+//! `git ucg budget`: the per-story turn budget. `tick` is the Claude Code Stop hook, byte-compatible
+//! with UltraCode Goal's `budget_stop.py` (formats/ucg.md §5.4): it never blocks a stop and never
+//! fails one. `show` and `reset` are for the operator.
+
+use crate::cli::{BudgetResetArgs, BudgetShowArgs};
+use crate::context::{pathlib_display, Context, IMPL_ARTIFACTS_ENV};
+use crate::error::{Error, Result};
+use crate::pyjson::{self, Value};
+use crate::store;
+use crate::ucg::budget::{self, DEFAULT_MAX_TURNS};
+use crate::ucg::ids::py_strip;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+const MAX_TURNS_ENV: &str = "ULTRACODE_MAX_TURNS";
+const STORY_ENV: &str = "ULTRACODE_STORY_ID";
+
+/// The Stop hook. Whatever happens, the exit status is 0: a failing Stop hook would wedge the agent.
+pub fn run_tick() -> u8 {
+    if let Err(problem) = tick() {
+        let _ = writeln!(std::io::stderr(), "git ucg budget tick: {problem}");
+    }
+    0
+}
+
+fn tick() -> std::result::Result<(), String> {
+    let mut input = Vec::new();
+    // An unreadable or malformed event is an empty one.
+    let _ = std::io::stdin().lock().read_to_end(&mut input);
+    let event = std::str::from_utf8(&input)
+        .ok()
+        .and_then(|t| pyjson::loads(t).ok())
+        .and_then(|v| match v {
+            Value::Object(o) => Some(o),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let impl_dir = match std::env::var_os(IMPL_ARTIFACTS_ENV).filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => match event.get("cwd").and_then(Value::as_str) {
+            Some(cwd) if !cwd.is_empty() => {
+                Path::new(cwd).join("_bmad-output/implementation-artifacts")
+            }
+            // No artifact directory: nothing to count, silently.
+            _ => return Ok(()),
+        },
+    };
+    let story = story_id(&impl_dir);
+    store::validate_story_id(&story).map_err(|e| format!("story {story:?}: {e}"))?;
+    let max = budget::max_turns(std::env::var(MAX_TURNS_ENV).ok().as_deref());
+
+    std::fs::create_dir_all(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
+    let lock = store::lock_dir(&impl_dir).map_err(|e| e.to_string())?;
+    let counter = impl_dir.join(budget::counter_file(&story));
+    let turns = budget::turns(std::fs::read(&counter).ok().as_deref()).saturating_add(1);
+    // Saved best-effort, as the reference does: a count that cannot be saved still counts now.
+    if let Err(e) = write(
+        &lock,
+        &impl_dir,
+        &budget::counter_file(&story),
+        &budget::counter(turns),
+    ) {
+        let _ = writeln!(std::io::stderr(), "git ucg budget tick: {e}");
+    }
+    if turns < max {
+        return Ok(());
+    }
+    let marker_name = budget::marker_file(&story);
+    write(
+        &lock,
+        &impl_dir,
+        &marker_name,
+        &budget::marker(&story, turns, max),
+    )?;
+    let shown = pathlib_display(&impl_dir.join(&marker_name));
+    let line = budget::system_message(&story, turns, max, &shown);
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
+    let _ = stdout.flush();
+    Ok(())
+}
+
+/// `ULTRACODE_STORY_ID`, else `.current-story`, else `unknown` (each stripped).
+fn story_id(impl_dir: &Path) -> String {
+    let from_env = std::env::var(STORY_ENV).ok().filter(|v| !v.is_empty());
+    let story = match from_env {
+        Some(story) => py_strip(&story).to_string(),
+        None => std::fs::read(impl_dir.join(".current-story"))
+            .ok()
+            .map(|b| py_strip(&String::from_utf8_lossy(&b)).to_string())
+            .unwrap_or_default(),
+    };
+    if story.is_empty() {
+        "unknown".into()
+    } else {
+        story
+    }
+}
+
+fn write(
+    lock: &store::DirLock,
+    dir: &Path,
+    name: &str,
+    text: &str,
+) -> std::result::Result<(), String> {
+    let target = store::write_target(dir, name, Vec::new).map_err(|e| e.to_string())?;
+    store::write_atomic(lock, &target, text.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// The ceiling an operator sees: `ULTRACODE_MAX_TURNS`, else `workflow.max_turns_per_story`.
+fn ceiling(ctx: &Context) -> i128 {
+    if let Ok(value) = std::env::var(MAX_TURNS_ENV) {
+        return budget::max_turns(Some(&value));
+    }
+    ctx.config()
+        .ok()
+        .and_then(|c| c.expanded("max_turns_per_story").ok().flatten())
+        .and_then(|v| v.as_integer())
+        .map_or(DEFAULT_MAX_TURNS, i128::from)
+}
+
+pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let max = ceiling(ctx);
+    let mut stories: Vec<String> = match &args.story {
+        Some(story) => vec![story.clone()],
+        None => std::fs::read_dir(&impl_dir)
+            .map(|d| {
+                d.flatten()
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .filter_map(|n| {
+                        Some(
+                            n.strip_prefix(".budget-")?
+                                .strip_suffix(".json")?
+                                .to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    stories.sort();
+    let rows: Vec<(String, i128, bool)> = stories
+        .into_iter()
+        .filter(|s| store::validate_story_id(s).is_ok())
+        .map(|story| {
+            let turns = budget::turns(
+                std::fs::read(impl_dir.join(budget::counter_file(&story)))
+                    .ok()
+                    .as_deref(),
+            );
+            let escalated = impl_dir.join(budget::marker_file(&story)).is_file();
+            (story, turns, escalated)
+        })
+        .collect();
+    if args.json {
+        let stories: Vec<_> = rows
+            .iter()
+            .map(|(story, turns, escalated)| {
+                serde_json::json!({"story": story, "turns": turns.to_string().parse::<i64>().unwrap_or(i64::MAX), "escalated": escalated})
+            })
+            .collect();
+        return super::print_json(&serde_json::json!({
+            "schema": "git-ucg.budget/1",
+            "max_turns": i64::try_from(max).unwrap_or(i64::MAX),
+            "stories": stories,
+        }));
+    }
+    let mut out = ctx.paged_output();
+    if rows.is_empty() {
+        writeln!(out, "no turn counters in {}", impl_dir.display())?;
+    }
+    for (story, turns, escalated) in &rows {
+        let note = match (turns >= &max, escalated) {
+            (true, _) => "  at the ceiling",
+            (false, true) => "  escalated",
+            _ => "",
+        };
+        writeln!(out, "{story}  {turns}/{max}{note}")?;
+    }
+    out.finish()?;
+    Ok(0)
+}
+
+pub fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
+    store::validate_story_id(&args.story)?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let counter = impl_dir.join(budget::counter_file(&args.story));
+    if !counter.exists() {
+        println!("{}: no counter, nothing to reset", args.story);
+        return Ok(0);
+    }
+    let _lock = store::lock_dir(&impl_dir)?;
+    let was = budget::turns(std::fs::read(&counter).ok().as_deref());
+    std::fs::remove_file(&counter)
+        .map_err(|e| Error::new(format!("cannot delete {}: {e}", counter.display())))?;
+    println!("{}: counter reset (was {was} turns)", args.story);
+    Ok(0)
+}
