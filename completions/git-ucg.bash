@@ -31,8 +31,14 @@ _git__ucg() {
             git__ucg,epic)
                 cmd="git__ucg__subcmd__epic"
                 ;;
+            git__ucg,gate)
+                cmd="git__ucg__subcmd__gate"
+                ;;
             git__ucg,generate)
                 cmd="git__ucg__subcmd__generate"
+                ;;
+            git__ucg,hooks)
+                cmd="git__ucg__subcmd__hooks"
                 ;;
             git__ucg,id)
                 cmd="git__ucg__subcmd__id"
@@ -64,6 +70,18 @@ _git__ucg() {
             git__ucg__subcmd__budget,tick)
                 cmd="git__ucg__subcmd__budget__subcmd__tick"
                 ;;
+            git__ucg__subcmd__hooks,install)
+                cmd="git__ucg__subcmd__hooks__subcmd__install"
+                ;;
+            git__ucg__subcmd__hooks,run)
+                cmd="git__ucg__subcmd__hooks__subcmd__run"
+                ;;
+            git__ucg__subcmd__hooks,status)
+                cmd="git__ucg__subcmd__hooks__subcmd__status"
+                ;;
+            git__ucg__subcmd__hooks,uninstall)
+                cmd="git__ucg__subcmd__hooks__subcmd__uninstall"
+                ;;
             git__ucg__subcmd__id,mint)
                 cmd="git__ucg__subcmd__id__subcmd__mint"
                 ;;
@@ -77,7 +95,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume budget epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks budget epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -278,6 +296,32 @@ _git__ucg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__ucg__subcmd__gate)
+            opts="-h -V --rev --json --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --rev)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__ucg__subcmd__generate)
             opts="-h -V --out-dir --color --no-pager --help --version man completions"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -287,6 +331,104 @@ _git__ucg() {
             case "${prev}" in
                 --out-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__hooks)
+            opts="-h -V --color --no-pager --help --version install uninstall status run"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__hooks__subcmd__install)
+            opts="-h -V --only --strict --agent --force --hooks-path-ok --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --only)
+                    COMPREPLY=($(compgen -W "pre-commit pre-push" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__hooks__subcmd__run)
+            opts="-h -V --color --no-pager --help --version pre-commit pre-push"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__hooks__subcmd__status)
+            opts="-h -V --json --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__hooks__subcmd__uninstall)
+            opts="-h -V --only --agent --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --only)
+                    COMPREPLY=($(compgen -W "pre-commit pre-push" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -37,6 +37,8 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "runs" -d 'The runs 
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "pending" -d 'The decisions the run waits on: REDs, escalations, ledger decisions, each with its id'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resolve" -d 'Answer what the run waits on (the guided pass), record the answers and apply them'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resume" -d 'Where a resume re-enters the run, and what it must re-assert (read-only)'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "gate" -d 'The hook decision as a command: exit 1 and the blockers while decisions are pending'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "hooks" -d 'Git hooks that refuse commits and pushes while decisions are pending'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "budget" -d 'The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
@@ -115,6 +117,59 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l json -d 'Prin
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l rev -d 'Decide on the artifacts in the tree of commit REV (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l json -d 'Print one JSON document (schema git-ucg.gate/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -f -a "install" -d 'Install the pre-commit and pre-push hooks where git runs them (a foreign hook is chained)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -f -a "uninstall" -d 'Remove the hooks git-ucg installed and restore the hooks they chained'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -f -a "status" -d 'What is installed where, and whether git will run it'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status run" -f -a "run" -d 'What the installed hook scripts call (not for people)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l only -d 'Install only this hook (repeatable)' -r -f -a "pre-commit\t''
+pre-push\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l strict -d 'Also enforce the story invariants (git config ucg.gate.strict true)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l agent -d 'Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l force -d 'Replace a chained hook left by an earlier install'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l hooks-path-ok -d 'Install into a core.hooksPath outside the repository, or one another hook manager owns'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l only -d 'Remove only this hook (repeatable)' -r -f -a "pre-commit\t''
+pre-push\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l agent -d 'Also remove our Stop hook from .claude/settings.local.json'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document (schema git-ucg.hooks/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -56,6 +56,11 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Where a resume re-enters the run, and what it must re-assert (read-only).
     Resume(ResumeArgs),
+    /// The hook decision as a command: exit 1 and the blockers while decisions are pending.
+    Gate(GateArgs),
+    /// Git hooks that refuse commits and pushes while decisions are pending.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
     #[command(subcommand)]
     Budget(BudgetCommand),
@@ -420,6 +425,104 @@ pub struct IdMintArgs {
     /// The decision needed, as text (whitespace and Unicode normalization do not change the id).
     #[arg(value_name = "DECISION_NEEDED")]
     pub decision_needed: String,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Blocked while anything of `ucg.gate.sources` (git config; default \
+reds,escalations,decisions) is pending, or while the RED registry is corrupt. Exit 1 when blocked, 0 \
+otherwise (also when no run exists)."
+)]
+pub struct GateArgs {
+    /// Decide on the artifacts in the tree of commit REV (no checkout).
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// Print one JSON document (schema git-ucg.gate/1).
+    #[arg(long)]
+    pub json: bool,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HookName {
+    PreCommit,
+    PrePush,
+}
+
+impl HookName {
+    pub const ALL: [HookName; 2] = [HookName::PreCommit, HookName::PrePush];
+
+    pub fn file_name(self) -> &'static str {
+        match self {
+            HookName::PreCommit => "pre-commit",
+            HookName::PrePush => "pre-push",
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Install the pre-commit and pre-push hooks where git runs them (a foreign hook is chained).
+    Install(HooksInstallArgs),
+    /// Remove the hooks git-ucg installed and restore the hooks they chained.
+    Uninstall(HooksUninstallArgs),
+    /// What is installed where, and whether git will run it.
+    Status(HooksStatusArgs),
+    /// What the installed hook scripts call (not for people).
+    #[command(hide = true)]
+    Run(HooksRunArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The hooks go where git looks for them: core.hooksPath (relative to the work tree), \
+else the common git directory's hooks/ (shared by every worktree). A hook already there that is not ours \
+is kept as <hook>.pre-ucg and run first, its failure blocking. Reinstalling changes nothing."
+)]
+pub struct HooksInstallArgs {
+    /// Install only this hook (repeatable).
+    #[arg(long, value_enum, value_name = "HOOK")]
+    pub only: Vec<HookName>,
+    /// Also enforce the story invariants (git config ucg.gate.strict true).
+    #[arg(long)]
+    pub strict: bool,
+    /// Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json.
+    #[arg(long)]
+    pub agent: bool,
+    /// Replace a chained hook left by an earlier install.
+    #[arg(long)]
+    pub force: bool,
+    /// Install into a core.hooksPath outside the repository, or one another hook manager owns.
+    #[arg(long)]
+    pub hooks_path_ok: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HooksUninstallArgs {
+    /// Remove only this hook (repeatable).
+    #[arg(long, value_enum, value_name = "HOOK")]
+    pub only: Vec<HookName>,
+    /// Also remove our Stop hook from .claude/settings.local.json.
+    #[arg(long)]
+    pub agent: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HooksStatusArgs {
+    /// Print one JSON document (schema git-ucg.hooks/1).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HooksRunArgs {
+    #[arg(value_enum)]
+    pub hook: HookName,
+    /// The arguments git gave the hook.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -9,6 +9,7 @@ pub mod config;
 pub mod context;
 pub mod epic;
 pub mod error;
+pub mod gate;
 pub mod git;
 pub mod output;
 pub mod pending;

@@ -5,7 +5,9 @@ pub mod config;
 pub mod demo;
 pub mod diff;
 pub mod epic;
+pub mod gate;
 pub mod generate;
+pub mod hooks;
 pub mod id;
 pub mod pending;
 pub mod reds;
@@ -14,7 +16,7 @@ pub mod resume;
 pub mod runs;
 pub mod status;
 
-use crate::cli::{BudgetCommand, Command, IdCommand, RedsCommand};
+use crate::cli::{BudgetCommand, Command, HooksCommand, IdCommand, RedsCommand};
 use crate::context::Context;
 use crate::error::Result;
 
@@ -26,6 +28,11 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Pending(args) => pending::run(ctx, args),
         Command::Resolve(args) => resolve::run(ctx, args),
         Command::Resume(args) => resume::run(ctx, args),
+        Command::Gate(args) => gate::run(ctx, args),
+        Command::Hooks(HooksCommand::Install(args)) => hooks::run_install(ctx, args),
+        Command::Hooks(HooksCommand::Uninstall(args)) => hooks::run_uninstall(ctx, args),
+        Command::Hooks(HooksCommand::Status(args)) => hooks::run_status(ctx, args),
+        Command::Hooks(HooksCommand::Run(args)) => hooks::run_hook(ctx, args),
         Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
         Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
         Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),

@@ -1,0 +1,508 @@
+//! `git ucg hooks install|uninstall|status|run`: git hooks that refuse commits and pushes while
+//! the run waits on decisions (PRODUCT.md §5). The scripts live in the project's `hooks/` and
+//! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
+
+use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::gate;
+use crate::store::ArtifactSource;
+use std::io::{Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// What marks a hook file as ours.
+pub const HOOK_ID: &str = "# git-ucg hook v1";
+const BAKED: &str = "@GIT_UCG_BAKED@";
+/// Where a foreign hook goes when ours takes its place.
+const CHAINED_SUFFIX: &str = ".pre-ucg";
+
+fn template(hook: HookName) -> &'static str {
+    match hook {
+        HookName::PreCommit => include_str!("../../hooks/pre-commit"),
+        HookName::PrePush => include_str!("../../hooks/pre-push"),
+    }
+}
+
+/// The script as installed: the template with this binary's absolute path baked in (single-quoted
+/// for sh).
+fn script(hook: HookName) -> String {
+    let exe = std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    template(hook).replace(BAKED, &exe.replace('\'', "'\\''"))
+}
+
+fn is_ours(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
+}
+
+/// Where git runs hooks: `core.hooksPath` (relative to the work tree), else the common git
+/// directory's `hooks/` — the same for every linked worktree. Also the raw `core.hooksPath`.
+pub fn hooks_dir(ctx: &Context) -> Result<(PathBuf, Option<String>)> {
+    let repo = ctx.repo()?;
+    let configured = repo
+        .config_snapshot()
+        .string("core.hooksPath")
+        .map(|s| s.to_string())
+        .filter(|s| !s.is_empty());
+    let dir = match &configured {
+        Some(path) => {
+            let path = expand_home(path);
+            if path.is_absolute() {
+                path
+            } else {
+                ctx.project_root()?.join(path)
+            }
+        }
+        None => std::path::absolute(repo.common_dir().join("hooks"))?,
+    };
+    Ok((dir, configured))
+}
+
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
+    }
+}
+
+/// Another hook manager's directory, by the marks they leave.
+fn other_manager(dir: &Path) -> Option<&'static str> {
+    let text = dir.to_string_lossy();
+    if text.contains(".husky") || dir.join("husky.sh").exists() || dir.join("_/husky.sh").exists() {
+        return Some("husky");
+    }
+    if dir.join("lefthook.yml").exists() || text.contains("lefthook") {
+        return Some("lefthook");
+    }
+    None
+}
+
+pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
+    let (dir, configured) = hooks_dir(ctx)?;
+    let root = ctx.project_root()?;
+    if let Some(raw) = &configured {
+        let outside = !dir.starts_with(&root);
+        let manager = other_manager(&dir);
+        if (outside || manager.is_some()) && !args.hooks_path_ok {
+            let why = match manager {
+                Some(name) => format!("it is {name}'s directory"),
+                None => "it is outside this repository (shared by other repositories)".into(),
+            };
+            return Err(Error::new(format!(
+                "core.hooksPath is {raw} ({}): {why}; not installing there",
+                dir.display()
+            ))
+            .hint("install anyway (our hook chains the one there): git ucg hooks install --hooks-path-ok")
+            .hint("or call `git ucg hooks run pre-commit` / `git ucg hooks run pre-push` from that manager's configuration")
+            .hint("or unset it for this repository: git config --unset core.hooksPath"));
+        }
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+    let hooks = if args.only.is_empty() {
+        HookName::ALL.to_vec()
+    } else {
+        args.only.clone()
+    };
+    for hook in hooks {
+        let path = dir.join(hook.file_name());
+        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let exists = std::fs::symlink_metadata(&path).is_ok();
+        if exists && !is_ours(&path) {
+            if chained.exists() && !args.force {
+                return Err(Error::new(format!(
+                    "{} is not ours, and {} already holds a chained hook",
+                    path.display(),
+                    chained.display()
+                ))
+                .hint("replace the chained one with it: git ucg hooks install --force"));
+            }
+            std::fs::rename(&path, &chained)
+                .map_err(|e| Error::new(format!("cannot move {} aside: {e}", path.display())))?;
+            println!("chained: {} → {}", hook.file_name(), chained.display());
+        }
+        let text = script(hook);
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+            println!("up to date: {}", path.display());
+            continue;
+        }
+        write_executable(&path, &text)?;
+        println!("installed: {}", path.display());
+    }
+    if args.strict {
+        git_config(&root, &["config", "--local", "ucg.gate.strict", "true"])?;
+        println!("strict: ucg.gate.strict = true");
+    }
+    if args.agent {
+        agent::install(&root)?;
+    }
+    Ok(0)
+}
+
+fn write_executable(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut temp = tempfile::Builder::new()
+        .prefix(".git-ucg-hook")
+        .tempfile_in(dir)
+        .map_err(|e| Error::new(format!("cannot write in {}: {e}", dir.display())))?;
+    temp.write_all(text.as_bytes())?;
+    temp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o755))?;
+    temp.persist(path)
+        .map_err(|e| Error::new(format!("cannot install {}: {}", path.display(), e.error)))?;
+    Ok(())
+}
+
+fn git_config(root: &Path, args: &[&str]) -> Result<()> {
+    let status = std::process::Command::new("git")
+        .current_dir(root)
+        .args(args)
+        .status()
+        .map_err(|e| Error::new(format!("cannot run git: {e}")))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(Error::new(format!("git {} failed", args.join(" "))))
+    }
+}
+
+pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
+    let (dir, _) = hooks_dir(ctx)?;
+    let hooks = if args.only.is_empty() {
+        HookName::ALL.to_vec()
+    } else {
+        args.only.clone()
+    };
+    for hook in hooks {
+        let path = dir.join(hook.file_name());
+        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        if !is_ours(&path) {
+            if path.exists() {
+                println!("left alone: {} (not ours)", path.display());
+            }
+            continue;
+        }
+        std::fs::remove_file(&path)
+            .map_err(|e| Error::new(format!("cannot remove {}: {e}", path.display())))?;
+        println!("removed: {}", path.display());
+        if chained.exists() {
+            std::fs::rename(&chained, &path)
+                .map_err(|e| Error::new(format!("cannot restore {}: {e}", chained.display())))?;
+            println!("restored: {}", path.display());
+        }
+    }
+    if args.agent {
+        agent::uninstall(&ctx.project_root()?)?;
+    }
+    Ok(0)
+}
+
+#[derive(serde::Serialize)]
+struct HookState {
+    hook: &'static str,
+    path: String,
+    /// `active`, `inactive` (ours, where git does not look), `foreign`, `absent`.
+    state: &'static str,
+    chained: Option<String>,
+}
+
+pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
+    let (dir, configured) = hooks_dir(ctx)?;
+    let repo = ctx.repo()?;
+    let default_dir = std::path::absolute(repo.common_dir().join("hooks"))?;
+    let mut states = Vec::new();
+    for hook in HookName::ALL {
+        let path = dir.join(hook.file_name());
+        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let executable =
+            std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+        let state = match (path.exists(), is_ours(&path)) {
+            (true, true) if executable => "active",
+            (true, true) => "inactive",
+            (true, false) => "foreign",
+            (false, _) => "absent",
+        };
+        states.push(HookState {
+            hook: hook.file_name(),
+            path: path.display().to_string(),
+            state,
+            chained: chained.exists().then(|| chained.display().to_string()),
+        });
+        // Ours, but where git does not look (core.hooksPath points elsewhere).
+        let stray = default_dir.join(hook.file_name());
+        if default_dir != dir && is_ours(&stray) {
+            states.push(HookState {
+                hook: hook.file_name(),
+                path: stray.display().to_string(),
+                state: "inactive",
+                chained: None,
+            });
+        }
+    }
+    let strict = repo
+        .config_snapshot()
+        .boolean("ucg.gate.strict")
+        .unwrap_or(false);
+    let agent = agent::installed(&ctx.project_root()?);
+    if args.json {
+        return super::print_json(&serde_json::json!({
+            "schema": "git-ucg.hooks/1",
+            "hooks_dir": dir.display().to_string(),
+            "core_hooks_path": configured,
+            "hooks": states,
+            "strict": strict,
+            "agent_stop_hook": agent,
+        }));
+    }
+    let mut out = ctx.paged_output();
+    writeln!(
+        out,
+        "git runs hooks from {}{}",
+        dir.display(),
+        configured
+            .as_ref()
+            .map(|c| format!(" (core.hooksPath = {c})"))
+            .unwrap_or_default()
+    )?;
+    for s in &states {
+        let what = match s.state {
+            "active" => "installed, git runs it",
+            "inactive" => "installed but inactive: git does not run it from there",
+            "foreign" => "another hook, not git-ucg's",
+            _ => "not installed",
+        };
+        writeln!(out, "  {:<10}  {what}  ({})", s.hook, s.path)?;
+        if let Some(chained) = &s.chained {
+            writeln!(out, "  {:<10}  chains {chained}, run first", "")?;
+        }
+    }
+    writeln!(out, "strict mode: {}", if strict { "on" } else { "off" })?;
+    writeln!(
+        out,
+        "agent Stop hook (git ucg budget tick): {}",
+        if agent { "present" } else { "absent" }
+    )?;
+    out.finish()?;
+    Ok(0)
+}
+
+/// What the installed scripts call: the chained hook first, then the decision.
+pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
+    if std::env::var_os("GIT_UCG_SKIP").is_some_and(|v| v == "1") {
+        return Ok(0);
+    }
+    let mut stdin = Vec::new();
+    if args.hook == HookName::PrePush {
+        std::io::stdin().lock().read_to_end(&mut stdin)?;
+    }
+    if let Ok((dir, _)) = hooks_dir(ctx) {
+        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", args.hook.file_name()));
+        if chained.is_file() {
+            let code = run_chained(&chained, &args.args, &stdin)?;
+            if code != 0 {
+                return Ok(code);
+            }
+        }
+    }
+    // No run located (no configuration, no artifact directory): nothing to gate.
+    let Ok(located) = super::gate::Located::find(ctx, None) else {
+        return Ok(0);
+    };
+    if !located.impl_dir.is_dir() && args.hook == HookName::PreCommit {
+        return Ok(0);
+    }
+    match args.hook {
+        HookName::PreCommit => {
+            let decision = located.decide(ctx, &ArtifactSource::WorkTree);
+            if decision.blocked() {
+                eprint!(
+                    "{}",
+                    gate::refusal(&decision, Some("commit"), "the work tree")
+                );
+                return Ok(1);
+            }
+            Ok(0)
+        }
+        HookName::PrePush => pre_push(ctx, &located, &stdin),
+    }
+}
+
+fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
+    let mut child = std::process::Command::new(path)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            Error::new(format!(
+                "cannot run the chained hook {}: {e}",
+                path.display()
+            ))
+        })?;
+    if let Some(mut input) = child.stdin.take() {
+        // A hook that does not read its stdin closes it early: that is not a failure.
+        let _ = input.write_all(stdin);
+    }
+    let status = child.wait()?;
+    Ok(match status.code() {
+        Some(0) => 0,
+        Some(code) => u8::try_from(code).unwrap_or(1).max(1),
+        None => 1,
+    })
+}
+
+/// Each pushed ref is judged on its own commit's artifacts when the artifact directory is tracked
+/// there, else on the work tree's; deletions push nothing and pass.
+fn pre_push(ctx: &Context, located: &super::gate::Located, stdin: &[u8]) -> Result<u8> {
+    let Ok(text) = std::str::from_utf8(stdin) else {
+        eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
+        eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
+        return Ok(1);
+    };
+    let repo = ctx.repo()?;
+    let mut blocked = false;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [local_ref, local_sha, _remote_ref, _remote_sha] = fields[..] else {
+            eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
+            eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
+            return Ok(1);
+        };
+        if local_sha.bytes().all(|b| b == b'0') {
+            continue;
+        }
+        let committed = ArtifactSource::at_rev(repo, local_sha, &located.project_root).ok();
+        let (source, where_read) = match committed {
+            Some(commit) if commit.is_dir(&located.impl_dir) => {
+                let short: String = local_sha.chars().take(7).collect();
+                (commit, format!("{local_ref} at {short}"))
+            }
+            _ => (
+                ArtifactSource::WorkTree,
+                format!("{local_ref}: the work tree, the pushed commit tracks no artifacts"),
+            ),
+        };
+        let decision = located.decide(ctx, &source);
+        if decision.blocked() {
+            eprint!("{}", gate::refusal(&decision, Some("push"), &where_read));
+            blocked = true;
+        }
+    }
+    Ok(u8::from(blocked))
+}
+
+/// The Claude Code Stop hook entry in `<root>/.claude/settings.local.json`.
+mod agent {
+    use crate::error::{Error, Result};
+    use serde_json::{json, Value};
+    use std::path::{Path, PathBuf};
+
+    const COMMAND: &str = "git ucg budget tick";
+
+    fn settings(root: &Path) -> PathBuf {
+        root.join(".claude/settings.local.json")
+    }
+
+    fn read(path: &Path) -> Result<Value> {
+        match std::fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+                Error::new(format!(
+                    "{}: not JSON ({e}); not touching it",
+                    path.display()
+                ))
+                .hint("repair it by hand, then run the command again")
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(json!({})),
+            Err(e) => Err(Error::new(format!("cannot read {}: {e}", path.display()))),
+        }
+    }
+
+    fn ours(hook: &Value) -> bool {
+        hook.get("command").and_then(Value::as_str) == Some(COMMAND)
+    }
+
+    pub fn installed(root: &Path) -> bool {
+        read(&settings(root)).is_ok_and(|doc| {
+            doc.pointer("/hooks/Stop")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|group| group.get("hooks")?.as_array())
+                .flatten()
+                .any(ours)
+        })
+    }
+
+    fn write(path: &Path, doc: &Value) -> Result<()> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+        let mut text = serde_json::to_string_pretty(doc)
+            .map_err(|e| Error::new(format!("cannot encode {}: {e}", path.display())))?;
+        text.push('\n');
+        let lock = crate::store::lock_dir(dir)?;
+        crate::store::write_atomic(&lock, path, text.as_bytes())?;
+        Ok(())
+    }
+
+    pub fn install(root: &Path) -> Result<()> {
+        let path = settings(root);
+        if installed(root) {
+            println!("agent: the Stop hook is already in {}", path.display());
+            return Ok(());
+        }
+        let mut doc = read(&path)?;
+        let Some(object) = doc.as_object_mut() else {
+            return Err(Error::new(format!(
+                "{}: not a JSON object; not touching it",
+                path.display()
+            )));
+        };
+        let hooks = object.entry("hooks").or_insert_with(|| json!({}));
+        let Some(hooks) = hooks.as_object_mut() else {
+            return Err(Error::new(format!(
+                "{}: `hooks` is not an object; not touching it",
+                path.display()
+            )));
+        };
+        let stop = hooks.entry("Stop").or_insert_with(|| json!([]));
+        let Some(stop) = stop.as_array_mut() else {
+            return Err(Error::new(format!(
+                "{}: `hooks.Stop` is not a list; not touching it",
+                path.display()
+            )));
+        };
+        stop.push(json!({"hooks": [{"type": "command", "command": COMMAND}]}));
+        write(&path, &doc)?;
+        println!(
+            "agent: added the Stop hook ({COMMAND}) to {}",
+            path.display()
+        );
+        Ok(())
+    }
+
+    pub fn uninstall(root: &Path) -> Result<()> {
+        let path = settings(root);
+        if !installed(root) {
+            return Ok(());
+        }
+        let mut doc = read(&path)?;
+        if let Some(stop) = doc.pointer_mut("/hooks/Stop").and_then(Value::as_array_mut) {
+            for group in stop.iter_mut() {
+                if let Some(hooks) = group.get_mut("hooks").and_then(Value::as_array_mut) {
+                    hooks.retain(|h| !ours(h));
+                }
+            }
+            // A group we emptied goes; groups that still hold another hook stay.
+            stop.retain(|g| {
+                g.get("hooks")
+                    .and_then(Value::as_array)
+                    .is_none_or(|h| !h.is_empty())
+            });
+        }
+        write(&path, &doc)?;
+        println!("agent: removed the Stop hook from {}", path.display());
+        Ok(())
+    }
+}

@@ -1,0 +1,444 @@
+//! The git hooks in real repositories: commits and pushes refused while decisions are pending,
+//! the bypasses, every way of committing, pre-push on committed artifacts, the installer's
+//! chaining and its refusals, the agent Stop hook, `git ucg gate`.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+
+fn git_out(env: &TestEnv, cwd: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new("git");
+    command
+        .current_dir(cwd)
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", env.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "A")
+        .env("GIT_AUTHOR_EMAIL", "a@example.com")
+        .env("GIT_COMMITTER_NAME", "C")
+        .env("GIT_COMMITTER_EMAIL", "c@example.com");
+    command.output().unwrap()
+}
+
+fn install(env: &TestEnv, dir: &Path, args: &[&str]) -> Output {
+    env.ucg(dir)
+        .args(["hooks", "install"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The demo with its run committed on the epic branch, hooks installed, and a bare remote.
+fn gated_demo(env: &TestEnv) -> (PathBuf, PathBuf) {
+    let dir = env.demo();
+    env.git(&dir, &["add", "-A"]);
+    env.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
+    let remote = env.path().join("remote.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    let out = install(env, &dir, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    (dir, remote)
+}
+
+fn change(dir: &Path, name: &str) {
+    let path = dir.join(name);
+    let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+    text.push_str("more\n");
+    write(&path, &text);
+}
+
+fn close_everything(env: &TestEnv, dir: &Path) {
+    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut args = vec!["resolve".to_string()];
+    for item in doc["items"].as_array().unwrap() {
+        args.extend([
+            "--close".into(),
+            item["id"].as_str().unwrap().into(),
+            "--answer".into(),
+            "decided".into(),
+        ]);
+    }
+    let out = env
+        .ucg(dir)
+        .args(&args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn commits_and_pushes_wait_for_the_decisions() {
+    let env = TestEnv::new();
+    let (dir, _) = gated_demo(&env);
+    change(&dir, "README.md");
+    env.git(&dir, &["add", "README.md"]);
+    let out = git_out(&env, &dir, &["commit", "-m", "blocked"]);
+    assert_ne!(out.status.code(), Some(0));
+    let message = stderr(&out);
+    assert!(
+        message.contains("git-ucg: commit refused: the run waits on 4 decisions"),
+        "{message}"
+    );
+    assert!(
+        message.contains("undecided-product:docs/prd.md:7662cf80acff"),
+        "{message}"
+    );
+    assert!(
+        message.contains("git ucg resolve") && message.contains("GIT_UCG_SKIP=1"),
+        "{message}"
+    );
+
+    // Every way of committing reaches the same decision.
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    for (cwd, args) in [
+        (dir.join("sub"), vec!["commit", "-m", "from a subdirectory"]),
+        (dir.clone(), vec!["commit", "-m", "partial", "README.md"]),
+        (dir.clone(), vec!["commit", "-a", "-m", "all"]),
+    ] {
+        let out = git_out(&env, &cwd, &args);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            stderr(&out).contains("commit refused"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let linked = env.path().join("linked");
+    env.git(
+        &dir,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "side",
+            linked.to_str().unwrap(),
+        ],
+    );
+    change(&linked, "README.md");
+    let out = git_out(
+        &env,
+        &linked,
+        &["commit", "-a", "-m", "in a linked worktree"],
+    );
+    assert!(stderr(&out).contains("commit refused"), "{}", stderr(&out));
+
+    // The pushed commit's own artifacts decide: they hold the pending REDs.
+    let out = git_out(&env, &dir, &["push", "origin", "HEAD:refs/heads/epic"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("push refused"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("(HEAD at "),
+        "{}",
+        stderr(&out)
+    );
+
+    // The bypasses.
+    assert_eq!(
+        git_out(&env, &dir, &["commit", "--no-verify", "-m", "bypass"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let mut skip = Command::new("git");
+    skip.current_dir(&dir)
+        .args([
+            "-c",
+            "user.name=A",
+            "-c",
+            "user.email=a@example.com",
+            "commit",
+            "--allow-empty",
+            "-m",
+            "skip",
+        ])
+        .env("GIT_UCG_SKIP", "1");
+    assert!(skip.status().unwrap().success());
+
+    // Answered: the work tree is clear, so commits pass; the branch's committed artifacts still
+    // hold the REDs until the answers are committed too.
+    close_everything(&env, &dir);
+    change(&dir, "README.md");
+    let out = git_out(&env, &dir, &["commit", "-a", "-m", "now allowed"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = git_out(&env, &dir, &["push", "origin", "HEAD:refs/heads/epic"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the answers were committed with -a: {}",
+        stderr(&out)
+    );
+    // A deletion pushes nothing and passes.
+    let out = git_out(&env, &dir, &["push", "origin", ":refs/heads/epic"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn pre_push_reads_the_pushed_commit_not_the_work_tree() {
+    let env = TestEnv::new();
+    let (dir, _) = gated_demo(&env);
+    // The work tree is clear, the committed artifacts are not: refused.
+    close_everything(&env, &dir);
+    let out = git_out(&env, &dir, &["push", "origin", "HEAD"]);
+    assert_ne!(out.status.code(), Some(0), "committed REDs block");
+    // The reverse: committed clear, work tree pending again.
+    env.git(&dir, &["add", "-A"]);
+    let out = git_out(&env, &dir, &["commit", "--no-verify", "-m", "answers"]);
+    assert_eq!(out.status.code(), Some(0));
+    write(
+        &dir.join(IMPL).join(".decisions.json"),
+        "{\"decisions\": []}\n",
+    );
+    env.git(
+        &dir,
+        &[
+            "checkout",
+            "HEAD~1",
+            "--",
+            &format!("{IMPL}/.preflight-reds.json"),
+        ],
+    );
+    assert_ne!(
+        env.ucg(&dir).args(["gate"]).output().unwrap().status.code(),
+        Some(0)
+    );
+    let out = git_out(&env, &dir, &["push", "origin", "HEAD"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Garbage on the hook's stdin fails closed, without a panic.
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "run", "pre-push", "origin", "url"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(b"not four fields\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("refusing the push"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_installer_chains_restores_and_refuses() {
+    let env = TestEnv::new();
+    let dir = env.repo("r");
+    let hooks = dir.join(".git/hooks");
+    let foreign = "#!/bin/sh\necho foreign ran >&2\nexit 0\n";
+    write(&hooks.join("pre-commit"), foreign);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        hooks.join("pre-commit"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    assert_eq!(install(&env, &dir, &[]).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("pre-commit.pre-ucg")).unwrap(),
+        foreign
+    );
+    let installed = std::fs::read_to_string(hooks.join("pre-commit")).unwrap();
+    assert!(installed.starts_with("#!/bin/sh\n# git-ucg hook v1"));
+    // Idempotent: no double chaining.
+    let out = install(&env, &dir, &[]);
+    assert!(stdout(&out).contains("up to date"), "{}", stdout(&out));
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("pre-commit.pre-ucg")).unwrap(),
+        foreign
+    );
+    // The chained hook runs first, and its failure blocks.
+    change(&dir, "README.md");
+    let out = git_out(&env, &dir, &["commit", "-a", "-m", "x"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("foreign ran"));
+    write(
+        &hooks.join("pre-commit.pre-ucg"),
+        "#!/bin/sh\necho foreign says no >&2\nexit 3\n",
+    );
+    change(&dir, "README.md");
+    let out = git_out(&env, &dir, &["commit", "-a", "-m", "y"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("foreign says no"));
+    write(&hooks.join("pre-commit.pre-ucg"), foreign);
+    std::fs::set_permissions(
+        hooks.join("pre-commit.pre-ucg"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    // Uninstall restores it byte for byte.
+    let out = env.ucg(&dir).args(["hooks", "uninstall"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("pre-commit")).unwrap(),
+        foreign
+    );
+    assert!(!hooks.join("pre-commit.pre-ucg").exists());
+    assert!(!hooks.join("pre-push").exists());
+
+    // core.hooksPath inside the repository is honoured; outside, refused with the options.
+    env.git(&dir, &["config", "core.hooksPath", ".githooks"]);
+    assert_eq!(install(&env, &dir, &[]).status.code(), Some(0));
+    assert!(dir.join(".githooks/pre-push").is_file());
+    let shared = env.path().join("shared-hooks");
+    env.git(
+        &dir,
+        &["config", "core.hooksPath", shared.to_str().unwrap()],
+    );
+    let out = install(&env, &dir, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--hooks-path-ok"), "{}", stderr(&out));
+    assert!(!shared.exists());
+
+    // Ours in .git/hooks while git looks elsewhere: installed but inactive.
+    env.git(&dir, &["config", "--unset", "core.hooksPath"]);
+    assert_eq!(
+        install(&env, &dir, &["--only", "pre-push"]).status.code(),
+        Some(0)
+    );
+    env.git(&dir, &["config", "core.hooksPath", ".githooks-empty"]);
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "status", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let states: Vec<(&str, &str)> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["hook"].as_str().unwrap(), h["state"].as_str().unwrap()))
+        .collect();
+    assert!(states.contains(&("pre-push", "inactive")), "{states:?}");
+}
+
+#[test]
+fn a_missing_binary_fails_closed_with_the_bypass() {
+    let env = TestEnv::new();
+    let (dir, _) = (env.demo(), ());
+    let bin = env.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let copy = bin.join("git-ucg");
+    std::fs::copy(BIN, &copy).unwrap();
+    let out = Command::new(&copy)
+        .current_dir(&dir)
+        .args(["hooks", "install", "--only", "pre-commit"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::remove_file(&copy).unwrap();
+    // PATH without any git-ucg: only the baked path, now gone.
+    let mut commit = Command::new("git");
+    commit
+        .current_dir(&dir)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", env.path())
+        .args([
+            "-c",
+            "user.name=A",
+            "-c",
+            "user.email=a@e",
+            "commit",
+            "--allow-empty",
+            "-m",
+            "x",
+        ]);
+    let out = commit.output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let message = stderr(&out);
+    assert!(
+        message.contains("cannot find git-ucg") && message.contains("GIT_UCG_SKIP=1"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_agent_stop_hook_is_merged_once_and_removed_alone() {
+    let env = TestEnv::new();
+    let dir = env.repo("r");
+    let settings = dir.join(".claude/settings.local.json");
+    write(
+        &settings,
+        r#"{"permissions": {"allow": ["Bash(npm test:*)"]}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "other-stop"}]}], "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "guard"}]}]}}"#,
+    );
+    for _ in 0..2 {
+        assert_eq!(
+            install(&env, &dir, &["--agent", "--only", "pre-push"])
+                .status
+                .code(),
+            Some(0)
+        );
+    }
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&settings).unwrap()).unwrap();
+    assert_eq!(doc["permissions"]["allow"][0], "Bash(npm test:*)");
+    assert_eq!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        "guard"
+    );
+    let stop = doc["hooks"]["Stop"].as_array().unwrap();
+    assert_eq!(stop.len(), 2, "added once: {stop:?}");
+    assert_eq!(stop[1]["hooks"][0]["command"], "git ucg budget tick");
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "status", "--json"])
+        .output()
+        .unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["agent_stop_hook"], true);
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "uninstall", "--agent"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&settings).unwrap()).unwrap();
+    assert_eq!(doc["hooks"]["Stop"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["hooks"]["Stop"][0]["hooks"][0]["command"], "other-stop");
+}
+
+#[test]
+fn the_gate_command_and_what_blocks() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let gate = |args: &[&str]| env.ucg(&dir).arg("gate").args(args).output().unwrap();
+    let out = gate(&["--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.gate/1");
+    assert_eq!(doc["blocking"].as_array().unwrap().len(), 4);
+    // Only the sources configured gate.
+    env.git(&dir, &["config", "ucg.gate.sources", "decisions"]);
+    let doc: serde_json::Value = serde_json::from_slice(&gate(&["--json"]).stdout).unwrap();
+    assert_eq!(doc["blocking"].as_array().unwrap().len(), 1);
+    // An unreadable ledger does not block; a corrupt registry does, and says how to fix it.
+    std::fs::write(dir.join(IMPL).join("deferred-work.md"), b"\xff\xfe").unwrap();
+    assert_eq!(gate(&[]).status.code(), Some(0));
+    write(&dir.join(IMPL).join(".preflight-reds.json"), "{");
+    let out = gate(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("repair"), "{}", stderr(&out));
+    // A commit without a run: open.
+    let out = gate(&["--rev", "main"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
