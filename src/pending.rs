@@ -105,27 +105,35 @@ impl Artifacts {
         inputs: &PendingInputs,
         source: &ArtifactSource,
     ) -> (Artifacts, Option<bool>) {
-        let mut names = source.list(inputs.impl_dir);
-        names.sort();
-        let sidecars = names
-            .iter()
-            .filter(|name| escalations::sidecar_story(name).is_some())
-            .filter_map(|name| Some((name.clone(), source.read(&inputs.impl_dir.join(name))?)))
-            .collect();
         let ledger_text = source
             .read(inputs.ledger)
             .map(|bytes| String::from_utf8(bytes).ok());
         let ledger_ok = ledger_text.as_ref().map(Option::is_some);
-        let artifacts = Artifacts {
-            registry: source.read(&inputs.impl_dir.join(REGISTRY_FILE)),
-            decisions: None,
-            names,
-            sidecars,
-            ledger_rows: ledger_text
-                .flatten()
-                .map(|text| ledger::rows(&text))
-                .unwrap_or_default(),
-        };
+        // The ledger (often the largest file) is parsed on a second core while the artifact
+        // directory is read.
+        let artifacts = std::thread::scope(|scope| {
+            let rows = scope.spawn(|| {
+                ledger_text
+                    .flatten()
+                    .map(|text| ledger::rows(&text))
+                    .unwrap_or_default()
+            });
+            let mut names = source.list(inputs.impl_dir);
+            names.sort();
+            let sidecars = names
+                .iter()
+                .filter(|name| escalations::sidecar_story(name).is_some())
+                .filter_map(|name| Some((name.clone(), source.read(&inputs.impl_dir.join(name))?)))
+                .collect();
+            Artifacts {
+                registry: source.read(&inputs.impl_dir.join(REGISTRY_FILE)),
+                decisions: None,
+                names,
+                sidecars,
+                // A parser that panicked is a bug; fail soft, as for an unreadable ledger.
+                ledger_rows: rows.join().unwrap_or_default(),
+            }
+        });
         (artifacts, ledger_ok)
     }
 }

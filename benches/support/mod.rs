@@ -256,6 +256,11 @@ fn git(root: &Path, args: &[&str]) {
 
 /// The median wall time of `runs` runs of the command `make` builds, in milliseconds.
 pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
+    time_runs_exiting(runs, 0, &mut make)
+}
+
+/// As [`time_runs`], for a command whose expected exit status is `code` (a gate that blocks).
+pub fn time_runs_exiting(runs: usize, code: i32, mut make: impl FnMut() -> Command) -> f64 {
     let mut samples = Vec::new();
     for _ in 0..runs {
         let mut command = make();
@@ -263,7 +268,7 @@ pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> f64 {
         let started = std::time::Instant::now();
         let status = command.status().expect("run benchmark command");
         samples.push(started.elapsed().as_secs_f64() * 1000.0);
-        assert!(status.success(), "benchmark command failed: {command:?}");
+        assert_eq!(status.code(), Some(code), "benchmark command: {command:?}");
     }
     median(samples)
 }

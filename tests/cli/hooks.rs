@@ -138,11 +138,7 @@ fn commits_and_pushes_wait_for_the_decisions() {
     let out = git_out(&env, &dir, &["push", "origin", "HEAD:refs/heads/epic"]);
     assert_ne!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("push refused"), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("(HEAD at "),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("(HEAD at "), "{}", stderr(&out));
 
     // The bypasses.
     assert_eq!(

@@ -1,0 +1,123 @@
+//! `cargo bench --bench hooks`: what the hooks cost a commit when nothing is pending (against the
+//! same commit in a repository without hooks), and `git ucg gate` with 10,000 pending items.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+use support::{time_pair, time_runs_exiting, RepoShape, RunShape};
+
+const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+
+fn git(root: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new("git");
+    command
+        .current_dir(root)
+        .args([
+            "-c",
+            "user.name=Bench",
+            "-c",
+            "user.email=bench@example.com",
+        ])
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_UCG_BIN", BIN);
+    command
+}
+
+fn repo(root: &Path) {
+    let shape = RepoShape {
+        files: 1_000,
+        lines_per_file: 5,
+        main_commits: 2,
+        stories: 0,
+        commits_per_story: 0,
+        files_per_commit: 0,
+        change_every: 1,
+    };
+    support::write_repo(root, shape);
+}
+
+fn main() {
+    println!("| benchmark | input | git-ucg median | comparison median | ratio |");
+    println!("|---|---|---|---|---|");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (hooked, plain) = (dir.path().join("hooked"), dir.path().join("plain"));
+    for root in [&hooked, &plain] {
+        std::fs::create_dir_all(root).expect("dir");
+        repo(root);
+        // A run with nothing pending: a heartbeat, an empty registry, a resolved ledger.
+        support::write_run(
+            root,
+            RunShape {
+                stories: 3,
+                escalations: 0,
+                ledger_rows: 0,
+                reds: 0,
+            },
+            "0000000000000000000000000000000000000000",
+        );
+    }
+    let status = Command::new(BIN)
+        .current_dir(&hooked)
+        .args(["hooks", "install"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("install");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let (with, without) = time_pair(
+        101,
+        || git(&hooked, &["commit", "-q", "--allow-empty", "-m", "x"]),
+        || git(&plain, &["commit", "-q", "--allow-empty", "-m", "x"]),
+    );
+    println!(
+        "| `git commit` with the hooks, nothing pending | 1,000 files, a run with nothing pending | {with:.2} ms | {without:.2} ms (a twin repository without hooks) | +{:.2} ms |",
+        with - without
+    );
+    // The same repository, the hook skipped: the hook's own cost, without two repositories' noise.
+    let (with, skipped) = time_pair(
+        101,
+        || git(&hooked, &["commit", "-q", "--allow-empty", "-m", "x"]),
+        || {
+            git(
+                &hooked,
+                &["commit", "-q", "--allow-empty", "--no-verify", "-m", "x"],
+            )
+        },
+    );
+    println!(
+        "| `git commit` with the hooks, nothing pending | same repository | {with:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms |",
+        with - skipped
+    );
+
+    let busy = dir.path().join("busy");
+    std::fs::create_dir_all(&busy).expect("dir");
+    repo(&busy);
+    support::write_run(
+        &busy,
+        RunShape {
+            stories: 3,
+            escalations: 1_000,
+            ledger_rows: 10_000,
+            reds: 8_000,
+        },
+        "0000000000000000000000000000000000000000",
+    );
+    let gate = time_runs_exiting(21, 1, || {
+        let mut command = Command::new(BIN);
+        command
+            .current_dir(&busy)
+            .args(["gate", "--json"])
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null");
+        command
+    });
+    println!("| `git ucg gate --json` (exit 1) | 10,000 pending: 8,000 REDs, 1,000 escalations, 1,000 ledger decisions | {gate:.1} ms | — | — |");
+}
