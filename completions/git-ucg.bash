@@ -16,6 +16,9 @@ _git__ucg() {
             ",$1")
                 cmd="git__ucg"
                 ;;
+            git__ucg,baseline)
+                cmd="git__ucg__subcmd__baseline"
+                ;;
             git__ucg,budget)
                 cmd="git__ucg__subcmd__budget"
                 ;;
@@ -61,6 +64,18 @@ _git__ucg() {
             git__ucg,status)
                 cmd="git__ucg__subcmd__status"
                 ;;
+            git__ucg__subcmd__baseline,check)
+                cmd="git__ucg__subcmd__baseline__subcmd__check"
+                ;;
+            git__ucg__subcmd__baseline,end)
+                cmd="git__ucg__subcmd__baseline__subcmd__end"
+                ;;
+            git__ucg__subcmd__baseline,show)
+                cmd="git__ucg__subcmd__baseline__subcmd__show"
+                ;;
+            git__ucg__subcmd__baseline,start)
+                cmd="git__ucg__subcmd__baseline__subcmd__start"
+                ;;
             git__ucg__subcmd__budget,reset)
                 cmd="git__ucg__subcmd__budget__subcmd__reset"
                 ;;
@@ -95,7 +110,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks budget epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline budget epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -107,6 +122,112 @@ _git__ucg() {
                     ;;
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__baseline)
+            opts="-h -V --color --no-pager --help --version start end check show"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__baseline__subcmd__check)
+            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__baseline__subcmd__end)
+            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__baseline__subcmd__show)
+            opts="-h -V --json --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__baseline__subcmd__start)
+            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -39,6 +39,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resolve" -d 'Answer
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resume" -d 'Where a resume re-enters the run, and what it must re-assert (read-only)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "gate" -d 'The hook decision as a command: exit 1 and the blockers while decisions are pending'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "hooks" -d 'Git hooks that refuse commits and pushes while decisions are pending'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "baseline" -d 'A story\'s anchors: its baseline and end markers, and the tests-ran marker\'s freshness'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "budget" -d 'The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
@@ -170,6 +171,45 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -f -a "start" -d 'Write .baseline-<story> at HEAD, only when absent (mid-story it is kept, never regenerated)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -f -a "end" -d 'Write .commit-<story> at HEAD (refreshed every time: the story\'s end moves with follow-ups)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -f -a "check" -d 'Whether .tests-ran-<story> is fresh: its baseline= line equals .baseline-<story>. Exit 1 if not'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and not __fish_seen_subcommand_from start end check show" -f -a "show" -d 'A story\'s markers and the range between them'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document (schema git-ucg.baseline/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

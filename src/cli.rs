@@ -61,6 +61,9 @@ pub enum Command {
     /// Git hooks that refuse commits and pushes while decisions are pending.
     #[command(subcommand)]
     Hooks(HooksCommand),
+    /// A story's anchors: its baseline and end markers, and the tests-ran marker's freshness.
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
     /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
     #[command(subcommand)]
     Budget(BudgetCommand),
@@ -523,6 +526,41 @@ pub struct HooksRunArgs {
     /// The arguments git gave the hook.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineCommand {
+    /// Write .baseline-<story> at HEAD, only when absent (mid-story it is kept, never regenerated).
+    Start(BaselineStoryArgs),
+    /// Write .commit-<story> at HEAD (refreshed every time: the story's end moves with follow-ups).
+    End(BaselineStoryArgs),
+    /// Whether .tests-ran-<story> is fresh: its baseline= line equals .baseline-<story>. Exit 1 if not.
+    Check(BaselineStoryArgs),
+    /// A story's markers and the range between them.
+    Show(BaselineShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineStoryArgs {
+    /// The story id.
+    #[arg(value_name = "STORY")]
+    pub story: String,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineShowArgs {
+    /// The story id (default: $ULTRACODE_STORY_ID, else .current-story).
+    #[arg(value_name = "STORY")]
+    pub story: Option<String>,
+    /// Print one JSON document (schema git-ucg.baseline/1).
+    #[arg(long)]
+    pub json: bool,
+    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
+    #[arg(long, value_name = "DIR")]
+    pub impl_artifacts: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

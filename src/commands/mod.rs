@@ -1,5 +1,6 @@
 //! One module per subcommand, each `pub fn run(ctx, args) -> Result<u8>` (the exit code).
 
+pub mod baseline;
 pub mod budget;
 pub mod config;
 pub mod demo;
@@ -33,6 +34,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Hooks(HooksCommand::Uninstall(args)) => hooks::run_uninstall(ctx, args),
         Command::Hooks(HooksCommand::Status(args)) => hooks::run_status(ctx, args),
         Command::Hooks(HooksCommand::Run(args)) => hooks::run_hook(ctx, args),
+        Command::Baseline(command) => baseline::run(ctx, command),
         Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
         Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
         Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),

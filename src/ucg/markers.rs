@@ -39,8 +39,48 @@ pub fn form_problem(text: &str) -> Option<String> {
     None
 }
 
+pub fn tests_ran_file(story: &str) -> String {
+    format!(".tests-ran-{story}")
+}
+
+/// Whether a tests-ran marker is fresh for a baseline (formats/ucg.md §1.10, the guard's rule):
+/// its first `^baseline=(.*)$` line, stripped, equals the whole baseline file, stripped — byte for
+/// byte, no short ids, no case folding. The reason when it is not.
+pub fn tests_ran_fresh(marker: &str, baseline: &str) -> Result<(), String> {
+    let Some(value) = marker
+        .split('\n')
+        .find_map(|line| line.strip_prefix("baseline="))
+    else {
+        return Err("the tests-ran marker has no `baseline=` line".into());
+    };
+    let (value, baseline) = (
+        crate::ucg::ids::py_strip(value),
+        crate::ucg::ids::py_strip(baseline),
+    );
+    if baseline.is_empty() {
+        return Err("the baseline marker is empty".into());
+    }
+    if value != baseline {
+        return Err(format!(
+            "the tests ran against baseline `{value}`, the story's baseline is `{baseline}`: run the tests again"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn freshness_is_byte_for_byte() {
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        let marker = format!("suite green\nbaseline= {sha} \nbaseline=other\n");
+        assert_eq!(super::tests_ran_fresh(&marker, &format!("{sha}\n")), Ok(()));
+        assert!(super::tests_ran_fresh(&marker, &sha.to_uppercase()).is_err());
+        assert!(super::tests_ran_fresh(&marker, &sha[..7]).is_err());
+        assert!(super::tests_ran_fresh("no line", sha).is_err());
+        assert!(super::tests_ran_fresh(&marker, " \n").is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -438,3 +438,52 @@ fn the_gate_command_and_what_blocks() {
     let out = gate(&["--rev", "main"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn baselines_are_written_once_ends_refreshed_and_freshness_checked() {
+    let env = TestEnv::new();
+    let dir = env.repo("r");
+    let impl_dir = dir.join(IMPL);
+    let run = |args: &[&str]| env.ucg(&dir).args(args).output().unwrap();
+    let head = env.git(&dir, &["rev-parse", "HEAD"]);
+    let out = run(&["baseline", "start", "5-1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(impl_dir.join(".baseline-5-1")).unwrap(),
+        format!("{head}\n")
+    );
+    change(&dir, "README.md");
+    env.git(&dir, &["commit", "-q", "-am", "work"]);
+    let out = run(&["baseline", "start", "5-1"]);
+    assert!(stdout(&out).contains("mid-story, kept"), "{}", stdout(&out));
+    assert_eq!(
+        std::fs::read_to_string(impl_dir.join(".baseline-5-1")).unwrap(),
+        format!("{head}\n")
+    );
+    let out = run(&["baseline", "end", "5-1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let tip = env.git(&dir, &["rev-parse", "HEAD"]);
+    assert_eq!(
+        std::fs::read_to_string(impl_dir.join(".commit-5-1")).unwrap(),
+        format!("{tip}\n")
+    );
+    let out = run(&["baseline", "show", "5-1", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["commits"], 1);
+    // Freshness: missing, stale, fresh.
+    assert_eq!(run(&["baseline", "check", "5-1"]).status.code(), Some(1));
+    write(
+        &impl_dir.join(".tests-ran-5-1"),
+        &format!("green\nbaseline={}\n", &head[..7]),
+    );
+    let out = run(&["baseline", "check", "5-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("stale"), "{}", stderr(&out));
+    write(
+        &impl_dir.join(".tests-ran-5-1"),
+        &format!("green\nbaseline={head}\n"),
+    );
+    assert_eq!(run(&["baseline", "check", "5-1"]).status.code(), Some(0));
+    // A story id that cannot name a file is refused.
+    assert_eq!(run(&["baseline", "start", "../x"]).status.code(), Some(2));
+}

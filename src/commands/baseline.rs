@@ -1,0 +1,152 @@
+//! `git ucg baseline start|end|check|show`: a story's anchors (formats/ucg.md §1.7–1.10). The
+//! baseline is written once and never regenerated (a resumed story keeps its evidence range);
+//! the end marker is refreshed at every call; `check` is the guard's tests-ran freshness rule.
+
+use crate::cli::{BaselineCommand, BaselineShowArgs, BaselineStoryArgs};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::store;
+use crate::ucg::markers;
+use std::path::Path;
+
+pub fn run(ctx: &Context, command: &BaselineCommand) -> Result<u8> {
+    match command {
+        BaselineCommand::Start(args) => start(ctx, args),
+        BaselineCommand::End(args) => end(ctx, args),
+        BaselineCommand::Check(args) => check(ctx, args),
+        BaselineCommand::Show(args) => show(ctx, args),
+    }
+}
+
+fn head(ctx: &Context) -> Result<String> {
+    let id = ctx
+        .repo()?
+        .head_id()
+        .map_err(|e| Error::new(format!("HEAD does not name a commit: {e}")))?;
+    Ok(id.to_string())
+}
+
+/// Writes `<impl>/<name>` = `<text>` atomically under the directory's lock.
+fn write_marker(ctx: &Context, impl_dir: &Path, name: &str, text: &str) -> Result<()> {
+    std::fs::create_dir_all(impl_dir)
+        .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
+    let lock = store::lock_dir(impl_dir)?;
+    let bounds = || ctx.try_project_root().into_iter().collect();
+    let target = store::write_target(impl_dir, name, bounds)?;
+    store::write_atomic(&lock, &target, text.as_bytes())?;
+    Ok(())
+}
+
+fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
+    store::validate_story_id(&args.story)?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let name = markers::baseline_file(&args.story);
+    if let Ok(text) = std::fs::read_to_string(impl_dir.join(&name)) {
+        let sha = markers::marker_sha(&text).unwrap_or("(no commit id)");
+        println!("{name}: {sha} (mid-story, kept: a baseline is never regenerated)");
+        if let Some(problem) = markers::form_problem(&text) {
+            eprintln!("warning: {name} {problem}");
+        }
+        return Ok(0);
+    }
+    let sha = head(ctx)?;
+    write_marker(ctx, &impl_dir, &name, &format!("{sha}\n"))?;
+    println!("{name}: {sha} (written at HEAD)");
+    Ok(0)
+}
+
+fn end(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
+    store::validate_story_id(&args.story)?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let name = markers::commit_file(&args.story);
+    let sha = head(ctx)?;
+    write_marker(ctx, &impl_dir, &name, &format!("{sha}\n"))?;
+    println!("{name}: {sha}");
+    Ok(0)
+}
+
+fn check(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
+    store::validate_story_id(&args.story)?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let marker_name = markers::tests_ran_file(&args.story);
+    let baseline_name = markers::baseline_file(&args.story);
+    let read = |name: &str| {
+        std::fs::read(impl_dir.join(name))
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    let verdict = match (read(&marker_name), read(&baseline_name)) {
+        (None, _) => Err(format!(
+            "{marker_name} is missing: the tests have not run green for this story"
+        )),
+        (_, None) => Err(format!("{baseline_name} is missing or unreadable")),
+        (Some(marker), Some(baseline)) => markers::tests_ran_fresh(&marker, &baseline),
+    };
+    match verdict {
+        Ok(()) => {
+            println!("{marker_name}: fresh");
+            Ok(0)
+        }
+        Err(reason) => {
+            eprintln!("{marker_name}: stale: {reason}");
+            Ok(1)
+        }
+    }
+}
+
+fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let story = match &args.story {
+        Some(story) => story.clone(),
+        None => std::env::var("ULTRACODE_STORY_ID")
+            .ok()
+            .filter(|s| !s.trim().is_empty())
+            .or_else(|| std::fs::read_to_string(impl_dir.join(".current-story")).ok())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| {
+                Error::new("no story given and none is current (.current-story)")
+                    .hint("name it: git ucg baseline show STORY")
+            })?,
+    };
+    store::validate_story_id(&story)?;
+    let sha = |name: String| {
+        std::fs::read_to_string(impl_dir.join(name))
+            .ok()
+            .and_then(|t| markers::marker_sha(&t).map(str::to_string))
+    };
+    let baseline = sha(markers::baseline_file(&story));
+    let end = sha(markers::commit_file(&story));
+    let commits = match (&baseline, &end) {
+        (Some(base), Some(end)) => ctx.repo().ok().and_then(|repo| {
+            let base = crate::git::resolve_commit(repo, base).ok()?;
+            let end = crate::git::resolve_commit(repo, end).ok()?;
+            crate::git::commits_in_range(repo, base, end)
+                .ok()
+                .map(|c| c.len())
+        }),
+        _ => None,
+    };
+    if args.json {
+        return super::print_json(&serde_json::json!({
+            "schema": "git-ucg.baseline/1",
+            "story": story,
+            "baseline": baseline,
+            "end": end,
+            "commits": commits,
+        }));
+    }
+    let na = || "n/a".to_string();
+    println!("story     {story}");
+    println!("baseline  {}", baseline.clone().unwrap_or_else(na));
+    println!("end       {}", end.clone().unwrap_or_else(na));
+    if let (Some(b), Some(e)) = (&baseline, &end) {
+        let count = commits.map_or_else(na, |n| n.to_string());
+        println!(
+            "range     {}..{} ({count} commits)",
+            &b[..b.len().min(7)],
+            &e[..e.len().min(7)]
+        );
+    }
+    Ok(0)
+}
