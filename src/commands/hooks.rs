@@ -310,6 +310,23 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     let Ok(located) = super::gate::Located::find(ctx, None) else {
         return Ok(0);
     };
+    if super::strict::enabled(ctx) {
+        if let Some(story) = super::strict::current_story(&located.impl_dir) {
+            let verb = match args.hook {
+                HookName::PreCommit => "commit",
+                HookName::PrePush => "push",
+            };
+            let refusals = super::strict::refusals(ctx, &located.impl_dir, &story, verb);
+            if !refusals.is_empty() {
+                eprintln!("git-ucg: {verb} refused by strict mode (story {story}):");
+                for refusal in &refusals {
+                    eprintln!("  - {refusal}");
+                }
+                eprintln!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify; strict mode off: git config ucg.gate.strict false");
+                return Ok(1);
+            }
+        }
+    }
     if !located.impl_dir.is_dir() && args.hook == HookName::PreCommit {
         return Ok(0);
     }

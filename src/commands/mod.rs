@@ -16,6 +16,7 @@ pub mod resolve;
 pub mod resume;
 pub mod runs;
 pub mod status;
+pub mod strict;
 
 use crate::cli::{BudgetCommand, Command, HooksCommand, IdCommand, RedsCommand};
 use crate::context::Context;

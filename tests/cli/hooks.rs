@@ -487,3 +487,110 @@ fn baselines_are_written_once_ends_refreshed_and_freshness_checked() {
     // A story id that cannot name a file is refused.
     assert_eq!(run(&["baseline", "start", "../x"]).status.code(), Some(2));
 }
+
+/// A repository in strict mode with story 5-1 current, nothing pending, on main.
+fn strict_repo(env: &TestEnv) -> PathBuf {
+    let dir = env.repo("strict");
+    write(&dir.join(IMPL).join(".current-story"), "5-1\n");
+    let out = install(env, &dir, &["--strict", "--only", "pre-commit"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    dir
+}
+
+fn strict_refusal(env: &TestEnv, dir: &Path, extra_env: &[(&str, &str)]) -> Option<String> {
+    let mut command = env.ucg(dir);
+    command.args(["hooks", "run", "pre-commit"]);
+    for (k, v) in extra_env {
+        command.env(k, v);
+    }
+    let out = command.output().unwrap();
+    match out.status.code() {
+        Some(0) => None,
+        Some(1) => Some(stderr(&out)),
+        other => panic!("exit {other:?}: {}", stderr(&out)),
+    }
+}
+
+#[test]
+fn strict_mode_enforces_each_story_invariant() {
+    let env = TestEnv::new();
+    let dir = strict_repo(&env);
+    let impl_dir = dir.join(IMPL);
+    // 1. The protected branch refuses, a detached HEAD is not a branch (the probe fails open).
+    change(&dir, "README.md");
+    env.git(&dir, &["add", "README.md"]);
+    let refused = strict_refusal(&env, &dir, &[]).unwrap();
+    assert!(
+        refused.contains("protected branch") && refused.contains("'main'"),
+        "{refused}"
+    );
+    env.git(&dir, &["checkout", "-q", "--detach"]);
+    assert!(!strict_refusal(&env, &dir, &[])
+        .unwrap()
+        .contains("protected branch"));
+    env.git(&dir, &["checkout", "-q", "-b", "ultracode/epic-5"]);
+
+    // 2-3. The tests-ran marker: missing, stale, fresh.
+    let refused = strict_refusal(&env, &dir, &[]).unwrap();
+    assert!(refused.contains(".tests-ran-5-1 is missing"), "{refused}");
+    let out = env
+        .ucg(&dir)
+        .args(["baseline", "start", "5-1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    write(
+        &impl_dir.join(".tests-ran-5-1"),
+        "green\nbaseline=0000000\n",
+    );
+    assert!(strict_refusal(&env, &dir, &[]).unwrap().contains("stale"));
+    let baseline = std::fs::read_to_string(impl_dir.join(".baseline-5-1")).unwrap();
+    write(
+        &impl_dir.join(".tests-ran-5-1"),
+        &format!("green\nbaseline={baseline}"),
+    );
+    assert_eq!(strict_refusal(&env, &dir, &[]), None, "all invariants hold");
+
+    // 4. Nothing staged refuses; an index that cannot be read refuses too (fail-closed).
+    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "staged work"]);
+    assert!(strict_refusal(&env, &dir, &[])
+        .unwrap()
+        .contains("nothing is staged"));
+    let garbage = env.path().join("garbage-index");
+    write(&garbage, "not an index");
+    let refused =
+        strict_refusal(&env, &dir, &[("GIT_INDEX_FILE", garbage.to_str().unwrap())]).unwrap();
+    assert!(refused.contains("could not be read"), "{refused}");
+
+    // 5. A staged acceptance test that is still skipped refuses; un-skipped, it passes.
+    let artifacts = env.path().join("test-artifacts");
+    write(
+        &artifacts.join("atdd-checklist-5-1.md"),
+        "- [ ] `tests/login.spec.ts` covers AC1\n",
+    );
+    write(
+        &dir.join("tests/login.spec.ts"),
+        "test.skip('logs in', () => {});\n",
+    );
+    env.git(&dir, &["add", "tests/login.spec.ts"]);
+    let with = [("ULTRACODE_TEST_ARTIFACTS", artifacts.to_str().unwrap())];
+    let refused = strict_refusal(&env, &dir, &with).unwrap();
+    assert!(
+        refused.contains("test.skip(") && refused.contains("tests/login.spec.ts"),
+        "{refused}"
+    );
+    write(
+        &dir.join("tests/login.spec.ts"),
+        "test('logs in', () => {});\n",
+    );
+    env.git(&dir, &["add", "tests/login.spec.ts"]);
+    assert_eq!(strict_refusal(&env, &dir, &with), None);
+
+    // The real commit goes through the same hook.
+    let out = git_out(&env, &dir, &["commit", "-m", "story 5-1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Without a current story, strict mode is inert.
+    std::fs::remove_file(impl_dir.join(".current-story")).unwrap();
+    env.git(&dir, &["checkout", "-q", "main"]);
+    assert_eq!(strict_refusal(&env, &dir, &[]), None);
+}
