@@ -594,3 +594,47 @@ fn strict_mode_enforces_each_story_invariant() {
     env.git(&dir, &["checkout", "-q", "main"]);
     assert_eq!(strict_refusal(&env, &dir, &[]), None);
 }
+
+#[test]
+fn budget_counters_shown_and_reset() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env
+        .ucg(&dir)
+        .args(["budget", "show", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["schema"], "git-ucg.budget/1");
+    assert_eq!(doc["max_turns"], 25);
+    assert_eq!(doc["stories"][0]["story"], "7-3");
+    assert_eq!(doc["stories"][0]["turns"], 26);
+    let out = env.ucg(&dir).args(["budget", "show"]).output().unwrap();
+    assert_eq!(stdout(&out), "7-3  26/25  at the ceiling\n");
+    let out = env
+        .ucg(&dir)
+        .args(["budget", "reset", "7-3"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "7-3: counter reset (was 26 turns)\n");
+    assert!(!dir.join(IMPL).join(".budget-7-3.json").exists());
+    // A tick from the agent counts from zero again.
+    let out = env
+        .ucg(&dir)
+        .args(["budget", "tick"])
+        .env("ULTRACODE_STORY_ID", "7-3")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let event = format!(r#"{{"cwd": "{}"}}"#, dir.display());
+            c.stdin.take().unwrap().write_all(event.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(dir.join(IMPL).join(".budget-7-3.json")).unwrap(),
+        "{\"turns\": 1}"
+    );
+}

@@ -617,6 +617,23 @@ fn resume_routes_by_the_last_stage_reached() {
     assert_eq!(state(&doc, "epic branch"), "ok");
     assert_eq!(state(&doc, "recall latch"), "ok");
     assert_eq!(state(&doc, "baseline"), "ok");
+    assert_eq!(state(&doc, "git hooks"), "missing");
+    assert_eq!(state(&doc, "agent hooks"), "missing");
+    // The hooks: git's by `hooks install`; the agent's guard by the preflight's arming (written
+    // here as it writes it), its budget hook by `hooks install --agent`.
+    write(
+        &dir.join(".claude/settings.local.json"),
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "uv run guard_pretooluse.py"}]}]}}"#,
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "install", "--agent"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = route(&env, &dir);
+    assert_eq!(state(&doc, "git hooks"), "ok");
+    assert_eq!(state(&doc, "agent hooks"), "ok");
 }
 
 #[test]
