@@ -7,7 +7,9 @@
 
 use git_ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::pyjson;
-use git_ucg::ucg::{decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint};
+use git_ucg::ucg::{
+    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint,
+};
 use std::path::Path;
 use libfuzzer_sys::fuzz_target;
 
@@ -33,10 +35,13 @@ fuzz_target!(|data: &[u8]| {
     };
     let _ = pending::enumerate_read(&inputs, &artifacts);
     let _ = escalations::collect(&names, |_| Some(data.to_vec()));
+    let _ = budget::turns(Some(data));
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(value) = pyjson::loads(text) {
             let _ = git_ucg::status::to_json(&value);
         }
+        let _ = budget::max_turns(Some(text));
+        let _ = markers::tests_ran_fresh(text, text);
         let _ = sprint::development_status(text);
         let _ = markers::marker_sha(text);
         let _ = ledger::rows(text);
