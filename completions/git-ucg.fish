@@ -144,7 +144,7 @@ always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l strict -d 'Also enforce the story invariants (git config ucg.gate.strict true)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l agent -d 'Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l force -d 'Replace a chained hook left by an earlier install'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l force -d 'Rewrite our hooks even when they are up to date (a chained hook is never overwritten)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l hooks-path-ok -d 'Install into a core.hooksPath outside the repository, or one another hook manager owns'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'

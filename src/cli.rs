@@ -494,7 +494,7 @@ pub struct HooksInstallArgs {
     /// Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json.
     #[arg(long)]
     pub agent: bool,
-    /// Replace a chained hook left by an earlier install.
+    /// Rewrite our hooks even when they are up to date (a chained hook is never overwritten).
     #[arg(long)]
     pub force: bool,
     /// Install into a core.hooksPath outside the repository, or one another hook manager owns.

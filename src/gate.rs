@@ -5,20 +5,36 @@
 
 use crate::pending::{Blocker, Pending, PendingItem, Source};
 
-/// The sources `ucg.gate.sources` names (comma-separated; default all three). Unknown names are
-/// ignored; an empty list gates nothing but a corrupt registry.
-pub fn sources(config: Option<&str>) -> Vec<Source> {
+/// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
+/// with a warning for each name it does not know. A value that names none of them gates all
+/// three: a typo must not open the gate.
+pub fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
+    let all = vec![Source::Red, Source::Escalation, Source::Decision];
     let Some(text) = config else {
-        return vec![Source::Red, Source::Escalation, Source::Decision];
+        return (all, Vec::new());
     };
-    text.split(',')
-        .filter_map(|name| match name.trim() {
+    let mut warnings = Vec::new();
+    let named: Vec<Source> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .filter_map(|name| match name.to_lowercase().as_str() {
             "reds" | "red" => Some(Source::Red),
             "escalations" | "escalation" => Some(Source::Escalation),
             "decisions" | "decision" => Some(Source::Decision),
-            _ => None,
+            _ => {
+                warnings.push(format!(
+                    "ucg.gate.sources: unknown source {name:?} (known: reds, escalations, decisions)"
+                ));
+                None
+            }
         })
-        .collect()
+        .collect();
+    if named.is_empty() {
+        warnings.push("ucg.gate.sources names no known source: gating all three".into());
+        return (all, warnings);
+    }
+    (named, warnings)
 }
 
 /// What blocks.
@@ -35,13 +51,24 @@ impl Decision {
 }
 
 pub fn decide(pending: Pending, gated: &[Source]) -> Decision {
+    let mut blockers = pending.blockers;
+    // A typed escalation that cannot be read still escalates: it blocks until repaired.
+    if gated.contains(&Source::Escalation) {
+        blockers.extend(pending.unreadable.into_iter().map(|artifact| Blocker {
+            reason: "an escalation sidecar that is not the object of four string fields it must be".into(),
+            way_out: format!(
+                "repair {artifact} (kind, source, decision_needed, evidence), or delete it if the escalation is settled"
+            ),
+            artifact,
+        }));
+    }
     Decision {
         blocking: pending
             .items
             .into_iter()
             .filter(|item| gated.contains(&item.source))
             .collect(),
-        blockers: pending.blockers,
+        blockers,
     }
 }
 
@@ -91,11 +118,10 @@ mod tests {
 
     #[test]
     fn sources_from_the_configuration() {
-        assert_eq!(sources(None).len(), 3);
-        assert_eq!(
-            sources(Some("reds, decisions,bogus")),
-            [Source::Red, Source::Decision]
-        );
-        assert!(sources(Some("")).is_empty());
+        assert_eq!(sources(None).0.len(), 3);
+        let (named, warnings) = sources(Some("REDs, decisions,bogus"));
+        assert_eq!(named, [Source::Red, Source::Decision]);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
     }
 }

@@ -139,7 +139,7 @@ impl Artifacts {
 }
 
 /// The answers on record by id: (answer, action), borrowed from the parsed entries; a later entry
-/// for the same id wins.
+/// for the same id wins, but never over a close.
 pub type Answers<'e> = HashMap<&'e str, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
 
 /// The `decisions` entries of a `.decisions.json`. Fail-open: an unreadable file has none.
@@ -169,14 +169,24 @@ pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
         .collect();
     let relevant =
         |id: &str| items.contains(id) || marker_named(id).is_some_and(|m| markers.contains(m));
-    entries
-        .iter()
-        .filter_map(Value::as_object)
-        .filter_map(|e| {
-            let id = e.get("id")?.as_str()?;
-            relevant(id).then(|| (id, (cell(e.get("answer")), cell(e.get("action")))))
-        })
-        .collect()
+    let mut answers = Answers::default();
+    for entry in entries.iter().filter_map(Value::as_object) {
+        let Some(id) = entry
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|id| relevant(id))
+        else {
+            continue;
+        };
+        let answer = (cell(entry.get("answer")), cell(entry.get("action")));
+        // A later entry wins, except over a close: the registry writer counts an id closed when
+        // any entry closes it, and every reader must agree with it.
+        let closed = answers.get(id).is_some_and(|(_, action)| action == "close");
+        if !closed || answer.1 == "close" {
+            answers.insert(id, answer);
+        }
+    }
+    answers
 }
 
 /// An answer's field as Python's `str()` prints it (`""` when missing).
@@ -196,9 +206,27 @@ fn marker_named(id: &str) -> Option<&str> {
     path.rsplit('/').next()
 }
 
+/// `path` relative to `root`, with `/` separators: both made absolute first, so that `./x`, `x`
+/// and `../repo/x` from a subdirectory all name the same artifact (ids are minted from this).
 fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (root, path) = (absolute(root), absolute(path));
+    let lexical = |p: &Path| {
+        let mut out = std::path::PathBuf::new();
+        for c in p.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                other => out.push(other.as_os_str()),
+            }
+        }
+        out
+    };
+    let (root, path) = (lexical(&root), lexical(&path));
+    path.strip_prefix(&root)
+        .unwrap_or(&path)
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()

@@ -41,7 +41,16 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
     let name = markers::baseline_file(&args.story);
-    if let Ok(text) = std::fs::read_to_string(impl_dir.join(&name)) {
+    std::fs::create_dir_all(&impl_dir)
+        .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
+    // Decided under the lock, by presence alone: a baseline that exists in any form — unreadable,
+    // not UTF-8, a dangling link — is never replaced.
+    let lock = store::lock_dir(&impl_dir)?;
+    let path = impl_dir.join(&name);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        let text = std::fs::read(&path)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
         let sha = markers::marker_sha(&text).unwrap_or("(no commit id)");
         println!("{name}: {sha} (mid-story, kept: a baseline is never regenerated)");
         if let Some(problem) = markers::form_problem(&text) {
@@ -50,7 +59,9 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
         return Ok(0);
     }
     let sha = head(ctx)?;
-    write_marker(ctx, &impl_dir, &name, &format!("{sha}\n"))?;
+    let bounds = || ctx.try_project_root().into_iter().collect();
+    let target = store::write_target(&impl_dir, &name, bounds)?;
+    store::write_atomic(&lock, &target, format!("{sha}\n").as_bytes())?;
     println!("{name}: {sha} (written at HEAD)");
     Ok(0)
 }

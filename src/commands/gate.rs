@@ -49,7 +49,11 @@ fn gated(ctx: &Context) -> Vec<crate::pending::Source> {
             .string("ucg.gate.sources")
             .map(|s| s.to_string())
     });
-    gate::sources(configured.as_deref())
+    let (gated, warnings) = gate::sources(configured.as_deref());
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
+    gated
 }
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {

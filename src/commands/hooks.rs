@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// What marks a hook file as ours.
-pub const HOOK_ID: &str = "# git-ucg hook v1";
+pub const HOOK_ID: &str = "# git-ucg managed hook — id: git-ucg-hook-v1";
 const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
 const CHAINED_SUFFIX: &str = ".pre-ucg";
@@ -33,7 +33,33 @@ fn script(hook: HookName) -> String {
     template(hook).replace(BAKED, &exe.replace('\'', "'\\''"))
 }
 
-fn is_ours(path: &Path) -> bool {
+/// Whether `GIT_UCG_SKIP` skips `hook`: `1`, or a comma list naming it.
+fn skipped(hook: HookName) -> bool {
+    std::env::var("GIT_UCG_SKIP").is_ok_and(|value| {
+        value
+            .split(',')
+            .map(str::trim)
+            .any(|name| name == "1" || name == hook.file_name())
+    })
+}
+
+/// `path` with `.` and `..` resolved lexically (the directory may not exist yet).
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+pub fn is_ours(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
 }
 
@@ -57,7 +83,7 @@ pub fn hooks_dir(ctx: &Context) -> Result<(PathBuf, Option<String>)> {
         }
         None => std::path::absolute(repo.common_dir().join("hooks"))?,
     };
-    Ok((dir, configured))
+    Ok((normalize(&dir), configured))
 }
 
 fn expand_home(path: &str) -> PathBuf {
@@ -83,7 +109,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     let (dir, configured) = hooks_dir(ctx)?;
     let root = ctx.project_root()?;
     if let Some(raw) = &configured {
-        let outside = !dir.starts_with(&root);
+        let outside = !dir.starts_with(normalize(&root));
         let manager = other_manager(&dir);
         if (outside || manager.is_some()) && !args.hooks_path_ok {
             let why = match manager {
@@ -111,20 +137,21 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let exists = std::fs::symlink_metadata(&path).is_ok();
         if exists && !is_ours(&path) {
-            if chained.exists() && !args.force {
+            // A chained hook is the user's; it is never overwritten.
+            if std::fs::symlink_metadata(&chained).is_ok() {
                 return Err(Error::new(format!(
-                    "{} is not ours, and {} already holds a chained hook",
+                    "{} is not ours, and {} already holds the hook chained before it",
                     path.display(),
                     chained.display()
                 ))
-                .hint("replace the chained one with it: git ucg hooks install --force"));
+                .hint("keep the one you want: merge them into one script, or move one aside, then install again"));
             }
             std::fs::rename(&path, &chained)
                 .map_err(|e| Error::new(format!("cannot move {} aside: {e}", path.display())))?;
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
         let text = script(hook);
-        if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+        if !args.force && std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
             println!("up to date: {}", path.display());
             continue;
         }
@@ -178,19 +205,20 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     for hook in hooks {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
-        if !is_ours(&path) {
-            if path.exists() {
-                println!("left alone: {} (not ours)", path.display());
-            }
+        let present = std::fs::symlink_metadata(&path).is_ok();
+        if present && !is_ours(&path) {
+            println!("left alone: {} (not ours)", path.display());
             continue;
         }
-        std::fs::remove_file(&path)
-            .map_err(|e| Error::new(format!("cannot remove {}: {e}", path.display())))?;
-        println!("removed: {}", path.display());
-        if chained.exists() {
+        if std::fs::symlink_metadata(&chained).is_ok() {
+            // One rename puts the chained hook back over ours: never a moment with neither.
             std::fs::rename(&chained, &path)
                 .map_err(|e| Error::new(format!("cannot restore {}: {e}", chained.display())))?;
             println!("restored: {}", path.display());
+        } else if present {
+            std::fs::remove_file(&path)
+                .map_err(|e| Error::new(format!("cannot remove {}: {e}", path.display())))?;
+            println!("removed: {}", path.display());
         }
     }
     if args.agent {
@@ -290,7 +318,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
 
 /// What the installed scripts call: the chained hook first, then the decision.
 pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
-    if std::env::var_os("GIT_UCG_SKIP").is_some_and(|v| v == "1") {
+    if skipped(args.hook) {
         return Ok(0);
     }
     let mut stdin = Vec::new();
@@ -299,23 +327,33 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     }
     if let Ok((dir, _)) = hooks_dir(ctx) {
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", args.hook.file_name()));
-        if chained.is_file() {
+        // As git does, a hook file that is not executable is not run.
+        let runnable = std::fs::metadata(&chained)
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+        if runnable {
             let code = run_chained(&chained, &args.args, &stdin)?;
             if code != 0 {
                 return Ok(code);
             }
         }
     }
-    // No run located (no configuration, no artifact directory): nothing to gate.
-    let Ok(located) = super::gate::Located::find(ctx, None) else {
-        return Ok(0);
+    // A run that cannot be located because its configuration is broken fails closed; a
+    // repository without any run artifacts is not gated.
+    let verb = match args.hook {
+        HookName::PreCommit => "commit",
+        HookName::PrePush => "push",
+    };
+    let located = match super::gate::Located::find(ctx, None) {
+        Ok(located) => located,
+        Err(error) => {
+            eprint!("{}", error.render());
+            eprintln!("git-ucg: {verb} refused: the run's artifacts cannot be located (above).");
+            eprintln!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify.");
+            return Ok(1);
+        }
     };
     if super::strict::enabled(ctx) {
         if let Some(story) = super::strict::current_story(&located.impl_dir) {
-            let verb = match args.hook {
-                HookName::PreCommit => "commit",
-                HookName::PrePush => "push",
-            };
             let refusals = super::strict::refusals(ctx, &located.impl_dir, &story, verb);
             if !refusals.is_empty() {
                 eprintln!("git-ucg: {verb} refused by strict mode (story {story}):");

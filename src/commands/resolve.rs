@@ -33,6 +33,10 @@ struct Outcome {
     applied: Vec<Applied>,
     /// What is still pending after the last commit.
     after: Option<Pending>,
+    /// How many of `recorded` and `applied` the decision log already holds.
+    logged: (usize, usize),
+    /// Whether this pass's heading is in the decision log.
+    log_started: bool,
 }
 
 pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
@@ -60,17 +64,24 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         dry_run: args.dry_run,
     };
     let mut outcome = Outcome::default();
-    if interactive {
-        read_answers_doc(&run)?;
-        let before = enumerate(&run);
-        // Closes already on record are applied first, without asking.
-        commit(ctx, &run, &[], &mut outcome)?;
-        guided_pass(ctx, &run, &before, &mut outcome)?;
-    } else {
-        // Also with nothing given: what an earlier pass recorded and did not apply is applied.
-        commit(ctx, &run, &given, &mut outcome)?;
+    let pass = |outcome: &mut Outcome| -> Result<()> {
+        if interactive {
+            read_answers_doc(&run)?;
+            let before = enumerate(&run);
+            // Closes already on record are applied first, without asking.
+            commit(ctx, &run, &[], outcome)?;
+            guided_pass(ctx, &run, &before, outcome)
+        } else {
+            // Also with nothing given: what an earlier pass recorded and did not apply is applied.
+            commit(ctx, &run, &given, outcome)
+        }
+    };
+    if let Err(error) = pass(&mut outcome) {
+        // What was recorded before the failure is logged all the same.
+        let _ = append_to_log(&run, &mut outcome);
+        return Err(error);
     }
-    let logged = append_to_log(&run, &outcome)?;
+    let logged = append_to_log(&run, &mut outcome)?;
     let after = match outcome.after.take() {
         Some(after) => after,
         None => enumerate(&run),
@@ -375,29 +386,35 @@ fn apply(
         .filter(|i| i.source == Source::Decision && closed(&i.id))
         .collect();
     if let (false, Some(first)) = (rows.is_empty(), rows.first()) {
-        let text = std::fs::read_to_string(&run.ledger)
-            .map_err(|e| Error::new(format!("cannot read {}: {e}", run.ledger.display())))?;
+        // The file the edit replaces (a symlink within bounds is followed), locked in its own
+        // directory before it is read: read, flip and write are one step for other writers.
+        let dir = run
+            .ledger
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = run
+            .ledger
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let bounds = || ctx.try_project_root().into_iter().collect();
+        let target = store::write_target(dir, &name, bounds)?;
+        let target_dir = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let own_lock;
+        let ledger_lock = if same_dir(target_dir, &run.impl_dir) {
+            lock
+        } else {
+            own_lock = store::lock_dir(target_dir)?;
+            &own_lock
+        };
+        let text = std::fs::read_to_string(&target)
+            .map_err(|e| Error::new(format!("cannot read {}: {e}", target.display())))?;
         let (edited, flipped) = record::flip_ledger_rows(&text, &first.artifact, closed);
         if !run.dry_run && edited != text {
-            let dir = run
-                .ledger
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let name = run
-                .ledger
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let own_lock;
-            let ledger_lock = if same_dir(dir, &run.impl_dir) {
-                lock
-            } else {
-                own_lock = store::lock_dir(dir)?;
-                &own_lock
-            };
-            let bounds = || ctx.try_project_root().into_iter().collect();
-            let target = store::write_target(dir, &name, bounds)?;
             store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
         }
         for id in flipped {
@@ -588,26 +605,37 @@ fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcom
             action,
         };
         commit(ctx, run, std::slice::from_ref(&answer), outcome)?;
+        // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
+        append_to_log(run, outcome)?;
     }
     Ok(())
 }
 
-/// Appends the pass's section to the run folder's decision log; `None` when there is no log or
-/// nothing to say.
-fn append_to_log(run: &Run, outcome: &Outcome) -> Result<Option<PathBuf>> {
+/// Appends to the run folder's decision log what the pass has done since the last call: the
+/// `## ucg-resolve <time>` heading the first time, then one bullet per answer (id, action,
+/// answer, what was cleared) and per close applied from an earlier pass. Called after every
+/// answer of the interactive pass and on the way out of a failing one, so what was recorded is
+/// also logged. The log's path once anything was (or, in a dry run, would be) appended.
+fn append_to_log(run: &Run, outcome: &mut Outcome) -> Result<Option<PathBuf>> {
     let Some(dir) = &run.log_dir else {
         return Ok(None);
     };
-    if outcome.recorded.is_empty() && outcome.applied.is_empty() {
-        return Ok(None);
-    }
     let path = dir.join(DECISION_LOG_FILE);
-    let stamp = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ");
+    let (recorded, applied) = (
+        &outcome.recorded[outcome.logged.0..],
+        &outcome.applied[outcome.logged.1..],
+    );
+    if recorded.is_empty() && applied.is_empty() {
+        return Ok(outcome.log_started.then_some(path));
+    }
     let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut section = format!("\n## ucg-resolve {stamp}\n\n");
-    for answer in &outcome.recorded {
-        let cleared: Vec<&str> = outcome
-            .applied
+    let mut section = String::new();
+    if !outcome.log_started {
+        let stamp = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ");
+        section.push_str(&format!("\n## ucg-resolve {stamp}\n\n"));
+    }
+    for answer in recorded {
+        let cleared: Vec<&str> = applied
             .iter()
             .filter(|a| a.id == answer.id)
             .map(|a| a.cleared.as_str())
@@ -624,14 +652,16 @@ fn append_to_log(run: &Run, outcome: &Outcome) -> Result<Option<PathBuf>> {
             one_line(&answer.answer)
         ));
     }
-    for applied in &outcome.applied {
-        if !outcome.recorded.iter().any(|a| a.id == applied.id) {
+    for done in applied {
+        if !recorded.iter().any(|a| a.id == done.id) {
             section.push_str(&format!(
                 "- `{}` — close (recorded earlier) — cleared: {}\n",
-                applied.id, applied.cleared
+                done.id, done.cleared
             ));
         }
     }
+    outcome.logged = (outcome.recorded.len(), outcome.applied.len());
+    outcome.log_started = true;
     if run.dry_run {
         return Ok(Some(path));
     }
@@ -656,7 +686,23 @@ fn append_to_log(run: &Run, outcome: &Outcome) -> Result<Option<PathBuf>> {
 /// What closed, what is still pending, and where the run goes next.
 fn hand_back(run: &Run, after: &Pending, outcome: &Outcome, logged: Option<&Path>) -> String {
     let mut out = String::new();
-    if after.items.is_empty() && outcome.recorded.is_empty() && outcome.applied.is_empty() {
+    for blocker in &after.blockers {
+        out.push_str(&format!(
+            "Blocked: {}: {}\n  {}\n",
+            blocker.artifact, blocker.reason, blocker.way_out
+        ));
+    }
+    for file in &after.unpromoted {
+        out.push_str(&format!(
+            "Not answerable yet: {file} (a raw escalation the run has not promoted)\n"
+        ));
+    }
+    let nothing_else = after.blockers.is_empty() && after.unpromoted.is_empty();
+    if nothing_else
+        && after.items.is_empty()
+        && outcome.recorded.is_empty()
+        && outcome.applied.is_empty()
+    {
         out.push_str(
             "Nothing is pending: the run stopped for a reason other than a decision. \
 `git ucg status` shows where it stands.\n",
@@ -702,6 +748,10 @@ fn hand_back(run: &Run, after: &Pending, outcome: &Outcome, logged: Option<&Path
         }
     }
     match (logged, &run.log_dir) {
+        (Some(path), _) if run.dry_run => out.push_str(&format!(
+            "Decision log: would append to {}\n",
+            path.display()
+        )),
         (Some(path), _) => out.push_str(&format!("Decision log: appended to {}\n", path.display())),
         (None, None) => out.push_str("Decision log: no run folder found; nothing appended.\n"),
         (None, Some(_)) => {}

@@ -120,7 +120,7 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
             fix: Some("git ucg epic --epic <id> shows an epic's branch".into()),
         }),
     }
-    checks.push(git_hooks_check(repo));
+    checks.push(git_hooks_check(ctx));
     checks.push(agent_hooks_check(&inputs.project_root));
     checks.push(allowlist_check(ctx));
     checks.push(latch_check(&inputs.impl_dir));
@@ -180,25 +180,25 @@ fn branch_check(epic: &Epic) -> Check {
     }
 }
 
-/// Our pre-commit and pre-push hooks where git looks for hooks.
-fn git_hooks_check(repo: &gix::Repository) -> Check {
-    let dir = repo
-        .config_snapshot()
-        .string("core.hooksPath")
-        .map(|p| {
-            let p = std::path::PathBuf::from(p.to_string());
-            match repo.workdir() {
-                Some(root) if p.is_relative() => root.join(p),
-                _ => p,
-            }
-        })
-        .unwrap_or_else(|| repo.common_dir().join("hooks"));
-    let ours = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).is_ok_and(|text| text.contains("git-ucg"))
+/// Our pre-commit and pre-push hooks, executable, where git looks for hooks.
+fn git_hooks_check(ctx: &Context) -> Check {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok((dir, _)) = super::hooks::hooks_dir(ctx) else {
+        return Check {
+            item: "git hooks",
+            state: "missing",
+            detail: "no hooks directory (not in a repository with a work tree)".into(),
+            fix: Some("git ucg hooks install".into()),
+        };
+    };
+    let active = |name: &str| {
+        let path = dir.join(name);
+        super::hooks::is_ours(&path)
+            && std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
     };
     let missing: Vec<&str> = ["pre-commit", "pre-push"]
         .into_iter()
-        .filter(|h| !ours(h))
+        .filter(|h| !active(h))
         .collect();
     Check {
         item: "git hooks",

@@ -251,7 +251,7 @@ fn the_installer_chains_restores_and_refuses() {
         foreign
     );
     let installed = std::fs::read_to_string(hooks.join("pre-commit")).unwrap();
-    assert!(installed.starts_with("#!/bin/sh\n# git-ucg hook v1"));
+    assert!(installed.starts_with("#!/bin/sh\n# git-ucg managed hook — id: git-ucg-hook-v1\n"));
     // Idempotent: no double chaining.
     let out = install(&env, &dir, &[]);
     assert!(stdout(&out).contains("up to date"), "{}", stdout(&out));
@@ -301,6 +301,17 @@ fn the_installer_chains_restores_and_refuses() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--hooks-path-ok"), "{}", stderr(&out));
     assert!(!shared.exists());
+
+    // Another manager's directory inside the repository: refused too, with the options.
+    env.git(&dir, &["config", "core.hooksPath", ".husky"]);
+    let out = install(&env, &dir, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("husky") && stderr(&out).contains("hooks run pre-commit"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.join(".husky/pre-commit").exists());
 
     // Ours in .git/hooks while git looks elsewhere: installed but inactive.
     env.git(&dir, &["config", "--unset", "core.hooksPath"]);
@@ -636,5 +647,92 @@ fn budget_counters_shown_and_reset() {
     assert_eq!(
         std::fs::read_to_string(dir.join(IMPL).join(".budget-7-3.json")).unwrap(),
         "{\"turns\": 1}"
+    );
+}
+
+#[test]
+fn what_the_review_found_stays_fixed() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let gate = |dir: &Path| env.ucg(dir).args(["gate", "--json"]).output().unwrap();
+    // A corrupt escalation sidecar blocks until repaired.
+    env.git(&dir, &["config", "ucg.gate.sources", "escalations"]);
+    write(&dir.join(IMPL).join("escalation-7-3.json"), "{");
+    let out = gate(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc["blockers"][0]["artifact"]
+        .as_str()
+        .unwrap()
+        .ends_with("escalation-7-3.json"));
+
+    // Ids do not depend on how the artifact directory is spelled.
+    let ids = |cwd: &Path, args: &[&str]| -> Vec<String> {
+        let out = env
+            .ucg(cwd)
+            .args(["pending", "--json"])
+            .args(args)
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let plain = ids(&dir, &[]);
+    assert_eq!(
+        ids(&dir, &["--impl-artifacts", &format!("./{IMPL}/")]),
+        plain
+    );
+    assert_eq!(
+        ids(
+            &dir.join("_bmad-output"),
+            &["--impl-artifacts", "implementation-artifacts"]
+        ),
+        plain
+    );
+
+    // GIT_UCG_SKIP as a list names the hooks it skips.
+    let hooks = dir.join(".git/hooks");
+    let foreign = "#!/bin/sh\nexit 0\n";
+    write(&hooks.join("pre-commit"), foreign);
+    assert_eq!(install(&env, &dir, &[]).status.code(), Some(0));
+    let run = |skip: &str| {
+        env.ucg(&dir)
+            .args(["hooks", "run", "pre-commit"])
+            .env("GIT_UCG_SKIP", skip)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(run("pre-push"), Some(1), "only pre-push skipped");
+    assert_eq!(run("pre-push,pre-commit"), Some(0));
+    // The chained hook above is not executable: git would not run it, neither do we.
+    assert!(hooks.join("pre-commit.pre-ucg").exists());
+    assert_eq!(
+        run(""),
+        Some(1),
+        "the decision still runs, the chained hook is skipped"
+    );
+
+    // A second foreign hook never overwrites the chained one; uninstall restores it even when
+    // our hook was deleted by hand.
+    write(&hooks.join("pre-commit"), "#!/bin/sh\n# another manager\n");
+    let out = install(&env, &dir, &["--force"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("pre-commit.pre-ucg")).unwrap(),
+        foreign
+    );
+    std::fs::remove_file(hooks.join("pre-commit")).unwrap();
+    let out = env.ucg(&dir).args(["hooks", "uninstall"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("pre-commit")).unwrap(),
+        foreign
     );
 }
