@@ -95,15 +95,18 @@ impl Artifacts {
     /// Reads what the enumeration needs through `source`; also reports the ledger's bytes were
     /// there (`Some(false)`: present but not UTF-8).
     pub fn read(inputs: &PendingInputs, source: &ArtifactSource) -> (Artifacts, Option<bool>) {
-        let (mut artifacts, ledger_ok) = Artifacts::read_without_answers(inputs, source);
+        let (mut artifacts, ledger_ok) = Artifacts::read_without_answers(inputs, source, true);
         artifacts.decisions = source.read(&inputs.impl_dir.join(DECISIONS_FILE));
         (artifacts, ledger_ok)
     }
 
     /// As [`Artifacts::read`], leaving `decisions` unread (for a caller that holds the answers).
+    /// With `spare_core`, the ledger is parsed on a second thread (a caller already using both
+    /// cores says no).
     pub fn read_without_answers(
         inputs: &PendingInputs,
         source: &ArtifactSource,
+        spare_core: bool,
     ) -> (Artifacts, Option<bool>) {
         let ledger_text = source
             .read(inputs.ledger)
@@ -111,13 +114,18 @@ impl Artifacts {
         let ledger_ok = ledger_text.as_ref().map(Option::is_some);
         // The ledger (often the largest file) is parsed on a second core while the artifact
         // directory is read.
+        let parse = || {
+            ledger_text
+                .flatten()
+                .map(|text| ledger::rows(&text))
+                .unwrap_or_default()
+        };
         let artifacts = std::thread::scope(|scope| {
-            let rows = scope.spawn(|| {
-                ledger_text
-                    .flatten()
-                    .map(|text| ledger::rows(&text))
-                    .unwrap_or_default()
-            });
+            let rows = if spare_core {
+                Ok(scope.spawn(parse))
+            } else {
+                Err(parse())
+            };
             let mut names = source.list(inputs.impl_dir);
             names.sort();
             let sidecars = names
@@ -131,7 +139,10 @@ impl Artifacts {
                 names,
                 sidecars,
                 // A parser that panicked is a bug; fail soft, as for an unreadable ledger.
-                ledger_rows: rows.join().unwrap_or_default(),
+                ledger_rows: match rows {
+                    Ok(thread) => thread.join().unwrap_or_default(),
+                    Err(rows) => rows,
+                },
             }
         });
         (artifacts, ledger_ok)

@@ -6,7 +6,7 @@
 //! died before applying it is applied by the next one without asking.
 
 use crate::cli::Action;
-use crate::pending::{Pending, Source};
+use crate::pending::Source;
 use crate::pyjson::{self, Object, Value};
 use crate::ucg::ledger;
 use std::path::Path;
@@ -152,16 +152,6 @@ pub fn flip_ledger_rows(
         out.replace_range(span, "resolved");
     }
     (out, flipped)
-}
-
-/// The closes on record whose artifacts are still present: what applying must clear.
-pub fn closes_to_apply<'p>(pending: &'p Pending, closed: &dyn Fn(&str) -> bool) -> Vec<&'p str> {
-    pending
-        .items
-        .iter()
-        .filter(|item| item.source != Source::Red && closed(&item.id))
-        .map(|item| item.id.as_str())
-        .collect()
 }
 
 /// `.budget-<story>.json` for an escalation sidecar `escalation-<story>.json`.

@@ -76,7 +76,29 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             commit(ctx, &run, &given, outcome)
         }
     };
-    if let Err(error) = pass(&mut outcome) {
+    // Where a resume re-enters reads the verdicts, which no answer changes: it is worked out on
+    // the other core, from its own view of the repository, while the pass writes.
+    let root = ctx.try_project_root();
+    let impl_flag = args.impl_artifacts.clone();
+    let routed = std::thread::scope(|scope| {
+        let route = (!args.json)
+            .then(|| {
+                // The readers recurse: the same stack as every command gets.
+                std::thread::Builder::new()
+                    .stack_size(crate::STACK_SIZE)
+                    .spawn_scoped(scope, || {
+                        let root = root?;
+                        let own = Context::at(&root, false);
+                        super::resume::route(&own, impl_flag.as_deref()).ok()
+                    })
+                    .ok()
+            })
+            .flatten();
+        let done = pass(&mut outcome);
+        (done, route.and_then(|r| r.join().ok().flatten()))
+    });
+    let (done, route) = routed;
+    if let Err(error) = done {
         // What was recorded before the failure is logged all the same.
         let _ = append_to_log(&run, &mut outcome);
         return Err(error);
@@ -103,8 +125,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let mut text = hand_back(&run, &after, &outcome, logged.as_deref());
     if !outcome.applied.is_empty() {
         // Where the run goes next (a pass that only deferred hands nothing back).
-        let route = super::resume::route(ctx, args.impl_artifacts.as_deref());
-        if let Ok(route) = route {
+        if let Some(route) = route {
             let at = route
                 .story
                 .map(|s| format!(" at story {s}"))
@@ -273,7 +294,7 @@ fn commit(ctx: &Context, run: &Run, answers: &[Answer], outcome: &mut Outcome) -
             .spawn_scoped(scope, || read_answers_doc(run))
             .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
         let (artifacts, _) =
-            Artifacts::read_without_answers(&inputs(run), &ArtifactSource::WorkTree);
+            Artifacts::read_without_answers(&inputs(run), &ArtifactSource::WorkTree, false);
         let found = pending::enumerate_unanswered(&inputs(run), &artifacts);
         let doc = doc
             .join()
@@ -306,7 +327,8 @@ fn commit(ctx: &Context, run: &Run, answers: &[Answer], outcome: &mut Outcome) -
 }
 
 /// Applies the closes on record (`closed_ids`) to the artifacts still carrying them (`pending`, as
-/// enumerated under the lock). Returns what is still pending afterwards.
+/// enumerated under the lock). Returns what is still pending afterwards. The registry is
+/// rewritten on this thread while the escalation files and the ledger are cleared on another.
 fn apply(
     ctx: &Context,
     run: &Run,
@@ -316,39 +338,79 @@ fn apply(
     outcome: &mut Outcome,
 ) -> Result<Pending> {
     let applied_before = outcome.applied.len();
-    let closed = &|id: &str| closed_ids.contains(id);
+    let root = ctx.try_project_root();
+    let (reds, files) = std::thread::scope(|scope| {
+        let files = scope.spawn(|| apply_files(run, root.as_deref(), lock, &pending, &closed_ids));
+        let reds = apply_reds(ctx, run, lock, &pending, &closed_ids);
+        let files = files
+            .join()
+            .unwrap_or_else(|_| Err(Error::new("internal error while clearing artifacts")));
+        (reds, files)
+    });
+    // Whatever was cleared is reported (and logged), even when the other half failed.
+    let (reds, files) = match (reds, files) {
+        (Ok(reds), Ok(files)) => (reds, files),
+        (Ok(done), Err(error)) | (Err(error), Ok(done)) => {
+            outcome.applied.extend(done);
+            return Err(error);
+        }
+        (Err(error), Err(_)) => return Err(error),
+    };
+    outcome.applied.extend(reds);
+    outcome.applied.extend(files);
+    // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
+    let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    pending.items.retain(|i| !cleared.contains(i.id.as_str()));
+    Ok(pending)
+}
 
-    // REDs: through the registry writer, as `reds apply --from-sidecar` does.
+/// Closed REDs leave the registry through the registry writer, as `reds apply --from-sidecar`.
+fn apply_reds(
+    ctx: &Context,
+    run: &Run,
+    lock: &DirLock,
+    pending: &Pending,
+    closed_ids: &IdSet,
+) -> Result<Vec<Applied>> {
     let registry_name = crate::ucg::reds::REGISTRY_FILE;
-    {
-        let cleared: Vec<String> = pending
-            .registry_ids
-            .iter()
-            .filter(|id| closed(id))
-            .cloned()
-            .collect();
-        if !cleared.is_empty() {
-            if !run.dry_run {
-                super::reds::from_sidecar_locked(ctx, &run.impl_dir, lock, closed_ids.clone())?;
-            }
-            for id in cleared {
-                outcome.applied.push(Applied {
-                    id,
-                    source: Source::Red,
-                    cleared: format!("removed from {registry_name}, tombstone recorded"),
-                });
-            }
-        }
+    let cleared: Vec<String> = pending
+        .registry_ids
+        .iter()
+        .filter(|id| closed_ids.contains(id.as_str()))
+        .cloned()
+        .collect();
+    if !cleared.is_empty() && !run.dry_run {
+        super::reds::from_sidecar_locked(ctx, &run.impl_dir, lock, closed_ids.clone())?;
     }
+    Ok(cleared
+        .into_iter()
+        .map(|id| Applied {
+            id,
+            source: Source::Red,
+            cleared: format!("removed from {registry_name}, tombstone recorded"),
+        })
+        .collect())
+}
 
-    // Escalations: the typed sidecar goes; the raw marker stays; a budget overrun's counter goes.
-    for item in record::closes_to_apply(&pending, closed) {
-        let Some(item) = pending.items.iter().find(|i| i.id == item) else {
-            continue;
-        };
-        if item.source != Source::Escalation {
-            continue;
-        }
+/// Closed escalations lose their typed sidecar (the raw marker stays) and, for a budget overrun,
+/// their turn counter; closed ledger rows get their `status` cell flipped and nothing else.
+fn apply_files(
+    run: &Run,
+    root: Option<&Path>,
+    lock: &DirLock,
+    pending: &Pending,
+    closed_ids: &IdSet,
+) -> Result<Vec<Applied>> {
+    let closed = |id: &str| closed_ids.contains(id);
+    let mut applied = Vec::new();
+    for item in pending
+        .items
+        .iter()
+        .filter(|i| i.source == Source::Escalation && closed(&i.id))
+    {
         let file_name = Path::new(&item.artifact)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -372,66 +434,57 @@ fn apply(
                     .unwrap_or_default(),
             );
         }
-        outcome.applied.push(Applied {
+        applied.push(Applied {
             id: item.id.clone(),
             source: Source::Escalation,
             cleared: format!("deleted {}", cleared.join(" and ")),
         });
     }
 
-    // Ledger rows: the status cell flips, nothing else.
-    let rows: Vec<&PendingItem> = pending
+    let Some(first) = pending
         .items
         .iter()
-        .filter(|i| i.source == Source::Decision && closed(&i.id))
-        .collect();
-    if let (false, Some(first)) = (rows.is_empty(), rows.first()) {
-        // The file the edit replaces (a symlink within bounds is followed), locked in its own
-        // directory before it is read: read, flip and write are one step for other writers.
-        let dir = run
-            .ledger
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = run
-            .ledger
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let bounds = || ctx.try_project_root().into_iter().collect();
-        let target = store::write_target(dir, &name, bounds)?;
-        let target_dir = target
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let own_lock;
-        let ledger_lock = if same_dir(target_dir, &run.impl_dir) {
-            lock
-        } else {
-            own_lock = store::lock_dir(target_dir)?;
-            &own_lock
-        };
-        let text = std::fs::read_to_string(&target)
-            .map_err(|e| Error::new(format!("cannot read {}: {e}", target.display())))?;
-        let (edited, flipped) = record::flip_ledger_rows(&text, &first.artifact, closed);
-        if !run.dry_run && edited != text {
-            store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
-        }
-        for id in flipped {
-            outcome.applied.push(Applied {
-                id,
-                source: Source::Decision,
-                cleared: format!("{}: status open → resolved", first.artifact),
-            });
-        }
+        .find(|i| i.source == Source::Decision && closed(&i.id))
+    else {
+        return Ok(applied);
+    };
+    // The file the edit replaces (a symlink within bounds is followed), locked in its own
+    // directory before it is read: read, flip and write are one step for other writers.
+    let dir = run
+        .ledger
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = run
+        .ledger
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bounds = || root.map(Path::to_path_buf).into_iter().collect();
+    let target = store::write_target(dir, &name, bounds)?;
+    let target_dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let own_lock;
+    let ledger_lock = if same_dir(target_dir, &run.impl_dir) {
+        lock
+    } else {
+        own_lock = store::lock_dir(target_dir)?;
+        &own_lock
+    };
+    let text = std::fs::read_to_string(&target)
+        .map_err(|e| Error::new(format!("cannot read {}: {e}", target.display())))?;
+    let (edited, flipped) = record::flip_ledger_rows(&text, &first.artifact, &closed);
+    if !run.dry_run && edited != text {
+        store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
     }
-    // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
-    let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
-        .iter()
-        .map(|a| a.id.as_str())
-        .collect();
-    pending.items.retain(|i| !cleared.contains(i.id.as_str()));
-    Ok(pending)
+    applied.extend(flipped.into_iter().map(|id| Applied {
+        id,
+        source: Source::Decision,
+        cleared: format!("{}: status open → resolved", first.artifact),
+    }));
+    Ok(applied)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
