@@ -6,9 +6,7 @@ mod support;
 
 use std::path::Path;
 use std::process::Command;
-use support::{time_pair, time_runs_exiting, RepoShape, RunShape};
-
-const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+use support::{time_pair, time_runs_exiting, RepoShape, RunShape, BIN};
 
 fn git(root: &Path, args: &[&str]) -> Command {
     let mut command = Command::new("git");

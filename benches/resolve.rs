@@ -6,22 +6,8 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use support::{time_runs, RepoShape, RunShape};
 
-const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
-
-fn ucg(root: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(BIN);
-    command
-        .current_dir(root)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env_remove("ULTRACODE_IMPL_ARTIFACTS")
-        .stdin(Stdio::null());
-    command
-}
+use support::{scratch, time_runs, ucg, RepoShape, RunShape};
 
 fn copy_dir(from: &Path, to: &Path) {
     let _ = std::fs::remove_dir_all(to);
@@ -34,17 +20,6 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
     }
-}
-
-/// A scratch directory; with `GIT_UCG_BENCH_KEEP=1` it stays (and is named) for profiling.
-fn scratch() -> (std::path::PathBuf, Option<tempfile::TempDir>) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    if std::env::var_os("GIT_UCG_BENCH_KEEP").is_some() {
-        let path = dir.keep();
-        eprintln!("workload kept in {}", path.display());
-        return (path, None);
-    }
-    (dir.path().to_path_buf(), Some(dir))
 }
 
 fn main() {

@@ -7,41 +7,7 @@ mod support;
 
 use std::path::Path;
 use std::process::Command;
-use support::{time_pair, time_runs, RepoShape, RunShape};
-
-const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
-
-fn ucg(root: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(BIN);
-    command
-        .current_dir(root)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env_remove("ULTRACODE_IMPL_ARTIFACTS");
-    command
-}
-
-fn git(root: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new("git");
-    command
-        .current_dir(root)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null");
-    command
-}
-
-/// A scratch directory; with `GIT_UCG_BENCH_KEEP=1` it stays (and is named) for profiling.
-fn scratch() -> (std::path::PathBuf, Option<tempfile::TempDir>) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    if std::env::var_os("GIT_UCG_BENCH_KEEP").is_some() {
-        let path = dir.keep();
-        eprintln!("workload kept in {}", path.display());
-        return (path, None);
-    }
-    (dir.path().to_path_buf(), Some(dir))
-}
+use support::{git_command as git, scratch, time_pair, time_runs, ucg, RepoShape, RunShape, BIN};
 
 fn head(root: &Path) -> String {
     let out = git(root, &["rev-parse", "HEAD"]).output().expect("git");

@@ -318,6 +318,22 @@ impl Config {
         )))
     }
 
+    /// `workflow.protected_branches` as names (default `main`, `master`): the branches an epic's
+    /// work never lands on directly.
+    pub fn protected_branches(&self) -> Vec<String> {
+        self.expanded("protected_branches")
+            .ok()
+            .flatten()
+            .and_then(|v| v.as_array().cloned())
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_else(|| vec!["main".into(), "master".into()])
+    }
+
     /// A path scalar, resolved (`None` when the key is absent from every layer).
     pub fn path(&self, key: &str) -> Result<Option<PathBuf>, ConfigError> {
         Ok(match self.expanded(key)? {

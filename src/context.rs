@@ -132,6 +132,18 @@ impl Context {
             .unwrap_or_else(|| impl_dir.join("deferred-work.md"))
     }
 
+    /// Where artifacts are read from: the tree of `rev` (read commands' `--rev`), else the work
+    /// tree.
+    pub fn artifact_source(&self, rev: Option<&str>) -> Result<crate::store::ArtifactSource<'_>> {
+        match rev {
+            None => Ok(crate::store::ArtifactSource::WorkTree),
+            Some(rev) => {
+                let root = self.project_root()?;
+                crate::store::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::new)
+            }
+        }
+    }
+
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
     pub fn paged_output(&self) -> Output {
         let core_pager = self.repo().ok().and_then(|r| {

@@ -38,18 +38,7 @@ impl EpicInputs {
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_else(|| default.to_string())
         };
-        let protected_branches = config
-            .expanded("protected_branches")
-            .ok()
-            .flatten()
-            .and_then(|v| v.as_array().cloned())
-            .map(|items| {
-                items
-                    .iter()
-                    .filter_map(|i| i.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_else(|| vec!["main".into(), "master".into()]);
+        let protected_branches = config.protected_branches();
         Ok(EpicInputs {
             impl_dir,
             project_root: ctx.project_root()?,

@@ -7,6 +7,43 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// The binary under measurement.
+pub const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+
+/// `git-ucg ARGS` in `root`, away from the user's git configuration and artifact overrides.
+pub fn ucg(root: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .current_dir(root)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env_remove("ULTRACODE_IMPL_ARTIFACTS");
+    command
+}
+
+/// `git ARGS` in `root`, away from the user's configuration: the comparison commands.
+pub fn git_command(root: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new("git");
+    command
+        .current_dir(root)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null");
+    command
+}
+
+/// A scratch directory; with `GIT_UCG_BENCH_KEEP=1` it stays (and is named) for profiling.
+pub fn scratch() -> (PathBuf, Option<tempfile::TempDir>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    if std::env::var_os("GIT_UCG_BENCH_KEEP").is_some() {
+        let path = dir.keep();
+        eprintln!("workload kept in {}", path.display());
+        return (path, None);
+    }
+    (dir.path().to_path_buf(), Some(dir))
+}
+
 /// The sizes of one synthetic artifact workload (the repository's are [`RepoShape`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Workload {

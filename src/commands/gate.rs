@@ -3,7 +3,7 @@
 
 use crate::cli::GateArgs;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gate::{self, Decision};
 use crate::pending::{self, PendingInputs};
 use crate::store::ArtifactSource;
@@ -58,16 +58,7 @@ fn gated(ctx: &Context) -> Vec<crate::pending::Source> {
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let located = Located::find(ctx, args.impl_artifacts.as_deref())?;
-    let at_rev;
-    let work_tree = ArtifactSource::WorkTree;
-    let source = match &args.rev {
-        Some(rev) => {
-            at_rev = ArtifactSource::at_rev(ctx.repo()?, rev, &located.project_root)
-                .map_err(Error::new)?;
-            &at_rev
-        }
-        None => &work_tree,
-    };
+    let source = &ctx.artifact_source(args.rev.as_deref())?;
     let decision = located.decide(ctx, source);
     let code = u8::from(decision.blocked());
     if args.json {

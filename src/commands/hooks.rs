@@ -33,6 +33,15 @@ fn script(hook: HookName) -> String {
     template(hook).replace(BAKED, &exe.replace('\'', "'\\''"))
 }
 
+/// The hooks `--only` names, else both.
+fn selected(only: &[HookName]) -> Vec<HookName> {
+    if only.is_empty() {
+        HookName::ALL.to_vec()
+    } else {
+        only.to_vec()
+    }
+}
+
 /// Whether `GIT_UCG_SKIP` skips `hook`: `1`, or a comma list naming it.
 fn skipped(hook: HookName) -> bool {
     std::env::var("GIT_UCG_SKIP").is_ok_and(|value| {
@@ -127,12 +136,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     }
     std::fs::create_dir_all(&dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
-    let hooks = if args.only.is_empty() {
-        HookName::ALL.to_vec()
-    } else {
-        args.only.clone()
-    };
-    for hook in hooks {
+    for hook in selected(&args.only) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -197,12 +201,7 @@ fn git_config(root: &Path, args: &[&str]) -> Result<()> {
 
 pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     let (dir, _) = hooks_dir(ctx)?;
-    let hooks = if args.only.is_empty() {
-        HookName::ALL.to_vec()
-    } else {
-        args.only.clone()
-    };
-    for hook in hooks {
+    for hook in selected(&args.only) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let present = std::fs::symlink_metadata(&path).is_ok();

@@ -3,25 +3,15 @@
 
 use crate::cli::PendingArgs;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::pending::{self, Pending, PendingInputs, Source};
-use crate::store::ArtifactSource;
 use std::io::Write;
 use std::path::PathBuf;
 
 pub const SCHEMA: &str = "git-ucg.pending/1";
 
 pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
-    let work_tree = ArtifactSource::WorkTree;
-    let at_rev;
-    let source = match &args.rev {
-        None => &work_tree,
-        Some(rev) => {
-            let root = ctx.project_root()?;
-            at_rev = ArtifactSource::at_rev(ctx.repo()?, rev, &root).map_err(Error::new)?;
-            &at_rev
-        }
-    };
+    let source = &ctx.artifact_source(args.rev.as_deref())?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
     let ledger = ctx.deferred_work(
         args.deferred_work.as_deref(),

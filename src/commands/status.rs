@@ -42,16 +42,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     if args.watch {
         return watch(ctx, args, format);
     }
-    let work_tree = ArtifactSource::WorkTree;
-    let at_rev;
-    let source = match &args.rev {
-        None => &work_tree,
-        Some(rev) => {
-            let root = ctx.project_root()?;
-            at_rev = ArtifactSource::at_rev(ctx.repo()?, rev, &root).map_err(Error::new)?;
-            &at_rev
-        }
-    };
+    let source = &ctx.artifact_source(args.rev.as_deref())?;
     let located = locate(ctx, args, format, source)?;
     let document = render(ctx, args, format, source, &located)?;
     if format == StatusFormat::Human {

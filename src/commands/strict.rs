@@ -40,16 +40,8 @@ fn protected(ctx: &Context) -> Vec<String> {
         }
     }
     ctx.config()
-        .ok()
-        .and_then(|c| c.expanded("protected_branches").ok().flatten())
-        .and_then(|v| v.as_array().cloned())
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|i| i.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_else(|| vec!["main".into(), "master".into()])
+        .map(|c| c.protected_branches())
+        .unwrap_or_else(|_| vec!["main".into(), "master".into()])
 }
 
 /// The refusals for `verb` (`commit` or `push`) on the current story; empty when allowed.
