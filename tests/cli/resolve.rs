@@ -181,7 +181,7 @@ fn a_corrupt_answers_file_stops_everything() {
     let decisions = dir.join(IMPL).join(".decisions.json");
     let ids = pending_ids(&env, &dir, &[]);
     type Corruption<'a> = (&'a str, &'a dyn Fn(&Path));
-    let cases: [Corruption; 4] = [
+    let cases: [Corruption; 5] = [
         ("not JSON", &|p| write(p, "{\"decisions\": [")),
         ("not a list", &|p| write(p, "{\"decisions\": {}}")),
         ("a directory", &|p| {
@@ -191,6 +191,10 @@ fn a_corrupt_answers_file_stops_everything() {
             write(p, "{\"decisions\": []}");
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o000)).unwrap();
+        }),
+        // Unreadable for root too: a link that leads to itself.
+        ("a symlink loop", &|p| {
+            std::os::unix::fs::symlink(p, p).unwrap();
         }),
     ];
     for (what, corrupt) in cases {
