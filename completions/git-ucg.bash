@@ -40,6 +40,9 @@ _git__ucg() {
             git__ucg,generate)
                 cmd="git__ucg__subcmd__generate"
                 ;;
+            git__ucg,goal)
+                cmd="git__ucg__subcmd__goal"
+                ;;
             git__ucg,hooks)
                 cmd="git__ucg__subcmd__hooks"
                 ;;
@@ -85,6 +88,9 @@ _git__ucg() {
             git__ucg__subcmd__budget,tick)
                 cmd="git__ucg__subcmd__budget__subcmd__tick"
                 ;;
+            git__ucg__subcmd__goal,status)
+                cmd="git__ucg__subcmd__goal__subcmd__status"
+                ;;
             git__ucg__subcmd__hooks,install)
                 cmd="git__ucg__subcmd__hooks__subcmd__install"
                 ;;
@@ -110,7 +116,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline budget epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline goal budget epic diff id reds demo generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -451,6 +457,58 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__goal)
+            opts="-h -V --session --omt-dir --color --no-pager --help --version status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --omt-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__goal__subcmd__status)
+            opts="-h -V --session --omt-dir --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --omt-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -40,6 +40,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resume" -d 'Where a
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "gate" -d 'The hook decision as a command: exit 1 and the blockers while decisions are pending'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "hooks" -d 'Git hooks that refuse commits and pushes while decisions are pending'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "baseline" -d 'A story\'s anchors: its baseline and end markers, and the tests-ran marker\'s freshness'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "goal" -d 'The ultragoal state machine (its state CLI\'s commands, on the same files)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "budget" -d 'The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
@@ -210,6 +211,23 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_see
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -f -a "status" -d 'The phase token of the session\'s state, or `absent`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

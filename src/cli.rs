@@ -64,6 +64,8 @@ pub enum Command {
     /// A story's anchors: its baseline and end markers, and the tests-ran marker's freshness.
     #[command(subcommand)]
     Baseline(BaselineCommand),
+    /// The ultragoal state machine (its state CLI's commands, on the same files).
+    Goal(GoalArgs),
     /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
     #[command(subcommand)]
     Budget(BudgetCommand),
@@ -526,6 +528,30 @@ pub struct HooksRunArgs {
     /// The arguments git gave the hook.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "State lives in $OMT_DIR (default $HOME/.omt/<project>, the project named after the \
+directory holding the git common directory), one ultragoal-state-<session>.json per session; the session is \
+$OMT_SESSION_ID, else $CODEX_THREAD_ID. Exit status 0, or 1 with `ultragoal-state: Error: …` on stderr, as \
+the TypeScript CLI."
+)]
+pub struct GoalArgs {
+    /// Inspect another session's state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID).
+    #[arg(long, value_name = "SID", global = true)]
+    pub session: Option<String>,
+    /// The state directory (default: $OMT_DIR, else $HOME/.omt/<project>).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub omt_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: GoalCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GoalCommand {
+    /// The phase token of the session's state, or `absent`.
+    Status,
 }
 
 #[derive(Debug, Subcommand)]

@@ -11,6 +11,7 @@ pub mod epic;
 pub mod error;
 pub mod gate;
 pub mod git;
+pub mod goal;
 pub mod output;
 pub mod pending;
 pub mod prompt;

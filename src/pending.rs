@@ -222,20 +222,10 @@ fn marker_named(id: &str) -> Option<&str> {
 fn relative(root: &Path, path: &Path) -> String {
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let (root, path) = (absolute(root), absolute(path));
-    let lexical = |p: &Path| {
-        let mut out = std::path::PathBuf::new();
-        for c in p.components() {
-            match c {
-                std::path::Component::CurDir => {}
-                std::path::Component::ParentDir => {
-                    out.pop();
-                }
-                other => out.push(other.as_os_str()),
-            }
-        }
-        out
-    };
-    let (root, path) = (lexical(&root), lexical(&path));
+    let (root, path) = (
+        crate::store::lexical_normal(&root),
+        crate::store::lexical_normal(&path),
+    );
     path.strip_prefix(&root)
         .unwrap_or(&path)
         .components()

@@ -52,22 +52,6 @@ fn skipped(hook: HookName) -> bool {
     })
 }
 
-/// `path` with `.` and `..` resolved lexically (the directory may not exist yet).
-fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
 pub fn is_ours(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
 }
@@ -92,7 +76,7 @@ pub fn hooks_dir(ctx: &Context) -> Result<(PathBuf, Option<String>)> {
         }
         None => std::path::absolute(repo.common_dir().join("hooks"))?,
     };
-    Ok((normalize(&dir), configured))
+    Ok((crate::store::lexical_normal(&dir), configured))
 }
 
 fn expand_home(path: &str) -> PathBuf {
@@ -118,7 +102,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     let (dir, configured) = hooks_dir(ctx)?;
     let root = ctx.project_root()?;
     if let Some(raw) = &configured {
-        let outside = !dir.starts_with(normalize(&root));
+        let outside = !dir.starts_with(crate::store::lexical_normal(&root));
         let manager = other_manager(&dir);
         if (outside || manager.is_some()) && !args.hooks_path_ok {
             let why = match manager {

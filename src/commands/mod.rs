@@ -8,6 +8,7 @@ pub mod diff;
 pub mod epic;
 pub mod gate;
 pub mod generate;
+pub mod goal;
 pub mod hooks;
 pub mod id;
 pub mod pending;
@@ -36,6 +37,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Hooks(HooksCommand::Status(args)) => hooks::run_status(ctx, args),
         Command::Hooks(HooksCommand::Run(args)) => hooks::run_hook(ctx, args),
         Command::Baseline(command) => baseline::run(ctx, command),
+        Command::Goal(args) => goal::run(ctx, args),
         Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
         Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
         Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),

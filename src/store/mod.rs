@@ -47,6 +47,23 @@ impl StoreError {
     }
 }
 
+/// `path` with `.` and `..` resolved lexically, as git resolves the paths it prints relative to a
+/// directory (the path need not exist).
+pub fn lexical_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// The file a write of `dir/name` must replace. A plain file (or no file) is itself; a symlink is
 /// followed only when its target stays inside `dir` or one of `bounds` (e.g. the project root),
 /// so an artifact directory cannot be used to overwrite files elsewhere. `bounds` is asked for

@@ -9,6 +9,7 @@ mod demo;
 mod diff;
 mod discovery;
 mod docs;
+mod goal;
 mod hooks;
 mod reds;
 mod resolve;
