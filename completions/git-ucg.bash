@@ -88,6 +88,9 @@ _git__ucg() {
             git__ucg__subcmd__budget,tick)
                 cmd="git__ucg__subcmd__budget__subcmd__tick"
                 ;;
+            git__ucg__subcmd__goal,get)
+                cmd="git__ucg__subcmd__goal__subcmd__get"
+                ;;
             git__ucg__subcmd__goal,status)
                 cmd="git__ucg__subcmd__goal__subcmd__status"
                 ;;
@@ -472,8 +475,34 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__goal)
-            opts="-h -V --session --omt-dir --color --no-pager --help --version status"
+            opts="-h -V --session --omt-dir --color --no-pager --help --version status get"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --omt-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__goal__subcmd__get)
+            opts="-h -V --session --omt-dir --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -211,15 +211,16 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_see
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status" -f -a "status" -d 'The phase token of the session\'s state, or `absent`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -f -a "status" -d 'The phase token of the session\'s state, or `absent`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -f -a "get" -d 'The session\'s state as JSON with its computed `pristine`, or `null` when it is not an active, valid state (terminal states read as inactive)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
@@ -228,6 +229,14 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -552,6 +552,9 @@ pub struct GoalArgs {
 pub enum GoalCommand {
     /// The phase token of the session's state, or `absent`.
     Status,
+    /// The session's state as JSON with its computed `pristine`, or `null` when it is not an
+    /// active, valid state (terminal states read as inactive).
+    Get,
 }
 
 #[derive(Debug, Subcommand)]

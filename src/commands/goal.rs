@@ -18,14 +18,20 @@ pub fn run(_ctx: &Context, args: &GoalArgs) -> Result<u8> {
     if let Some(warning) = warning {
         eprintln!("warning: {warning}");
     }
+    let bytes = std::fs::read(dir::state_file(&omt_dir, &sid)).ok();
+    let mut stdout = std::io::stdout().lock();
     match args.command {
-        GoalCommand::Status => {
-            let bytes = std::fs::read(dir::state_file(&omt_dir, &sid)).ok();
-            let mut stdout = std::io::stdout().lock();
-            writeln!(stdout, "{}", goal::status_token(bytes.as_deref()))?;
-            Ok(0)
-        }
+        GoalCommand::Status => writeln!(stdout, "{}", goal::status_token(bytes.as_deref()))?,
+        GoalCommand::Get => match goal::get_view(bytes.as_deref()) {
+            Some(view) => {
+                let text = serde_json::to_string_pretty(&view)
+                    .map_err(|e| crate::error::Error::new(e.to_string()))?;
+                writeln!(stdout, "{text}")?;
+            }
+            None => writeln!(stdout, "null")?,
+        },
     }
+    Ok(0)
 }
 
 /// A refusal as the TypeScript CLI prints it: exit 1.

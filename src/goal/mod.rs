@@ -1,5 +1,5 @@
 //! The ultragoal state machine (formats/ultragoal.md), interoperable with its TypeScript state CLI
-//! on the same files. So far: where state lives (§1.1–1.3) and the `status` read (§2.9).
+//! on the same files. So far: where state lives (§1.1–1.3) and the `status` and `get` reads (§2.9).
 
 pub mod dir;
 
@@ -23,8 +23,92 @@ pub fn status_token(bytes: Option<&[u8]>) -> &'static str {
         .unwrap_or("absent")
 }
 
+/// Whether a state is pristine (§3.1): planning, no iteration yet, no outcome — a seed nobody
+/// has used, inert for every reader.
+pub fn is_pristine(state: &serde_json::Map<String, serde_json::Value>) -> bool {
+    use serde_json::Value;
+    state.get("phase").and_then(Value::as_str) == Some("planning")
+        && state
+            .get("iteration")
+            .is_none_or(|i| i.as_u64() == Some(0) && !i.is_f64())
+        && state.get("outcome").is_none_or(|o| o.as_str() == Some(""))
+}
+
+/// `get` (§2.9): an active, schema-valid state with its computed `pristine`, and `stories` and
+/// the review fields defaulted; `None` (printed `null`) for anything else — absent, unparseable,
+/// terminal (inactive), or failing the schema guard (boolean `active`, a known phase, an integer
+/// `iteration` ≥ 0 and `max_iterations` ≥ 1 where present).
+pub fn get_view(bytes: Option<&[u8]>) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    let Value::Object(mut state) = serde_json::from_slice::<Value>(bytes?).ok()? else {
+        return None;
+    };
+    fn integer_at_least(value: Option<&Value>, min: i64) -> bool {
+        value.is_none_or(|v| v.is_i64() && v.as_i64().is_some_and(|n| n >= min))
+    }
+    let valid = state.get("active") == Some(&Value::Bool(true))
+        && state
+            .get("phase")
+            .and_then(Value::as_str)
+            .is_some_and(|p| PHASES.contains(&p))
+        && integer_at_least(state.get("iteration"), 0)
+        && integer_at_least(state.get("max_iterations"), 1);
+    if !valid {
+        return None;
+    }
+    let pristine = is_pristine(&state);
+    state.insert("pristine".into(), Value::Bool(pristine));
+    if !state.get("stories").is_some_and(Value::is_array) {
+        state.insert("stories".into(), Value::Array(Vec::new()));
+    }
+    // The review lane's counters, defaulted also when invalid.
+    for (key, default) in [("review_dispatch_used", 0), ("review_dispatch_cap", 5)] {
+        if !integer_at_least(state.get(key), 0) || !state.contains_key(key) {
+            state.insert(key.into(), Value::from(default));
+        }
+    }
+    if !state
+        .get("approved_review_artifact_sha256")
+        .is_some_and(Value::is_string)
+    {
+        state.insert("approved_review_artifact_sha256".into(), Value::from(""));
+    }
+    Some(Value::Object(state))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn get_views() {
+        let seed = br#"{"active": true, "phase": "planning", "iteration": 0, "outcome": "", "max_iterations": 10}"#;
+        let view = super::get_view(Some(seed)).unwrap();
+        assert_eq!(view["pristine"], true);
+        assert_eq!(view["stories"], serde_json::json!([]));
+        assert_eq!(view["review_dispatch_cap"], 5);
+        let used = br#"{"active": true, "phase": "pursuing", "iteration": 2, "outcome": "x", "review_dispatch_used": -1}"#;
+        let view = super::get_view(Some(used)).unwrap();
+        assert_eq!(view["pristine"], false);
+        assert_eq!(view["review_dispatch_used"], 0);
+        for bad in [
+            &br#"{"active": false, "phase": "complete"}"#[..],
+            br#"{"active": "yes", "phase": "planning"}"#,
+            br#"{"active": true, "phase": "done"}"#,
+            br#"{"active": true, "phase": "planning", "iteration": -1}"#,
+            br#"{"active": true, "phase": "planning", "max_iterations": 0}"#,
+            br#"{"active": true, "phase": "planning", "iteration": 1.5}"#,
+            b"[]",
+            b"{",
+        ] {
+            assert_eq!(
+                super::get_view(Some(bad)),
+                None,
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        assert_eq!(super::get_view(None), None);
+    }
+
     #[test]
     fn status_tokens() {
         assert_eq!(

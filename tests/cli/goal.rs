@@ -106,3 +106,46 @@ fn session_ids_are_checked_before_anything_runs() {
         (Some(0), "absent\n".to_string())
     );
 }
+
+#[test]
+fn get_prints_an_active_state_or_null() {
+    let env = TestEnv::new();
+    let dir = env.repo("r");
+    let omt = env.path().join("omt");
+    let get = || {
+        let out = env
+            .ucg(&dir)
+            .args(["goal", "get", "--omt-dir", omt.to_str().unwrap()])
+            .env("OMT_SESSION_ID", "S")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(get(), "null\n", "no state");
+    // The pristine seed the hook writes: pristine, stories defaulted.
+    write(
+        &omt.join("ultragoal-state-S.json"),
+        r#"{"active": true, "phase": "planning", "iteration": 0, "outcome": "", "verification_surface": "", "max_iterations": 10, "started_at": "2026-08-20T10:00:00+09:00"}"#,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&get()).unwrap();
+    assert_eq!(doc["pristine"], true);
+    assert_eq!(doc["stories"], serde_json::json!([]));
+    assert_eq!(doc["started_at"], "2026-08-20T10:00:00+09:00");
+    // In pursuit: not pristine, so a second pursuit must be refused.
+    write(
+        &omt.join("ultragoal-state-S.json"),
+        r#"{"active": true, "phase": "pursuing", "iteration": 1, "outcome": "ship it", "max_iterations": 10}"#,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&get()).unwrap();
+    assert_eq!(
+        (doc["pristine"].clone(), doc["phase"].clone()),
+        (false.into(), "pursuing".into())
+    );
+    // Terminal states read as inactive.
+    write(
+        &omt.join("ultragoal-state-S.json"),
+        r#"{"active": false, "phase": "complete", "iteration": 1, "outcome": "ship it", "max_iterations": 10}"#,
+    );
+    assert_eq!(get(), "null\n");
+}
