@@ -4,6 +4,10 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// Every command's `--impl-artifacts` help, said once.
+const IMPL_ARTIFACTS_HELP: &str =
+    "The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "git-ucg",
@@ -119,8 +123,7 @@ pub struct PendingArgs {
     /// Read the artifacts from the tree of commit REV (no checkout).
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
     /// The deferred-work ledger (default: workflow.deferred_work_path).
     #[arg(long, value_name = "FILE")]
@@ -142,8 +145,7 @@ pub struct ResumeArgs {
     /// The epic id (default: the heartbeat's, else the current story's, else the checked-out epic branch's).
     #[arg(long, value_name = "ID")]
     pub epic: Option<String>,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -200,8 +202,7 @@ pub struct ResolveArgs {
     /// The run folder (under the runs root) whose decision log gets the pass's section.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
     /// The deferred-work ledger (default: workflow.deferred_work_path).
     #[arg(long, value_name = "FILE")]
@@ -302,8 +303,7 @@ pub struct StatusArgs {
     /// Count lines afresh, without the line-count cache under the git directory.
     #[arg(long)]
     pub no_cache: bool,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
     /// The run folder whose decision log's tail is shown (default: the heartbeat epic's run).
     #[arg(long, value_name = "DIR")]
@@ -351,8 +351,7 @@ pub struct EpicArgs {
     /// a teammate's run on `origin/ultracode/epic-7`, say.
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -400,8 +399,7 @@ pub struct DiffArgs {
     /// The epic id for --story and --epic (default as for `git ucg epic`).
     #[arg(long = "epic-id", value_name = "ID")]
     pub epic_id: Option<String>,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
     /// Limit the diff to these paths (prefixes).
     #[arg(last = true, value_name = "PATH")]
@@ -445,8 +443,7 @@ pub struct GateArgs {
     /// Print one JSON document (schema git-ucg.gate/1).
     #[arg(long)]
     pub json: bool,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -574,8 +571,7 @@ pub struct BaselineStoryArgs {
     /// The story id.
     #[arg(value_name = "STORY")]
     pub story: String,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -587,8 +583,7 @@ pub struct BaselineShowArgs {
     /// Print one JSON document (schema git-ucg.baseline/1).
     #[arg(long)]
     pub json: bool,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -617,8 +612,7 @@ pub struct BudgetShowArgs {
     /// Print one JSON document (schema git-ucg.budget/1).
     #[arg(long)]
     pub json: bool,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -627,8 +621,7 @@ pub struct BudgetResetArgs {
     /// The story whose counter is deleted.
     #[arg(value_name = "STORY")]
     pub story: String,
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 }
 
@@ -647,8 +640,7 @@ Exit 0, or 2 with one JSON line {\"error\": …} on stderr and nothing written. 
 overwritten."
 )]
 pub struct RedsApplyArgs {
-    /// The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
 
     /// The preflight scan: a JSON object with a "reds" list; `-` reads standard input.
