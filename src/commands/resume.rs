@@ -14,6 +14,29 @@ use std::path::Path;
 
 pub const SCHEMA: &str = "git-ucg.resume/1";
 
+impl Check {
+    /// An item made of parts: `ok` with `present` when nothing is `missing`, else `missing` with
+    /// the missing parts named before `absent`.
+    fn of_parts(
+        item: &'static str,
+        missing: &[&str],
+        present: String,
+        absent: String,
+        fix: &str,
+    ) -> Check {
+        Check {
+            item,
+            state: if missing.is_empty() { "ok" } else { "missing" },
+            detail: if missing.is_empty() {
+                present
+            } else {
+                format!("{} {absent}", missing.join(" and "))
+            },
+            fix: Some(fix.into()),
+        }
+    }
+}
+
 /// Where the resume re-enters.
 #[derive(Debug, Serialize)]
 pub struct Route {
@@ -200,20 +223,13 @@ fn git_hooks_check(ctx: &Context) -> Check {
         .into_iter()
         .filter(|h| !active(h))
         .collect();
-    Check {
-        item: "git hooks",
-        state: if missing.is_empty() { "ok" } else { "missing" },
-        detail: if missing.is_empty() {
-            format!("pre-commit and pre-push in {}", dir.display())
-        } else {
-            format!(
-                "{} not installed in {}",
-                missing.join(" and "),
-                dir.display()
-            )
-        },
-        fix: Some("git ucg hooks install".into()),
-    }
+    Check::of_parts(
+        "git hooks",
+        &missing,
+        format!("pre-commit and pre-push in {}", dir.display()),
+        format!("not installed in {}", dir.display()),
+        "git ucg hooks install",
+    )
 }
 
 /// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`.
@@ -257,19 +273,13 @@ fn agent_hooks_check(root: &Path) -> Check {
     .filter(|(ok, _)| !ok)
     .map(|(_, what)| what)
     .collect();
-    Check {
-        item: "agent hooks",
-        state: if missing.is_empty() { "ok" } else { "missing" },
-        detail: if missing.is_empty() {
-            format!("guard and budget hook in {}", path.display())
-        } else {
-            format!("{} not in {}", missing.join(" and "), path.display())
-        },
-        fix: Some(
-            "re-run the preflight's arming step (the budget hook alone: git ucg hooks install --agent)"
-                .into(),
-        ),
-    }
+    Check::of_parts(
+        "agent hooks",
+        &missing,
+        format!("guard and budget hook in {}", path.display()),
+        format!("not in {}", path.display()),
+        "re-run the preflight's arming step (the budget hook alone: git ucg hooks install --agent)",
+    )
 }
 
 fn allowlist_check(ctx: &Context) -> Check {
