@@ -133,3 +133,17 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// Runs `command` with `input` on its standard input, capturing both outputs.
+pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // A command that does not read its input closes the pipe early: not a failure here.
+    let _ = child.stdin.take().expect("piped stdin").write_all(input);
+    child.wait_with_output().expect("wait")
+}

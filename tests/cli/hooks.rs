@@ -212,18 +212,12 @@ fn pre_push_reads_the_pushed_commit_not_the_work_tree() {
     let out = git_out(&env, &dir, &["push", "origin", "HEAD"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // Garbage on the hook's stdin fails closed, without a panic.
-    let out = env
-        .ucg(&dir)
-        .args(["hooks", "run", "pre-push", "origin", "url"])
-        .stdin(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(b"not four fields\n")?;
-            c.wait_with_output()
-        })
-        .unwrap();
+    let out = output_with_stdin(
+        env.ucg(&dir)
+            .args(["hooks", "run", "pre-push", "origin", "url"]),
+        b"not four fields
+",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("refusing the push"),
@@ -630,19 +624,13 @@ fn budget_counters_shown_and_reset() {
     assert_eq!(stdout(&out), "7-3: counter reset (was 26 turns)\n");
     assert!(!dir.join(IMPL).join(".budget-7-3.json").exists());
     // A tick from the agent counts from zero again.
-    let out = env
-        .ucg(&dir)
-        .args(["budget", "tick"])
-        .env("ULTRACODE_STORY_ID", "7-3")
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            let event = format!(r#"{{"cwd": "{}"}}"#, dir.display());
-            c.stdin.take().unwrap().write_all(event.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
+    let event = format!(r#"{{"cwd": "{}"}}"#, dir.display());
+    let out = output_with_stdin(
+        env.ucg(&dir)
+            .args(["budget", "tick"])
+            .env("ULTRACODE_STORY_ID", "7-3"),
+        event.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(dir.join(IMPL).join(".budget-7-3.json")).unwrap(),

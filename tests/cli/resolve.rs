@@ -130,19 +130,11 @@ fn the_demo_end_to_end() {
     assert_eq!(log_after[log_before.len()..].matches("\n- `").count(), 4);
 
     // A second pass asks only about the deferred RED.
-    let out = env
-        .ucg(&dir)
-        .args(["resolve", "--interactive"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(b"q\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let out = output_with_stdin(
+        env.ucg(&dir).args(["resolve", "--interactive"]),
+        b"q
+",
+    );
     let asked = stderr(&out);
     assert!(asked.contains(&format!("[1/1] RED {red2}")), "{asked}");
     assert!(
@@ -235,23 +227,17 @@ fn the_interactive_pass_over_stdin() {
     let ids = pending_ids(&env, &dir, &[]);
     // Defer the first RED, skip the second, close the escalation (an empty answer is asked again),
     // then quit before the ledger row.
-    let out = env
-        .ucg(&dir)
-        .args(["resolve", "--interactive"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(b"d\nnot yet\ns\nc\n\nsplit it\nq\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let out = output_with_stdin(
+        env.ucg(&dir).args(["resolve", "--interactive"]),
+        b"d
+not yet
+s
+c
+
+split it
+q
+",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let prompts = stderr(&out);
     let order: Vec<usize> = ids
@@ -649,20 +635,7 @@ fn dry_run_json_answers_on_stdin_and_the_run_folder_choice() {
         r#"{{"answers": [{{"id": "{}", "answer": "24 hours", "action": "close"}}, {{"id": "{}", "action": "defer"}}]}}"#,
         ids[0].1, ids[1].1
     );
-    let feed = |args: &[&str]| {
-        env.ucg(&dir)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(answers.as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap()
-    };
+    let feed = |args: &[&str]| output_with_stdin(env.ucg(&dir).args(args), answers.as_bytes());
     // --dry-run: the report, and not a byte written.
     let before = snapshot(&dir.join("_bmad-output"));
     let out = feed(&["resolve", "--answers", "-", "--dry-run", "--json"]);
