@@ -26,15 +26,7 @@ fn git(root: &Path, args: &[&str]) -> Command {
 }
 
 fn repo(root: &Path) {
-    let shape = RepoShape {
-        files: 1_000,
-        lines_per_file: 5,
-        main_commits: 2,
-        stories: 0,
-        commits_per_story: 0,
-        files_per_commit: 0,
-        change_every: 1,
-    };
+    let shape = RepoShape::plain(1_000, 2);
     support::write_repo(root, shape);
 }
 

@@ -27,15 +27,7 @@ fn main() {
     println!("|---|---|---|");
     let (dir, _guard) = scratch();
     let root = dir.as_path();
-    let shape = RepoShape {
-        files: 100,
-        lines_per_file: 5,
-        main_commits: 2,
-        stories: 0,
-        commits_per_story: 0,
-        files_per_commit: 0,
-        change_every: 1,
-    };
+    let shape = RepoShape::plain(100, 2);
     support::write_repo(root, shape);
     let run = RunShape {
         stories: 10,

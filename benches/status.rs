@@ -20,15 +20,7 @@ fn main() {
 
     // The prompt: 10,000 files in the repository, 1,000 artifact files.
     let (dir, _guard) = scratch();
-    let shape = RepoShape {
-        files: 10_000,
-        lines_per_file: 5,
-        main_commits: 5,
-        stories: 0,
-        commits_per_story: 0,
-        files_per_commit: 0,
-        change_every: 1,
-    };
+    let shape = RepoShape::plain(10_000, 5);
     support::write_repo(&dir, shape);
     let run = RunShape {
         stories: 300,
@@ -75,15 +67,7 @@ fn main() {
 
     // The dashboard of a large run.
     let (big, _big_guard) = scratch();
-    let shape = RepoShape {
-        files: 100,
-        lines_per_file: 5,
-        main_commits: 2,
-        stories: 0,
-        commits_per_story: 0,
-        files_per_commit: 0,
-        change_every: 1,
-    };
+    let shape = RepoShape::plain(100, 2);
     support::write_repo(&big, shape);
     let run = RunShape {
         stories: 1_000,

@@ -136,6 +136,22 @@ pub struct RepoShape {
     pub change_every: usize,
 }
 
+impl RepoShape {
+    /// A repository with `files` files of five lines on `main` after `main_commits` commits, and
+    /// no epic: the ground a synthetic run (see [`write_run`]) is laid on.
+    pub fn plain(files: usize, main_commits: usize) -> RepoShape {
+        RepoShape {
+            files,
+            lines_per_file: 5,
+            main_commits,
+            stories: 0,
+            commits_per_story: 0,
+            files_per_commit: 0,
+            change_every: 1,
+        }
+    }
+}
+
 /// Builds the repository (through `git fast-import`, so even large ones take seconds) and checks
 /// out the epic branch. Returns the first story's baseline and the epic's tip.
 pub fn write_repo(root: &Path, shape: RepoShape) -> (String, String) {
