@@ -12,7 +12,7 @@ use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations::{self, Found};
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
-use crate::ucg::reds::{Registry, REGISTRY_FILE};
+use crate::ucg::reds::REGISTRY_FILE;
 use crate::ucg::{ids, ledger, markers, runs};
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -292,35 +292,38 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         None => SourceState::Absent,
     };
 
+    // Each source parsed once: the enumeration parses the registry (a corrupt one is its
+    // blocker), and the answers parsed here for their state are the ones laid over it.
+    let found = pending::enumerate_unanswered(&pending_inputs, &artifacts);
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
     let registry_state = match present(&artifacts.registry, &registry_path) {
-        SourceState::Ok => {
-            match Registry::parse(artifacts.registry.as_deref(), &display(&registry_path)) {
-                Ok(_) => SourceState::Ok,
-                Err(_) => SourceState::Unreadable,
-            }
-        }
+        SourceState::Ok if !found.blockers.is_empty() => SourceState::Unreadable,
         state => state,
     };
     let decisions_path = inputs.impl_dir.join(DECISIONS_FILE);
+    let decisions = artifacts
+        .decisions
+        .as_deref()
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(|text| pyjson::loads(text).ok());
     let decisions_state = match present(&artifacts.decisions, &decisions_path) {
-        SourceState::Ok => match artifacts
-            .decisions
-            .as_deref()
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .map(pyjson::loads)
-        {
-            Some(Ok(Value::Object(_))) => SourceState::Ok,
-            _ => SourceState::Unreadable,
-        },
+        SourceState::Ok if !matches!(decisions, Some(Value::Object(_))) => SourceState::Unreadable,
         state => state,
+    };
+    let entries = match decisions {
+        Some(Value::Object(mut doc)) => match doc.swap_remove("decisions") {
+            Some(Value::Array(entries)) => entries,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
     };
     let deferred_state = match ledger_utf8 {
         Some(true) => SourceState::Ok,
         Some(false) => SourceState::Unreadable,
         None => present(&None, inputs.deferred_work),
     };
-    let pending = pending::enumerate_read(&pending_inputs, &artifacts);
+    let answers = pending::answers_for(&entries, &found);
+    let pending = pending::with_answers(found, &answers);
     let escalations = escalations_of(&artifacts, inputs.impl_dir, inputs.project_root);
     let mut deferred_work = artifacts.ledger_rows;
     // Open rows first; the sort is stable, so file order holds within each group.
