@@ -372,6 +372,18 @@ pub struct DiffArgs {
     /// Any range of commits, `A..B` (anything git rev-parse understands on each side).
     #[arg(long, value_name = "A..B")]
     pub range: Option<String>,
+    /// The epic id for --story and --epic (default as for `git ucg epic`).
+    #[arg(long = "epic-id", value_name = "ID")]
+    pub epic_id: Option<String>,
+    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
+    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: DiffOutputArgs,
+}
+
+/// How a diff is printed (`git ucg diff` and `git ucg goal diff`).
+#[derive(Debug, Args, Default)]
+pub struct DiffOutputArgs {
     /// A diffstat, as `git diff --stat` prints it (the default).
     #[arg(long)]
     pub stat: bool,
@@ -396,11 +408,6 @@ pub struct DiffArgs {
     /// Count lines afresh, without the line-count cache under the git directory.
     #[arg(long)]
     pub no_cache: bool,
-    /// The epic id for --story and --epic (default as for `git ucg epic`).
-    #[arg(long = "epic-id", value_name = "ID")]
-    pub epic_id: Option<String>,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
     /// Limit the diff to these paths (prefixes).
     #[arg(last = true, value_name = "PATH")]
     pub paths: Vec<String>,
@@ -547,11 +554,109 @@ pub struct GoalArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum GoalCommand {
-    /// The phase token of the session's state, or `absent`.
-    Status,
+    /// Move between planning and pursuing: `--phase planning|pursuing` with the slot flags
+    /// --outcome, --verification-surface, --constraints, --boundaries, --non-goals,
+    /// --max-iterations N, --blocked-stop, --plan-path, --resume-summary, --completion-evidence a,b,
+    /// --codex-goal-objective TEXT|-.
+    Set(GoalRawArgs),
+    /// Write the objective verdict (`--verdict APPROVE|REQUEST_CHANGES|COMMENT|absent`); from
+    /// planning it first advances to pursuing.
+    SetVerdict(GoalRawArgs),
+    /// The only way to `complete`: every gate must hold (`--codex-goal-json JSON|FILE|-` when a
+    /// Codex goal is armed).
+    RequestComplete(GoalRawArgs),
+    /// System-only: stop at the no-progress budget.
+    SetBudgetLimited(GoalRawArgs),
+    /// System-only: stop as blocked (`--reason TEXT`).
+    SetBlocked(GoalRawArgs),
+    /// User-only: leave budget_limited and pursue again with a fresh no-progress count.
+    ResumePursuit(GoalRawArgs),
+    /// Replace the story list (`--json '[…]'`, all unconfirmed) or derive one confirmed story from
+    /// the outcome (`--single`). Planning only.
+    SetStories(GoalRawArgs),
+    /// Confirm one story: `confirm-story ID`.
+    ConfirmStory(GoalRawArgs),
+    /// Confirm every unconfirmed story.
+    ConfirmAllStories(GoalRawArgs),
+    /// Reorder the stories: `--order ID,ID,…` (every id once). Planning only.
+    ReorderStories(GoalRawArgs),
+    /// Add a story: `--json '{…}' --evidence TEXT --rationale TEXT`.
+    AddStory(GoalRawArgs),
+    /// Revise a story (back to unconfirmed): `revise-story ID --json '{…}' --evidence --rationale`.
+    ReviseStory(GoalRawArgs),
+    /// Retire a story: `retire-story ID --evidence TEXT --rationale TEXT`.
+    RetireStory(GoalRawArgs),
+    /// Split a story into two or more: `split-story ID --json '[…]' --evidence --rationale`.
+    SplitStory(GoalRawArgs),
     /// The session's state as JSON with its computed `pristine`, or `null` when it is not an
     /// active, valid state (terminal states read as inactive).
-    Get,
+    Get(GoalRawArgs),
+    /// The phase token of the session's state, or `absent`.
+    Status(GoalRawArgs),
+    /// One line per confirmed story, for the reviewer.
+    SerializeRequirements(GoalRawArgs),
+    /// The five-slot review context as one line of JSON.
+    SerializeReviewContext(GoalRawArgs),
+    /// Other sessions' live, non-pristine pursuits, one tab-separated line each.
+    ListOthers(GoalRawArgs),
+    /// Take over another session's pursuit (after the user chose it): `--src SID`.
+    Adopt(GoalRawArgs),
+    /// Hook-only: consume one final code-review dispatch, or say why not.
+    ClaimReviewDispatch(GoalRawArgs),
+    /// User-only: five more review dispatches, pinned to the current review artifact.
+    ApproveReviewDispatchRenewal(GoalRawArgs),
+    /// User-only: dismiss one blocking review finding: `--ref FILE:LINE --class CLASS --rationale TEXT`.
+    DismissReviewFinding(GoalRawArgs),
+    /// The current story: the first confirmed story without an APPROVE verdict (derived, never stored).
+    Current(GoalJsonArgs),
+    /// The whole pursuit at a glance: phase, budget, stories with their verdicts, review lane,
+    /// liveness.
+    Show(GoalJsonArgs),
+    /// Remove other sessions' state that is no longer live (the TTL rule), and their stale artifacts.
+    Gc(GoalGcArgs),
+    /// The ultragoal part of the Stop hook: Claude Code's hook event on stdin, its decision on stdout.
+    StopHook,
+    /// The accumulated diff of the pursuit, from the HEAD recorded when it first entered pursuing.
+    Diff(GoalDiffArgs),
+}
+
+/// The state CLI's own argument rules: a `--flag` takes the next token unless that begins with
+/// `--`; --evidence, --rationale and --codex-goal-objective always take it.
+#[derive(Debug, Args)]
+pub struct GoalRawArgs {
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        num_args = 0..,
+        value_name = "ARGS"
+    )]
+    pub args: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GoalJsonArgs {
+    /// Print one JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GoalGcArgs {
+    /// Say what would be removed, remove nothing.
+    #[arg(long, short = 'n')]
+    pub dry_run: bool,
+    /// Print one JSON document (schema git-ucg.goal-gc/1).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GoalDiffArgs {
+    /// Start from this revision instead of the recorded base.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    #[command(flatten)]
+    pub output: DiffOutputArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,7 +1,7 @@
 //! `git ucg diff`: the accumulated diff of an epic, a story's diff, or any range, computed with
 //! gitoxide and printed as git prints it.
 
-use crate::cli::DiffArgs;
+use crate::cli::{DiffArgs, DiffOutputArgs};
 use crate::context::Context;
 use crate::epic::{self, EpicInputs};
 use crate::error::{Error, Result};
@@ -16,6 +16,19 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     git::tune_for_diffs(&mut repo);
     let repo = &repo;
     let (base, end, verify) = resolve_range(ctx, repo, args)?;
+    print_range(ctx, repo, base, end, verify, &args.output)
+}
+
+/// Prints the diff between two commits as `args` asks; with `verify`, only once `base` proved an
+/// ancestor of `end`.
+pub(crate) fn print_range(
+    ctx: &Context,
+    repo: &gix::Repository,
+    base: ObjectId,
+    end: ObjectId,
+    verify: Option<Verify>,
+    args: &DiffOutputArgs,
+) -> Result<u8> {
     let renames = !args.no_renames;
     let mut cache = git::blob_cache(repo).map_err(Error::new)?;
     // A story's or the epic's range is used only if its base is an ancestor of its end; that walk
@@ -201,7 +214,7 @@ fn print(ctx: &Context, text: String, paged: bool) -> Result<u8> {
 }
 
 /// Which range was asked for, to word the refusal when its base is not an ancestor of its end.
-enum Verify {
+pub(crate) enum Verify {
     Story { id: String, problems: Vec<String> },
     Epic,
 }

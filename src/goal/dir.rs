@@ -12,28 +12,24 @@ pub fn is_safe_session_id(sid: &str) -> bool {
 }
 
 /// The session id: `--session`, else `OMT_SESSION_ID` (authoritative whenever present, even when
-/// unsafe), else `CODEX_THREAD_ID`. The error is the CLI's message, without its prefix.
+/// empty or unsafe), else a non-empty `CODEX_THREAD_ID`. The error is the CLI's message, without
+/// its prefix.
 pub fn session_id(flag: Option<&str>) -> Result<String, String> {
-    let given = match flag {
-        Some(sid) => sid.to_string(),
-        None => match std::env::var_os("OMT_SESSION_ID") {
-            Some(sid) => sid.to_string_lossy().into_owned(),
-            None => match std::env::var_os("CODEX_THREAD_ID") {
-                Some(sid) => sid.to_string_lossy().into_owned(),
-                None => {
-                    return Err(
-                        "No session id: neither OMT_SESSION_ID (Claude) nor CODEX_THREAD_ID (Codex) is set."
-                            .into(),
-                    )
-                }
-            },
-        },
+    let env = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    let (source, given) = match (flag, env("OMT_SESSION_ID"), env("CODEX_THREAD_ID")) {
+        (Some(sid), _, _) => ("--session", sid.to_string()),
+        (None, Some(sid), _) => ("OMT_SESSION_ID", sid),
+        (None, None, Some(sid)) if !sid.is_empty() => ("CODEX_THREAD_ID", sid),
+        _ => return Err(
+            "No session id: neither OMT_SESSION_ID (Claude) nor CODEX_THREAD_ID (Codex) is set."
+                .into(),
+        ),
     };
     if is_safe_session_id(&given) {
         Ok(given)
     } else {
         Err(format!(
-            "{given:?} is not a safe session id (must match ^[A-Za-z0-9_-]+$, length 1..200)."
+            "{source} \"{given}\" is not a safe session id (must match ^[A-Za-z0-9_-]+$, length 1..200)."
         ))
     }
 }
@@ -55,7 +51,10 @@ pub fn project_name(cwd: &Path) -> (String, Option<String>) {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
             Some(format!(
-                "{} is not in a git repository: naming the state directory after it",
+                "omt-dir: non-canonical project '{}' from non-git path {}",
+                cwd.file_name()
+                    .map(|n| n.to_string_lossy().replace(' ', "-"))
+                    .unwrap_or_default(),
                 cwd.display()
             )),
         ),

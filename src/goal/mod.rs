@@ -1,7 +1,73 @@
 //! The ultragoal state machine (formats/ultragoal.md), interoperable with its TypeScript state CLI
-//! on the same files. So far: where state lives (§1.1–1.3) and the `status` and `get` reads (§2.9).
+//! and Stop hook on the same files: where state lives, the phase machine and its gates, the story
+//! layer, the review lane, liveness and adoption, the Stop hook's counter.
 
+pub mod args;
+pub mod base;
 pub mod dir;
+pub mod hook;
+pub mod liveness;
+pub mod lock;
+pub mod phase;
+pub mod review;
+pub mod review_lane;
+pub mod serialize;
+pub mod session;
+pub mod state;
+pub mod stories;
+pub mod view;
+
+/// What a state CLI subcommand says: its stdout, its stderr notices, and whether it failed (exit 1
+/// with the output still printed, as `claim-review-dispatch` does).
+#[derive(Debug, Default)]
+pub struct Reply {
+    pub stdout: String,
+    pub notices: Vec<String>,
+    pub failed: bool,
+}
+
+impl Reply {
+    pub fn out(text: impl Into<String>) -> Self {
+        Reply {
+            stdout: text.into(),
+            ..Reply::default()
+        }
+    }
+}
+
+/// Why a subcommand refused, printed as the reference prints it: a thrown error carries the
+/// `ultragoal-state: Error: ` prefix, a direct refusal is its own line. Both exit 1.
+#[derive(Debug, PartialEq)]
+pub enum Refusal {
+    Thrown(String),
+    Direct(String),
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Self {
+        Refusal::Thrown(message)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(message: &str) -> Self {
+        Refusal::Thrown(message.to_string())
+    }
+}
+
+impl Refusal {
+    pub fn direct(message: impl Into<String>) -> Self {
+        Refusal::Direct(message.into())
+    }
+
+    /// The line for stderr.
+    pub fn line(&self) -> String {
+        match self {
+            Refusal::Thrown(message) => format!("ultragoal-state: Error: {message}"),
+            Refusal::Direct(message) => message.clone(),
+        }
+    }
+}
 
 /// The phases of the state machine (§1.4), as their tokens.
 pub const PHASES: [&str; 5] = [
@@ -40,32 +106,14 @@ pub fn is_pristine(state: &serde_json::Map<String, serde_json::Value>) -> bool {
 /// `iteration` ≥ 0 and `max_iterations` ≥ 1 where present).
 pub fn get_view(bytes: Option<&[u8]>) -> Option<serde_json::Value> {
     use serde_json::Value;
-    let Value::Object(mut state) = serde_json::from_slice::<Value>(bytes?).ok()? else {
-        return None;
-    };
-    fn integer_at_least(value: Option<&Value>, min: i64) -> bool {
-        value.is_none_or(|v| v.is_i64() && v.as_i64().is_some_and(|n| n >= min))
-    }
-    let valid = state.get("active") == Some(&Value::Bool(true))
-        && state
-            .get("phase")
-            .and_then(Value::as_str)
-            .is_some_and(|p| PHASES.contains(&p))
-        && integer_at_least(state.get("iteration"), 0)
-        && integer_at_least(state.get("max_iterations"), 1);
-    if !valid {
+    let mut state = state::parse(bytes?)?;
+    if !(state::passes_guard(&state) && state::is_active(&state)) {
         return None;
     }
-    let pristine = is_pristine(&state);
-    state.insert("pristine".into(), Value::Bool(pristine));
-    if !state.get("stories").is_some_and(Value::is_array) {
-        state.insert("stories".into(), Value::Array(Vec::new()));
-    }
-    // The review lane's counters, defaulted also when invalid.
+    // The review lane's fields, defaulted also when invalid (in place, else appended).
     for (key, default) in [("review_dispatch_used", 0), ("review_dispatch_cap", 5)] {
-        if !integer_at_least(state.get(key), 0) || !state.contains_key(key) {
-            state.insert(key.into(), Value::from(default));
-        }
+        let value = state::int_at_least(state.get(key), 0).unwrap_or(default);
+        state.insert(key.into(), value.into());
     }
     if !state
         .get("approved_review_artifact_sha256")
@@ -73,6 +121,11 @@ pub fn get_view(bytes: Option<&[u8]>) -> Option<serde_json::Value> {
     {
         state.insert("approved_review_artifact_sha256".into(), Value::from(""));
     }
+    if !state.get("stories").is_some_and(Value::is_array) {
+        state.insert("stories".into(), Value::Array(Vec::new()));
+    }
+    let pristine = is_pristine(&state);
+    state.insert("pristine".into(), Value::Bool(pristine));
     Some(Value::Object(state))
 }
 
