@@ -549,7 +549,7 @@ pub struct GoalArgs {
     #[arg(long, value_name = "DIR", global = true)]
     pub omt_dir: Option<PathBuf>,
     #[command(subcommand)]
-    pub command: GoalCommand,
+    pub command: Option<GoalCommand>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -618,6 +618,9 @@ pub enum GoalCommand {
     StopHook,
     /// The accumulated diff of the pursuit, from the HEAD recorded when it first entered pursuing.
     Diff(GoalDiffArgs),
+    /// Anything else: the state CLI's usage line, exit 1 (after the session check, as there).
+    #[command(external_subcommand)]
+    Unknown(Vec<String>),
 }
 
 /// The state CLI's own argument rules: a `--flag` takes the next token unless that begins with

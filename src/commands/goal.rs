@@ -17,7 +17,7 @@ use std::io::{Read as _, Write};
 type Outcome = std::result::Result<Reply, Refusal>;
 
 pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
-    if let GoalCommand::StopHook = args.command {
+    if let Some(GoalCommand::StopHook) = args.command {
         return crate::goal::hook::run(args.omt_dir.as_deref());
     }
     let sid = match dir::session_id(args.session.as_deref()) {
@@ -30,11 +30,15 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
         eprintln!("{warning}");
     }
     let session = Session::new(omt_dir, sid);
-    let outcome = match &args.command {
+    let Some(command) = &args.command else {
+        return Ok(refuse(&Refusal::direct(USAGE)));
+    };
+    let outcome = match command {
         GoalCommand::Current(json) => return view::run_current(&session, json.json),
         GoalCommand::Show(json) => return view::run_show(ctx, &session, json.json),
         GoalCommand::Gc(gc) => return liveness::run_gc(&session, gc.dry_run, gc.json),
         GoalCommand::Diff(diff) => return goal::base::run_diff(ctx, &session, diff),
+        GoalCommand::Unknown(_) => Err(Refusal::direct(USAGE)),
         raw => dispatch(&session, raw),
     };
     match outcome {
@@ -50,6 +54,13 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
         Err(refusal) => Ok(refuse(&refusal)),
     }
 }
+
+/// The state CLI's usage line, for a missing or unknown subcommand.
+const USAGE: &str = "Usage: git ucg goal <set|set-verdict|set-budget-limited|resume-pursuit|set-blocked|\
+request-complete|claim-review-dispatch|approve-review-dispatch-renewal|dismiss-review-finding|get|status|\
+list-others|adopt|set-stories|confirm-story|confirm-all-stories|reorder-stories|revise-story|add-story|\
+retire-story|split-story|serialize-requirements|serialize-review-context|current|show|gc|stop-hook|diff> \
+[options]";
 
 /// A refusal as the TypeScript CLI prints it: exit 1.
 fn refuse(refusal: &Refusal) -> u8 {
@@ -84,7 +95,7 @@ fn raw_args(command: &GoalCommand) -> &[String] {
         | C::ClaimReviewDispatch(a)
         | C::ApproveReviewDispatchRenewal(a)
         | C::DismissReviewFinding(a) => &a.args,
-        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) => &[],
+        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) | C::Unknown(_) => &[],
     }
 }
 
@@ -219,7 +230,7 @@ fn dispatch(session: &Session, command: &GoalCommand) -> Outcome {
         C::ClaimReviewDispatch(_) => Ok(review_lane::claim(session)),
         C::ApproveReviewDispatchRenewal(_) => Ok(review_lane::renew(session)),
         C::DismissReviewFinding(_) => review_lane::dismiss(session, &flags),
-        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) => silent,
+        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) | C::Unknown(_) => silent,
     }
 }
 
@@ -445,8 +456,16 @@ fn codex_snapshot(given: &str) -> std::result::Result<CodexSnapshot, Refusal> {
 }
 
 fn resume_pursuit(session: &Session) -> Outcome {
-    let (lock, state) = session.locked(false)?;
-    let mut state = state.ok_or("resume-pursuit: refused — state file is absent")?;
+    let lock = session.lock()?;
+    let mut state = match session.read() {
+        Read::Parsed(state) => state,
+        Read::Absent => return Err("resume-pursuit: refused — state file is absent".into()),
+        Read::Corrupt(why) => {
+            return Err(
+                format!("resume-pursuit: refused — state is corrupt or invalid ({why})").into(),
+            )
+        }
+    };
     phase::resume_pursuit(&mut state)?;
     session.commit(&lock, state)?;
     Ok(Reply::default())

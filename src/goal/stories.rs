@@ -366,10 +366,12 @@ pub fn retire(state: &mut State, story_id: &str, steering: &Steering) -> Result<
                 "{WHAT}: refused — story \"{story_id}\" is already retired"
             ))
         }
-        "confirmed" if state::phase(state) == "pursuing" => return Err(format!(
+        "confirmed" if state::phase(state) == "pursuing" => {
+            return Err(format!(
             "{WHAT}: refused — confirmed story \"{story_id}\" cannot be retired during pursuit. \
 Re-plan first (set --phase planning) to retire confirmed stories."
-        )),
+        ))
+        }
         _ => {}
     }
     if let Value::Object(story) = &mut stories[at] {
