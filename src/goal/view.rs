@@ -184,7 +184,7 @@ pub fn render(doc: &Value) -> String {
     }
     let liveness = &doc["liveness"];
     out.push_str(&format!(
-        "  phase      {}{}{}\n  outcome    {}\n  no-progress {}/{}\n  verdict    {}\n",
+        "  phase        {}{}{}\n  outcome      {}\n  no-progress  {}/{}\n  verdict      {}\n",
         s(&doc["phase"]),
         if doc["active"] == true {
             " (active)"
@@ -202,7 +202,7 @@ pub fn render(doc: &Value) -> String {
         s(&doc["objective_verdict"]),
     ));
     out.push_str(&format!(
-        "  touched    {} ({}s idle, {})\n",
+        "  touched      {} ({}s idle, {})\n",
         s(&liveness["last_touched_at"]),
         s(&liveness["idle_secs"]),
         if liveness["live"] == true {
@@ -231,7 +231,7 @@ pub fn render(doc: &Value) -> String {
         .collect();
     let review = &doc["review"];
     out.push_str(&format!(
-        "\nevidence     {}\nreview       {}{} — dispatches {}/{}, {} dismissed\n",
+        "\n  evidence     {}\n  review       {}{} — dispatches {}/{}, {} dismissed\n",
         if evidence.is_empty() {
             "-".to_string()
         } else {
