@@ -211,24 +211,154 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_see
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -l no-pager -d 'Never send output through a pager'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -s h -l help -d 'Print help'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -f -a "status" -d 'The phase token of the session\'s state, or `absent`'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from status get" -f -a "get" -d 'The session\'s state as JSON with its computed `pristine`, or `null` when it is not an active, valid state (terminal states read as inactive)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "set" -d 'Move between planning and pursuing: `--phase planning|pursuing` with the slot flags --outcome, --verification-surface, --constraints, --boundaries, --non-goals, --max-iterations N, --blocked-stop, --plan-path, --resume-summary, --completion-evidence a,b, --codex-goal-objective TEXT|-'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "set-verdict" -d 'Write the objective verdict (`--verdict APPROVE|REQUEST_CHANGES|COMMENT|absent`); from planning it first advances to pursuing'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "request-complete" -d 'The only way to `complete`: every gate must hold (`--codex-goal-json JSON|FILE|-` when a Codex goal is armed)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "set-budget-limited" -d 'System-only: stop at the no-progress budget'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "set-blocked" -d 'System-only: stop as blocked (`--reason TEXT`)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "resume-pursuit" -d 'User-only: leave budget_limited and pursue again with a fresh no-progress count'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "set-stories" -d 'Replace the story list (`--json \'[…]\'`, all unconfirmed) or derive one confirmed story from the outcome (`--single`). Planning only'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "confirm-story" -d 'Confirm one story: `confirm-story ID`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "confirm-all-stories" -d 'Confirm every unconfirmed story'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "reorder-stories" -d 'Reorder the stories: `--order ID,ID,…` (every id once). Planning only'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "add-story" -d 'Add a story: `--json \'{…}\' --evidence TEXT --rationale TEXT`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "revise-story" -d 'Revise a story (back to unconfirmed): `revise-story ID --json \'{…}\' --evidence --rationale`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "retire-story" -d 'Retire a story: `retire-story ID --evidence TEXT --rationale TEXT`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "split-story" -d 'Split a story into two or more: `split-story ID --json \'[…]\' --evidence --rationale`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "get" -d 'The session\'s state as JSON with its computed `pristine`, or `null` when it is not an active, valid state (terminal states read as inactive)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "status" -d 'The phase token of the session\'s state, or `absent`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "serialize-requirements" -d 'One line per confirmed story, for the reviewer'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "serialize-review-context" -d 'The five-slot review context as one line of JSON'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "list-others" -d 'Other sessions\' live, non-pristine pursuits, one tab-separated line each'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "adopt" -d 'Take over another session\'s pursuit (after the user chose it): `--src SID`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "claim-review-dispatch" -d 'Hook-only: consume one final code-review dispatch, or say why not'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "approve-review-dispatch-renewal" -d 'User-only: five more review dispatches, pinned to the current review artifact'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "dismiss-review-finding" -d 'User-only: dismiss one blocking review finding: `--ref FILE:LINE --class CLASS --rationale TEXT`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "current" -d 'The current story: the first confirmed story without an APPROVE verdict (derived, never stored)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "show" -d 'The whole pursuit at a glance: phase, budget, stories with their verdicts, review lane, liveness'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "gc" -d 'Remove other sessions\' state that is no longer live (the TTL rule), and their stale artifacts'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "stop-hook" -d 'The ultragoal part of the Stop hook: Claude Code\'s hook event on stdin, its decision on stdout'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and not __fish_seen_subcommand_from set set-verdict request-complete set-budget-limited set-blocked resume-pursuit set-stories confirm-story confirm-all-stories reorder-stories add-story revise-story retire-story split-story get status serialize-requirements serialize-review-context list-others adopt claim-review-dispatch approve-review-dispatch-renewal dismiss-review-finding current show gc stop-hook diff" -f -a "diff" -d 'The accumulated diff of the pursuit, from the HEAD recorded when it first entered pursuing'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-verdict" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-verdict" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-verdict" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-verdict" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-verdict" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-verdict" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from request-complete" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from request-complete" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from request-complete" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from request-complete" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from request-complete" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from request-complete" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-budget-limited" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-budget-limited" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-budget-limited" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-budget-limited" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-budget-limited" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-budget-limited" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-blocked" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-blocked" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-blocked" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-blocked" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-blocked" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-blocked" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from resume-pursuit" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from resume-pursuit" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from resume-pursuit" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from resume-pursuit" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from resume-pursuit" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from resume-pursuit" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-stories" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-stories" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-stories" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-stories" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-stories" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from set-stories" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-story" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-story" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-story" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-story" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-story" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-story" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-all-stories" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-all-stories" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-all-stories" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-all-stories" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-all-stories" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from confirm-all-stories" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from reorder-stories" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from reorder-stories" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from reorder-stories" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from reorder-stories" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from reorder-stories" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from reorder-stories" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from add-story" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from add-story" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from add-story" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from add-story" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from add-story" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from add-story" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from revise-story" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from revise-story" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from revise-story" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from revise-story" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from revise-story" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from revise-story" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from retire-story" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from retire-story" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from retire-story" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from retire-story" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from retire-story" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from retire-story" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from split-story" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from split-story" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from split-story" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from split-story" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from split-story" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from split-story" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
@@ -237,6 +367,123 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-requirements" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-requirements" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-requirements" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-requirements" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-requirements" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-requirements" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-review-context" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-review-context" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-review-context" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-review-context" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-review-context" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from serialize-review-context" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from list-others" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from list-others" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from list-others" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from list-others" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from list-others" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from list-others" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from adopt" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from adopt" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from adopt" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from adopt" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from adopt" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from adopt" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from claim-review-dispatch" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from claim-review-dispatch" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from claim-review-dispatch" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from claim-review-dispatch" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from claim-review-dispatch" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from claim-review-dispatch" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from approve-review-dispatch-renewal" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from approve-review-dispatch-renewal" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from approve-review-dispatch-renewal" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from approve-review-dispatch-renewal" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from approve-review-dispatch-renewal" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from approve-review-dispatch-renewal" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from dismiss-review-finding" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from dismiss-review-finding" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from dismiss-review-finding" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from dismiss-review-finding" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from dismiss-review-finding" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from dismiss-review-finding" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -s n -l dry-run -d 'Say what would be removed, remove nothing'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l json -d 'Print one JSON document (schema git-ucg.goal-gc/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from stop-hook" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from stop-hook" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from stop-hook" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from stop-hook" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from stop-hook" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from stop-hook" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l base -d 'Start from this revision instead of the recorded base' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l session -d 'Inspect another session\'s state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l omt-dir -d 'The state directory (default: $OMT_DIR, else $HOME/.omt/<project>)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l stat -d 'A diffstat, as `git diff --stat` prints it (the default)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l name-status -d 'Status letter and path(s) per file, as `git diff --name-status` prints them'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat` prints them'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s p -l patch -d 'A unified diff that `git apply` accepts (`-p` like git)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l json -d 'Print one JSON document (schema git-ucg.diff/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s M -l find-renames -d 'Detect renames (the default)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l no-renames -d 'Do not detect renames'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l no-cache -d 'Count lines afresh, without the line-count cache under the git directory'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -119,20 +119,21 @@ pub fn decide(event: &Event, omt_dir_flag: Option<&Path>) -> Option<Decision> {
     if super::is_pristine(&snapshot) {
         return Some(Decision::Allow);
     }
-    heartbeat(&session);
     let failures = FailureCount::of(&session);
     let awaiting_user = event
         .last_assistant_message
         .as_deref()
         .is_some_and(|m| m.contains("<awaiting-user/>"));
-    if awaiting_user {
-        failures.reset();
-        return Some(Decision::Allow);
-    }
-    if !(state::passes_guard(&snapshot)
+    let counted = !awaiting_user
+        && state::passes_guard(&snapshot)
         && state::is_active(&snapshot)
-        && state::phase(&snapshot) == "pursuing")
-    {
+        && state::phase(&snapshot) == "pursuing";
+    if !counted {
+        // Every stop keeps a used state alive; a counted stop stamps it in its own write.
+        heartbeat(&session);
+        if awaiting_user {
+            failures.reset();
+        }
         return Some(Decision::Allow);
     }
     Some(count_stop(&session, &cwd, &snapshot, &failures))
