@@ -403,15 +403,17 @@ fn set_verdict(session: &Session, flags: &Parsed) -> Outcome {
 }
 
 fn request_complete(session: &Session, flags: &Parsed) -> Outcome {
-    let given = flags.text("codex-goal-json");
-    let codex_snapshot = match given {
+    let codex_snapshot = match flags.text("codex-goal-json") {
         None => None,
         Some(given) => Some(codex_snapshot(given)?),
     };
-    let unparseable = matches!(codex_snapshot, Some(CodexSnapshot::Unparseable(_)));
+    let unparseable = match &codex_snapshot {
+        Some(CodexSnapshot::Unparseable(text)) => Some(text.clone()),
+        _ => None,
+    };
     let refused = |why: String| {
-        let first = match (unparseable, given) {
-            (true, Some(given)) => format!(
+        let first = match &unparseable {
+            Some(given) => format!(
                 "request-complete: refused — --codex-goal-json could not be parsed as JSON or read as \
 a file path: \"{given}\""
             ),
@@ -451,7 +453,7 @@ fn codex_snapshot(given: &str) -> std::result::Result<CodexSnapshot, Refusal> {
     });
     Ok(match parsed {
         Some(root) => CodexSnapshot::Parsed(root),
-        None => CodexSnapshot::Unparseable(given.to_string()),
+        None => CodexSnapshot::Unparseable(text),
     })
 }
 

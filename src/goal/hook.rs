@@ -119,7 +119,7 @@ pub fn decide(event: &Event, omt_dir_flag: Option<&Path>) -> Option<Decision> {
     if super::is_pristine(&snapshot) {
         return Some(Decision::Allow);
     }
-    let failures = FailureCount::of(&session);
+    let failures = FailureCount::of(&session, &cwd);
     let awaiting_user = event
         .last_assistant_message
         .as_deref()
@@ -181,6 +181,9 @@ fn count_stop(
             if !same {
                 return Err(NotWritten::Moved);
             }
+            // Where the reference's heartbeat runs first, it places a missing progress stamp
+            // before any key this write appends: the same key order here.
+            backfill_progress_stamp(state);
             let now = state::now_stamp();
             for (key, value) in fields {
                 state.insert(key.into(), value);
@@ -246,17 +249,22 @@ fn count_stop(
 /// the lock. Failures are ignored.
 fn heartbeat(session: &Session) {
     let _ = overlay(session, |state| {
-        if !state.contains_key("progress_touched_at") {
-            let old = state
-                .get("last_touched_at")
-                .filter(|v| v.is_string())
-                .cloned()
-                .unwrap_or_else(|| "1970-01-01T00:00:00+00:00".into());
-            state.insert("progress_touched_at".into(), old);
-        }
+        backfill_progress_stamp(state);
         state.insert("last_touched_at".into(), state::now_stamp().into());
         Ok::<(), NotWritten>(())
     });
+}
+
+/// A state without `progress_touched_at` gets the old `last_touched_at` there (or the epoch).
+fn backfill_progress_stamp(state: &mut State) {
+    if !state.contains_key("progress_touched_at") {
+        let old = state
+            .get("last_touched_at")
+            .filter(|v| v.is_string())
+            .cloned()
+            .unwrap_or_else(|| "1970-01-01T00:00:00+00:00".into());
+        state.insert("progress_touched_at".into(), old);
+    }
 }
 
 /// The hook's writer: the stored object with the fields overlaid, every other key kept where it
@@ -342,15 +350,22 @@ fn objective(state: &State) -> String {
     } else {
         "(no objective recorded: keep pursuing the recorded objective)"
     };
-    let units: Vec<u16> = text.encode_utf16().collect();
-    if units.len() <= OBJECTIVE_LIMIT {
+    let units = text.encode_utf16().count();
+    if units <= OBJECTIVE_LIMIT {
         return text.to_string();
     }
-    format!(
-        "{}...[truncated from {} chars]",
-        String::from_utf16_lossy(&units[..OBJECTIVE_LIMIT]),
-        units.len()
-    )
+    // Whole characters only: where the limit falls inside a surrogate pair the reference leaves a
+    // lone surrogate (invalid Unicode); this cut stops one unit short instead.
+    let mut kept = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        used += c.len_utf16();
+        if used > OBJECTIVE_LIMIT {
+            break;
+        }
+        kept.push(c);
+    }
+    format!("{kept}...[truncated from {units} chars]")
 }
 
 const CONTRACT: &str = "Continuation contract (see the always-on Continuation Contract rule) — at this turn \
@@ -428,17 +443,43 @@ PreToolUse guard.
     )
 }
 
+/// The project root the reference hook walks up to: the nearest directory holding `.git`,
+/// `CLAUDE.md` or `package.json`, else the directory itself.
+fn project_root(cwd: &Path) -> PathBuf {
+    cwd.ancestors()
+        .find(|dir| {
+            [".git", "CLAUDE.md", "package.json"]
+                .iter()
+                .any(|m| dir.join(m).exists())
+        })
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
 /// The consecutive-write-failure counter, `state/block-count-<attempt>` in the state directory.
 struct FailureCount {
     path: PathBuf,
 }
 
 impl FailureCount {
-    fn of(session: &Session) -> Self {
+    /// The reference's attempt id: the session, or for a session `default` a hash of the project
+    /// root (`h = h * 31 + unit` over the first UTF-16 unit of each character, in int32, then
+    /// the hex of its absolute value, at most 8 digits).
+    fn of(session: &Session, cwd: &Path) -> Self {
         let attempt = if session.sid.is_empty() || session.sid == "default" {
-            "default"
+            let root = project_root(cwd);
+            let mut h: i32 = 0;
+            for c in root.to_string_lossy().chars() {
+                let unit = c.encode_utf16(&mut [0; 2])[0];
+                h = h
+                    .wrapping_shl(5)
+                    .wrapping_sub(h)
+                    .wrapping_add(i32::from(unit));
+            }
+            let hex = format!("{:x}", h.unsigned_abs());
+            hex.chars().take(8).collect()
         } else {
-            session.sid.as_str()
+            session.sid.clone()
         };
         FailureCount {
             path: session

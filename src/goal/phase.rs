@@ -245,7 +245,8 @@ pub struct CompletionInputs<'a> {
 
 pub enum CodexSnapshot {
     Parsed(Value),
-    /// The argument, which parsed neither as JSON nor as a readable file holding JSON.
+    /// The text given (read from standard input for `-`), which parsed neither as JSON nor as a
+    /// readable file holding JSON.
     Unparseable(String),
 }
 

@@ -99,8 +99,9 @@ pub fn dismiss(session: &Session, flags: &Parsed) -> Result<Reply, Refusal> {
             "{WHAT}: --class must be one of correctness, regression, cleanup, requirement-gap"
         )));
     }
-    let location = flags.text("ref").unwrap_or("");
-    let rationale = flags.text("rationale").unwrap_or("");
+    // A valueless flag is refused, not read as the text "true".
+    let location = flags.value("ref").unwrap_or("");
+    let rationale = flags.value("rationale").unwrap_or("");
     let refused = |why: &str| {
         Refusal::direct(format!(
             "{WHAT}: refused — requires an active pursuing goal, a non-empty --ref and --rationale, \
@@ -120,18 +121,22 @@ and a blocking (BLOCK-outcome) {class} finding at \"{location}\" in the current 
     let bytes = std::fs::read(session.codereview_file()).ok();
     let artifact = review::code_review(bytes.as_deref())
         .ok_or_else(|| refused("the code-review artifact is absent or invalid"))?;
-    let matching: Vec<_> = artifact
+    let at = |f: &&review::Finding| f.location.as_deref() == Some(location) && f.class == class;
+    let blocking = artifact
         .findings
         .iter()
-        .filter(|f| f.location.as_deref() == Some(location) && f.class == class)
-        .collect();
-    match matching.as_slice() {
-        [only] if only.outcome == Outcome::Block => {}
-        [_] => return Err(refused("that finding does not block completion")),
-        [] => return Err(refused("no such finding in the current review")),
+        .filter(at)
+        .filter(|f| f.outcome == Outcome::Block)
+        .count();
+    match blocking {
+        1 => {}
+        0 if artifact.findings.iter().any(|f| at(&f)) => {
+            return Err(refused("that finding does not block completion"))
+        }
+        0 => return Err(refused("no such finding in the current review")),
         _ => {
             return Err(refused(
-                "more than one finding matches; a dismissal names exactly one",
+                "more than one blocking finding matches; a dismissal names exactly one",
             ))
         }
     }

@@ -1,5 +1,12 @@
 //! `git ucg goal`: the ultragoal state machine against real files in a temporary `OMT_DIR`. The
 //! numbered behaviours are those of formats/ultragoal.md §6.
 
+mod completion;
+mod hook;
+mod invariants;
+mod locking;
 mod paths;
+mod phases;
+mod stories;
 mod support;
+mod views;
