@@ -42,7 +42,9 @@ fn main() {
     std::fs::create_dir_all(&repo).expect("dir");
     support::write_repo(&repo, RepoShape::plain(10_000, 3));
     let rev = |spec: &str| {
-        let out = git_command(&repo, &["rev-parse", spec]).output().expect("git");
+        let out = git_command(&repo, &["rev-parse", spec])
+            .output()
+            .expect("git");
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     };
     let (head, parent) = (rev("HEAD"), rev("HEAD~1"));
@@ -50,10 +52,18 @@ fn main() {
     std::fs::create_dir_all(&omt).expect("dir");
     for i in 0..50 {
         let state = pursuing_state(&head);
-        std::fs::write(omt.join(format!("ultragoal-state-other{i}.json")), state.to_string()).expect("write");
+        std::fs::write(
+            omt.join(format!("ultragoal-state-other{i}.json")),
+            state.to_string(),
+        )
+        .expect("write");
     }
     let state_file = omt.join("ultragoal-state-S.json");
-    std::fs::write(&state_file, serde_json::to_string_pretty(&pursuing_state(&head)).expect("json")).expect("write");
+    std::fs::write(
+        &state_file,
+        serde_json::to_string_pretty(&pursuing_state(&head)).expect("json"),
+    )
+    .expect("write");
 
     let (ours, git) = time_pair(
         201,
@@ -69,8 +79,11 @@ fn main() {
     std::fs::write(&event, json!({"session_id": "S", "cwd": repo}).to_string()).expect("write");
     let hook = |last_seen: &str| {
         // Reset outside the timing: the stop to measure starts from this fingerprint.
-        std::fs::write(&state_file, serde_json::to_string_pretty(&pursuing_state(last_seen)).expect("json"))
-            .expect("write");
+        std::fs::write(
+            &state_file,
+            serde_json::to_string_pretty(&pursuing_state(last_seen)).expect("json"),
+        )
+        .expect("write");
         let mut command = goal(&repo, &omt, &["stop-hook"]);
         command.stdin(Stdio::from(std::fs::File::open(&event).expect("event")));
         command
