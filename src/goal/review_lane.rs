@@ -32,17 +32,22 @@ fn counters(state: &State) -> (i64, i64) {
     )
 }
 
+/// The seeded state under its lock, when it is a valid, active pursuit (else the lane's `failure`).
+fn locked_pursuit(session: &Session) -> Option<(super::lock::StateLock, State)> {
+    session.ensure_seed().ok()?;
+    match session.locked(false) {
+        Ok((lock, Some(state))) if pursuing(&state) => Some((lock, state)),
+        _ => None,
+    }
+}
+
 /// `claim-review-dispatch` (hook-only): consume one dispatch — unless the budget is spent, or the
 /// artifact on disk already allows completion (and the user did not pay for a re-review of
 /// exactly those bytes).
 pub fn claim(session: &Session) -> Reply {
-    let Ok((lock, Some(mut state))) = session.ensure_seed().and_then(|()| session.locked(false))
-    else {
+    let Some((lock, mut state)) = locked_pursuit(session) else {
         return failure();
     };
-    if !pursuing(&state) {
-        return failure();
-    }
     let (used, cap) = counters(&state);
     if used >= cap {
         return answer(false, "budget_exhausted", used, cap);
@@ -65,13 +70,9 @@ pub fn claim(session: &Session) -> Reply {
 /// `approve-review-dispatch-renewal` (user-only): five more dispatches, pinned to the artifact's
 /// bytes when a valid one exists (so exactly that review may be redone).
 pub fn renew(session: &Session) -> Reply {
-    let Ok((lock, Some(mut state))) = session.ensure_seed().and_then(|()| session.locked(false))
-    else {
+    let Some((lock, mut state)) = locked_pursuit(session) else {
         return failure();
     };
-    if !pursuing(&state) {
-        return failure();
-    }
     let (used, cap) = counters(&state);
     let cap = cap + state::REVIEW_DISPATCH_GRANT;
     let bytes = std::fs::read(session.codereview_file()).ok();

@@ -353,27 +353,35 @@ pub fn revise(state: &mut State, story_id: &str, patch: Story, steering: &Steeri
     Ok(())
 }
 
+/// A story leaves the plan (retired or split) only once, and a confirmed one not during pursuit
+/// (the anti-dodge fence: re-plan first).
+fn check_removable(
+    state: &State,
+    at: usize,
+    story_id: &str,
+    what: &str,
+    (verb, participle): (&str, &str),
+) -> Result<()> {
+    match status(&list(state)[at]) {
+        "retired" => Err(format!(
+            "{what}: refused — story \"{story_id}\" is already retired"
+        )),
+        "confirmed" if state::phase(state) == "pursuing" => Err(format!(
+            "{what}: refused — confirmed story \"{story_id}\" cannot be {participle} during \
+pursuit. Re-plan first (set --phase planning) to {verb} confirmed stories."
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// `retire-story <id>`: out of the pursuit, with its reason; a confirmed story cannot be retired
 /// while pursuing (the anti-dodge fence: re-plan first).
 pub fn retire(state: &mut State, story_id: &str, steering: &Steering) -> Result<()> {
     const WHAT: &str = "retire-story";
     steering.check(WHAT)?;
     let at = position(state, story_id, WHAT)?;
+    check_removable(state, at, story_id, WHAT, ("retire", "retired"))?;
     let mut stories = list(state).to_vec();
-    match status(&stories[at]) {
-        "retired" => {
-            return Err(format!(
-                "{WHAT}: refused — story \"{story_id}\" is already retired"
-            ))
-        }
-        "confirmed" if state::phase(state) == "pursuing" => {
-            return Err(format!(
-            "{WHAT}: refused — confirmed story \"{story_id}\" cannot be retired during pursuit. \
-Re-plan first (set --phase planning) to retire confirmed stories."
-        ))
-        }
-        _ => {}
-    }
     if let Value::Object(story) = &mut stories[at] {
         story.insert("status".into(), "retired".into());
         steering.stamp(story);
@@ -393,21 +401,8 @@ pub fn split(
     const WHAT: &str = "split-story";
     steering.check(WHAT)?;
     let at = position(state, story_id, WHAT)?;
+    check_removable(state, at, story_id, WHAT, ("split", "split"))?;
     let mut stories = list(state).to_vec();
-    match status(&stories[at]) {
-        "retired" => {
-            return Err(format!(
-                "{WHAT}: refused — story \"{story_id}\" is already retired"
-            ))
-        }
-        "confirmed" if state::phase(state) == "pursuing" => {
-            return Err(format!(
-                "{WHAT}: refused — confirmed story \"{story_id}\" cannot be split during pursuit. \
-Re-plan first (set --phase planning) to split confirmed stories."
-            ))
-        }
-        _ => {}
-    }
     if children.len() < 2 {
         return Err(format!(
             "{WHAT}: refused — a split needs >=2 replacements (got {}); for a 1:1 change use revise-story",

@@ -338,12 +338,6 @@ fn start(g: &Goal, args: &[&str], input: Option<&[u8]>) -> Child {
     child
 }
 
-fn story(id: &str) -> String {
-    json!({"id": id, "story": format!("story {id}"), "acceptance_criteria": [format!("{id} works")],
-        "verification_surface": "cargo test"})
-    .to_string()
-}
-
 fn statuses(state: &Value) -> Vec<(String, String)> {
     let mut list: Vec<(String, String)> = state["stories"]
         .as_array()
@@ -380,14 +374,14 @@ fn concurrent_writers_in_pursuit_lose_nothing() {
             g.ok(&[
                 "add-story",
                 "--json",
-                &story(id),
+                &story(id).to_string(),
                 "--evidence",
                 "seen",
                 "--rationale",
                 "needed",
             ]);
         }
-        let added = story("A1");
+        let added = story("A1").to_string();
         let event = json!({"session_id": "S", "cwd": g.repo}).to_string();
         let writers: Vec<(&str, Child)> = vec![
             ("claim 1", start(&g, &["claim-review-dispatch"], None)),
@@ -490,10 +484,10 @@ fn concurrent_writers_in_planning_lose_nothing() {
         ]);
         let list: Vec<Value> = ["T1", "T2", "T3", "T4"]
             .iter()
-            .map(|id| serde_json::from_str(&story(id)).unwrap())
+            .map(|id| story(id))
             .collect();
         g.ok(&["set-stories", "--json", &Value::Array(list).to_string()]);
-        let (a1, a2) = (story("A1"), story("A2"));
+        let (a1, a2) = (story("A1").to_string(), story("A2").to_string());
         let steering = ["--evidence", "e", "--rationale", "r"];
         let with = |args: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
             args.iter().chain(extra).copied().collect()
@@ -645,7 +639,7 @@ fn every_cli_write_keeps_the_layout_and_foreign_keys() {
         serde_json::from_slice(&g.state_bytes().unwrap()).unwrap();
     raw.shift_insert(3, "x_other_tool".into(), json!({"a": 1}));
     g.write_state(&Value::Object(raw));
-    let two = format!("[{},{}]", story_json("S1"), story_json("S2"));
+    let two = format!("[{},{}]", story("S1"), story("S2"));
     let writes: Vec<Vec<&str>> = vec![
         vec![
             "set",
@@ -730,8 +724,4 @@ fn every_cli_write_keeps_the_layout_and_foreign_keys() {
     g.ok(&["request-complete"]);
     assert_layout(&g, "request-complete");
     assert_eq!(g.state()["phase"], "complete");
-}
-
-fn story_json(id: &str) -> String {
-    story(id)
 }

@@ -3,28 +3,6 @@
 use super::support::*;
 use serde_json::{json, Value};
 
-fn story(id: &str) -> Value {
-    json!({"id": id, "story": format!("story {id}"), "acceptance_criteria": [format!("{id} works")],
-        "verification_surface": format!("test {id}")})
-}
-
-fn planned_with(g: &Goal, stories: &[Value]) {
-    g.ok(&[
-        "set",
-        "--phase",
-        "planning",
-        "--outcome",
-        "o",
-        "--verification-surface",
-        "v",
-    ]);
-    g.ok(&[
-        "set-stories",
-        "--json",
-        &Value::from(stories.to_vec()).to_string(),
-    ]);
-}
-
 fn ids_and_statuses(g: &Goal) -> Vec<(String, String)> {
     g.state()["stories"]
         .as_array()
@@ -115,7 +93,7 @@ fn set_stories_strips_provenance() {
     carried["steering_rationale"] = json!("r");
     carried["split_from"] = json!("S0");
     carried["custom"] = json!({"kept": true});
-    planned_with(&g, &[carried, story("S2")]);
+    g.plan_with(&[carried, story("S2")]);
     let stories = g.state()["stories"].clone();
     let first = stories[0].as_object().unwrap();
     // Key order kept, status replaced in place, the rest dropped.
@@ -163,7 +141,7 @@ fn single_what_derives_one_confirmed_story() {
 #[test]
 fn pursuit_waits_for_confirmation() {
     let g = Goal::new();
-    planned_with(&g, &[story("S1"), story("S2")]);
+    g.plan_with(&[story("S1"), story("S2")]);
     assert_eq!(
         g.refused_unchanged(&["set", "--phase", "pursuing"]),
         "ultragoal-state: Error: set: pursuing refused — 2 unconfirmed stories: S1, S2\n"
@@ -182,7 +160,7 @@ fn pursuit_waits_for_confirmation() {
 #[test]
 fn confirm_all_stories() {
     let g = Goal::new();
-    planned_with(&g, &[story("S1"), story("S2"), story("S3")]);
+    g.plan_with(&[story("S1"), story("S2"), story("S3")]);
     g.ok(&["retire-story", "S2", "--evidence", "e", "--rationale", "r"]);
     g.ok(&["confirm-all-stories"]);
     let expected = pairs(&[("S1", "confirmed"), ("S2", "retired"), ("S3", "confirmed")]);
@@ -195,7 +173,7 @@ fn confirm_all_stories() {
     assert_eq!(g.state()["stories"], json!([]));
     // confirm-story: unknown, retired, already confirmed (no write at all).
     let g = Goal::new();
-    planned_with(&g, &[story("S1"), story("S2")]);
+    g.plan_with(&[story("S1"), story("S2")]);
     g.ok(&["retire-story", "S2", "--evidence", "e", "--rationale", "r"]);
     assert_eq!(
         g.refused_unchanged(&["confirm-story", "S9"]),
@@ -224,7 +202,7 @@ fn confirm_all_stories() {
 #[test]
 fn reorder_stories() {
     let g = Goal::new();
-    planned_with(&g, &[story("S1"), story("S2"), story("S3")]);
+    g.plan_with(&[story("S1"), story("S2"), story("S3")]);
     g.ok(&["retire-story", "S3", "--evidence", "e", "--rationale", "r"]);
     g.ok(&["reorder-stories", "--order", "S3, S1,S2"]);
     let order: Vec<String> = ids_and_statuses(&g).into_iter().map(|(id, _)| id).collect();
@@ -260,7 +238,7 @@ fn reorder_stories() {
 #[test]
 fn revise_and_retire() {
     let g = Goal::new();
-    planned_with(&g, &[story("S1"), story("S2"), story("S3")]);
+    g.plan_with(&[story("S1"), story("S2"), story("S3")]);
     g.ok(&["confirm-all-stories"]);
     g.ok(&[
         "revise-story",
@@ -335,7 +313,7 @@ Re-plan first (set --phase planning) to retire confirmed stories.\n"
 #[test]
 fn split_story() {
     let g = Goal::new();
-    planned_with(&g, &[story("S1"), story("S2")]);
+    g.plan_with(&[story("S1"), story("S2")]);
     let steer = ["--evidence", "too big", "--rationale", "two seams"];
     let split = |id: &str, children: Value| {
         [

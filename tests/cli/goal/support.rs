@@ -138,6 +138,24 @@ impl Goal {
         std::fs::write(self.codereview_path(), doc.to_string()).unwrap();
     }
 
+    /// Planning with an outcome and these stories, all unconfirmed.
+    pub fn plan_with(&self, stories: &[Value]) {
+        self.ok(&[
+            "set",
+            "--phase",
+            "planning",
+            "--outcome",
+            "o",
+            "--verification-surface",
+            "v",
+        ]);
+        self.ok(&[
+            "set-stories",
+            "--json",
+            &Value::from(stories.to_vec()).to_string(),
+        ]);
+    }
+
     /// Planned with one confirmed story (the single-WHAT path).
     pub fn planned(&self) {
         self.ok(&[
@@ -175,6 +193,12 @@ impl Goal {
     pub fn stdout(&self, args: &[&str]) -> String {
         stdout(&self.ok(args))
     }
+}
+
+/// A story with what every story needs (as `set-stories` takes it, status left to the command).
+pub fn story(id: &str) -> Value {
+    json!({"id": id, "story": format!("story {id}"), "acceptance_criteria": [format!("{id} works")],
+        "verification_surface": format!("test {id}")})
 }
 
 pub fn seed_state() -> Value {
