@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = liveness::parse_stamp(text);
     }
     if let Some(parsed) = state::parse(data) {
-        let written = state::normalized(parsed.clone(), "T", true);
+        let written = state::normalized(parsed.clone(), "T");
         let reread = state::parse(&state::to_bytes(&written));
         assert_eq!(reread.as_ref(), Some(&written));
         let _ = goal::is_pristine(&parsed);

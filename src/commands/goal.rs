@@ -391,7 +391,17 @@ fn set_verdict(session: &Session, flags: &Parsed) -> Outcome {
             "set-verdict: invalid --verdict \"{verdict}\" (one of APPROVE|REQUEST_CHANGES|COMMENT|absent)"
         )));
     }
-    let advanced = session.update(true, |state| phase::set_verdict(state, verdict))?;
+    // The reference reads an absent file as `{}`, which is not planning: the seed it then writes
+    // stays an inert planning seed instead of being advanced into pursuit.
+    let existed = session.state_file().symlink_metadata().is_ok();
+    let advanced = session.update(true, |state| {
+        if existed {
+            phase::set_verdict(state, verdict)
+        } else {
+            state.insert("objective_verdict".into(), verdict.into());
+            Ok(false)
+        }
+    })?;
     let mut reply = Reply::default();
     if advanced {
         goal::base::after_transition(session, "pursuing", false);
@@ -464,7 +474,7 @@ fn resume_pursuit(session: &Session) -> Outcome {
         Read::Absent => return Err("resume-pursuit: refused — state file is absent".into()),
         Read::Corrupt(why) => {
             return Err(
-                format!("resume-pursuit: refused — state is corrupt or invalid ({why})").into(),
+                format!("resume-pursuit: refused — state is corrupt or invalid\n{why}").into(),
             )
         }
     };

@@ -48,6 +48,18 @@ pub fn after_transition(session: &Session, phase: &str, fresh: bool) {
     }
 }
 
+/// An adoption: the source session's base becomes this session's (or none, if it had none).
+pub fn move_to(from_sid: &str, to_sid: &str) {
+    let Ok(repo) =
+        std::env::current_dir().and_then(|cwd| gix::discover(cwd).map_err(std::io::Error::other))
+    else {
+        return;
+    };
+    let ours = base_file(&repo, to_sid);
+    let _ = std::fs::remove_file(&ours);
+    let _ = std::fs::rename(base_file(&repo, from_sid), &ours);
+}
+
 pub fn run_diff(ctx: &Context, session: &Session, args: &GoalDiffArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let base = match &args.base {

@@ -86,10 +86,14 @@ pub fn run(omt_dir_flag: Option<&Path>) -> crate::error::Result<u8> {
     let mut input = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut input);
     let event = parse_event(&input);
-    let text = match decide(&event, omt_dir_flag) {
-        Some(decision) => decision.to_json(),
+    // Even a bug must not wedge the agent: a panic allows the stop like any internal error.
+    let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        decide(&event, omt_dir_flag)
+    }));
+    let text = match decided {
+        Ok(Some(decision)) => decision.to_json(),
         // The reference hook's fail-open literal.
-        None => "{\"continue\": true}".to_string(),
+        Ok(None) | Err(_) => "{\"continue\": true}".to_string(),
     };
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{text}")?;
@@ -214,33 +218,33 @@ fn count_stop(
     if snapshot.get("last_seen_stories_digest").is_none() {
         fields.push(("last_seen_stories_digest", digest.into()));
     }
-    let n = (iteration + 1).min(max);
+    let n = iteration.saturating_add(1).min(max);
     fields.push(("iteration", n.into()));
-    if n >= max {
+    let at_cap = n >= max;
+    if at_cap {
         fields.push(("phase", "budget_limited".into()));
         fields.push(("active", false.into()));
         fields.push(("budget_limit_notified", true.into()));
-        return match apply(fields) {
-            Err(NotWritten::Moved) => Decision::Allow,
-            // Written or not, the pursuit is at its cap: keep the agent here and say so.
-            _ => Decision::Block(limit_reached(n, max)),
-        };
     }
+    let message = || match at_cap {
+        true => limit_reached(n, max),
+        false => continuation(snapshot, n, max),
+    };
     match apply(fields) {
         Ok(()) => {
             failures.reset();
-            Decision::Block(continuation(snapshot, n, max))
+            Decision::Block(message())
         }
         Err(NotWritten::Moved) => Decision::Allow,
+        // A failed write keeps blocking; only a run of them lets the stop through (at the cap
+        // too, unlike the reference, so a lock that cannot be taken cannot wedge the agent).
+        Err(NotWritten::Failed) if failures.count() >= WRITE_FAILURES_BEFORE_SOFT_ALLOW => {
+            failures.reset();
+            Decision::Allow
+        }
         Err(NotWritten::Failed) => {
-            // A failed write keeps blocking; only a run of them lets the stop through.
-            if failures.count() >= WRITE_FAILURES_BEFORE_SOFT_ALLOW {
-                failures.reset();
-                Decision::Allow
-            } else {
-                failures.bump();
-                Decision::Block(continuation(snapshot, n, max))
-            }
+            failures.bump();
+            Decision::Block(message())
         }
     }
 }

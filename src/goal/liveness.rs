@@ -51,12 +51,22 @@ pub fn progress_touched(state: &State) -> Option<jiff::Timestamp> {
 
 /// The TTL rule; a state without a parseable time is dead.
 pub fn is_live(state: &State, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
-    let ttl = if state::is_active(state) {
+    live_for(state::is_active(state), touched, now)
+}
+
+fn live_for(active: bool, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
+    let ttl = if active {
         ACTIVE_TTL_SECS
     } else {
         INACTIVE_TTL_SECS
     };
     touched.is_some_and(|t| idle_secs(t, now) < ttl)
+}
+
+/// A file's modification time.
+fn modified(path: &Path) -> Option<jiff::Timestamp> {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    jiff::Timestamp::try_from(modified).ok()
 }
 
 /// The other sessions' state files in the directory: (sid, path), by name.
@@ -183,16 +193,28 @@ to avoid overwriting in-progress work (r3)."
         }
         _ => {}
     }
+    // Logged first: from then on the source session never re-seeds, so nothing can bring its
+    // file back between the rename and the log line.
+    let line = format!("{} ultragoal {source} -> {current}\n", state::now_stamp());
+    if let Err(e) = append(&session.adoption_log(), &line) {
+        eprintln!("adopt: warning: failed to append adoption.log: {e}");
+    }
     std::fs::rename(&src_path, &dst_path).map_err(|_| {
         format!(
             "adopt: source \"{src}\" vanished before rename (lost race — another session adopted it \
 first). No mutation occurred."
         )
     })?;
-    let line = format!("{} ultragoal {source} -> {current}\n", state::now_stamp());
-    if let Err(e) = append(&session.adoption_log(), &line) {
-        eprintln!("adopt: warning: failed to append adoption.log: {e}");
+    // The pursuit's verdicts, review and git base travel with it; whatever this session kept from
+    // an earlier pursuit must not judge this one.
+    for (theirs, ours) in [
+        (from.verdict_file(), session.verdict_file()),
+        (from.codereview_file(), session.codereview_file()),
+    ] {
+        let _ = std::fs::remove_file(&ours);
+        let _ = std::fs::rename(&theirs, &ours);
     }
+    super::base::move_to(&from.sid, &session.sid);
     // Both heartbeats restamped; the Codex objective is thread-scoped and stays behind.
     let mut adopted = adopted;
     adopted.insert("codex_goal_objective".into(), "".into());
@@ -227,9 +249,12 @@ pub fn run_gc(session: &Session, dry_run: bool, json: bool) -> CliResult<u8> {
             live_sids.push(sid);
             continue;
         };
+        // Without a readable time (a seed being written, a file being repaired) the file's own
+        // modification time stands in, as in the reference's shell GC; unreadable counts as active.
         let state = read_state(&path);
-        let touched = state.as_ref().and_then(touched);
-        let live = state.as_ref().is_some_and(|s| is_live(s, touched, now));
+        let touched = state.as_ref().and_then(touched).or_else(|| modified(&path));
+        let active = state.as_ref().is_none_or(state::is_active);
+        let live = live_for(active, touched, now);
         if live {
             live_sids.push(sid);
             continue;
@@ -269,7 +294,7 @@ pub fn run_gc(session: &Session, dry_run: bool, json: bool) -> CliResult<u8> {
     if json {
         let files: Vec<Value> = reaped
             .iter()
-            .map(|(path, why)| serde_json::json!({"path": path, "reason": why}))
+            .map(|(path, why)| serde_json::json!({"path": path.to_string_lossy(), "reason": why}))
             .collect();
         let doc = serde_json::json!({"schema": "git-ucg.goal-gc/1", "dry_run": dry_run, "removed": files});
         return crate::commands::print_json(&doc);

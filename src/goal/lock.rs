@@ -3,10 +3,12 @@
 //! with `mkdir` (atomic), holding `owner.json` `{ownerPid, token, startedAt}`.
 //!
 //! Contention fails closed: after the wait the write is refused, never done unlocked. A lock whose
-//! owner is dead, or one without a readable owner that is older than the reclaim age, is stale and
-//! reclaimed under a second `mkdir` guard `<lock>.recovery`. Where this differs from the reference
-//! on purpose: a lock whose owner is alive is never reclaimed, however old (the reference also
-//! reclaims a live owner's lock after 30 s).
+//! owner is dead (or whose pid now belongs to a process started after the lock was taken), or one
+//! without a readable owner that is older than the reclaim age, is stale and reclaimed under a
+//! second `mkdir` guard `<lock>.recovery`; what is moved aside is checked to be the very directory
+//! judged stale, and put back otherwise. Where this differs from the reference on purpose: a lock
+//! whose owner is alive is never reclaimed, however old (the reference also reclaims a live owner's
+//! lock after 30 s).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,7 +69,7 @@ pub fn acquire(state_file: &Path) -> Result<StateLock, String> {
                 };
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                if reclaim_if_stale(&dir) {
+                if reclaim_if_stale(&dir) && Instant::now() < deadline {
                     continue;
                 }
             }
@@ -104,6 +106,7 @@ fn write_owner(dir: &Path, token: &str) -> std::io::Result<()> {
 struct Owner {
     pid: Option<i32>,
     token: Option<String>,
+    started_ms: Option<u64>,
 }
 
 fn read_owner(dir: &Path) -> Option<Owner> {
@@ -119,6 +122,11 @@ fn read_owner(dir: &Path) -> Option<Owner> {
             .get("token")
             .and_then(serde_json::Value::as_str)
             .map(str::to_string),
+        started_ms: doc
+            .get("startedAt")
+            .and_then(serde_json::Value::as_f64)
+            .filter(|ms| *ms >= 0.0)
+            .map(|ms| ms as u64),
     })
 }
 
@@ -130,48 +138,125 @@ fn is_alive(pid: i32) -> bool {
     sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
-fn older_than_reclaim_age(path: &Path) -> bool {
-    match std::fs::metadata(path).and_then(|m| m.modified()) {
-        Ok(modified) => SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age > RECLAIM_AGE),
-        // Gone already, or not statable: either way nothing live holds it.
-        Err(_) => true,
+/// When a process started, in ms since the epoch (Linux `/proc`; `None` elsewhere).
+fn process_start_ms(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Field 22 (starttime, in clock ticks since boot), counted after the command's closing `)`.
+    let after_command = &stat[stat.rfind(')')? + 1..];
+    let ticks: u64 = after_command.split_whitespace().nth(19)?.parse().ok()?;
+    let boot_secs: u64 = std::fs::read_to_string("/proc/stat")
+        .ok()?
+        .lines()
+        .find_map(|line| line.strip_prefix("btime ")?.trim().parse().ok())?;
+    // SAFETY: sysconf only reads a configuration value.
+    let ticks_per_sec = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) })
+        .ok()
+        .filter(|t| *t > 0)?;
+    Some(boot_secs * 1000 + ticks * 1000 / ticks_per_sec)
+}
+
+/// The owner's pid belongs to a process started after the lock was taken: the owner died and its
+/// pid was reused (a second of slack for the clocks' granularity).
+fn pid_reused(pid: i32, started_ms: Option<u64>) -> bool {
+    match (process_start_ms(pid), started_ms) {
+        (Some(process), Some(lock)) => process > lock.saturating_add(1000),
+        _ => false,
     }
+}
+
+/// A directory entry's identity, without following a symbolic link.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+fn older_than_reclaim_age(path: &Path) -> bool {
+    std::fs::symlink_metadata(path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|modified| {
+            SystemTime::now()
+                .duration_since(modified)
+                .is_ok_and(|age| age > RECLAIM_AGE)
+        })
 }
 
 fn is_stale(dir: &Path) -> bool {
-    match read_owner(dir).and_then(|owner| owner.pid) {
-        Some(pid) => !is_alive(pid),
-        None => older_than_reclaim_age(dir),
+    match read_owner(dir) {
+        Some(Owner {
+            pid: Some(pid),
+            started_ms,
+            ..
+        }) => !is_alive(pid) || pid_reused(pid, started_ms),
+        _ => older_than_reclaim_age(dir),
     }
 }
 
-/// Reclaims a stale lock under the recovery guard; whether it did (or the lock vanished).
+/// Reclaims a stale lock under the recovery guard; whether the caller should try again at once
+/// (reclaimed, or the lock changed or vanished meanwhile).
 fn reclaim_if_stale(dir: &Path) -> bool {
+    let Some(judged) = identity(dir) else {
+        return true;
+    };
     if !is_stale(dir) {
         return false;
     }
     let Some(guard) = Guard::try_take(dir) else {
         return false;
     };
-    // Judge again under the guard: another process may have reclaimed and re-locked meanwhile.
-    let reclaimed = !dir.exists()
-        || is_stale(dir) && {
-            let aside = suffixed(
-                dir,
-                &format!(".stale-{}-{}", std::process::id(), random_uuid()),
-            );
-            std::fs::rename(dir, &aside).is_ok() && {
-                let _ = std::fs::remove_dir_all(&aside);
-                true
-            }
-        };
+    // Judged again under the guard: another process may have reclaimed and re-locked meanwhile.
+    let retry = match identity(dir) {
+        Some(now) if now == judged => is_stale(dir) && isolate(dir, judged),
+        _ => true,
+    };
     drop(guard);
-    reclaimed
+    retry
 }
 
-/// The recovery guard `<lock>.recovery`, itself reclaimable when stale.
+/// Moves `path` aside and removes it — if what moved is the entry `judged`; otherwise it is put
+/// back (never over anything) and left alone.
+fn isolate(path: &Path, judged: (u64, u64)) -> bool {
+    let aside = suffixed(
+        path,
+        &format!(".stale-{}-{}", std::process::id(), random_uuid()),
+    );
+    if std::fs::rename(path, &aside).is_err() {
+        return false;
+    }
+    if identity(&aside) == Some(judged) {
+        let _ = std::fs::remove_dir_all(&aside);
+        true
+    } else {
+        let _ = rename_no_replace(&aside, path);
+        false
+    }
+}
+
+/// `rename` that fails instead of replacing an existing target (Linux `RENAME_NOREPLACE`).
+fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+    };
+    let (from, to) = (c(from)?, c(to)?);
+    // SAFETY: both paths are NUL-terminated C strings that outlive the call.
+    let renamed = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    match renamed {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+/// The recovery guard `<lock>.recovery`, itself reclaimable when older than the reclaim age.
 struct Guard(PathBuf);
 
 impl Guard {
@@ -179,8 +264,11 @@ impl Guard {
         let path = suffixed(lock, ".recovery");
         match std::fs::create_dir(&path) {
             Ok(()) => Some(Guard(path)),
-            Err(_) if older_than_reclaim_age(&path) => {
-                let _ = std::fs::remove_dir(&path);
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                let judged = identity(&path)?;
+                if !(older_than_reclaim_age(&path) && isolate(&path, judged)) {
+                    return None;
+                }
                 std::fs::create_dir(&path).ok().map(|()| Guard(path))
             }
             Err(_) => None,
@@ -207,8 +295,8 @@ impl Drop for Guard {
 }
 
 impl Drop for StateLock {
-    /// Release: under the recovery guard, and only while `owner.json` still carries this holder's
-    /// token — a successor's lock is never deleted.
+    /// Release: under the recovery guard (or, if it cannot be had, without it), and only while
+    /// `owner.json` still carries this holder's token — a successor's lock is never deleted.
     fn drop(&mut self) {
         let guard = Guard::take_waiting(&self.dir, Instant::now() + wait());
         let ours = read_owner(&self.dir).and_then(|owner| owner.token) == Some(self.token.clone());

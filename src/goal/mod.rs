@@ -81,11 +81,14 @@ pub const PHASES: [&str; 5] = [
 /// `status` (§2.9): the phase token of a state file's bytes, or `absent` when the file is missing,
 /// is not a JSON object, or holds no known phase.
 pub fn status_token(bytes: Option<&[u8]>) -> &'static str {
-    let phase = bytes
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
-        .and_then(|doc| doc.get("phase")?.as_str().map(str::to_string));
-    phase
-        .and_then(|p| PHASES.iter().find(|known| **known == p).copied())
+    let Some(state) = bytes.and_then(state::parse).filter(state::passes_guard) else {
+        return "absent";
+    };
+    let phase = state::phase(&state);
+    PHASES
+        .iter()
+        .find(|known| **known == phase)
+        .copied()
         .unwrap_or("absent")
 }
 
@@ -165,14 +168,21 @@ mod tests {
     #[test]
     fn status_tokens() {
         assert_eq!(
-            super::status_token(Some(br#"{"phase": "pursuing"}"#)),
+            super::status_token(Some(br#"{"phase": "pursuing", "active": true}"#)),
             "pursuing"
         );
         assert_eq!(
             super::status_token(Some(br#"{"phase": "complete", "active": false}"#)),
             "complete"
         );
-        for bad in [&br#"{"phase": "done"}"#[..], b"{", b"[]", b"\xff"] {
+        for bad in [
+            &br#"{"phase": "done", "active": true}"#[..],
+            br#"{"phase": "pursuing", "active": "yes"}"#,
+            br#"{"phase": "pursuing"}"#,
+            b"{",
+            b"[]",
+            b"\xff",
+        ] {
             assert_eq!(super::status_token(Some(bad)), "absent");
         }
         assert_eq!(super::status_token(None), "absent");

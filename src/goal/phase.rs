@@ -107,6 +107,7 @@ request-complete-only; budget_limited/blocked are system-only.",
         check_pursuing_gate(state, request)?;
     }
     let prior_active = state::passes_guard(state) && state::is_active(state);
+    let prior_pristine = super::is_pristine(state);
     let scope_changed = SLOTS.iter().any(|(_, key)| {
         request
             .field(key)
@@ -160,7 +161,7 @@ request-complete-only; budget_limited/blocked are system-only.",
             );
             state.insert("approved_review_artifact_sha256".into(), "".into());
         }
-        effects.fresh = !prior_active;
+        effects.fresh = !prior_active || prior_pristine;
     }
     state.insert("phase".into(), request.phase.as_str().into());
     state.insert("active".into(), true.into());

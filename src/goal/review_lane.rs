@@ -34,8 +34,7 @@ fn counters(state: &State) -> (i64, i64) {
 
 /// The seeded state under its lock, when it is a valid, active pursuit (else the lane's `failure`).
 fn locked_pursuit(session: &Session) -> Option<(super::lock::StateLock, State)> {
-    session.ensure_seed().ok()?;
-    match session.locked(false) {
+    match session.locked(true) {
         Ok((lock, Some(state))) if pursuing(&state) => Some((lock, state)),
         _ => None,
     }
@@ -60,9 +59,10 @@ pub fn claim(session: &Session) -> Reply {
             return answer(false, "completion_eligible", used, cap);
         }
     }
-    state.insert("review_dispatch_used".into(), (used + 1).into());
+    let used = used.saturating_add(1);
+    state.insert("review_dispatch_used".into(), used.into());
     match session.commit(&lock, state) {
-        Ok(()) => answer(true, "allowed", used + 1, cap),
+        Ok(()) => answer(true, "allowed", used, cap),
         Err(_) => failure(),
     }
 }
@@ -74,7 +74,7 @@ pub fn renew(session: &Session) -> Reply {
         return failure();
     };
     let (used, cap) = counters(&state);
-    let cap = cap + state::REVIEW_DISPATCH_GRANT;
+    let cap = cap.saturating_add(state::REVIEW_DISPATCH_GRANT);
     let bytes = std::fs::read(session.codereview_file()).ok();
     state.insert("review_dispatch_cap".into(), cap.into());
     if let Some(artifact) = review::code_review(bytes.as_deref()) {
@@ -113,8 +113,7 @@ and a blocking (BLOCK-outcome) {class} finding at \"{location}\" in the current 
     if is_blank(location) || is_blank(rationale) {
         return Err(refused("--ref and --rationale need non-blank values"));
     }
-    session.ensure_seed().map_err(|e| refused(&e))?;
-    let (lock, state) = session.locked(false).map_err(|e| refused(&e))?;
+    let (lock, state) = session.locked(true).map_err(|e| refused(&e))?;
     let mut state = state.ok_or_else(|| refused("the state file is absent"))?;
     if !pursuing(&state) {
         return Err(refused("the pursuit is not active in phase pursuing"));

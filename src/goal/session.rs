@@ -108,9 +108,14 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     /// file is absent. A corrupt state file is an error: it is never overwritten.
     pub fn locked(&self, seed: bool) -> Result<(StateLock, Option<State>), String> {
         if seed {
-            self.ensure_seed()?;
+            std::fs::create_dir_all(&self.dir)
+                .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
         }
         let lock = self.lock()?;
+        // Seeded under the lock, so an adoption (which holds it) is never raced by a re-seed.
+        if seed {
+            self.ensure_seed()?;
+        }
         match self.read() {
             Read::Parsed(state) => Ok((lock, Some(state))),
             Read::Absent => Ok((lock, None)),
@@ -134,7 +139,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
 
     /// Writes a changed state: normalized, both heartbeats stamped (a genuine write).
     pub fn commit(&self, lock: &StateLock, state: State) -> Result<(), String> {
-        self.write(lock, &state::normalized(state, &state::now_stamp(), true))
+        self.write(lock, &state::normalized(state, &state::now_stamp()))
     }
 
     pub fn lock(&self) -> Result<StateLock, String> {

@@ -142,87 +142,33 @@ pub fn without_controls(text: &str) -> String {
         .collect()
 }
 
-/// The document as the reference's merge-write leaves it: every known key in its order, defaulted
-/// and coerced, the heartbeats stamped; then the keys other tools wrote, in their stored order.
-/// `genuine` writes (everything but a heartbeat) also advance the progress stamp.
-pub fn normalized(mut prior: State, now: &str, genuine: bool) -> State {
+/// The document as the reference's merge-write leaves it: every known key in its order, a stored
+/// value kept unless null, the defaults filled in, `max_iterations` and the review counters
+/// coerced to valid numbers, the summary's control characters blanked, both heartbeats stamped;
+/// then the keys other tools wrote, in their stored order.
+pub fn normalized(mut prior: State, now: &str) -> State {
     let mut out = State::new();
     for key in KEY_ORDER {
-        let stored = prior.shift_remove(key);
+        let stored = prior.shift_remove(key).filter(|v| !v.is_null());
         let value = match key {
-            "outcome"
-            | "verification_surface"
-            | "constraints"
-            | "boundaries"
-            | "non_goals"
-            | "blocked_stop"
-            | "plan_path"
-            | "codex_goal_objective"
-            | "approved_review_artifact_sha256" => {
-                Some(stored.filter(Value::is_string).unwrap_or_else(|| "".into()))
-            }
-            "resume_summary" | "blocked_reason" => Some(
-                stored
-                    .and_then(|v| v.as_str().map(without_controls))
-                    .unwrap_or_default()
-                    .into(),
-            ),
             "max_iterations" => Some(
                 int_at_least(stored.as_ref(), 1)
                     .unwrap_or(DEFAULT_MAX_ITERATIONS)
                     .into(),
             ),
-            "phase" => Some(
-                stored
-                    .filter(|v| v.as_str().is_some_and(|p| super::PHASES.contains(&p)))
-                    .unwrap_or_else(|| "planning".into()),
-            ),
-            "iteration" | "review_dispatch_used" => {
-                Some(int_at_least(stored.as_ref(), 0).unwrap_or(0).into())
-            }
+            "review_dispatch_used" => Some(int_at_least(stored.as_ref(), 0).unwrap_or(0).into()),
             "review_dispatch_cap" => Some(
                 int_at_least(stored.as_ref(), 0)
                     .unwrap_or(REVIEW_DISPATCH_GRANT)
                     .into(),
             ),
-            "started_at" => Some(
-                stored
-                    .filter(Value::is_string)
-                    .unwrap_or_else(|| now.into()),
-            ),
-            "active" => Some(
-                stored
-                    .filter(Value::is_boolean)
-                    .unwrap_or(Value::Bool(true)),
-            ),
-            "objective_verdict" => Some(
-                stored
-                    .filter(|v| {
-                        matches!(
-                            v.as_str(),
-                            Some("APPROVE" | "REQUEST_CHANGES" | "COMMENT" | "absent")
-                        )
-                    })
-                    .unwrap_or_else(|| "absent".into()),
-            ),
-            "budget_limit_notified" => Some(
-                stored
-                    .filter(Value::is_boolean)
-                    .unwrap_or(Value::Bool(false)),
-            ),
-            "completion_evidence_paths" | "stories" | "dismissed_review_findings" => Some(
-                stored
-                    .filter(Value::is_array)
-                    .unwrap_or_else(|| Value::Array(Vec::new())),
-            ),
-            "schema_version" => Some(stored.filter(Value::is_i64).unwrap_or_else(|| 1.into())),
-            "last_touched_at" => Some(now.into()),
-            "progress_touched_at" => Some(match (genuine, stored) {
-                (false, Some(stamp)) if stamp.is_string() => stamp,
-                _ => now.into(),
+            "resume_summary" => Some(match stored {
+                Some(Value::String(summary)) => without_controls(&summary).into(),
+                other => other.unwrap_or_else(|| "".into()),
             }),
-            _ if OPTIONAL.contains(&key) => stored.filter(|v| !v.is_null()),
-            _ => stored,
+            "last_touched_at" | "progress_touched_at" => Some(now.into()),
+            _ if OPTIONAL.contains(&key) => stored,
+            _ => Some(stored.unwrap_or_else(|| default_of(key, now))),
         };
         if let Some(value) = value {
             out.insert(key.into(), value);
@@ -230,6 +176,23 @@ pub fn normalized(mut prior: State, now: &str, genuine: bool) -> State {
     }
     out.extend(prior);
     out
+}
+
+/// A known key's value when nothing is stored.
+fn default_of(key: &str, now: &str) -> Value {
+    match key {
+        "phase" => "planning".into(),
+        "iteration" => 0.into(),
+        "started_at" => now.into(),
+        "active" => true.into(),
+        "objective_verdict" => "absent".into(),
+        "budget_limit_notified" => false.into(),
+        "completion_evidence_paths" | "stories" | "dismissed_review_findings" => {
+            Value::Array(Vec::new())
+        }
+        "schema_version" => 1.into(),
+        _ => "".into(),
+    }
 }
 
 /// The file's bytes exactly as `JSON.stringify(state, null, 2)` lays them out: two-space indent,
@@ -266,7 +229,7 @@ mod tests {
             br#"{"zeta": 1, "phase": "pursuing", "max_iterations": "abc", "outcome": "o", "resume_summary": "a\nb"}"#,
         )
         .unwrap();
-        let out = normalized(prior, "T", true);
+        let out = normalized(prior, "T");
         let keys: Vec<&str> = out.keys().map(String::as_str).collect();
         assert_eq!(keys.first(), Some(&"outcome"));
         assert_eq!(keys.last(), Some(&"zeta"));

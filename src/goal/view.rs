@@ -96,7 +96,7 @@ fn text(value: &Value) -> &str {
 pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) -> Value {
     let Some(state) = state else {
         return json!({"schema": "git-ucg.goal-show/1", "session": session.sid,
-            "state_file": session.state_file(), "phase": "absent"});
+            "state_file": session.state_file().to_string_lossy(), "phase": "absent"});
     };
     let verdicts = verdicts_of(session);
     let (current_story, _, _) = current(state, verdicts.as_ref());
@@ -128,7 +128,7 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
     json!({
         "schema": "git-ucg.goal-show/1",
         "session": session.sid,
-        "state_file": session.state_file(),
+        "state_file": session.state_file().to_string_lossy(),
         "phase": state::phase(state),
         "active": state::is_active(state),
         "pristine": super::is_pristine(state),

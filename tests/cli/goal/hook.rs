@@ -5,7 +5,7 @@
 use super::support::*;
 use crate::common::*;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 /// The normal allow, `JSON.stringify({continue: true})`.
@@ -167,22 +167,6 @@ fn assert_no_progress(g: &Goal, why: &str) {
         (after["phase"].clone(), after["active"].clone()),
         (json!("pursuing"), json!(true))
     );
-}
-
-/// Creates `<state>.lock` held by a live process (this test's), as the reference's owner file.
-fn hold_lock(state: &Path) -> PathBuf {
-    let mut name = state.as_os_str().to_owned();
-    name.push(".lock");
-    let lock = PathBuf::from(name);
-    std::fs::create_dir(&lock).unwrap();
-    let started = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64;
-    let owner = json!({"ownerPid": std::process::id(), "token": "c0ffee00-0000-4000-8000-000000000000",
-        "startedAt": started});
-    std::fs::write(lock.join("owner.json"), owner.to_string()).unwrap();
-    lock
 }
 
 /// §6.45: a stop without progress blocks with the continuation and counts.

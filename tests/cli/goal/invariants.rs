@@ -172,7 +172,12 @@ fn apply(g: &Goal, step: &Step) -> Option<bool> {
         Step::Resume => run(&["resume-pursuit"]),
         Step::HoldLock(true) => {
             let _ = std::fs::create_dir(&lock);
-            let owner = json!({"ownerPid": std::process::id(), "token": "held", "startedAt": 0});
+            let now_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_millis() as u64;
+            let owner =
+                json!({"ownerPid": std::process::id(), "token": "held", "startedAt": now_ms});
             let _ = std::fs::write(lock.join("owner.json"), owner.to_string());
             None
         }

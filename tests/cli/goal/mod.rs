@@ -2,6 +2,7 @@
 //! numbered behaviours are those of formats/ultragoal.md §6.
 
 mod completion;
+mod hardening;
 mod hook;
 mod invariants;
 mod locking;

@@ -55,7 +55,7 @@ fn status_reads_the_sessions_state_file() {
     let elsewhere = env.path().join("elsewhere");
     write(
         &elsewhere.join("ultragoal-state-S1.json"),
-        r#"{"phase": "blocked"}"#,
+        r#"{"phase": "blocked", "active": false}"#,
     );
     let out = env
         .ucg(&dir)

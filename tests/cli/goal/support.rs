@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// One temporary git repository, one state directory, the session `S` by default.
@@ -240,4 +240,20 @@ pub fn ago(secs: i64) -> String {
         .as_secs() as i64;
     let t = jiff::Timestamp::from_second(now - secs).unwrap();
     t.strftime("%Y-%m-%dT%H:%M:%S+00:00").to_string()
+}
+
+/// Creates `<state>.lock` held by a live process (this test's), as the reference's owner file.
+pub fn hold_lock(state: &Path) -> PathBuf {
+    let mut name = state.as_os_str().to_owned();
+    name.push(".lock");
+    let lock = PathBuf::from(name);
+    std::fs::create_dir(&lock).unwrap();
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let owner = json!({"ownerPid": std::process::id(), "token": "c0ffee00-0000-4000-8000-000000000000",
+        "startedAt": started});
+    std::fs::write(lock.join("owner.json"), owner.to_string()).unwrap();
+    lock
 }
