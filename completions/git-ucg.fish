@@ -41,6 +41,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "gate" -d 'The hook 
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "hooks" -d 'Git hooks that refuse commits and pushes while decisions are pending'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "baseline" -d 'A story\'s anchors: its baseline and end markers, and the tests-ran marker\'s freshness'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "goal" -d 'The ultragoal state machine (its state CLI\'s commands, on the same files)'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "sdlc" -d 'agentic-sdlc heavy-pipeline runs under docs/superpowers/runs: list, status, catalog, repair, reconcile, resume'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "budget" -d 'The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "epic" -d 'The epic: its branch, its stories in sprint order, each story\'s commit range and changes'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accumulated diff of the epic, of one story, or of any range (through gitoxide)'
@@ -484,6 +485,71 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -f -a "list" -d 'Every run, newest first by name, as its status line'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -f -a "status" -d 'One run\'s status line (audit warnings on stderr)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -f -a "show" -d 'One run\'s catalog: requirements, complexity, phases, events, decisions, QA report'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -f -a "repair" -d 'Correct meta.json\'s phase fields toward the event log (asks first), and append `status.repaired`'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -f -a "reconcile" -d 'Bring the work item\'s Markdown snapshots and meta.json in line with its most trusted ledger (asks first; forward sync of a successful adapter receipt does not ask)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and not __fish_seen_subcommand_from list status show repair reconcile resume" -f -a "resume" -d 'Pick the phase to re-run, ask, and print the handoff for the pipeline (never runs a phase)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l runs-dir -d 'Where run directories live (default: <project root>/docs/superpowers/runs)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l by-mtime -d 'Newest first by meta.json\'s modification time (as the pipeline\'s hooks pick the newest run)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l runs-dir -d 'Where run directories live (default: <project root>/docs/superpowers/runs)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l runs-dir -d 'Where run directories live (default: <project root>/docs/superpowers/runs)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l runs-dir -d 'Where run directories live (default: <project root>/docs/superpowers/runs)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -s y -l yes -d 'Answer yes to the confirmation'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l runs-dir -d 'Where run directories live (default: <project root>/docs/superpowers/runs)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -s y -l yes -d 'Answer yes to the confirmation'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l runs-dir -d 'Where run directories live (default: <project root>/docs/superpowers/runs)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s y -l yes -d 'Answer yes to the confirmation (not for an aborted run)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l allow-failed -d 'Offer a failed phase for re-running too'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

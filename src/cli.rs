@@ -70,6 +70,10 @@ pub enum Command {
     Baseline(BaselineCommand),
     /// The ultragoal state machine (its state CLI's commands, on the same files).
     Goal(GoalArgs),
+    /// agentic-sdlc heavy-pipeline runs under docs/superpowers/runs: list, status, catalog, repair,
+    /// reconcile, resume.
+    #[command(subcommand)]
+    Sdlc(SdlcCommand),
     /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
     #[command(subcommand)]
     Budget(BudgetCommand),
@@ -550,6 +554,85 @@ pub struct GoalArgs {
     pub omt_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<GoalCommand>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SdlcCommand {
+    /// Every run, newest first by name, as its status line.
+    List(SdlcListArgs),
+    /// One run's status line (audit warnings on stderr).
+    Status(SdlcRunArgs),
+    /// One run's catalog: requirements, complexity, phases, events, decisions, QA report.
+    Show(SdlcRunArgs),
+    /// Correct meta.json's phase fields toward the event log (asks first), and append
+    /// `status.repaired`.
+    Repair(SdlcWriteArgs),
+    /// Bring the work item's Markdown snapshots and meta.json in line with its most trusted ledger
+    /// (asks first; forward sync of a successful adapter receipt does not ask).
+    Reconcile(SdlcWriteArgs),
+    /// Pick the phase to re-run, ask, and print the handoff for the pipeline (never runs a phase).
+    Resume(SdlcResumeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SdlcLayoutArgs {
+    /// Where run directories live (default: <project root>/docs/superpowers/runs).
+    #[arg(long, value_name = "DIR")]
+    pub runs_dir: Option<PathBuf>,
+    /// Print one JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SdlcListArgs {
+    /// Newest first by meta.json's modification time (as the pipeline's hooks pick the newest run).
+    #[arg(long)]
+    pub by_mtime: bool,
+    #[command(flatten)]
+    pub layout: SdlcLayoutArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SdlcRunArgs {
+    /// A run id (its directory name), or `latest` (the default).
+    #[arg(value_name = "RUN", default_value = "latest")]
+    pub run: String,
+    #[command(flatten)]
+    pub layout: SdlcLayoutArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SdlcWriteArgs {
+    /// A run id (its directory name), or `latest`.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// Answer yes to the confirmation.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    #[command(flatten)]
+    pub layout: SdlcLayoutArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The prompt is the pipeline's own: `Resume by re-running Phase <N> (<name>)? It will \
+overwrite that phase's outputs and continue. (yes/no)`; anything but yes stops (exit 1). An aborted run \
+needs the answer typed: --yes does not cover it. Exit 2 when there is nothing to resume (a completed or \
+running run, no candidate)."
+)]
+pub struct SdlcResumeArgs {
+    /// A run id (its directory name), or `latest`.
+    #[arg(value_name = "RUN")]
+    pub run: String,
+    /// Answer yes to the confirmation (not for an aborted run).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Offer a failed phase for re-running too.
+    #[arg(long)]
+    pub allow_failed: bool,
+    #[command(flatten)]
+    pub layout: SdlcLayoutArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -18,6 +18,7 @@ pub mod prompt;
 pub mod pyjson;
 pub mod render;
 pub mod resolve;
+pub mod sdlc;
 pub mod status;
 pub mod store;
 pub mod ucg;

@@ -108,3 +108,17 @@ pub fn use_color(when: crate::cli::ColorWhen) -> bool {
         }
     }
 }
+
+/// Prints `prompt` on stderr and reads one line from stdin (`None` at end of input), without its
+/// line ending.
+pub fn ask(prompt: &str) -> io::Result<Option<String>> {
+    use io::{BufRead, Write};
+    let mut err = io::stderr().lock();
+    err.write_all(prompt.as_bytes())?;
+    err.flush()?;
+    let mut line = String::new();
+    if io::stdin().lock().read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
+}

@@ -39,6 +39,18 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
     ),
     ("git ucg config", "configuration, with origins"),
     (
+        "git ucg sdlc list",
+        "the agentic-sdlc runs, one status line each",
+    ),
+    (
+        "git ucg sdlc show 20260604-1000-feat-rate-limit",
+        "a run's catalog (its snapshot lags its log)",
+    ),
+    (
+        "git ucg sdlc repair 20260604-1000-feat-rate-limit",
+        "correct the snapshot toward the log (asks)",
+    ),
+    (
         "git ucg reds apply --from-sidecar --dry-run",
         "re-apply answers, write nothing",
     ),
@@ -153,8 +165,152 @@ fn build(dir: &Path) -> Result<String> {
         &format!("_bmad-output/ultracode-goal/{RUN_FOLDER}/.decision-log.md"),
         DECISION_LOG,
     )?;
+    write_sdlc_runs(&repo)?;
 
     summary(dir)
+}
+
+/// An agentic-sdlc event line, as the pipeline writes them.
+fn sdlc_event(
+    ts: &str,
+    event: &str,
+    run_id: &str,
+    phase: Option<u8>,
+    summary: &str,
+    data: serde_json::Value,
+) -> String {
+    let line = serde_json::json!({"schema": 1, "ts": ts, "event": event, "run_id": run_id, "phase": phase,
+        "actor": "sdlc-engine", "summary": summary, "artifacts": [], "data": data});
+    format!("{line}\n")
+}
+
+/// Phase `n` of a demo run starts on the half hour from 09:00; `minutes` later.
+fn sdlc_time(day: &str, n: u8, minutes: u8) -> String {
+    let start = 9 * 60 + u32::from(n) * 30 + u32::from(minutes);
+    format!("{day}T{:02}:{:02}:00Z", start / 60, start % 60)
+}
+
+/// The phases of a run: `done` completed (with times), then `current` in `state`, the rest pending.
+fn sdlc_phases(day: &str, done: u8, current: Option<(u8, &str)>) -> serde_json::Value {
+    let mut phases = serde_json::Map::new();
+    for n in 0..=12u8 {
+        let phase = if n < done {
+            serde_json::json!({"status": "completed", "started_at": sdlc_time(day, n, 0),
+                "completed_at": sdlc_time(day, n, 20)})
+        } else if let Some((_, state)) = current.filter(|(c, _)| *c == n) {
+            serde_json::json!({"status": state, "started_at": sdlc_time(day, n, 0)})
+        } else {
+            serde_json::json!({"status": "pending"})
+        };
+        phases.insert(n.to_string(), phase);
+    }
+    serde_json::Value::Object(phases)
+}
+
+/// Three agentic-sdlc runs under docs/superpowers/runs: one completed, one left running long ago
+/// (shown as interrupted), one whose snapshot lags its event log, with a work item whose ledger
+/// is ahead of its Markdown.
+fn write_sdlc_runs(repo: &DemoRepo) -> Result<()> {
+    use serde_json::json;
+    let runs = "docs/superpowers/runs";
+    let pretty = |v: &serde_json::Value| {
+        format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
+    };
+    let events = |run_id: &str, day: &str, upto: u8, open: Option<u8>| {
+        let mut log = String::new();
+        for n in 0..upto {
+            log += &sdlc_event(
+                &sdlc_time(day, n, 0),
+                "phase.started",
+                run_id,
+                Some(n),
+                &format!("Phase {n} started"),
+                json!({}),
+            );
+            log += &sdlc_event(
+                &sdlc_time(day, n, 20),
+                "phase.completed",
+                run_id,
+                Some(n),
+                &format!("Phase {n} completed"),
+                json!({}),
+            );
+        }
+        if let Some(n) = open {
+            log += &sdlc_event(
+                &sdlc_time(day, n, 0),
+                "phase.started",
+                run_id,
+                Some(n),
+                &format!("Phase {n} started"),
+                json!({}),
+            );
+        }
+        log
+    };
+    let done = "20260601-0900-feat-csv-export";
+    repo.write(&format!("{runs}/{done}/meta.json"), &pretty(&json!({
+        "run_id": done, "mode": "autonomous", "started_at": "2026-06-01T09:00:00Z",
+        "task_input": "Export the task list as CSV", "branch": "feat-csv-export", "current_phase": 12,
+        "status": "completed", "phases": sdlc_phases("2026-06-01", 13, None)})))?;
+    repo.write(
+        &format!("{runs}/{done}/events.jsonl"),
+        &events(done, "2026-06-01", 13, None),
+    )?;
+    repo.write(&format!("{runs}/{done}/requirements.md"), "# CSV export\n\nUsers download their tasks as CSV.\n\n- one row per task\n- RFC 4180 quoting\n")?;
+    repo.write(&format!("{runs}/{done}/complexity.json"), "{\"score\":8,\"routing\":\"writing-plans\",\"source\":\"heuristic\",\"rationale\":\"single-file\"}\n")?;
+    repo.write(&format!("{runs}/{done}/decisions.jsonl"), "{\"ts\":\"2026-06-01T10:10:00Z\",\"gate_id\":\"plan.approved\",\"mode\":\"autonomous\",\"verdict\":{\"decision\":\"approve\",\"rationale\":\"small change\",\"source\":\"deterministic\"},\"escalated\":false}\n")?;
+    repo.write(
+        &format!("{runs}/{done}/qa-report.md"),
+        "# QA report\n\nAll gates green.\n",
+    )?;
+
+    let stuck = "20260603-1400-fix-login-timeout";
+    repo.write(&format!("{runs}/{stuck}/meta.json"), &pretty(&json!({
+        "run_id": stuck, "mode": "hitl", "started_at": "2026-06-03T09:00:00Z",
+        "task_input": "Login times out after 30 s on slow networks", "branch": "fix-login-timeout",
+        "current_phase": 7, "status": "running", "phases": sdlc_phases("2026-06-03", 7, Some((7, "running")))})))?;
+    repo.write(
+        &format!("{runs}/{stuck}/events.jsonl"),
+        &events(stuck, "2026-06-03", 7, Some(7)),
+    )?;
+
+    let lagging = "20260604-1000-feat-rate-limit";
+    let canonical = "docs/superpowers/work-items/PROJ-1234.md";
+    repo.write(&format!("{runs}/{lagging}/meta.json"), &pretty(&json!({
+        "run_id": lagging, "mode": "hitl", "started_at": "2026-06-04T09:00:00Z",
+        "task_input": "Add rate limiting to the public API (PROJ-1234)", "branch": "feat-rate-limit",
+        "work_item": {"canonical_path": canonical, "run_mirror": format!("{runs}/{lagging}/work-item.md"),
+            "event_ledger": format!("{runs}/{lagging}/work-item-events.jsonl")},
+        "current_phase": 4, "status": "running", "phases": sdlc_phases("2026-06-04", 4, Some((4, "running")))})))?;
+    let mut log = events(lagging, "2026-06-04", 5, Some(5));
+    log += &sdlc_event(
+        "2026-06-04T11:40:00Z",
+        "work_item.transitioned",
+        lagging,
+        None,
+        "PROJ-1234 moved to In progress",
+        json!({"work_item_id": "PROJ-1234", "to": "In progress"}),
+    );
+    repo.write(&format!("{runs}/{lagging}/events.jsonl"), &log)?;
+    let item = "# Rate limiting for the public API\n\n**Status**: Approved\n**Assignee**: Ada Operator\n\
+**Reporter**: Product\n**Branch**: feat-rate-limit\n**External Ticket**: PROJ-1234\n\
+**Source Story/Task**: docs/prd.md\n\n## Acceptance Criteria\n- 429 after 100 requests a minute\n\n\
+## Linked Artifacts\n- docs/superpowers/runs/20260604-1000-feat-rate-limit/design.md\n\n## History\n\
+- 2026-06-04T09:05:00Z - created\n- 2026-06-04T10:45:00Z ticket-sync: PROJ-1234 → DEV (pending)\n";
+    repo.write(canonical, item)?;
+    repo.write(&format!("{runs}/{lagging}/work-item.md"), item)?;
+    let receipt = "{\"schema\":1,\"ts\":\"2026-06-04T11:00:00Z\",\"event\":\"work_item.adapter_receipt\",\
+\"run_id\":\"20260604-1000-feat-rate-limit\",\"phase\":null,\"actor\":\"ticket-sync\",\"summary\":\
+\"ticket-sync: PROJ-1234 → DEV (succeeded)\",\"artifacts\":[],\"data\":{\"status\":\"succeeded\",\
+\"state\":\"DEV\",\"work_item_id\":\"PROJ-1234\",\"target_state\":\"DEV\",\"triggered_by\":\"hook\",\
+\"response_excerpt\":\"moved\"}}\n";
+    repo.write(
+        "docs/superpowers/work-items/work-item-events.jsonl",
+        receipt,
+    )?;
+    repo.write(&format!("{runs}/{lagging}/work-item-events.jsonl"), receipt)?;
+    Ok(())
 }
 
 fn red_registry() -> Result<reds::Registry> {

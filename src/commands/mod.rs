@@ -16,6 +16,7 @@ pub mod reds;
 pub mod resolve;
 pub mod resume;
 pub mod runs;
+pub mod sdlc;
 pub mod status;
 pub mod strict;
 
@@ -38,6 +39,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Hooks(HooksCommand::Run(args)) => hooks::run_hook(ctx, args),
         Command::Baseline(command) => baseline::run(ctx, command),
         Command::Goal(args) => goal::run(ctx, args),
+        Command::Sdlc(command) => sdlc::run(ctx, command),
         Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
         Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
         Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),

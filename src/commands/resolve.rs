@@ -11,7 +11,7 @@ use crate::store::{self, ArtifactSource, DirLock};
 use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
 use crate::ucg::{heartbeat, runs};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 pub const SCHEMA: &str = "git-ucg.resolve/1";
@@ -563,7 +563,7 @@ fn choose(found: &[PathBuf]) -> Result<PathBuf> {
         eprintln!("  {}. {}", n + 1, dir.display());
     }
     loop {
-        let line = ask("Which one gets this pass's decision log section? [1] ")?
+        let line = crate::output::ask("Which one gets this pass's decision log section? [1] ")?
             .ok_or_else(|| Error::new("no run folder chosen"))?;
         let pick = if line.trim().is_empty() {
             Some(0)
@@ -577,18 +577,6 @@ fn choose(found: &[PathBuf]) -> Result<PathBuf> {
             return Ok(dir.clone());
         }
     }
-}
-
-/// Prints `prompt` on stderr and reads one line from stdin (`None` at end of input).
-fn ask(prompt: &str) -> Result<Option<String>> {
-    let mut err = std::io::stderr().lock();
-    err.write_all(prompt.as_bytes())?;
-    err.flush()?;
-    let mut line = String::new();
-    if std::io::stdin().lock().read_line(&mut line)? == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
 }
 
 /// The interactive pass: every pending item once, in order; each answer recorded and applied at
@@ -626,7 +614,7 @@ fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcom
             eprintln!("  deferred before: {answer}");
         }
         let action = loop {
-            let Some(key) = ask("[c]lose, [d]efer, [s]kip, [q]uit? ")? else {
+            let Some(key) = crate::output::ask("[c]lose, [d]efer, [s]kip, [q]uit? ")? else {
                 return Ok(());
             };
             match key.trim().to_lowercase().as_str() {
@@ -645,7 +633,7 @@ fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcom
                 Action::Close => "answer (the decision, one line): ",
                 Action::Defer => "answer (optional): ",
             };
-            let Some(text) = ask(prompt)? else {
+            let Some(text) = crate::output::ask(prompt)? else {
                 return Ok(());
             };
             if action == Action::Defer || !text.trim().is_empty() {

@@ -1,0 +1,127 @@
+//! `events.jsonl` (formats/sdlc-anvil.md A.4): the append-only run ledger, read leniently — a line
+//! is an event when it is a JSON object with a string `event`; anything else is kept as a
+//! malformed line with the reason, never an error. Test fixtures write minimal lines (no `schema`,
+//! no `ts`), so only `event` is required here; `audit` checks the full line schema.
+
+use serde_json::{Map, Value};
+
+/// One event as read, with the fields the algorithms use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub event: String,
+    /// `phase` when it is an integer in 0..=12; `None` for null, absent or anything else.
+    pub phase: Option<u8>,
+    pub ts: Option<String>,
+    pub raw: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    Event(Event),
+    Malformed(String),
+}
+
+/// The ledger as read: its lines (1-based numbers), blank lines skipped.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Log {
+    pub lines: Vec<(usize, Line)>,
+    /// The file does not end with a newline: its last line was torn by a crash (or is being
+    /// written); appending must not extend it.
+    pub torn_tail: bool,
+}
+
+/// The event names that shape a phase's state.
+pub const PHASE_EVENTS: [&str; 4] = [
+    "phase.started",
+    "phase.completed",
+    "phase.failed",
+    "phase.interrupted",
+];
+
+pub fn parse_line(bytes: &[u8]) -> Line {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Line::Malformed("not UTF-8".into());
+    };
+    let doc: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(Value::Object(doc)) => doc,
+        Ok(_) => return Line::Malformed("not a JSON object".into()),
+        Err(e) => return Line::Malformed(format!("not JSON ({e})")),
+    };
+    let Some(event) = doc.get("event").and_then(Value::as_str).map(str::to_string) else {
+        return Line::Malformed("no string \"event\"".into());
+    };
+    let phase = doc
+        .get("phase")
+        .and_then(Value::as_u64)
+        .filter(|p| *p <= 12)
+        .map(|p| p as u8);
+    let ts = doc.get("ts").and_then(Value::as_str).map(str::to_string);
+    Line::Event(Event {
+        event,
+        phase,
+        ts,
+        raw: doc,
+    })
+}
+
+pub fn parse(bytes: &[u8]) -> Log {
+    parse_filtered(bytes, |_| true)
+}
+
+/// Parses only the lines `wanted` accepts (by their raw bytes); the others are skipped unread.
+/// Listing many runs reads only what could be a phase event.
+pub fn parse_filtered(bytes: &[u8], wanted: impl Fn(&[u8]) -> bool) -> Log {
+    let mut log = Log {
+        torn_tail: !bytes.is_empty() && !bytes.ends_with(b"\n"),
+        ..Log::default()
+    };
+    for (index, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) || !wanted(line) {
+            continue;
+        }
+        log.lines.push((index + 1, parse_line(line)));
+    }
+    log
+}
+
+/// Whether a raw line could be a phase event (a cheap test before parsing).
+pub fn may_be_phase_event(line: &[u8]) -> bool {
+    memchr::memmem::find(line, b"phase.").is_some()
+}
+
+impl Log {
+    pub fn events(&self) -> impl Iterator<Item = &Event> {
+        self.lines.iter().filter_map(|(_, line)| match line {
+            Line::Event(event) => Some(event),
+            Line::Malformed(_) => None,
+        })
+    }
+
+    /// `line N: reason` for every malformed line.
+    pub fn malformed(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .filter_map(|(n, line)| match line {
+                Line::Malformed(why) => Some(format!("line {n}: {why}")),
+                Line::Event(_) => None,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lenient_lines() {
+        let log = parse(b"{\"event\":\"phase.completed\",\"phase\":2}\n\n{oops\n[1]\n{\"phase\":3}\n\xff\n{\"event\":\"x\",\"phase\":\"4\"}");
+        assert!(log.torn_tail);
+        assert_eq!(log.events().count(), 2);
+        assert_eq!(log.events().next().unwrap().phase, Some(2));
+        assert_eq!(log.events().nth(1).unwrap().phase, None);
+        assert_eq!(log.malformed().len(), 4);
+        assert!(log.malformed()[0].starts_with("line 3: not JSON"));
+    }
+}
