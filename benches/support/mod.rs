@@ -478,3 +478,56 @@ pub fn write_decisions(impl_dir: &Path, n: usize) {
     text.push_str("]}\n");
     std::fs::write(impl_dir.join(".decisions.json"), text).expect("write decisions");
 }
+
+/// `runs` agentic-sdlc runs under `root/docs/superpowers/runs`, each with `events` event lines:
+/// the phase events of phases 0–6 (phase 7 left open) and the rest ordinary events of the size the
+/// pipeline writes. Names sort by date, newest last; every run reads as interrupted.
+pub fn write_sdlc_runs(root: &Path, runs: usize, events: usize) {
+    let base = root.join("docs/superpowers/runs");
+    for r in 0..runs {
+        let run_id = format!(
+            "2026{:02}{:02}-{:02}{:02}-feat-{r}",
+            1 + r / 400 % 12,
+            1 + r / 16 % 28,
+            r / 4 % 24,
+            r % 4 * 15
+        );
+        let dir = base.join(&run_id);
+        std::fs::create_dir_all(&dir).expect("run dir");
+        let mut phases = serde_json::Map::new();
+        for n in 0..=12 {
+            let status = match n {
+                0..=6 => "completed",
+                7 => "running",
+                _ => "pending",
+            };
+            phases.insert(
+                n.to_string(),
+                serde_json::json!({"status": status, "started_at": "2026-01-01T00:00:00Z"}),
+            );
+        }
+        let meta = serde_json::json!({"run_id": run_id, "mode": "autonomous", "started_at": "2026-01-01T00:00:00Z",
+            "task_input": "Add the thing", "branch": format!("feat-{r}"), "current_phase": 7, "status": "running",
+            "phases": phases});
+        std::fs::write(
+            dir.join("meta.json"),
+            serde_json::to_vec_pretty(&meta).expect("json"),
+        )
+        .expect("meta");
+        let mut log = Vec::with_capacity(events * 240);
+        let mut written = 0;
+        for n in 0..=7 {
+            for event in ["phase.started", "phase.completed"] {
+                if n == 7 && event == "phase.completed" {
+                    continue;
+                }
+                writeln!(log, "{{\"schema\":1,\"ts\":\"2026-01-01T00:{n:02}:00Z\",\"event\":\"{event}\",\"run_id\":\"{run_id}\",\"phase\":{n},\"actor\":\"sdlc-engine\",\"summary\":\"Phase {n}\",\"artifacts\":[],\"data\":{{}}}}").expect("write");
+                written += 1;
+            }
+        }
+        for i in written..events {
+            writeln!(log, "{{\"schema\":1,\"ts\":\"2026-01-01T01:00:00Z\",\"event\":\"artifact.written\",\"run_id\":\"{run_id}\",\"phase\":7,\"actor\":\"sdlc-engine\",\"summary\":\"wrote src/module_{i}.rs for task {i}\",\"artifacts\":[\"evidence/task-{i}.json\"],\"data\":{{}}}}").expect("write");
+        }
+        std::fs::write(dir.join("events.jsonl"), log).expect("events");
+    }
+}

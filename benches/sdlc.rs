@@ -1,0 +1,53 @@
+//! `cargo bench --bench sdlc`: `sdlc list` over 1,000 runs of 1,000 events each, and `sdlc status
+//! latest`, against `grep` reading the same logs for their phase events.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::process::Command;
+use support::{time_pair, ucg};
+
+fn main() {
+    println!("| benchmark | input | git-ucg median | comparison median | ratio |");
+    println!("|---|---|---|---|---|");
+    let (root, _keep) = support::scratch();
+    let status = Command::new("git")
+        .current_dir(&root)
+        .args(["init", "-q"])
+        .status()
+        .expect("git init");
+    assert!(status.success());
+    support::write_sdlc_runs(&root, 1_000, 1_000);
+    let runs = root.join("docs/superpowers/runs");
+    let grep_all = || {
+        let mut command = Command::new("sh");
+        command
+            .current_dir(&runs)
+            .arg("-c")
+            .arg("grep -h -c 'phase\\.' */events.jsonl >/dev/null");
+        command
+    };
+    let (ours, grep) = time_pair(21, || ucg(&root, &["sdlc", "list"]), grep_all);
+    println!(
+        "| `sdlc list` | 1,000 runs × 1,000 events (232 MB of logs) | {ours:.1} ms | {grep:.1} ms (`grep -c 'phase\\.' */events.jsonl`) | {:.2}× |",
+        ours / grep
+    );
+    let latest = std::fs::read_dir(&runs)
+        .expect("runs")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .max()
+        .expect("a run");
+    let grep_one = || {
+        let mut command = Command::new("grep");
+        command
+            .current_dir(&runs)
+            .args(["-c", "phase\\.", &format!("{latest}/events.jsonl")]);
+        command
+    };
+    let (ours, grep) = time_pair(101, || ucg(&root, &["sdlc", "status", "latest"]), grep_one);
+    println!(
+        "| `sdlc status latest` | the same 1,000 runs | {ours:.2} ms | {grep:.2} ms (`grep -c 'phase\\.'` on its log) | {:.2}× |",
+        ours / grep
+    );
+}
