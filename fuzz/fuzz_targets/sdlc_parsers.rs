@@ -1,0 +1,32 @@
+//! Every reader of agentic-sdlc run files, fed the same arbitrary bytes: the event log, the
+//! snapshot, the algorithms over both, and the work-item Markdown edits (which must change only the
+//! bytes they mean to).
+
+#![no_main]
+
+use git_ucg::sdlc::{events, markdown, run};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let log = events::parse(data);
+    let meta = match serde_json::from_slice(data) {
+        Ok(serde_json::Value::Object(meta)) => meta,
+        _ => serde_json::Map::new(),
+    };
+    let recon = run::reconstruct(log.events());
+    let changes = run::repairs(&meta, &recon);
+    let repaired = run::apply_repairs(&meta, &changes);
+    assert!(run::repairs(&repaired, &recon).is_empty());
+    let _ = run::resume_candidate(&meta, &recon, true);
+    let _ = run::is_stale(&meta, jiff::Timestamp::now());
+    let _ = run::status_line("r", &meta, run::shown_phase(&meta, &recon), "running");
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = markdown::fields(text);
+        let _ = markdown::history(text);
+        let edited = markdown::set_field(text, "Status", "Done");
+        assert_eq!(markdown::field(&edited, "Status").as_deref(), Some("Done"));
+        let added = markdown::append_history(text, "row");
+        assert!(added.len() > text.len());
+        let _ = run::parse_ts(text);
+    }
+});

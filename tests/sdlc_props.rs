@@ -1,0 +1,98 @@
+//! Property tests of the agentic-sdlc format code: the lenient event log, the run algorithms over
+//! any snapshot and log, and the Markdown edits that must change only the bytes they mean to.
+
+use git_ucg::sdlc::{events, markdown, run};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn event_line() -> impl Strategy<Value = String> {
+    let name = prop_oneof![
+        Just("phase.started"),
+        Just("phase.completed"),
+        Just("phase.failed"),
+        Just("phase.interrupted"),
+        Just("artifact.written"),
+        Just("work_item.transitioned"),
+    ];
+    let phase = prop_oneof![
+        (0i64..15).prop_map(Value::from),
+        Just(Value::Null),
+        Just(json!("4"))
+    ];
+    prop_oneof![
+        4 => (name, phase).prop_map(|(e, p)| json!({"event": e, "phase": p, "ts": "2026-07-14T12:00:00Z"}).to_string()),
+        1 => "\\PC{0,20}",
+    ]
+}
+
+fn meta() -> impl Strategy<Value = Value> {
+    let status = prop_oneof![
+        Just("pending"),
+        Just("running"),
+        Just("completed"),
+        Just("failed"),
+        Just("skipped")
+    ];
+    (
+        proptest::collection::vec(proptest::option::of(status), 13),
+        proptest::option::of(0u64..15),
+        prop_oneof![Just("running"), Just("completed"), Just("aborted")],
+    )
+        .prop_map(|(phases, current, status)| {
+            let phases: serde_json::Map<String, Value> = phases
+                .into_iter()
+                .enumerate()
+                .filter_map(|(n, s)| s.map(|s| (n.to_string(), json!({"status": s}))))
+                .collect();
+            json!({"run_id": "r", "status": status, "current_phase": current, "phases": phases,
+                "started_at": "2026-07-14T12:00:00Z"})
+        })
+}
+
+proptest! {
+    /// Any bytes are a log: every non-blank line is an event or a reported malformed line.
+    #[test]
+    fn the_log_reader_is_total(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let log = events::parse(&bytes);
+        let non_blank = bytes
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.strip_suffix(b"\r").unwrap_or(l).iter().all(u8::is_ascii_whitespace))
+            .count();
+        prop_assert_eq!(log.lines.len(), non_blank);
+    }
+
+    /// Over any snapshot and log: the reconstruction, the repair (which, applied, leaves nothing
+    /// more to repair), the status line and the resume candidate never panic and stay in range.
+    #[test]
+    fn the_run_algorithms_are_total(meta in meta(), lines in proptest::collection::vec(event_line(), 0..20)) {
+        let meta = meta.as_object().cloned().unwrap_or_default();
+        let log = events::parse(lines.join("\n").as_bytes());
+        let recon = run::reconstruct(log.events());
+        let changes = run::repairs(&meta, &recon);
+        let repaired = run::apply_repairs(&meta, &changes);
+        prop_assert!(run::repairs(&repaired, &recon).is_empty());
+        for allow_failed in [false, true] {
+            if let Some(phase) = run::resume_candidate(&repaired, &recon, allow_failed) {
+                prop_assert!(phase <= 12);
+            }
+        }
+        let line = run::status_line("r", &meta, run::shown_phase(&meta, &recon), "running");
+        prop_assert_eq!(line.matches("  ").count(), 4);
+        let _ = run::is_stale(&meta, jiff::Timestamp::now());
+    }
+
+    /// Setting a field changes only that field; adding a history row only adds that row.
+    #[test]
+    fn markdown_edits_touch_only_their_bytes(
+        value in "[^\\n\\r]{0,20}", row in "[^\\n\\r]{1,20}", tail in "[a-z \\n]{0,40}"
+    ) {
+        let doc = format!("# Item\n\n**Status**: Draft\n**Assignee**: Ada\n\n## History\n- a\n\n## Notes\n{tail}");
+        let edited = markdown::set_field(&doc, "Status", value.trim());
+        prop_assert_eq!(markdown::field(&edited, "Status"), Some(value.trim().to_string()));
+        prop_assert_eq!(markdown::field(&edited, "Assignee"), Some("Ada".to_string()));
+        prop_assert_eq!(edited.replacen(&format!("**Status**: {}", value.trim()), "**Status**: Draft", 1), doc.clone());
+        let added = markdown::append_history(&doc, &row);
+        prop_assert_eq!(markdown::history(&added).last().cloned(), Some(row.clone()));
+        prop_assert_eq!(added.replacen(&format!("- {row}\n"), "", 1), doc);
+    }
+}
