@@ -74,6 +74,9 @@ pub enum Command {
     /// reconcile, resume.
     #[command(subcommand)]
     Sdlc(SdlcCommand),
+    /// DG-Anvil's lesson ledger: append, query, audit, invalidate, retroactive lessons, the reset
+    /// loop.
+    Lesson(LessonArgs),
     /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
     #[command(subcommand)]
     Budget(BudgetCommand),
@@ -554,6 +557,111 @@ pub struct GoalArgs {
     pub omt_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<GoalCommand>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The ledger is ~/.anvil/ledger.jsonl (--ledger PATH or $ANVIL_LEDGER), its index the \
+<name>.index.json beside it. Refusals are one JSON line {\"error\", \"code\", \"details\"} on stderr with \
+exit 1, as DG-Anvil's CLI prints them."
+)]
+pub struct LessonArgs {
+    /// The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl).
+    #[arg(long, value_name = "PATH", global = true)]
+    pub ledger: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: LessonCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LessonCommand {
+    /// Append the lessons of a JSONL file (`-`: standard input): all are validated before any is
+    /// written.
+    Append {
+        /// The lessons, one JSON object per line.
+        #[arg(long, value_name = "FILE|-")]
+        file: String,
+    },
+    /// The lessons whose patterns share the most tokens with PATTERN (invalidated ones left out).
+    Query {
+        /// The words to match.
+        #[arg(value_name = "PATTERN", required = true, num_args = 1..)]
+        pattern: Vec<String>,
+        /// How many lessons at most.
+        #[arg(long, short = 'l', default_value_t = 5, value_name = "N")]
+        limit: usize,
+        /// Leave out lessons a later lesson supersedes (they are flagged otherwise).
+        #[arg(long)]
+        hide_superseded: bool,
+        /// Print the lessons as DG-Anvil's CLI does: one JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check the ledger and its index: null lessons, duplicate ids, malformed lines, index desync
+    /// both ways. Exit 1 when anything is found.
+    Audit {
+        /// Print one JSON document ({ok, issues, checked}).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Mark a lesson invalid (a marker line; nothing is rewritten).
+    Invalidate {
+        /// The lesson's id.
+        #[arg(long, value_name = "ID")]
+        lesson: String,
+        /// revert, stale or wrong.
+        #[arg(long, value_name = "REASON")]
+        reason: String,
+    },
+    /// A retroactive lesson from a post-ship fix: the criterion that shipped with a gap.
+    Retro {
+        /// The contract (YAML, or YAML front matter).
+        #[arg(long, value_name = "FILE")]
+        contract: PathBuf,
+        /// The criterion's id.
+        #[arg(long, value_name = "ID")]
+        criterion: String,
+        /// What the contract failed to constrain.
+        #[arg(long, value_name = "TEXT")]
+        gap_note: String,
+        /// The lesson's patterns (default: the tokens of the contract's source_intent).
+        #[arg(long, value_name = "A,B")]
+        patterns: Option<String>,
+    },
+    /// The reset loop after a failed verify or review: append the lesson, add it to the contract's
+    /// counter_examples, count the loop — or escalate the task.
+    Reset(LessonResetArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A null or blank lesson appends nothing and escalates the task (exit 1, E_NULL_LESSON); \
+at the loop cap (loop_cap, default 3) the task is escalated and nothing is appended. Otherwise the lesson \
+is appended, the contract's counter_examples gains `<id>: <remediation>` (the rest of the file unchanged), \
+loop_count goes up by one and last_lesson_id is set. Prints {appended, id, loop_count, status}."
+)]
+pub struct LessonResetArgs {
+    /// The task's id in the state file.
+    #[arg(long, value_name = "ID")]
+    pub task: String,
+    /// Anvil's state file (anvil/state.json).
+    #[arg(long, value_name = "FILE")]
+    pub state: PathBuf,
+    /// The task's contract (YAML, or YAML front matter).
+    #[arg(long, value_name = "FILE")]
+    pub contract: PathBuf,
+    /// What the contract failed to constrain.
+    #[arg(long, value_name = "TEXT")]
+    pub gap: String,
+    /// What the failed check showed (default: the failing criteria of --verify-result).
+    #[arg(long, value_name = "TEXT")]
+    pub evidence: Option<String>,
+    /// The counter-example the next attempt must honour.
+    #[arg(long, value_name = "TEXT")]
+    pub remediation: String,
+    /// Anvil's verify-result.json, for --evidence.
+    #[arg(long, value_name = "FILE")]
+    pub verify_result: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

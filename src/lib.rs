@@ -3,6 +3,7 @@
 //! Dependencies point one way: `commands` → (`context`, `output`) → (`ucg`, `config`) → `store`.
 //! Format modules (`ucg`, `pyjson`) are pure functions over bytes.
 
+pub mod anvil;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -11,6 +11,7 @@ pub mod generate;
 pub mod goal;
 pub mod hooks;
 pub mod id;
+pub mod lesson;
 pub mod pending;
 pub mod reds;
 pub mod resolve;
@@ -40,6 +41,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Baseline(command) => baseline::run(ctx, command),
         Command::Goal(args) => goal::run(ctx, args),
         Command::Sdlc(command) => sdlc::run(ctx, command),
+        Command::Lesson(args) => lesson::run(ctx, args),
         Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
         Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
         Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),
