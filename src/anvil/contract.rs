@@ -148,7 +148,7 @@ pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, 
                         indent.get_or_insert_with(|| body[..body.len() - body.trim_start().len()].to_string());
                         end += next.len();
                     }
-                    if after_key != "" {
+                    if !after_key.is_empty() {
                         // `counter_examples: {}` (or null) becomes a block mapping.
                         yaml.replace_range(at..at + line.trim_end_matches(['\n', '\r']).len(), "counter_examples:");
                         end -= line.trim_end_matches(['\n', '\r']).len() - "counter_examples:".len();
