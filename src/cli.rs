@@ -603,6 +603,9 @@ pub enum LessonCommand {
         /// Print one JSON document ({ok, issues, checked}).
         #[arg(long)]
         json: bool,
+        /// Rebuild the index from the ledger (the ledger is never changed), then audit.
+        #[arg(long)]
+        fix: bool,
     },
     /// Mark a lesson invalid (a marker line; nothing is rewritten).
     Invalidate {

@@ -46,19 +46,28 @@ pub struct Line<'a> {
     pub parsed: Result<Value, String>,
 }
 
-/// The ledger's non-blank lines; a last line without its newline is torn (reported, never read
-/// as a lesson).
-pub fn lines(bytes: &[u8]) -> (Vec<Line<'_>>, Option<usize>) {
+/// The ledger's non-blank complete lines with their physical (1-based) numbers, and the number
+/// of a torn last line (no newline: reported, never read as a lesson).
+pub fn raw_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<usize>) {
     let complete = match bytes.iter().rposition(|b| *b == b'\n') {
         Some(end) => &bytes[..=end],
         None => &bytes[..0],
     };
     let torn = (complete.len() < bytes.len()).then(|| complete.split(|b| *b == b'\n').count());
-    let out = complete
+    let lines = complete
         .split(|b| *b == b'\n')
         .enumerate()
         .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
         .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+        .collect();
+    (lines, torn)
+}
+
+/// [`raw_lines`], each parsed.
+pub fn lines(bytes: &[u8]) -> (Vec<Line<'_>>, Option<usize>) {
+    let (lines, torn) = raw_lines(bytes);
+    let out = lines
+        .into_iter()
         .map(|(number, bytes)| Line {
             number,
             bytes,
@@ -171,12 +180,54 @@ pub fn append_locked(
             json!({"path": paths.ledger.to_string_lossy()}),
         )
     };
-    let index_bytes = store::read_optional(&paths.index)
-        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?;
-    let mut index = load_index(index_bytes.as_deref()).map_err(|mut e| {
+    // The index git-ucg wrote last is mapped rather than read (a large one is scanned, not
+    // copied); any other is read.
+    let ours = super::index::is_ours(&paths.index);
+    let mapped = match ours {
+        true => map_index(&paths.index),
+        false => store::read_optional(&paths.index)
+            .map(|bytes| bytes.map(IndexBytes::Owned))
+            .map_err(|e| std::io::Error::other(e.to_string())),
+    }
+    .map_err(|e| io("cannot read the index", e))?;
+    let index_bytes: Option<&[u8]> = mapped.as_deref();
+    let desync = |mut e: LessonError| {
         e.details = json!({"path": paths.index.to_string_lossy()});
         e
-    })?;
+    };
+    // The index as git-ucg last wrote it takes a splice; anything else is parsed (and a corrupt
+    // one refuses the append before the ledger is touched).
+    let additions: Vec<(String, Value, Vec<String>)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e.get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                e.get("created").cloned().unwrap_or(Value::Null),
+                lesson::index_keys(e),
+            )
+        })
+        .collect();
+    let empty = super::index::to_bytes(&Map::new());
+    let (base, spliced): (&[u8], _) = match index_bytes {
+        Some(bytes) if super::index::is_ours(&paths.index) => {
+            (bytes, super::index::splice(bytes, &additions))
+        }
+        None => (&empty, super::index::splice(&empty, &additions)),
+        Some(bytes) => (bytes, None),
+    };
+    let rebuilt = match &spliced {
+        Some(_) => None,
+        None => {
+            let mut index = load_index(index_bytes).map_err(desync)?;
+            for entry in entries {
+                index_entry(&mut index, entry);
+            }
+            Some(super::index::to_bytes(&index))
+        }
+    };
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .read(true)
@@ -190,20 +241,29 @@ pub fn append_locked(
         serde_json::to_writer(&mut bytes, entry)
             .map_err(|e| io("cannot serialize", std::io::Error::other(e)))?;
         bytes.push(b'\n');
-        index_entry(&mut index, entry);
     }
     file.write_all(&bytes)
         .map_err(|e| io("cannot append to the ledger", e))?;
-    file.sync_all()
+    // The appended bytes and the length that makes them readable (fdatasync).
+    file.sync_data()
         .map_err(|e| io("cannot sync the ledger", e))?;
-    let index_text = serde_json::to_vec(&index).unwrap_or_default();
-    store::write_atomic(lock, &paths.index, &index_text).map_err(|e| {
+    // The index is derived from the ledger (synced above): replaced atomically, not synced —
+    // `lesson audit --fix` rebuilds it should a power loss leave an older one.
+    let written = match (&spliced, &rebuilt) {
+        (Some(splice), _) => {
+            store::write_atomic_unsynced_with(lock, &paths.index, |out| splice.write_to(base, out))
+        }
+        (None, Some(text)) => store::write_atomic_unsynced(lock, &paths.index, text),
+        (None, None) => Ok(()),
+    };
+    written.map_err(|e| {
         LessonError::new(
             "E_INDEX_DESYNC",
             e.to_string(),
             json!({"path": paths.index.to_string_lossy()}),
         )
     })?;
+    super::index::record(&paths.index);
     Ok(Appended {
         ids: entries
             .iter()
@@ -216,6 +276,38 @@ pub fn append_locked(
             .collect(),
         truncated,
     })
+}
+
+/// The index file mapped into memory (`None` when absent; empty files are read, not mapped).
+fn map_index(path: &Path) -> std::io::Result<Option<IndexBytes>> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if file.metadata()?.len() == 0 {
+        return Ok(Some(IndexBytes::Owned(Vec::new())));
+    }
+    // SAFETY: mapped only when the stamp says git-ucg wrote it last; git-ucg writes it only under
+    // the ledger directory's lock, which the caller holds, and only by replacing the file (rename),
+    // never in place: the mapped file does not change while mapped.
+    let map = unsafe { memmap2::Mmap::map(&file) }?;
+    Ok(Some(IndexBytes::Mapped(map)))
+}
+
+enum IndexBytes {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for IndexBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            IndexBytes::Mapped(map) => map,
+            IndexBytes::Owned(bytes) => bytes,
+        }
+    }
 }
 
 /// Cuts a last line without its newline (a write torn by a crash) back to the last newline; the
@@ -248,4 +340,28 @@ fn cut_torn_tail(file: &mut std::fs::File) -> std::io::Result<Option<usize>> {
         }
         end = start;
     }
+}
+
+/// The index rebuilt from the ledger's valid lessons (under the lock, synced): the way back from a
+/// desynchronized or corrupt index.
+pub fn rebuild_index(paths: &Paths) -> Result<usize, LessonError> {
+    let lock = lock(paths)?;
+    let bytes = store::read_optional(&paths.ledger)
+        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?
+        .unwrap_or_default();
+    let (lines, _) = lines(&bytes);
+    let mut index = Map::new();
+    let mut count = 0;
+    for line in lines {
+        if let Ok(value) = line.parsed {
+            if let Ok(entry) = lesson::validate(&value) {
+                index_entry(&mut index, entry);
+                count += 1;
+            }
+        }
+    }
+    store::write_atomic(&lock, &paths.index, &super::index::to_bytes(&index))
+        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?;
+    super::index::record(&paths.index);
+    Ok(count)
 }

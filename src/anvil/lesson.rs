@@ -174,7 +174,12 @@ pub fn index_keys(entry: &Map<String, Value>) -> Vec<String> {
 /// The token set `query` scores against: the tokenized `pattern` elements (or the tokenized
 /// `pattern` string).
 pub fn pattern_tokens(entry: &Map<String, Value>) -> std::collections::HashSet<String> {
-    match entry.get("pattern") {
+    entry.get("pattern").map(value_tokens).unwrap_or_default()
+}
+
+/// The token set of a `pattern` value.
+pub fn value_tokens(pattern: &Value) -> std::collections::HashSet<String> {
+    match Some(pattern) {
         Some(Value::Array(items)) => items
             .iter()
             .filter_map(Value::as_str)

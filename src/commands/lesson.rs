@@ -27,7 +27,15 @@ pub fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
             hide_superseded,
             json,
         } => return query(&paths, &pattern.join(" "), *limit, *hide_superseded, *json),
-        LessonCommand::Audit { json } => return audit(&paths, *json),
+        LessonCommand::Audit { json, fix } => {
+            if *fix {
+                if let Err(error) = ledger::rebuild_index(&paths) {
+                    eprintln!("{}", error.to_line());
+                    return Ok(1);
+                }
+            }
+            return audit(&paths, *json);
+        }
         LessonCommand::Invalidate { lesson, reason } => invalidate(&paths, lesson, reason),
         LessonCommand::Retro {
             contract,
@@ -144,6 +152,25 @@ fn id_of(entry: &Map<String, Value>) -> &str {
     entry.get("id").and_then(Value::as_str).unwrap_or("")
 }
 
+/// What `query` needs of a lesson, read without building the rest of it.
+#[derive(serde::Deserialize)]
+struct Light {
+    #[serde(default)]
+    id: Value,
+    #[serde(default)]
+    created: Value,
+    #[serde(default)]
+    pattern: Value,
+    #[serde(default)]
+    invalidates: Value,
+    #[serde(default)]
+    supersedes: Value,
+}
+
+fn light_id(light: &Light) -> &str {
+    light.id.as_str().unwrap_or("")
+}
+
 fn query(
     paths: &Paths,
     pattern: &str,
@@ -151,57 +178,101 @@ fn query(
     hide_superseded: bool,
     as_json: bool,
 ) -> Result<u8> {
-    let lessons = match readable_lessons(paths) {
-        Ok(lessons) => lessons,
-        Err(error) => {
-            eprintln!("{}", error.to_line());
+    let bytes = match std::fs::read(&paths.ledger) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => {
+            eprintln!("{}", io_error("cannot read", &paths.ledger, e).to_line());
             return Ok(1);
         }
     };
+    // Only the fields the ranking needs are read, on every core; whole lessons are parsed for
+    // the few that are printed.
+    let (lines, torn) = ledger::raw_lines(&bytes);
+    if let Some(line) = torn {
+        eprintln!(
+            "warning: {}:{line}: torn last line (no newline), skipped",
+            paths.ledger.display()
+        );
+    }
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let chunk = lines.len().div_ceil(workers).max(1);
+    type Parsed<'b> = Vec<(usize, &'b [u8], std::result::Result<Light, String>)>;
+    let parsed: Parsed = std::thread::scope(|scope| {
+        let handles: Vec<_> = lines
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(n, line)| {
+                            (
+                                *n,
+                                *line,
+                                serde_json::from_slice::<Light>(line).map_err(|e| e.to_string()),
+                            )
+                        })
+                        .collect::<Parsed>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut lessons: Vec<(&[u8], Light)> = Vec::with_capacity(parsed.len());
+    for (number, line, light) in parsed {
+        match light {
+            Ok(light) => lessons.push((line, light)),
+            Err(e) => eprintln!(
+                "warning: {}:{number}: malformed line skipped ({e})",
+                paths.ledger.display()
+            ),
+        }
+    }
     let invalidated: HashSet<&str> = lessons
         .iter()
-        .filter_map(|l| l.get("invalidates").and_then(Value::as_str))
+        .filter_map(|(_, l)| l.invalidates.as_str())
         .collect();
     let mut superseded_by: std::collections::HashMap<&str, Vec<&str>> = Default::default();
-    for lesson in &lessons {
+    for (_, lesson) in &lessons {
         for old in lesson
-            .get("supersedes")
-            .and_then(Value::as_array)
+            .supersedes
+            .as_array()
             .into_iter()
             .flatten()
+            .filter_map(Value::as_str)
         {
-            if let Some(old) = old.as_str() {
-                superseded_by.entry(old).or_default().push(id_of(lesson));
-            }
+            superseded_by.entry(old).or_default().push(light_id(lesson));
         }
     }
     let wanted = lesson::tokens(pattern);
-    let mut scored: Vec<(usize, &Map<String, Value>)> = lessons
+    let mut scored: Vec<(usize, &[u8], &Light)> = lessons
         .iter()
-        .filter(|l| !l.contains_key("invalidates") && !invalidated.contains(id_of(l)))
-        .filter(|l| !(hide_superseded && superseded_by.contains_key(id_of(l))))
-        .map(|l| {
-            let have = lesson::pattern_tokens(l);
-            (wanted.iter().filter(|t| have.contains(*t)).count(), l)
+        .filter(|(_, l)| l.invalidates.is_null() && !invalidated.contains(light_id(l)))
+        .filter(|(_, l)| !(hide_superseded && superseded_by.contains_key(light_id(l))))
+        .filter_map(|(line, l)| {
+            let have = lesson::value_tokens(&l.pattern);
+            let score = wanted.iter().filter(|t| have.contains(*t)).count();
+            (score > 0).then_some((score, *line, l))
         })
-        .filter(|(score, _)| *score > 0)
         .collect();
-    let created = |l: &Map<String, Value>| {
-        l.get("created")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| created(b.1).cmp(&created(a.1))));
+    let created = |l: &Light| l.created.as_str().unwrap_or("").to_string();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| created(b.2).cmp(&created(a.2))));
     scored.truncate(limit);
     let flagged: Vec<Value> = scored
         .iter()
-        .map(|(_, l)| {
-            let mut lesson = (*l).clone();
-            if let Some(by) = superseded_by.get(id_of(l)) {
+        .filter_map(|(_, line, l)| {
+            let mut lesson = match serde_json::from_slice::<Value>(line) {
+                Ok(Value::Object(lesson)) => lesson,
+                _ => return None,
+            };
+            if let Some(by) = superseded_by.get(light_id(l)) {
                 lesson.insert("superseded_by".into(), by.clone().into());
             }
-            Value::Object(lesson)
+            Some(Value::Object(lesson))
         })
         .collect();
     let mut out = std::io::stdout().lock();
@@ -213,17 +284,15 @@ fn query(
         writeln!(out, "no lesson matches {pattern:?}")?;
         return Ok(0);
     }
-    for ((score, _), lesson) in scored.iter().zip(&flagged) {
+    for ((score, _, _), lesson) in scored.iter().zip(&flagged) {
         let text = |k: &str| lesson[k].as_str().unwrap_or("").to_string();
-        let superseded = match lesson.get("superseded_by") {
+        let superseded = match lesson.get("superseded_by").and_then(Value::as_array) {
             Some(by) => format!(
                 "  (superseded by {})",
-                by.as_array().map_or(String::new(), |v| {
-                    v.iter()
-                        .filter_map(Value::as_str)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
+                by.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             None => String::new(),
         };

@@ -162,6 +162,12 @@ pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
                 warnings.push(format!("events.jsonl {malformed}"));
             }
         }
+        if !log.malformed().is_empty() {
+            warnings.push(
+                "events.jsonl does not parse whole: the phases are read from meta.json alone"
+                    .into(),
+            );
+        }
         if log.torn_tail {
             warnings.push(
                 "events.jsonl ends without a newline: its last line is torn (left as it is)".into(),
@@ -179,11 +185,22 @@ pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
 }
 
 impl Loaded {
+    /// The phases as the log has them — only from a log that parses whole: a log with lines that
+    /// do not parse is not half-trusted (A.6.2), the snapshot stands alone.
     pub fn reconstruction(&self) -> Reconstruction {
         match &self.log {
-            Some(log) => run::reconstruct(log.events()),
-            None => Reconstruction::default(),
+            Some(log) if self.log_is_whole() => run::reconstruct(log.events()),
+            _ => Reconstruction::default(),
         }
+    }
+
+    /// The log is present and every line of it parses.
+    pub fn log_is_whole(&self) -> bool {
+        self.log.as_ref().is_some_and(|log| {
+            log.lines
+                .iter()
+                .all(|(_, line)| matches!(line, Line::Event(_)))
+        })
     }
 
     pub fn meta_or_empty(&self) -> Meta {

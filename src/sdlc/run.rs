@@ -291,15 +291,17 @@ fn effective(meta: &Meta, recon: &Reconstruction, phase: u8) -> Option<String> {
         .or_else(|| meta_phase_status(meta, phase).map(str::to_string))
 }
 
-/// A.6.7: the phase a resume re-runs — the lowest phase the log shows started and not ended; else
+/// A.6.7: the phase a resume re-runs — the lowest phase the log shows started and not completed
+/// (open, or interrupted); else
 /// the lowest the snapshot marks running; else the first pending phase after the last completed
 /// one (skipped phases passed over). With `allow_failed`, a failed phase counts as started and
 /// not ended.
 pub fn resume_candidate(meta: &Meta, recon: &Reconstruction, allow_failed: bool) -> Option<u8> {
-    let open = recon
-        .phases
-        .iter()
-        .find(|(_, r)| r.state == Logged::Open || (allow_failed && r.state == Logged::Failed));
+    // Started and not completed: open, or interrupted (a phase to re-run whole).
+    let open = recon.phases.iter().find(|(_, r)| {
+        matches!(r.state, Logged::Open | Logged::Interrupted)
+            || (allow_failed && r.state == Logged::Failed)
+    });
     if let Some((phase, _)) = open {
         return Some(*phase);
     }

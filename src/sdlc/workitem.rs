@@ -398,9 +398,14 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let paths = paths(&layout, &loaded);
     let sources = sources(&loaded, &paths);
     let mut plans = plan(&sources);
-    // Writes stay inside the runs and the work items (A.7).
+    // Writes stay inside the runs and the work items (A.7), `..` resolved first.
+    let inside_docs = |path: &Path| {
+        let path = store::lexical_normal(path);
+        path.starts_with(store::lexical_normal(&layout.runs))
+            || path.starts_with(store::lexical_normal(&layout.work_items))
+    };
     plans.retain(|p| {
-        let inside = p.path.starts_with(&dir) || p.path.starts_with(&layout.work_items);
+        let inside = inside_docs(&p.path);
         if !inside {
             eprintln!(
                 "warning: {id}: {} is outside docs/superpowers: left alone",
@@ -449,7 +454,9 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let repair = conflicts
         && (args.yes
             || cmd::confirmed("Reconcile the work item toward its most trusted source? (yes/no)")?);
-    let canonical_lock = match plans.iter().any(|p| p.path.starts_with(&layout.work_items)) {
+    let canonical_lock = match plans.iter().any(|p| {
+        store::lexical_normal(&p.path).starts_with(store::lexical_normal(&layout.work_items))
+    }) {
         true => Some(store::lock_dir(&layout.work_items).map_err(|e| Error::new(e.to_string()))?),
         false => None,
     };
@@ -478,7 +485,11 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
                 ),
             );
         }
-        let lock = match (&canonical_lock, plan.path.starts_with(&layout.work_items)) {
+        let lock = match (
+            &canonical_lock,
+            store::lexical_normal(&plan.path)
+                .starts_with(store::lexical_normal(&layout.work_items)),
+        ) {
             (Some(lock), true) => lock,
             _ => &run_lock,
         };
@@ -523,11 +534,15 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
             })
         })
         .collect();
-    let mut changed_fields: Vec<String> = recorded
+    let mut changed_fields: Vec<String> = Vec::new();
+    for field in recorded
         .iter()
-        .flat_map(|(_, c)| c.iter().map(|c| c.field.clone()))
-        .collect();
-    changed_fields.dedup();
+        .flat_map(|(_, c)| c.iter().map(|c| &c.field))
+    {
+        if !changed_fields.contains(field) {
+            changed_fields.push(field.clone());
+        }
+    }
     let artifacts: Vec<String> = recorded
         .iter()
         .map(|(p, _)| rel(&layout, &p.path))
@@ -556,6 +571,13 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         paths.run_ledger.clone(),
     ] {
         if !ledger_path.is_file() {
+            continue;
+        }
+        if !inside_docs(&ledger_path) {
+            eprintln!(
+                "warning: {id}: {} is outside docs/superpowers: not appended to",
+                ledger_path.display()
+            );
             continue;
         }
         if let Err(e) = ledger::append(&ledger_path, &line) {

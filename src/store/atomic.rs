@@ -19,7 +19,40 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
 /// Replaces `target` with `bytes` atomically. The caller holds the directory's writer lock (the
 /// `_lock` argument proves it), which also makes it safe to sweep temporary files that an earlier,
 /// killed writer left behind.
-pub fn write_atomic(_lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+pub fn write_atomic(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    replace(lock, target, bytes, true)
+}
+
+/// [`write_atomic`] without the fsyncs, for a file derived from another that is synced (a cache
+/// or an index that can be rebuilt): readers still see the old file or the new one, never a
+/// mixture; after a power loss it may be the old one.
+pub fn write_atomic_unsynced(
+    lock: &DirLock,
+    target: &Path,
+    bytes: &[u8],
+) -> Result<(), StoreError> {
+    replace(lock, target, bytes, false)
+}
+
+/// [`write_atomic_unsynced`] for content written in pieces (no whole copy of it in memory).
+pub fn write_atomic_unsynced_with(
+    lock: &DirLock,
+    target: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
+    replace_with(lock, target, false, write)
+}
+
+fn replace(lock: &DirLock, target: &Path, bytes: &[u8], sync: bool) -> Result<(), StoreError> {
+    replace_with(lock, target, sync, |file| file.write_all(bytes))
+}
+
+fn replace_with(
+    _lock: &DirLock,
+    target: &Path,
+    sync: bool,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -41,13 +74,17 @@ pub fn write_atomic(_lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), 
     temp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(mode))
         .map_err(io("set permissions of"))?;
-    temp.write_all(bytes).map_err(io("write"))?;
-    temp.as_file().sync_all().map_err(io("fsync"))?;
+    write(temp.as_file_mut()).map_err(io("write"))?;
+    if sync {
+        temp.as_file().sync_all().map_err(io("fsync"))?;
+    }
     temp.persist(target)
         .map_err(|e| StoreError::io(target, "rename over", e.error))?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| StoreError::io(dir, "fsync", e))?;
+    if sync {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| StoreError::io(dir, "fsync", e))?;
+    }
     sweep_stale_temporaries(dir, &prefix);
     Ok(())
 }
