@@ -1535,7 +1535,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__audit)
-            opts="-h -V --json --ledger --color --no-pager --help --version"
+            opts="-h -V --json --fix --ledger --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -587,6 +587,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l json -d 'Print one JSON document ({ok, issues, checked})'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l fix -d 'Rebuild the index from the ledger (the ledger is never changed), then audit'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -s V -l version -d 'Print version'

@@ -531,3 +531,45 @@ pub fn write_sdlc_runs(root: &Path, runs: usize, events: usize) {
         std::fs::write(dir.join("events.jsonl"), log).expect("events");
     }
 }
+
+/// A DG-Anvil ledger of `n` lessons (four pattern words each, from a vocabulary of 500) and the
+/// index the reference keeps beside it, as `git ucg lesson append` writes them.
+pub fn write_lesson_ledger(ledger: &Path, n: usize) {
+    use serde_json::{json, Map, Value};
+    let dir = ledger.parent().expect("a directory");
+    std::fs::create_dir_all(dir).expect("dir");
+    let mut lines = Vec::with_capacity(n * 420);
+    let mut by_pattern: Map<String, Value> = Map::new();
+    let mut by_id: Map<String, Value> = Map::new();
+    for i in 0..n {
+        let id = format!("L-2026-{:02}-{:02}-{:08x}", 1 + i % 12, 1 + i % 28, i);
+        let created = format!("2026-{:02}-{:02}", 1 + i % 12, 1 + i % 28);
+        let pattern: Vec<String> = (0..4)
+            .map(|k| format!("word{}", (i * 7 + k * 131) % 500))
+            .collect();
+        let lesson = json!({"anvil_ledger_entry_version": 1, "id": id, "created": created,
+            "run_id": format!("r-{i:08x}"), "task_id": "T1", "criterion_id": "C2",
+            "contract_gap": format!("the contract did not constrain case {i} of the rolling window"),
+            "evidence": format!("verify probe {i}: expected 429 after 100 requests, saw 200"),
+            "remediation": "count requests in a rolling sixty-second window per key",
+            "pattern": pattern, "tags": ["rate-limit"]});
+        serde_json::to_writer(&mut lines, &lesson).expect("json");
+        lines.push(b'\n');
+        for key in &pattern {
+            by_pattern
+                .entry(key.clone())
+                .or_insert_with(|| Value::Array(Vec::new()))
+                .as_array_mut()
+                .expect("array")
+                .push(Value::from(id.clone()));
+        }
+        by_id.insert(id, json!({"created": created}));
+    }
+    std::fs::write(ledger, lines).expect("ledger");
+    let index = json!({"by_pattern": by_pattern, "by_id": by_id});
+    std::fs::write(
+        ledger.with_file_name("ledger.index.json"),
+        serde_json::to_vec(&index).expect("json"),
+    )
+    .expect("index");
+}

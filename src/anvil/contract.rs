@@ -95,7 +95,9 @@ pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, 
     check_counter_examples(&before)?;
     let range = yaml_range(text);
     let yaml = &text[range.clone()];
-    let entry = |indent: &str| format!("{indent}{}: {}\n", quoted(id), quoted(value));
+    // New lines end as the document's lines do.
+    let newline = if yaml.contains("\r\n") { "\r\n" } else { "\n" };
+    let entry = |indent: &str| format!("{indent}{}: {}{newline}", quoted(id), quoted(value));
     // The top-level key's line, if any.
     let mut offset = 0;
     let mut key_line = None;
@@ -110,17 +112,22 @@ pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, 
         None => {
             let mut yaml = yaml.to_string();
             if !yaml.is_empty() && !yaml.ends_with('\n') {
-                yaml.push('\n');
+                yaml.push_str(newline);
             }
-            yaml + "counter_examples:\n" + &entry("  ")
+            yaml + "counter_examples:" + newline + &entry("  ")
         }
         Some((at, line)) => {
-            let after_key = line["counter_examples:".len()..].trim();
-            let after_key = after_key.split(" #").next().unwrap_or("").trim();
+            // The value after the key, without a trailing comment.
+            let rest = &line["counter_examples:".len()..];
+            let comment = rest
+                .char_indices()
+                .find(|(i, c)| *c == '#' && (*i == 0 || rest[..*i].ends_with([' ', '\t'])))
+                .map_or(rest.len(), |(i, _)| i);
+            let after_key = rest[..comment].trim();
             let line_end = at + line.len();
             let mut yaml = yaml.to_string();
             if !line.ends_with('\n') {
-                yaml.push('\n');
+                yaml.push_str(newline);
             }
             match after_key {
                 "" | "~" | "null" | "{}" => {

@@ -49,17 +49,23 @@ pub struct Line<'a> {
 /// The ledger's non-blank complete lines with their physical (1-based) numbers, and the number
 /// of a torn last line (no newline: reported, never read as a lesson).
 pub fn raw_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<usize>) {
-    let complete = match bytes.iter().rposition(|b| *b == b'\n') {
-        Some(end) => &bytes[..=end],
-        None => &bytes[..0],
-    };
-    let torn = (complete.len() < bytes.len()).then(|| complete.split(|b| *b == b'\n').count());
-    let lines = complete
+    let mut lines: Vec<(usize, &[u8])> = bytes
         .split(|b| *b == b'\n')
         .enumerate()
         .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
         .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
         .collect();
+    // A last line without its newline is whole when it parses (a tool that omits the final
+    // newline); otherwise a crash tore it.
+    let mut torn = None;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        if let Some((number, tail)) = lines.last().copied() {
+            if serde_json::from_slice::<serde::de::IgnoredAny>(tail).is_err() {
+                torn = Some(number);
+                lines.pop();
+            }
+        }
+    }
     (lines, torn)
 }
 
@@ -310,8 +316,8 @@ impl std::ops::Deref for IndexBytes {
     }
 }
 
-/// Cuts a last line without its newline (a write torn by a crash) back to the last newline; the
-/// bytes removed.
+/// A last line without its newline: cut back to the last newline when it is torn (does not
+/// parse), or ended with its newline when it is whole. The bytes cut, if any.
 fn cut_torn_tail(file: &mut std::fs::File) -> std::io::Result<Option<usize>> {
     use std::io::{Read, SeekFrom};
     let len = file.metadata()?.len();
@@ -321,25 +327,31 @@ fn cut_torn_tail(file: &mut std::fs::File) -> std::io::Result<Option<usize>> {
     // Look back for the last newline, a block at a time.
     let mut end = len;
     let mut block = vec![0u8; 64 * 1024];
-    loop {
+    let keep = loop {
         let start = end.saturating_sub(block.len() as u64);
         let chunk = &mut block[..(end - start) as usize];
         file.seek(SeekFrom::Start(start))?;
         file.read_exact(chunk)?;
         if let Some(at) = chunk.iter().rposition(|b| *b == b'\n') {
-            let keep = start + at as u64 + 1;
-            if keep == len {
-                return Ok(None);
-            }
-            file.set_len(keep)?;
-            return Ok(Some((len - keep) as usize));
+            break start + at as u64 + 1;
         }
         if start == 0 {
-            file.set_len(0)?;
-            return Ok(Some(len as usize));
+            break 0;
         }
         end = start;
+    };
+    if keep == len {
+        return Ok(None);
     }
+    let mut tail = Vec::new();
+    file.seek(SeekFrom::Start(keep))?;
+    file.read_to_end(&mut tail)?;
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&tail).is_ok() {
+        file.write_all(b"\n")?;
+        return Ok(None);
+    }
+    file.set_len(keep)?;
+    Ok(Some((len - keep) as usize))
 }
 
 /// The index rebuilt from the ledger's valid lessons (under the lock, synced): the way back from a

@@ -51,7 +51,8 @@ pub fn validate(entry: &Value) -> Result<&Map<String, Value>, LessonError> {
         ));
     };
     let version = map.get("anvil_ledger_entry_version");
-    if version.and_then(Value::as_i64) != Some(1) || version.is_some_and(Value::is_f64) {
+    // `=== 1` in the reference: the number one, written `1` or `1.0`.
+    if version.and_then(Value::as_f64) != Some(1.0) {
         return Err(LessonError::new(
             "E_INVALID_LESSON",
             "anvil_ledger_entry_version must be 1",

@@ -167,6 +167,14 @@ struct Light {
     supersedes: Value,
 }
 
+/// A line's `Light`, when the line is a JSON object (serde would read an array as one too).
+fn light(line: &[u8]) -> std::result::Result<Light, String> {
+    if line.trim_ascii_start().first() != Some(&b'{') {
+        return Err("not a JSON object".into());
+    }
+    serde_json::from_slice::<Light>(line).map_err(|e| e.to_string())
+}
+
 fn light_id(light: &Light) -> &str {
     light.id.as_str().unwrap_or("")
 }
@@ -206,13 +214,7 @@ fn query(
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(n, line)| {
-                            (
-                                *n,
-                                *line,
-                                serde_json::from_slice::<Light>(line).map_err(|e| e.to_string()),
-                            )
-                        })
+                        .map(|(n, line)| (*n, *line, light(line)))
                         .collect::<Parsed>()
                 })
             })
@@ -501,6 +503,7 @@ fn retro(
     patterns: Option<&str>,
 ) -> Outcome {
     let (_, doc) = read_contract(contract_path)?;
+    contract::check_counter_examples(&doc)?;
     let Some(criteria) = doc["criteria"].as_vec() else {
         return Err(LessonError::new(
             "E_INVALID_LESSON",
