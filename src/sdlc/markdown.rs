@@ -75,7 +75,11 @@ pub fn set_field(md: &str, key: &str, value: &str) -> String {
 
 /// The byte just past the newline ending the line that holds `at`.
 fn line_end(md: &str, at: usize) -> usize {
-    md[at..].find('\n').map_or(md.len(), |i| at + i + 1)
+    // By bytes: `at` may fall inside a character (the last byte of one); a newline never does.
+    md.as_bytes()
+        .get(at..)
+        .and_then(|rest| memchr::memchr(b'\n', rest))
+        .map_or(md.len(), |i| at + i + 1)
 }
 
 /// The `## History` section's bounds: (just after its heading line, its end).
@@ -169,6 +173,10 @@ mod tests {
         );
         assert_eq!(history(&row).len(), 2);
         let bare = append_history("# T\n", "r");
+        assert_eq!(
+            append_history("## History\n- a → b", "r"),
+            "## History\n- a → b\n- r\n"
+        );
         assert_eq!(bare, "# T\n\n## History\n- r\n");
     }
 }
