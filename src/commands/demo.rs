@@ -51,6 +51,11 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
         "correct the snapshot toward the log (asks)",
     ),
     (
+        "git ucg lesson --ledger anvil/ledger.jsonl query rate limit",
+        "the lessons that match",
+    ),
+
+    (
         "git ucg reds apply --from-sidecar --dry-run",
         "re-apply answers, write nothing",
     ),
@@ -166,6 +171,7 @@ fn build(dir: &Path) -> Result<String> {
         DECISION_LOG,
     )?;
     write_sdlc_runs(&repo)?;
+    write_anvil(&repo)?;
 
     summary(dir)
 }
@@ -313,6 +319,40 @@ fn write_sdlc_runs(repo: &DemoRepo) -> Result<()> {
     Ok(())
 }
 
+/// A small DG-Anvil lesson ledger (kept in the demo, not in ~/.anvil), a task state and a contract,
+/// to try `lesson query` and `lesson reset` on.
+fn write_anvil(repo: &DemoRepo) -> Result<()> {
+    use serde_json::json;
+    let lessons = [
+        ("L-2026-06-01-a1b2c3d4", "2026-06-01", "the contract did not say the rate-limit window rolls", "probe: 101st request in a new minute passed", "count requests in a rolling sixty-second window per key", json!(["rate", "limit", "rolling", "window"])),
+        ("L-2026-06-02-b2c3d4e5", "2026-06-02", "cache entries had no expiry in the contract", "probe: a stale entry was served after a day", "give every cache entry a time to live", json!(["cache", "expiry", "ttl"])),
+        ("L-2026-06-03-c3d4e5f6", "2026-06-03", "the contract left the session lifetime open", "probe: a session survived a password change", "end sessions on password change", json!(["session", "auth", "expiry"])),
+    ];
+    let mut ledger = String::new();
+    let mut by_pattern = serde_json::Map::new();
+    let mut by_id = serde_json::Map::new();
+    for (id, created, gap, evidence, remediation, pattern) in lessons {
+        let line = json!({"anvil_ledger_entry_version": 1, "id": id, "created": created, "contract_gap": gap,
+            "evidence": evidence, "remediation": remediation, "pattern": pattern});
+        ledger += &format!("{line}\n");
+        for key in pattern.as_array().into_iter().flatten().filter_map(|k| k.as_str()) {
+            let ids = by_pattern.entry(key.to_string()).or_insert_with(|| json!([]));
+            if let Some(ids) = ids.as_array_mut() {
+                ids.push(json!(id));
+            }
+        }
+        by_id.insert(id.to_string(), json!({"created": created}));
+    }
+    repo.write("anvil/ledger.jsonl", &ledger)?;
+    repo.write("anvil/ledger.index.json", &json!({"by_pattern": by_pattern, "by_id": by_id}).to_string())?;
+    repo.write("anvil/state.json", "{\n  \"tasks\": {\n    \"T1\": {\n      \"status\": \"failed\",\n      \"loop_cap\": 3\n    }\n  }\n}\n")?;
+    repo.write(
+        "anvil/contract.yml",
+        "id: rate-limit-001\nsource_intent: add rate limiting to the public API\ncriteria:\n  - id: C1\n    statement: the 101st request in a minute gets 429\ncounter_examples:\n  L-2026-06-01-a1b2c3d4: \"count requests in a rolling sixty-second window per key\"\n",
+    )?;
+    Ok(())
+}
+
 fn red_registry() -> Result<reds::Registry> {
     let scan = reds::parse_scan(SCAN.as_bytes()).map_err(|e| Error::new(e.to_string()))?;
     reds::apply(scan, &[], &crate::ucg::decisions::IdSet::default())
@@ -351,6 +391,11 @@ fn summary(dir: &Path) -> Result<String> {
     for (command, what) in NEXT_COMMANDS {
         out.push_str(&format!("  {command:<width$}  # {what}\n"));
     }
+    out.push_str(
+        "  # the lesson reset loop, on the demo's task T1:\n  git ucg lesson --ledger anvil/ledger.jsonl reset --task T1 \\\n      \
+--state anvil/state.json --contract anvil/contract.yml --gap 'bursts at the window edge' \\\n      \
+--evidence 'probe: 200 requests in 2 s passed' --remediation 'cap bursts at 10 per second'\n",
+    );
     Ok(out)
 }
 
