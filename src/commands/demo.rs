@@ -54,7 +54,6 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
         "git ucg lesson --ledger anvil/ledger.jsonl query rate limit",
         "the lessons that match",
     ),
-
     (
         "git ucg reds apply --from-sidecar --dry-run",
         "re-apply answers, write nothing",
@@ -324,9 +323,30 @@ fn write_sdlc_runs(repo: &DemoRepo) -> Result<()> {
 fn write_anvil(repo: &DemoRepo) -> Result<()> {
     use serde_json::json;
     let lessons = [
-        ("L-2026-06-01-a1b2c3d4", "2026-06-01", "the contract did not say the rate-limit window rolls", "probe: 101st request in a new minute passed", "count requests in a rolling sixty-second window per key", json!(["rate", "limit", "rolling", "window"])),
-        ("L-2026-06-02-b2c3d4e5", "2026-06-02", "cache entries had no expiry in the contract", "probe: a stale entry was served after a day", "give every cache entry a time to live", json!(["cache", "expiry", "ttl"])),
-        ("L-2026-06-03-c3d4e5f6", "2026-06-03", "the contract left the session lifetime open", "probe: a session survived a password change", "end sessions on password change", json!(["session", "auth", "expiry"])),
+        (
+            "L-2026-06-01-a1b2c3d4",
+            "2026-06-01",
+            "the contract did not say the rate-limit window rolls",
+            "probe: 101st request in a new minute passed",
+            "count requests in a rolling sixty-second window per key",
+            json!(["rate", "limit", "rolling", "window"]),
+        ),
+        (
+            "L-2026-06-02-b2c3d4e5",
+            "2026-06-02",
+            "cache entries had no expiry in the contract",
+            "probe: a stale entry was served after a day",
+            "give every cache entry a time to live",
+            json!(["cache", "expiry", "ttl"]),
+        ),
+        (
+            "L-2026-06-03-c3d4e5f6",
+            "2026-06-03",
+            "the contract left the session lifetime open",
+            "probe: a session survived a password change",
+            "end sessions on password change",
+            json!(["session", "auth", "expiry"]),
+        ),
     ];
     let mut ledger = String::new();
     let mut by_pattern = serde_json::Map::new();
@@ -335,8 +355,15 @@ fn write_anvil(repo: &DemoRepo) -> Result<()> {
         let line = json!({"anvil_ledger_entry_version": 1, "id": id, "created": created, "contract_gap": gap,
             "evidence": evidence, "remediation": remediation, "pattern": pattern});
         ledger += &format!("{line}\n");
-        for key in pattern.as_array().into_iter().flatten().filter_map(|k| k.as_str()) {
-            let ids = by_pattern.entry(key.to_string()).or_insert_with(|| json!([]));
+        for key in pattern
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|k| k.as_str())
+        {
+            let ids = by_pattern
+                .entry(key.to_string())
+                .or_insert_with(|| json!([]));
             if let Some(ids) = ids.as_array_mut() {
                 ids.push(json!(id));
             }
@@ -344,7 +371,10 @@ fn write_anvil(repo: &DemoRepo) -> Result<()> {
         by_id.insert(id.to_string(), json!({"created": created}));
     }
     repo.write("anvil/ledger.jsonl", &ledger)?;
-    repo.write("anvil/ledger.index.json", &json!({"by_pattern": by_pattern, "by_id": by_id}).to_string())?;
+    repo.write(
+        "anvil/ledger.index.json",
+        &json!({"by_pattern": by_pattern, "by_id": by_id}).to_string(),
+    )?;
     repo.write("anvil/state.json", "{\n  \"tasks\": {\n    \"T1\": {\n      \"status\": \"failed\",\n      \"loop_cap\": 3\n    }\n  }\n}\n")?;
     repo.write(
         "anvil/contract.yml",
