@@ -2220,8 +2220,8 @@ fn repair_and_reconcile_only_append_to_ledgers() {
     let before = ledgers(&demo);
     assert_eq!(
         before.len(),
-        6,
-        "three event logs, a decisions ledger, two work-item ledgers"
+        7,
+        "three event logs, a decisions ledger, two work-item ledgers, the lesson ledger"
     );
     let lagging = "20260604-1000-feat-rate-limit";
     for args in [
