@@ -221,35 +221,30 @@ fn write_sdlc_runs(repo: &DemoRepo) -> Result<()> {
     let pretty = |v: &serde_json::Value| {
         format!("{}\n", serde_json::to_string_pretty(v).unwrap_or_default())
     };
+    // A phase's start (on the half hour) or end (20 minutes later).
+    let phase_event = |run_id: &str, day: &str, n: u8, ended: bool| {
+        let (event, minutes, what) = match ended {
+            true => ("phase.completed", 20, "completed"),
+            false => ("phase.started", 0, "started"),
+        };
+        let summary = format!("Phase {n} {what}");
+        sdlc_event(
+            &sdlc_time(day, n, minutes),
+            event,
+            run_id,
+            Some(n),
+            &summary,
+            json!({}),
+        )
+    };
     let events = |run_id: &str, day: &str, upto: u8, open: Option<u8>| {
         let mut log = String::new();
         for n in 0..upto {
-            log += &sdlc_event(
-                &sdlc_time(day, n, 0),
-                "phase.started",
-                run_id,
-                Some(n),
-                &format!("Phase {n} started"),
-                json!({}),
-            );
-            log += &sdlc_event(
-                &sdlc_time(day, n, 20),
-                "phase.completed",
-                run_id,
-                Some(n),
-                &format!("Phase {n} completed"),
-                json!({}),
-            );
+            log += &phase_event(run_id, day, n, false);
+            log += &phase_event(run_id, day, n, true);
         }
         if let Some(n) = open {
-            log += &sdlc_event(
-                &sdlc_time(day, n, 0),
-                "phase.started",
-                run_id,
-                Some(n),
-                &format!("Phase {n} started"),
-                json!({}),
-            );
+            log += &phase_event(run_id, day, n, false);
         }
         log
     };
