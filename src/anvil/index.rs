@@ -39,6 +39,19 @@ pub fn is_ours(index: &Path) -> bool {
     stamp.trim() == identity(&meta)
 }
 
+/// Records the index about to be renamed into place, from its temporary file (the inode, length
+/// and modification time a rename keeps): the stamp is written before the rename, not after it.
+pub fn record_file(index: &Path, file: &std::fs::File) {
+    match file.metadata() {
+        Ok(meta) => {
+            let _ = std::fs::write(stamp_path(index), identity(&meta));
+        }
+        Err(_) => {
+            let _ = std::fs::remove_file(stamp_path(index));
+        }
+    }
+}
+
 /// Records the index as just written. A stamp that cannot be written only costs the next append
 /// its fast path.
 pub fn record(index: &Path) {

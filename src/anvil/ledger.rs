@@ -256,10 +256,16 @@ pub fn append_locked(
     // The index is derived from the ledger (synced above): replaced atomically, not synced —
     // `lesson audit --fix` rebuilds it should a power loss leave an older one.
     let written = match (&spliced, &rebuilt) {
-        (Some(splice), _) => {
-            store::write_atomic_unsynced_with(lock, &paths.index, |out| splice.write_to(base, out))
-        }
-        (None, Some(text)) => store::write_atomic_unsynced(lock, &paths.index, text),
+        (Some(splice), _) => store::write_atomic_unsynced_with(lock, &paths.index, |out| {
+            splice.write_to(base, out)?;
+            super::index::record_file(&paths.index, out);
+            Ok(())
+        }),
+        (None, Some(text)) => store::write_atomic_unsynced_with(lock, &paths.index, |out| {
+            out.write_all(text)?;
+            super::index::record_file(&paths.index, out);
+            Ok(())
+        }),
         (None, None) => Ok(()),
     };
     written.map_err(|e| {
@@ -269,7 +275,6 @@ pub fn append_locked(
             json!({"path": paths.index.to_string_lossy()}),
         )
     })?;
-    super::index::record(&paths.index);
     Ok(Appended {
         ids: entries
             .iter()
