@@ -39,6 +39,30 @@ pub fn is_ours(index: &Path) -> bool {
     stamp.trim() == identity(&meta)
 }
 
+/// Whether an index is in the layout the splice relies on: exactly `by_pattern` (arrays of
+/// strings) and `by_id` (objects). Any other is only ever rewritten whole.
+pub fn is_canonical(index: &Map<String, Value>) -> bool {
+    index.len() == 2
+        && index
+            .get("by_pattern")
+            .and_then(Value::as_object)
+            .is_some_and(|patterns| {
+                patterns.values().all(|ids| {
+                    ids.as_array()
+                        .is_some_and(|ids| ids.iter().all(Value::is_string))
+                })
+            })
+        && index
+            .get("by_id")
+            .and_then(Value::as_object)
+            .is_some_and(|ids| ids.values().all(Value::is_object))
+}
+
+/// Forgets the stamp: the next append reads the index whole.
+pub fn forget(index: &Path) {
+    let _ = std::fs::remove_file(stamp_path(index));
+}
+
 /// Records the index about to be renamed into place, from its temporary file (the inode, length
 /// and modification time a rename keeps): the stamp is written before the rename, not after it.
 pub fn record_file(index: &Path, file: &std::fs::File) {
@@ -138,9 +162,10 @@ pub fn splice(text: &[u8], entries: &[(String, Value, Vec<String>)]) -> Option<S
                 Some(at) => {
                     let open = pattern_range.start + at + key_open.len() - 1;
                     let close = array_end(text, open)?;
-                    let queued = inserts
-                        .iter()
-                        .any(|(o, b)| *o == close && b.ends_with(&id_json));
+                    let queued = inserts.iter().any(|(o, b)| {
+                        *o == close
+                            && (*b == id_json || b[..] == [&b","[..], &id_json].concat()[..])
+                    });
                     if !contains_element(&text[open..=close], &id_json) && !queued {
                         let filled = close > open + 1 || inserts.iter().any(|(o, _)| *o == close);
                         let mut insert = Vec::new();
@@ -269,6 +294,23 @@ mod tests {
             String::from_utf8(spliced).unwrap(),
             String::from_utf8(to_bytes(&index)).unwrap()
         );
+        // Two new ids, one ending like the other, under one existing key: both land.
+        let two = splice(
+            &text,
+            &[
+                ("x\"L2".into(), json!("d"), vec!["rate".into()]),
+                ("L2".into(), json!("d"), vec!["rate".into()]),
+            ],
+        )
+        .unwrap()
+        .apply(&text);
+        let doc: Value = serde_json::from_slice(&two).unwrap();
+        assert_eq!(doc["by_pattern"]["rate"], json!(["L1", "x\"L2", "L2"]));
+        // Only the splice's own layout is stamped for it.
+        assert!(is_canonical(&index));
+        let mut extra = index.clone();
+        extra.insert("meta".into(), json!({"v": 1}));
+        assert!(!is_canonical(&extra));
         // An id already in by_id takes the full path.
         assert!(splice(&text, &[("L1".into(), json!("x"), vec![])]).is_none());
         assert!(splice(b"{\"by_id\":{}}", &[]).is_none());

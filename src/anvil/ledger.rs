@@ -231,7 +231,8 @@ pub fn append_locked(
             for entry in entries {
                 index_entry(&mut index, entry);
             }
-            Some(super::index::to_bytes(&index))
+            let canonical = super::index::is_canonical(&index);
+            Some((super::index::to_bytes(&index), canonical))
         }
     };
     let mut file = std::fs::OpenOptions::new()
@@ -255,26 +256,35 @@ pub fn append_locked(
         .map_err(|e| io("cannot sync the ledger", e))?;
     // The index is derived from the ledger (synced above): replaced atomically, not synced —
     // `lesson audit --fix` rebuilds it should a power loss leave an older one.
+    // The index is replaced after the lines are safe in the ledger: if that fails, the lesson is
+    // still appended (and reported so); the index is left to `lesson audit --fix`.
     let written = match (&spliced, &rebuilt) {
         (Some(splice), _) => store::write_atomic_unsynced_with(lock, &paths.index, |out| {
             splice.write_to(base, out)?;
             super::index::record_file(&paths.index, out);
             Ok(())
         }),
-        (None, Some(text)) => store::write_atomic_unsynced_with(lock, &paths.index, |out| {
-            out.write_all(text)?;
-            super::index::record_file(&paths.index, out);
-            Ok(())
-        }),
+        (None, Some((text, canonical))) => {
+            store::write_atomic_unsynced_with(lock, &paths.index, |out| {
+                out.write_all(text)?;
+                // Only an index in the splice's layout is stamped for it.
+                match canonical {
+                    true => super::index::record_file(&paths.index, out),
+                    false => super::index::forget(&paths.index),
+                }
+                Ok(())
+            })
+        }
         (None, None) => Ok(()),
     };
-    written.map_err(|e| {
-        LessonError::new(
-            "E_INDEX_DESYNC",
-            e.to_string(),
-            json!({"path": paths.index.to_string_lossy()}),
-        )
-    })?;
+    if let Err(e) = written {
+        super::index::forget(&paths.index);
+        eprintln!(
+            "warning: {}: the lesson is appended but the index could not be replaced ({e}): \
+run `git ucg lesson audit --fix`",
+            paths.index.display()
+        );
+    }
     Ok(Appended {
         ids: entries
             .iter()
