@@ -393,6 +393,13 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let layout = cmd::layout(ctx, &args.layout)?;
     let (id, dir) = cmd::select(&layout, &args.run)?;
     let run_lock = store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;
+    // The canonical work items are shared between runs: locked before they are read, so a
+    // reconcile of another run cannot change one between this read and this write. (Always after
+    // a run's lock: two reconciles never wait on each other in opposite orders.)
+    let canonical_lock = match layout.work_items.is_dir() {
+        true => Some(store::lock_dir(&layout.work_items).map_err(|e| Error::new(e.to_string()))?),
+        false => None,
+    };
     let loaded = cmd::load(&id, &dir, false);
     cmd::refuse_completed(&loaded)?;
     let paths = paths(&layout, &loaded);
@@ -454,12 +461,6 @@ pub fn run_reconcile(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let repair = conflicts
         && (args.yes
             || cmd::confirmed("Reconcile the work item toward its most trusted source? (yes/no)")?);
-    let canonical_lock = match plans.iter().any(|p| {
-        store::lexical_normal(&p.path).starts_with(store::lexical_normal(&layout.work_items))
-    }) {
-        true => Some(store::lock_dir(&layout.work_items).map_err(|e| Error::new(e.to_string()))?),
-        false => None,
-    };
     let stamp = now();
     let mut recorded = Vec::new();
     for plan in &plans {
