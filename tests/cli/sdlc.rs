@@ -257,6 +257,16 @@ fn line(id: &str, mode: &str, phase: &str, status: &str, branch: &str) -> String
     format!("{id}  {mode}  phase={phase}  status={status}  branch={branch}")
 }
 
+/// `sdlc status ID` exits 0 with the status line of a `hitl` run on branch `feat-rate-limit`.
+fn assert_status(env: &TestEnv, repo: &Path, id: &str, phase: &str, status: &str) {
+    let out = sdlc(env, repo, &["status", id]);
+    assert_code(&out, 0);
+    assert_eq!(
+        stdout(&out),
+        line(id, "hitl", phase, status, "feat-rate-limit") + "\n"
+    );
+}
+
 /// The status line of a `hitl` run on branch `feat-rate-limit` (the `Run` defaults).
 fn line_of(id: &str, phase: &str, status: &str) -> String {
     line(id, "hitl", phase, status, "feat-rate-limit")
@@ -584,12 +594,7 @@ fn s05_recent_completion_keeps_a_long_run_running() {
             )
             .no_log()
             .write();
-        let out = sdlc(&env, &repo, &["status", id]);
-        assert_code(&out, 0);
-        assert_eq!(
-            stdout(&out),
-            line(id, "hitl", "3", "running", "feat-rate-limit") + "\n"
-        );
+        assert_status(&env, &repo, id, "3", "running");
     }
 }
 
@@ -607,12 +612,7 @@ fn s06_young_run_stays_running() {
             .set("started_at", ago(started))
             .phase(0, "running")
             .write();
-        let out = sdlc(&env, &repo, &["status", id]);
-        assert_code(&out, 0);
-        assert_eq!(
-            stdout(&out),
-            line(id, "hitl", "0", "running", "feat-rate-limit") + "\n"
-        );
+        assert_status(&env, &repo, id, "0", "running");
     }
 }
 
@@ -729,12 +729,7 @@ fn s09_open_phase_is_the_resume_candidate() {
     let repo = env.repo("project");
     Run::new(&repo, ID).at(4).write();
 
-    let out = sdlc(&env, &repo, &["status", ID]);
-    assert_code(&out, 0);
-    assert_eq!(
-        stdout(&out),
-        line(ID, "hitl", "4", "interrupted", "feat-rate-limit") + "\n"
-    );
+    assert_status(&env, &repo, ID, "4", "interrupted");
     let out = sdlc(&env, &repo, &["show", ID, "--json"]);
     assert_code(&out, 0);
     let doc = json_of(&out);
@@ -942,12 +937,7 @@ fn s12_snapshot_completed_without_log_completion_resumes_that_phase() {
         .set("current_phase", 5)
         .phase(4, "completed")
         .write();
-    let out = sdlc(&env, &repo, &["status", ID]);
-    assert_code(&out, 0);
-    assert_eq!(
-        stdout(&out),
-        line(ID, "hitl", "4", "interrupted", "feat-rate-limit") + "\n"
-    );
+    assert_status(&env, &repo, ID, "4", "interrupted");
     let out = sdlc(&env, &repo, &["repair", ID, "--yes"]);
     assert_code(&out, 0);
     assert_eq!(
