@@ -103,6 +103,33 @@ pub fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write file");
 }
 
+/// Puts an executable file at `path` with `contents`, written by a child process.
+///
+/// A file this (multi-threaded) test process opens for writing is inherited, still open, by any
+/// child another test thread forks at that moment, until that child execs; executing the file in
+/// that window fails with ETXTBSY ("Text file busy"). `install` writes it in its own process,
+/// which forks nothing, so no other process ever holds the executable open for writing.
+pub fn write_executable(path: &Path, contents: &[u8]) {
+    let source = tempfile::NamedTempFile::new().expect("temporary source");
+    std::fs::write(source.path(), contents).expect("write source");
+    copy_executable(source.path(), path);
+}
+
+/// Copies `source` to `path` as an executable, from a child process (see [`write_executable`]).
+pub fn copy_executable(source: &Path, path: &Path) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create parent");
+    }
+    let status = Command::new("install")
+        .arg("-m")
+        .arg("755")
+        .arg(source)
+        .arg(path)
+        .status()
+        .expect("run install");
+    assert!(status.success(), "install {} failed", path.display());
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -81,7 +81,7 @@ fn git_help_ucg_finds_the_installed_man_page() {
     let man1 = prefix.join("share/man/man1");
     std::fs::create_dir_all(&man1).unwrap();
     std::fs::create_dir_all(prefix.join("bin")).unwrap();
-    std::fs::copy(BIN, prefix.join("bin/git-ucg")).unwrap();
+    copy_executable(Path::new(BIN), &prefix.join("bin/git-ucg"));
     for entry in std::fs::read_dir(project().join("man")).unwrap().flatten() {
         std::fs::copy(entry.path(), man1.join(entry.file_name())).unwrap();
     }

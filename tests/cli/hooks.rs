@@ -232,13 +232,7 @@ fn the_installer_chains_restores_and_refuses() {
     let dir = env.repo("r");
     let hooks = dir.join(".git/hooks");
     let foreign = "#!/bin/sh\necho foreign ran >&2\nexit 0\n";
-    write(&hooks.join("pre-commit"), foreign);
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(
-        hooks.join("pre-commit"),
-        std::fs::Permissions::from_mode(0o755),
-    )
-    .unwrap();
+    write_executable(&hooks.join("pre-commit"), foreign.as_bytes());
     assert_eq!(install(&env, &dir, &[]).status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(hooks.join("pre-commit.pre-ucg")).unwrap(),
@@ -258,20 +252,15 @@ fn the_installer_chains_restores_and_refuses() {
     let out = git_out(&env, &dir, &["commit", "-a", "-m", "x"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("foreign ran"));
-    write(
+    write_executable(
         &hooks.join("pre-commit.pre-ucg"),
-        "#!/bin/sh\necho foreign says no >&2\nexit 3\n",
+        b"#!/bin/sh\necho foreign says no >&2\nexit 3\n",
     );
     change(&dir, "README.md");
     let out = git_out(&env, &dir, &["commit", "-a", "-m", "y"]);
     assert_ne!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("foreign says no"));
-    write(&hooks.join("pre-commit.pre-ucg"), foreign);
-    std::fs::set_permissions(
-        hooks.join("pre-commit.pre-ucg"),
-        std::fs::Permissions::from_mode(0o755),
-    )
-    .unwrap();
+    write_executable(&hooks.join("pre-commit.pre-ucg"), foreign.as_bytes());
     // Uninstall restores it byte for byte.
     let out = env.ucg(&dir).args(["hooks", "uninstall"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -334,9 +323,8 @@ fn a_missing_binary_fails_closed_with_the_bypass() {
     let env = TestEnv::new();
     let (dir, _) = (env.demo(), ());
     let bin = env.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
     let copy = bin.join("git-ucg");
-    std::fs::copy(BIN, &copy).unwrap();
+    copy_executable(Path::new(BIN), &copy);
     let out = Command::new(&copy)
         .current_dir(&dir)
         .args(["hooks", "install", "--only", "pre-commit"])

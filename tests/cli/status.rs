@@ -48,9 +48,7 @@ fn a_hunk_viewer_on_path_adds_its_line() {
     let env = TestEnv::new();
     let dir = env.demo();
     let bin = env.path().join("bin");
-    write(&bin.join("hunk"), "#!/bin/sh\nexit 0\n");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(bin.join("hunk"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_executable(&bin.join("hunk"), b"#!/bin/sh\nexit 0\n");
     let path = format!(
         "{}:{}",
         bin.display(),
