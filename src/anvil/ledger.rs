@@ -198,7 +198,10 @@ pub fn append_locked(
     .map_err(|e| io("cannot read the index", e))?;
     let index_bytes: Option<&[u8]> = mapped.as_deref();
     let desync = |mut e: LessonError| {
-        e.details = json!({"path": paths.index.to_string_lossy()});
+        e.details = json!({
+            "path": paths.index.to_string_lossy(),
+            "fix": "git ucg lesson audit --fix",
+        });
         e
     };
     // The index as git-ucg last wrote it takes a splice; anything else is parsed (and a corrupt
@@ -255,7 +258,7 @@ pub fn append_locked(
     file.sync_data()
         .map_err(|e| io("cannot sync the ledger", e))?;
     // The index is derived from the ledger (synced above): replaced atomically, not synced —
-    // `lesson audit --fix` rebuilds it should a power loss leave an older one.
+    // `lesson audit --fix` rebuilds it should a power loss leave an older or an empty one.
     // The index is replaced after the lines are safe in the ledger: if that fails, the lesson is
     // still appended (and reported so); the index is left to `lesson audit --fix`.
     let written = match (&spliced, &rebuilt) {

@@ -227,32 +227,8 @@ fn isolate(path: &Path, judged: (u64, u64)) -> bool {
         let _ = std::fs::remove_dir_all(&aside);
         true
     } else {
-        let _ = rename_no_replace(&aside, path);
+        let _ = crate::store::rename_no_replace(&aside, path);
         false
-    }
-}
-
-/// `rename` that fails instead of replacing an existing target (Linux `RENAME_NOREPLACE`).
-fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| {
-        std::ffi::CString::new(p.as_os_str().as_bytes())
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
-    };
-    let (from, to) = (c(from)?, c(to)?);
-    // SAFETY: both paths are NUL-terminated C strings that outlive the call.
-    let renamed = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            libc::RENAME_NOREPLACE,
-        )
-    };
-    match renamed {
-        0 => Ok(()),
-        _ => Err(std::io::Error::last_os_error()),
     }
 }
 

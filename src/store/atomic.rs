@@ -25,7 +25,7 @@ pub fn write_atomic(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), S
 
 /// [`write_atomic`] without the fsyncs, for a file derived from another that is synced (a cache
 /// or an index that can be rebuilt): readers still see the old file or the new one, never a
-/// mixture; after a power loss it may be the old one.
+/// mixture; after a power loss it may be the old one, or empty.
 pub fn write_atomic_unsynced(
     lock: &DirLock,
     target: &Path,
@@ -77,16 +77,74 @@ fn replace_with(
     write(temp.as_file_mut()).map_err(io("write"))?;
     if sync {
         temp.as_file().sync_all().map_err(io("fsync"))?;
-    }
-    temp.persist(target)
-        .map_err(|e| StoreError::io(target, "rename over", e.error))?;
-    if sync {
+        temp.persist(target)
+            .map_err(|e| StoreError::io(target, "rename over", e.error))?;
         std::fs::File::open(dir)
             .and_then(|d| d.sync_all())
             .map_err(|e| StoreError::io(dir, "fsync", e))?;
+    } else {
+        // Swapped with the existing file, whose old content is then removed under the temporary
+        // name, rather than renamed over it: on ext4 a rename over an existing file allocates and
+        // starts writing back the whole new file inside the rename (auto_da_alloc), which for the
+        // lesson index costs more than the rest of an append together. The swap is as atomic for
+        // readers; after a power loss the unsynced file may be empty (see the callers).
+        let temp = temp.into_temp_path();
+        let swappable = std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_file());
+        let swapped = match swappable {
+            true => rename_with_flags(&temp, target, RenameFlags::Exchange),
+            false => Err(std::io::ErrorKind::Unsupported.into()),
+        };
+        match swapped {
+            // The new file is in place; an old copy that cannot be removed now is swept later.
+            Ok(()) => {
+                let _ = temp.close();
+            }
+            // No regular file to swap with, or a file system without the exchange: a rename.
+            Err(_) => temp
+                .persist(target)
+                .map_err(|e| StoreError::io(target, "rename over", e.error))?,
+        }
     }
     sweep_stale_temporaries(dir, &prefix);
     Ok(())
+}
+
+enum RenameFlags {
+    NoReplace,
+    Exchange,
+}
+
+/// `rename` that fails instead of replacing an existing target (Linux `RENAME_NOREPLACE`).
+pub fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    rename_with_flags(from, to, RenameFlags::NoReplace)
+}
+
+/// Linux `renameat2` with one of its flags; an error where the system lacks it.
+fn rename_with_flags(from: &Path, to: &Path, flags: RenameFlags) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+    };
+    let (from, to) = (c(from)?, c(to)?);
+    let flags = match flags {
+        RenameFlags::NoReplace => libc::RENAME_NOREPLACE,
+        RenameFlags::Exchange => libc::RENAME_EXCHANGE,
+    };
+    // SAFETY: both paths are NUL-terminated C strings that outlive the call.
+    let renamed = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            flags,
+        )
+    };
+    match renamed {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
 }
 
 fn temp_prefix(name: &str) -> String {
@@ -102,5 +160,81 @@ fn sweep_stale_temporaries(dir: &Path, prefix: &str) {
         if entry.file_name().to_string_lossy().starts_with(prefix) {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+    use std::os::unix::fs::MetadataExt;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains(".ucg-tmp-"))
+            .collect()
+    }
+
+    #[test]
+    fn an_unsynced_replacement_swaps_the_whole_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = crate::store::lock_dir(dir.path()).unwrap();
+        let target = dir.path().join("index.json");
+        // A missing target is created.
+        write_atomic_unsynced(&lock, &target, b"first").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let mut reader = std::fs::File::open(&target).unwrap();
+        let old_inode = std::fs::metadata(&target).unwrap().ino();
+        write_atomic_unsynced(&lock, &target, b"second, longer").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"second, longer");
+        let meta = std::fs::metadata(&target).unwrap();
+        assert_ne!(
+            meta.ino(),
+            old_inode,
+            "a new file, not the old one rewritten"
+        );
+        assert_eq!(meta.permissions().mode() & 0o7777, 0o600);
+        // A reader that opened the old file still reads it whole.
+        let mut seen = String::new();
+        reader.read_to_string(&mut seen).unwrap();
+        assert_eq!(seen, "first");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_unsynced_replacement_never_swaps_a_directory_or_follows_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = crate::store::lock_dir(dir.path()).unwrap();
+        let target = dir.path().join("index.json");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), b"kept").unwrap();
+        assert!(write_atomic_unsynced(&lock, &target, b"x").is_err());
+        assert_eq!(std::fs::read(target.join("inside")).unwrap(), b"kept");
+        assert_eq!(leftovers(dir.path()), Vec::<String>::new());
+        // A symlink is replaced by the file, as a rename replaces it; its target is untouched.
+        let pointed = dir.path().join("pointed");
+        std::fs::write(&pointed, b"elsewhere").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&pointed, &link).unwrap();
+        write_atomic_unsynced(&lock, &link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+        assert_eq!(std::fs::read(&link).unwrap(), b"new");
+        assert_eq!(std::fs::read(&pointed).unwrap(), b"elsewhere");
+    }
+
+    #[test]
+    fn rename_no_replace_refuses_an_existing_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let (from, to) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&from, b"a").unwrap();
+        std::fs::write(&to, b"b").unwrap();
+        assert!(rename_no_replace(&from, &to).is_err());
+        assert_eq!(std::fs::read(&to).unwrap(), b"b");
+        std::fs::remove_file(&to).unwrap();
+        rename_no_replace(&from, &to).unwrap();
+        assert_eq!(std::fs::read(&to).unwrap(), b"a");
     }
 }

@@ -6,7 +6,10 @@ mod lock;
 mod names;
 mod tree;
 
-pub use atomic::{read_optional, write_atomic, write_atomic_unsynced, write_atomic_unsynced_with};
+pub use atomic::{
+    read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
+    write_atomic_unsynced_with,
+};
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
 pub use names::validate_story_id;
 pub use tree::ArtifactSource;

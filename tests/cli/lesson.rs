@@ -1623,7 +1623,8 @@ fn a27_corrupt_index_refuses_before_the_ledger_is_touched() {
     let contract = retro_contract(&env);
     let p = project(&env, CONTRACT, STATE);
     append(&env, &[lesson("L-1", "2026-01-01", "g", &["a"])]);
-    for corrupt in ["{\"by_pattern\":{\"a\":[\"L-1\"", "[]", "not json"] {
+    // The last: what a power loss can leave of the unsynced index.
+    for corrupt in ["{\"by_pattern\":{\"a\":[\"L-1\"", "[]", "not json", ""] {
         write(&index_path(&env), corrupt);
         let before = files(&env);
         let outs = [
@@ -1646,6 +1647,10 @@ fn a27_corrupt_index_refuses_before_the_ledger_is_touched() {
                 index_path(&env).to_str().unwrap(),
                 "{doc}"
             );
+            assert_eq!(
+                doc["details"]["fix"], "git ucg lesson audit --fix",
+                "the way out: {doc}"
+            );
         }
         assert_eq!(files(&env), before, "{corrupt}: something was written");
         let (doc, code) = audit(&env);
@@ -1655,6 +1660,15 @@ fn a27_corrupt_index_refuses_before_the_ledger_is_touched() {
             "{doc}"
         );
     }
+    // The way out named in the refusal works.
+    assert_eq!(run(&env, &["audit", "--fix"]).status.code(), Some(0));
+    let out = append_text(
+        &env,
+        jsonl(&[lesson("L-2", "2026-01-02", "g", &["b"])]).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let index: Value = serde_json::from_slice(&std::fs::read(index_path(&env)).unwrap()).unwrap();
+    assert_eq!(index["by_pattern"], json!({"a": ["L-1"], "b": ["L-2"]}));
 }
 
 /// A28 (query: reference behaviour fixed): a malformed ledger line makes the reference's query
