@@ -313,8 +313,8 @@ fn map_index(path: &Path) -> std::io::Result<Option<IndexBytes>> {
         return Ok(Some(IndexBytes::Owned(Vec::new())));
     }
     // SAFETY: mapped only when the stamp says git-ucg wrote it last; git-ucg writes it only under
-    // the ledger directory's lock, which the caller holds, and only by replacing the file (rename),
-    // never in place: the mapped file does not change while mapped.
+    // the ledger directory's lock, which the caller holds, and only by replacing the file (a swap
+    // or a rename), never in place: the mapped file does not change while mapped.
     let map = unsafe { memmap2::Mmap::map(&file) }?;
     Ok(Some(IndexBytes::Mapped(map)))
 }
