@@ -24,6 +24,7 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 50;
 /// Set in the detached process that finishes a computation the deadline cut short.
 const BACKGROUND_ENV: &str = "GIT_UCG_PROMPT_BACKGROUND";
 const CACHE_FILE: &str = "prompt-cache.json";
+const REFRESH_LOCK_FILE: &str = "prompt-refresh.lock";
 /// Bumped when the cache's layout or the segment's meaning changes.
 const CACHE_VERSION: u64 = 1;
 
@@ -282,6 +283,28 @@ fn finish_in_background() {
         .spawn();
 }
 
+/// Another background refresh holds the lock.
+struct AnotherRefresh;
+
+/// The background refresh's lock (`<git dir>/ucg/prompt-refresh.lock`); `Ok(None)` when no lock
+/// file can be opened at all, which does not stop the refresh.
+fn take_refresh_lock(cache_dir: &Path) -> Result<Option<std::fs::File>, AnotherRefresh> {
+    let _ = std::fs::create_dir_all(cache_dir);
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(cache_dir.join(REFRESH_LOCK_FILE))
+    else {
+        return Ok(None);
+    };
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(AnotherRefresh),
+        Err(std::fs::TryLockError::Error(_)) => Ok(None),
+    }
+}
+
 /// The segment for the repository around the current directory (empty outside one). Never fails.
 pub fn run(started: Instant) -> String {
     let Some((root, git_dir)) = std::env::current_dir().ok().and_then(|cwd| discover(&cwd)) else {
@@ -289,6 +312,15 @@ pub fn run(started: Instant) -> String {
     };
     let cache_dir = git_dir.join("ucg");
     let cache_path = cache_dir.join(CACHE_FILE);
+    // One background refresh at a time: prompts drawn while one runs each start another, which
+    // would only repeat its work. Held until this process ends.
+    let _refreshing = match std::env::var_os(BACKGROUND_ENV) {
+        Some(_) => match take_refresh_lock(&cache_dir) {
+            Ok(lock) => lock,
+            Err(AnotherRefresh) => return String::new(),
+        },
+        None => None,
+    };
     let env = std::env::var(crate::context::IMPL_ARTIFACTS_ENV)
         .ok()
         .filter(|v| !v.is_empty());

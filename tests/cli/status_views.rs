@@ -464,6 +464,52 @@ fn past_its_deadline_the_prompt_prints_the_last_value_marked_stale() {
     }
 }
 
+/// One background refresh at a time: while one holds `.git/ucg/prompt-refresh.lock`, another
+/// started by a later prompt ends at once without computing or writing the cache.
+#[test]
+fn a_second_background_refresh_leaves_the_work_to_the_first() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+    let heartbeat = dir.join(IMPL).join("run-status.json");
+    let text = std::fs::read_to_string(&heartbeat).unwrap();
+    write(&heartbeat, &text.replace("\"index\": 3", "\"index\": 2"));
+    let cache = dir.join(".git/ucg/prompt-cache.json");
+    let before = std::fs::read(&cache).unwrap();
+    let background = || {
+        env.ucg(&dir)
+            .args(["status", "--prompt"])
+            .env("GIT_UCG_PROMPT_BACKGROUND", "1")
+            .output()
+            .unwrap()
+    };
+    let running = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(".git/ucg/prompt-refresh.lock"))
+        .unwrap();
+    running.lock().unwrap();
+    let out = background();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        std::fs::read(&cache).unwrap(),
+        before,
+        "left to the running one"
+    );
+    drop(running);
+    assert_eq!(ok(&background()), "ucg 7 2/3 ⚑2R1E1D\n");
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 2/3 ⚑2R1E1D\n",
+        "served from the refreshed cache"
+    );
+}
+
 #[test]
 fn the_prompt_in_a_linked_worktree_and_under_a_ceiling() {
     let env = TestEnv::new();
