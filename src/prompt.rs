@@ -313,7 +313,7 @@ pub fn run(started: Instant) -> String {
     let cache_dir = git_dir.join("ucg");
     let cache_path = cache_dir.join(CACHE_FILE);
     // One background refresh at a time: prompts drawn while one runs each start another, which
-    // would only repeat its work. Held until this process ends.
+    // would only repeat its work. Held until this function returns.
     let _refreshing = match std::env::var_os(BACKGROUND_ENV) {
         Some(_) => match take_refresh_lock(&cache_dir) {
             Ok(lock) => lock,

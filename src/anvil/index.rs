@@ -63,8 +63,8 @@ pub fn forget(index: &Path) {
     let _ = std::fs::remove_file(stamp_path(index));
 }
 
-/// Records the index about to be renamed into place, from its temporary file (the inode, length
-/// and modification time a rename keeps): the stamp is written before the rename, not after it.
+/// Records the index about to be put in place, from its temporary file (the inode, length and
+/// modification time a swap or a rename keeps): the stamp is written before, not after.
 pub fn record_file(index: &Path, file: &std::fs::File) {
     match file.metadata() {
         Ok(meta) => {

@@ -258,7 +258,7 @@ pub fn append_locked(
     file.sync_data()
         .map_err(|e| io("cannot sync the ledger", e))?;
     // The index is derived from the ledger (synced above): replaced atomically, not synced —
-    // `lesson audit --fix` rebuilds it should a power loss leave an older or an empty one.
+    // `lesson audit --fix` rebuilds it should a power loss leave an older, empty or cut one.
     // The index is replaced after the lines are safe in the ledger: if that fails, the lesson is
     // still appended (and reported so); the index is left to `lesson audit --fix`.
     let written = match (&spliced, &rebuilt) {

@@ -1,6 +1,6 @@
 //! Atomic replacement: write a temporary file beside the target, fsync it, rename it over the
 //! target, fsync the directory. A reader (or a crash) sees the complete old file or the complete
-//! new one, never a mixture.
+//! new one, never a mixture. The unsynced variant, for derived files, keeps that for readers only.
 
 use super::{DirLock, StoreError};
 use std::io::Write;
@@ -25,7 +25,7 @@ pub fn write_atomic(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), S
 
 /// [`write_atomic`] without the fsyncs, for a file derived from another that is synced (a cache
 /// or an index that can be rebuilt): readers still see the old file or the new one, never a
-/// mixture; after a power loss it may be the old one, or empty.
+/// mixture; after a power loss it may be the old one, or empty or cut short.
 pub fn write_atomic_unsynced(
     lock: &DirLock,
     target: &Path,
@@ -87,7 +87,7 @@ fn replace_with(
         // name, rather than renamed over it: on ext4 a rename over an existing file allocates and
         // starts writing back the whole new file inside the rename (auto_da_alloc), which for the
         // lesson index costs more than the rest of an append together. The swap is as atomic for
-        // readers; after a power loss the unsynced file may be empty (see the callers).
+        // readers; after a power loss the unsynced file may be empty or cut short (see the callers).
         let temp = temp.into_temp_path();
         let swappable = std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_file());
         let swapped = match swappable {
