@@ -130,6 +130,16 @@ pub fn copy_executable(source: &Path, path: &Path) {
     assert!(status.success(), "install {} failed", path.display());
 }
 
+/// A JSON object's keys in their stored order (the documents' layout is part of what is checked).
+pub fn object_keys(value: &serde_json::Value) -> Vec<&str> {
+    value
+        .as_object()
+        .expect("a JSON object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -83,12 +83,7 @@ fn refusal(out: &Output) -> Value {
     let text = stderr(out);
     let last = text.lines().last().expect("a line on stderr");
     let doc: Value = serde_json::from_str(last).expect("the refusal is one JSON line");
-    let keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&doc);
     assert_eq!(keys, ["error", "code", "details"], "{doc}");
     assert!(
         doc["error"].as_str().is_some_and(|e| !e.is_empty()),
@@ -891,12 +886,7 @@ fn a14_retro_lesson_has_structural_tags_and_criterion_statement() {
         json!({"ok": true, "lesson": {"appended": true, "id": entry["id"],
             "ledgerPath": ledger_path(&env).to_str().unwrap()}})
     );
-    let keys: Vec<&str> = entry
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&entry);
     assert_eq!(
         keys,
         [
@@ -1264,12 +1254,7 @@ fn a21_invalidate_writes_a_marker_and_query_skips_the_lesson() {
             "remediation": "prior lesson L-inv-test is invalidated (revert); future queries should skip it",
             "tags": ["invalidation", "revert"], "pattern": ["foo", "bar"]})
     );
-    let keys: Vec<&str> = marker
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&marker);
     assert_eq!(
         keys,
         [
@@ -1918,12 +1903,7 @@ fn reset_loop_three_lessons_then_escalation() {
                 "T2": {"status": "queued"}},
             "notes": ["kept"]})
     );
-    let keys: Vec<&str> = state
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&state);
     assert_eq!(keys, ["anvil_state_version", "run_id", "tasks", "notes"]);
     assert_eq!(
         query(&env, &["anything"]),

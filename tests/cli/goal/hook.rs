@@ -789,12 +789,7 @@ fn the_hook_keeps_the_raw_key_order() {
     assert_eq!(stop(&g), block(&continuation(2, 10, "ship it")));
     let bytes = std::fs::read(g.state_path()).unwrap();
     let state: Value = serde_json::from_slice(&bytes).unwrap();
-    let keys: Vec<&str> = state
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&state);
     // The stored keys keep their places; the new ones are appended.
     let stored = [
         "active",
@@ -851,12 +846,7 @@ fn the_appended_keys_follow_the_references_order() {
     std::fs::write(g.state_path(), RAW_PURSUIT).unwrap();
     stop(&g);
     let state: Value = serde_json::from_slice(&g.state_bytes().unwrap()).unwrap();
-    let keys: Vec<&str> = state
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&state);
     assert_eq!(
         keys[keys.len() - 3..],
         [
@@ -884,12 +874,7 @@ fn a_heartbeat_backfills_the_progress_stamp() {
     std::fs::write(g.state_path(), raw).unwrap();
     assert_eq!(stop(&g), ALLOW);
     let state: Value = serde_json::from_slice(&g.state_bytes().unwrap()).unwrap();
-    let keys: Vec<&str> = state
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&state);
     assert_eq!(
         keys,
         [

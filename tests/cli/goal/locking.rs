@@ -598,12 +598,7 @@ fn assert_layout(g: &Goal, after: &str) {
         "after {after}: {text}"
     );
     assert!(text.ends_with("\n  }\n}"), "after {after}: {text}");
-    let keys: Vec<&str> = state
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = object_keys(&state);
     let known: Vec<&str> = KEY_ORDER
         .iter()
         .copied()
