@@ -3,24 +3,18 @@
 //! Dependencies point one way: `commands` → (`context`, `output`) → (`ucg`, `config`) → `store`.
 //! Format modules (`ucg`, `pyjson`) are pure functions over bytes.
 
-pub mod anvil;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod context;
-pub mod epic;
 pub mod error;
-pub mod gate;
 pub mod git;
 pub mod goal;
+pub mod lesson;
 pub mod output;
-pub mod pending;
-pub mod prompt;
 pub mod pyjson;
 pub mod render;
-pub mod resolve;
 pub mod sdlc;
-pub mod status;
 pub mod store;
 pub mod ucg;
 

@@ -122,3 +122,15 @@ pub fn ask(prompt: &str) -> io::Result<Option<String>> {
     }
     Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
 }
+
+/// Prints one JSON document (pretty, with a final newline) on stdout: the `--json` of every read
+/// command.
+pub fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
+    use std::io::Write;
+    let text =
+        serde_json::to_string_pretty(doc).map_err(|e| crate::error::Error::new(e.to_string()))?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}")?;
+    stdout.flush()?;
+    Ok(0)
+}

@@ -2,7 +2,7 @@
 //! tokenizer and Jaccard follow their rules, validation never panics, the contract edit changes
 //! nothing but the entry it adds.
 
-use git_ucg::anvil::{contract, index, ledger, lesson};
+use git_ucg::lesson::{contract, entry, index, ledger};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -36,7 +36,7 @@ proptest! {
             seen.push(e.0.clone());
             let entry = as_entry(e);
             ledger::index_entry(&mut index_map, &entry);
-            additions.push((e.0.clone(), json!(e.1), lesson::index_keys(&entry)));
+            additions.push((e.0.clone(), json!(e.1), entry::index_keys(&entry)));
         }
         let spliced = index::splice(&text, &additions).map(|s| s.apply(&text));
         prop_assert_eq!(spliced.map(String::from_utf8), Some(Ok(String::from_utf8(index::to_bytes(&index_map)).unwrap_or_default())));
@@ -45,20 +45,20 @@ proptest! {
     /// Tokens are lowercase ASCII letters and digits; Jaccard is symmetric and in [0, 1].
     #[test]
     fn tokens_and_similarity(a in "\\PC{0,30}", b in "\\PC{0,30}") {
-        for token in lesson::tokens(&a) {
+        for token in entry::tokens(&a) {
             prop_assert!(!token.is_empty() && token.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
         }
-        let s = lesson::jaccard(&a, &b);
+        let s = entry::jaccard(&a, &b);
         prop_assert!((0.0..=1.0).contains(&s));
-        prop_assert_eq!(s, lesson::jaccard(&b, &a));
-        prop_assert_eq!(lesson::jaccard(&a, &a), 1.0);
+        prop_assert_eq!(s, entry::jaccard(&b, &a));
+        prop_assert_eq!(entry::jaccard(&a, &a), 1.0);
     }
 
     /// Validation takes any JSON.
     #[test]
     fn validation_is_total(text in "\\PC{0,60}") {
         if let Ok(value) = serde_json::from_str::<Value>(&text) {
-            let _ = lesson::validate(&value);
+            let _ = entry::validate(&value);
         }
         let _ = ledger::lines(text.as_bytes());
     }

@@ -1,8 +1,8 @@
 //! The pending-decision enumeration over a real run's artifacts (the demo's), as status, pending,
 //! resolve and the hooks will read it.
 
-use git_ucg::pending::{enumerate, PendingInputs, Source};
 use git_ucg::store::ArtifactSource;
+use git_ucg::ucg::pending::{enumerate, PendingInputs, Source};
 use std::path::Path;
 use std::process::Command;
 

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use git_ucg::pending::{self, Artifacts, PendingInputs};
+use git_ucg::ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::pyjson;
 use git_ucg::ucg::{
     budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint,
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = budget::turns(Some(data));
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(value) = pyjson::loads(text) {
-            let _ = git_ucg::status::to_json(&value);
+            let _ = git_ucg::ucg::status::to_json(&value);
         }
         let _ = budget::max_turns(Some(text));
         let _ = markers::tests_ran_fresh(text, text);

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use git_ucg::anvil::{contract, index, ledger, lesson};
+use git_ucg::lesson::{contract, entry, index, ledger};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};
 
@@ -14,12 +14,12 @@ fuzz_target!(|data: &[u8]| {
     let mut additions = Vec::new();
     for line in &lines {
         if let Ok(value) = &line.parsed {
-            if let Ok(entry) = lesson::validate(value) {
+            if let Ok(entry) = entry::validate(value) {
                 let id = entry.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
                 if !rebuilt.get("by_id").and_then(Value::as_object).is_some_and(|m| m.contains_key(&id))
                     && !additions.iter().any(|(a, _, _): &(String, Value, Vec<String>)| *a == id)
                 {
-                    additions.push((id, entry.get("created").cloned().unwrap_or(Value::Null), lesson::index_keys(entry)));
+                    additions.push((id, entry.get("created").cloned().unwrap_or(Value::Null), entry::index_keys(entry)));
                 }
                 ledger::index_entry(&mut rebuilt, entry);
             }
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         let mut expected = Map::new();
         for line in &lines {
             if let Ok(value) = &line.parsed {
-                if let Ok(entry) = lesson::validate(value) {
+                if let Ok(entry) = entry::validate(value) {
                     let id = entry.get("id").and_then(Value::as_str).unwrap_or_default();
                     if additions.iter().any(|(a, _, _)| a == id) {
                         ledger::index_entry(&mut expected, entry);
@@ -43,8 +43,8 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = ledger::load_index(Some(data));
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = lesson::tokens(text);
-        let _ = lesson::jaccard(text, "rate limit window");
+        let _ = entry::tokens(text);
+        let _ = entry::jaccard(text, "rate limit window");
         if let Ok(edited) = contract::add_counter_example(text, "L-2026-01-01-00000000", "x") {
             assert!(edited.len() > text.len());
         }

@@ -139,7 +139,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
         _ => None,
     };
     if args.json {
-        return super::print_json(&serde_json::json!({
+        return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.baseline/1",
             "story": story,
             "baseline": baseline,

@@ -160,7 +160,7 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
                 serde_json::json!({"story": story, "turns": turns.to_string().parse::<i64>().unwrap_or(i64::MAX), "escalated": escalated})
             })
             .collect();
-        return super::print_json(&serde_json::json!({
+        return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.budget/1",
             "max_turns": i64::try_from(max).unwrap_or(i64::MAX),
             "stories": stories,

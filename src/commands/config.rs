@@ -1,10 +1,10 @@
 //! `git ucg config [KEY] [--json]`: the resolved `[workflow]` block and each value's origin layer.
 
-use super::print_json;
 use crate::cli::ConfigArgs;
 use crate::config::{to_json, Config};
 use crate::context::Context;
 use crate::error::Result;
+use crate::output::print_json;
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {

@@ -2,10 +2,10 @@
 
 use crate::cli::EpicArgs;
 use crate::context::Context;
-use crate::epic::{self, short, EndSource, Epic, EpicInputs, StoryChanges};
 use crate::error::{Error, Result};
 use crate::git;
 use crate::store::ArtifactSource;
+use crate::ucg::epic::{self, short, EndSource, Epic, EpicInputs, StoryChanges};
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
@@ -34,7 +34,7 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     counted.save();
     if args.json {
         let doc = document(&epic, &changes);
-        return super::print_json(&doc);
+        return crate::output::print_json(&doc);
     }
     let mut out = ctx.paged_output();
     write_human(&mut out, &epic, &changes)?;

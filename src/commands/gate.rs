@@ -4,9 +4,9 @@
 use crate::cli::GateArgs;
 use crate::context::Context;
 use crate::error::Result;
-use crate::gate::{self, Decision};
-use crate::pending::{self, PendingInputs};
 use crate::store::ArtifactSource;
+use crate::ucg::gate::{self, Decision};
+use crate::ucg::pending::{self, PendingInputs};
 use std::path::{Path, PathBuf};
 
 /// Where the decision reads from.
@@ -43,7 +43,7 @@ impl Located {
 }
 
 /// `ucg.gate.sources` from git's configuration.
-fn gated(ctx: &Context) -> Vec<crate::pending::Source> {
+fn gated(ctx: &Context) -> Vec<crate::ucg::pending::Source> {
     let configured = ctx.repo().ok().and_then(|repo| {
         repo.config_snapshot()
             .string("ucg.gate.sources")
@@ -62,7 +62,7 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let decision = located.decide(ctx, source);
     let code = u8::from(decision.blocked());
     if args.json {
-        super::print_json(&serde_json::json!({
+        crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.gate/1",
             "blocked": decision.blocked(),
             "read_from": source.describe(),

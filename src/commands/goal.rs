@@ -3,6 +3,11 @@
 //! stderr. The session id is checked before any subcommand runs, as there. Unlike the reference,
 //! every writer reads, validates and writes under the state lock in one step.
 
+mod diff;
+mod gc;
+mod stop_hook;
+mod view;
+
 use crate::cli::{GoalArgs, GoalCommand};
 use crate::context::Context;
 use crate::error::Result;
@@ -10,7 +15,7 @@ use crate::goal::args::{self, Parsed};
 use crate::goal::phase::{self, CodexSnapshot, CompletionInputs, SetRequest};
 use crate::goal::session::{self, Read, Session};
 use crate::goal::stories::{self, Steering, Story};
-use crate::goal::{self, dir, liveness, review_lane, view, Refusal, Reply};
+use crate::goal::{self, dir, liveness, review_lane, Refusal, Reply};
 use serde_json::Value;
 use std::io::{Read as _, Write};
 
@@ -18,7 +23,7 @@ type Outcome = std::result::Result<Reply, Refusal>;
 
 pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     if let Some(GoalCommand::StopHook) = args.command {
-        return crate::goal::hook::run(args.omt_dir.as_deref());
+        return stop_hook::run(args.omt_dir.as_deref());
     }
     let sid = match dir::session_id(args.session.as_deref()) {
         Ok(sid) => sid,
@@ -36,8 +41,8 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     let outcome = match command {
         GoalCommand::Current(json) => return view::run_current(&session, json.json),
         GoalCommand::Show(json) => return view::run_show(ctx, &session, json.json),
-        GoalCommand::Gc(gc) => return liveness::run_gc(&session, gc.dry_run, gc.json),
-        GoalCommand::Diff(diff) => return goal::base::run_diff(ctx, &session, diff),
+        GoalCommand::Gc(args) => return gc::run(&session, args.dry_run, args.json),
+        GoalCommand::Diff(args) => return diff::run(ctx, &session, args),
         GoalCommand::Unknown(_) => Err(Refusal::direct(USAGE)),
         raw => dispatch(&session, raw),
     };
@@ -224,7 +229,7 @@ fn dispatch(session: &Session, command: &GoalCommand) -> Outcome {
                 .text("src")
                 .filter(|s| !s.is_empty())
                 .ok_or_else(|| Refusal::direct("adopt: --src <sid> is required"))?;
-            liveness::adopt(session, source)?;
+            liveness::adopt(session, source, &mut |warning| eprintln!("{warning}"))?;
             silent
         }
         C::ClaimReviewDispatch(_) => Ok(review_lane::claim(session)),
@@ -375,13 +380,18 @@ fn set(session: &Session, flags: &Parsed) -> Outcome {
     let effects = session.update(true, |state| {
         let effects = phase::set(state, &request)?;
         if effects.delete_artifacts {
-            let _ = std::fs::remove_file(session.verdict_file());
-            let _ = std::fs::remove_file(session.codereview_file());
+            let _ = crate::store::remove_if_present(&session.verdict_file());
+            let _ = crate::store::remove_if_present(&session.codereview_file());
         }
         Ok(effects)
     })?;
-    goal::base::after_transition(session, &request.phase, effects.fresh);
-    Ok(Reply::default())
+    let mut reply = Reply::default();
+    reply.notices.extend(goal::base::after_transition(
+        session,
+        &request.phase,
+        effects.fresh,
+    ));
+    Ok(reply)
 }
 
 fn set_verdict(session: &Session, flags: &Parsed) -> Outcome {
@@ -404,7 +414,9 @@ fn set_verdict(session: &Session, flags: &Parsed) -> Outcome {
     })?;
     let mut reply = Reply::default();
     if advanced {
-        goal::base::after_transition(session, "pursuing", false);
+        reply
+            .notices
+            .extend(goal::base::after_transition(session, "pursuing", false));
         reply
             .notices
             .push("set-verdict: phase auto-advanced planning -> pursuing".into());

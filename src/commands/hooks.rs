@@ -5,8 +5,8 @@
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::gate;
 use crate::store::ArtifactSource;
+use crate::ucg::gate;
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -258,7 +258,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         .unwrap_or(false);
     let agent = agent::installed(&ctx.project_root()?);
     if args.json {
-        return super::print_json(&serde_json::json!({
+        return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.hooks/1",
             "hooks_dir": dir.display().to_string(),
             "core_hooks_path": configured,

@@ -1,14 +1,14 @@
 //! `git ucg lesson`: DG-Anvil's lesson ledger (formats/sdlc-anvil.md part B) — the reference's
-//! files, codes and outputs, with its hazards fixed (see `crate::anvil`). Successful commands
+//! files, codes and outputs, with its hazards fixed (see `crate::lesson`). Successful commands
 //! print one JSON line as DG-Anvil's CLI does (or, for `query` and `audit` without `--json`, a
 //! table); refusals print `{"error", "code", "details"}` on stderr and exit 1.
 
-use crate::anvil::ledger::{self, Paths};
-use crate::anvil::lesson::{self, LessonError};
-use crate::anvil::{contract, state};
 use crate::cli::{LessonArgs, LessonCommand, LessonResetArgs};
 use crate::context::Context;
 use crate::error::Result;
+use crate::lesson::entry::{self, LessonError};
+use crate::lesson::ledger::{self, Paths};
+use crate::lesson::{contract, state};
 use crate::store;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
@@ -66,7 +66,11 @@ fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> LessonError {
     )
 }
 
-fn report_truncation(paths: &Paths, appended: &ledger::Appended) {
+/// The warnings an append leaves for the operator: an index left behind, then a torn tail cut.
+fn report_append(paths: &Paths, appended: &ledger::Appended) {
+    if let Some(warning) = &appended.index_warning {
+        eprintln!("{warning}");
+    }
     if let Some(bytes) = appended.truncated {
         eprintln!(
             "warning: {}: its last line was torn (no newline, {bytes} bytes): cut off before appending",
@@ -107,11 +111,11 @@ fn append(paths: &Paths, file: &str) -> Outcome {
                 Value::Null,
             ))
         })?;
-        let entry = lesson::validate(&value).map_err(with_line)?.clone();
+        let entry = entry::validate(&value).map_err(with_line)?.clone();
         entries.push(entry);
     }
     let appended = ledger::append(paths, &entries)?;
-    report_truncation(paths, &appended);
+    report_append(paths, &appended);
     Ok(json!({"ok": true, "appended": appended.ids}))
 }
 
@@ -250,13 +254,13 @@ fn query(
             superseded_by.entry(old).or_default().push(light_id(lesson));
         }
     }
-    let wanted = lesson::tokens(pattern);
+    let wanted = entry::tokens(pattern);
     let mut scored: Vec<(usize, &[u8], &Light)> = lessons
         .iter()
         .filter(|(_, l)| l.invalidates.is_null() && !invalidated.contains(light_id(l)))
         .filter(|(_, l)| !(hide_superseded && superseded_by.contains_key(light_id(l))))
         .filter_map(|(line, l)| {
-            let have = lesson::value_tokens(&l.pattern);
+            let have = entry::value_tokens(&l.pattern);
             let score = wanted.iter().filter(|t| have.contains(*t)).count();
             (score > 0).then_some((score, *line, l))
         })
@@ -374,7 +378,7 @@ pub fn audit_doc(paths: &Paths) -> Value {
             }
         };
         let id = value.get("id").and_then(Value::as_str).map(str::to_string);
-        if let Err(e) = lesson::validate(value) {
+        if let Err(e) = entry::validate(value) {
             issues.push(
                 json!({"line": line.number, "id": id, "issue": e.code, "details": e.details}),
             );
@@ -447,12 +451,12 @@ fn invalidate(paths: &Paths, lesson_id: &str, reason: &str) -> Outcome {
             json!({"id": lesson_id}),
         ));
     };
-    let marker_id = lesson::new_id();
+    let marker_id = entry::new_id();
     let mut marker = Map::new();
     for (key, value) in [
         ("anvil_ledger_entry_version", json!(1)),
         ("id", json!(marker_id)),
-        ("created", json!(lesson::today())),
+        ("created", json!(entry::today())),
         ("invalidates", json!(lesson_id)),
         ("invalidation_reason", json!(reason)),
         (
@@ -474,7 +478,7 @@ fn invalidate(paths: &Paths, lesson_id: &str, reason: &str) -> Outcome {
         marker.insert("pattern".into(), pattern.clone());
     }
     let appended = ledger::append(paths, &[marker])?;
-    report_truncation(paths, &appended);
+    report_append(paths, &appended);
     Ok(json!({"ok": true, "invalidated": lesson_id, "marker_id": marker_id}))
 }
 
@@ -550,7 +554,7 @@ fn retro(
             .map(str::to_string)
             .collect(),
     };
-    let pattern = lesson::normalize_patterns(&given);
+    let pattern = entry::normalize_patterns(&given);
     let mut tags = pattern.clone();
     for tag in ["shipped_gap", "post_hoc"] {
         if !tags.iter().any(|t| t == tag) {
@@ -560,11 +564,11 @@ fn retro(
     let gap = gap_note.trim();
     let intent_short: String = intent.trim().chars().take(200).collect();
     let mut entry = Map::new();
-    let id = lesson::new_id();
+    let id = entry::new_id();
     for (key, value) in [
         ("anvil_ledger_entry_version", json!(1)),
         ("id", json!(id)),
-        ("created", json!(lesson::today())),
+        ("created", json!(entry::today())),
         ("contract_gap", json!(gap)),
         ("evidence", json!(format!("retroactive: criterion {criterion} passed after post-ship fix (source_intent: {intent_short})"))),
         ("remediation", json!(found["statement"].as_str().unwrap_or(""))),
@@ -582,7 +586,7 @@ fn retro(
                 .get("contract_gap")
                 .and_then(Value::as_str)
                 .filter(|g| !g.is_empty())?;
-            let s = lesson::jaccard(gap, old_gap);
+            let s = entry::jaccard(gap, old_gap);
             (s >= 0.7).then(|| (s, id_of(l).to_string()))
         })
         .collect();
@@ -592,9 +596,9 @@ fn retro(
         entry.insert("supersedes".into(), json!(ids));
         entry.insert("supersedes_reason".into(), json!(SUPERSEDES_REASON));
     }
-    let validated = lesson::validate(&Value::Object(entry.clone()))?.clone();
+    let validated = entry::validate(&Value::Object(entry.clone()))?.clone();
     let appended = ledger::append(paths, &[validated])?;
-    report_truncation(paths, &appended);
+    report_append(paths, &appended);
     Ok(
         json!({"ok": true, "lesson": {"appended": true, "id": id, "ledgerPath": paths.ledger.to_string_lossy()}}),
     )
@@ -679,12 +683,12 @@ fn reset(paths: &Paths, args: &LessonResetArgs) -> Outcome {
         (None, Some(path)) => failing_criteria(path)?,
         (None, None) => String::new(),
     };
-    let id = lesson::new_id();
+    let id = entry::new_id();
     let mut entry = Map::new();
     for (key, value) in [
         ("anvil_ledger_entry_version", json!(1)),
         ("id", json!(id)),
-        ("created", json!(lesson::today())),
+        ("created", json!(entry::today())),
         ("task_id", json!(args.task)),
         ("contract_gap", json!(args.gap)),
         ("evidence", json!(evidence)),
@@ -709,7 +713,7 @@ fn reset(paths: &Paths, args: &LessonResetArgs) -> Outcome {
         }
         write_state(task_state)
     };
-    let validated = match lesson::validate(&Value::Object(entry)) {
+    let validated = match entry::validate(&Value::Object(entry)) {
         Ok(validated) => validated.clone(),
         Err(error) => {
             // A null lesson is no lesson: nothing is appended, the task escalates.
@@ -728,7 +732,7 @@ fn reset(paths: &Paths, args: &LessonResetArgs) -> Outcome {
     // Checked before anything is written: the contract edit must be possible.
     let edited = contract::add_counter_example(&contract_text, &id, &args.remediation)?;
     let appended = ledger::append_locked(paths, &[validated], lock_of(&ledger_dir)?)?;
-    report_truncation(paths, &appended);
+    report_append(paths, &appended);
     store::write_atomic(lock_of(&contract_dir)?, &args.contract, edited.as_bytes())
         .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?;
     let loop_count = count + 1;

@@ -53,15 +53,3 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Generate(args) => generate::run(ctx, args),
     }
 }
-
-/// Prints one JSON document (pretty, with a final newline) on stdout: the `--json` of every read
-/// command.
-pub(crate) fn print_json(doc: &serde_json::Value) -> Result<u8> {
-    use std::io::Write;
-    let text =
-        serde_json::to_string_pretty(doc).map_err(|e| crate::error::Error::new(e.to_string()))?;
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}")?;
-    stdout.flush()?;
-    Ok(0)
-}

@@ -4,7 +4,7 @@
 use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
-use crate::pending::{self, Pending, PendingInputs, Source};
+use crate::ucg::pending::{self, Pending, PendingInputs, Source};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -35,7 +35,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     );
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json {
-        super::print_json(&document(&found))?;
+        crate::output::print_json(&document(&found))?;
     } else {
         let mut out = ctx.paged_output();
         out.write_all(human(&found).as_bytes())?;

@@ -5,11 +5,11 @@
 use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::pending::{self, Artifacts, Pending, PendingInputs, PendingItem, Source};
-use crate::resolve::{self as record, Answer, Applied};
 use crate::store::{self, ArtifactSource, DirLock};
 use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
+use crate::ucg::pending::{self, Artifacts, Pending, PendingInputs, PendingItem, Source};
+use crate::ucg::resolve::{self as record, Answer, Applied};
 use crate::ucg::{heartbeat, runs};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -119,7 +119,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             "blockers": after.blockers,
             "decision_log": logged.as_ref().map(|p| p.to_string_lossy()),
         });
-        return super::print_json(&doc);
+        return crate::output::print_json(&doc);
     }
     let mut out = std::io::stdout().lock();
     let mut text = hand_back(&run, &after, &outcome, logged.as_deref());

@@ -4,9 +4,9 @@
 
 use crate::cli::ResumeArgs;
 use crate::context::Context;
-use crate::epic::{self, Epic, EpicInputs};
 use crate::error::Result;
 use crate::store::ArtifactSource;
+use crate::ucg::epic::{self, Epic, EpicInputs};
 use crate::ucg::markers;
 use serde::Serialize;
 use std::io::Write;
@@ -150,7 +150,7 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     checks.push(baseline_check(&inputs.impl_dir));
 
     if args.json {
-        return super::print_json(&serde_json::json!({
+        return crate::output::print_json(&serde_json::json!({
             "schema": SCHEMA,
             "epic": loaded.as_ref().ok().map(|e| e.id.clone()),
             "route": route,

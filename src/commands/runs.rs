@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
             "runs_root": root.to_string_lossy(),
             "runs": found,
         });
-        return super::print_json(&doc);
+        return crate::output::print_json(&doc);
     }
     let mut out = ctx.paged_output();
     if found.is_empty() {

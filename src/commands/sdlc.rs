@@ -9,13 +9,17 @@ use crate::cli::{
 };
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::sdlc::events::{self, Line, Log};
-use crate::sdlc::run::{self, Change, Meta, Reconstruction};
-use crate::sdlc::{ledger, workitem};
+use crate::sdlc::events::Line;
+use crate::sdlc::layout::{run_dirs, select, Layout};
+use crate::sdlc::ledger;
+use crate::sdlc::loaded::{json_bytes, load, refuse_completed, summarize, Loaded, Summary};
+use crate::sdlc::run;
 use crate::store;
 use serde_json::{json, Value};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod reconcile;
 
 pub fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
     match command {
@@ -23,246 +27,9 @@ pub fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
         SdlcCommand::Status(args) => status(ctx, args),
         SdlcCommand::Show(args) => show(ctx, args),
         SdlcCommand::Repair(args) => repair(ctx, args),
-        SdlcCommand::Reconcile(args) => workitem::run_reconcile(ctx, args),
+        SdlcCommand::Reconcile(args) => reconcile::run(ctx, args),
         SdlcCommand::Resume(args) => resume(ctx, args),
     }
-}
-
-/// Where the runs and the canonical work items live.
-pub struct Layout {
-    pub runs: PathBuf,
-    pub work_items: PathBuf,
-    pub project_root: PathBuf,
-}
-
-pub fn layout(ctx: &Context, args: &SdlcLayoutArgs) -> Result<Layout> {
-    let (runs, project_root) = match &args.runs_dir {
-        Some(dir) => {
-            let runs = std::path::absolute(dir)?;
-            let root = ctx
-                .project_root()
-                .ok()
-                .or_else(|| runs.ancestors().nth(3).map(Path::to_path_buf))
-                .unwrap_or_else(|| runs.clone());
-            (runs, root)
-        }
-        None => {
-            let root = ctx.project_root()?;
-            (root.join("docs/superpowers/runs"), root)
-        }
-    };
-    let work_items = runs
-        .parent()
-        .map_or_else(|| runs.join("work-items"), |p| p.join("work-items"));
-    Ok(Layout {
-        runs,
-        work_items,
-        project_root,
-    })
-}
-
-/// The run directories, newest first: by name (run ids start with `YYYYMMDD-HHMM`), or by
-/// `meta.json`'s modification time.
-pub fn run_dirs(runs: &Path, by_mtime: bool) -> Result<Vec<(String, PathBuf)>> {
-    let entries = match std::fs::read_dir(runs) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::new(format!("cannot read {}: {e}", runs.display()))),
-    };
-    let mut dirs: Vec<(String, PathBuf)> = entries
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-        .collect();
-    dirs.sort_by(|a, b| b.0.cmp(&a.0));
-    if by_mtime {
-        let mtime = |dir: &Path| {
-            std::fs::metadata(dir.join("meta.json"))
-                .and_then(|m| m.modified())
-                .ok()
-        };
-        dirs.sort_by_cached_key(|(_, dir)| std::cmp::Reverse(mtime(dir)));
-    }
-    Ok(dirs)
-}
-
-/// `latest` (the newest by name) or a run directory by its name.
-pub fn select(layout: &Layout, run: &str) -> Result<(String, PathBuf)> {
-    if run == "latest" {
-        return run_dirs(&layout.runs, false)?
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::new(format!("no runs in {}", layout.runs.display())));
-    }
-    let dir = layout.runs.join(run);
-    if run.is_empty() || run.contains('/') || run == "." || run == ".." || !dir.is_dir() {
-        return Err(
-            Error::new(format!("no run {run:?} in {}", layout.runs.display()))
-                .hint("`git ucg sdlc list` shows the runs"),
-        );
-    }
-    Ok((run.to_string(), dir))
-}
-
-/// A run as read: the snapshot, the log, and what could not be read.
-pub struct Loaded {
-    pub id: String,
-    pub dir: PathBuf,
-    pub meta: Option<Meta>,
-    pub meta_bytes: Option<Vec<u8>>,
-    pub log: Option<Log>,
-    pub warnings: Vec<String>,
-}
-
-/// Reads a run; with `phase_lines_only`, only the log lines that could be phase events are parsed
-/// (what the status line needs), and malformed lines are not reported.
-pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
-    let mut warnings = Vec::new();
-    let meta_bytes = match std::fs::read(dir.join("meta.json")) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            warnings.push("meta.json is missing".to_string());
-            None
-        }
-        Err(e) => {
-            warnings.push(format!("meta.json cannot be read: {e}"));
-            None
-        }
-    };
-    let meta = meta_bytes
-        .as_deref()
-        .and_then(|bytes| match serde_json::from_slice(bytes) {
-            Ok(Value::Object(meta)) => Some(meta),
-            Ok(_) => {
-                warnings.push("meta.json is not a JSON object".into());
-                None
-            }
-            Err(e) => {
-                warnings.push(format!("meta.json is not JSON ({e})"));
-                None
-            }
-        });
-    let log = match std::fs::read(dir.join("events.jsonl")) {
-        Ok(bytes) if phase_lines_only => {
-            Some(events::parse_filtered(&bytes, events::may_be_phase_event))
-        }
-        Ok(bytes) => Some(events::parse(&bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            warnings.push("events.jsonl is missing: meta.json alone is shown".into());
-            None
-        }
-        Err(e) => {
-            warnings.push(format!("events.jsonl cannot be read: {e}"));
-            None
-        }
-    };
-    if let Some(log) = &log {
-        if !phase_lines_only {
-            for malformed in log.malformed() {
-                warnings.push(format!("events.jsonl {malformed}"));
-            }
-        }
-        if !log.malformed().is_empty() {
-            warnings.push(
-                "events.jsonl does not parse whole: the phases are read from meta.json alone"
-                    .into(),
-            );
-        }
-        if log.torn_tail {
-            warnings.push(
-                "events.jsonl ends without a newline: its last line is torn (left as it is)".into(),
-            );
-        }
-    }
-    Loaded {
-        id: id.to_string(),
-        dir: dir.to_path_buf(),
-        meta,
-        meta_bytes,
-        log,
-        warnings,
-    }
-}
-
-impl Loaded {
-    /// The phases as the log has them — only from a log that parses whole: a log with lines that
-    /// do not parse is not half-trusted (A.6.2), the snapshot stands alone.
-    pub fn reconstruction(&self) -> Reconstruction {
-        match &self.log {
-            Some(log) if self.log_is_whole() => run::reconstruct(log.events()),
-            _ => Reconstruction::default(),
-        }
-    }
-
-    /// The log is present and every line of it parses.
-    pub fn log_is_whole(&self) -> bool {
-        self.log.as_ref().is_some_and(|log| {
-            log.lines
-                .iter()
-                .all(|(_, line)| matches!(line, Line::Event(_)))
-        })
-    }
-
-    pub fn meta_or_empty(&self) -> Meta {
-        self.meta.clone().unwrap_or_default()
-    }
-
-    pub fn stored_status(&self) -> Option<&str> {
-        self.meta.as_ref().and_then(|m| run::text(m, "status"))
-    }
-}
-
-/// The status line and what stands behind it.
-pub struct Summary {
-    pub line: String,
-    pub doc: Value,
-    pub warnings: Vec<String>,
-}
-
-pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
-    let mut warnings = loaded.warnings.clone();
-    let meta = loaded.meta_or_empty();
-    let recon = loaded.reconstruction();
-    warnings.extend(recon.warnings.iter().map(|w| format!("events.jsonl: {w}")));
-    let status = match &loaded.meta {
-        Some(meta) => run::display_status(meta, now, &mut warnings),
-        None => "unknown".into(),
-    };
-    let phase = run::shown_phase(&meta, &recon);
-    let changes = run::repairs(&meta, &recon);
-    if loaded.meta.is_some() && !changes.is_empty() {
-        warnings.push(format!(
-            "meta.json is stale against events.jsonl ({}): `git ucg sdlc repair {}`",
-            describe(&changes),
-            loaded.id
-        ));
-    }
-    let run_id = run::text(&meta, "run_id").unwrap_or(&loaded.id).to_string();
-    let line = run::status_line(&run_id, &meta, phase, &status);
-    let doc = json!({
-        "run_id": run_id,
-        "dir": loaded.dir.to_string_lossy(),
-        "mode": run::text(&meta, "mode"),
-        "phase": phase,
-        "status": status,
-        "stored_status": loaded.stored_status(),
-        "branch": run::text(&meta, "branch"),
-        "line": line,
-        "warnings": warnings,
-    });
-    Summary {
-        line,
-        doc,
-        warnings,
-    }
-}
-
-fn describe(changes: &[Change]) -> String {
-    changes
-        .iter()
-        .map(|c| format!("{} {} -> {}", c.field, c.from, c.to))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
@@ -292,7 +59,7 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
     });
     if args.layout.json {
         let runs: Vec<Value> = summaries.into_iter().map(|s| s.doc).collect();
-        return super::print_json(&json!({"schema": "git-ucg.sdlc-runs/1", "runs": runs}));
+        return crate::output::print_json(&json!({"schema": "git-ucg.sdlc-runs/1", "runs": runs}));
     }
     let mut out = std::io::stdout().lock();
     for summary in &summaries {
@@ -314,7 +81,7 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     if args.layout.json {
         let mut doc = summary.doc;
         doc["schema"] = "git-ucg.sdlc-status/1".into();
-        return super::print_json(&doc);
+        return crate::output::print_json(&doc);
     }
     warn(&id, &summary.warnings);
     let mut out = std::io::stdout().lock();
@@ -341,7 +108,7 @@ fn show(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let summary = summarize(&loaded, jiff::Timestamp::now());
     let doc = catalog(&loaded, &summary);
     if args.layout.json {
-        return super::print_json(&doc);
+        return crate::output::print_json(&doc);
     }
     let mut out = ctx.paged_output();
     out.write_all(render_catalog(&doc).as_bytes())?;
@@ -540,21 +307,15 @@ fn render_catalog(doc: &Value) -> String {
     out
 }
 
-/// Asks a yes/no question; only an explicit `yes` (or `y`) is yes.
-pub fn confirmed(prompt: &str) -> Result<bool> {
-    let answer = crate::output::ask(&format!("{prompt} "))?;
-    Ok(answer.is_some_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "yes" | "y")))
+/// Where the runs are, from `--runs-dir` or the project root.
+fn layout(ctx: &Context, args: &SdlcLayoutArgs) -> Result<Layout> {
+    crate::sdlc::layout::locate(args.runs_dir.as_deref(), ctx.project_root())
 }
 
-/// A completed run is never written, whatever the flags.
-pub fn refuse_completed(loaded: &Loaded) -> Result<()> {
-    if loaded.stored_status() == Some("completed") {
-        return Err(Error::new(format!(
-            "run {} is completed: completed runs are never written",
-            loaded.id
-        )));
-    }
-    Ok(())
+/// Asks a yes/no question; only an explicit `yes` (or `y`) is yes.
+fn confirmed(prompt: &str) -> Result<bool> {
+    let answer = crate::output::ask(&format!("{prompt} "))?;
+    Ok(answer.is_some_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "yes" | "y")))
 }
 
 fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
@@ -629,13 +390,6 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// A rewritten snapshot: two-space JSON and a final newline, key order kept.
-pub fn json_bytes(doc: &serde_json::Map<String, Value>) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(doc).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
-}
-
 /// What a resume re-runs, beyond the phase itself (A.6.9, the pipeline's reading).
 fn special_behaviour(phase: u8) -> Option<&'static str> {
     match phase {
@@ -697,7 +451,7 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
         "special": special_behaviour(phase),
     });
     if args.layout.json {
-        return super::print_json(&handoff);
+        return crate::output::print_json(&handoff);
     }
     let mut out = std::io::stdout().lock();
     writeln!(

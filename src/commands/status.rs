@@ -3,14 +3,16 @@
 //! segment (`--prompt`) and a live view (`--watch`). Every form reads and never writes under the
 //! artifact directories.
 
+mod prompt;
+
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::status_human::{self, Style};
 use crate::render::status_markdown::{self, StatusPaths};
-use crate::status::{self, Report, StatusInputs};
 use crate::store::ArtifactSource;
 use crate::ucg::decision_log::DECISION_LOG_FILE;
+use crate::ucg::status::{self, Report, StatusInputs};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -27,7 +29,7 @@ struct Located {
 pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     if args.prompt {
         let started = Instant::now();
-        let segment = crate::prompt::run(started);
+        let segment = prompt::run(started);
         if !segment.is_empty() {
             // A prompt that cannot print has nowhere to say so.
             let _ = writeln!(std::io::stdout().lock(), "{segment}");
@@ -203,7 +205,8 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
             .map(str::to_string)
             .or_else(|| (!run.epic.is_null()).then(|| run.epic.to_string()))
     });
-    let Ok(inputs) = crate::epic::EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), epic)
+    let Ok(inputs) =
+        crate::ucg::epic::EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), epic)
     else {
         return;
     };
@@ -213,7 +216,8 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
             .and_then(|id| id.object().ok()?.peel_to_commit().ok())
             .map(|c| c.id)
     });
-    let Ok(mut epic) = crate::epic::load(repo, &inputs, source, tip, crate::epic::Detail::Full)
+    let Ok(mut epic) =
+        crate::ucg::epic::load(repo, &inputs, source, tip, crate::ucg::epic::Detail::Full)
     else {
         return;
     };
@@ -225,7 +229,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
         else {
             continue;
         };
-        let changes = crate::epic::story_changes(repo, range, false, &mut counted);
+        let changes = crate::ucg::epic::story_changes(repo, range, false, &mut counted);
         story.problems = range.problems.clone();
         if let Some(changes) = changes {
             story.commits = Some(changes.commits.len());

@@ -3,10 +3,12 @@
 
 pub mod linecache;
 pub mod patch;
+pub mod repo;
 pub mod similarity;
 
 use gix::bstr::ByteSlice;
-use gix::ObjectId;
+pub use gix::ObjectId;
+pub use repo::Repository;
 
 /// Failures of the git layer, as text for the user: they end up in a story's problems or in an
 /// error message.
@@ -397,4 +399,97 @@ pub fn line_counts(
         out.push(counts);
     }
     Ok(out)
+}
+
+/// A path as git prints it with `core.quotePath` (the default): in double quotes with C escapes
+/// (octal for bytes outside printable ASCII) when it holds a control character, a quote, a
+/// backslash, or, with `quote_non_ascii`, any non-ASCII byte; as is otherwise.
+pub fn quote_path(path: &str, quote_non_ascii: bool) -> String {
+    let needs =
+        |b: u8| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\' || (quote_non_ascii && b >= 0x80);
+    if !path.bytes().any(needs) {
+        return path.to_string();
+    }
+    let mut out = String::from("\"");
+    for b in path.bytes() {
+        match b {
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b if needs(b) => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(char::from(b)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Keeps the changes under `paths`. As in git, whose rename detection sees only the paths it was
+/// given, a rename with one side outside them is a deletion or an addition of the side inside.
+pub fn limit_to_paths(
+    changes: Vec<FileChange>,
+    paths: &[String],
+    hash: gix::hash::Kind,
+) -> Vec<FileChange> {
+    let inside = |path: &str| paths.iter().any(|p| under(path, p));
+    let null = ObjectId::null(hash);
+    let mut kept = Vec::new();
+    for change in changes {
+        let (old_in, new_in) = (inside(&change.old_path), inside(&change.path));
+        match change.status {
+            Status::Renamed(_) if old_in != new_in => {
+                if old_in {
+                    kept.push(FileChange {
+                        status: Status::Deleted,
+                        path: change.old_path.clone(),
+                        new_id: null,
+                        new_mode: 0,
+                        ..change
+                    });
+                } else {
+                    kept.push(FileChange {
+                        status: Status::Added,
+                        old_path: change.path.clone(),
+                        old_id: null,
+                        old_mode: 0,
+                        ..change
+                    });
+                }
+            }
+            _ if old_in || new_in => kept.push(change),
+            _ => {}
+        }
+    }
+    kept.sort_by(|a, b| a.path.cmp(&b.path));
+    kept
+}
+
+fn under(path: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('/');
+    prefix.is_empty() || path == prefix || path.starts_with(&format!("{prefix}/"))
+}
+
+/// git's `core.quotePath` (default true): whether non-ASCII paths are quoted in its output.
+pub fn quotes_non_ascii(repo: &gix::Repository) -> bool {
+    repo.config_snapshot()
+        .boolean("core.quotePath")
+        .unwrap_or(true)
+}
+
+/// `spec` resolved and peeled to a commit, with git's wording for each failure.
+pub fn resolve_to_commit(repo: &gix::Repository, spec: &str) -> GitResult<ObjectId> {
+    let id = repo
+        .rev_parse_single(spec)
+        .map_err(|e| format!("cannot resolve {spec:?}: {e}"))?;
+    let commit = id
+        .object()
+        .and_then(|o| o.peel_to_commit())
+        .map_err(|e| format!("{spec:?} is not a commit: {e}"))?;
+    Ok(commit.id)
 }

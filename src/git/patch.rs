@@ -3,8 +3,7 @@
 //! `\ No newline at end of file` marker. Lines are compared with their terminators, as git does,
 //! so a lost final newline or a CRLF change is a change.
 
-use super::{FileChange, GitResult, Status};
-use crate::render::diffstat::quote_path;
+use super::{quote_path, FileChange, GitResult, Status};
 use gix::bstr::ByteSlice;
 use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
 use gix::ObjectId;

@@ -38,9 +38,7 @@ pub fn session_id(flag: Option<&str>) -> Result<String, String> {
 /// common directory (so every worktree of a repository shares one), spaces as `-`; outside a
 /// repository the current directory's name, with a warning.
 pub fn project_name(cwd: &Path) -> (String, Option<String>) {
-    let found = gix::discover(cwd)
-        .ok()
-        .and_then(|repo| std::path::absolute(repo.common_dir()).ok())
+    let found = crate::git::repo::common_dir_around(cwd)
         // A linked worktree's common directory arrives as `…/worktrees/<name>/../..`.
         .map(|common| crate::store::lexical_normal(&common))
         .and_then(|common| Some(common.parent()?.file_name()?.to_string_lossy().into_owned()));

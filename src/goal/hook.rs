@@ -80,27 +80,6 @@ fn last_assistant_text(transcript: &Path) -> Option<String> {
     })
 }
 
-/// The entry point: never fails, never exits non-zero.
-pub fn run(omt_dir_flag: Option<&Path>) -> crate::error::Result<u8> {
-    use std::io::{Read as _, Write};
-    let mut input = Vec::new();
-    let _ = std::io::stdin().read_to_end(&mut input);
-    let event = parse_event(&input);
-    // Even a bug must not wedge the agent: a panic allows the stop like any internal error.
-    let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        decide(&event, omt_dir_flag)
-    }));
-    let text = match decided {
-        Ok(Some(decision)) => decision.to_json(),
-        // The reference hook's fail-open literal.
-        Ok(None) | Err(_) => "{\"continue\": true}".to_string(),
-    };
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}")?;
-    stdout.flush()?;
-    Ok(0)
-}
-
 fn session_of(event: &Event, omt_dir_flag: Option<&Path>) -> Option<(Session, PathBuf)> {
     let sid = match event.session_id.as_deref() {
         Some(sid) if super::dir::is_safe_session_id(sid) => sid.to_string(),
@@ -158,7 +137,7 @@ fn count_stop(
     snapshot: &State,
     failures: &FailureCount,
 ) -> Decision {
-    let head = head_of(cwd);
+    let head = crate::git::repo::head_around(cwd);
     let digest = stories_digest(snapshot);
     let prior_head = snapshot
         .get("last_seen_head")
@@ -168,7 +147,8 @@ fn count_stop(
         .get("last_seen_stories_digest")
         .and_then(Value::as_str);
     let committed = match (prior_head, head) {
-        (Some(prior), Some(head)) => commit_progress(cwd, prior, head),
+        (Some(prior), Some(head)) => crate::git::repo::parse_id(prior)
+            .is_some_and(|prior| crate::git::repo::changed_descendant(cwd, prior, head)),
         _ => false,
     };
     let moved = prior_digest.is_some_and(|prior| prior != digest);
@@ -313,34 +293,6 @@ pub fn stories_digest(state: &State) -> String {
     });
     let json = serde_json::to_string(&pairs).unwrap_or_default();
     super::review::sha256_hex(json.as_bytes())
-}
-
-fn head_of(cwd: &Path) -> Option<gix::ObjectId> {
-    let repo = gix::discover(cwd).ok()?;
-    repo.head_id().ok().map(|id| id.detach())
-}
-
-/// A commit since `prior` that descends from it and changes the tree.
-fn commit_progress(cwd: &Path, prior: &str, head: gix::ObjectId) -> bool {
-    let Ok(prior) = gix::ObjectId::from_hex(prior.as_bytes()) else {
-        return false;
-    };
-    if prior == head {
-        return false;
-    }
-    let Ok(repo) = gix::discover(cwd) else {
-        return false;
-    };
-    let tree_of = |id: gix::ObjectId| {
-        repo.find_commit(id)
-            .ok()
-            .and_then(|c| c.tree_id().ok())
-            .map(|t| t.detach())
-    };
-    let (Some(prior_tree), Some(head_tree)) = (tree_of(prior), tree_of(head)) else {
-        return false;
-    };
-    prior_tree != head_tree && crate::git::is_ancestor(&repo, prior, head).unwrap_or(false)
 }
 
 /// The recorded objective for the continuation: the outcome, else the verification surface,
@@ -502,13 +454,10 @@ impl FailureCount {
 
     fn bump(&self) {
         let count = self.count().saturating_add(1);
-        if let Some(dir) = self.path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = std::fs::write(&self.path, count.to_string());
+        let _ = crate::store::write_creating_dirs(&self.path, count.to_string().as_bytes());
     }
 
     fn reset(&self) {
-        let _ = std::fs::remove_file(&self.path);
+        let _ = crate::store::remove_if_present(&self.path);
     }
 }

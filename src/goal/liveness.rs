@@ -5,7 +5,6 @@
 use super::session::Session;
 use super::state::{self, State};
 use super::Reply;
-use crate::error::Result as CliResult;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -132,7 +131,11 @@ pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, 
 /// `adopt --src SID`: move another session's live pursuit to this session — both state locks
 /// held (taken in name order), so no writer of either file runs meanwhile, and the rename cannot
 /// race a write.
-pub fn adopt(session: &Session, source: &str) -> std::result::Result<(), String> {
+pub fn adopt(
+    session: &Session,
+    source: &str,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<(), String> {
     use super::session::Read;
     if !super::dir::is_safe_session_id(source) {
         return Err(format!(
@@ -197,9 +200,11 @@ to avoid overwriting in-progress work (r3)."
     // file back between the rename and the log line.
     let line = format!("{} ultragoal {source} -> {current}\n", state::now_stamp());
     if let Err(e) = append(&session.adoption_log(), &line) {
-        eprintln!("adopt: warning: failed to append adoption.log: {e}");
+        warn(format!(
+            "adopt: warning: failed to append adoption.log: {e}"
+        ));
     }
-    std::fs::rename(&src_path, &dst_path).map_err(|_| {
+    crate::store::rename(&src_path, &dst_path).map_err(|_| {
         format!(
             "adopt: source \"{src}\" vanished before rename (lost race — another session adopted it \
 first). No mutation occurred."
@@ -211,8 +216,8 @@ first). No mutation occurred."
         (from.verdict_file(), session.verdict_file()),
         (from.codereview_file(), session.codereview_file()),
     ] {
-        let _ = std::fs::remove_file(&ours);
-        let _ = std::fs::rename(&theirs, &ours);
+        let _ = crate::store::remove_if_present(&ours);
+        let _ = crate::store::rename(&theirs, &ours);
     }
     super::base::move_to(&from.sid, &session.sid);
     // Both heartbeats restamped; the Codex objective is thread-scoped and stays behind.
@@ -227,19 +232,15 @@ first). No mutation occurred."
 }
 
 fn append(path: &Path, line: &str) -> std::result::Result<(), String> {
-    use std::io::Write;
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut log| log.write_all(line.as_bytes()))
+    crate::store::append(path, line.as_bytes())
         .map_err(|e| format!("cannot append to {}: {e}", path.display()))
 }
 
-/// `goal gc`: other sessions' state that is no longer live on the GC axis, and review artifacts
-/// older than six hours whose session is neither this one nor live. Each state file is judged
+/// What `goal gc` removes (or, dry, would remove), sorted, each with why: other sessions' state
+/// that is no longer live on the GC axis, and review artifacts older than six hours whose session
+/// is neither this one nor live. Each state file is judged
 /// again under its lock before it goes.
-pub fn run_gc(session: &Session, dry_run: bool, json: bool) -> CliResult<u8> {
+pub fn gc(session: &Session, dry_run: bool) -> Vec<(PathBuf, String)> {
     let now = jiff::Timestamp::now();
     let mut reaped: Vec<(PathBuf, String)> = Vec::new();
     let mut live_sids = vec![session.sid.clone()];
@@ -263,7 +264,7 @@ pub fn run_gc(session: &Session, dry_run: bool, json: bool) -> CliResult<u8> {
             Some(t) => format!("idle {}s", idle_secs(t, now)),
             None => "no readable time".to_string(),
         };
-        if dry_run || std::fs::remove_file(&path).is_ok() {
+        if dry_run || crate::store::remove_if_present(&path).is_ok() {
             reaped.push((path, why));
         }
         drop(lock);
@@ -286,24 +287,12 @@ pub fn run_gc(session: &Session, dry_run: bool, json: bool) -> CliResult<u8> {
             .ok()
             .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
             .map_or(0, |d| d.as_secs() as i64);
-        if age >= ACTIVE_TTL_SECS && (dry_run || std::fs::remove_file(entry.path()).is_ok()) {
+        if age >= ACTIVE_TTL_SECS
+            && (dry_run || crate::store::remove_if_present(&entry.path()).is_ok())
+        {
             reaped.push((entry.path(), format!("artifact {age}s old")));
         }
     }
     reaped.sort();
-    if json {
-        let files: Vec<Value> = reaped
-            .iter()
-            .map(|(path, why)| serde_json::json!({"path": path.to_string_lossy(), "reason": why}))
-            .collect();
-        let doc = serde_json::json!({"schema": "git-ucg.goal-gc/1", "dry_run": dry_run, "removed": files});
-        return crate::commands::print_json(&doc);
-    }
-    let verb = if dry_run { "would remove" } else { "removed" };
-    let mut out = std::io::stdout().lock();
-    for (path, why) in &reaped {
-        use std::io::Write;
-        writeln!(out, "{verb} {} ({why})", path.display())?;
-    }
-    Ok(0)
+    reaped
 }

@@ -1,6 +1,6 @@
 //! `--stat`, `--numstat` and `--name-status` output laid out as git lays it out.
 
-use crate::git::{FileChange, LineCounts, Status};
+use crate::git::{quote_path, FileChange, LineCounts, Status};
 
 /// How a changed path is shown in a diffstat: a rename as `dir/{old => new}`.
 pub fn stat_name(change: &FileChange) -> String {
@@ -151,35 +151,6 @@ pub fn summary(files: usize, insertions: u64, deletions: u64) -> String {
     }
     line.push('\n');
     line
-}
-
-/// A path as git prints it with `core.quotePath` (the default): in double quotes with C escapes
-/// (octal for bytes outside printable ASCII) when it holds a control character, a quote, a
-/// backslash, or, with `quote_non_ascii`, any non-ASCII byte; as is otherwise.
-pub fn quote_path(path: &str, quote_non_ascii: bool) -> String {
-    let needs =
-        |b: u8| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\' || (quote_non_ascii && b >= 0x80);
-    if !path.bytes().any(needs) {
-        return path.to_string();
-    }
-    let mut out = String::from("\"");
-    for b in path.bytes() {
-        match b {
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            b'\r' => out.push_str("\\r"),
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b if needs(b) => out.push_str(&format!("\\{b:03o}")),
-            b => out.push(char::from(b)),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// `git diff --numstat`: added, deleted (`-` for binary), path (`old => new` for a rename).

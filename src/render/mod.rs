@@ -1,5 +1,7 @@
-//! Renderers for people: git-style diff summaries and the epic table.
+//! How results look: git-style diffs and diff summaries, the status dashboard and the reference's
+//! status markdown. Presentation only; the domain computes, these lay it out.
 
+pub mod diff;
 pub mod diffstat;
 pub mod status_human;
 pub mod status_markdown;

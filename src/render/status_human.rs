@@ -2,8 +2,8 @@
 //! what is pending (with the ids `resolve` takes), escalations, deferred work, the decision log's
 //! tail and the runs index, in that order; tables by comfy-table, fitted to the width given.
 
-use crate::pending::Source;
-use crate::status::{EscalationState, Report, Run, SourceState, Story};
+use crate::ucg::pending::Source;
+use crate::ucg::status::{EscalationState, Report, Run, SourceState, Story};
 use comfy_table::{ContentArrangement, Table};
 use serde_json::Value as Json;
 use std::fmt::Write as _;

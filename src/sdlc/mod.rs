@@ -4,7 +4,9 @@
 //! corrections are appended, never rewritten.
 
 pub mod events;
+pub mod layout;
 pub mod ledger;
+pub mod loaded;
 pub mod markdown;
 pub mod run;
 pub mod workitem;

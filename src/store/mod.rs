@@ -4,6 +4,7 @@
 mod atomic;
 mod lock;
 mod names;
+mod plain;
 mod tree;
 
 pub use atomic::{
@@ -12,6 +13,7 @@ pub use atomic::{
 };
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
 pub use names::validate_story_id;
+pub use plain::{append, remove_if_present, rename, write_creating_dirs};
 pub use tree::ArtifactSource;
 
 use std::path::{Path, PathBuf};

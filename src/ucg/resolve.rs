@@ -6,9 +6,9 @@
 //! died before applying it is applied by the next one without asking.
 
 use crate::cli::Action;
-use crate::pending::Source;
 use crate::pyjson::{self, Object, Value};
 use crate::ucg::ledger;
+use crate::ucg::pending::Source;
 use std::path::Path;
 
 /// One answer to one pending item.

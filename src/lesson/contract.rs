@@ -3,7 +3,7 @@
 //! top-level `counter_examples` map — changes only the lines it adds, and is checked by parsing
 //! the result: it must be the old document plus exactly that entry, or nothing is written.
 
-use super::lesson::LessonError;
+use super::entry::LessonError;
 use serde_json::json;
 use yaml_rust2::{Yaml, YamlLoader};
 

@@ -275,11 +275,11 @@ mod tests {
     fn splicing_equals_rebuilding() {
         let mut index = Map::new();
         let first = json!({"id": "L1", "created": "2026-01-01", "pattern": ["rate", "limit"]});
-        crate::anvil::ledger::index_entry(&mut index, first.as_object().unwrap());
+        crate::lesson::ledger::index_entry(&mut index, first.as_object().unwrap());
         let text = to_bytes(&index);
         let second =
             json!({"id": "L2", "created": "2026-01-02", "pattern": ["limit", "new \"key\""]});
-        crate::anvil::ledger::index_entry(&mut index, second.as_object().unwrap());
+        crate::lesson::ledger::index_entry(&mut index, second.as_object().unwrap());
         let spliced = splice(
             &text,
             &[(

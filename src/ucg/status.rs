@@ -5,13 +5,13 @@
 //! says whether it was read (`ok`), missing (`absent`) or there but not usable (`unreadable`).
 //! It reads and never writes.
 
-use crate::pending::{self, Artifacts, Pending, PendingInputs};
 use crate::pyjson::{self, Object, Value};
 use crate::store::ArtifactSource;
 use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations::{self, Found};
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
+use crate::ucg::pending::{self, Artifacts, Pending, PendingInputs};
 use crate::ucg::reds::REGISTRY_FILE;
 use crate::ucg::{ids, ledger, markers, runs};
 use serde::Serialize;

@@ -3,7 +3,7 @@
 //! under an exclusive lock on the ledger's directory; lines are appended in one write after all of
 //! them were validated; the index is checked before the ledger is touched and replaced atomically.
 
-use super::lesson::{self, LessonError};
+use super::entry::{self, LessonError};
 use crate::store;
 use serde_json::{json, Map, Value};
 use std::io::{Seek, Write};
@@ -107,7 +107,7 @@ pub fn index_entry(index: &mut Map<String, Value>, entry: &Map<String, Value>) {
         .to_string();
     let created = entry.get("created").cloned().unwrap_or(Value::Null);
     let by_pattern = section(index, "by_pattern");
-    for key in lesson::index_keys(entry) {
+    for key in entry::index_keys(entry) {
         let ids = by_pattern
             .entry(key)
             .or_insert_with(|| Value::Array(Vec::new()));
@@ -137,10 +137,12 @@ fn section<'i>(index: &'i mut Map<String, Value>, name: &str) -> &'i mut Map<Str
     }
 }
 
-/// What an append did: the ids written, and the torn tail it removed first (its bytes).
+/// What an append did: the ids written, the torn tail it removed first (its bytes), and a
+/// warning when the lessons are in but the index could not be replaced.
 pub struct Appended {
     pub ids: Vec<String>,
     pub truncated: Option<usize>,
+    pub index_warning: Option<String>,
 }
 
 /// Appends validated lessons (their compact JSON, one line each) under the lock: the index is
@@ -215,7 +217,7 @@ pub fn append_locked(
                     .unwrap_or_default()
                     .to_string(),
                 e.get("created").cloned().unwrap_or(Value::Null),
-                lesson::index_keys(e),
+                entry::index_keys(e),
             )
         })
         .collect();
@@ -280,14 +282,14 @@ pub fn append_locked(
         }
         (None, None) => Ok(()),
     };
-    if let Err(e) = written {
+    let index_warning = written.err().map(|e| {
         super::index::forget(&paths.index);
-        eprintln!(
+        format!(
             "warning: {}: the lesson is appended but the index could not be replaced ({e}): \
 run `git ucg lesson audit --fix`",
             paths.index.display()
-        );
-    }
+        )
+    });
     Ok(Appended {
         ids: entries
             .iter()
@@ -299,6 +301,7 @@ run `git ucg lesson audit --fix`",
             })
             .collect(),
         truncated,
+        index_warning,
     })
 }
 
@@ -384,7 +387,7 @@ pub fn rebuild_index(paths: &Paths) -> Result<usize, LessonError> {
     let mut count = 0;
     for line in lines {
         if let Ok(value) = line.parsed {
-            if let Ok(entry) = lesson::validate(&value) {
+            if let Ok(entry) = entry::validate(&value) {
                 index_entry(&mut index, entry);
                 count += 1;
             }

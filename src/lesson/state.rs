@@ -2,7 +2,7 @@
 //! "loop_count"?, "last_lesson_id"?, …}}}`. Only the fields the reset loop owns change; every other
 //! key, and the key order, stays.
 
-use super::lesson::LessonError;
+use super::entry::LessonError;
 use serde_json::{json, Map, Value};
 
 /// The loop cap when the task does not set one (the plan's default).

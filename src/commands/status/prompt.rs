@@ -7,14 +7,14 @@
 //! `?` and a detached `git ucg` finishes the work for the next prompt. Nothing is written under
 //! the artifact directories; no worktree status, tree diff or object read ever happens here.
 
-use crate::pending::{self, PendingInputs};
 use crate::pyjson::{self, Value};
-use crate::status::PendingCounts;
 use crate::store::ArtifactSource;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
+use crate::ucg::pending::{self, PendingInputs};
 use crate::ucg::reds::REGISTRY_FILE;
+use crate::ucg::status::PendingCounts;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //! closed where the registry writer does). Raw escalation markers do not block: nothing can
 //! answer them until the run promotes them.
 
-use crate::pending::{Blocker, Pending, PendingItem, Source};
+use crate::ucg::pending::{Blocker, Pending, PendingItem, Source};
 
 /// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
 /// with a warning for each name it does not know. A value that names none of them gates all

@@ -4,7 +4,7 @@
 //! querying, non-string lessons refused, and the reset loop of its skill made deterministic.
 
 pub mod contract;
+pub mod entry;
 pub mod index;
 pub mod ledger;
-pub mod lesson;
 pub mod state;

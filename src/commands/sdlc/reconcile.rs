@@ -1,0 +1,228 @@
+//! `sdlc reconcile`: brings a run's work-item snapshots to their most trusted source, after asking
+//! (a forward sync of a successful adapter receipt excepted); the ledgers are only appended to.
+
+use crate::cli::SdlcWriteArgs;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::sdlc::layout::select;
+use crate::sdlc::loaded::{json_bytes, load, refuse_completed};
+use crate::sdlc::workitem::*;
+use crate::sdlc::{ledger, markdown};
+use crate::store;
+use serde_json::{json, Map, Value};
+use std::io::Write;
+use std::path::Path;
+
+pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
+    let layout = super::layout(ctx, &args.layout)?;
+    let (id, dir) = select(&layout, &args.run)?;
+    let run_lock = store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;
+    // The canonical work items are shared between runs: locked before they are read, so a
+    // reconcile of another run cannot change one between this read and this write. (Always after
+    // a run's lock: two reconciles never wait on each other in opposite orders.)
+    let canonical_lock = match layout.work_items.is_dir() {
+        true => Some(store::lock_dir(&layout.work_items).map_err(|e| Error::new(e.to_string()))?),
+        false => None,
+    };
+    let loaded = load(&id, &dir, false);
+    refuse_completed(&loaded)?;
+    let paths = paths(&layout, &loaded);
+    let sources = sources(&loaded, &paths);
+    let mut plans = plan(&sources);
+    // Writes stay inside the runs and the work items (A.7), `..` resolved first.
+    let inside_docs = |path: &Path| {
+        let path = store::lexical_normal(path);
+        path.starts_with(store::lexical_normal(&layout.runs))
+            || path.starts_with(store::lexical_normal(&layout.work_items))
+    };
+    plans.retain(|p| {
+        let inside = inside_docs(&p.path);
+        if !inside {
+            eprintln!(
+                "warning: {id}: {} is outside docs/superpowers: left alone",
+                p.path.display()
+            );
+        }
+        inside
+    });
+    let meta_changes = meta_changes(&loaded, &sources);
+    let mut out = std::io::stdout().lock();
+    if plans.is_empty() && meta_changes.is_empty() {
+        writeln!(
+            out,
+            "{id}: the work item agrees with its ledgers; nothing to reconcile"
+        )?;
+        return Ok(0);
+    }
+    let source_name = |rank: u8| {
+        sources
+            .iter()
+            .find(|s| s.rank == rank)
+            .map_or(String::new(), |s| rel(&layout, &s.path))
+    };
+    let conflicts = plans.iter().any(|p| !p.changes.is_empty()) || !meta_changes.is_empty();
+    for (key, from, to) in &meta_changes {
+        writeln!(out, "  meta.json: work_item.{key}: {from} -> {to:?}")?;
+    }
+    for plan in &plans {
+        for change in &plan.changes {
+            writeln!(
+                out,
+                "  {}: {}: {} -> {} (from {})",
+                rel(&layout, &plan.path),
+                change.field,
+                change.from.as_deref().unwrap_or("(absent)"),
+                change.to,
+                source_name(change.source_rank)
+            )?;
+        }
+        for row in &plan.forward_rows {
+            writeln!(out, "  {}: forward sync: {row}", rel(&layout, &plan.path))?;
+        }
+    }
+    out.flush()?;
+    // A conflict repair asks; forward sync of a successful receipt does not.
+    let repair = conflicts
+        && (args.yes
+            || super::confirmed(
+                "Reconcile the work item toward its most trusted source? (yes/no)",
+            )?);
+    let stamp = now();
+    let mut recorded = Vec::new();
+    for plan in &plans {
+        let changes: &[FieldChange] = if repair { &plan.changes } else { &[] };
+        if changes.is_empty() && plan.forward_rows.is_empty() {
+            continue;
+        }
+        let mut text = plan.text.clone();
+        for change in changes {
+            text = markdown::set_field(&text, &change.field, &change.to);
+        }
+        for row in &plan.forward_rows {
+            text = markdown::append_history(&text, row);
+        }
+        if !changes.is_empty() {
+            let fields: Vec<&str> = changes.iter().map(|c| c.field.as_str()).collect();
+            let from = source_name(changes[0].source_rank);
+            text = markdown::append_history(
+                &text,
+                &format!(
+                    "{stamp} - git-ucg: reconciled {} from {from}",
+                    fields.join(", ")
+                ),
+            );
+        }
+        let lock = match (
+            &canonical_lock,
+            store::lexical_normal(&plan.path)
+                .starts_with(store::lexical_normal(&layout.work_items)),
+        ) {
+            (Some(lock), true) => lock,
+            _ => &run_lock,
+        };
+        store::write_atomic(lock, &plan.path, text.as_bytes())
+            .map_err(|e| Error::new(e.to_string()))?;
+        recorded.push((plan, changes));
+    }
+    let meta_repaired = repair && !meta_changes.is_empty();
+    if meta_repaired {
+        if let Some(mut meta) = loaded.meta.clone() {
+            if let Some(Value::Object(work_item)) = meta.get_mut("work_item") {
+                for (key, _, to) in &meta_changes {
+                    work_item.insert(key.clone(), to.as_str().into());
+                }
+            }
+            store::write_atomic(&run_lock, &dir.join("meta.json"), &json_bytes(&meta))
+                .map_err(|e| Error::new(e.to_string()))?;
+        }
+    }
+    if recorded.is_empty() && !meta_repaired {
+        eprintln!("{id}: not reconciled");
+        return Ok(1);
+    }
+    let from_classes = classes(recorded.iter().flat_map(|(_, c)| c.iter()).map(|c| {
+        sources
+            .iter()
+            .find(|s| s.rank == c.source_rank)
+            .map_or(Class::RunLog, |s| s.class)
+    }));
+    let to_classes = classes(recorded.iter().map(|(p, _)| p.class));
+    let forward_only = recorded.iter().all(|(_, c)| c.is_empty());
+    let direction = match forward_only {
+        true => format!("receipt->{to_classes}"),
+        false => format!("{from_classes}->{to_classes}"),
+    };
+    let changed: Vec<Value> = recorded
+        .iter()
+        .flat_map(|(p, c)| {
+            c.iter().map(|c| {
+                json!({"file": rel(&layout, &p.path), "field": c.field, "from": c.from, "to": c.to,
+                    "source": source_name(c.source_rank)})
+            })
+        })
+        .collect();
+    let mut changed_fields: Vec<String> = Vec::new();
+    for field in recorded
+        .iter()
+        .flat_map(|(_, c)| c.iter().map(|c| &c.field))
+    {
+        if !changed_fields.contains(field) {
+            changed_fields.push(field.clone());
+        }
+    }
+    let artifacts: Vec<String> = recorded
+        .iter()
+        .map(|(p, _)| rel(&layout, &p.path))
+        .collect();
+    let artifact_refs: Vec<&str> = artifacts.iter().map(String::as_str).collect();
+    let run_id = loaded
+        .meta
+        .as_ref()
+        .and_then(|m| super::run::text(m, "run_id"))
+        .unwrap_or(&id)
+        .to_string();
+    let line = ledger::event_line(
+        &run_id,
+        "work_item.reconciled",
+        &format!("work item reconciled ({direction})"),
+        &artifact_refs,
+        json!({"direction": direction, "changed_fields": changed_fields, "changes": changed,
+            "meta_work_item": meta_changes.iter().filter(|_| repair)
+                .map(|(k, from, to)| (k.clone(), json!({"from": from, "to": to}))).collect::<Map<String, Value>>(),
+            "forward_synced": recorded.iter().map(|(p, _)| p.forward_rows.len()).sum::<usize>()}),
+    );
+    let mut failed = false;
+    for ledger_path in [
+        dir.join("events.jsonl"),
+        paths.canonical_ledger.clone(),
+        paths.run_ledger.clone(),
+    ] {
+        if !ledger_path.is_file() {
+            continue;
+        }
+        if !inside_docs(&ledger_path) {
+            eprintln!(
+                "warning: {id}: {} is outside docs/superpowers: not appended to",
+                ledger_path.display()
+            );
+            continue;
+        }
+        if let Err(e) = ledger::append(&ledger_path, &line) {
+            failed = true;
+            eprintln!(
+                "warning: {id}: cannot append work_item.reconciled to {}: {e}",
+                ledger_path.display()
+            );
+        }
+    }
+    writeln!(
+        out,
+        "{id}: reconciled {} file(s); work_item.reconciled appended ({direction})",
+        recorded.len()
+    )?;
+    if conflicts && !repair {
+        eprintln!("{id}: the conflicts were not reconciled (only forward sync was applied)");
+        return Ok(1);
+    }
+    Ok(u8::from(failed))
+}
