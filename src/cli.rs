@@ -1,6 +1,7 @@
 //! The command line: one `enum Command`, one args struct per command. Help, man pages and
 //! completions are all generated from these definitions.
 
+pub use crate::ucg::resolve::Action;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -154,25 +155,6 @@ pub struct ResumeArgs {
     pub epic: Option<String>,
     #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
     pub impl_artifacts: Option<PathBuf>,
-}
-
-/// What an answer does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// The decision is made: record it, then clear the artifact that carried it.
-    Close,
-    /// Not now: record it; the item is asked again.
-    Defer,
-}
-
-impl Action {
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Close => "close",
-            Action::Defer => "defer",
-        }
-    }
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,11 @@
 use crate::cli::Cli;
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::git::{self, Repository};
 use crate::output::{self, Output};
+use crate::ucg::epic::EpicInputs;
+use crate::ucg::gate::GateInputs;
+use crate::ucg::pending::Source;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +19,7 @@ pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
 pub struct Context {
     pub color: bool,
     pub no_pager: bool,
-    repo: OnceCell<std::result::Result<gix::Repository, String>>,
+    repo: OnceCell<std::result::Result<Repository, String>>,
     config: OnceCell<Config>,
 }
 
@@ -43,17 +47,17 @@ impl Context {
         Context {
             color,
             no_pager: true,
-            repo: OnceCell::from(gix::discover(dir).map_err(|e| e.to_string())),
+            repo: OnceCell::from(git::repo::discover(dir)),
             config: OnceCell::new(),
         }
     }
 
     /// The repository around the current directory, honouring `GIT_DIR`, `GIT_WORK_TREE` and the
     /// rest of git's environment, as a hook run by git must.
-    pub fn repo(&self) -> Result<&gix::Repository> {
+    pub fn repo(&self) -> Result<&Repository> {
         let found = self.repo.get_or_init(|| {
             let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-            gix::discover_with_environment_overrides(&cwd).map_err(|e| e.to_string())
+            git::repo::discover_from_environment(&cwd)
         });
         found.as_ref().map_err(|reason| {
             Error::new(format!("not in a git repository ({reason})"))
@@ -144,32 +148,83 @@ impl Context {
         }
     }
 
+    /// What `epic`, `diff`, `status` and `resume` need located (`impl_flag` overrides the
+    /// artifact directory; `epic` is `--epic`).
+    pub fn epic_inputs(
+        &self,
+        impl_flag: Option<&Path>,
+        epic: Option<String>,
+    ) -> Result<EpicInputs> {
+        let impl_dir = self.impl_artifacts(impl_flag)?;
+        let config = self.config()?;
+        let string = |key: &str, default: &str| {
+            config
+                .expanded(key)
+                .ok()
+                .flatten()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_else(|| default.to_string())
+        };
+        let protected_branches = config.protected_branches();
+        Ok(EpicInputs {
+            impl_dir,
+            project_root: self.project_root()?,
+            branch_prefix: string("epic_branch_prefix", "ultracode/epic-"),
+            protected_branches,
+            epic,
+        })
+    }
+
+    /// Where the gate's decision reads from, as absolute paths.
+    pub fn gate_inputs(&self, impl_flag: Option<&Path>) -> Result<GateInputs> {
+        let project_root = self.project_root()?;
+        let impl_dir = std::path::absolute(self.impl_artifacts(impl_flag)?)?;
+        let ledger = std::path::absolute(self.deferred_work(None, impl_flag, &impl_dir))?;
+        Ok(GateInputs {
+            project_root,
+            impl_dir,
+            ledger,
+        })
+    }
+
+    /// The sources the gate blocks on, from `ucg.gate.sources` in git's configuration; a name it
+    /// does not know is a warning on stderr.
+    pub fn gated_sources(&self) -> Vec<Source> {
+        let configured = self
+            .repo()
+            .ok()
+            .and_then(|repo| crate::git::config_string(repo, "ucg.gate.sources"));
+        let (gated, warnings) = crate::ucg::gate::sources(configured.as_deref());
+        for warning in warnings {
+            eprintln!("warning: {warning}");
+        }
+        gated
+    }
+
+    /// Whether strict mode is on (`ucg.gate.strict` in git's configuration).
+    pub fn strict_mode(&self) -> bool {
+        self.repo()
+            .ok()
+            .and_then(|repo| crate::git::config_bool(repo, "ucg.gate.strict"))
+            .unwrap_or(false)
+    }
+
+    /// Where git runs hooks, `..` resolved, and the raw `core.hooksPath`.
+    pub fn hooks_dir(&self) -> Result<(PathBuf, Option<String>)> {
+        let (dir, configured) = crate::git::hooks::hooks_dir(self.repo()?, || self.project_root())?;
+        Ok((crate::store::lexical_normal(&dir), configured))
+    }
+
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
     pub fn paged_output(&self) -> Output {
-        let core_pager = self.repo().ok().and_then(|r| {
-            r.config_snapshot()
-                .string("core.pager")
-                .map(|s| s.to_string())
-        });
+        let core_pager = self
+            .repo()
+            .ok()
+            .and_then(|repo| crate::git::config_string(repo, "core.pager"));
         Output::paged(output::resolve_pager(self.no_pager, core_pager))
     }
 }
 
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// A path as Python's `pathlib` prints it: `.` components and doubled or trailing separators
-/// removed. The reference tools name files this way in their messages.
-pub fn pathlib_display(path: &Path) -> String {
-    use std::path::Component;
-    let kept: PathBuf = path
-        .components()
-        .filter(|c| !matches!(c, Component::CurDir))
-        .collect();
-    if kept.as_os_str().is_empty() {
-        ".".to_string()
-    } else {
-        kept.to_string_lossy().into_owned()
-    }
 }

@@ -356,9 +356,8 @@ fn find_path(code: &str, needle: &str, start: Start) -> Vec<usize> {
         .filter(|&at| {
             let clean_start = match at.checked_sub(1).map(|before| bytes[before]) {
                 None => true,
-                Some(byte) => {
-                    !is_identifier_byte(byte) && !(start == Start::OfPath && byte == b':')
-                }
+                Some(b':') => start == Start::Anywhere,
+                Some(byte) => !is_identifier_byte(byte),
             };
             let after = bytes.get(at + needle.len()).copied();
             let clean_end = !ends_in_identifier || !after.is_some_and(is_identifier_byte);

@@ -3,10 +3,11 @@
 //! fails one. `show` and `reset` are for the operator.
 
 use crate::cli::{BudgetResetArgs, BudgetShowArgs};
-use crate::context::{pathlib_display, Context, IMPL_ARTIFACTS_ENV};
+use crate::context::{Context, IMPL_ARTIFACTS_ENV};
 use crate::error::{Error, Result};
 use crate::pyjson::{self, Value};
 use crate::store;
+use crate::store::pathlib_display;
 use crate::ucg::budget::{self, DEFAULT_MAX_TURNS};
 use crate::ucg::ids::py_strip;
 use std::io::{Read, Write};

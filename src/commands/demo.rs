@@ -5,10 +5,10 @@
 use crate::cli::DemoArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::git;
 use crate::ucg::reds;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const EPIC: &str = "7";
 const EPIC_BRANCH: &str = "ultracode/epic-7";
@@ -66,11 +66,40 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
 
 pub fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     let dir = prepare_dir(args.dir.as_deref())?;
-    let summary = build(&dir)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(summary.as_bytes())?;
-    stdout.flush()?;
+    build(&dir)?;
+    print(&introduction(&dir))?;
+    // The run as `git ucg status` shows it: the command itself, run in the new repository.
+    let impl_dir = dir.join(IMPL);
+    let runs_root = dir.join("_bmad-output/ultracode-goal");
+    let status = [
+        "git-ucg".into(),
+        "-C".into(),
+        dir.clone().into_os_string(),
+        "--no-pager".into(),
+        "--color=never".into(),
+        "status".into(),
+        "--impl-artifacts".into(),
+        impl_dir.clone().into_os_string(),
+        "--run-dir".into(),
+        runs_root.join(RUN_FOLDER).into_os_string(),
+        "--runs-root".into(),
+        runs_root.into_os_string(),
+        "--deferred-work".into(),
+        impl_dir.join("deferred-work.md").into_os_string(),
+    ];
+    let code = crate::run(status);
+    if code != 0 {
+        return Ok(code);
+    }
+    print(&next_steps(&dir))?;
     Ok(0)
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }
 
 fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
@@ -86,7 +115,7 @@ fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
                     ),
                 );
             }
-            std::fs::create_dir_all(dir)
+            crate::store::create_dirs(dir)
                 .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
             dir.to_path_buf()
         }
@@ -99,8 +128,8 @@ fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
     Ok(std::path::absolute(&dir).unwrap_or(dir))
 }
 
-/// Builds the repository and returns the text to show.
-fn build(dir: &Path) -> Result<String> {
+/// Builds the repository.
+fn build(dir: &Path) -> Result<()> {
     let mut repo = DemoRepo { dir, commits: 0 };
     repo.git(&["init", "--quiet", "--initial-branch=main"])?;
     repo.write(
@@ -172,7 +201,7 @@ fn build(dir: &Path) -> Result<String> {
     write_sdlc_runs(&repo)?;
     write_anvil(&repo)?;
 
-    summary(dir)
+    Ok(())
 }
 
 /// An agentic-sdlc event line, as the pipeline writes them.
@@ -384,29 +413,22 @@ fn red_registry() -> Result<reds::Registry> {
         .map_err(|e| Error::new(e.to_string()))
 }
 
-fn summary(dir: &Path) -> Result<String> {
-    let dir_path = dir;
-    let mut out = String::new();
+/// What the demo made, before its status.
+fn introduction(dir: &Path) -> String {
     let dir = dir.display();
-    out.push_str(&format!(
-        "Created a sample repository with a stopped UltraCode Goal run in\n  {dir}\n\n"
-    ));
-    out.push_str(&format!(
-        "Epic {EPIC} on branch {EPIC_BRANCH} (checked out): stories 7-1 and 7-2 are done;\n\
-         7-3 stopped at 26 of 25 turns and escalated. The run waits on a human:\n"
-    ));
-    let impl_dir = dir_path.join(IMPL);
-    // The run as `git ucg status` shows it.
-    let runs_root = dir_path.join("_bmad-output/ultracode-goal");
-    let status = super::status::dashboard(
-        &Context::at(dir_path, false),
-        &impl_dir,
-        &runs_root.join(RUN_FOLDER),
-        &runs_root,
-    )?;
-    out.push_str("\n$ git ucg status\n");
-    out.push_str(&status);
-    out.push_str("\nTry next (before installing git-ucg: `cargo run --release -- -C <dir> …`):\n");
+    format!(
+        "Created a sample repository with a stopped UltraCode Goal run in\n  {dir}\n\n\
+         Epic {EPIC} on branch {EPIC_BRANCH} (checked out): stories 7-1 and 7-2 are done;\n\
+         7-3 stopped at 26 of 25 turns and escalated. The run waits on a human:\n\n$ git ucg status\n"
+    )
+}
+
+/// What to try next, after the status.
+fn next_steps(dir: &Path) -> String {
+    let dir = dir.display();
+    let mut out = String::from(
+        "\nTry next (before installing git-ucg: `cargo run --release -- -C <dir> …`):\n",
+    );
     let width = NEXT_COMMANDS
         .iter()
         .map(|(c, _)| c.len())
@@ -421,7 +443,7 @@ fn summary(dir: &Path) -> Result<String> {
 --state anvil/state.json --contract anvil/contract.yml --gap 'bursts at the window edge' \\\n      \
 --evidence 'probe: 200 requests in 2 s passed' --remediation 'cap bursts at 10 per second'\n",
     );
-    Ok(out)
+    out
 }
 
 /// Runs `git` in the demo repository, isolated from the user's configuration and from any
@@ -434,27 +456,20 @@ struct DemoRepo<'a> {
 impl DemoRepo<'_> {
     fn git(&self, args: &[&str]) -> Result<String> {
         let date = format!("2026-06-04T17:{:02}:12Z", 25 + self.commits * 7);
-        let output = Command::new("git")
-            .current_dir(self.dir)
-            .args([
+        let identity = git::hermetic::Identity {
+            author: ("Ada Operator", "ada@example.com"),
+            committer: ("UltraCode Goal", "ucg@example.com"),
+            date: &date,
+        };
+        let mut command = git::hermetic::git(self.dir);
+        let output = identity
+            .apply(command.args([
                 "-c",
                 "commit.gpgsign=false",
                 "-c",
                 "core.hooksPath=/dev/null",
-            ])
+            ]))
             .args(args)
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE")
-            .env_remove("GIT_COMMON_DIR")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_AUTHOR_NAME", "Ada Operator")
-            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
-            .env("GIT_COMMITTER_NAME", "UltraCode Goal")
-            .env("GIT_COMMITTER_EMAIL", "ucg@example.com")
-            .env("GIT_AUTHOR_DATE", &date)
-            .env("GIT_COMMITTER_DATE", &date)
             .output()
             .map_err(|e| {
                 Error::new(format!("cannot run git: {e}")).hint(
@@ -474,11 +489,7 @@ impl DemoRepo<'_> {
 
     fn write(&self, path: &str, text: &str) -> Result<()> {
         let full = self.dir.join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| Error::new(format!("cannot create {}: {e}", parent.display())))?;
-        }
-        std::fs::write(&full, text)
+        crate::store::write_creating_dirs(&full, text.as_bytes())
             .map_err(|e| Error::new(format!("cannot write {}: {e}", full.display())))
     }
 

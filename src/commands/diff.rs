@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git::{self, ObjectId};
 use crate::render::diff::{print_range, Verify};
-use crate::ucg::epic::{self, EpicInputs};
+use crate::ucg::epic;
 
 pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     // A clone to tune: this command reads many blobs, some twice (see `tune_for_diffs`).
@@ -33,7 +33,7 @@ fn resolve_range(
         };
         return Ok((resolve(a)?, resolve(b)?, None));
     }
-    let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic_id.clone())?;
+    let inputs = ctx.epic_inputs(args.impl_artifacts.as_deref(), args.epic_id.clone())?;
     let source = crate::store::ArtifactSource::WorkTree;
     let detail = epic::Detail::RangeOf(args.story.clone());
     let epic = epic::load(repo, &inputs, &source, None, detail)?;

@@ -5,12 +5,12 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git;
 use crate::store::ArtifactSource;
-use crate::ucg::epic::{self, short, EndSource, Epic, EpicInputs, StoryChanges};
+use crate::ucg::epic::{self, short, EndSource, Epic, StoryChanges};
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
-    let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic.clone())?;
+    let inputs = ctx.epic_inputs(args.impl_artifacts.as_deref(), args.epic.clone())?;
     let (source, tip) = match &args.rev {
         Some(rev) => {
             let source =

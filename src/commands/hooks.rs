@@ -2,17 +2,18 @@
 //! the run waits on decisions (PRODUCT.md §5). The scripts live in the project's `hooks/` and
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
+mod strict;
+
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::git::hooks::{is_ours, is_runnable, run_git, run_hook_program};
 use crate::store::ArtifactSource;
-use crate::ucg::gate;
+use crate::ucg::gate::{self, GateInputs};
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// What marks a hook file as ours.
-pub const HOOK_ID: &str = "# git-ucg managed hook — id: git-ucg-hook-v1";
 const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
 const CHAINED_SUFFIX: &str = ".pre-ucg";
@@ -52,40 +53,6 @@ fn skipped(hook: HookName) -> bool {
     })
 }
 
-pub fn is_ours(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
-}
-
-/// Where git runs hooks: `core.hooksPath` (relative to the work tree), else the common git
-/// directory's `hooks/` — the same for every linked worktree. Also the raw `core.hooksPath`.
-pub fn hooks_dir(ctx: &Context) -> Result<(PathBuf, Option<String>)> {
-    let repo = ctx.repo()?;
-    let configured = repo
-        .config_snapshot()
-        .string("core.hooksPath")
-        .map(|s| s.to_string())
-        .filter(|s| !s.is_empty());
-    let dir = match &configured {
-        Some(path) => {
-            let path = expand_home(path);
-            if path.is_absolute() {
-                path
-            } else {
-                ctx.project_root()?.join(path)
-            }
-        }
-        None => std::path::absolute(repo.common_dir().join("hooks"))?,
-    };
-    Ok((crate::store::lexical_normal(&dir), configured))
-}
-
-fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(path),
-    }
-}
-
 /// Another hook manager's directory, by the marks they leave.
 fn other_manager(dir: &Path) -> Option<&'static str> {
     let text = dir.to_string_lossy();
@@ -99,7 +66,7 @@ fn other_manager(dir: &Path) -> Option<&'static str> {
 }
 
 pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
-    let (dir, configured) = hooks_dir(ctx)?;
+    let (dir, configured) = ctx.hooks_dir()?;
     let root = ctx.project_root()?;
     if let Some(raw) = &configured {
         let outside = !dir.starts_with(crate::store::lexical_normal(&root));
@@ -171,12 +138,8 @@ fn write_executable(path: &Path, text: &str) -> Result<()> {
 }
 
 fn git_config(root: &Path, args: &[&str]) -> Result<()> {
-    let status = std::process::Command::new("git")
-        .current_dir(root)
-        .args(args)
-        .status()
-        .map_err(|e| Error::new(format!("cannot run git: {e}")))?;
-    if status.success() {
+    let succeeded = run_git(root, args).map_err(|e| Error::new(format!("cannot run git: {e}")))?;
+    if succeeded {
         Ok(())
     } else {
         Err(Error::new(format!("git {} failed", args.join(" "))))
@@ -184,7 +147,7 @@ fn git_config(root: &Path, args: &[&str]) -> Result<()> {
 }
 
 pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
-    let (dir, _) = hooks_dir(ctx)?;
+    let (dir, _) = ctx.hooks_dir()?;
     for hook in selected(&args.only) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
@@ -220,7 +183,7 @@ struct HookState {
 }
 
 pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
-    let (dir, configured) = hooks_dir(ctx)?;
+    let (dir, configured) = ctx.hooks_dir()?;
     let repo = ctx.repo()?;
     let default_dir = std::path::absolute(repo.common_dir().join("hooks"))?;
     let mut states = Vec::new();
@@ -308,12 +271,10 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     if args.hook == HookName::PrePush {
         std::io::stdin().lock().read_to_end(&mut stdin)?;
     }
-    if let Ok((dir, _)) = hooks_dir(ctx) {
+    if let Ok((dir, _)) = ctx.hooks_dir() {
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", args.hook.file_name()));
         // As git does, a hook file that is not executable is not run.
-        let runnable = std::fs::metadata(&chained)
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
-        if runnable {
+        if is_runnable(&chained) {
             let code = run_chained(&chained, &args.args, &stdin)?;
             if code != 0 {
                 return Ok(code);
@@ -326,7 +287,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         HookName::PreCommit => "commit",
         HookName::PrePush => "push",
     };
-    let located = match super::gate::Located::find(ctx, None) {
+    let located = match ctx.gate_inputs(None) {
         Ok(located) => located,
         Err(error) => {
             eprint!("{}", error.render());
@@ -335,9 +296,9 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             return Ok(1);
         }
     };
-    if super::strict::enabled(ctx) {
-        if let Some(story) = super::strict::current_story(&located.impl_dir) {
-            let refusals = super::strict::refusals(ctx, &located.impl_dir, &story, verb);
+    if ctx.strict_mode() {
+        if let Some(story) = strict::current_story(&located.impl_dir) {
+            let refusals = strict::refusals(ctx, &located.impl_dir, &story, verb);
             if !refusals.is_empty() {
                 eprintln!("git-ucg: {verb} refused by strict mode (story {story}):");
                 for refusal in &refusals {
@@ -353,7 +314,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     }
     match args.hook {
         HookName::PreCommit => {
-            let decision = located.decide(ctx, &ArtifactSource::WorkTree);
+            let decision = located.decide(&ArtifactSource::WorkTree, &ctx.gated_sources());
             if decision.blocked() {
                 eprint!(
                     "{}",
@@ -368,31 +329,17 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
 }
 
 fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
-    let mut child = std::process::Command::new(path)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            Error::new(format!(
-                "cannot run the chained hook {}: {e}",
-                path.display()
-            ))
-        })?;
-    if let Some(mut input) = child.stdin.take() {
-        // A hook that does not read its stdin closes it early: that is not a failure.
-        let _ = input.write_all(stdin);
-    }
-    let status = child.wait()?;
-    Ok(match status.code() {
-        Some(0) => 0,
-        Some(code) => u8::try_from(code).unwrap_or(1).max(1),
-        None => 1,
+    run_hook_program(path, args, stdin).map_err(|e| {
+        Error::new(format!(
+            "cannot run the chained hook {}: {e}",
+            path.display()
+        ))
     })
 }
 
 /// Each pushed ref is judged on its own commit's artifacts when the artifact directory is tracked
 /// there, else on the work tree's; deletions push nothing and pass.
-fn pre_push(ctx: &Context, located: &super::gate::Located, stdin: &[u8]) -> Result<u8> {
+fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8]) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
         eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
@@ -421,7 +368,7 @@ fn pre_push(ctx: &Context, located: &super::gate::Located, stdin: &[u8]) -> Resu
                 format!("{local_ref}: the work tree, the pushed commit tracks no artifacts"),
             ),
         };
-        let decision = located.decide(ctx, &source);
+        let decision = located.decide(&source, &ctx.gated_sources());
         if decision.blocked() {
             eprint!("{}", gate::refusal(&decision, Some("push"), &where_read));
             blocked = true;

@@ -19,7 +19,6 @@ pub mod resume;
 pub mod runs;
 pub mod sdlc;
 pub mod status;
-pub mod strict;
 
 use crate::cli::{BudgetCommand, Command, HooksCommand, IdCommand, RedsCommand};
 use crate::context::Context;

@@ -3,15 +3,12 @@
 //! nothing written.
 
 use crate::cli::RedsApplyArgs;
-use crate::context::{pathlib_display, Context};
+use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::store;
-use crate::ucg::decisions::{closed_ids, IdSet, DECISIONS_FILE};
-use crate::ucg::reds::{
-    apply, parse_scan, validate_reds, RedError, RedsAs, Registry, REGISTRY_FILE,
-};
+use crate::ucg::registry;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
     let document = apply_scan(ctx, args).map_err(Error::into_json_line)?;
@@ -24,121 +21,24 @@ pub fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
 /// Computes the new registry, writes it (unless `--dry-run`), and returns the document.
 fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let root = || ctx.try_project_root();
     // Read once: standard input cannot be read a second time.
     let scan_bytes = args.scan.as_deref().map(read_scan).transpose()?;
     let scan = scan_bytes.as_deref();
     if args.dry_run {
-        let (registry, _) = compute(ctx, &impl_dir, scan, None)?;
+        let (registry, _) = registry::compute(&root, &impl_dir, scan, None)?;
         let document = registry.to_pretty_json();
         std::mem::forget(registry); // see `compute`: the process ends next
         return Ok(document);
     }
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
-        compute(ctx, &impl_dir, scan, None)?;
+        registry::compute(&root, &impl_dir, scan, None)?;
         std::fs::create_dir_all(&impl_dir)
             .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
     }
     let lock = store::lock_dir(&impl_dir)?;
-    write_locked(ctx, &impl_dir, scan, &lock)
-}
-
-/// `--from-sidecar` under the artifact directory's lock, which the caller holds: the stored reds
-/// re-applied against the answers on record. `resolve` closes REDs through exactly this.
-///
-/// `closed` is the set of closed ids when the caller has just written `.decisions.json` and holds
-/// it (the file is then not read again).
-pub(crate) fn from_sidecar_locked(
-    ctx: &Context,
-    impl_dir: &Path,
-    lock: &store::DirLock,
-    closed: IdSet,
-) -> Result<String> {
-    let (registry, target) = compute(ctx, impl_dir, None, Some(closed))?;
-    let document = registry.to_pretty_json();
-    std::mem::forget(registry); // see `compute`
-    store::write_atomic(lock, &target, document.as_bytes())?;
-    Ok(document)
-}
-
-/// Computed under the lock: no other writer can change the files between read and write.
-fn write_locked(
-    ctx: &Context,
-    impl_dir: &Path,
-    scan: Option<&[u8]>,
-    lock: &store::DirLock,
-) -> Result<String> {
-    let (registry, target) = compute(ctx, impl_dir, scan, None)?;
-    let document = registry.to_pretty_json();
-    std::mem::forget(registry); // see `compute`
-    store::write_atomic(lock, &target, document.as_bytes())?;
-    Ok(document)
-}
-
-/// The new registry (from `scan`, else from the stored reds) and the path it replaces.
-///
-/// Callers end the process soon after: freeing hundreds of thousands of strings one by one would
-/// cost more than everything else done with them, so the big values are forgotten, not dropped.
-fn compute(
-    ctx: &Context,
-    impl_dir: &Path,
-    scan: Option<&[u8]>,
-    known_closed: Option<IdSet>,
-) -> Result<(Registry, PathBuf)> {
-    // The answers file (often the largest input) is parsed on a second thread meanwhile.
-    let decisions_path = impl_dir.join(DECISIONS_FILE);
-    std::thread::scope(|scope| {
-        let answers = std::thread::Builder::new()
-            .stack_size(crate::STACK_SIZE)
-            .spawn_scoped(scope, || {
-                if let Some(closed) = known_closed {
-                    return closed;
-                }
-                // Read fail-open: an answers file that cannot be read closes nothing.
-                let bytes = store::read_optional(&decisions_path).ok().flatten();
-                closed_ids(bytes.as_deref())
-            })
-            .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
-        // The scan is checked before the registry is read, as the reference does.
-        let scan = match scan {
-            Some(bytes) => {
-                let reds = parse_scan(bytes)?;
-                validate_reds(&reds)?;
-                Some(reds)
-            }
-            None => None,
-        };
-        let (existing, target) = read_registry(ctx, impl_dir, scan.is_some())?;
-        let closed = answers
-            .join()
-            .map_err(|_| Error::new("internal error while reading the answers file"))?;
-        let reds = scan.unwrap_or(existing.reds);
-        let registry = apply(reds, &existing.resolved, &closed)?;
-        std::mem::forget(closed);
-        Ok((registry, target))
-    })
-}
-
-/// Reads the registry (fail-closed) and returns it with the path a write must replace. With a new
-/// scan the stored reds are only checked: the scan replaces them.
-fn read_registry(ctx: &Context, impl_dir: &Path, rescan: bool) -> Result<(Registry, PathBuf)> {
-    let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
-    let bounds = || ctx.try_project_root().into_iter().collect();
-    let target = store::write_target(impl_dir, REGISTRY_FILE, bounds)?;
-    let bytes = store::read_optional(&target).map_err(|e| match e {
-        store::StoreError::Io { source, .. } => Error::from(RedError::RegistryUnreadable {
-            path: display.clone(),
-            reason: source.to_string(),
-        }),
-        other => other.into(),
-    })?;
-    let reds_as = if rescan {
-        RedsAs::Checked
-    } else {
-        RedsAs::ApplyInput
-    };
-    let registry = Registry::parse_as(bytes.as_deref(), &display, reds_as)?;
-    Ok((registry, target))
+    registry::write_locked(&root, &impl_dir, scan, &lock)
 }
 
 fn read_scan(path: &Path) -> Result<Vec<u8>> {

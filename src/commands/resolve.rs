@@ -5,39 +5,16 @@
 use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::store::{self, ArtifactSource, DirLock};
-use crate::ucg::decision_log::DECISION_LOG_FILE;
-use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
-use crate::ucg::pending::{self, Artifacts, Pending, PendingInputs, PendingItem, Source};
-use crate::ucg::resolve::{self as record, Answer, Applied};
-use crate::ucg::{heartbeat, runs};
+use crate::ucg::pending::{Pending, PendingItem, Source};
+use crate::ucg::resolve::{
+    append_to_log, commit, decision_log_folder, enumerate, read_answers_doc, Answer, Applied,
+    Chooser, Outcome, Pass,
+};
+use crate::ucg::{resume, runs};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 pub const SCHEMA: &str = "git-ucg.resolve/1";
-
-/// Where the pass reads and writes.
-struct Run {
-    project_root: PathBuf,
-    impl_dir: PathBuf,
-    ledger: PathBuf,
-    /// The run folder whose decision log gets the pass's section.
-    log_dir: Option<PathBuf>,
-    dry_run: bool,
-}
-
-/// What the pass did.
-#[derive(Default)]
-struct Outcome {
-    recorded: Vec<Answer>,
-    applied: Vec<Applied>,
-    /// What is still pending after the last commit.
-    after: Option<Pending>,
-    /// How many of `recorded` and `applied` the decision log already holds.
-    logged: (usize, usize),
-    /// Whether this pass's heading is in the decision log.
-    log_started: bool,
-}
 
 pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let given = given_answers(args)?;
@@ -55,9 +32,16 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         .clone()
         .unwrap_or_else(|| project_root.join(runs::RUNS_ROOT));
     // Everything that can refuse is settled before the first write.
-    let log_dir = decision_log_folder(&impl_dir, &runs_root, args.run.as_deref(), interactive)?;
-    let run = Run {
+    let chooser: Chooser = &choose;
+    let log_dir = decision_log_folder(
+        &impl_dir,
+        &runs_root,
+        args.run.as_deref(),
+        interactive.then_some(chooser),
+    )?;
+    let run = Pass {
         project_root,
+        bounds_root: ctx.try_project_root(),
         impl_dir,
         ledger,
         log_dir,
@@ -69,11 +53,11 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             read_answers_doc(&run)?;
             let before = enumerate(&run);
             // Closes already on record are applied first, without asking.
-            commit(ctx, &run, &[], outcome)?;
-            guided_pass(ctx, &run, &before, outcome)
+            commit(&run, &[], outcome)?;
+            guided_pass(&run, &before, outcome)
         } else {
             // Also with nothing given: what an earlier pass recorded and did not apply is applied.
-            commit(ctx, &run, &given, outcome)
+            commit(&run, &given, outcome)
         }
     };
     // Where a resume re-enters reads the verdicts, which no answer changes: it is worked out on
@@ -89,7 +73,8 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
                     .spawn_scoped(scope, || {
                         let root = root?;
                         let own = Context::at(&root, false);
-                        super::resume::route(&own, impl_flag.as_deref()).ok()
+                        let inputs = own.epic_inputs(impl_flag.as_deref(), None).ok()?;
+                        Some(resume::route(own.repo().ok()?, &inputs))
                     })
                     .ok()
             })
@@ -207,381 +192,9 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
         .collect()
 }
 
-fn inputs(run: &Run) -> PendingInputs<'_> {
-    PendingInputs {
-        project_root: &run.project_root,
-        impl_dir: &run.impl_dir,
-        ledger: &run.ledger,
-    }
-}
-
-fn enumerate(run: &Run) -> Pending {
-    pending::enumerate(&inputs(run), &ArtifactSource::WorkTree)
-}
-
-/// Every id answered must be one the run waits on, a RED still in the registry, or an id already
-/// on record (answering again replaces the answer, so a rerun is harmless).
-fn check_known(
-    pending: &Pending,
-    answered_before: &std::collections::HashSet<&str>,
-    answers: &[Answer],
-) -> Result<()> {
-    let known: std::collections::HashSet<&str> = pending
-        .items
-        .iter()
-        .map(|i| i.id.as_str())
-        .chain(pending.registry_ids.iter().map(String::as_str))
-        .collect();
-    let known = |id: &str| known.contains(id) || answered_before.contains(id);
-    let unknown: Vec<&str> = answers
-        .iter()
-        .map(|a| a.id.as_str())
-        .filter(|id| !known(id))
-        .collect();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    // Name a few: a wrong answers file can hold thousands.
-    let mut named = unknown
-        .iter()
-        .take(5)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if unknown.len() > 5 {
-        named.push_str(&format!(" and {} more", unknown.len() - 5));
-    }
-    Err(Error::new(format!("not a pending decision: {named}"))
-        .hint("`git ucg pending` lists the ids the run waits on; nothing was written"))
-}
-
-fn decisions_path(run: &Run) -> PathBuf {
-    run.impl_dir.join(DECISIONS_FILE)
-}
-
-/// The answers document as it must be to be written, or the refusal that names it.
-fn read_answers_doc(run: &Run) -> Result<(crate::pyjson::Object, Vec<crate::pyjson::Value>)> {
-    let path = decisions_path(run);
-    let refuse = |reason: String| {
-        let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ");
-        Error::new(format!(
-            "{}: {reason}; refusing to write the answers",
-            path.display()
-        ))
-        .hint(format!(
-            "repair it by hand, or move it aside (mv {0} {0}.corrupt-{stamp}): moving it aside brings \
-back every RED its closes suppressed, to be answered again",
-            path.display()
-        ))
-    };
-    let bytes =
-        store::read_optional(&path).map_err(|e| refuse(format!("it cannot be read ({e})")))?;
-    record::decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
-}
-
-/// Under the artifact directory's lock: checks the answers, records them, and applies every close
-/// on record whose artifact is still there.
-fn commit(ctx: &Context, run: &Run, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
-    if !run.impl_dir.is_dir() {
-        return check_known(&Pending::default(), &Default::default(), answers);
-    }
-    let lock = store::lock_dir(&run.impl_dir)?;
-    // The answers (a long project's file is large) are parsed while the artifacts are read and
-    // enumerated: the items do not depend on the answers, which are laid over them afterwards.
-    let (doc, found) = std::thread::scope(|scope| {
-        let doc = std::thread::Builder::new()
-            .stack_size(crate::STACK_SIZE)
-            .spawn_scoped(scope, || read_answers_doc(run))
-            .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
-        let (artifacts, _) =
-            Artifacts::read_without_answers(&inputs(run), &ArtifactSource::WorkTree, false);
-        let found = pending::enumerate_unanswered(&inputs(run), &artifacts);
-        let doc = doc
-            .join()
-            .map_err(|_| Error::new("internal error while reading the answers"))??;
-        Ok::<_, Error>((doc, found))
-    })?;
-    let (mut doc, mut entries) = doc;
-    // Answered before: answering again replaces the answer (so a rerun is harmless).
-    let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
-    let answered_before: std::collections::HashSet<&str> = entries
-        .iter()
-        .filter_map(|e| e.as_object()?.get("id")?.as_str())
-        .filter_map(|id| given.get(id).copied())
-        .collect();
-    check_known(&found, &answered_before, answers)?;
-    record::merge(&mut entries, answers);
-    let closed = record::closed_in(&entries);
-    if !answers.is_empty() && !run.dry_run {
-        let text = record::render(&mut doc, &mut entries);
-        let bounds = || ctx.try_project_root().into_iter().collect();
-        let target = store::write_target(&run.impl_dir, DECISIONS_FILE, bounds)?;
-        store::write_atomic(&lock, &target, text.as_bytes())?;
-    }
-    outcome.recorded.extend_from_slice(answers);
-    let answers_now = pending::answers_for(&entries, &found);
-    let found = pending::with_answers(found, &answers_now);
-    let after = apply(ctx, run, &lock, found, closed, outcome)?;
-    outcome.after = Some(after);
-    Ok(())
-}
-
-/// Applies the closes on record (`closed_ids`) to the artifacts still carrying them (`pending`, as
-/// enumerated under the lock). Returns what is still pending afterwards. The registry is
-/// rewritten on this thread while the escalation files and the ledger are cleared on another.
-fn apply(
-    ctx: &Context,
-    run: &Run,
-    lock: &DirLock,
-    mut pending: Pending,
-    closed_ids: IdSet,
-    outcome: &mut Outcome,
-) -> Result<Pending> {
-    let applied_before = outcome.applied.len();
-    let root = ctx.try_project_root();
-    let (reds, files) = std::thread::scope(|scope| {
-        let files = scope.spawn(|| apply_files(run, root.as_deref(), lock, &pending, &closed_ids));
-        let reds = apply_reds(ctx, run, lock, &pending, &closed_ids);
-        let files = files
-            .join()
-            .unwrap_or_else(|_| Err(Error::new("internal error while clearing artifacts")));
-        (reds, files)
-    });
-    // Whatever was cleared is reported (and logged), even when the other half failed.
-    let (reds, files) = match (reds, files) {
-        (Ok(reds), Ok(files)) => (reds, files),
-        (Ok(done), Err(error)) | (Err(error), Ok(done)) => {
-            outcome.applied.extend(done);
-            return Err(error);
-        }
-        (Err(error), Err(_)) => return Err(error),
-    };
-    outcome.applied.extend(reds);
-    outcome.applied.extend(files);
-    // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
-    let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
-        .iter()
-        .map(|a| a.id.as_str())
-        .collect();
-    pending.items.retain(|i| !cleared.contains(i.id.as_str()));
-    Ok(pending)
-}
-
-/// Closed REDs leave the registry through the registry writer, as `reds apply --from-sidecar`.
-fn apply_reds(
-    ctx: &Context,
-    run: &Run,
-    lock: &DirLock,
-    pending: &Pending,
-    closed_ids: &IdSet,
-) -> Result<Vec<Applied>> {
-    let registry_name = crate::ucg::reds::REGISTRY_FILE;
-    let cleared: Vec<String> = pending
-        .registry_ids
-        .iter()
-        .filter(|id| closed_ids.contains(id.as_str()))
-        .cloned()
-        .collect();
-    if !cleared.is_empty() && !run.dry_run {
-        super::reds::from_sidecar_locked(ctx, &run.impl_dir, lock, closed_ids.clone())?;
-    }
-    Ok(cleared
-        .into_iter()
-        .map(|id| Applied {
-            id,
-            source: Source::Red,
-            cleared: format!("removed from {registry_name}, tombstone recorded"),
-        })
-        .collect())
-}
-
-/// Closed escalations lose their typed sidecar (the raw marker stays) and, for a budget overrun,
-/// their turn counter; closed ledger rows get their `status` cell flipped and nothing else.
-fn apply_files(
-    run: &Run,
-    root: Option<&Path>,
-    lock: &DirLock,
-    pending: &Pending,
-    closed_ids: &IdSet,
-) -> Result<Vec<Applied>> {
-    let closed = |id: &str| closed_ids.contains(id);
-    let mut applied = Vec::new();
-    for item in pending
-        .items
-        .iter()
-        .filter(|i| i.source == Source::Escalation && closed(&i.id))
-    {
-        let file_name = Path::new(&item.artifact)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let sidecar = run.impl_dir.join(&file_name);
-        let mut cleared = vec![file_name.clone()];
-        let budget = (item.kind == "budget-overrun")
-            .then(|| record::budget_file(&sidecar))
-            .flatten();
-        if !run.dry_run {
-            remove(&sidecar)?;
-        }
-        if let Some(budget) = budget.filter(|b| b.exists()) {
-            if !run.dry_run {
-                remove(&budget)?;
-            }
-            cleared.push(
-                budget
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-            );
-        }
-        applied.push(Applied {
-            id: item.id.clone(),
-            source: Source::Escalation,
-            cleared: format!("deleted {}", cleared.join(" and ")),
-        });
-    }
-
-    let Some(first) = pending
-        .items
-        .iter()
-        .find(|i| i.source == Source::Decision && closed(&i.id))
-    else {
-        return Ok(applied);
-    };
-    // The file the edit replaces (a symlink within bounds is followed), locked in its own
-    // directory before it is read: read, flip and write are one step for other writers.
-    let dir = run
-        .ledger
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = run
-        .ledger
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let bounds = || root.map(Path::to_path_buf).into_iter().collect();
-    let target = store::write_target(dir, &name, bounds)?;
-    let target_dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let own_lock;
-    let ledger_lock = if same_dir(target_dir, &run.impl_dir) {
-        lock
-    } else {
-        own_lock = store::lock_dir(target_dir)?;
-        &own_lock
-    };
-    let text = std::fs::read_to_string(&target)
-        .map_err(|e| Error::new(format!("cannot read {}: {e}", target.display())))?;
-    let (edited, flipped) = record::flip_ledger_rows(&text, &first.artifact, &closed);
-    if !run.dry_run && edited != text {
-        store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
-    }
-    applied.extend(flipped.into_iter().map(|id| Applied {
-        id,
-        source: Source::Decision,
-        cleared: format!("{}: status open → resolved", first.artifact),
-    }));
-    Ok(applied)
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
-}
-
-fn remove(path: &Path) -> Result<()> {
-    match std::fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::new(format!("cannot delete {}: {e}", path.display()))),
-    }
-}
-
-/// The run folder whose decision log gets the section: `--run NAME`, else the heartbeat epic's.
-/// None found: `None` (nothing is appended; the hand-back says so). Several: the operator picks
-/// one, or, without a terminal, the command stops listing them.
-fn decision_log_folder(
-    impl_dir: &Path,
-    runs_root: &Path,
-    named: Option<&str>,
-    interactive: bool,
-) -> Result<Option<PathBuf>> {
-    if let Some(name) = named {
-        let dir = runs_root.join(name);
-        if !dir.join(DECISION_LOG_FILE).is_file() {
-            return Err(Error::new(format!(
-                "{} is not a run folder (no {DECISION_LOG_FILE} in it)",
-                dir.display()
-            ))
-            .hint("`git ucg runs` lists the run folders"));
-        }
-        return Ok(Some(dir));
-    }
-    let Some(epic) = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
-        .ok()
-        .and_then(|b| heartbeat::parse(&b).epic)
-    else {
-        return Ok(None);
-    };
-    let names: Vec<String> = std::fs::read_dir(runs_root)
-        .map(|d| {
-            d.flatten()
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    let found: Vec<PathBuf> = runs::candidates_for_epic(&names, &epic)
-        .into_iter()
-        .map(|n| runs_root.join(n))
-        .filter(|d| d.join(DECISION_LOG_FILE).is_file())
-        .collect();
-    match found.len() {
-        0 => Ok(None),
-        1 => Ok(found.into_iter().next()),
-        _ if interactive => choose(&found).map(Some),
-        _ => Err(Error::new(format!(
-            "several run folders belong to epic {epic}: {}",
-            found
-                .iter()
-                .filter_map(|d| d.file_name())
-                .map(|n| n.to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-        .hint("pick the one whose decision log gets this pass with --run NAME")),
-    }
-}
-
-fn choose(found: &[PathBuf]) -> Result<PathBuf> {
-    eprintln!("Several run folders belong to this epic:");
-    for (n, dir) in found.iter().enumerate() {
-        eprintln!("  {}. {}", n + 1, dir.display());
-    }
-    loop {
-        let line = crate::output::ask("Which one gets this pass's decision log section? [1] ")?
-            .ok_or_else(|| Error::new("no run folder chosen"))?;
-        let pick = if line.trim().is_empty() {
-            Some(0)
-        } else {
-            line.trim()
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| n.checked_sub(1))
-        };
-        if let Some(dir) = pick.and_then(|n| found.get(n)) {
-            return Ok(dir.clone());
-        }
-    }
-}
-
 /// The interactive pass: every pending item once, in order; each answer recorded and applied at
 /// once, so quitting keeps everything answered so far.
-fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcome) -> Result<()> {
+fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<()> {
     let asked: Vec<&PendingItem> = pending
         .items
         .iter()
@@ -645,87 +258,15 @@ fn guided_pass(ctx: &Context, run: &Run, pending: &Pending, outcome: &mut Outcom
             answer,
             action,
         };
-        commit(ctx, run, std::slice::from_ref(&answer), outcome)?;
+        commit(run, std::slice::from_ref(&answer), outcome)?;
         // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
         append_to_log(run, outcome)?;
     }
     Ok(())
 }
 
-/// Appends to the run folder's decision log what the pass has done since the last call: the
-/// `## ucg-resolve <time>` heading the first time, then one bullet per answer (id, action,
-/// answer, what was cleared) and per close applied from an earlier pass. Called after every
-/// answer of the interactive pass and on the way out of a failing one, so what was recorded is
-/// also logged. The log's path once anything was (or, in a dry run, would be) appended.
-fn append_to_log(run: &Run, outcome: &mut Outcome) -> Result<Option<PathBuf>> {
-    let Some(dir) = &run.log_dir else {
-        return Ok(None);
-    };
-    let path = dir.join(DECISION_LOG_FILE);
-    let (recorded, applied) = (
-        &outcome.recorded[outcome.logged.0..],
-        &outcome.applied[outcome.logged.1..],
-    );
-    if recorded.is_empty() && applied.is_empty() {
-        return Ok(outcome.log_started.then_some(path));
-    }
-    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut section = String::new();
-    if !outcome.log_started {
-        let stamp = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ");
-        section.push_str(&format!("\n## ucg-resolve {stamp}\n\n"));
-    }
-    for answer in recorded {
-        let cleared: Vec<&str> = applied
-            .iter()
-            .filter(|a| a.id == answer.id)
-            .map(|a| a.cleared.as_str())
-            .collect();
-        let cleared = if cleared.is_empty() {
-            "nothing (recorded only)".to_string()
-        } else {
-            cleared.join("; ")
-        };
-        section.push_str(&format!(
-            "- `{}` — {} — {} — cleared: {cleared}\n",
-            answer.id,
-            answer.action.name(),
-            one_line(&answer.answer)
-        ));
-    }
-    for done in applied {
-        if !recorded.iter().any(|a| a.id == done.id) {
-            section.push_str(&format!(
-                "- `{}` — close (recorded earlier) — cleared: {}\n",
-                done.id, done.cleared
-            ));
-        }
-    }
-    outcome.logged = (outcome.recorded.len(), outcome.applied.len());
-    outcome.log_started = true;
-    if run.dry_run {
-        return Ok(Some(path));
-    }
-    let _lock = store::lock_dir(dir)?;
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .map_err(|e| Error::new(format!("cannot append to {}: {e}", path.display())))?;
-    // A log that does not end its last line gets one first, so the heading starts a line.
-    let ends_in_newline = std::fs::read(&path)
-        .map(|b| b.is_empty() || b.ends_with(b"\n"))
-        .unwrap_or(true);
-    if !ends_in_newline {
-        section.insert(0, '\n');
-    }
-    file.write_all(section.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(|e| Error::new(format!("cannot append to {}: {e}", path.display())))?;
-    Ok(Some(path))
-}
-
 /// What closed, what is still pending, and where the run goes next.
-fn hand_back(run: &Run, after: &Pending, outcome: &Outcome, logged: Option<&Path>) -> String {
+fn hand_back(run: &Pass, after: &Pending, outcome: &Outcome, logged: Option<&Path>) -> String {
     let mut out = String::new();
     for blocker in &after.blockers {
         out.push_str(&format!(
@@ -798,4 +339,26 @@ fn hand_back(run: &Run, after: &Pending, outcome: &Outcome, logged: Option<&Path
         (None, Some(_)) => {}
     }
     out
+}
+
+fn choose(found: &[PathBuf]) -> Result<PathBuf> {
+    eprintln!("Several run folders belong to this epic:");
+    for (n, dir) in found.iter().enumerate() {
+        eprintln!("  {}. {}", n + 1, dir.display());
+    }
+    loop {
+        let line = crate::output::ask("Which one gets this pass's decision log section? [1] ")?
+            .ok_or_else(|| Error::new("no run folder chosen"))?;
+        let pick = if line.trim().is_empty() {
+            Some(0)
+        } else {
+            line.trim()
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+        };
+        if let Some(dir) = pick.and_then(|n| found.get(n)) {
+            return Ok(dir.clone());
+        }
+    }
 }

@@ -1,127 +1,22 @@
-//! `git ucg resume`: the read-only hand-back plan (formats/ucg.md §6) — where a resume re-enters
-//! the run, and the checklist of what it re-asserts (never rebuilds), each item ok or missing with
-//! the command that fixes it.
+//! `git ucg resume`: the read-only hand-back plan — where a resume re-enters the run, and the
+//! checklist of what it re-asserts (never rebuilds), each item ok or missing with the command that
+//! fixes it.
 
 use crate::cli::ResumeArgs;
 use crate::context::Context;
 use crate::error::Result;
 use crate::store::ArtifactSource;
-use crate::ucg::epic::{self, Epic, EpicInputs};
-use crate::ucg::markers;
-use serde::Serialize;
+use crate::ucg::epic;
+use crate::ucg::resume::{
+    agent_hooks_check, baseline_check, branch_check, latch_check, route_of, unresolved, Check,
+};
 use std::io::Write;
-use std::path::Path;
 
 pub const SCHEMA: &str = "git-ucg.resume/1";
 
-impl Check {
-    /// An item made of parts: `ok` with `present` when nothing is `missing`, else `missing` with
-    /// the missing parts named before `absent`.
-    fn of_parts(
-        item: &'static str,
-        missing: &[&str],
-        present: String,
-        absent: String,
-        fix: &str,
-    ) -> Check {
-        Check {
-            item,
-            state: if missing.is_empty() { "ok" } else { "missing" },
-            detail: if missing.is_empty() {
-                present
-            } else {
-                format!("{} {absent}", missing.join(" and "))
-            },
-            fix: Some(fix.into()),
-        }
-    }
-}
-
-/// Where the resume re-enters.
-#[derive(Debug, Serialize)]
-pub struct Route {
-    /// `epic` (Stage 1), `preflight` (Stage 2), `execute` or `finalize`.
-    pub stage: &'static str,
-    pub story: Option<String>,
-    pub why: String,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Check {
-    pub item: &'static str,
-    /// `ok` or `missing`.
-    pub state: &'static str,
-    pub detail: String,
-    /// What fixes a missing item.
-    pub fix: Option<String>,
-}
-
-/// The route of a located epic: the first story in sprint order whose last verdict is not
-/// `advance`; no verdict at all means the run stopped before any story (Stage 2).
-pub fn route_of(epic: &Epic) -> Route {
-    if epic.stories.iter().all(|s| s.verdict.is_none()) {
-        return Route {
-            stage: "preflight",
-            story: None,
-            why: "no gate verdict is on record: the run stopped before any story (Stage 2, a preflight \
-RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes the answered REDs."
-                .into(),
-        };
-    }
-    match epic
-        .stories
-        .iter()
-        .find(|s| s.verdict.as_deref() != Some("advance"))
-    {
-        Some(story) => Route {
-            stage: "execute",
-            story: Some(story.id.clone()),
-            why: format!(
-                "story {} is the first in sprint order whose last verdict is {}; the stories before it \
-advanced and are not re-run",
-                story.id,
-                story.verdict.as_deref().unwrap_or("not recorded")
-            ),
-        },
-        None => Route {
-            stage: "finalize",
-            story: None,
-            why: "every story's last verdict is advance".into(),
-        },
-    }
-}
-
-/// The route for the run located from the configuration (`impl_flag` overrides the artifact
-/// directory): `epic` when no epic can be named.
-pub fn route(ctx: &Context, impl_flag: Option<&Path>) -> Result<Route> {
-    let repo = ctx.repo()?;
-    let inputs = EpicInputs::locate(ctx, impl_flag, None)?;
-    let loaded = epic::load(
-        repo,
-        &inputs,
-        &ArtifactSource::WorkTree,
-        None,
-        epic::Detail::Full,
-    );
-    Ok(match &loaded {
-        Ok(epic) => route_of(epic),
-        Err(_) => unresolved(),
-    })
-}
-
-fn unresolved() -> Route {
-    Route {
-        stage: "epic",
-        story: None,
-        why: "the epic is not resolved (no heartbeat, no .current-story, HEAD not on an epic \
-branch): re-run from Stage 1"
-            .into(),
-    }
-}
-
 pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     let repo = ctx.repo()?;
-    let inputs = EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), args.epic.clone())?;
+    let inputs = ctx.epic_inputs(args.impl_artifacts.as_deref(), args.epic.clone())?;
     let loaded = epic::load(
         repo,
         &inputs,
@@ -181,32 +76,10 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn branch_check(epic: &Epic) -> Check {
-    let (state, detail, fix) = match (epic.branch_exists, epic.checked_out) {
-        (true, true) => ("ok", format!("{} is checked out", epic.branch), None),
-        (true, false) => (
-            "missing",
-            format!("{} exists but is not checked out", epic.branch),
-            Some(format!("git switch {}", epic.branch)),
-        ),
-        (false, _) => (
-            "missing",
-            format!("{} does not exist", epic.branch),
-            Some(format!("git switch -c {}", epic.branch)),
-        ),
-    };
-    Check {
-        item: "epic branch",
-        state,
-        detail,
-        fix,
-    }
-}
-
 /// Our pre-commit and pre-push hooks, executable, where git looks for hooks.
 fn git_hooks_check(ctx: &Context) -> Check {
     use std::os::unix::fs::PermissionsExt;
-    let Ok((dir, _)) = super::hooks::hooks_dir(ctx) else {
+    let Ok((dir, _)) = ctx.hooks_dir() else {
         return Check {
             item: "git hooks",
             state: "missing",
@@ -216,7 +89,7 @@ fn git_hooks_check(ctx: &Context) -> Check {
     };
     let active = |name: &str| {
         let path = dir.join(name);
-        super::hooks::is_ours(&path)
+        crate::git::hooks::is_ours(&path)
             && std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
     };
     let missing: Vec<&str> = ["pre-commit", "pre-push"]
@@ -229,56 +102,6 @@ fn git_hooks_check(ctx: &Context) -> Check {
         format!("pre-commit and pre-push in {}", dir.display()),
         format!("not installed in {}", dir.display()),
         "git ucg hooks install",
-    )
-}
-
-/// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`.
-fn agent_hooks_check(root: &Path) -> Check {
-    let path = root.join(".claude/settings.local.json");
-    let settings: Option<serde_json::Value> = std::fs::read(&path)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok());
-    let has = |event: &str, needles: &[&str], any_matcher: bool| {
-        settings
-            .as_ref()
-            .and_then(|s| s.pointer(&format!("/hooks/{event}"))?.as_array().cloned())
-            .unwrap_or_default()
-            .iter()
-            .filter(|group| {
-                !any_matcher
-                    || group
-                        .get("matcher")
-                        .and_then(|m| m.as_str())
-                        .is_none_or(|m| m == "*" || m.is_empty())
-            })
-            .flat_map(|group| {
-                group
-                    .get("hooks")
-                    .and_then(|h| h.as_array().cloned())
-                    .unwrap_or_default()
-            })
-            .any(|hook| {
-                hook.get("command")
-                    .and_then(|c| c.as_str())
-                    .is_some_and(|c| needles.iter().any(|n| c.contains(n)))
-            })
-    };
-    let guard = has("PreToolUse", &["guard_pretooluse"], true);
-    let budget = has("Stop", &["budget_stop", "git ucg budget tick"], false);
-    let missing: Vec<&str> = [
-        (guard, "the PreToolUse guard"),
-        (budget, "the budget Stop hook"),
-    ]
-    .into_iter()
-    .filter(|(ok, _)| !ok)
-    .map(|(_, what)| what)
-    .collect();
-    Check::of_parts(
-        "agent hooks",
-        &missing,
-        format!("guard and budget hook in {}", path.display()),
-        format!("not in {}", path.display()),
-        "re-run the preflight's arming step (the budget hook alone: git ucg hooks install --agent)",
     )
 }
 
@@ -297,83 +120,5 @@ fn allowlist_check(ctx: &Context) -> Check {
             if count == 1 { "" } else { "s" }
         ),
         fix: Some("set workflow.allowlist_commands in _bmad/custom/ultracode-goal.toml".into()),
-    }
-}
-
-/// `.mem-state.json`: present, green or not, and whose run it is.
-fn latch_check(impl_dir: &Path) -> Check {
-    let path = impl_dir.join(".mem-state.json");
-    let Some(latch) = std::fs::read(&path)
-        .ok()
-        .map(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-    else {
-        return Check {
-            item: "recall latch",
-            state: "missing",
-            detail: format!(
-                "{} is absent (Finalize of a blocked run deletes it)",
-                path.display()
-            ),
-            fix: Some("the resume re-latches it at Stage 1 from this run's own measurement".into()),
-        };
-    };
-    let field = |k: &str| latch.as_ref().and_then(|l| l.get(k).cloned());
-    let green = field("latch_version") == Some(1.into())
-        && field("claude_mem") == Some("present".into())
-        && field("schema_ok") == Some(true.into())
-        && field("recall") == Some("on".into());
-    let run_id = field("run_id")
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| "n/a".into());
-    Check {
-        item: "recall latch",
-        state: "ok",
-        detail: format!(
-            "present, {} (run_id {run_id}; a latch of another run is re-written)",
-            if green { "green" } else { "not green" }
-        ),
-        fix: None,
-    }
-}
-
-/// The in-flight story's baseline: present means mid-story (re-read, never regenerate).
-fn baseline_check(impl_dir: &Path) -> Check {
-    let story = std::fs::read_to_string(impl_dir.join(".current-story"))
-        .ok()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .or_else(|| {
-            std::fs::read(impl_dir.join(crate::ucg::heartbeat::HEARTBEAT_FILE))
-                .ok()
-                .and_then(|b| crate::ucg::heartbeat::parse(&b).story)
-        });
-    let Some(story) = story.filter(|s| crate::store::validate_story_id(s).is_ok()) else {
-        return Check {
-            item: "baseline",
-            state: "missing",
-            detail: "no in-flight story (.current-story, heartbeat)".into(),
-            fix: None,
-        };
-    };
-    let file = markers::baseline_file(&story);
-    match std::fs::read_to_string(impl_dir.join(&file)) {
-        Ok(text) => Check {
-            item: "baseline",
-            state: "ok",
-            detail: format!(
-                "{file} {}: mid-story, re-read and never regenerated",
-                markers::marker_sha(&text).unwrap_or("(no sha)")
-            ),
-            fix: None,
-        },
-        Err(_) => Check {
-            item: "baseline",
-            state: "missing",
-            detail: format!("{file} is absent: a story boundary"),
-            fix: Some(format!(
-                "written fresh at HEAD as step 0: git rev-parse HEAD > {}",
-                impl_dir.join(&file).display()
-            )),
-        },
     }
 }

@@ -59,31 +59,6 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// The dashboard for the run at these paths, without colour, as a string (for the demo).
-pub fn dashboard(
-    ctx: &Context,
-    impl_dir: &Path,
-    run_dir: &Path,
-    runs_root: &Path,
-) -> Result<String> {
-    let args = StatusArgs {
-        format: StatusFormat::Human,
-        json: false,
-        prompt: false,
-        watch: false,
-        fast: false,
-        no_cache: false,
-        impl_artifacts: Some(impl_dir.to_path_buf()),
-        run_dir: Some(run_dir.to_path_buf()),
-        runs_root: Some(runs_root.to_path_buf()),
-        deferred_work: Some(impl_dir.join("deferred-work.md")),
-        rev: None,
-    };
-    let source = ArtifactSource::WorkTree;
-    let located = locate(ctx, &args, StatusFormat::Human, &source)?;
-    render(ctx, &args, StatusFormat::Human, &source, &located)
-}
-
 fn locate(
     ctx: &Context,
     args: &StatusArgs,
@@ -205,9 +180,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
             .map(str::to_string)
             .or_else(|| (!run.epic.is_null()).then(|| run.epic.to_string()))
     });
-    let Ok(inputs) =
-        crate::ucg::epic::EpicInputs::locate(ctx, args.impl_artifacts.as_deref(), epic)
-    else {
+    let Ok(inputs) = ctx.epic_inputs(args.impl_artifacts.as_deref(), epic) else {
         return;
     };
     let tip = args.rev.as_deref().and_then(|rev| {

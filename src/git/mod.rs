@@ -1,10 +1,13 @@
 //! The git side, through gitoxide only: resolving marker ids, ancestry, the commits of a range, and
 //! tree-to-tree changes with renames and per-file line counts.
 
+pub mod hermetic;
+pub mod hooks;
 pub mod linecache;
 pub mod patch;
 pub mod repo;
 pub mod similarity;
+pub mod tree;
 
 use gix::bstr::ByteSlice;
 pub use gix::ObjectId;
@@ -492,4 +495,14 @@ pub fn resolve_to_commit(repo: &gix::Repository, spec: &str) -> GitResult<Object
         .and_then(|o| o.peel_to_commit())
         .map_err(|e| format!("{spec:?} is not a commit: {e}"))?;
     Ok(commit.id)
+}
+
+/// A string from the repository's configuration (`section.key`).
+pub fn config_string(repo: &gix::Repository, key: &str) -> Option<String> {
+    repo.config_snapshot().string(key).map(|s| s.to_string())
+}
+
+/// A boolean from the repository's configuration (`section.key`).
+pub fn config_bool(repo: &gix::Repository, key: &str) -> Option<bool> {
+    repo.config_snapshot().boolean(key)
 }

@@ -4,8 +4,8 @@
 //! ledger's table rules, the tolerant marker reader, the `hunk show` line when `hunk` is on PATH.
 //! It reads and never writes.
 
-use crate::context::pathlib_display;
 use crate::pyjson::{self, Object, Value};
+use crate::store::pathlib_display;
 use crate::store::ArtifactSource;
 use crate::ucg::escalations::{self, Found};
 use crate::ucg::{ledger, markers};

@@ -13,7 +13,9 @@ pub use atomic::{
 };
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
 pub use names::validate_story_id;
-pub use plain::{append, remove_if_present, rename, write_creating_dirs};
+pub use plain::{
+    append, append_existing_synced, create_dirs, remove_if_present, rename, write_creating_dirs,
+};
 pub use tree::ArtifactSource;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +51,21 @@ impl StoreError {
             op,
             source,
         }
+    }
+}
+
+/// A path as Python's `pathlib` prints it: `.` components and doubled or trailing separators
+/// removed. The reference tools name files this way in their messages.
+pub fn pathlib_display(path: &Path) -> String {
+    use std::path::Component;
+    let kept: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    if kept.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        kept.to_string_lossy().into_owned()
     }
 }
 

@@ -36,3 +36,16 @@ pub fn write_creating_dirs(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     std::fs::write(path, bytes)
 }
+
+/// Appends `bytes` to the existing file `path` (absent is an error: the log belongs to someone
+/// else, who creates it) and syncs it: an appended section survives a crash once this returns.
+pub fn append_existing_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Creates `dir` and its missing parents.
+pub fn create_dirs(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}

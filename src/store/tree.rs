@@ -1,7 +1,9 @@
-//! Where artifacts are read from: the work tree, or the tree of a commit (`--rev REV`, read through
-//! gix with no checkout). Readers ask for paths under the project root and get bytes back, the same
+//! Where artifacts are read from: the work tree, or the tree of a commit (`--rev REV`, read from
+//! git with no checkout). Readers ask for paths under the project root and get bytes back, the same
 //! way from either side.
 
+use crate::git::tree::CommitTree;
+use crate::git::Repository;
 use std::path::{Path, PathBuf};
 
 /// A whole file, in as few system calls as a small file allows: artifacts are mostly small and
@@ -35,7 +37,7 @@ pub enum ArtifactSource<'r> {
     WorkTree,
     /// The tree of a commit; paths are taken relative to `root`, the project root.
     Commit {
-        tree: gix::Tree<'r>,
+        tree: CommitTree<'r>,
         root: PathBuf,
         rev: String,
     },
@@ -43,16 +45,9 @@ pub enum ArtifactSource<'r> {
 
 impl<'r> ArtifactSource<'r> {
     /// The tree of `rev` (anything git rev-parse takes that names a commit).
-    pub fn at_rev(repo: &'r gix::Repository, rev: &str, root: &Path) -> Result<Self, String> {
-        let tree = repo
-            .rev_parse_single(rev)
-            .map_err(|e| format!("cannot resolve {rev:?}: {e}"))?
-            .object()
-            .and_then(|o| o.peel_to_commit())
-            .and_then(|c| c.tree())
-            .map_err(|e| format!("{rev:?} does not name a commit: {e}"))?;
+    pub fn at_rev(repo: &'r Repository, rev: &str, root: &Path) -> Result<Self, String> {
         Ok(ArtifactSource::Commit {
-            tree,
+            tree: CommitTree::at_rev(repo, rev)?,
             root: root.to_path_buf(),
             rev: rev.to_string(),
         })
@@ -74,15 +69,7 @@ impl<'r> ArtifactSource<'r> {
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
         match self {
             ArtifactSource::WorkTree => read_file(path).ok(),
-            ArtifactSource::Commit { tree, root, .. } => {
-                let entry = tree
-                    .lookup_entry_by_path(Self::relative(root, path)?)
-                    .ok()??;
-                if !entry.mode().is_blob() {
-                    return None;
-                }
-                entry.object().ok().map(|o| o.data.clone())
-            }
+            ArtifactSource::Commit { tree, root, .. } => tree.read(Self::relative(root, path)?),
         }
     }
 
@@ -90,9 +77,9 @@ impl<'r> ArtifactSource<'r> {
     pub fn exists(&self, path: &Path) -> bool {
         match self {
             ArtifactSource::WorkTree => path.exists() || std::fs::symlink_metadata(path).is_ok(),
-            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, path)
-                .and_then(|rel| tree.lookup_entry_by_path(rel).ok().flatten())
-                .is_some(),
+            ArtifactSource::Commit { tree, root, .. } => {
+                Self::relative(root, path).is_some_and(|rel| tree.exists(rel))
+            }
         }
     }
 
@@ -100,17 +87,9 @@ impl<'r> ArtifactSource<'r> {
     pub fn is_dir(&self, path: &Path) -> bool {
         match self {
             ArtifactSource::WorkTree => path.is_dir(),
-            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, path)
-                .and_then(|rel| {
-                    if rel.as_os_str().is_empty() {
-                        return Some(true);
-                    }
-                    tree.lookup_entry_by_path(rel)
-                        .ok()
-                        .flatten()
-                        .map(|e| e.mode().is_tree())
-                })
-                .unwrap_or(false),
+            ArtifactSource::Commit { tree, root, .. } => {
+                Self::relative(root, path).is_some_and(|rel| tree.is_dir(rel))
+            }
         }
     }
 
@@ -133,29 +112,9 @@ impl<'r> ArtifactSource<'r> {
                         .collect()
                 })
                 .unwrap_or_default(),
-            ArtifactSource::Commit { tree, root, .. } => {
-                let Some(relative) = Self::relative(root, dir) else {
-                    return Vec::new();
-                };
-                let subtree = if relative.as_os_str().is_empty() {
-                    Some(tree.clone())
-                } else {
-                    tree.lookup_entry_by_path(relative)
-                        .ok()
-                        .flatten()
-                        .filter(|e| e.mode().is_tree())
-                        .and_then(|e| e.object().ok())
-                        .map(|o| o.into_tree())
-                };
-                subtree
-                    .map(|t| {
-                        t.iter()
-                            .flatten()
-                            .map(|e| e.filename().to_string())
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            }
+            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, dir)
+                .map(|rel| tree.list(rel))
+                .unwrap_or_default(),
         }
     }
 }

@@ -3,12 +3,10 @@
 //! next later story's baseline, else the epic's tip. Every doubt about a range is recorded as a
 //! problem of its story, never papered over.
 
-use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git;
+use crate::git::{self, ObjectId, Repository};
 use crate::store::ArtifactSource;
 use crate::ucg::{decision_log, heartbeat, markers, runs, sprint};
-use gix::ObjectId;
 use std::path::{Path, PathBuf};
 
 /// What `epic` and `diff` need located.
@@ -19,34 +17,6 @@ pub struct EpicInputs {
     pub protected_branches: Vec<String>,
     /// `--epic`, when given.
     pub epic: Option<String>,
-}
-
-impl EpicInputs {
-    /// Locates everything from the configuration (`impl_flag` overrides the artifact directory).
-    pub fn locate(
-        ctx: &Context,
-        impl_flag: Option<&Path>,
-        epic: Option<String>,
-    ) -> Result<EpicInputs> {
-        let impl_dir = ctx.impl_artifacts(impl_flag)?;
-        let config = ctx.config()?;
-        let string = |key: &str, default: &str| {
-            config
-                .expanded(key)
-                .ok()
-                .flatten()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_else(|| default.to_string())
-        };
-        let protected_branches = config.protected_branches();
-        Ok(EpicInputs {
-            impl_dir,
-            project_root: ctx.project_root()?,
-            branch_prefix: string("epic_branch_prefix", "ultracode/epic-"),
-            protected_branches,
-            epic,
-        })
-    }
 }
 
 /// Where a story's range ends.
@@ -143,7 +113,7 @@ pub enum Detail {
 /// Artifacts come from `source` (the work tree, or a commit's tree for `--rev`); with a commit,
 /// `tip` is that commit, so ranges end where the teammate's run stands.
 pub fn load(
-    repo: &gix::Repository,
+    repo: &Repository,
     inputs: &EpicInputs,
     source: &ArtifactSource,
     tip_override: Option<ObjectId>,
@@ -347,7 +317,7 @@ pub fn load(
 
 /// A range is used only when its base is an ancestor of its end.
 pub fn check_range(
-    repo: &gix::Repository,
+    repo: &Repository,
     base: ObjectId,
     end: ObjectId,
 ) -> std::result::Result<(), String> {
@@ -371,7 +341,7 @@ struct Marker {
 
 /// Reads a marker and resolves it; problems say what is wrong with it.
 fn read_marker(
-    repo: &gix::Repository,
+    repo: &Repository,
     source: &ArtifactSource,
     impl_dir: &Path,
     name: &str,
@@ -421,7 +391,7 @@ fn marker_stories(source: &ArtifactSource, impl_dir: &Path) -> Vec<String> {
     ids
 }
 
-fn first_protected(repo: &gix::Repository, names: &[String]) -> Option<(String, ObjectId)> {
+fn first_protected(repo: &Repository, names: &[String]) -> Option<(String, ObjectId)> {
     names.iter().find_map(|name| {
         let mut reference = repo
             .try_find_reference(format!("refs/heads/{name}").as_str())
@@ -443,7 +413,7 @@ pub struct StoryChanges {
 
 /// Commits and counts of a usable range; a failure becomes one more problem of the story.
 pub fn story_changes(
-    repo: &gix::Repository,
+    repo: &Repository,
     story: &mut StoryRange,
     fast: bool,
     counted: &mut git::linecache::LineCountCache,

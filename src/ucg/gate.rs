@@ -3,7 +3,9 @@
 //! closed where the registry writer does). Raw escalation markers do not block: nothing can
 //! answer them until the run promotes them.
 
-use crate::ucg::pending::{Blocker, Pending, PendingItem, Source};
+use crate::store::ArtifactSource;
+use crate::ucg::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
+use std::path::PathBuf;
 
 /// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
 /// with a warning for each name it does not know. A value that names none of them gates all
@@ -110,6 +112,28 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
         ));
     }
     out
+}
+
+/// Where the decision reads from.
+pub struct GateInputs {
+    pub project_root: PathBuf,
+    pub impl_dir: PathBuf,
+    pub ledger: PathBuf,
+}
+
+impl GateInputs {
+    /// The decision on the artifacts `source` holds, blocking on the `gated` sources.
+    pub fn decide(&self, source: &ArtifactSource, gated: &[Source]) -> Decision {
+        let found = pending::enumerate(
+            &PendingInputs {
+                project_root: &self.project_root,
+                impl_dir: &self.impl_dir,
+                ledger: &self.ledger,
+            },
+            source,
+        );
+        decide(found, gated)
+    }
 }
 
 #[cfg(test)]

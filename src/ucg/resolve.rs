@@ -5,11 +5,34 @@
 //! `resolved`. Application works from every close on record, so a close recorded by a pass that
 //! died before applying it is applied by the next one without asking.
 
-use crate::cli::Action;
+use crate::error::{Error, Result};
 use crate::pyjson::{self, Object, Value};
+use crate::store::{self, ArtifactSource, DirLock};
+use crate::ucg::decision_log::DECISION_LOG_FILE;
+use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
 use crate::ucg::ledger;
-use crate::ucg::pending::Source;
-use std::path::Path;
+use crate::ucg::pending::{self, Artifacts, Pending, PendingInputs, Source};
+use crate::ucg::{heartbeat, runs};
+use std::path::{Path, PathBuf};
+
+/// What an answer does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// The decision is made: record it, then clear the artifact that carried it.
+    Close,
+    /// Not now: record it; the item is asked again.
+    Defer,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Close => "close",
+            Action::Defer => "defer",
+        }
+    }
+}
 
 /// One answer to one pending item.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -264,4 +287,449 @@ mod tests {
             prop_assert_eq!(closed_in(&entries), crate::ucg::decisions::closed_ids(Some(text.as_bytes())));
         }
     }
+}
+
+/// Where the pass reads and writes.
+pub struct Pass {
+    pub project_root: PathBuf,
+    /// Where a symlinked answers file, registry or ledger may point besides its own directory.
+    pub bounds_root: Option<PathBuf>,
+    pub impl_dir: PathBuf,
+    pub ledger: PathBuf,
+    /// The run folder whose decision log gets the pass's section.
+    pub log_dir: Option<PathBuf>,
+    pub dry_run: bool,
+}
+
+/// What the pass did.
+#[derive(Default)]
+pub struct Outcome {
+    pub recorded: Vec<Answer>,
+    pub applied: Vec<Applied>,
+    /// What is still pending after the last commit.
+    pub after: Option<Pending>,
+    /// How many of `recorded` and `applied` the decision log already holds.
+    logged: (usize, usize),
+    /// Whether this pass's heading is in the decision log.
+    log_started: bool,
+}
+
+fn inputs(pass: &Pass) -> PendingInputs<'_> {
+    PendingInputs {
+        project_root: &pass.project_root,
+        impl_dir: &pass.impl_dir,
+        ledger: &pass.ledger,
+    }
+}
+
+pub fn enumerate(pass: &Pass) -> Pending {
+    pending::enumerate(&inputs(pass), &ArtifactSource::WorkTree)
+}
+
+/// Every id answered must be one the run waits on, a RED still in the registry, or an id already
+/// on record (answering again replaces the answer, so a rerun is harmless).
+fn check_known(
+    pending: &Pending,
+    answered_before: &std::collections::HashSet<&str>,
+    answers: &[Answer],
+) -> Result<()> {
+    let known: std::collections::HashSet<&str> = pending
+        .items
+        .iter()
+        .map(|i| i.id.as_str())
+        .chain(pending.registry_ids.iter().map(String::as_str))
+        .collect();
+    let known = |id: &str| known.contains(id) || answered_before.contains(id);
+    let unknown: Vec<&str> = answers
+        .iter()
+        .map(|a| a.id.as_str())
+        .filter(|id| !known(id))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    // Name a few: a wrong answers file can hold thousands.
+    let mut named = unknown
+        .iter()
+        .take(5)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if unknown.len() > 5 {
+        named.push_str(&format!(" and {} more", unknown.len() - 5));
+    }
+    Err(Error::new(format!("not a pending decision: {named}"))
+        .hint("`git ucg pending` lists the ids the run waits on; nothing was written"))
+}
+
+fn decisions_path(pass: &Pass) -> PathBuf {
+    pass.impl_dir.join(DECISIONS_FILE)
+}
+
+/// The answers document as it must be to be written, or the refusal that names it.
+pub fn read_answers_doc(pass: &Pass) -> Result<(crate::pyjson::Object, Vec<crate::pyjson::Value>)> {
+    let path = decisions_path(pass);
+    let refuse = |reason: String| {
+        let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ");
+        Error::new(format!(
+            "{}: {reason}; refusing to write the answers",
+            path.display()
+        ))
+        .hint(format!(
+            "repair it by hand, or move it aside (mv {0} {0}.corrupt-{stamp}): moving it aside brings \
+back every RED its closes suppressed, to be answered again",
+            path.display()
+        ))
+    };
+    let bytes =
+        store::read_optional(&path).map_err(|e| refuse(format!("it cannot be read ({e})")))?;
+    decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
+}
+
+/// Under the artifact directory's lock: checks the answers, records them, and applies every close
+/// on record whose artifact is still there.
+pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
+    if !pass.impl_dir.is_dir() {
+        return check_known(&Pending::default(), &Default::default(), answers);
+    }
+    let lock = store::lock_dir(&pass.impl_dir)?;
+    // The answers (a long project's file is large) are parsed while the artifacts are read and
+    // enumerated: the items do not depend on the answers, which are laid over them afterwards.
+    let (doc, found) = std::thread::scope(|scope| {
+        let doc = std::thread::Builder::new()
+            .stack_size(crate::STACK_SIZE)
+            .spawn_scoped(scope, || read_answers_doc(pass))
+            .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
+        let (artifacts, _) =
+            Artifacts::read_without_answers(&inputs(pass), &ArtifactSource::WorkTree, false);
+        let found = pending::enumerate_unanswered(&inputs(pass), &artifacts);
+        let doc = doc
+            .join()
+            .map_err(|_| Error::new("internal error while reading the answers"))??;
+        Ok::<_, Error>((doc, found))
+    })?;
+    let (mut doc, mut entries) = doc;
+    // Answered before: answering again replaces the answer (so a rerun is harmless).
+    let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
+    let answered_before: std::collections::HashSet<&str> = entries
+        .iter()
+        .filter_map(|e| e.as_object()?.get("id")?.as_str())
+        .filter_map(|id| given.get(id).copied())
+        .collect();
+    check_known(&found, &answered_before, answers)?;
+    merge(&mut entries, answers);
+    let closed = closed_in(&entries);
+    if !answers.is_empty() && !pass.dry_run {
+        let text = render(&mut doc, &mut entries);
+        let bounds = || pass.bounds_root.clone().into_iter().collect();
+        let target = store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
+        store::write_atomic(&lock, &target, text.as_bytes())?;
+    }
+    outcome.recorded.extend_from_slice(answers);
+    let answers_now = pending::answers_for(&entries, &found);
+    let found = pending::with_answers(found, &answers_now);
+    let after = apply(pass, &lock, found, closed, outcome)?;
+    outcome.after = Some(after);
+    Ok(())
+}
+
+/// Applies the closes on record (`closed_ids`) to the artifacts still carrying them (`pending`, as
+/// enumerated under the lock). Returns what is still pending afterwards. The registry is
+/// rewritten on this thread while the escalation files and the ledger are cleared on another.
+fn apply(
+    pass: &Pass,
+    lock: &DirLock,
+    mut pending: Pending,
+    closed_ids: IdSet,
+    outcome: &mut Outcome,
+) -> Result<Pending> {
+    let applied_before = outcome.applied.len();
+    let root = pass.bounds_root.as_deref();
+    let (reds, files) = std::thread::scope(|scope| {
+        let files = scope.spawn(|| apply_files(pass, root, lock, &pending, &closed_ids));
+        let reds = apply_reds(pass, lock, &pending, &closed_ids);
+        let files = files
+            .join()
+            .unwrap_or_else(|_| Err(Error::new("internal error while clearing artifacts")));
+        (reds, files)
+    });
+    // Whatever was cleared is reported (and logged), even when the other half failed.
+    let (reds, files) = match (reds, files) {
+        (Ok(reds), Ok(files)) => (reds, files),
+        (Ok(done), Err(error)) | (Err(error), Ok(done)) => {
+            outcome.applied.extend(done);
+            return Err(error);
+        }
+        (Err(error), Err(_)) => return Err(error),
+    };
+    outcome.applied.extend(reds);
+    outcome.applied.extend(files);
+    // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
+    let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    pending.items.retain(|i| !cleared.contains(i.id.as_str()));
+    Ok(pending)
+}
+
+/// Closed REDs leave the registry through the registry writer, as `reds apply --from-sidecar`.
+fn apply_reds(
+    pass: &Pass,
+    lock: &DirLock,
+    pending: &Pending,
+    closed_ids: &IdSet,
+) -> Result<Vec<Applied>> {
+    let registry_name = crate::ucg::reds::REGISTRY_FILE;
+    let cleared: Vec<String> = pending
+        .registry_ids
+        .iter()
+        .filter(|id| closed_ids.contains(id.as_str()))
+        .cloned()
+        .collect();
+    if !cleared.is_empty() && !pass.dry_run {
+        crate::ucg::registry::from_sidecar_locked(
+            &|| pass.bounds_root.clone(),
+            &pass.impl_dir,
+            lock,
+            closed_ids.clone(),
+        )?;
+    }
+    Ok(cleared
+        .into_iter()
+        .map(|id| Applied {
+            id,
+            source: Source::Red,
+            cleared: format!("removed from {registry_name}, tombstone recorded"),
+        })
+        .collect())
+}
+
+/// Closed escalations lose their typed sidecar (the raw marker stays) and, for a budget overrun,
+/// their turn counter; closed ledger rows get their `status` cell flipped and nothing else.
+fn apply_files(
+    pass: &Pass,
+    root: Option<&Path>,
+    lock: &DirLock,
+    pending: &Pending,
+    closed_ids: &IdSet,
+) -> Result<Vec<Applied>> {
+    let closed = |id: &str| closed_ids.contains(id);
+    let mut applied = Vec::new();
+    for item in pending
+        .items
+        .iter()
+        .filter(|i| i.source == Source::Escalation && closed(&i.id))
+    {
+        let file_name = Path::new(&item.artifact)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let sidecar = pass.impl_dir.join(&file_name);
+        let mut cleared = vec![file_name.clone()];
+        let budget = (item.kind == "budget-overrun")
+            .then(|| budget_file(&sidecar))
+            .flatten();
+        if !pass.dry_run {
+            remove(&sidecar)?;
+        }
+        if let Some(budget) = budget.filter(|b| b.exists()) {
+            if !pass.dry_run {
+                remove(&budget)?;
+            }
+            cleared.push(
+                budget
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            );
+        }
+        applied.push(Applied {
+            id: item.id.clone(),
+            source: Source::Escalation,
+            cleared: format!("deleted {}", cleared.join(" and ")),
+        });
+    }
+
+    let Some(first) = pending
+        .items
+        .iter()
+        .find(|i| i.source == Source::Decision && closed(&i.id))
+    else {
+        return Ok(applied);
+    };
+    // The file the edit replaces (a symlink within bounds is followed), locked in its own
+    // directory before it is read: read, flip and write are one step for other writers.
+    let dir = pass
+        .ledger
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = pass
+        .ledger
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bounds = || root.map(Path::to_path_buf).into_iter().collect();
+    let target = store::write_target(dir, &name, bounds)?;
+    let target_dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let own_lock;
+    let ledger_lock = if same_dir(target_dir, &pass.impl_dir) {
+        lock
+    } else {
+        own_lock = store::lock_dir(target_dir)?;
+        &own_lock
+    };
+    let text = std::fs::read_to_string(&target)
+        .map_err(|e| Error::new(format!("cannot read {}: {e}", target.display())))?;
+    let (edited, flipped) = flip_ledger_rows(&text, &first.artifact, &closed);
+    if !pass.dry_run && edited != text {
+        store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
+    }
+    applied.extend(flipped.into_iter().map(|id| Applied {
+        id,
+        source: Source::Decision,
+        cleared: format!("{}: status open → resolved", first.artifact),
+    }));
+    Ok(applied)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+fn remove(path: &Path) -> Result<()> {
+    store::remove_if_present(path)
+        .map_err(|e| Error::new(format!("cannot delete {}: {e}", path.display())))
+}
+
+/// Picks one of several run folders (the operator, asked).
+pub type Chooser<'a> = &'a dyn Fn(&[PathBuf]) -> Result<PathBuf>;
+
+/// The run folder whose decision log gets the section: `--run NAME`, else the heartbeat epic's.
+/// None found: `None` (nothing is appended; the hand-back says so). Several: `choose` picks one
+/// (the operator, in the interactive pass), or, without it, the refusal lists them.
+pub fn decision_log_folder(
+    impl_dir: &Path,
+    runs_root: &Path,
+    named: Option<&str>,
+    choose: Option<Chooser>,
+) -> Result<Option<PathBuf>> {
+    if let Some(name) = named {
+        let dir = runs_root.join(name);
+        if !dir.join(DECISION_LOG_FILE).is_file() {
+            return Err(Error::new(format!(
+                "{} is not a run folder (no {DECISION_LOG_FILE} in it)",
+                dir.display()
+            ))
+            .hint("`git ucg runs` lists the run folders"));
+        }
+        return Ok(Some(dir));
+    }
+    let Some(epic) = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|b| heartbeat::parse(&b).epic)
+    else {
+        return Ok(None);
+    };
+    let names: Vec<String> = std::fs::read_dir(runs_root)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let found: Vec<PathBuf> = runs::candidates_for_epic(&names, &epic)
+        .into_iter()
+        .map(|n| runs_root.join(n))
+        .filter(|d| d.join(DECISION_LOG_FILE).is_file())
+        .collect();
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.into_iter().next()),
+        _ if choose.is_some() => choose.map_or(Ok(None), |choose| choose(&found).map(Some)),
+        _ => Err(Error::new(format!(
+            "several run folders belong to epic {epic}: {}",
+            found
+                .iter()
+                .filter_map(|d| d.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .hint("pick the one whose decision log gets this pass with --run NAME")),
+    }
+}
+
+/// Appends to the run folder's decision log what the pass has done since the last call: the
+/// `## ucg-resolve <time>` heading the first time, then one bullet per answer (id, action,
+/// answer, what was cleared) and per close applied from an earlier pass. Called after every
+/// answer of the interactive pass and on the way out of a failing one, so what was recorded is
+/// also logged. The log's path once anything was (or, in a dry run, would be) appended.
+pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBuf>> {
+    let Some(dir) = &pass.log_dir else {
+        return Ok(None);
+    };
+    let path = dir.join(DECISION_LOG_FILE);
+    let (recorded, applied) = (
+        &outcome.recorded[outcome.logged.0..],
+        &outcome.applied[outcome.logged.1..],
+    );
+    if recorded.is_empty() && applied.is_empty() {
+        return Ok(outcome.log_started.then_some(path));
+    }
+    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut section = String::new();
+    if !outcome.log_started {
+        let stamp = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ");
+        section.push_str(&format!("\n## ucg-resolve {stamp}\n\n"));
+    }
+    for answer in recorded {
+        let cleared: Vec<&str> = applied
+            .iter()
+            .filter(|a| a.id == answer.id)
+            .map(|a| a.cleared.as_str())
+            .collect();
+        let cleared = if cleared.is_empty() {
+            "nothing (recorded only)".to_string()
+        } else {
+            cleared.join("; ")
+        };
+        section.push_str(&format!(
+            "- `{}` — {} — {} — cleared: {cleared}\n",
+            answer.id,
+            answer.action.name(),
+            one_line(&answer.answer)
+        ));
+    }
+    for done in applied {
+        if !recorded.iter().any(|a| a.id == done.id) {
+            section.push_str(&format!(
+                "- `{}` — close (recorded earlier) — cleared: {}\n",
+                done.id, done.cleared
+            ));
+        }
+    }
+    outcome.logged = (outcome.recorded.len(), outcome.applied.len());
+    outcome.log_started = true;
+    if pass.dry_run {
+        return Ok(Some(path));
+    }
+    let _lock = store::lock_dir(dir)?;
+    // A log that does not end its last line gets one first, so the heading starts a line.
+    let ends_in_newline = std::fs::read(&path)
+        .map(|b| b.is_empty() || b.ends_with(b"\n"))
+        .unwrap_or(true);
+    if !ends_in_newline {
+        section.insert(0, '\n');
+    }
+    store::append_existing_synced(&path, section.as_bytes())
+        .map_err(|e| Error::new(format!("cannot append to {}: {e}", path.display())))?;
+    Ok(Some(path))
 }

@@ -107,7 +107,7 @@ impl Cache {
 /// Bare repositories have no run: `None`.
 fn discover(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
     if std::env::var_os("GIT_DIR").is_some() {
-        let repo = gix::discover_with_environment_overrides(cwd).ok()?;
+        let repo = crate::git::repo::discover_from_environment(cwd).ok()?;
         let work_tree = std::path::absolute(repo.workdir()?).ok()?;
         let git_dir = std::path::absolute(repo.git_dir()).ok()?;
         return Some((work_tree, git_dir));
@@ -258,9 +258,8 @@ fn write_cache(dir: &Path, cache: &Cache) {
 
 /// `ucg.prompt.timeoutMs` from the repository's git configuration.
 fn timeout(git_dir: &Path) -> Duration {
-    let configured = gix::open(git_dir).ok().and_then(|repo| {
-        repo.config_snapshot()
-            .integer("ucg.prompt.timeoutMs")
+    let configured = crate::git::repo::open(git_dir).and_then(|repo| {
+        crate::git::repo::config_integer(&repo, "ucg.prompt.timeoutMs")
             .and_then(|ms| u64::try_from(ms).ok())
     });
     Duration::from_millis(configured.unwrap_or(DEFAULT_TIMEOUT_MS))

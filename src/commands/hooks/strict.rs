@@ -19,14 +19,6 @@ pub fn current_story(impl_dir: &Path) -> Option<String> {
     (!story.is_empty()).then_some(story)
 }
 
-pub fn enabled(ctx: &Context) -> bool {
-    ctx.repo().ok().is_some_and(|repo| {
-        repo.config_snapshot()
-            .boolean("ucg.gate.strict")
-            .unwrap_or(false)
-    })
-}
-
 /// `ULTRACODE_PROTECTED_BRANCHES` (comma-separated), else `workflow.protected_branches`.
 fn protected(ctx: &Context) -> Vec<String> {
     if let Ok(list) = std::env::var("ULTRACODE_PROTECTED_BRANCHES") {
@@ -91,13 +83,9 @@ Switch to the epic branch first.",
         }
     }
     // 4. Something staged. Any doubt refuses (fail-closed).
-    let staged = std::process::Command::new("git")
-        .args(["diff", "--cached", "--quiet"])
-        .status()
-        .map(|s| s.code());
-    match staged {
-        Ok(Some(1)) => {}
-        Ok(Some(0)) => out.push("staged changes: nothing is staged; `git add` the story's changes".into()),
+    match crate::git::hooks::something_staged() {
+        Some(true) => {}
+        Some(false) => out.push("staged changes: nothing is staged; `git add` the story's changes".into()),
         _ => out.push("staged changes: the index could not be read (`git diff --cached --quiet` failed); refusing".into()),
     }
     // 5. No staged acceptance test still skipped.
