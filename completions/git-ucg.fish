@@ -53,22 +53,22 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "generate" -d 'Regen
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l json -d 'Print one JSON document (schema git-ucg.config/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l format -d 'The view: `human` (the dashboard), `json`, or `markdown` (the reference renderer\'s document)' -r -f -a "human\t''
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l format -d 'The view: `human` (the dashboard), `json` (the same as --json), or `markdown` (the reference renderer\'s document)' -r -f -a "human\t''
 json\t''
 markdown\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l run-dir -d 'The run folder whose decision log\'s tail is shown (default: the heartbeat epic\'s run)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the artifact directory)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l rev -d 'Read every artifact from the tree of commit REV instead of the work tree (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l json -d 'Print one JSON document (schema git-ucg.status/1); the same as --format json'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l prompt -d 'One short segment for a shell prompt, from a cache under the git directory; always exits 0'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l watch -d 'Re-render on every change to the artifacts, run folder or ledger (Ctrl-C ends); with --json, one document per line per change'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l fast -d 'Skip the per-story commit and line counts (no git history is read)'
@@ -80,17 +80,17 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l runs-root -d 'W
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l json -d 'Print one JSON document (schema git-ucg.runs/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l rev -d 'Read the artifacts from the tree of commit REV (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l json -d 'Print one JSON document (schema git-ucg.pending/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l exit-code -d 'Exit 1 when anything is pending or blocked (like `git diff --exit-code`)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s h -l help -d 'Print help'
@@ -107,7 +107,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l dry-run -d 'Show what would be recorded and applied; write nothing'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l json -d 'Print one JSON document (schema git-ucg.resolve/1): recorded, applied, still pending'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l interactive -d 'Ask on standard input even when it is not a terminal'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s h -l help -d 'Print help'
@@ -117,16 +117,16 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l impl-artifact
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l json -d 'Print one JSON document (schema git-ucg.resume/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l rev -d 'Decide on the artifacts in the tree of commit REV (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l json -d 'Print one JSON document (schema git-ucg.gate/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s V -l version -d 'Print version'
@@ -164,7 +164,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_s
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document (schema git-ucg.hooks/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -209,7 +209,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_see
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document (schema git-ucg.baseline/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
@@ -438,7 +438,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from current" -s V -l version -d 'Print version'
@@ -447,7 +447,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
@@ -457,7 +457,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_su
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -s n -l dry-run -d 'Say what would be removed, remove nothing'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l json -d 'Print one JSON document (schema git-ucg.goal-gc/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from gc" -s V -l version -d 'Print version'
@@ -479,7 +479,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l name-status -d 'Status letter and path(s) per file, as `git diff --name-status` prints them'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat` prints them'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s p -l patch -d 'A unified diff that `git apply` accepts (`-p` like git)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l json -d 'Print one JSON document (schema git-ucg.diff/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -s M -l find-renames -d 'Detect renames (the default)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l no-renames -d 'Do not detect renames'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand goal; and __fish_seen_subcommand_from diff" -l no-cache -d 'Count lines afresh, without the line-count cache under the git directory'
@@ -503,7 +503,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_su
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l by-mtime -d 'Newest first by meta.json\'s modification time (as the pipeline\'s hooks pick the newest run)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
@@ -511,7 +511,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
@@ -519,7 +519,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
@@ -528,7 +528,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_su
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -s y -l yes -d 'Answer yes to the confirmation'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -s V -l version -d 'Print version'
@@ -537,7 +537,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_su
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -s y -l yes -d 'Answer yes to the confirmation'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -s V -l version -d 'Print version'
@@ -547,7 +547,7 @@ always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s y -l yes -d 'Answer yes to the confirmation (not for an aborted run)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l allow-failed -d 'Offer a failed phase for re-running too'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l json -d 'Print one JSON document'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
@@ -644,7 +644,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document (schema git-ucg.budget/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
@@ -656,12 +656,12 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l epic -d 'The epic id (default: the heartbeat\'s, else the current story\'s, else the checked-out epic branch\'s)' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the run\'s artifacts from the tree of commit REV (no checkout), and end ranges at REV: a teammate\'s run on `origin/ultracode/epic-7`, say' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l json -d 'Print one JSON document (schema git-ucg.epic/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l fast -d 'Skip per-story file and line counts (commits only)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l no-cache -d 'Count lines afresh, without the line-count cache under the git directory'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l no-pager -d 'Never send output through a pager'
@@ -679,7 +679,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l stat -d 'A diff
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l name-status -d 'Status letter and path(s) per file, as `git diff --name-status` prints them'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat` prints them'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s p -l patch -d 'A unified diff that `git apply` accepts (`-p` like git)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l json -d 'Print one JSON document (schema git-ucg.diff/1)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -s M -l find-renames -d 'Detect renames (the default)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l no-renames -d 'Do not detect renames'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l no-cache -d 'Count lines afresh, without the line-count cache under the git directory'

@@ -9,6 +9,29 @@ use std::path::PathBuf;
 const IMPL_ARTIFACTS_HELP: &str =
     "The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)";
 
+/// `--json`, on every read command.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct JsonFlag {
+    /// Print one JSON document instead of text; its "schema" key names its format and version.
+    #[arg(long = "json", id = "json")]
+    pub on: bool,
+}
+
+/// `--impl-artifacts`, on every command that reads or writes the run's artifacts.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ImplArtifacts {
+    #[arg(long = "impl-artifacts", id = "impl_artifacts", value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
+    pub dir: Option<PathBuf>,
+}
+
+/// `--rev`, on the read commands that can read a commit's artifacts instead of the work tree's.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RevFlag {
+    /// Read the artifacts from the tree of commit REV instead of the work tree (no checkout).
+    #[arg(long = "rev", id = "rev", value_name = "REV")]
+    pub commit: Option<String>,
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "git-ucg",
@@ -109,9 +132,8 @@ pub struct ConfigArgs {
     #[arg(value_name = "KEY")]
     pub key: Option<String>,
 
-    /// Print one JSON document (schema git-ucg.config/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Args)]
@@ -122,17 +144,15 @@ without one is listed as unpromoted: not answerable until promoted), and the def
 with source `decision` and status `open`, in every table. Reads, never writes."
 )]
 pub struct PendingArgs {
-    /// Print one JSON document (schema git-ucg.pending/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// Exit 1 when anything is pending or blocked (like `git diff --exit-code`).
     #[arg(long)]
     pub exit_code: bool,
-    /// Read the artifacts from the tree of commit REV (no checkout).
-    #[arg(long, value_name = "REV")]
-    pub rev: Option<String>,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub rev: RevFlag,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
     /// The deferred-work ledger (default: workflow.deferred_work_path).
     #[arg(long, value_name = "FILE")]
     pub deferred_work: Option<PathBuf>,
@@ -147,14 +167,13 @@ from there; otherwise it re-enters Execute at the first story, in sprint order, 
 rebuilds."
 )]
 pub struct ResumeArgs {
-    /// Print one JSON document (schema git-ucg.resume/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// The epic id (default: the heartbeat's, else the current story's, else the checked-out epic branch's).
     #[arg(long, value_name = "ID")]
     pub epic: Option<String>,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Args)]
@@ -182,17 +201,16 @@ pub struct ResolveArgs {
     /// Show what would be recorded and applied; write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Print one JSON document (schema git-ucg.resolve/1): recorded, applied, still pending.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// Ask on standard input even when it is not a terminal.
     #[arg(long)]
     pub interactive: bool,
     /// The run folder (under the runs root) whose decision log gets the pass's section.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
     /// The deferred-work ledger (default: workflow.deferred_work_path).
     #[arg(long, value_name = "FILE")]
     pub deferred_work: Option<PathBuf>,
@@ -256,9 +274,8 @@ impl ResolveArgs {
 terminal when it also holds run-report.md, else live."
 )]
 pub struct RunsArgs {
-    /// Print one JSON document (schema git-ucg.runs/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
     #[arg(long, value_name = "DIR")]
     pub runs_root: Option<PathBuf>,
@@ -273,12 +290,12 @@ registry is corrupt, `?` when the ucg.prompt.timeoutMs deadline (default 50) cut
 on every change. status reads and never writes under the artifact directories; every source is optional."
 )]
 pub struct StatusArgs {
-    /// The view: `human` (the dashboard), `json`, or `markdown` (the reference renderer's document).
-    #[arg(long, value_enum, default_value_t = StatusFormat::Human)]
+    /// The view: `human` (the dashboard), `json` (the same as --json), or `markdown` (the
+    /// reference renderer's document).
+    #[arg(long, value_enum, default_value_t = StatusFormat::Human, conflicts_with = "json")]
     pub format: StatusFormat,
-    /// Print one JSON document (schema git-ucg.status/1); the same as --format json.
-    #[arg(long, conflicts_with = "format")]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// One short segment for a shell prompt, from a cache under the git directory; always exits 0.
     #[arg(long, conflicts_with_all = ["format", "json", "watch", "rev", "fast", "no_cache", "impl_artifacts", "run_dir", "runs_root", "deferred_work"])]
     pub prompt: bool,
@@ -292,8 +309,8 @@ pub struct StatusArgs {
     /// Count lines afresh, without the line-count cache under the git directory.
     #[arg(long)]
     pub no_cache: bool,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
     /// The run folder whose decision log's tail is shown (default: the heartbeat epic's run).
     #[arg(long, value_name = "DIR")]
     pub run_dir: Option<PathBuf>,
@@ -304,9 +321,8 @@ pub struct StatusArgs {
     /// artifact directory).
     #[arg(long, value_name = "FILE")]
     pub deferred_work: Option<PathBuf>,
-    /// Read every artifact from the tree of commit REV instead of the work tree (no checkout).
-    #[arg(long, value_name = "REV")]
-    pub rev: Option<String>,
+    #[command(flatten)]
+    pub rev: RevFlag,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -321,12 +337,13 @@ pub enum StatusFormat {
     after_help = "A story's range is .baseline-<story> .. .commit-<story>, else .. the next later story's \
 baseline, else .. the epic branch's tip (HEAD when the branch does not exist). Stories come from \
 sprint-status.yaml in file order, else from the heartbeat, else from the markers present. A baseline that \
-does not resolve, or is not an ancestor of its end, is reported as a problem of its story (exit 0)."
+does not resolve, or is not an ancestor of its end, is reported as a problem of its story (exit 0). With \
+--rev, the artifacts are the commit's and the ranges end at REV: a teammate's run on \
+`origin/ultracode/epic-7`, say."
 )]
 pub struct EpicArgs {
-    /// Print one JSON document (schema git-ucg.epic/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// The epic id (default: the heartbeat's, else the current story's, else the checked-out epic branch's).
     #[arg(long, value_name = "ID")]
     pub epic: Option<String>,
@@ -336,12 +353,10 @@ pub struct EpicArgs {
     /// Count lines afresh, without the line-count cache under the git directory.
     #[arg(long)]
     pub no_cache: bool,
-    /// Read the run's artifacts from the tree of commit REV (no checkout), and end ranges at REV:
-    /// a teammate's run on `origin/ultracode/epic-7`, say.
-    #[arg(long, value_name = "REV")]
-    pub rev: Option<String>,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub rev: RevFlag,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Args)]
@@ -364,8 +379,8 @@ pub struct DiffArgs {
     /// The epic id for --story and --epic (default as for `git ucg epic`).
     #[arg(long = "epic-id", value_name = "ID")]
     pub epic_id: Option<String>,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
     #[command(flatten)]
     pub output: DiffOutputArgs,
 }
@@ -385,9 +400,8 @@ pub struct DiffOutputArgs {
     /// A unified diff that `git apply` accepts (`-p` like git).
     #[arg(short = 'p', long)]
     pub patch: bool,
-    /// Print one JSON document (schema git-ucg.diff/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
     /// Detect renames (the default).
     #[arg(short = 'M', long = "find-renames", overrides_with = "no_renames")]
     pub find_renames: bool,
@@ -433,14 +447,12 @@ reds,escalations,decisions) is pending, or while the RED registry is corrupt. Ex
 otherwise (also when no run exists)."
 )]
 pub struct GateArgs {
-    /// Decide on the artifacts in the tree of commit REV (no checkout).
-    #[arg(long, value_name = "REV")]
-    pub rev: Option<String>,
-    /// Print one JSON document (schema git-ucg.gate/1).
-    #[arg(long)]
-    pub json: bool,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub rev: RevFlag,
+    #[command(flatten)]
+    pub json: JsonFlag,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -509,9 +521,8 @@ pub struct HooksUninstallArgs {
 
 #[derive(Debug, Args)]
 pub struct HooksStatusArgs {
-    /// Print one JSON document (schema git-ucg.hooks/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Args)]
@@ -672,9 +683,8 @@ pub struct SdlcLayoutArgs {
     /// Where run directories live (default: <project root>/docs/superpowers/runs).
     #[arg(long, value_name = "DIR")]
     pub runs_dir: Option<PathBuf>,
-    /// Print one JSON document.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Args)]
@@ -814,9 +824,8 @@ pub struct GoalRawArgs {
 
 #[derive(Debug, Args)]
 pub struct GoalJsonArgs {
-    /// Print one JSON document.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Args)]
@@ -824,9 +833,8 @@ pub struct GoalGcArgs {
     /// Say what would be removed, remove nothing.
     #[arg(long, short = 'n')]
     pub dry_run: bool,
-    /// Print one JSON document (schema git-ucg.goal-gc/1).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Args)]
@@ -855,8 +863,8 @@ pub struct BaselineStoryArgs {
     /// The story id.
     #[arg(value_name = "STORY")]
     pub story: String,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Args)]
@@ -864,11 +872,10 @@ pub struct BaselineShowArgs {
     /// The story id (default: $ULTRACODE_STORY_ID, else .current-story).
     #[arg(value_name = "STORY")]
     pub story: Option<String>,
-    /// Print one JSON document (schema git-ucg.baseline/1).
-    #[arg(long)]
-    pub json: bool,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub json: JsonFlag,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Subcommand)]
@@ -893,11 +900,10 @@ pub struct BudgetShowArgs {
     /// The story (default: every story with a counter).
     #[arg(value_name = "STORY")]
     pub story: Option<String>,
-    /// Print one JSON document (schema git-ucg.budget/1).
-    #[arg(long)]
-    pub json: bool,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub json: JsonFlag,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Args)]
@@ -905,8 +911,8 @@ pub struct BudgetResetArgs {
     /// The story whose counter is deleted.
     #[arg(value_name = "STORY")]
     pub story: String,
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 }
 
 #[derive(Debug, Subcommand)]
@@ -924,8 +930,8 @@ Exit 0, or 2 with one JSON line {\"error\": …} on stderr and nothing written. 
 overwritten."
 )]
 pub struct RedsApplyArgs {
-    #[arg(long, value_name = "DIR", help = IMPL_ARTIFACTS_HELP)]
-    pub impl_artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
 
     /// The preflight scan: a JSON object with a "reds" list; `-` reads standard input.
     #[arg(long, value_name = "FILE")]

@@ -180,9 +180,9 @@ impl Config {
         // that is there but cannot be read or parsed stops everything: it is required once present.
         let base_text = match &ucg_root {
             None => None,
-            Some(_) => match std::fs::read(&base_path) {
-                Ok(bytes) => Some(bytes),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(_) => match crate::store::read_if_present(&base_path) {
+                Ok(Some(bytes)) => Some(bytes),
+                Ok(None) => {
                     warnings.push(format!(
                         "{} not found; using the built-in defaults",
                         base_path.display()
@@ -218,10 +218,10 @@ impl Config {
         tables.push((LayerKind::Base, base_table));
 
         for (kind, path) in custom_layers(project_root) {
-            let state = match std::fs::read(&path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => LayerState::Absent,
+            let state = match crate::store::read_if_present(&path) {
+                Ok(None) => LayerState::Absent,
                 Err(e) => LayerState::Ignored(e.to_string()),
-                Ok(bytes) => match parse_layer(&bytes) {
+                Ok(Some(bytes)) => match parse_layer(&bytes) {
                     Ok(table) => {
                         tables.push((kind, table));
                         LayerState::Loaded

@@ -39,7 +39,7 @@ fn write_marker(ctx: &Context, impl_dir: &Path, name: &str, text: &str) -> Resul
 
 fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     store::validate_story_id(&args.story)?;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::baseline_file(&args.story);
     std::fs::create_dir_all(&impl_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
@@ -68,7 +68,7 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
 
 fn end(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     store::validate_story_id(&args.story)?;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::commit_file(&args.story);
     let sha = head(ctx)?;
     write_marker(ctx, &impl_dir, &name, &format!("{sha}\n"))?;
@@ -78,7 +78,7 @@ fn end(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
 
 fn check(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     store::validate_story_id(&args.story)?;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let marker_name = markers::tests_ran_file(&args.story);
     let baseline_name = markers::baseline_file(&args.story);
     let read = |name: &str| {
@@ -106,7 +106,7 @@ fn check(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
 }
 
 fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let story = match &args.story {
         Some(story) => story.clone(),
         None => std::env::var("ULTRACODE_STORY_ID")
@@ -138,7 +138,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
         }),
         _ => None,
     };
-    if args.json {
+    if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.baseline/1",
             "story": story,

@@ -121,7 +121,7 @@ fn ceiling(ctx: &Context) -> i128 {
 }
 
 pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let max = ceiling(ctx);
     let mut stories: Vec<String> = match &args.story {
         Some(story) => vec![story.clone()],
@@ -154,7 +154,7 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
             (story, turns, escalated)
         })
         .collect();
-    if args.json {
+    if args.json.on {
         let stories: Vec<_> = rows
             .iter()
             .map(|(story, turns, escalated)| {
@@ -185,7 +185,7 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
 
 pub fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
     store::validate_story_id(&args.story)?;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let counter = impl_dir.join(budget::counter_file(&args.story));
     if !counter.exists() {
         println!("{}: no counter, nothing to reset", args.story);

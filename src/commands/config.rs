@@ -14,9 +14,9 @@ pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
         Some(key) => show_key(
             config,
             key.strip_prefix("workflow.").unwrap_or(key),
-            args.json,
+            args.json.on,
         ),
-        None if args.json => {
+        None if args.json.on => {
             let doc = document(config)?;
             print_json(&doc)
         }

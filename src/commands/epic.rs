@@ -10,8 +10,8 @@ use std::io::Write;
 
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
-    let inputs = ctx.epic_inputs(args.impl_artifacts.as_deref(), args.epic.clone())?;
-    let (source, tip) = match &args.rev {
+    let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic.clone())?;
+    let (source, tip) = match &args.rev.commit {
         Some(rev) => {
             let source =
                 ArtifactSource::at_rev(repo, rev, &inputs.project_root).map_err(Error::new)?;
@@ -32,7 +32,7 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
         .map(|story| epic::story_changes(repo, story, args.fast, &mut counted))
         .collect();
     counted.save();
-    if args.json {
+    if args.json.on {
         let doc = document(&epic, &changes);
         return crate::output::print_json(&doc);
     }

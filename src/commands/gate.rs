@@ -7,11 +7,11 @@ use crate::error::Result;
 use crate::ucg::gate;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
-    let located = ctx.gate_inputs(args.impl_artifacts.as_deref())?;
-    let source = &ctx.artifact_source(args.rev.as_deref())?;
+    let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
+    let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
     let decision = located.decide(source, &ctx.gated_sources());
     let code = u8::from(decision.blocked());
-    if args.json {
+    if args.json.on {
         crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.gate/1",
             "blocked": decision.blocked(),

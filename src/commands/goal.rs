@@ -39,9 +39,9 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
         return Ok(refuse(&Refusal::direct(USAGE)));
     };
     let outcome = match command {
-        GoalCommand::Current(json) => return view::run_current(&session, json.json),
-        GoalCommand::Show(json) => return view::run_show(ctx, &session, json.json),
-        GoalCommand::Gc(args) => return gc::run(&session, args.dry_run, args.json),
+        GoalCommand::Current(json) => return view::run_current(&session, json.json.on),
+        GoalCommand::Show(json) => return view::run_show(ctx, &session, json.json.on),
+        GoalCommand::Gc(args) => return gc::run(&session, args.dry_run, args.json.on),
         GoalCommand::Diff(args) => return diff::run(ctx, &session, args),
         GoalCommand::Unknown(_) => Err(Refusal::direct(USAGE)),
         raw => dispatch(&session, raw),

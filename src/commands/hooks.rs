@@ -220,7 +220,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         .boolean("ucg.gate.strict")
         .unwrap_or(false);
     let agent = agent::installed(&ctx.project_root()?);
-    if args.json {
+    if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.hooks/1",
             "hooks_dir": dir.display().to_string(),
@@ -390,15 +390,15 @@ mod agent {
     }
 
     fn read(path: &Path) -> Result<Value> {
-        match std::fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+        match crate::store::read_if_present(path) {
+            Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::new(format!(
                     "{}: not JSON ({e}); not touching it",
                     path.display()
                 ))
                 .hint("repair it by hand, then run the command again")
             }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(json!({})),
+            Ok(None) => Ok(json!({})),
             Err(e) => Err(Error::new(format!("cannot read {}: {e}", path.display()))),
         }
     }

@@ -11,16 +11,16 @@ use std::path::PathBuf;
 pub const SCHEMA: &str = "git-ucg.pending/1";
 
 pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
-    let source = &ctx.artifact_source(args.rev.as_deref())?;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let ledger = ctx.deferred_work(
         args.deferred_work.as_deref(),
-        args.impl_artifacts.as_deref(),
+        args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
     // Under --rev, paths are looked up in the commit's tree: absolute, to be placed there.
-    let place = |p: PathBuf| match &args.rev {
+    let place = |p: PathBuf| match &args.rev.commit {
         Some(_) => std::path::absolute(&p).unwrap_or(p),
         None => p,
     };
@@ -34,7 +34,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         source,
     );
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
-    if args.json {
+    if args.json.on {
         crate::output::print_json(&document(&found))?;
     } else {
         let mut out = ctx.paged_output();

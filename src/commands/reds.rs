@@ -20,7 +20,7 @@ pub fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
 
 /// Computes the new registry, writes it (unless `--dry-run`), and returns the document.
 fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let root = || ctx.try_project_root();
     // Read once: standard input cannot be read a second time.
     let scan_bytes = args.scan.as_deref().map(read_scan).transpose()?;

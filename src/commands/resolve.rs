@@ -20,10 +20,10 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let given = given_answers(args)?;
     let interactive = args.interactive
         || (given.is_empty() && args.answers.is_none() && std::io::stdin().is_terminal());
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let ledger = ctx.deferred_work(
         args.deferred_work.as_deref(),
-        args.impl_artifacts.as_deref(),
+        args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
@@ -63,9 +63,9 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     // Where a resume re-enters reads the verdicts, which no answer changes: it is worked out on
     // the other core, from its own view of the repository, while the pass writes.
     let root = ctx.try_project_root();
-    let impl_flag = args.impl_artifacts.clone();
+    let impl_flag = args.impl_artifacts.dir.clone();
     let routed = std::thread::scope(|scope| {
-        let route = (!args.json)
+        let route = (!args.json.on)
             .then(|| {
                 // The readers recurse: the same stack as every command gets.
                 std::thread::Builder::new()
@@ -93,7 +93,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         Some(after) => after,
         None => enumerate(&run),
     };
-    if args.json {
+    if args.json.on {
         let doc = serde_json::json!({
             "schema": SCHEMA,
             "dry_run": run.dry_run,

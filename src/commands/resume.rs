@@ -16,7 +16,7 @@ pub const SCHEMA: &str = "git-ucg.resume/1";
 
 pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     let repo = ctx.repo()?;
-    let inputs = ctx.epic_inputs(args.impl_artifacts.as_deref(), args.epic.clone())?;
+    let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic.clone())?;
     let loaded = epic::load(
         repo,
         &inputs,
@@ -44,7 +44,7 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     checks.push(latch_check(&inputs.impl_dir));
     checks.push(baseline_check(&inputs.impl_dir));
 
-    if args.json {
+    if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": SCHEMA,
             "epic": loaded.as_ref().ok().map(|e| e.id.clone()),

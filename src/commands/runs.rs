@@ -25,7 +25,7 @@ pub fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
         None => ctx.project_root()?.join(runs::RUNS_ROOT),
     };
     let found = list(&root);
-    if args.json {
+    if args.json.on {
         let doc = serde_json::json!({
             "schema": "git-ucg.runs/1",
             "runs_root": root.to_string_lossy(),

@@ -57,7 +57,7 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    if args.layout.json {
+    if args.layout.json.on {
         let runs: Vec<Value> = summaries.into_iter().map(|s| s.doc).collect();
         return crate::output::print_json(&json!({"schema": "git-ucg.sdlc-runs/1", "runs": runs}));
     }
@@ -78,7 +78,7 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
     let summary = summarize(&load(&id, &dir, false), jiff::Timestamp::now());
-    if args.layout.json {
+    if args.layout.json.on {
         let mut doc = summary.doc;
         doc["schema"] = "git-ucg.sdlc-status/1".into();
         return crate::output::print_json(&doc);
@@ -107,7 +107,7 @@ fn show(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let loaded = load(&id, &dir, false);
     let summary = summarize(&loaded, jiff::Timestamp::now());
     let doc = catalog(&loaded, &summary);
-    if args.layout.json {
+    if args.layout.json.on {
         return crate::output::print_json(&doc);
     }
     let mut out = ctx.paged_output();
@@ -450,7 +450,7 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
         "resume_hint": format!("resume at Phase {phase} ({name}): re-run the whole phase, overwriting its outputs"),
         "special": special_behaviour(phase),
     });
-    if args.layout.json {
+    if args.layout.json.on {
         return crate::output::print_json(&handoff);
     }
     let mut out = std::io::stdout().lock();

@@ -36,7 +36,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
         }
         return Ok(0);
     }
-    let format = if args.json {
+    let format = if args.json.on {
         StatusFormat::Json
     } else {
         args.format
@@ -44,7 +44,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     if args.watch {
         return watch(ctx, args, format);
     }
-    let source = &ctx.artifact_source(args.rev.as_deref())?;
+    let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
     let located = locate(ctx, args, format, source)?;
     let document = render(ctx, args, format, source, &located)?;
     if format == StatusFormat::Human {
@@ -65,7 +65,7 @@ fn locate(
     format: StatusFormat,
     source: &ArtifactSource,
 ) -> Result<Located> {
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.as_deref())?;
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     // The markdown view names nothing relative to the root: given every path, it looks for no
     // repository (the reference's invocation, and a millisecond saved).
     let project_root = match (format, &args.runs_root) {
@@ -78,19 +78,19 @@ fn locate(
         .unwrap_or_else(|| project_root.join(crate::ucg::runs::RUNS_ROOT));
     let deferred_work = ctx.deferred_work(
         args.deferred_work.as_deref(),
-        args.impl_artifacts.as_deref(),
+        args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );
     // Under --rev, paths are looked up in the commit's tree, so they are made absolute to be
     // placed there; otherwise they stay as given (the reference prints them so).
-    let place = |p: PathBuf| match &args.rev {
+    let place = |p: PathBuf| match &args.rev.commit {
         Some(_) => std::path::absolute(&p).unwrap_or(p),
         None => p,
     };
     let (impl_dir, runs_root) = (place(impl_dir), place(runs_root));
     // Given the reference's flags, behave as the reference: no --run-dir, no log tail. Located
     // from the configuration, the current run is the run folder of the heartbeat's epic.
-    let run_dir = match (&args.run_dir, &args.impl_artifacts) {
+    let run_dir = match (&args.run_dir, &args.impl_artifacts.dir) {
         (Some(dir), _) => Some(place(dir.clone())),
         (None, Some(_)) => None,
         (None, None) => current_run(source, &impl_dir, &runs_root),
@@ -132,7 +132,7 @@ fn render(
             deferred_work: &located.deferred_work,
             now: jiff::Timestamp::now(),
         },
-        args.rev.as_deref(),
+        args.rev.commit.as_deref(),
     );
     if !args.fast {
         count_changes(ctx, args, source, &mut report);
@@ -180,10 +180,10 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
             .map(str::to_string)
             .or_else(|| (!run.epic.is_null()).then(|| run.epic.to_string()))
     });
-    let Ok(inputs) = ctx.epic_inputs(args.impl_artifacts.as_deref(), epic) else {
+    let Ok(inputs) = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), epic) else {
         return;
     };
-    let tip = args.rev.as_deref().and_then(|rev| {
+    let tip = args.rev.commit.as_deref().and_then(|rev| {
         repo.rev_parse_single(rev)
             .ok()
             .and_then(|id| id.object().ok()?.peel_to_commit().ok())

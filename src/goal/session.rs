@@ -157,11 +157,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
 
 /// Reads a file that may be absent; a directory or an unreadable file is an error naming it.
 pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
+    crate::store::read_if_present(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 /// Replaces an existing file atomically; `Err(None)` when it does not exist.

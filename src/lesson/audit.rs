@@ -9,9 +9,9 @@ use std::collections::HashSet;
 /// `{ok, issues, checked: {lessons}}`: every line judged (a JSON `null` line too, which crashes the
 /// reference), duplicate ids, the index checked both ways. Lines are physical, 1-based.
 pub fn audit_doc(paths: &Paths) -> Value {
-    let bytes = match std::fs::read(&paths.ledger) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    let bytes = match crate::store::read_if_present(&paths.ledger) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
             return json!({"ok": true, "issues": [], "checked": {"lessons": 0}});
         }
         Err(e) => {
@@ -46,8 +46,8 @@ pub fn audit_doc(paths: &Paths) -> Value {
     if let Some(line) = torn {
         issues.push(json!({"line": line, "issue": "torn_line"}));
     }
-    match std::fs::read(&paths.index) {
-        Ok(index_bytes) => match ledger::load_index(Some(&index_bytes)) {
+    match crate::store::read_if_present(&paths.index) {
+        Ok(Some(index_bytes)) => match ledger::load_index(Some(&index_bytes)) {
             Ok(index) => {
                 let by_id = index.get("by_id").and_then(Value::as_object);
                 for id in by_id.into_iter().flat_map(|m| m.keys()) {
@@ -65,7 +65,7 @@ pub fn audit_doc(paths: &Paths) -> Value {
             }
             Err(_) => issues.push(json!({"issue": "index_invalid_json"})),
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Ok(None) => {
             if !seen.is_empty() {
                 issues.push(json!({"issue": "index_missing"}));
             }

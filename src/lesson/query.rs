@@ -45,11 +45,9 @@ pub fn query(
     hide_superseded: bool,
     warn: &mut dyn FnMut(String),
 ) -> Result<Vec<(usize, Value)>, LessonError> {
-    let bytes = match std::fs::read(&paths.ledger) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
-    };
+    let bytes = crate::store::read_if_present(&paths.ledger)
+        .map_err(|e| io_error("cannot read", &paths.ledger, e))?
+        .unwrap_or_default();
     // Only the fields the ranking needs are read, on every core; whole lessons are parsed for
     // the few that are printed.
     let (lines, torn) = ledger::raw_lines(&bytes);

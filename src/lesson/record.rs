@@ -90,9 +90,9 @@ pub fn readable_lessons(
     paths: &Paths,
     warn: &mut dyn FnMut(String),
 ) -> std::result::Result<Vec<Map<String, Value>>, LessonError> {
-    let bytes = match std::fs::read(&paths.ledger) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+    let bytes = match store::read_if_present(&paths.ledger) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(Vec::new()),
         Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
     };
     let (lines, torn) = ledger::lines(&bytes);

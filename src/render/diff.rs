@@ -69,7 +69,7 @@ pub fn print_range(
             false,
         );
     }
-    if args.json {
+    if args.json.on {
         let files: Vec<_> = changes
             .iter()
             .zip(&counts)

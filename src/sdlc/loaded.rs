@@ -21,9 +21,9 @@ pub struct Loaded {
 /// (what the status line needs), and malformed lines are not reported.
 pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
     let mut warnings = Vec::new();
-    let meta_bytes = match std::fs::read(dir.join("meta.json")) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    let meta_bytes = match crate::store::read_if_present(&dir.join("meta.json")) {
+        Ok(Some(bytes)) => Some(bytes),
+        Ok(None) => {
             warnings.push("meta.json is missing".to_string());
             None
         }
@@ -45,12 +45,12 @@ pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
                 None
             }
         });
-    let log = match std::fs::read(dir.join("events.jsonl")) {
-        Ok(bytes) if phase_lines_only => {
+    let log = match crate::store::read_if_present(&dir.join("events.jsonl")) {
+        Ok(Some(bytes)) if phase_lines_only => {
             Some(events::parse_filtered(&bytes, events::may_be_phase_event))
         }
-        Ok(bytes) => Some(events::parse(&bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Ok(Some(bytes)) => Some(events::parse(&bytes)),
+        Ok(None) => {
             warnings.push("events.jsonl is missing: meta.json alone is shown".into());
             None
         }

@@ -7,13 +7,19 @@ use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-/// Reads a file that may legitimately be absent (`Ok(None)`).
-pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+/// Reads a file that may legitimately be absent (`Ok(None)`); any other failure is the io error,
+/// for callers that word it themselves.
+pub fn read_if_present(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(StoreError::io(path, "read", e)),
+        Err(e) => Err(e),
     }
+}
+
+/// [`read_if_present`], a failure named as a [`StoreError`].
+pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+    read_if_present(path).map_err(|e| StoreError::io(path, "read", e))
 }
 
 /// Replaces `target` with `bytes` atomically. The caller holds the directory's writer lock (the

@@ -8,7 +8,7 @@ mod plain;
 mod tree;
 
 pub use atomic::{
-    read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
+    read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
     write_atomic_unsynced_with,
 };
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
