@@ -9,19 +9,16 @@ use std::process::Command;
 use support::{time_pair, time_runs_exiting, RepoShape, RunShape, BIN};
 
 fn git(root: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new("git");
-    command
-        .current_dir(root)
-        .args([
+    let mut command = support::git_command(
+        root,
+        &[
             "-c",
             "user.name=Bench",
             "-c",
             "user.email=bench@example.com",
-        ])
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_UCG_BIN", BIN);
+        ],
+    );
+    command.args(args).env("GIT_UCG_BIN", BIN);
     command
 }
 
@@ -50,11 +47,7 @@ fn main() {
             "0000000000000000000000000000000000000000",
         );
     }
-    let status = Command::new(BIN)
-        .current_dir(&hooked)
-        .args(["hooks", "install"])
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+    let status = support::ucg(&hooked, &["hooks", "install"])
         .output()
         .expect("install");
     assert!(
@@ -100,14 +93,6 @@ fn main() {
         },
         "0000000000000000000000000000000000000000",
     );
-    let gate = time_runs_exiting(21, 1, || {
-        let mut command = Command::new(BIN);
-        command
-            .current_dir(&busy)
-            .args(["gate", "--json"])
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null");
-        command
-    });
+    let gate = time_runs_exiting(21, 1, || support::ucg(&busy, &["gate", "--json"]));
     println!("| `git ucg gate --json` (exit 1) | 10,000 pending: 8,000 REDs, 1,000 escalations, 1,000 ledger decisions | {gate:.1} ms | — | — |");
 }

@@ -11,9 +11,7 @@ fn main() {
     println!("| benchmark | input | git-ucg median | comparison median | ratio |");
     println!("|---|---|---|---|---|");
     let (root, _keep) = support::scratch();
-    let status = Command::new("git")
-        .current_dir(&root)
-        .args(["init", "-q"])
+    let status = support::git_command(&root, &["init", "-q"])
         .status()
         .expect("git init");
     assert!(status.success());

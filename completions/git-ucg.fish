@@ -86,7 +86,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s h -l help -d 'P
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the artifact directory)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -101,7 +101,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answer -d 'T
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answers -d 'Answers as JSON, {"answers": [{"id", "answer", "action"}]}, from FILE or - (standard input)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l run -d 'The run folder (under the runs root) whose decision log gets the pass\'s section' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the artifact directory)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''

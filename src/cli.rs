@@ -32,6 +32,23 @@ pub struct RevFlag {
     pub commit: Option<String>,
 }
 
+/// `--deferred-work`, on the commands that read the deferred-work ledger.
+#[derive(Debug, Clone, Default, Args)]
+pub struct DeferredWork {
+    /// The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the
+    /// artifact directory).
+    #[arg(long = "deferred-work", id = "deferred_work", value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// `--runs-root`, on the commands that read run folders.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RunsRoot {
+    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
+    #[arg(long = "runs-root", id = "runs_root", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "git-ucg",
@@ -153,9 +170,8 @@ pub struct PendingArgs {
     pub rev: RevFlag,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
-    /// The deferred-work ledger (default: workflow.deferred_work_path).
-    #[arg(long, value_name = "FILE")]
-    pub deferred_work: Option<PathBuf>,
+    #[command(flatten)]
+    pub deferred_work: DeferredWork,
 }
 
 #[derive(Debug, Args)]
@@ -211,12 +227,10 @@ pub struct ResolveArgs {
     pub run: Option<String>,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
-    /// The deferred-work ledger (default: workflow.deferred_work_path).
-    #[arg(long, value_name = "FILE")]
-    pub deferred_work: Option<PathBuf>,
-    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
-    #[arg(long, value_name = "DIR")]
-    pub runs_root: Option<PathBuf>,
+    #[command(flatten)]
+    pub deferred_work: DeferredWork,
+    #[command(flatten)]
+    pub runs_root: RunsRoot,
     /// --close/--defer and their answers in command-line order (filled after parsing).
     #[arg(skip)]
     pub given: Vec<(Action, String, Option<String>)>,
@@ -276,9 +290,8 @@ terminal when it also holds run-report.md, else live."
 pub struct RunsArgs {
     #[command(flatten)]
     pub json: JsonFlag,
-    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
-    #[arg(long, value_name = "DIR")]
-    pub runs_root: Option<PathBuf>,
+    #[command(flatten)]
+    pub runs_root: RunsRoot,
 }
 
 #[derive(Debug, Args)]
@@ -314,13 +327,10 @@ pub struct StatusArgs {
     /// The run folder whose decision log's tail is shown (default: the heartbeat epic's run).
     #[arg(long, value_name = "DIR")]
     pub run_dir: Option<PathBuf>,
-    /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
-    #[arg(long, value_name = "DIR")]
-    pub runs_root: Option<PathBuf>,
-    /// The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the
-    /// artifact directory).
-    #[arg(long, value_name = "FILE")]
-    pub deferred_work: Option<PathBuf>,
+    #[command(flatten)]
+    pub runs_root: RunsRoot,
+    #[command(flatten)]
+    pub deferred_work: DeferredWork,
     #[command(flatten)]
     pub rev: RevFlag,
 }

@@ -1,5 +1,5 @@
 //! UltraCode Goal's configuration: the three `customize.toml` layers, their merge, and the
-//! `{project-root}` expansion of path scalars (formats/ucg.md §4; PRODUCT.md §2).
+//! `{project-root}` expansion of path scalars (docs/formats/ucg.md §4; docs/product.md §2).
 //!
 //! Layers, later wins: the module's `{ucg-root}/customize.toml` (built-in defaults when absent),
 //! the team's `<root>/_bmad/custom/ultracode-goal.toml`, the user's `….user.toml`. Merge: tables

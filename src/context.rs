@@ -1,4 +1,4 @@
-//! Locating a run (PRODUCT.md §2): the repository (with git's environment overrides), the project
+//! Locating a run (docs/product.md §2): the repository (with git's environment overrides), the project
 //! root, `{ucg-root}`, the configuration, and the artifact directories, each resolved once here.
 
 use crate::cli::Cli;
@@ -138,12 +138,12 @@ impl Context {
 
     /// Where artifacts are read from: the tree of `rev` (read commands' `--rev`), else the work
     /// tree.
-    pub fn artifact_source(&self, rev: Option<&str>) -> Result<crate::store::ArtifactSource<'_>> {
+    pub fn artifact_source(&self, rev: Option<&str>) -> Result<crate::git::ArtifactSource<'_>> {
         match rev {
-            None => Ok(crate::store::ArtifactSource::WorkTree),
+            None => Ok(crate::git::ArtifactSource::WorkTree),
             Some(rev) => {
                 let root = self.project_root()?;
-                crate::store::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::new)
+                crate::git::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::new)
             }
         }
     }

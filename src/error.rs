@@ -1,4 +1,4 @@
-//! The command-line error: what the user sees and the exit code it maps to (PRODUCT.md §3).
+//! The command-line error: what the user sees and the exit code it maps to (docs/product.md §3).
 //!
 //! Exit codes: 0 success (and a closed stdout: BrokenPipe ends quietly), 1 a negative answer the
 //! caller asked for (returned as `Ok(1)` by the command, never as an error), 2 everything that

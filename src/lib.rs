@@ -1,7 +1,15 @@
 //! git-ucg: a git subcommand for operating autonomous coding-agent runs.
 //!
-//! Dependencies point one way: `commands` → (`context`, `output`) → (`ucg`, `config`) → `store`.
-//! Format modules (`ucg`, `pyjson`) are pure functions over bytes.
+//! Dependencies point one way (docs/ARCHITECTURE.md; `tests/architecture.rs` enforces it):
+//! `main` → `commands` (with `cli`, `context`, `output`, `render`) → the domain (`ucg`, `goal`,
+//! `sdlc`, `lesson`) → `git`, `store`, `pyjson`, `config`. No command calls another; only `git`
+//! touches gitoxide or the git binary; only `store` writes files.
+//!
+//! The four systems, one module each:
+//! - `ucg` — UltraCode Goal: a run's artifacts, its pending decisions, the gate, resolve.
+//! - `goal` — the ultragoal state machine (`git ucg goal`), a different system despite the name.
+//! - `sdlc` — agentic-sdlc runs (`git ucg sdlc`).
+//! - `lesson` — DG-Anvil's lesson ledger (`git ucg lesson`).
 
 pub mod cli;
 pub mod commands;

@@ -9,6 +9,8 @@
 //! 5. **domain-never-reaches-up**: the domain and the layers below it never mention
 //!    `crate::commands`, `crate::cli`, `crate::context`, `crate::output` or `crate::render`.
 //! 6. **domain-never-prints**: the domain never writes to the terminal itself.
+//! 7. **writes-in-store**: only `src/store/` writes to the file system (creates, replaces,
+//!    appends to, renames or removes files and directories).
 //!
 //! The check is textual, not a parse. Comments are stripped first, so prose may name anything;
 //! paths are matched as whole identifiers, directly (`crate::cli::Args`) or as members of a `use`
@@ -69,7 +71,28 @@ const PROCESS_EXCEPTIONS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The line that opens a file's test module: what follows it may print.
+/// The only home of file-system writes.
+const STORE_DIR: &str = "src/store/";
+
+/// What writes to the file system: std's writing calls and the temporary-file crate.
+const WRITERS: &[&str] = &[
+    "fs::write",
+    "File::create",
+    "OpenOptions",
+    "fs::rename",
+    "fs::remove_file",
+    "fs::remove_dir",
+    "fs::remove_dir_all",
+    "fs::create_dir",
+    "fs::create_dir_all",
+    "fs::copy",
+    "fs::hard_link",
+    "set_permissions",
+    "set_len",
+    "tempfile::",
+];
+
+/// The line that opens a file's test module: what follows it may print (and write scratch files).
 const CFG_TEST: &str = "#[cfg(test)]";
 
 /// A layering rule: the name it is reported under, and the check that finds, in one file, the
@@ -103,6 +126,10 @@ const RULES: &[Rule] = &[
     Rule {
         name: "domain-never-prints",
         check: domain_never_prints,
+    },
+    Rule {
+        name: "writes-in-store",
+        check: writes_in_store,
     },
 ];
 
@@ -230,6 +257,23 @@ fn domain_never_prints(file: &SourceFile, _: &Layout) -> Vec<usize> {
     PRINTERS
         .iter()
         .flat_map(|printer| find_path(outside_tests, printer, Start::Anywhere))
+        .collect()
+}
+
+/// **writes-in-store**: outside `src/store/`, no file under `src/` uses any of [`WRITERS`]
+/// (outside its `#[cfg(test)]` tail).
+///
+/// Why: every write must be atomic, locked where writers race, append-only where it is a log, and
+/// must never follow a symlink out of the project. Those rules live in one place, and a write
+/// elsewhere would escape them.
+fn writes_in_store(file: &SourceFile, _: &Layout) -> Vec<usize> {
+    if file.path.starts_with(STORE_DIR) {
+        return Vec::new();
+    }
+    let outside_tests = &file.code[..file.test_tail];
+    WRITERS
+        .iter()
+        .flat_map(|writer| find_path(outside_tests, writer, Start::Anywhere))
         .collect()
 }
 
@@ -970,6 +1014,48 @@ fn domain_never_prints_is_broken_by_the_domain_printing() {
             "src/sdlc/run.rs:8",
             "src/pyjson.rs:1",
             "src/config.rs:2",
+        ],
+    );
+}
+
+#[test]
+fn writes_in_store_is_broken_by_a_write_outside_src_store() {
+    assert_breaks(
+        "writes-in-store",
+        &[
+            (
+                "src/goal/session.rs",
+                &[
+                    "fn a() { std::fs::write(p, b); }",
+                    "fn b() { let f = File::create(p); }",
+                    "fn c() { std::fs::OpenOptions::new().append(true).open(p); }",
+                    "fn d() { fs::rename(a, b); }",
+                    "fn e() { std::fs::remove_file(p); }",
+                    "fn f() { std::fs::create_dir_all(p); }",
+                    "fn g() { tempfile::Builder::new(); }",
+                    "fn h() { file.set_len(0); }",
+                    "// std::fs::write, in a comment",
+                    "fn i() { std::fs::read(p); }",
+                    "#[cfg(test)]",
+                    "mod tests { fn t() { std::fs::write(p, b); } }",
+                ],
+            ),
+            (
+                "src/commands/hooks.rs",
+                &["fn j() { std::fs::remove_dir_all(p); }"],
+            ),
+            ("src/store/plain.rs", &["fn k() { std::fs::write(p, b); }"]),
+        ],
+        &[
+            "src/goal/session.rs:1",
+            "src/goal/session.rs:2",
+            "src/goal/session.rs:3",
+            "src/goal/session.rs:4",
+            "src/goal/session.rs:5",
+            "src/goal/session.rs:6",
+            "src/goal/session.rs:7",
+            "src/goal/session.rs:8",
+            "src/commands/hooks.rs:1",
         ],
     );
 }

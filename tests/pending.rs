@@ -1,16 +1,14 @@
 //! The pending-decision enumeration over a real run's artifacts (the demo's), as status, pending,
 //! resolve and the hooks will read it.
 
-use git_ucg::store::ArtifactSource;
+use git_ucg::git::{hermetic, ArtifactSource};
 use git_ucg::ucg::pending::{enumerate, PendingInputs, Source};
 use std::path::Path;
 use std::process::Command;
 
 fn demo(dir: &Path) {
-    let status = Command::new(env!("CARGO_BIN_EXE_git-ucg"))
+    let status = hermetic::isolate(&mut Command::new(env!("CARGO_BIN_EXE_git-ucg")))
         .args(["demo", dir.to_str().unwrap()])
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();

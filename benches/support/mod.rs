@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each benchmark uses the part it needs
 
+use git_ucg::git::hermetic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,23 +14,17 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
 /// `git-ucg ARGS` in `root`, away from the user's git configuration and artifact overrides.
 pub fn ucg(root: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(BIN);
-    command
+    hermetic::isolate(&mut command)
         .current_dir(root)
         .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env_remove("ULTRACODE_IMPL_ARTIFACTS");
     command
 }
 
 /// `git ARGS` in `root`, away from the user's configuration: the comparison commands.
 pub fn git_command(root: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new("git");
-    command
-        .current_dir(root)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null");
+    let mut command = hermetic::git(root);
+    command.args(args);
     command
 }
 
@@ -236,17 +231,18 @@ pub fn write_repo(root: &Path, shape: RepoShape) -> (String, String) {
         story_marks.push((format!("1-{}", s + 1), baseline, epic_tip));
     }
     let _ = writeln!(stream, "done");
-    let mut child = Command::new("git")
-        .current_dir(root)
-        .args([
+    let mut child = git_command(
+        root,
+        &[
             "fast-import",
             "--quiet",
             "--done",
             "--export-marks=.git/bench-marks",
-        ])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("run git fast-import");
+        ],
+    )
+    .stdin(Stdio::piped())
+    .spawn()
+    .expect("run git fast-import");
     child
         .stdin
         .take()
@@ -297,13 +293,7 @@ pub fn write_repo(root: &Path, shape: RepoShape) -> (String, String) {
 }
 
 fn git(root: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .current_dir(root)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .status()
-        .expect("run git");
+    let status = git_command(root, args).status().expect("run git");
     assert!(status.success(), "git {args:?} failed");
 }
 

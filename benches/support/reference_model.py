@@ -1,4 +1,4 @@
-"""A model of the reference registry writer, written from formats/ucg.md §2.1-2.4 (not the
+"""A model of the reference registry writer, written from docs/formats/ucg.md §2.1-2.4 (not the
 reference's code), used only as the comparison command in benches/reds.rs: same inputs, same work
 (parse the scan and the answers, mint every id, write the pretty registry, print it)."""
 import hashlib, json, re, sys, unicodedata

@@ -1,4 +1,4 @@
-//! `git ucg baseline start|end|check|show`: a story's anchors (formats/ucg.md §1.7–1.10). The
+//! `git ucg baseline start|end|check|show`: a story's anchors (docs/formats/ucg.md §1.7–1.10). The
 //! baseline is written once and never regenerated (a resumed story keeps its evidence range);
 //! the end marker is refreshed at every call; `check` is the guard's tests-ran freshness rule.
 
@@ -28,7 +28,7 @@ fn head(ctx: &Context) -> Result<String> {
 
 /// Writes `<impl>/<name>` = `<text>` atomically under the directory's lock.
 fn write_marker(ctx: &Context, impl_dir: &Path, name: &str, text: &str) -> Result<()> {
-    std::fs::create_dir_all(impl_dir)
+    store::create_dirs(impl_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
     let lock = store::lock_dir(impl_dir)?;
     let bounds = || ctx.try_project_root().into_iter().collect();
@@ -41,7 +41,7 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::baseline_file(&args.story);
-    std::fs::create_dir_all(&impl_dir)
+    store::create_dirs(&impl_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
     // Decided under the lock, by presence alone: a baseline that exists in any form — unreadable,
     // not UTF-8, a dangling link — is never replaced.

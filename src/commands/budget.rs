@@ -1,5 +1,5 @@
 //! `git ucg budget`: the per-story turn budget. `tick` is the Claude Code Stop hook, byte-compatible
-//! with UltraCode Goal's `budget_stop.py` (formats/ucg.md §5.4): it never blocks a stop and never
+//! with UltraCode Goal's `budget_stop.py` (docs/formats/ucg.md §5.4): it never blocks a stop and never
 //! fails one. `show` and `reset` are for the operator.
 
 use crate::cli::{BudgetResetArgs, BudgetShowArgs};
@@ -50,7 +50,7 @@ fn tick() -> std::result::Result<(), String> {
     store::validate_story_id(&story).map_err(|e| format!("story {story:?}: {e}"))?;
     let max = budget::max_turns(std::env::var(MAX_TURNS_ENV).ok().as_deref());
 
-    std::fs::create_dir_all(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
+    store::create_dirs(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
     let lock = store::lock_dir(&impl_dir).map_err(|e| e.to_string())?;
     let counter = impl_dir.join(budget::counter_file(&story));
     let turns = budget::turns(std::fs::read(&counter).ok().as_deref()).saturating_add(1);
@@ -193,7 +193,7 @@ pub fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
     }
     let _lock = store::lock_dir(&impl_dir)?;
     let was = budget::turns(std::fs::read(&counter).ok().as_deref());
-    std::fs::remove_file(&counter)
+    store::remove_if_present(&counter)
         .map_err(|e| Error::new(format!("cannot delete {}: {e}", counter.display())))?;
     println!("{}: counter reset (was {was} turns)", args.story);
     Ok(0)

@@ -119,11 +119,8 @@ fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
                 .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
             dir.to_path_buf()
         }
-        None => tempfile::Builder::new()
-            .prefix("git-ucg-demo-")
-            .tempdir()
-            .map_err(|e| Error::new(format!("cannot create a temporary directory: {e}")))?
-            .keep(),
+        None => crate::store::new_kept_temp_dir("git-ucg-demo-")
+            .map_err(|e| Error::new(format!("cannot create a temporary directory: {e}")))?,
     };
     Ok(std::path::absolute(&dir).unwrap_or(dir))
 }

@@ -4,7 +4,7 @@ use crate::cli::EpicArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git;
-use crate::store::ArtifactSource;
+use crate::git::ArtifactSource;
 use crate::ucg::epic::{self, short, EndSource, Epic, StoryChanges};
 use std::io::Write;
 

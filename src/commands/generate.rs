@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use std::path::Path;
 
 pub fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
-    std::fs::create_dir_all(&args.out_dir)
+    crate::store::create_dirs(&args.out_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", args.out_dir.display())))?;
     match args.what {
         GenerateWhat::Man => write_man_pages(&args.out_dir)?,
@@ -126,6 +126,6 @@ fn write_completions(dir: &Path) -> Result<()> {
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let path = dir.join(name);
-    std::fs::write(&path, bytes)
+    crate::store::write_small(&path, bytes)
         .map_err(|e| Error::new(format!("cannot write {}: {e}", path.display())))
 }

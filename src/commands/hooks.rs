@@ -1,5 +1,5 @@
 //! `git ucg hooks install|uninstall|status|run`: git hooks that refuse commits and pushes while
-//! the run waits on decisions (PRODUCT.md §5). The scripts live in the project's `hooks/` and
+//! the run waits on decisions (docs/product.md §5). The scripts live in the project's `hooks/` and
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
 mod strict;
@@ -8,7 +8,8 @@ use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, Hook
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git::hooks::{is_ours, is_runnable, run_git, run_hook_program};
-use crate::store::ArtifactSource;
+use crate::git::ArtifactSource;
+use crate::store::{self, InstallError};
 use crate::ucg::gate::{self, GateInputs};
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -85,7 +86,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
             .hint("or unset it for this repository: git config --unset core.hooksPath"));
         }
     }
-    std::fs::create_dir_all(&dir)
+    store::create_dirs(&dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
     for hook in selected(&args.only) {
         let path = dir.join(hook.file_name());
@@ -101,7 +102,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
                 ))
                 .hint("keep the one you want: merge them into one script, or move one aside, then install again"));
             }
-            std::fs::rename(&path, &chained)
+            store::rename(&path, &chained)
                 .map_err(|e| Error::new(format!("cannot move {} aside: {e}", path.display())))?;
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
@@ -125,16 +126,13 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
 
 fn write_executable(path: &Path, text: &str) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".git-ucg-hook")
-        .tempfile_in(dir)
-        .map_err(|e| Error::new(format!("cannot write in {}: {e}", dir.display())))?;
-    temp.write_all(text.as_bytes())?;
-    temp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(0o755))?;
-    temp.persist(path)
-        .map_err(|e| Error::new(format!("cannot install {}: {}", path.display(), e.error)))?;
-    Ok(())
+    store::install_executable(path, text.as_bytes()).map_err(|e| match e {
+        InstallError::NoTemporary(e) => {
+            Error::new(format!("cannot write in {}: {e}", dir.display()))
+        }
+        InstallError::Write(e) => Error::from(e),
+        InstallError::Install(e) => Error::new(format!("cannot install {}: {e}", path.display())),
+    })
 }
 
 fn git_config(root: &Path, args: &[&str]) -> Result<()> {
@@ -158,11 +156,11 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
         }
         if std::fs::symlink_metadata(&chained).is_ok() {
             // One rename puts the chained hook back over ours: never a moment with neither.
-            std::fs::rename(&chained, &path)
+            store::rename(&chained, &path)
                 .map_err(|e| Error::new(format!("cannot restore {}: {e}", chained.display())))?;
             println!("restored: {}", path.display());
         } else if present {
-            std::fs::remove_file(&path)
+            store::remove_if_present(&path)
                 .map_err(|e| Error::new(format!("cannot remove {}: {e}", path.display())))?;
             println!("removed: {}", path.display());
         }
@@ -421,7 +419,7 @@ mod agent {
 
     fn write(path: &Path, doc: &Value) -> Result<()> {
         let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)
+        crate::store::create_dirs(dir)
             .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
         let mut text = serde_json::to_string_pretty(doc)
             .map_err(|e| Error::new(format!("cannot encode {}: {e}", path.display())))?;

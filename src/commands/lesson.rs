@@ -1,4 +1,4 @@
-//! `git ucg lesson`: DG-Anvil's lesson ledger (formats/sdlc-anvil.md part B) — the reference's
+//! `git ucg lesson`: DG-Anvil's lesson ledger (docs/formats/lesson.md) — the reference's
 //! files, codes and outputs, with its hazards fixed (see `crate::lesson`). Successful commands
 //! print one JSON line as DG-Anvil's CLI does (or, for `query` and `audit` without `--json`, a
 //! table); refusals print `{"error", "code", "details"}` on stderr and exit 1.

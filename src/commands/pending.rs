@@ -1,5 +1,5 @@
 //! `git ucg pending`: the decisions the run waits on, from exactly the three sources of
-//! PRODUCT.md §4, each with its stable id. Reads, never writes.
+//! docs/product.md §4, each with its stable id. Reads, never writes.
 
 use crate::cli::PendingArgs;
 use crate::context::Context;
@@ -14,7 +14,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let ledger = ctx.deferred_work(
-        args.deferred_work.as_deref(),
+        args.deferred_work.file.as_deref(),
         args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );

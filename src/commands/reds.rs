@@ -1,5 +1,5 @@
 //! `git ucg reds apply`: the RED registry writer, byte-compatible with the reference `red_ids.py`
-//! (formats/ucg.md §2.3–2.4). Every failure is one JSON line `{"error": …}` on stderr, exit 2, and
+//! (docs/formats/ucg.md §2.3–2.4). Every failure is one JSON line `{"error": …}` on stderr, exit 2, and
 //! nothing written.
 
 use crate::cli::RedsApplyArgs;
@@ -34,7 +34,7 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
         registry::compute(&root, &impl_dir, scan, None)?;
-        std::fs::create_dir_all(&impl_dir)
+        store::create_dirs(&impl_dir)
             .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
     }
     let lock = store::lock_dir(&impl_dir)?;

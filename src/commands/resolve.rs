@@ -1,4 +1,4 @@
-//! `git ucg resolve`: the guided pass over what a stopped run waits on (PRODUCT.md §4). Each
+//! `git ucg resolve`: the guided pass over what a stopped run waits on (docs/product.md §4). Each
 //! answer is recorded, then applied, under the artifact directory's lock; the pass appends one
 //! section to the run's decision log and ends with the hand-back.
 
@@ -22,13 +22,14 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         || (given.is_empty() && args.answers.is_none() && std::io::stdin().is_terminal());
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let ledger = ctx.deferred_work(
-        args.deferred_work.as_deref(),
+        args.deferred_work.file.as_deref(),
         args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
     let runs_root = args
         .runs_root
+        .dir
         .clone()
         .unwrap_or_else(|| project_root.join(runs::RUNS_ROOT));
     // Everything that can refuse is settled before the first write.

@@ -5,7 +5,7 @@
 use crate::cli::ResumeArgs;
 use crate::context::Context;
 use crate::error::Result;
-use crate::store::ArtifactSource;
+use crate::git::ArtifactSource;
 use crate::ucg::epic;
 use crate::ucg::resume::{
     agent_hooks_check, baseline_check, branch_check, latch_check, route_of, unresolved, Check,

@@ -20,7 +20,7 @@ struct Run {
 }
 
 pub fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
-    let root = match &args.runs_root {
+    let root = match &args.runs_root.dir {
         Some(dir) => dir.clone(),
         None => ctx.project_root()?.join(runs::RUNS_ROOT),
     };

@@ -1,4 +1,4 @@
-//! `git ucg sdlc`: agentic-sdlc heavy-pipeline runs (formats/sdlc-anvil.md part A). Listing,
+//! `git ucg sdlc`: agentic-sdlc heavy-pipeline runs (docs/formats/sdlc.md). Listing,
 //! status and the catalog never write; `repair` and `reconcile` ask first (forward sync of a
 //! successful adapter receipt excepted), write snapshots atomically under the run directory's lock
 //! and append — never rewrite — the ledgers; a completed run is never written; `resume` asks and
@@ -372,7 +372,7 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         &["meta.json"],
         json!({"changed": changed}),
     );
-    if let Err(e) = ledger::append(&dir.join("events.jsonl"), &event) {
+    if let Err(e) = crate::store::append_line_to_existing(&dir.join("events.jsonl"), &event) {
         eprintln!(
             "warning: {id}: meta.json was repaired but status.repaired could not be appended: {e}"
         );

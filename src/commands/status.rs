@@ -8,9 +8,9 @@ mod prompt;
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::git::ArtifactSource;
 use crate::render::status_human::{self, Style};
 use crate::render::status_markdown::{self, StatusPaths};
-use crate::store::ArtifactSource;
 use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::status::{self, Report, StatusInputs};
 use std::io::{IsTerminal, Write};
@@ -68,16 +68,17 @@ fn locate(
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     // The markdown view names nothing relative to the root: given every path, it looks for no
     // repository (the reference's invocation, and a millisecond saved).
-    let project_root = match (format, &args.runs_root) {
+    let project_root = match (format, &args.runs_root.dir) {
         (StatusFormat::Markdown, Some(_)) => PathBuf::from("."),
         _ => ctx.try_project_root().unwrap_or_else(|| PathBuf::from(".")),
     };
     let runs_root = args
         .runs_root
+        .dir
         .clone()
         .unwrap_or_else(|| project_root.join(crate::ucg::runs::RUNS_ROOT));
     let deferred_work = ctx.deferred_work(
-        args.deferred_work.as_deref(),
+        args.deferred_work.file.as_deref(),
         args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );

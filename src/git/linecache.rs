@@ -11,7 +11,6 @@ use super::LineCounts;
 use gix::ObjectId;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Past this size the cache starts over rather than grow without end.
@@ -56,7 +55,7 @@ impl LineCountCache {
             .join(format!("line-counts-{tag}"));
         let mut known = HashMap::new();
         if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_BYTES) {
-            let _ = std::fs::remove_file(&path);
+            let _ = crate::store::remove_if_present(&path);
         }
         if let Ok(text) = std::fs::read_to_string(&path) {
             for line in text.lines() {
@@ -97,15 +96,9 @@ impl LineCountCache {
             }
         }
         if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
+            let _ = crate::store::create_dirs(dir);
         }
-        if let Ok(mut file) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-        {
-            let _ = file.write_all(text.as_bytes());
-        }
+        let _ = crate::store::append(&path, text.as_bytes());
     }
 }
 

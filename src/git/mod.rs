@@ -1,5 +1,8 @@
-//! The git side, through gitoxide only: resolving marker ids, ancestry, the commits of a range, and
-//! tree-to-tree changes with renames and per-file line counts.
+//! The git side — the only code that touches gitoxide or runs the `git` binary: discovering the
+//! repository, resolving marker ids, ancestry, the commits of a range, tree-to-tree changes with
+//! renames and per-file line counts, a commit's tree read like a directory (`source`), the hooks
+//! directory and hook programs (`hooks`), and a hermetic `git` runner for the demo, tests and
+//! benches (`hermetic`).
 
 pub mod hermetic;
 pub mod hooks;
@@ -7,11 +10,13 @@ pub mod linecache;
 pub mod patch;
 pub mod repo;
 pub mod similarity;
+pub mod source;
 pub mod tree;
 
 use gix::bstr::ByteSlice;
 pub use gix::ObjectId;
 pub use repo::Repository;
+pub use source::ArtifactSource;
 
 /// Failures of the git layer, as text for the user: they end up in a story's problems or in an
 /// error message.

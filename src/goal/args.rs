@@ -1,4 +1,4 @@
-//! The state CLI's argument rules (formats/ultragoal.md §2.0), kept exactly because skills call
+//! The state CLI's argument rules (docs/formats/ultragoal.md §2.0), kept exactly because skills call
 //! `git ucg goal` with the argument lists they wrote for the TypeScript CLI.
 //!
 //! A `--flag` takes the next token as its value unless that token is itself a `--flag` (then the

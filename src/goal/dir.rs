@@ -1,4 +1,4 @@
-//! Where ultragoal state lives (formats/ultragoal.md §1.1–1.3): the state directory `OMT_DIR` and
+//! Where ultragoal state lives (docs/formats/ultragoal.md §1.1–1.3): the state directory `OMT_DIR` and
 //! the session id, by the TypeScript CLI's rules, so both read and write the same files.
 
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! `goal stop-hook`: the ultragoal part of the persistent-mode Stop hook (formats/ultragoal.md §5
+//! `goal stop-hook`: the ultragoal part of the persistent-mode Stop hook (docs/formats/ultragoal.md §5
 //! items 3–5). Claude Code's hook event arrives on stdin; the decision leaves on stdout as
 //! `{"decision":"block","reason":…}` or `{"continue":true}`. While a pursuit is active and
 //! pursuing, stopping is blocked and consecutive stops without progress are counted; at the cap
@@ -9,9 +9,9 @@
 //! the stories' statuses; an empty commit, an amend or revert to the same tree, or a checkout of
 //! another line of history is not progress.
 
-use super::lock;
 use super::session::{Read, Session};
 use super::state::{self, State};
+use crate::store::mkdir_lock as lock;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! Liveness, other sessions and garbage collection (formats/ultragoal.md §2.9, §3.2): a state is
+//! Liveness, other sessions and garbage collection (docs/formats/ultragoal.md §2.9, §3.2): a state is
 //! live while touched recently — six hours when active, thirty minutes when not — on the GC axis
 //! (`last_touched_at`) or, for adoption, the progress axis (`progress_touched_at`).
 

@@ -1,4 +1,4 @@
-//! The ultragoal state machine (formats/ultragoal.md), interoperable with its TypeScript state CLI
+//! The ultragoal state machine (docs/formats/ultragoal.md), interoperable with its TypeScript state CLI
 //! and Stop hook on the same files: where state lives, the phase machine and its gates, the story
 //! layer, the review lane, liveness and adoption, the Stop hook's counter.
 
@@ -7,7 +7,6 @@ pub mod base;
 pub mod dir;
 pub mod hook;
 pub mod liveness;
-pub mod lock;
 pub mod phase;
 pub mod review;
 pub mod review_lane;

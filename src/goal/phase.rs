@@ -1,4 +1,4 @@
-//! The phase machine (formats/ultragoal.md §2.2–2.7, §4.4). Structural rules: only
+//! The phase machine (docs/formats/ultragoal.md §2.2–2.7, §4.4). Structural rules: only
 //! `request_complete` writes `complete`; only `set_verdict` writes the objective verdict; `set`
 //! moves between planning and pursuing and nothing else; the terminal phases that are not
 //! `complete` come from the system (`set-budget-limited`, `set-blocked`, the Stop hook) and only the

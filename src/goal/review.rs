@@ -1,4 +1,4 @@
-//! The two artifacts the completion gate reads (formats/ultragoal.md §1.5–1.6, §4.3): the
+//! The two artifacts the completion gate reads (docs/formats/ultragoal.md §1.5–1.6, §4.3): the
 //! orchestrator's per-story verdicts and the final code review. Both are validated whole — any
 //! violation reads as absent, which blocks — and the review's findings are classified by the G1
 //! verdict × impact diagonal. The classifier is this module's one policy; a later generation of

@@ -1,4 +1,4 @@
-//! The final code-review lane's budget and escape hatch (formats/ultragoal.md §2.10, G1): the
+//! The final code-review lane's budget and escape hatch (docs/formats/ultragoal.md §2.10, G1): the
 //! hook-only dispatch claim, the user's renewal and the user's dismissal of a wrong finding.
 
 use super::args::Parsed;
@@ -33,7 +33,7 @@ fn counters(state: &State) -> (i64, i64) {
 }
 
 /// The seeded state under its lock, when it is a valid, active pursuit (else the lane's `failure`).
-fn locked_pursuit(session: &Session) -> Option<(super::lock::StateLock, State)> {
+fn locked_pursuit(session: &Session) -> Option<(crate::store::mkdir_lock::StateLock, State)> {
     match session.locked(true) {
         Ok((lock, Some(state))) if pursuing(&state) => Some((lock, state)),
         _ => None,

@@ -1,4 +1,4 @@
-//! What the final code reviewer is given (formats/ultragoal.md §2.9): the requirements, one line
+//! What the final code reviewer is given (docs/formats/ultragoal.md §2.9): the requirements, one line
 //! per confirmed story, and the five-slot review context as one line of JSON.
 
 use super::state::{self, is_blank, State};

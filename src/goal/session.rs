@@ -1,9 +1,11 @@
-//! One session's files in the state directory (formats/ultragoal.md §1.3, §3.1, §3.5): reading,
+//! One session's files in the state directory (docs/formats/ultragoal.md §1.3, §3.1, §3.5): reading,
 //! the self-healing seed, and the locked read-modify-write every writer goes through.
 
-use super::lock::{self, StateLock};
 use super::state::{self, State};
-use std::io::Write;
+use crate::store::{
+    self,
+    mkdir_lock::{self as lock, StateLock},
+};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -80,19 +82,17 @@ impl Session {
         if path.symlink_metadata().is_ok() || self.was_adopted_away() {
             return Ok(());
         }
-        std::fs::create_dir_all(&self.dir)
+        store::create_dirs(&self.dir)
             .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
-        let created = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path);
-        match created {
-            Ok(mut file) => file
-                .write_all(&state::to_bytes(&state::seed(&state::now_stamp())))
-                .and_then(|()| file.sync_all())
-                .map_err(|e| format!("cannot write {}: {e}", path.display())),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-            Err(e) => Err(format!("cannot create {}: {e}", path.display())),
+        let seed = state::to_bytes(&state::seed(&state::now_stamp()));
+        match store::create_new_synced(&path, &seed) {
+            Ok(_) => Ok(()),
+            Err(store::CreateNewError::Create(e)) => {
+                Err(format!("cannot create {}: {e}", path.display()))
+            }
+            Err(store::CreateNewError::Write(e)) => {
+                Err(format!("cannot write {}: {e}", path.display()))
+            }
         }
     }
 
@@ -108,7 +108,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     /// file is absent. A corrupt state file is an error: it is never overwritten.
     pub fn locked(&self, seed: bool) -> Result<(StateLock, Option<State>), String> {
         if seed {
-            std::fs::create_dir_all(&self.dir)
+            store::create_dirs(&self.dir)
                 .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
         }
         let lock = self.lock()?;
@@ -150,7 +150,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     /// `<state>.tmp.<pid>`, are synced and renamed over it — never truncated in place, never
     /// resurrecting a file adopted away meanwhile.
     pub fn write(&self, _lock: &StateLock, state: &State) -> Result<(), String> {
-        write_existing(&self.state_file(), &state::to_bytes(state))
+        store::replace_existing(&self.state_file(), &state::to_bytes(state))
             .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
     }
 }
@@ -158,34 +158,4 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
 /// Reads a file that may be absent; a directory or an unreadable file is an error naming it.
 pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
     crate::store::read_if_present(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-}
-
-/// Replaces an existing file atomically; `Err(None)` when it does not exist.
-pub fn write_existing(path: &Path, bytes: &[u8]) -> Result<(), Option<String>> {
-    match std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-    {
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(None),
-        Err(e) => return Err(Some(format!("cannot open {}: {e}", path.display()))),
-    }
-    let mut temp_name = path.as_os_str().to_owned();
-    temp_name.push(format!(".tmp.{}", std::process::id()));
-    let temp = PathBuf::from(temp_name);
-    let written = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::File::open(dir)?.sync_all()?;
-        }
-        Ok::<(), std::io::Error>(())
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        Some(format!("cannot write {}: {e}", path.display()))
-    })
 }

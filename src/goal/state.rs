@@ -1,4 +1,4 @@
-//! The state document (formats/ultragoal.md §1.4): a JSON object kept as its parsed map so keys
+//! The state document (docs/formats/ultragoal.md §1.4): a JSON object kept as its parsed map so keys
 //! written by other tools survive every write (the reference's merge-write drops them — its "D-5
 //! hazard"; git-ucg keeps them, after the known keys).
 

@@ -1,4 +1,4 @@
-//! The story layer (formats/ultragoal.md §2.8): the planning commands that shape the ordered list
+//! The story layer (docs/formats/ultragoal.md §2.8): the planning commands that shape the ordered list
 //! of stories, and the only producers of `confirmed`. Each is a function over the state (and the
 //! already parsed JSON argument) that either changes it or refuses with the reference's message,
 //! leaving it as it was. Stories keep their keys in order; a changed key keeps its place.

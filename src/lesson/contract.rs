@@ -1,4 +1,4 @@
-//! Anvil's contract (formats/sdlc-anvil.md B.6, B.7): a YAML document, or YAML front matter
+//! Anvil's contract (docs/formats/lesson.md B.6, B.7): a YAML document, or YAML front matter
 //! between `---` lines, read with yaml-rust2. The one edit git-ucg makes — a lesson added to the
 //! top-level `counter_examples` map — changes only the lines it adds, and is checked by parsing
 //! the result: it must be the old document plus exactly that entry, or nothing is written.

@@ -1,4 +1,4 @@
-//! Lessons (formats/sdlc-anvil.md B.2, B.4, B.5): validation with DG-Anvil's codes and order —
+//! Lessons (docs/formats/lesson.md B.2, B.4, B.5): validation with DG-Anvil's codes and order —
 //! stricter where the reference accepts non-strings — the ASCII tokenizer, Jaccard similarity,
 //! pattern normalization and lesson ids.
 
@@ -150,7 +150,7 @@ pub fn today() -> String {
 
 /// A new lesson id: `L-<UTC date>-<8 lowercase hex>` (4 random bytes).
 pub fn new_id() -> String {
-    let uuid = crate::goal::lock::random_uuid();
+    let uuid = crate::store::mkdir_lock::random_uuid();
     format!("L-{}-{}", today(), &uuid[..8])
 }
 

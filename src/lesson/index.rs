@@ -60,7 +60,7 @@ pub fn is_canonical(index: &Map<String, Value>) -> bool {
 
 /// Forgets the stamp: the next append reads the index whole.
 pub fn forget(index: &Path) {
-    let _ = std::fs::remove_file(stamp_path(index));
+    let _ = crate::store::remove_if_present(&stamp_path(index));
 }
 
 /// Records the index about to be put in place, from its temporary file (the inode, length and
@@ -68,10 +68,10 @@ pub fn forget(index: &Path) {
 pub fn record_file(index: &Path, file: &std::fs::File) {
     match file.metadata() {
         Ok(meta) => {
-            let _ = std::fs::write(stamp_path(index), identity(&meta));
+            let _ = crate::store::write_small(&stamp_path(index), identity(&meta).as_bytes());
         }
         Err(_) => {
-            let _ = std::fs::remove_file(stamp_path(index));
+            let _ = crate::store::remove_if_present(&stamp_path(index));
         }
     }
 }
@@ -81,10 +81,10 @@ pub fn record_file(index: &Path, file: &std::fs::File) {
 pub fn record(index: &Path) {
     match std::fs::metadata(index) {
         Ok(meta) => {
-            let _ = std::fs::write(stamp_path(index), identity(&meta));
+            let _ = crate::store::write_small(&stamp_path(index), identity(&meta).as_bytes());
         }
         Err(_) => {
-            let _ = std::fs::remove_file(stamp_path(index));
+            let _ = crate::store::remove_if_present(&stamp_path(index));
         }
     }
 }

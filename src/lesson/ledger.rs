@@ -1,4 +1,4 @@
-//! The ledger and its index on disk (formats/sdlc-anvil.md B.1, B.3): `ledger.jsonl`, append-only,
+//! The ledger and its index on disk (docs/formats/lesson.md B.1, B.3): `ledger.jsonl`, append-only,
 //! one compact lesson per line, and `ledger.index.json`, rewritten whole. Every write happens
 //! under an exclusive lock on the ledger's directory; lines are appended in one write after all of
 //! them were validated; the index is checked before the ledger is touched and replaced atomically.
@@ -6,7 +6,7 @@
 use super::entry::{self, LessonError};
 use crate::store;
 use serde_json::{json, Map, Value};
-use std::io::{Seek, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub struct Paths {
@@ -160,7 +160,7 @@ pub fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| {
+    store::create_dirs(dir).map_err(|e| {
         LessonError::new(
             "E_IO",
             format!("cannot create {}: {e}", dir.display()),
@@ -240,25 +240,24 @@ pub fn append_locked(
             Some((super::index::to_bytes(&index), canonical))
         }
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(&paths.ledger)
-        .map_err(|e| io("cannot open the ledger", e))?;
-    let truncated =
-        cut_torn_tail(&mut file).map_err(|e| io("cannot repair the ledger's torn tail", e))?;
     let mut bytes = Vec::new();
     for entry in entries {
         serde_json::to_writer(&mut bytes, entry)
             .map_err(|e| io("cannot serialize", std::io::Error::other(e)))?;
         bytes.push(b'\n');
     }
-    file.write_all(&bytes)
-        .map_err(|e| io("cannot append to the ledger", e))?;
-    // The appended bytes and the length that makes them readable (fdatasync).
-    file.sync_data()
-        .map_err(|e| io("cannot sync the ledger", e))?;
+    // A torn last line that is a whole JSON value only lost its newline: it is ended, not cut.
+    let whole = |tail: &[u8]| serde_json::from_slice::<serde::de::IgnoredAny>(tail).is_ok();
+    let truncated =
+        store::append_cutting_torn_tail(&paths.ledger, &bytes, whole).map_err(|(step, e)| {
+            let what = match step {
+                store::AppendStep::Open => "cannot open the ledger",
+                store::AppendStep::CutTornTail => "cannot repair the ledger's torn tail",
+                store::AppendStep::Write => "cannot append to the ledger",
+                store::AppendStep::Sync => "cannot sync the ledger",
+            };
+            io(what, e)
+        })?;
     // The index is derived from the ledger (synced above): replaced atomically, not synced —
     // `lesson audit --fix` rebuilds it should a power loss leave an older, empty or cut one.
     // The index is replaced after the lines are safe in the ledger: if that fails, the lesson is
@@ -335,44 +334,6 @@ impl std::ops::Deref for IndexBytes {
             IndexBytes::Owned(bytes) => bytes,
         }
     }
-}
-
-/// A last line without its newline: cut back to the last newline when it is torn (does not
-/// parse), or ended with its newline when it is whole. The bytes cut, if any.
-fn cut_torn_tail(file: &mut std::fs::File) -> std::io::Result<Option<usize>> {
-    use std::io::{Read, SeekFrom};
-    let len = file.metadata()?.len();
-    if len == 0 {
-        return Ok(None);
-    }
-    // Look back for the last newline, a block at a time.
-    let mut end = len;
-    let mut block = vec![0u8; 64 * 1024];
-    let keep = loop {
-        let start = end.saturating_sub(block.len() as u64);
-        let chunk = &mut block[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        if let Some(at) = chunk.iter().rposition(|b| *b == b'\n') {
-            break start + at as u64 + 1;
-        }
-        if start == 0 {
-            break 0;
-        }
-        end = start;
-    };
-    if keep == len {
-        return Ok(None);
-    }
-    let mut tail = Vec::new();
-    file.seek(SeekFrom::Start(keep))?;
-    file.read_to_end(&mut tail)?;
-    if serde_json::from_slice::<serde::de::IgnoredAny>(&tail).is_ok() {
-        file.write_all(b"\n")?;
-        return Ok(None);
-    }
-    file.set_len(keep)?;
-    Ok(Some((len - keep) as usize))
 }
 
 /// The index rebuilt from the ledger's valid lessons (under the lock, synced): the way back from a

@@ -1,4 +1,4 @@
-//! DG-Anvil's lesson ledger (formats/sdlc-anvil.md part B), compatible with its files, with the
+//! DG-Anvil's lesson ledger (docs/formats/lesson.md), compatible with its files, with the
 //! hazards of its reference implementation fixed: all lines validated before any is written, a
 //! corrupt index detected before the ledger is touched, malformed lines skipped (not fatal) when
 //! querying, non-string lessons refused, and the reset loop of its skill made deterministic.

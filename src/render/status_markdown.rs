@@ -1,12 +1,12 @@
 //! `git ucg status --format markdown`: byte for byte what the reference `status_render.py` prints
-//! for the same files (formats/ucg.md §3, Appendix A), quirks included: Python `str()` of values,
+//! for the same files (docs/formats/ucg.md §3, Appendix A), quirks included: Python `str()` of values,
 //! no blank line after an empty escalations section, a pathlib-normalized `no run:` path, the
 //! ledger's table rules, the tolerant marker reader, the `hunk show` line when `hunk` is on PATH.
 //! It reads and never writes.
 
+use crate::git::ArtifactSource;
 use crate::pyjson::{self, Object, Value};
 use crate::store::pathlib_display;
-use crate::store::ArtifactSource;
 use crate::ucg::escalations::{self, Found};
 use crate::ucg::{ledger, markers};
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! `events.jsonl` (formats/sdlc-anvil.md A.4): the append-only run ledger, read leniently — a line
+//! `events.jsonl` (docs/formats/sdlc.md A.4): the append-only run ledger, read leniently — a line
 //! is an event when it is a JSON object with a string `event`; anything else is kept as a
 //! malformed line with the reason, never an error. Test fixtures write minimal lines (no `schema`,
 //! no `ts`), so only `event` is required here; `audit` checks the full line schema.

@@ -1,4 +1,4 @@
-//! The work-item Markdown (formats/sdlc-anvil.md A.5): header fields `**Key**: value` and the
+//! The work-item Markdown (docs/formats/sdlc.md A.5): header fields `**Key**: value` and the
 //! `## History` list. Edits change only the bytes they mean to: a field's value, or one row added
 //! at the end of the history.
 

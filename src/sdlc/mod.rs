@@ -1,4 +1,4 @@
-//! agentic-sdlc heavy-pipeline runs (formats/sdlc-anvil.md part A): the runs under
+//! agentic-sdlc heavy-pipeline runs (docs/formats/sdlc.md): the runs under
 //! `docs/superpowers/runs/`, their snapshot and event log, and the deterministic versions of the
 //! rules its skill leaves to an agent — the log beats the snapshot, completed runs are immutable,
 //! corrections are appended, never rewritten.

@@ -1,4 +1,4 @@
-//! One heavy-pipeline run (formats/sdlc-anvil.md A.3, A.6): its `meta.json` snapshot, the phase
+//! One heavy-pipeline run (docs/formats/sdlc.md A.3, A.6): its `meta.json` snapshot, the phase
 //! state reconstructed from its event log, the stale-running rule, the status line, the repair
 //! of the snapshot toward the log, and the resume candidate. Pure functions over parsed data.
 

@@ -1,4 +1,4 @@
-//! Work-item reconciliation (formats/sdlc-anvil.md A.6.6): five sources of one work item, most
+//! Work-item reconciliation (docs/formats/sdlc.md A.6.6): five sources of one work item, most
 //! trusted first — the run's `events.jsonl`, the canonical `work-item-events.jsonl`, the run's
 //! own `work-item-events.jsonl`, the canonical Markdown, the run's Markdown mirror. The ledgers are
 //! never rewritten; the Markdown snapshots (and `meta.json.work_item.*`) are brought to the most

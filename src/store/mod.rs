@@ -1,22 +1,30 @@
-//! The only code that writes artifacts: atomic replacement, the per-directory writer lock, and the
-//! checks on symlinks and on story ids used in file names (PRODUCT.md §6).
+//! The only code that writes to the file system: atomic replacement (`atomic`), append-only logs
+//! (`log`), the plain operations beside them (`plain`: remove, rename, create, a cache, an
+//! executable), the writer locks (an `flock` on a directory, the ultragoal CLI's `mkdir` lock), the
+//! one "read a file that may be absent", and the checks on symlinks and on story ids used in file
+//! names (docs/product.md §6).
 
 mod atomic;
 mod lock;
+mod log;
+pub mod mkdir_lock;
 mod names;
 mod plain;
-mod tree;
 
 pub use atomic::{
     read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
     write_atomic_unsynced_with,
 };
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
+pub use log::{
+    append, append_cutting_torn_tail, append_existing_synced, append_line_to_existing, AppendStep,
+};
 pub use names::validate_story_id;
 pub use plain::{
-    append, append_existing_synced, create_dirs, remove_if_present, rename, write_creating_dirs,
+    create_dirs, create_new_synced, install_executable, new_kept_temp_dir, remove_if_present,
+    rename, replace_cache, replace_existing, try_lock_file, write_creating_dirs, write_small,
+    CreateNewError, HeldElsewhere, InstallError,
 };
-pub use tree::ArtifactSource;
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! The turn budget (formats/ucg.md §1.4, §1.11, §4.4, §5.4): the counter `.budget-<story>.json`,
+//! The turn budget (docs/formats/ucg.md §1.4, §1.11, §4.4, §5.4): the counter `.budget-<story>.json`,
 //! the ceiling from `ULTRACODE_MAX_TURNS`, and the escalation marker and message the Stop hook
 //! writes at the ceiling — byte for byte as `budget_stop.py`. Pure functions over text.
 

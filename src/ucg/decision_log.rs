@@ -1,5 +1,5 @@
 //! The run folder's `.decision-log.md`: the verdicts recorded under story headings, matched to
-//! stories by the reference's heading rules (formats/ucg.md §1.13).
+//! stories by the reference's heading rules (docs/formats/ucg.md §1.13).
 
 use crate::pyjson;
 use std::sync::LazyLock;

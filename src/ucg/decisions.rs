@@ -1,4 +1,4 @@
-//! `IMPL/.decisions.json`, the operator's answers (formats/ucg.md §1.2). Pure functions over bytes.
+//! `IMPL/.decisions.json`, the operator's answers (docs/formats/ucg.md §1.2). Pure functions over bytes.
 
 use crate::pyjson::{DecodeError, Reader};
 use std::collections::HashSet;

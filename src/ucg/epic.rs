@@ -1,11 +1,11 @@
 //! An epic as git and the run's artifacts describe it: its branch, its stories in sprint order, and
-//! each story's commit range (formats/ucg.md §3.3): baseline .. the story's end marker, else the
+//! each story's commit range (docs/formats/ucg.md §3.3): baseline .. the story's end marker, else the
 //! next later story's baseline, else the epic's tip. Every doubt about a range is recorded as a
 //! problem of its story, never papered over.
 
 use crate::error::{Error, Result};
+use crate::git::ArtifactSource;
 use crate::git::{self, ObjectId, Repository};
-use crate::store::ArtifactSource;
 use crate::ucg::{decision_log, heartbeat, markers, runs, sprint};
 use std::path::{Path, PathBuf};
 

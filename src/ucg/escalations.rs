@@ -1,4 +1,4 @@
-//! Escalation files (formats/ucg.md §1.3–1.4): the typed sidecar `escalation-<story>.json` and
+//! Escalation files (docs/formats/ucg.md §1.3–1.4): the typed sidecar `escalation-<story>.json` and
 //! the raw Stop-hook marker `.escalation-<story>.md`. Pure functions over names and bytes.
 
 use crate::pyjson::{self, Object, Value};

@@ -1,9 +1,9 @@
-//! The one decision the git hooks and `git ucg gate` share (PRODUCT.md §5.2): blocked while
+//! The one decision the git hooks and `git ucg gate` share (docs/product.md §5.2): blocked while
 //! anything of the gated sources is pending, or while the RED registry is corrupt (the gate fails
 //! closed where the registry writer does). Raw escalation markers do not block: nothing can
 //! answer them until the run promotes them.
 
-use crate::store::ArtifactSource;
+use crate::git::ArtifactSource;
 use crate::ucg::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
 use std::path::PathBuf;
 

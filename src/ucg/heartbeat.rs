@@ -1,4 +1,4 @@
-//! `IMPL/run-status.json`, the run's heartbeat (formats/ucg.md §1.6): read fail-soft, every field
+//! `IMPL/run-status.json`, the run's heartbeat (docs/formats/ucg.md §1.6): read fail-soft, every field
 //! optional.
 
 use crate::pyjson::{self, Value};

@@ -1,4 +1,4 @@
-//! Stable decision ids: the recipe of the reference `red_ids.py` (formats/ucg.md §2.1).
+//! Stable decision ids: the recipe of the reference `red_ids.py` (docs/formats/ucg.md §2.1).
 //!
 //! `id = strip(kind) ":" bare_path(source) ":" digest(decision_needed)`, where `digest` is the first
 //! 12 lowercase hex digits of SHA-256 over the whitespace-normalized, NFC-normalized decision text.

@@ -1,4 +1,4 @@
-//! The deferred-work ledger's pipe tables, read by the reference's rules (formats/ucg.md §1.5,
+//! The deferred-work ledger's pipe tables, read by the reference's rules (docs/formats/ucg.md §1.5,
 //! `gate_trail._tables`): every table whose header has an `id` column, cells found by header
 //! name, `\|` not honoured (it splits), rows without an id skipped. Fail-soft: no table, no rows.
 

@@ -1,5 +1,5 @@
 //! Story markers: `.baseline-<story>` (the story's anchor) and `.commit-<story>` (its end), each one
-//! line holding a full commit id (formats/ucg.md §1.7–1.8).
+//! line holding a full commit id (docs/formats/ucg.md §1.7–1.8).
 
 pub fn baseline_file(story: &str) -> String {
     format!(".baseline-{story}")
@@ -43,7 +43,7 @@ pub fn tests_ran_file(story: &str) -> String {
     format!(".tests-ran-{story}")
 }
 
-/// Whether a tests-ran marker is fresh for a baseline (formats/ucg.md §1.10, the guard's rule):
+/// Whether a tests-ran marker is fresh for a baseline (docs/formats/ucg.md §1.10, the guard's rule):
 /// its first `^baseline=(.*)$` line, stripped, equals the whole baseline file, stripped — byte for
 /// byte, no short ids, no case folding. The reason when it is not.
 pub fn tests_ran_fresh(marker: &str, baseline: &str) -> Result<(), String> {

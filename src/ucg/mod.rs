@@ -1,4 +1,6 @@
-//! UltraCode Goal's on-disk formats (formats/ucg.md), as pure functions over bytes.
+//! UltraCode Goal (docs/formats/ucg.md): its on-disk formats as pure functions over bytes (ids,
+//! reds, decisions, escalations, ledger, heartbeat, markers, budget, sprint, runs, decision_log),
+//! and the run models built on them (pending, status, epic, gate, registry, resolve, resume).
 
 pub mod budget;
 pub mod decision_log;

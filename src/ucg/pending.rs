@@ -1,4 +1,4 @@
-//! What a stopped run waits on: the pending decisions from exactly three sources (PRODUCT.md §4),
+//! What a stopped run waits on: the pending decisions from exactly three sources (docs/product.md §4),
 //! each with its stable id. This is the one enumeration: status shows it, `pending` lists it,
 //! `resolve` answers it, the hooks gate on it.
 //!
@@ -11,8 +11,8 @@
 //! 3. Deferred-work ledger rows with `source` `decision` and `status` `open`, in every table: id =
 //!    mint("decision", the ledger's path relative to the project root, the row's reason).
 
+use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
-use crate::store::ArtifactSource;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::reds::{Registry, REGISTRY_FILE};
 use crate::ucg::{escalations, ids, ledger};

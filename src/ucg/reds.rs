@@ -1,5 +1,5 @@
 //! The RED identity registry `IMPL/.preflight-reds.json` and the reference `apply` algorithm
-//! (formats/ucg.md §1.1, §2.3). Pure functions over bytes: callers read and write the files.
+//! (docs/formats/ucg.md §1.1, §2.3). Pure functions over bytes: callers read and write the files.
 //!
 //! The registry gates: anything about it that is not exactly the expected shape is a hard error that
 //! leaves the file untouched, because every answer already recorded is keyed to the ids it holds.

@@ -1,4 +1,4 @@
-//! Recording and applying the operator's answers (PRODUCT.md §4). The answer is recorded first —
+//! Recording and applying the operator's answers (docs/product.md §4). The answer is recorded first —
 //! `.decisions.json`, read-modify-write keyed by id — and then applied: a closed RED leaves the
 //! registry through the `reds apply --from-sidecar` path, a closed escalation's typed sidecar is
 //! deleted (and a budget-overrun's turn counter), a closed ledger row's `status` cell turns
@@ -6,8 +6,9 @@
 //! died before applying it is applied by the next one without asking.
 
 use crate::error::{Error, Result};
+use crate::git::ArtifactSource;
 use crate::pyjson::{self, Object, Value};
-use crate::store::{self, ArtifactSource, DirLock};
+use crate::store::{self, DirLock};
 use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
 use crate::ucg::ledger;

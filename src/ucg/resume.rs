@@ -2,8 +2,8 @@
 //! checks of what it re-asserts (never rebuilds), each ok or missing with the command that fixes
 //! it. Reads only.
 
+use crate::git::ArtifactSource;
 use crate::git::Repository;
-use crate::store::ArtifactSource;
 use crate::ucg::epic::{self, Epic, EpicInputs};
 use crate::ucg::markers;
 use serde::Serialize;

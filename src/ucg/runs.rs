@@ -1,4 +1,4 @@
-//! Run folders under the runs root (formats/ucg.md §1.13): a folder is a run when it holds a
+//! Run folders under the runs root (docs/formats/ucg.md §1.13): a folder is a run when it holds a
 //! `.decision-log.md`; it is terminal when it also holds `run-report.md`.
 
 /// Where runs live, relative to the project root (no configuration scalar carries it).

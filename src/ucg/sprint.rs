@@ -1,5 +1,5 @@
 //! BMAD's `sprint-status.yaml`: the `development_status:` map of story keys to statuses, read with
-//! the reference's tolerant hand parser (formats/ucg.md §1.15), not a YAML library: its readers
+//! the reference's tolerant hand parser (docs/formats/ucg.md §1.15), not a YAML library: its readers
 //! agree on exactly this much of the file.
 
 use indexmap::IndexMap;

@@ -5,8 +5,8 @@
 //! says whether it was read (`ok`), missing (`absent`) or there but not usable (`unreadable`).
 //! It reads and never writes.
 
+use crate::git::ArtifactSource;
 use crate::pyjson::{self, Object, Value};
-use crate::store::ArtifactSource;
 use crate::ucg::decision_log::DECISION_LOG_FILE;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations::{self, Found};

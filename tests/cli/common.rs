@@ -1,7 +1,15 @@
+use git_ucg::git::hermetic;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
+
+/// Who makes the tests' commits, and when: the same steps give the same hashes.
+const TEST_IDENTITY: hermetic::Identity = hermetic::Identity {
+    author: ("Test Author", "author@example.com"),
+    committer: ("Test Committer", "committer@example.com"),
+    date: "2026-01-02T03:04:05Z",
+};
 
 /// A scratch directory with a hermetic environment for git and git-ucg.
 pub struct TestEnv {
@@ -27,15 +35,17 @@ impl TestEnv {
             .env("HOME", self.path())
             .env("LC_ALL", "C.UTF-8")
             .env("NO_COLOR", "1")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_AUTHOR_NAME", "Test Author")
-            .env("GIT_AUTHOR_EMAIL", "author@example.com")
-            .env("GIT_COMMITTER_NAME", "Test Committer")
-            .env("GIT_COMMITTER_EMAIL", "committer@example.com")
-            .env("GIT_AUTHOR_DATE", "2026-01-02T03:04:05Z")
-            .env("GIT_COMMITTER_DATE", "2026-01-02T03:04:05Z")
             .env("GIT_UCG_LOCK_TIMEOUT", "2");
+        hermetic::isolate(command);
+        TEST_IDENTITY.apply(command);
+    }
+
+    /// `git` in `cwd` with the hermetic environment, for a test that inspects the whole output.
+    pub fn git_command(&self, cwd: &Path) -> Command {
+        let mut command = Command::new("git");
+        self.hermetic(&mut command);
+        command.current_dir(cwd);
+        command
     }
 
     /// `git-ucg ARGS` run in `cwd`.
@@ -53,13 +63,7 @@ impl TestEnv {
 
     /// Runs git and returns its stdout exactly (for byte comparisons).
     pub fn git_raw(&self, cwd: &Path, args: &[&str]) -> String {
-        let mut command = Command::new("git");
-        self.hermetic(&mut command);
-        let output = command
-            .current_dir(cwd)
-            .args(args)
-            .output()
-            .expect("run git");
+        let output = self.git_command(cwd).args(args).output().expect("run git");
         assert!(
             output.status.success(),
             "git {args:?} failed: {}",

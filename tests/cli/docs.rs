@@ -89,16 +89,15 @@ fn git_help_ucg_finds_the_installed_man_page() {
         "{}:/usr/local/bin:/usr/bin:/bin",
         prefix.join("bin").display()
     );
-    let out = std::process::Command::new("git")
+    let mut git = std::process::Command::new("git");
+    git.env_clear();
+    let out = git_ucg::git::hermetic::isolate(&mut git)
         .current_dir(env.path())
-        .env_clear()
         .env("PATH", &path)
         .env("HOME", env.path())
         .env("MANPAGER", "cat")
         .env("PAGER", "cat")
         .env("MANWIDTH", "80")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .args(["help", "ucg"])
         .output()
         .unwrap();

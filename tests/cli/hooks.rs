@@ -3,26 +3,14 @@
 //! chaining and its refusals, the agent Stop hook, `git ucg gate`.
 
 use crate::common::*;
+use git_ucg::git::hermetic;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const IMPL: &str = "_bmad-output/implementation-artifacts";
 
 fn git_out(env: &TestEnv, cwd: &Path, args: &[&str]) -> Output {
-    let mut command = Command::new("git");
-    command
-        .current_dir(cwd)
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", env.path())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "A")
-        .env("GIT_AUTHOR_EMAIL", "a@example.com")
-        .env("GIT_COMMITTER_NAME", "C")
-        .env("GIT_COMMITTER_EMAIL", "c@example.com");
-    command.output().unwrap()
+    env.git_command(cwd).args(args).output().unwrap()
 }
 
 fn install(env: &TestEnv, dir: &Path, args: &[&str]) -> Output {
@@ -147,18 +135,8 @@ fn commits_and_pushes_wait_for_the_decisions() {
             .code(),
         Some(0)
     );
-    let mut skip = Command::new("git");
-    skip.current_dir(&dir)
-        .args([
-            "-c",
-            "user.name=A",
-            "-c",
-            "user.email=a@example.com",
-            "commit",
-            "--allow-empty",
-            "-m",
-            "skip",
-        ])
+    let mut skip = env.git_command(&dir);
+    skip.args(["commit", "--allow-empty", "-m", "skip"])
         .env("GIT_UCG_SKIP", "1");
     assert!(skip.status().unwrap().success());
 
@@ -325,20 +303,18 @@ fn a_missing_binary_fails_closed_with_the_bypass() {
     let bin = env.path().join("bin");
     let copy = bin.join("git-ucg");
     copy_executable(Path::new(BIN), &copy);
-    let out = Command::new(&copy)
+    let out = hermetic::isolate(&mut Command::new(&copy))
         .current_dir(&dir)
         .args(["hooks", "install", "--only", "pre-commit"])
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     std::fs::remove_file(&copy).unwrap();
     // PATH without any git-ucg: only the baked path, now gone.
     let mut commit = Command::new("git");
-    commit
+    commit.env_clear();
+    hermetic::isolate(&mut commit)
         .current_dir(&dir)
-        .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", env.path())
         .args([

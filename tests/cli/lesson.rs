@@ -1,4 +1,4 @@
-//! `git ucg lesson`: DG-Anvil's lesson ledger (formats/sdlc-anvil.md part B) driven through the
+//! `git ucg lesson`: DG-Anvil's lesson ledger (docs/formats/lesson.md) driven through the
 //! real binary with a temporary HOME. One test per behaviour A1–A30 of B.10 (named after it),
 //! where B.11 — or B.3/B.8/B.9, which describe the reference's hazards — records a defect of the
 //! reference the test checks git-ucg's fixed behaviour and says so; then the acceptance:

@@ -1,6 +1,6 @@
 //! Strict mode (`hooks install --strict`, `git config ucg.gate.strict true`): while a story is
 //! current, the story invariants UltraCode Goal's guard enforces on its agent's tool calls
-//! (formats/ucg.md §5.3, items 1–5) enforced on every commit and push git makes. Each refusal names
+//! (docs/formats/ucg.md §5.3, items 1–5) enforced on every commit and push git makes. Each refusal names
 //! the invariant and the fix. Postures as the guard's: the branch probe fails open, the staged
 //! index probe fails closed.
 

@@ -6,7 +6,9 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::sdlc::layout::select;
 use crate::sdlc::loaded::{json_bytes, load, refuse_completed};
-use crate::sdlc::workitem::*;
+use crate::sdlc::workitem::{
+    classes, meta_changes, now, paths, plan, rel, sources, Class, FieldChange,
+};
 use crate::sdlc::{ledger, markdown};
 use crate::store;
 use serde_json::{json, Map, Value};
@@ -207,7 +209,7 @@ pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
             );
             continue;
         }
-        if let Err(e) = ledger::append(&ledger_path, &line) {
+        if let Err(e) = crate::store::append_line_to_existing(&ledger_path, &line) {
             failed = true;
             eprintln!(
                 "warning: {id}: cannot append work_item.reconciled to {}: {e}",

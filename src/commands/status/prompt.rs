@@ -7,8 +7,8 @@
 //! `?` and a detached `git ucg` finishes the work for the next prompt. Nothing is written under
 //! the artifact directories; no worktree status, tree diff or object read ever happens here.
 
+use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
-use crate::store::ArtifactSource;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
@@ -173,7 +173,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
         .map(|p| root.join(p))
         .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
 
-    let mut names: Vec<String> = crate::store::ArtifactSource::WorkTree.list(&impl_dir);
+    let mut names: Vec<String> = crate::git::ArtifactSource::WorkTree.list(&impl_dir);
     names.sort();
     let mut watched = vec![
         impl_dir.clone(),
@@ -241,19 +241,10 @@ fn write_cache(dir: &Path, cache: &Cache) {
     let Ok(bytes) = serde_json::to_vec(cache) else {
         return;
     };
-    if std::fs::create_dir_all(dir).is_err() {
+    if crate::store::create_dirs(dir).is_err() {
         return;
     }
-    let Ok(mut file) = tempfile::Builder::new()
-        .prefix(".prompt-cache")
-        .tempfile_in(dir)
-    else {
-        return;
-    };
-    use std::io::Write;
-    if file.write_all(&bytes).is_ok() {
-        let _ = file.persist(dir.join(CACHE_FILE));
-    }
+    let _ = crate::store::replace_cache(&dir.join(CACHE_FILE), ".prompt-cache", &bytes);
 }
 
 /// `ucg.prompt.timeoutMs` from the repository's git configuration.
@@ -288,20 +279,8 @@ struct AnotherRefresh;
 /// The background refresh's lock (`<git dir>/ucg/prompt-refresh.lock`); `Ok(None)` when no lock
 /// file can be opened at all, which does not stop the refresh.
 fn take_refresh_lock(cache_dir: &Path) -> Result<Option<std::fs::File>, AnotherRefresh> {
-    let _ = std::fs::create_dir_all(cache_dir);
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(cache_dir.join(REFRESH_LOCK_FILE))
-    else {
-        return Ok(None);
-    };
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Err(AnotherRefresh),
-        Err(std::fs::TryLockError::Error(_)) => Ok(None),
-    }
+    let _ = crate::store::create_dirs(cache_dir);
+    crate::store::try_lock_file(&cache_dir.join(REFRESH_LOCK_FILE)).map_err(|_| AnotherRefresh)
 }
 
 /// The segment for the repository around the current directory (empty outside one). Never fails.

@@ -1,4 +1,4 @@
-//! The completion gate and the final code-review lane: formats/ultragoal.md §6 behaviours 37–44,
+//! The completion gate and the final code-review lane: docs/formats/ultragoal.md §6 behaviours 37–44,
 //! 47 and 48 (the last two as what holds for the G1 review lane git-ucg implements).
 
 use super::support::*;

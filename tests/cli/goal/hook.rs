@@ -1,5 +1,5 @@
 //! `git ucg goal stop-hook`: the Stop hook's no-progress counter on real git repositories —
-//! formats/ultragoal.md §5 and §6 behaviours 45 and 46, the block-count escape of §4.4, and the
+//! docs/formats/ultragoal.md §5 and §6 behaviours 45 and 46, the block-count escape of §4.4, and the
 //! hook writer's raw-order overlay (the reference's `updateUltragoalState`).
 
 use super::support::*;

@@ -1,4 +1,4 @@
-//! Never-false-complete (formats/ultragoal.md §4.4): random sequences of subcommands — failing
+//! Never-false-complete (docs/formats/ultragoal.md §4.4): random sequences of subcommands — failing
 //! ones, garbage artifacts, and injected write failures (a lock held by a live owner, a read-only
 //! state directory, a corrupt state file) — never reach `complete` except through a successful
 //! `request-complete` whose gates held at that moment, judged here from the files themselves.

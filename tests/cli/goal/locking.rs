@@ -1,4 +1,4 @@
-//! The state lock and the state file's layout: formats/ultragoal.md §3.4–3.5 and §6 behaviours
+//! The state lock and the state file's layout: docs/formats/ultragoal.md §3.4–3.5 and §6 behaviours
 //! 25–27 — contention fails closed, stale locks are recovered, nothing is left behind, concurrent
 //! writers never lose an update, and every CLI write lays the file out as `JSON.stringify(state,
 //! null, 2)` with the known keys in order and other tools' keys kept.

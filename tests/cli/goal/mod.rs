@@ -1,5 +1,5 @@
 //! `git ucg goal`: the ultragoal state machine against real files in a temporary `OMT_DIR`. The
-//! numbered behaviours are those of formats/ultragoal.md §6.
+//! numbered behaviours are those of docs/formats/ultragoal.md §6.
 
 mod completion;
 mod hardening;

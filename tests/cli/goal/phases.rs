@@ -1,4 +1,4 @@
-//! The phase machine and the state file: formats/ultragoal.md §6 behaviours 1–24.
+//! The phase machine and the state file: docs/formats/ultragoal.md §6 behaviours 1–24.
 
 use super::support::*;
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! The story layer: formats/ultragoal.md §6 behaviours 28–36.
+//! The story layer: docs/formats/ultragoal.md §6 behaviours 28–36.
 
 use super::support::*;
 use serde_json::{json, Value};

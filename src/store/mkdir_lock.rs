@@ -1,4 +1,4 @@
-//! The state lock the TypeScript CLI and its Stop hook take (formats/ultragoal.md §3.4), so that
+//! The state lock the TypeScript CLI and its Stop hook take (docs/formats/ultragoal.md §3.4), so that
 //! git-ucg, the reference CLI and the hook exclude one another: a directory `<state>.lock` made
 //! with `mkdir` (atomic), holding `owner.json` `{ownerPid, token, startedAt}`.
 //!
@@ -227,7 +227,7 @@ fn isolate(path: &Path, judged: (u64, u64)) -> bool {
         let _ = std::fs::remove_dir_all(&aside);
         true
     } else {
-        let _ = crate::store::rename_no_replace(&aside, path);
+        let _ = super::rename_no_replace(&aside, path);
         false
     }
 }

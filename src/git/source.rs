@@ -2,8 +2,8 @@
 //! git with no checkout). Readers ask for paths under the project root and get bytes back, the same
 //! way from either side.
 
-use crate::git::tree::CommitTree;
-use crate::git::Repository;
+use super::tree::CommitTree;
+use super::Repository;
 use std::path::{Path, PathBuf};
 
 /// A whole file, in as few system calls as a small file allows: artifacts are mostly small and
