@@ -55,14 +55,20 @@ impl Context {
     /// The repository around the current directory, honouring `GIT_DIR`, `GIT_WORK_TREE` and the
     /// rest of git's environment, as a hook run by git must.
     pub fn repo(&self) -> Result<&Repository> {
-        let found = self.repo.get_or_init(|| {
-            let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-            git::repo::discover_from_environment(&cwd)
-        });
-        found.as_ref().map_err(|reason| {
+        self.discovered().map_err(|reason| {
             Error::new(format!("not in a git repository ({reason})"))
                 .hint("run this inside the project's work tree, use -C <path>, or pass the artifact paths explicitly")
         })
+    }
+
+    /// The repository search, done once; its failure is the reason, as text.
+    fn discovered(&self) -> std::result::Result<&Repository, &String> {
+        self.repo
+            .get_or_init(|| {
+                let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+                git::repo::discover_from_environment(&cwd)
+            })
+            .as_ref()
     }
 
     /// The project root: the root of the work tree we are in (a linked worktree's own root).
@@ -102,6 +108,15 @@ impl Context {
         }
         if let Some(dir) = std::env::var_os(IMPL_ARTIFACTS_ENV).filter(|v| !v.is_empty()) {
             return Ok(PathBuf::from(dir));
+        }
+        // Nothing says where the run is and no repository surrounds us: name what would say it,
+        // as the reference's argument parser does (`--impl-artifacts` is required there).
+        if let Err(reason) = self.discovered() {
+            return Err(Error::new(format!(
+                "cannot locate the run: pass --impl-artifacts DIR (not in a git repository: {reason})"
+            ))
+            .hint("--impl-artifacts names the implementation-artifacts directory; ULTRACODE_IMPL_ARTIFACTS or running inside the project (-C <path>) locates it too")
+            .with_usage());
         }
         let config = self.config()?;
         config.path("implementation_artifacts")?.ok_or_else(|| {

@@ -12,8 +12,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug)]
 pub enum Error {
-    /// `error: <message>` and `hint: …` lines on stderr; exit 2.
-    Failure { message: String, hints: Vec<String> },
+    /// `error: <message>` and `hint: …` lines on stderr, then, with `usage`, the command's usage
+    /// line (as an argument parser reports a missing argument); exit 2.
+    Failure {
+        message: String,
+        hints: Vec<String>,
+        usage: bool,
+    },
     /// One compact JSON line `{"error": "<message>"}` on stderr, as the reference writers print; exit 2.
     JsonLine(String),
     /// The reader of our output went away: exit 0 without a word.
@@ -25,7 +30,21 @@ impl Error {
         Error::Failure {
             message: message.into(),
             hints: Vec::new(),
+            usage: false,
         }
+    }
+
+    /// Asks for the command's usage line after the hints: the invocation lacked what it needs.
+    pub fn with_usage(mut self) -> Self {
+        if let Error::Failure { usage, .. } = &mut self {
+            *usage = true;
+        }
+        self
+    }
+
+    /// Whether the command's usage line belongs after the message.
+    pub fn wants_usage(&self) -> bool {
+        matches!(self, Error::Failure { usage: true, .. })
     }
 
     /// Adds a line telling the user the way out.
@@ -65,7 +84,7 @@ impl Error {
                     )))
                 )
             }
-            Error::Failure { message, hints } => {
+            Error::Failure { message, hints, .. } => {
                 let mut out = format!("error: {message}\n");
                 for hint in hints {
                     out.push_str(&format!("hint: {hint}\n"));

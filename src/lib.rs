@@ -66,10 +66,10 @@ fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
             {
                 resolve.pair(sub);
             }
-            Ok(cli)
+            Ok((cli, matches))
         });
-    let cli = match parsed {
-        Ok(cli) => cli,
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             // Help and version go to stdout; a closed stdout is not an error.
@@ -81,8 +81,31 @@ fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
     match outcome {
         Ok(code) => code,
         Err(error) => {
-            let _ = std::io::stderr().write_all(error.render().as_bytes());
+            let mut text = error.render();
+            if error.wants_usage() {
+                text.push_str(&usage_line(&matches));
+            }
+            let _ = std::io::stderr().write_all(text.as_bytes());
             error.exit_code()
         }
     }
+}
+
+/// `usage: git ucg <the subcommand in use> …`, clap's usage of the invoked subcommand.
+fn usage_line(matches: &clap::ArgMatches) -> String {
+    use clap::CommandFactory;
+    let mut command = cli::Cli::command();
+    command.build();
+    let mut invoked = command;
+    let mut level = matches;
+    while let Some((name, sub)) = level.subcommand() {
+        match invoked.find_subcommand(name) {
+            Some(found) => invoked = found.clone(),
+            None => break,
+        }
+        level = sub;
+    }
+    let usage = invoked.render_usage().to_string();
+    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage);
+    format!("usage: {}\n", usage.trim_end())
 }

@@ -215,10 +215,12 @@ fn budget_line(status: Option<&Object>) -> String {
     if side("turns").is_none() && side("max_turns").is_none() {
         return na;
     }
+    // Only None is `n/a` here: an empty string prints as itself (the reference's `is None` test).
+    let shown = |key: &str| side(key).map_or_else(|| NA.to_string(), pyjson::py_str);
     format!(
         "- Budget used: {} of {} turns {MACHINE}",
-        scalar(side("turns")),
-        scalar(side("max_turns"))
+        shown("turns"),
+        shown("max_turns")
     )
 }
 

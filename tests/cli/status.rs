@@ -43,6 +43,45 @@ fn outside_a_repository_with_explicit_paths() {
     );
 }
 
+/// status_render.py writes `n/a` only for a missing budget side: an empty string prints as itself.
+#[test]
+fn the_markdown_budget_line_prints_an_empty_side_as_itself() {
+    let env = TestEnv::new();
+    let budget_line = |budget: &str| {
+        write(
+            &env.path().join("impl/run-status.json"),
+            &format!(r#"{{"epic": "7", "budget_used": {budget}}}"#),
+        );
+        let out = env
+            .ucg(env.path())
+            .args([
+                "status",
+                "--format",
+                "markdown",
+                "--impl-artifacts",
+                "impl",
+                "--runs-root",
+                "none",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .find(|l| l.starts_with("- Budget used:"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        budget_line(r#"{"turns": 9, "max_turns": ""}"#),
+        "- Budget used: 9 of  turns [machine-derived]"
+    );
+    assert_eq!(
+        budget_line(r#"{"turns": "", "max_turns": null}"#),
+        "- Budget used:  of n/a turns [machine-derived]"
+    );
+}
+
 #[test]
 fn a_hunk_viewer_on_path_adds_its_line() {
     let env = TestEnv::new();

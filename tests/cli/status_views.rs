@@ -380,13 +380,39 @@ fn without_an_artifact_directory_it_stops_with_2() {
     for args in [&[][..], &["--json"], &["--format", "markdown"]] {
         let out = status(&env, env.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        // As the reference's argument parser: the flag that would locate the run, and the usage.
+        let message = stderr(&out);
+        assert!(message.contains("not in a git repository"), "{message}");
+        assert!(message.contains("pass --impl-artifacts DIR"), "{message}");
         assert!(
-            stderr(&out).contains("not in a git repository"),
-            "{}",
-            stderr(&out)
+            message.ends_with("usage: git ucg status [OPTIONS]\n"),
+            "{message}"
         );
         assert!(stdout(&out).is_empty());
     }
+    // The same for a nested subcommand, and as one JSON line where the writer speaks JSON.
+    let out = env
+        .ucg(env.path())
+        .args(["budget", "show"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).ends_with("usage: git ucg budget show [OPTIONS] [STORY]\n"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env
+        .ucg(env.path())
+        .args(["reds", "apply", "--from-sidecar"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert!(
+        line["error"].as_str().unwrap().contains("--impl-artifacts"),
+        "{line}"
+    );
     // The prompt is the exception: outside a repository it prints nothing, successfully.
     let out = status(&env, env.path(), &["--prompt"]);
     assert_eq!(out.status.code(), Some(0));
