@@ -57,11 +57,11 @@ enum M {
 
 fn units() -> impl Strategy<Value = Vec<u16>> {
     let unit = prop_oneof![
-        4 => (0x61u16..0x7B),
+        4 => 0x61u16..0x7B,
         1 => Just(0x41u16),
-        1 => (0u16..0x20),
+        1 => 0u16..0x20,
         1 => prop::sample::select(vec![0x22u16, 0x5C, 0x2F, 0x7F, 0x2028, 0xFEFF, 0x212A, 0x130, 0x3A3, 0xE9]),
-        1 => (0xD800u16..0xE000),
+        1 => 0xD800u16..0xE000,
     ];
     prop::collection::vec(unit, 0..6)
 }

@@ -525,7 +525,7 @@ pub fn number_to_string(n: f64) -> String {
         let _ = write!(
             out,
             "e{}{}",
-            if point - 1 >= 0 { "+" } else { "-" },
+            if point > 0 { "+" } else { "-" },
             (point - 1).abs()
         );
     }
