@@ -2843,3 +2843,248 @@ fn version_1_0_is_version_1() {
     );
     assert_eq!(ok_json(&out)["appended"], json!(["L-1"]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Differences from the reference (README, "Differences from the reference", lesson): one test per
+// row that no test above covers. Everywhere else git-ucg behaves as DG-Anvil does, which the
+// conformance cases (../shared/compat/lesson) check.
+
+/// An index of `null` is no index yet (the reference throws on it after appending, leaving the
+/// index stale); an index whose `by_pattern`/`by_id` is not an object, or whose key holds
+/// something other than a list, is refused before the ledger is touched (the reference throws
+/// after appending, or writes an index that lost the id).
+#[test]
+fn difference_an_index_the_reference_cannot_update() {
+    let env = TestEnv::new();
+    write(&index_path(&env), "null");
+    append(&env, &[lesson("L-1", "2026-01-01", "g", &["a"])]);
+    assert_eq!(
+        read_text(&index_path(&env)),
+        r#"{"by_pattern":{"a":["L-1"]},"by_id":{"L-1":{"created":"2026-01-01"}}}"#
+    );
+    for bad in [
+        r#"{"by_pattern":"text","by_id":{}}"#,
+        r#"{"by_pattern":{},"by_id":[1]}"#,
+        r#"{"by_pattern":{"a":5},"by_id":{}}"#,
+        r#"{"by_pattern":{"a":"other ids"},"by_id":{}}"#,
+        "7",
+    ] {
+        write(&index_path(&env), bad);
+        let before = files(&env);
+        let doc = refusal(&append_text(
+            &env,
+            jsonl(&[lesson("L-2", "2026-01-02", "g", &["a"])]).as_bytes(),
+        ));
+        assert_eq!(doc["code"], "E_INDEX_DESYNC", "{bad}");
+        assert_eq!(files(&env), before, "{bad}");
+    }
+    // A key holding a string that already contains the id: the reference's `includes` is true,
+    // nothing to do, and the append goes through.
+    write(
+        &index_path(&env),
+        r#"{"by_pattern":{"a":"has L-3 in it"},"by_id":{}}"#,
+    );
+    append(&env, &[lesson("L-3", "2026-01-03", "g", &["a"])]);
+    assert_eq!(
+        read_text(&index_path(&env)),
+        r#"{"by_pattern":{"a":"has L-3 in it"},"by_id":{"L-3":{"created":"2026-01-03"}}}"#
+    );
+}
+
+/// Pattern keys the reference finds on `Object.prototype` (`constructor`, `__proto__`,
+/// `valueOf`…) make it throw after appending; an id `__proto__` is lost from its `by_id`. For
+/// git-ucg they are keys like any other.
+#[test]
+fn difference_object_prototype_names_are_ordinary_keys() {
+    let env = TestEnv::new();
+    append(
+        &env,
+        &[
+            lesson(
+                "__proto__",
+                "2026-01-01",
+                "g",
+                &["constructor", "__proto__", "valueOf"],
+            ),
+            lesson("L-2", "2026-01-02", "g", &["toString"]),
+        ],
+    );
+    assert_eq!(
+        read_text(&index_path(&env)),
+        r#"{"by_pattern":{"constructor":["__proto__"],"__proto__":["__proto__"],"valueof":["__proto__"],"tostring":["L-2"]},"by_id":{"__proto__":{"created":"2026-01-01"},"L-2":{"created":"2026-01-02"}}}"#
+    );
+    assert_eq!(ids(&query(&env, &["constructor"])), ["__proto__"]);
+    assert_audit_ok(&env);
+}
+
+/// `tags` that cannot be iterated (a number, `true`, an object), with no `pattern` list, make the
+/// reference throw after appending; git-ucg indexes such a lesson under no key. A string `tags`
+/// is iterated by character, as there.
+#[test]
+fn difference_tags_that_cannot_be_iterated_give_no_keys() {
+    let env = TestEnv::new();
+    let mut lessons = Vec::new();
+    for (i, tags) in [json!(5), json!(true), json!({"a": 1}), json!("Ab")]
+        .into_iter()
+        .enumerate()
+    {
+        let mut l = lesson(&format!("L-{i}"), "2026-01-01", "g", &[]);
+        l.as_object_mut().unwrap().remove("pattern");
+        l["tags"] = tags;
+        lessons.push(l);
+    }
+    append(&env, &lessons);
+    assert_eq!(
+        index(&env)["by_pattern"],
+        json!({"a": ["L-3"], "b": ["L-3"]})
+    );
+}
+
+/// A query reads no index: an unparseable one, which makes the reference's query fail with
+/// `E_INVALID_JSON`, changes nothing.
+#[test]
+fn difference_query_ignores_the_index() {
+    let env = TestEnv::new();
+    append(&env, &[lesson("L-1", "2026-01-01", "g", &["rate"])]);
+    write(&index_path(&env), "{not json");
+    assert_eq!(ids(&query(&env, &["rate"])), ["L-1"]);
+}
+
+/// Equal scores are ordered by `created` with `localeCompare`; a `created` that is not a string
+/// makes the reference's comparison throw. git-ucg compares `String(created)`.
+#[test]
+fn difference_a_created_that_is_not_a_string_is_compared_as_text() {
+    let env = TestEnv::new();
+    let mut numeric = lesson("L-num", "x", "g", &["tie"]);
+    numeric["created"] = json!(2027);
+    seed(
+        &ledger_path(&env),
+        &[
+            numeric,
+            lesson("L-a", "a", "g", &["tie"]),
+            lesson("L-b", "B", "g", &["tie"]),
+            lesson("L-e", "É", "g", &["tie"]),
+        ],
+    );
+    // en-US collation: letters after digits, accents and case after the base letter.
+    assert_eq!(ids(&query(&env, &["tie"])), ["L-e", "L-b", "L-a", "L-num"]);
+}
+
+/// A `null` line in the ledger makes the reference's `retroactive` throw (it reads the line's
+/// `contract_gap`); git-ucg passes over it.
+#[test]
+fn difference_retro_passes_over_a_null_line() {
+    let env = TestEnv::new();
+    let old = lesson("L-old", "2026-01-01", OLD_GAP, &["astro"]);
+    write(&ledger_path(&env), &format!("null\n{old}\n"));
+    let contract = retro_contract(&env);
+    let entry = retro_ok(&env, &ledger_path(&env), &contract, NEW_GAP);
+    assert_eq!(entry["supersedes"], json!(["L-old"]));
+}
+
+/// The marker of a lesson whose `pattern` is not a list has no `pattern` (the reference writes
+/// `[]`), so it is indexed under its tags: the index can find invalidations.
+#[test]
+fn difference_a_marker_carries_pattern_only_when_it_is_a_list() {
+    let env = TestEnv::new();
+    let mut bare = lesson("L-1", "2026-01-01", "g", &[]);
+    bare["pattern"] = json!("rate limit");
+    append(&env, &[bare, lesson("L-2", "2026-01-02", "g", &["cache"])]);
+    for (id, want) in [("L-1", None), ("L-2", Some(json!(["cache"])))] {
+        ok_json(&run(
+            &env,
+            &["invalidate", "--lesson", id, "--reason", "stale"],
+        ));
+        let marker = parsed_lines(&ledger_path(&env)).pop().unwrap();
+        assert_eq!(marker.get("pattern").cloned(), want, "{id}");
+    }
+    let idx = index(&env);
+    assert_eq!(
+        idx["by_pattern"]["invalidation"].as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(idx["by_pattern"]["cache"].as_array().unwrap().len(), 2);
+}
+
+/// `--help` and `-h` print help (the reference refuses them as unknown flags); every other
+/// unknown flag is refused as there.
+#[test]
+fn difference_help_flags_print_help() {
+    let env = TestEnv::new();
+    for args in [
+        &["query", "rate", "--help"][..],
+        &["retro", "-h"],
+        &["append", "--help"],
+    ] {
+        let out = run(&env, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            stdout(&out).contains("Usage: git ucg lesson"),
+            "{args:?}: {}",
+            stdout(&out)
+        );
+    }
+    let doc = refusal(&run(&env, &["query", "rate", "--verbose"]));
+    assert_eq!(doc["code"], "E_UNKNOWN_FLAG");
+    assert_eq!(
+        doc["details"],
+        json!({"flag": "--verbose", "argv_index": 1})
+    );
+    let doc = refusal(&run(&env, &["invalidate", "--lesson", "L-1"]));
+    assert_eq!(doc["code"], "E_MISSING_ARG");
+    assert_eq!(doc["details"], json!({"flag": "--reason"}));
+    let doc = refusal(&run(&env, &["nope"]));
+    assert_eq!(doc["code"], "E_UNKNOWN_SUBCOMMAND");
+    assert_eq!(
+        doc["details"],
+        json!({"subcommand": "ledger", "received": "nope"})
+    );
+}
+
+/// A pattern value that is an object with its own `toString` key makes the reference's
+/// `String(x)` throw; git-ucg writes `[object Object]` for every object.
+#[test]
+fn difference_an_object_with_its_own_tostring_is_an_object() {
+    let env = TestEnv::new();
+    let mut l = lesson("L-1", "2026-01-01", "g", &[]);
+    l["pattern"] = json!([{"toString": 1}, "Rate"]);
+    append(&env, &[l]);
+    assert_eq!(
+        index(&env)["by_pattern"],
+        json!({"[object object]": ["L-1"], "rate": ["L-1"]})
+    );
+    assert_eq!(ids(&query(&env, &["object"])), ["L-1"]);
+}
+
+/// A `__proto__:` key in a contract's front matter would set the prototype of the reference's
+/// parsed object (its keys then seem present); git-ucg leaves the key out.
+#[test]
+fn difference_a_proto_key_in_a_contract_is_left_out() {
+    let env = TestEnv::new();
+    let contract = env.path().join("contract.yml");
+    write(
+        &contract,
+        &RETRO_CONTRACT.replace("goal: ", "__proto__:\n  x: 1\ngoal: "),
+    );
+    let entry = retro_ok(&env, &ledger_path(&env), &contract, "a gap");
+    assert_eq!(entry["source_criterion_id"], "C1");
+}
+
+/// JSON nested deeper than 20,000 levels is malformed for git-ucg (the reference parses it, and
+/// its `JSON.stringify` then overflows the stack): a query skips the line, an append refuses it.
+#[test]
+fn difference_json_nested_too_deep_is_malformed() {
+    let env = TestEnv::new();
+    let deep = format!("{}{}", "[".repeat(30_000), "]".repeat(30_000));
+    let good = lesson("L-1", "2026-01-01", "g", &["rate"]);
+    write(
+        &ledger_path(&env),
+        &format!("{{\"id\":\"L-0\",\"pattern\":[\"rate\"],\"x\":{deep}}}\n{good}\n"),
+    );
+    assert_eq!(ids(&query(&env, &["rate"])), ["L-1"]);
+    let mut too_deep = lesson("L-2", "2026-01-02", "g", &["rate"]).to_string();
+    too_deep.insert_str(1, &format!("\"x\":{deep},"));
+    let doc = refusal(&append_text(&env, format!("{too_deep}\n").as_bytes()));
+    assert_eq!(doc["code"], "E_IO");
+    assert_eq!(doc["details"]["line"], 1);
+}
