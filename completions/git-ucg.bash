@@ -1509,20 +1509,12 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__append)
-            opts="-h -V --file --ledger --color --no-pager --help --version"
+            opts="-h -V --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --file)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --ledger)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1535,16 +1527,12 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__audit)
-            opts="-h -V --json --fix --ledger --color --no-pager --help --version"
+            opts="-h -V --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --ledger)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1557,24 +1545,12 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__invalidate)
-            opts="-h -V --lesson --reason --ledger --color --no-pager --help --version"
+            opts="-h -V --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --lesson)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --reason)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --ledger)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1587,24 +1563,12 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__query)
-            opts="-l -h -V --limit --hide-superseded --json --ledger --color --no-pager --help --version"
+            opts="-h -V --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -l)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --ledger)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1617,12 +1581,16 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__reset)
-            opts="-h -V --task --state --contract --gap --evidence --remediation --verify-result --ledger --color --no-pager --help --version"
+            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --task)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1651,10 +1619,6 @@ _git__ucg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --ledger)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1667,32 +1631,12 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__retro)
-            opts="-h -V --contract --criterion --gap-note --patterns --ledger --color --no-pager --help --version"
+            opts="-h -V --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --contract)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --criterion)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --gap-note)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --patterns)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --ledger)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

@@ -564,53 +564,37 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_s
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "invalidate" -d 'Mark a lesson invalid (a marker line; nothing is rewritten)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "retro" -d 'A retroactive lesson from a post-ship fix: the criterion that shipped with a gap'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "reset" -d 'The reset loop after a failed verify or review: append the lesson, add it to the contract\'s counter_examples, count the loop — or escalate the task'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -l file -d 'The lessons, one JSON object per line' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -s l -l limit -d 'How many lessons at most' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -l hide-superseded -d 'Leave out lessons a later lesson supersedes (they are flagged otherwise)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -l json -d 'Print the lessons as DG-Anvil\'s CLI does: one JSON array'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from query" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l json -d 'Print one JSON document ({ok, issues, checked})'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l fix -d 'Rebuild the index from the ledger (the ledger is never changed), then audit'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from audit" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -l lesson -d 'The lesson\'s id' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -l reason -d 'revert, stale or wrong' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from invalidate" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l contract -d 'The contract (YAML, or YAML front matter)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l criterion -d 'The criterion\'s id' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l gap-note -d 'What the contract failed to constrain' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l patterns -d 'The lesson\'s patterns (default: the tokens of the contract\'s source_intent)' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from retro" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l task -d 'The task\'s id in the state file' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l state -d 'Anvil\'s state file (anvil/state.json)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l contract -d 'The task\'s contract (YAML, or YAML front matter)' -r -F
@@ -618,7 +602,6 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l evidence -d 'What the failed check showed (default: the failing criteria of --verify-result)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l remediation -d 'The counter-example the next attempt must honour' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l verify-result -d 'Anvil\'s verify-result.json, for --evidence' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -3,6 +3,7 @@
 
 pub use crate::ucg::resolve::Action;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Every command's `--impl-artifacts` help, said once.
@@ -565,78 +566,78 @@ pub struct GoalArgs {
 #[derive(Debug, Args)]
 #[command(
     after_help = "The ledger is ~/.anvil/ledger.jsonl (--ledger PATH or $ANVIL_LEDGER), its index the \
-<name>.index.json beside it. Refusals are one JSON line {\"error\", \"code\", \"details\"} on stderr with \
-exit 1, as DG-Anvil's CLI prints them."
+<name>.index.json beside it. The subcommands read their flags as DG-Anvil's CLI does (`--flag value`, \
+`--flag=value`, `-l5`, a value may start with `-`). Refusals are one JSON line {\"error\", \"code\", \
+\"details\"} on stderr with exit 1, as DG-Anvil's CLI prints them."
 )]
 pub struct LessonArgs {
     /// The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl).
-    #[arg(long, value_name = "PATH", global = true)]
+    #[arg(long, value_name = "PATH")]
     pub ledger: Option<PathBuf>,
     #[command(subcommand)]
-    pub command: LessonCommand,
+    pub command: Option<LessonCommand>,
+}
+
+/// A subcommand's arguments, read by DG-Anvil's rules rather than clap's.
+#[derive(Debug, Args)]
+pub struct LessonRawArgs {
+    /// The subcommand's flags and operands (see above).
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
+    pub args: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum LessonCommand {
     /// Append the lessons of a JSONL file (`-`: standard input): all are validated before any is
     /// written.
-    Append {
-        /// The lessons, one JSON object per line.
-        #[arg(long, value_name = "FILE|-")]
-        file: String,
-    },
+    #[command(
+        override_usage = "git ucg lesson append --file <FILE|-> [--ledger <PATH>]",
+        after_help = "--file FILE|-   The lessons, one JSON object per line (required)."
+    )]
+    Append(LessonRawArgs),
     /// The lessons whose patterns share the most tokens with PATTERN (invalidated ones left out).
-    Query {
-        /// The words to match.
-        #[arg(value_name = "PATTERN", required = true, num_args = 1..)]
-        pattern: Vec<String>,
-        /// How many lessons at most.
-        #[arg(long, short = 'l', default_value_t = 5, value_name = "N")]
-        limit: usize,
-        /// Leave out lessons a later lesson supersedes (they are flagged otherwise).
-        #[arg(long)]
-        hide_superseded: bool,
-        /// Print the lessons as DG-Anvil's CLI does: one JSON array.
-        #[arg(long)]
-        json: bool,
-    },
+    #[command(
+        override_usage = "git ucg lesson query [PATTERN] [--limit N|-l N] [--json] [--hide-superseded] [--ledger <PATH>]",
+        after_help = "PATTERN                 The words to match (the first operand; others are ignored).\n\
+--limit N, -l N         How many lessons at most (default 5; 0 is 5; a negative N drops that many).\n\
+--json                  Print the lessons as DG-Anvil's CLI does: one JSON array.\n\
+--hide-superseded       Leave out lessons a later lesson supersedes (they are flagged otherwise)."
+    )]
+    Query(LessonRawArgs),
     /// Check the ledger and its index: null lessons, duplicate ids, malformed lines, index desync
     /// both ways. Exit 1 when anything is found.
-    Audit {
-        /// Print one JSON document ({ok, issues, checked}).
-        #[arg(long)]
-        json: bool,
-        /// Rebuild the index from the ledger (the ledger is never changed), then audit.
-        #[arg(long)]
-        fix: bool,
-    },
+    #[command(
+        override_usage = "git ucg lesson audit [--json] [--fix] [--ledger <PATH>]",
+        after_help = "--json   Print one JSON document ({ok, issues, checked}).\n\
+--fix    Rebuild the index from the ledger (the ledger is never changed), then audit.\n\
+Other arguments are ignored, as DG-Anvil ignores them."
+    )]
+    Audit(LessonRawArgs),
     /// Mark a lesson invalid (a marker line; nothing is rewritten).
-    Invalidate {
-        /// The lesson's id.
-        #[arg(long, value_name = "ID")]
-        lesson: String,
-        /// revert, stale or wrong.
-        #[arg(long, value_name = "REASON")]
-        reason: String,
-    },
+    #[command(
+        override_usage = "git ucg lesson invalidate --lesson <ID> --reason <revert|stale|wrong> [--ledger <PATH>]"
+    )]
+    Invalidate(LessonRawArgs),
     /// A retroactive lesson from a post-ship fix: the criterion that shipped with a gap.
-    Retro {
-        /// The contract (YAML, or YAML front matter).
-        #[arg(long, value_name = "FILE")]
-        contract: PathBuf,
-        /// The criterion's id.
-        #[arg(long, value_name = "ID")]
-        criterion: String,
-        /// What the contract failed to constrain.
-        #[arg(long, value_name = "TEXT")]
-        gap_note: String,
-        /// The lesson's patterns (default: the tokens of the contract's source_intent).
-        #[arg(long, value_name = "A,B")]
-        patterns: Option<String>,
-    },
+    #[command(
+        alias = "retroactive",
+        override_usage = "git ucg lesson retro --contract <FILE> --criterion <ID> --gap-note <TEXT> [--patterns <A,B>] [--ledger <PATH>]",
+        after_help = "--contract FILE    The contract: YAML front matter, read and checked as DG-Anvil's loader does.\n\
+--criterion ID     The criterion's id.\n\
+--gap-note TEXT    What the contract failed to constrain.\n\
+--patterns A,B     The lesson's patterns (default: the tokens of the contract's source_intent)."
+    )]
+    Retro(LessonRawArgs),
     /// The reset loop after a failed verify or review: append the lesson, add it to the contract's
     /// counter_examples, count the loop — or escalate the task.
     Reset(LessonResetArgs),
+    /// Any other name: refused as DG-Anvil refuses it (E_UNKNOWN_SUBCOMMAND).
+    #[command(external_subcommand)]
+    Other(Vec<OsString>),
 }
 
 #[derive(Debug, Args)]
@@ -647,6 +648,9 @@ is appended, the contract's counter_examples gains `<id>: <remediation>` (the re
 loop_count goes up by one and last_lesson_id is set. Prints {appended, id, loop_count, status}."
 )]
 pub struct LessonResetArgs {
+    /// The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl).
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Option<PathBuf>,
     /// The task's id in the state file.
     #[arg(long, value_name = "ID")]
     pub task: String,

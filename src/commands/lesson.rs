@@ -1,55 +1,166 @@
 //! `git ucg lesson`: DG-Anvil's lesson ledger (docs/formats/lesson.md) — the reference's
-//! files, codes and outputs, with its hazards fixed (see `crate::lesson`). Successful commands
-//! print one JSON line as DG-Anvil's CLI does (or, for `query` and `audit` without `--json`, a
-//! table); refusals print `{"error", "code", "details"}` on stderr and exit 1.
+//! files, argument rules, codes and outputs, with its hazards fixed (see `crate::lesson`).
+//! Successful commands print one JSON line as DG-Anvil's CLI does (or, for `query` and `audit`
+//! without `--json`, a table); refusals print `{"error", "code", "details"}` on stderr and exit 1.
 
-use crate::cli::{LessonArgs, LessonCommand};
+use crate::cli::{LessonArgs, LessonCommand, LessonRawArgs};
 use crate::context::Context;
 use crate::error::Result;
+use crate::lesson::argv::{self, opt, Kind, Parsed, Schema, Stop};
 use crate::lesson::audit::audit_doc;
+use crate::lesson::entry::{details, LessonError};
+use crate::lesson::js::{JsString, JsValue};
 use crate::lesson::ledger::{self, Paths};
 use crate::lesson::record::{self, Outcome, ResetRequest};
-use serde_json::Value;
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+const LEDGER: argv::Opt = opt("ledger", Kind::Str, false);
+
+const QUERY: Schema = Schema {
+    options: &[
+        opt("limit", Kind::Int, false),
+        opt("json", Kind::Bool, false),
+        opt("hide-superseded", Kind::Bool, false),
+        LEDGER,
+    ],
+    short: &[('l', "limit")],
+};
+
+const APPEND: Schema = Schema {
+    options: &[opt("file", Kind::Str, true), LEDGER],
+    short: &[],
+};
+
+const INVALIDATE: Schema = Schema {
+    options: &[
+        opt("lesson", Kind::Str, true),
+        opt("reason", Kind::Str, true),
+        LEDGER,
+    ],
+    short: &[],
+};
+
+const RETRO: Schema = Schema {
+    options: &[
+        opt("contract", Kind::Str, true),
+        opt("criterion", Kind::Str, true),
+        opt("gap-note", Kind::Str, true),
+        opt("patterns", Kind::Str, false),
+        LEDGER,
+    ],
+    short: &[],
+};
 
 pub fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
-    let paths = ledger::paths(args.ledger.as_deref());
-    let outcome = match &args.command {
-        LessonCommand::Append { file } => append(&paths, file),
-        LessonCommand::Query {
-            pattern,
-            limit,
-            hide_superseded,
-            json,
-        } => return query(&paths, &pattern.join(" "), *limit, *hide_superseded, *json),
-        LessonCommand::Audit { json, fix } => {
-            if *fix {
-                if let Err(error) = ledger::rebuild_index(&paths) {
-                    eprintln!("{}", error.to_line());
-                    return Ok(1);
+    let Some(command) = &args.command else {
+        return Ok(refuse(&LessonError::new(
+            "E_NOT_IMPLEMENTED",
+            "ledger not implemented",
+            details([
+                ("stage", Some(JsValue::Number(3.0))),
+                ("subcommand", Some(JsValue::str("ledger"))),
+            ]),
+        )));
+    };
+    let parse = |raw: &LessonRawArgs, schema: &Schema, name: &str| {
+        let words: Vec<String> = raw
+            .args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        match argv::parse(&words, schema) {
+            Ok(parsed) => Ok(parsed),
+            Err(Stop::Help) => Err(help(name)),
+            Err(Stop::Refused(error)) => Err(Ok(refuse(&error))),
+        }
+    };
+    let paths_for = |parsed: &Parsed| {
+        ledger::paths(
+            parsed
+                .string("ledger")
+                .map(Path::new)
+                .or(args.ledger.as_deref()),
+        )
+    };
+    let outcome = match command {
+        LessonCommand::Append(raw) => {
+            let parsed = match parse(raw, &APPEND, "append") {
+                Ok(parsed) => parsed,
+                Err(code) => return code,
+            };
+            append(&paths_for(&parsed), parsed.string("file").unwrap_or(""))
+        }
+        LessonCommand::Query(raw) => {
+            let parsed = match parse(raw, &QUERY, "query") {
+                Ok(parsed) => parsed,
+                Err(code) => return code,
+            };
+            let pattern = parsed.positional.first().cloned().unwrap_or_default();
+            return query(
+                &paths_for(&parsed),
+                &pattern,
+                parsed.int("limit").unwrap_or(5.0),
+                parsed.flag("hide-superseded"),
+                parsed.flag("json"),
+            );
+        }
+        LessonCommand::Audit(raw) => {
+            // The reference's audit reads no flags: git-ucg's own are picked out, the rest ignored.
+            let words: Vec<String> = raw
+                .args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            if words.iter().any(|w| w == "--help" || w == "-h") {
+                return help("audit");
+            }
+            let mut ledger_flag: Option<PathBuf> = args.ledger.clone();
+            for (i, w) in words.iter().enumerate() {
+                if let Some(path) = w.strip_prefix("--ledger=") {
+                    ledger_flag = Some(PathBuf::from(path));
+                } else if w == "--ledger" {
+                    if let Some(path) = words.get(i + 1) {
+                        ledger_flag = Some(PathBuf::from(path));
+                    }
                 }
             }
-            return audit(&paths, *json);
+            let paths = ledger::paths(ledger_flag.as_deref());
+            if words.iter().any(|w| w == "--fix") {
+                if let Err(error) = ledger::rebuild_index(&paths) {
+                    return Ok(refuse(&error));
+                }
+            }
+            return audit(&paths, words.iter().any(|w| w == "--json"));
         }
-        LessonCommand::Invalidate { lesson, reason } => {
-            record::invalidate(&paths, lesson, reason, &mut warn)
+        LessonCommand::Invalidate(raw) => {
+            let parsed = match parse(raw, &INVALIDATE, "invalidate") {
+                Ok(parsed) => parsed,
+                Err(code) => return code,
+            };
+            record::invalidate(
+                &paths_for(&parsed),
+                parsed.string("lesson").unwrap_or(""),
+                parsed.string("reason").unwrap_or(""),
+                &mut warn,
+            )
         }
-        LessonCommand::Retro {
-            contract,
-            criterion,
-            gap_note,
-            patterns,
-        } => record::retro(
-            &paths,
-            contract,
-            criterion,
-            gap_note,
-            patterns.as_deref(),
-            &mut warn,
-        ),
+        LessonCommand::Retro(raw) => {
+            let parsed = match parse(raw, &RETRO, "retro") {
+                Ok(parsed) => parsed,
+                Err(code) => return code,
+            };
+            record::retro(
+                &paths_for(&parsed),
+                Path::new(parsed.string("contract").unwrap_or("")),
+                parsed.string("criterion").unwrap_or(""),
+                parsed.string("gap-note").unwrap_or(""),
+                parsed.string("patterns"),
+                &mut warn,
+            )
+        }
         LessonCommand::Reset(reset) => record::reset(
-            &paths,
+            &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
             &ResetRequest {
                 task: &reset.task,
                 state: &reset.state,
@@ -61,49 +172,91 @@ pub fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
             },
             &mut warn,
         ),
+        LessonCommand::Other(words) => {
+            let name = words
+                .first()
+                .map(|w| w.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Err(LessonError::new(
+                "E_UNKNOWN_SUBCOMMAND",
+                format!("unknown ledger sub-subcommand: {name}"),
+                details([
+                    ("subcommand", Some(JsValue::str("ledger"))),
+                    ("received", Some(JsValue::str(&name))),
+                ]),
+            ))
+        }
     };
     match outcome {
         Ok(doc) => {
             let mut out = std::io::stdout().lock();
-            writeln!(out, "{doc}")?;
+            writeln!(out, "{}", doc.to_json_string())?;
             Ok(0)
         }
-        Err(error) => {
-            eprintln!("{}", error.to_line());
-            Ok(1)
-        }
+        Err(error) => Ok(refuse(&error)),
     }
+}
+
+/// The refusal line on stderr; exit 1.
+fn refuse(error: &LessonError) -> u8 {
+    eprintln!("{}", error.to_line());
+    1
+}
+
+/// A subcommand's help, as clap renders it.
+fn help(name: &str) -> Result<u8> {
+    use clap::CommandFactory;
+    let mut command = crate::cli::Cli::command();
+    let text = command
+        .find_subcommand_mut("lesson")
+        .and_then(|lesson| lesson.find_subcommand_mut(name))
+        .map(|sub| sub.render_long_help().to_string())
+        .unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    write!(out, "{text}")?;
+    Ok(0)
 }
 
 fn audit(paths: &Paths, as_json: bool) -> Result<u8> {
     let doc = audit_doc(paths);
-    let ok = doc["ok"] == true;
+    let ok = matches!(doc.get("ok"), Some(JsValue::Bool(true)));
     let mut out = std::io::stdout().lock();
     if as_json {
-        writeln!(out, "{doc}")?;
+        writeln!(out, "{}", doc.to_json_string())?;
     } else {
+        let issues = match doc.get("issues") {
+            Some(JsValue::Array(issues)) => issues.as_slice(),
+            _ => &[],
+        };
+        let checked = doc
+            .get("checked")
+            .and_then(|c| c.get("lessons"))
+            .map(|n| n.to_js_string().to_lossy().into_owned())
+            .unwrap_or_default();
         writeln!(
             out,
-            "{}: {} lesson(s) checked, {}",
+            "{}: {checked} lesson(s) checked, {}",
             paths.ledger.display(),
-            doc["checked"]["lessons"],
             if ok {
                 "no issues".to_string()
             } else {
-                format!("{} issue(s)", doc["issues"].as_array().map_or(0, Vec::len))
+                format!("{} issue(s)", issues.len())
             }
         )?;
-        for issue in doc["issues"].as_array().into_iter().flatten() {
+        for issue in issues {
             let field = |k: &str| {
                 issue
                     .get(k)
-                    .map(|v| format!(" {k}={v}"))
+                    .map(|v| format!(" {k}={}", v.to_json_string()))
                     .unwrap_or_default()
             };
             writeln!(
                 out,
                 "  {}{}{}{}",
-                issue["issue"].as_str().unwrap_or(""),
+                issue
+                    .get("issue")
+                    .map(|v| v.to_js_string().to_lossy().into_owned())
+                    .unwrap_or_default(),
                 field("line"),
                 field("id"),
                 field("details")
@@ -126,7 +279,7 @@ fn append(paths: &Paths, file: &str) -> Outcome {
             .map_err(|e| record::io_error("cannot read", Path::new("-"), e))?;
         bytes
     } else {
-        std::fs::read(file).map_err(|e| record::io_error("cannot read", Path::new(file), e))?
+        std::fs::read(file).map_err(|e| record::node_read_error(Path::new(file), &e))?
     };
     record::append(paths, &bytes, &mut warn)
 }
@@ -134,22 +287,24 @@ fn append(paths: &Paths, file: &str) -> Outcome {
 fn query(
     paths: &Paths,
     pattern: &str,
-    limit: usize,
+    limit: f64,
     hide_superseded: bool,
     as_json: bool,
 ) -> Result<u8> {
-    let found = match crate::lesson::query::query(paths, pattern, limit, hide_superseded, &mut warn)
-    {
+    let found = match crate::lesson::query::query(
+        paths,
+        &JsString::from(pattern),
+        limit,
+        hide_superseded,
+        &mut warn,
+    ) {
         Ok(found) => found,
-        Err(error) => {
-            eprintln!("{}", error.to_line());
-            return Ok(1);
-        }
+        Err(error) => return Ok(refuse(&error)),
     };
     let mut out = std::io::stdout().lock();
     if as_json {
         let lessons = found.into_iter().map(|(_, lesson)| lesson).collect();
-        writeln!(out, "{}", Value::Array(lessons))?;
+        writeln!(out, "{}", JsValue::Array(lessons).to_json_string())?;
         return Ok(0);
     }
     if found.is_empty() {
@@ -157,16 +312,20 @@ fn query(
         return Ok(0);
     }
     for (score, lesson) in &found {
-        let text = |k: &str| lesson[k].as_str().unwrap_or("").to_string();
-        let superseded = match lesson.get("superseded_by").and_then(Value::as_array) {
-            Some(by) => format!(
+        let text = |k: &str| match lesson.get(k) {
+            Some(JsValue::String(s)) => s.to_lossy().into_owned(),
+            _ => String::new(),
+        };
+        let superseded = match lesson.get("superseded_by") {
+            Some(JsValue::Array(by)) => format!(
                 "  (superseded by {})",
                 by.iter()
-                    .filter_map(Value::as_str)
+                    .filter_map(JsValue::as_js_str)
+                    .map(|s| s.to_lossy().into_owned())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            None => String::new(),
+            _ => String::new(),
         };
         writeln!(
             out,

@@ -3,9 +3,11 @@
 //! When the file is exactly as git-ucg last wrote it — its length, modification time and inode
 //! match the stamp recorded then — the new ids are spliced into its compact text. Any other file
 //! (written by DG-Anvil, edited by hand, or not matching the expected layout) takes the full
-//! path: parsed, checked, updated and rewritten in git-ucg's layout, the same compact JSON.
+//! path: parsed, checked, updated as the reference updates it and rewritten as `JSON.stringify`
+//! writes it. The splice gives up (to the full path) wherever JavaScript would not simply append:
+//! an integer-like key or id (those go first, in numeric order) or an id already indexed.
 
-use serde_json::{Map, Value};
+use super::js::{self, JsObject, JsString, JsValue};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -40,22 +42,22 @@ pub fn is_ours(index: &Path) -> bool {
 }
 
 /// Whether an index is in the layout the splice relies on: exactly `by_pattern` (arrays of
-/// strings) and `by_id` (objects). Any other is only ever rewritten whole.
-pub fn is_canonical(index: &Map<String, Value>) -> bool {
-    index.len() == 2
+/// strings) then `by_id` (objects). Any other is only ever rewritten whole.
+pub fn is_canonical(index: &JsObject) -> bool {
+    let keys: Vec<&[u8]> = index.keys().map(JsString::as_bytes).collect();
+    keys == [&b"by_pattern"[..], &b"by_id"[..]]
         && index
             .get("by_pattern")
-            .and_then(Value::as_object)
+            .and_then(JsValue::as_object)
             .is_some_and(|patterns| {
-                patterns.values().all(|ids| {
-                    ids.as_array()
-                        .is_some_and(|ids| ids.iter().all(Value::is_string))
+                patterns.iter().all(|(_, ids)| {
+                    matches!(ids, JsValue::Array(ids) if ids.iter().all(|v| v.as_js_str().is_some()))
                 })
             })
         && index
             .get("by_id")
-            .and_then(Value::as_object)
-            .is_some_and(|ids| ids.values().all(Value::is_object))
+            .and_then(JsValue::as_object)
+            .is_some_and(|ids| ids.iter().all(|(_, v)| v.as_object().is_some()))
 }
 
 /// Forgets the stamp: the next append reads the index whole.
@@ -111,15 +113,24 @@ fn array_end(text: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// `"<text>"` as compact JSON writes it.
-fn quoted(text: &str) -> Vec<u8> {
-    serde_json::to_vec(text).unwrap_or_default()
+/// `"<text>"` as `JSON.stringify` writes it.
+fn quoted(text: &JsString) -> Vec<u8> {
+    let mut out = Vec::new();
+    js::write_json_string(text, &mut out);
+    out
+}
+
+/// One lesson's part of the index: its id, its `created`, its keys.
+pub struct Addition {
+    pub id: JsString,
+    pub created: JsValue,
+    pub keys: Vec<JsString>,
 }
 
 /// The compact index with the entries' ids added, spliced into `text` — or `None` when the text
 /// is not in git-ucg's layout or an id is already in `by_id` (the full path handles those). The
 /// insertions are found first; the result is then copied once.
-pub fn splice(text: &[u8], entries: &[(String, Value, Vec<String>)]) -> Option<Splice> {
+pub fn splice(text: &[u8], entries: &[Addition]) -> Option<Splice> {
     if !(text.starts_with(HEAD) && text.ends_with(TAIL)) {
         return None;
     }
@@ -133,7 +144,11 @@ pub fn splice(text: &[u8], entries: &[(String, Value, Vec<String>)]) -> Option<S
     let mut new_ids: Vec<u8> = Vec::new();
     let mut pattern_has_entries = !pattern_range.is_empty();
     let mut id_has_entries = !id_range.is_empty();
-    for (id, created, keys) in entries {
+    for Addition { id, created, keys } in entries {
+        // JavaScript puts integer-like keys first: not an append.
+        if id.array_index().is_some() || keys.iter().any(|k| k.array_index().is_some()) {
+            return None;
+        }
         let id_json = quoted(id);
         let mut id_key = id_json.clone();
         id_key.push(b':');
@@ -146,7 +161,7 @@ pub fn splice(text: &[u8], entries: &[(String, Value, Vec<String>)]) -> Option<S
         id_has_entries = true;
         new_ids.extend_from_slice(&id_key);
         new_ids.extend_from_slice(b"{\"created\":");
-        new_ids.extend_from_slice(&serde_json::to_vec(created).ok()?);
+        new_ids.extend_from_slice(&created.to_json());
         new_ids.push(b'}');
         for key in keys {
             let mut key_open = quoted(key);
@@ -245,48 +260,42 @@ fn contains_element(array: &[u8], element: &[u8]) -> bool {
     })
 }
 
-/// The full path's document, compact, in git-ucg's layout: `by_pattern` then `by_id` first, then
-/// any other keys as they were.
-pub fn to_bytes(index: &Map<String, Value>) -> Vec<u8> {
-    let mut ordered = Map::new();
-    for key in ["by_pattern", "by_id"] {
-        ordered.insert(
-            key.into(),
-            index
-                .get(key)
-                .cloned()
-                .unwrap_or_else(|| Value::Object(Map::new())),
-        );
+/// The full path's document: `JSON.stringify(index)`.
+pub fn to_bytes(index: &JsObject) -> Vec<u8> {
+    if index.is_empty() {
+        return b"{\"by_pattern\":{},\"by_id\":{}}".to_vec();
     }
-    for (key, value) in index {
-        if !ordered.contains_key(key) {
-            ordered.insert(key.clone(), value.clone());
-        }
-    }
-    serde_json::to_vec(&Value::Object(ordered)).unwrap_or_default()
+    JsValue::Object(index.clone()).to_json()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn entry(text: &str) -> JsObject {
+        js::parse(text).unwrap().as_object().unwrap().clone()
+    }
+
+    fn addition(id: &str, created: &str, keys: &[&str]) -> Addition {
+        Addition {
+            id: id.into(),
+            created: JsValue::str(created),
+            keys: keys.iter().map(|k| JsString::from(*k)).collect(),
+        }
+    }
 
     #[test]
     fn splicing_equals_rebuilding() {
-        let mut index = Map::new();
-        let first = json!({"id": "L1", "created": "2026-01-01", "pattern": ["rate", "limit"]});
-        crate::lesson::ledger::index_entry(&mut index, first.as_object().unwrap());
+        let mut index = JsObject::new();
+        let first = entry(r#"{"id": "L1", "created": "2026-01-01", "pattern": ["rate", "limit"]}"#);
+        crate::lesson::ledger::index_entry(&mut index, &first).unwrap();
         let text = to_bytes(&index);
         let second =
-            json!({"id": "L2", "created": "2026-01-02", "pattern": ["limit", "new \"key\""]});
-        crate::lesson::ledger::index_entry(&mut index, second.as_object().unwrap());
+            entry(r#"{"id": "L2", "created": "2026-01-02", "pattern": ["limit", "new \"key\""]}"#);
+        crate::lesson::ledger::index_entry(&mut index, &second).unwrap();
         let spliced = splice(
             &text,
-            &[(
-                "L2".into(),
-                json!("2026-01-02"),
-                vec!["limit".into(), "new \"key\"".into()],
-            )],
+            &[addition("L2", "2026-01-02", &["limit", "new \"key\""])],
         )
         .unwrap()
         .apply(&text);
@@ -298,25 +307,34 @@ mod tests {
         let two = splice(
             &text,
             &[
-                ("x\"L2".into(), json!("d"), vec!["rate".into()]),
-                ("L2".into(), json!("d"), vec!["rate".into()]),
+                addition("x\"L2", "d", &["rate"]),
+                addition("L2", "d", &["rate"]),
             ],
         )
         .unwrap()
         .apply(&text);
-        let doc: Value = serde_json::from_slice(&two).unwrap();
-        assert_eq!(doc["by_pattern"]["rate"], json!(["L1", "x\"L2", "L2"]));
+        let doc = js::parse_bytes(&two).unwrap();
+        assert_eq!(
+            doc.get("by_pattern")
+                .unwrap()
+                .get("rate")
+                .unwrap()
+                .to_json_string(),
+            r#"["L1","x\"L2","L2"]"#
+        );
         // Only the splice's own layout is stamped for it.
         assert!(is_canonical(&index));
         let mut extra = index.clone();
-        extra.insert("meta".into(), json!({"v": 1}));
+        extra.set("meta", JsValue::Null);
         assert!(!is_canonical(&extra));
-        // An id already in by_id takes the full path.
-        assert!(splice(&text, &[("L1".into(), json!("x"), vec![])]).is_none());
+        // An id already in by_id, or an integer-like key, takes the full path.
+        assert!(splice(&text, &[addition("L1", "x", &[])]).is_none());
+        assert!(splice(&text, &[addition("L9", "x", &["2024"])]).is_none());
+        assert!(splice(&text, &[addition("7", "x", &[])]).is_none());
         assert!(splice(b"{\"by_id\":{}}", &[]).is_none());
-        let empty = to_bytes(&Map::new());
+        let empty = to_bytes(&JsObject::new());
         assert_eq!(
-            splice(&empty, &[("L9".into(), json!("d"), vec!["k".into()])])
+            splice(&empty, &[addition("L9", "d", &["k"])])
                 .unwrap()
                 .apply(&empty),
             b"{\"by_pattern\":{\"k\":[\"L9\"]},\"by_id\":{\"L9\":{\"created\":\"d\"}}}".to_vec()

@@ -4,8 +4,8 @@
 //! them were validated; the index is checked before the ledger is touched and replaced atomically.
 
 use super::entry::{self, LessonError};
+use super::js::{self, JsObject, JsString, JsValue};
 use crate::store;
-use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -43,24 +43,23 @@ pub fn paths(flag: Option<&Path>) -> Paths {
 pub struct Line<'a> {
     pub number: usize,
     pub bytes: &'a [u8],
-    pub parsed: Result<Value, String>,
+    pub parsed: Result<JsValue, String>,
 }
 
-/// The ledger's non-blank complete lines with their physical (1-based) numbers, and the number
-/// of a torn last line (no newline: reported, never read as a lesson).
+/// The ledger's lines as `split(/\r?\n/).filter(Boolean)` keeps them, with their physical
+/// (1-based) numbers, and the number of a torn last line: one without its newline that is neither
+/// blank nor JSON (a crash cut it; reported, never read as a lesson).
 pub fn raw_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<usize>) {
     let mut lines: Vec<(usize, &[u8])> = bytes
         .split(|b| *b == b'\n')
         .enumerate()
         .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
-        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+        .filter(|(_, line)| !line.is_empty())
         .collect();
-    // A last line without its newline is whole when it parses (a tool that omits the final
-    // newline); otherwise a crash tore it.
     let mut torn = None;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         if let Some((number, tail)) = lines.last().copied() {
-            if serde_json::from_slice::<serde::de::IgnoredAny>(tail).is_err() {
+            if is_torn(tail) {
                 torn = Some(number);
                 lines.pop();
             }
@@ -69,7 +68,18 @@ pub fn raw_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<usize>) {
     (lines, torn)
 }
 
-/// [`raw_lines`], each parsed.
+/// A last line without its newline that a crash tore: not blank, not JSON.
+fn is_torn(tail: &[u8]) -> bool {
+    let text = js::decode(tail);
+    !JsString::from(text.as_ref()).is_blank() && js::parse(&text).is_err()
+}
+
+/// Whether an unterminated last line is whole (JSON) and only lost its newline.
+pub fn is_whole(tail: &[u8]) -> bool {
+    js::parse_bytes(tail).is_ok()
+}
+
+/// [`raw_lines`], each read as `JSON.parse` reads it.
 pub fn lines(bytes: &[u8]) -> (Vec<Line<'_>>, Option<usize>) {
     let (lines, torn) = raw_lines(bytes);
     let out = lines
@@ -77,64 +87,113 @@ pub fn lines(bytes: &[u8]) -> (Vec<Line<'_>>, Option<usize>) {
         .map(|(number, bytes)| Line {
             number,
             bytes,
-            parsed: serde_json::from_slice::<Value>(bytes).map_err(|e| e.to_string()),
+            parsed: js::parse_bytes(bytes),
         })
         .collect();
     (out, torn)
 }
 
-/// The index, empty when absent; `E_INDEX_DESYNC` when it is not a JSON object.
-pub fn load_index(bytes: Option<&[u8]>) -> Result<Map<String, Value>, LessonError> {
+/// What the index file holds, for a writer: absent (or `null`), a document, or refused.
+pub fn load_index(bytes: Option<&[u8]>) -> Result<JsObject, LessonError> {
     let Some(bytes) = bytes else {
-        return Ok(Map::new());
+        return Ok(JsObject::new());
     };
-    match serde_json::from_slice(bytes) {
-        Ok(Value::Object(index)) => Ok(index),
-        _ => Err(LessonError::new(
+    match js::parse_bytes(bytes) {
+        Ok(JsValue::Object(index)) => Ok(index),
+        // `null` is no index yet (the reference crashes on it after appending).
+        Ok(JsValue::Null) => Ok(JsObject::new()),
+        Ok(other) => Err(LessonError::new(
+            "E_INDEX_DESYNC",
+            "ledger index is not a JSON object",
+            entry::details([(
+                "received",
+                Some(JsValue::str(match other {
+                    JsValue::Array(_) => "array",
+                    other => other.type_of(),
+                })),
+            )]),
+        )),
+        Err(cause) => Err(LessonError::new(
             "E_INDEX_DESYNC",
             "ledger index invalid JSON",
-            json!({"path": "index"}),
+            entry::details([("cause", Some(JsValue::str(&cause)))]),
         )),
     }
 }
 
-/// `updateIndex` (B.3) for one entry: `by_id[id] = {created}`, the id added once under each key.
-pub fn index_entry(index: &mut Map<String, Value>, entry: &Map<String, Value>) {
+fn desync(message: String, at: &str) -> LessonError {
+    LessonError::new(
+        "E_INDEX_DESYNC",
+        message,
+        entry::details([("at", Some(JsValue::str(at)))]),
+    )
+}
+
+/// `updateIndex` (B.3) for one entry, on the parsed index: `by_pattern` and `by_id` made objects
+/// when missing or falsy, `by_id[id] = {created}`, the id pushed once under each key. Where the
+/// reference would throw after appending or silently lose the id (a section that is a string, a
+/// number or an array; a key holding something that is not a list), the entry is refused.
+pub fn index_entry(index: &mut JsObject, entry: &JsObject) -> Result<(), LessonError> {
     let id = entry
         .get("id")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let created = entry.get("created").cloned().unwrap_or(Value::Null);
-    let by_pattern = section(index, "by_pattern");
-    for key in entry::index_keys(entry) {
-        let ids = by_pattern
-            .entry(key)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if !ids.is_array() {
-            *ids = Value::Array(Vec::new());
+        .and_then(JsValue::as_js_str)
+        .cloned()
+        .unwrap_or_default();
+    let created = entry.get("created").cloned().unwrap_or(JsValue::Null);
+    for name in ["by_pattern", "by_id"] {
+        if !index.get(name).is_some_and(JsValue::truthy) {
+            index.set(name, JsValue::Object(JsObject::new()));
         }
-        if let Value::Array(ids) = ids {
-            if !ids.iter().any(|v| v.as_str() == Some(&id)) {
-                ids.push(Value::from(id.clone()));
+        if !matches!(index.get(name), Some(JsValue::Object(_))) {
+            return Err(desync(
+                format!("ledger index: {name} is not an object"),
+                name,
+            ));
+        }
+    }
+    let keys = entry::index_keys(entry);
+    if let Some(JsValue::Object(by_pattern)) = index.get("by_pattern") {
+        for key in &keys {
+            match by_pattern.get_js(key) {
+                Some(JsValue::Array(_)) => {}
+                Some(JsValue::String(text)) if contains_js(text, &id) => {}
+                Some(value) if value.truthy() => {
+                    return Err(desync(
+                        format!(
+                            "ledger index: by_pattern[{}] is not a list",
+                            JsValue::String(key.clone()).to_json_string()
+                        ),
+                        "by_pattern",
+                    ))
+                }
+                _ => {}
             }
         }
     }
-    section(index, "by_id").insert(id, json!({"created": created}));
+    if let Some(JsValue::Object(by_id)) = index.get_mut("by_id") {
+        let mut record = JsObject::new();
+        record.set("created", created);
+        by_id.insert(id.clone(), JsValue::Object(record));
+    }
+    if let Some(JsValue::Object(by_pattern)) = index.get_mut("by_pattern") {
+        for key in keys {
+            match by_pattern.get_js_mut(&key) {
+                Some(JsValue::Array(ids)) => {
+                    if !ids.iter().any(|v| v.as_js_str() == Some(&id)) {
+                        ids.push(JsValue::String(id.clone()));
+                    }
+                }
+                Some(JsValue::String(_)) => {} // holds the id already (checked above)
+                _ => by_pattern.insert(key, JsValue::Array(vec![JsValue::String(id.clone())])),
+            }
+        }
+    }
+    Ok(())
 }
 
-/// The index's object under `name`, made an (empty) object if it is anything else.
-fn section<'i>(index: &'i mut Map<String, Value>, name: &str) -> &'i mut Map<String, Value> {
-    let slot = index
-        .entry(name.to_string())
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !slot.is_object() {
-        *slot = Value::Object(Map::new());
-    }
-    match slot {
-        Value::Object(map) => map,
-        _ => unreachable!("made an object above"),
-    }
+/// `text.includes(part)` on strings.
+fn contains_js(text: &JsString, part: &JsString) -> bool {
+    part.is_empty() || memchr::memmem::find(text.as_bytes(), part.as_bytes()).is_some()
 }
 
 /// What an append did: the ids written, the torn tail it removed first (its bytes), and a
@@ -145,12 +204,17 @@ pub struct Appended {
     pub index_warning: Option<String>,
 }
 
-/// Appends validated lessons (their compact JSON, one line each) under the lock: the index is
-/// read first and a corrupt one refuses everything; a torn last line left by a crash is cut off
-/// (only the partial line); all lines go in one write, synced; then the index is replaced.
-pub fn append(paths: &Paths, entries: &[Map<String, Value>]) -> Result<Appended, LessonError> {
+/// Appends validated lessons (`JSON.stringify` of each, one line each) under the lock: the index
+/// is read and updated in memory first, and an index the reference could not update refuses
+/// everything; a torn last line left by a crash is cut off (only the partial line); all lines go
+/// in one write, synced; then the index is replaced.
+pub fn append(paths: &Paths, entries: &[JsObject]) -> Result<Appended, LessonError> {
     let lock = lock(paths)?;
     append_locked(paths, entries, &lock)
+}
+
+fn io_error(e: impl std::fmt::Display) -> LessonError {
+    LessonError::new("E_IO", e.to_string(), JsValue::Null)
 }
 
 /// The ledger's directory (created if missing).
@@ -160,32 +224,34 @@ pub fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    store::create_dirs(dir).map_err(|e| {
-        LessonError::new(
-            "E_IO",
-            format!("cannot create {}: {e}", dir.display()),
-            Value::Null,
-        )
-    })?;
+    store::create_dirs(dir)
+        .map_err(|e| io_error(format!("cannot create {}: {e}", dir.display())))?;
     Ok(dir.to_path_buf())
 }
 
 /// The writers' lock: the ledger directory's.
 pub fn lock(paths: &Paths) -> Result<store::DirLock, LessonError> {
-    store::lock_dir(&dir(paths)?).map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))
+    store::lock_dir(&dir(paths)?).map_err(io_error)
+}
+
+/// The index after `entries`, as `JSON.stringify` writes it, and whether it is in the layout the
+/// splice relies on.
+enum NewIndex {
+    Spliced(super::index::Splice),
+    Whole(Vec<u8>, bool),
 }
 
 /// [`append`] for a caller that already holds the ledger directory's lock.
 pub fn append_locked(
     paths: &Paths,
-    entries: &[Map<String, Value>],
+    entries: &[JsObject],
     lock: &store::DirLock,
 ) -> Result<Appended, LessonError> {
     let io = |what: &str, e: std::io::Error| {
         LessonError::new(
             "E_IO",
             format!("{what}: {e}"),
-            json!({"path": paths.ledger.to_string_lossy()}),
+            entry::details([("path", Some(JsValue::str(&paths.ledger.to_string_lossy())))]),
         )
     };
     // The index git-ucg wrote last is mapped rather than read (a large one is scanned, not
@@ -199,57 +265,51 @@ pub fn append_locked(
     }
     .map_err(|e| io("cannot read the index", e))?;
     let index_bytes: Option<&[u8]> = mapped.as_deref();
-    let desync = |mut e: LessonError| {
-        e.details = json!({
-            "path": paths.index.to_string_lossy(),
-            "fix": "git ucg lesson audit --fix",
-        });
-        e
-    };
-    // The index as git-ucg last wrote it takes a splice; anything else is parsed (and a corrupt
-    // one refuses the append before the ledger is touched).
-    let additions: Vec<(String, Value, Vec<String>)> = entries
+    let additions: Vec<super::index::Addition> = entries
         .iter()
-        .map(|e| {
-            (
-                e.get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                e.get("created").cloned().unwrap_or(Value::Null),
-                entry::index_keys(e),
-            )
+        .map(|e| super::index::Addition {
+            id: e
+                .get("id")
+                .and_then(JsValue::as_js_str)
+                .cloned()
+                .unwrap_or_default(),
+            created: e.get("created").cloned().unwrap_or(JsValue::Null),
+            keys: entry::index_keys(e),
         })
         .collect();
-    let empty = super::index::to_bytes(&Map::new());
-    let (base, spliced): (&[u8], _) = match index_bytes {
-        Some(bytes) if super::index::is_ours(&paths.index) => {
-            (bytes, super::index::splice(bytes, &additions))
-        }
-        None => (&empty, super::index::splice(&empty, &additions)),
-        Some(bytes) => (bytes, None),
+    let empty = super::index::to_bytes(&JsObject::new());
+    // The index as git-ucg last wrote it takes a splice; anything else is parsed, updated as the
+    // reference updates it, and written whole (and one the reference could not update refuses
+    // the append before the ledger is touched).
+    let base: &[u8] = match index_bytes {
+        Some(bytes) if ours => bytes,
+        None => &empty,
+        Some(bytes) => bytes,
     };
-    let rebuilt = match &spliced {
+    let spliced = match index_bytes {
+        Some(bytes) if ours => super::index::splice(bytes, &additions),
+        None => super::index::splice(&empty, &additions),
         Some(_) => None,
+    };
+    let new_index = match spliced {
+        Some(splice) => NewIndex::Spliced(splice),
         None => {
-            let mut index = load_index(index_bytes).map_err(desync)?;
+            let mut index = load_index(index_bytes)?;
             for entry in entries {
-                index_entry(&mut index, entry);
+                index_entry(&mut index, entry)?;
             }
             let canonical = super::index::is_canonical(&index);
-            Some((super::index::to_bytes(&index), canonical))
+            NewIndex::Whole(super::index::to_bytes(&index), canonical)
         }
     };
     let mut bytes = Vec::new();
     for entry in entries {
-        serde_json::to_writer(&mut bytes, entry)
-            .map_err(|e| io("cannot serialize", std::io::Error::other(e)))?;
+        bytes.extend_from_slice(&JsValue::Object(entry.clone()).to_json());
         bytes.push(b'\n');
     }
     // A torn last line that is a whole JSON value only lost its newline: it is ended, not cut.
-    let whole = |tail: &[u8]| serde_json::from_slice::<serde::de::IgnoredAny>(tail).is_ok();
     let truncated =
-        store::append_cutting_torn_tail(&paths.ledger, &bytes, whole).map_err(|(step, e)| {
+        store::append_cutting_torn_tail(&paths.ledger, &bytes, is_whole).map_err(|(step, e)| {
             let what = match step {
                 store::AppendStep::Open => "cannot open the ledger",
                 store::AppendStep::CutTornTail => "cannot repair the ledger's torn tail",
@@ -262,13 +322,13 @@ pub fn append_locked(
     // `lesson audit --fix` rebuilds it should a power loss leave an older, empty or cut one.
     // The index is replaced after the lines are safe in the ledger: if that fails, the lesson is
     // still appended (and reported so); the index is left to `lesson audit --fix`.
-    let written = match (&spliced, &rebuilt) {
-        (Some(splice), _) => store::write_atomic_unsynced_with(lock, &paths.index, |out| {
+    let written = match &new_index {
+        NewIndex::Spliced(splice) => store::write_atomic_unsynced_with(lock, &paths.index, |out| {
             splice.write_to(base, out)?;
             super::index::record_file(&paths.index, out);
             Ok(())
         }),
-        (None, Some((text, canonical))) => {
+        NewIndex::Whole(text, canonical) => {
             store::write_atomic_unsynced_with(lock, &paths.index, |out| {
                 out.write_all(text)?;
                 // Only an index in the splice's layout is stamped for it.
@@ -279,7 +339,6 @@ pub fn append_locked(
                 Ok(())
             })
         }
-        (None, None) => Ok(()),
     };
     let index_warning = written.err().map(|e| {
         super::index::forget(&paths.index);
@@ -290,14 +349,9 @@ run `git ucg lesson audit --fix`",
         )
     });
     Ok(Appended {
-        ids: entries
+        ids: additions
             .iter()
-            .map(|e| {
-                e.get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string()
-            })
+            .map(|a| a.id.to_lossy().into_owned())
             .collect(),
         truncated,
         index_warning,
@@ -341,21 +395,20 @@ impl std::ops::Deref for IndexBytes {
 pub fn rebuild_index(paths: &Paths) -> Result<usize, LessonError> {
     let lock = lock(paths)?;
     let bytes = store::read_optional(&paths.ledger)
-        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?
+        .map_err(io_error)?
         .unwrap_or_default();
     let (lines, _) = lines(&bytes);
-    let mut index = Map::new();
+    let mut index = JsObject::new();
     let mut count = 0;
     for line in lines {
         if let Ok(value) = line.parsed {
             if let Ok(entry) = entry::validate(&value) {
-                index_entry(&mut index, entry);
+                index_entry(&mut index, entry)?;
                 count += 1;
             }
         }
     }
-    store::write_atomic(&lock, &paths.index, &super::index::to_bytes(&index))
-        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?;
+    store::write_atomic(&lock, &paths.index, &super::index::to_bytes(&index)).map_err(io_error)?;
     super::index::record(&paths.index);
     Ok(count)
 }

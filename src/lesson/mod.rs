@@ -3,10 +3,13 @@
 //! corrupt index detected before the ledger is touched, malformed lines skipped (not fatal) when
 //! querying, non-string lessons refused, and the reset loop of its skill made deterministic.
 
+pub mod anvil_yaml;
+pub mod argv;
 pub mod audit;
 pub mod contract;
 pub mod entry;
 pub mod index;
+pub mod js;
 pub mod ledger;
 pub mod query;
 pub mod record;

@@ -5,14 +5,15 @@
 //! operator go to `warn`.
 
 use super::entry::{self, LessonError};
+use super::js::{self, JsObject, JsString, JsValue};
 use super::ledger::{self, Paths};
-use super::{contract, state};
+use super::{anvil_yaml, contract, state};
 use crate::store;
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
 /// What a command prints on success, or its refusal.
-pub type Outcome = std::result::Result<Value, LessonError>;
+pub type Outcome = std::result::Result<JsValue, LessonError>;
 
 /// What `lesson reset` is given.
 pub struct ResetRequest<'a> {
@@ -36,7 +37,32 @@ pub fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> LessonErr
     LessonError::new(
         "E_IO",
         format!("{what} {}: {e}", path.display()),
-        json!({"path": path.to_string_lossy()}),
+        entry::details([("path", Some(JsValue::str(&path.to_string_lossy())))]),
+    )
+}
+
+/// A file the reference could not read, as Node reports it: the errno's name as the code
+/// (`ENOENT`, `EISDIR`…), its words, `details` null.
+pub fn node_read_error(path: &Path, e: &std::io::Error) -> LessonError {
+    let (code, words) = match e.raw_os_error() {
+        Some(libc::ENOENT) => ("ENOENT", "no such file or directory"),
+        Some(libc::EACCES) => ("EACCES", "permission denied"),
+        Some(libc::EISDIR) => {
+            return LessonError::new(
+                "EISDIR",
+                "EISDIR: illegal operation on a directory, read",
+                JsValue::Null,
+            )
+        }
+        Some(libc::ENOTDIR) => ("ENOTDIR", "not a directory"),
+        Some(libc::ELOOP) => ("ELOOP", "too many symbolic links encountered"),
+        Some(libc::ENAMETOOLONG) => ("ENAMETOOLONG", "name too long"),
+        _ => return io_error("cannot read", path, e),
+    };
+    LessonError::new(
+        code,
+        format!("{code}: {words}, open '{}'", path.display()),
+        JsValue::Null,
     )
 }
 
@@ -53,43 +79,94 @@ fn report_append(paths: &Paths, appended: &ledger::Appended, warn: &mut dyn FnMu
     }
 }
 
-/// Validates every line of `bytes` (a JSONL of lessons) and appends them all, or none.
+/// The lines of an input file as the reference keeps them: split on `\r?\n`, the ones `trim`
+/// leaves empty dropped; each with its physical (1-based) number.
+fn input_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+        .filter(|(_, line)| !JsString::from(js::decode(line).as_ref()).is_blank())
+}
+
+/// Validates every line of `bytes` (a JSONL of lessons) as the reference does and appends them
+/// all, or none.
 pub fn append(paths: &Paths, bytes: &[u8], warn: &mut dyn FnMut(String)) -> Outcome {
     // Every line is checked before any is written (the reference keeps the earlier lines of a
     // file whose later line fails).
     let mut entries = Vec::new();
-    for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    for (number, line) in input_lines(bytes) {
         let with_line = |mut e: LessonError| {
-            if let Value::Object(details) = &mut e.details {
-                details.insert("line".into(), (i + 1).into());
-            } else {
-                e.details = json!({"line": i + 1});
-            }
+            e.details_mut().set("line", JsValue::Number(number as f64));
             e
         };
-        let value: Value = serde_json::from_slice(line).map_err(|e| {
+        // Bytes that are not UTF-8 are refused (the reference would store U+FFFD in their place).
+        let text = std::str::from_utf8(line).map_err(|e| {
+            with_line(LessonError::new(
+                "E_IO",
+                format!("invalid JSON: invalid unicode (the line is not UTF-8: {e})"),
+                JsValue::Null,
+            ))
+        })?;
+        let value = js::parse(text).map_err(|e| {
             with_line(LessonError::new(
                 "E_IO",
                 format!("invalid JSON: {e}"),
-                Value::Null,
+                JsValue::Null,
             ))
         })?;
         let entry = entry::validate(&value).map_err(with_line)?.clone();
         entries.push(entry);
     }
+    if entries.is_empty() {
+        return Ok(ok_doc([("appended", JsValue::Array(Vec::new()))]));
+    }
     let appended = ledger::append(paths, &entries)?;
     report_append(paths, &appended, warn);
-    Ok(json!({"ok": true, "appended": appended.ids}))
+    Ok(ok_doc([(
+        "appended",
+        JsValue::Array(appended.ids.iter().map(|id| JsValue::str(id)).collect()),
+    )]))
 }
 
-/// The ledger's lessons that parse, with a warning for each line that does not.
+/// `{"ok": true, …}`.
+fn ok_doc<'a>(pairs: impl IntoIterator<Item = (&'a str, JsValue)>) -> JsValue {
+    let mut doc = JsObject::new();
+    doc.set("ok", JsValue::Bool(true));
+    for (k, v) in pairs {
+        doc.set(k, v);
+    }
+    JsValue::Object(doc)
+}
+
+/// The ledger's lines as the writers' look-ups read them (`split(/\r?\n/).filter(Boolean)`, each
+/// `JSON.parse`d): the values that parse, in order. A torn last line is skipped with a warning.
+fn parsed_lines(
+    paths: &Paths,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<Option<Vec<JsValue>>, LessonError> {
+    let bytes = match store::read_if_present(&paths.ledger) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
+    };
+    let (lines, torn) = ledger::lines(&bytes);
+    if let Some(line) = torn {
+        warn(format!(
+            "warning: {}:{line}: torn last line (no newline), skipped",
+            paths.ledger.display()
+        ));
+    }
+    Ok(Some(
+        lines.into_iter().filter_map(|l| l.parsed.ok()).collect(),
+    ))
+}
+
+/// The ledger's lessons that parse as objects, with a warning for each line that does not.
 pub fn readable_lessons(
     paths: &Paths,
     warn: &mut dyn FnMut(String),
-) -> std::result::Result<Vec<Map<String, Value>>, LessonError> {
+) -> std::result::Result<Vec<JsObject>, LessonError> {
     let bytes = match store::read_if_present(&paths.ledger) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Ok(Vec::new()),
@@ -105,7 +182,7 @@ pub fn readable_lessons(
     let mut lessons = Vec::with_capacity(lines.len());
     for line in lines {
         match line.parsed {
-            Ok(Value::Object(entry)) => lessons.push(entry),
+            Ok(JsValue::Object(entry)) => lessons.push(entry),
             Ok(_) => warn(format!(
                 "warning: {}:{}: not a JSON object, skipped",
                 paths.ledger.display(),
@@ -121,8 +198,13 @@ pub fn readable_lessons(
     Ok(lessons)
 }
 
-fn id_of(entry: &Map<String, Value>) -> &str {
-    entry.get("id").and_then(Value::as_str).unwrap_or("")
+fn invalid(message: &str, pairs: Vec<(&str, Option<JsValue>)>) -> LessonError {
+    LessonError::new("E_INVALID_LESSON", message, entry::details(pairs))
+}
+
+/// The ledger's path as the reference names it in `details`.
+fn ledger_path(paths: &Paths) -> JsValue {
+    JsValue::str(&paths.ledger.to_string_lossy())
 }
 
 pub fn invalidate(
@@ -132,63 +214,65 @@ pub fn invalidate(
     warn: &mut dyn FnMut(String),
 ) -> Outcome {
     if lesson_id.is_empty() {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "lesson id is required",
-            json!({"rule": "missing_lesson_id"}),
+        return Err(invalid(
+            "invalidate requires a lesson id",
+            vec![("rule", Some(JsValue::str("missing_lesson_id")))],
         ));
     }
     if !["revert", "stale", "wrong"].contains(&reason) {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "invalidation reason must be revert, stale or wrong",
-            json!({"received": reason}),
+        return Err(invalid(
+            "invalidate reason must be one of: revert, stale, wrong",
+            vec![("received", Some(JsValue::str(reason)))],
         ));
     }
-    if !paths.ledger.exists() {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "ledger does not exist",
-            json!({"path": paths.ledger.to_string_lossy()}),
+    let Some(lines) = parsed_lines(paths, warn)? else {
+        return Err(invalid(
+            "ledger file missing",
+            vec![("ledgerPath", Some(ledger_path(paths)))],
         ));
-    }
-    let lessons = readable_lessons(paths, warn)?;
-    let Some(target) = lessons.iter().find(|l| id_of(l) == lesson_id) else {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "lesson not found",
-            json!({"id": lesson_id}),
+    };
+    let wanted = JsString::from(lesson_id);
+    let found = lines
+        .iter()
+        .find(|e| e.truthy() && e.get("id").and_then(JsValue::as_js_str) == Some(&wanted));
+    let Some(target) = found else {
+        return Err(invalid(
+            &format!("lesson not found: {lesson_id}"),
+            vec![("lessonId", Some(JsValue::str(lesson_id)))],
         ));
     };
     let marker_id = entry::new_id();
-    let mut marker = Map::new();
-    for (key, value) in [
-        ("anvil_ledger_entry_version", json!(1)),
-        ("id", json!(marker_id)),
-        ("created", json!(entry::today())),
-        ("invalidates", json!(lesson_id)),
-        ("invalidation_reason", json!(reason)),
-        (
-            "contract_gap",
-            json!(format!("invalidation marker for {lesson_id}")),
-        ),
-        ("evidence", json!(format!("reason: {reason}"))),
-        (
-            "remediation",
-            json!(format!(
-                "prior lesson {lesson_id} is invalidated ({reason}); future queries should skip it"
-            )),
-        ),
-        ("tags", json!(["invalidation", reason])),
-    ] {
-        marker.insert(key.into(), value);
-    }
-    if let Some(pattern) = target.get("pattern").filter(|p| p.is_array()) {
-        marker.insert("pattern".into(), pattern.clone());
+    let mut marker = JsObject::new();
+    let text = |s: String| JsValue::String(JsString::from(s));
+    marker.set("anvil_ledger_entry_version", JsValue::Number(1.0));
+    marker.set("id", JsValue::str(&marker_id));
+    marker.set("created", text(entry::today()));
+    marker.set("invalidates", JsValue::str(lesson_id));
+    marker.set("invalidation_reason", JsValue::str(reason));
+    marker.set(
+        "contract_gap",
+        text(format!("invalidation marker for {lesson_id}")),
+    );
+    marker.set("evidence", text(format!("reason: {reason}")));
+    marker.set(
+        "remediation",
+        text(format!(
+            "prior lesson {lesson_id} is invalidated ({reason}); future queries should skip it"
+        )),
+    );
+    marker.set(
+        "tags",
+        JsValue::Array(vec![JsValue::str("invalidation"), JsValue::str(reason)]),
+    );
+    if let Some(pattern @ JsValue::Array(_)) = target.get("pattern") {
+        marker.set("pattern", pattern.clone());
     }
     let appended = ledger::append(paths, &[marker])?;
     report_append(paths, &appended, warn);
-    Ok(json!({"ok": true, "invalidated": lesson_id, "marker_id": marker_id}))
+    Ok(ok_doc([
+        ("invalidated", JsValue::str(lesson_id)),
+        ("marker_id", JsValue::str(&marker_id)),
+    ]))
 }
 
 fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml), LessonError> {
@@ -197,7 +281,7 @@ fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml),
         LessonError::new(
             "E_INVALID_CONTRACT",
             "contract is not UTF-8",
-            json!({"rule": "not_utf8"}),
+            entry::details([("rule", Some(JsValue::str("not_utf8")))]),
         )
     })?;
     let doc = contract::parse(&text)?;
@@ -208,6 +292,8 @@ fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml),
 const SUPERSEDES_REASON: &str =
     "retroactive lesson consolidates near-duplicate (Jaccard >= 0.7) prior lessons on same contract_gap";
 
+/// `anvil ledger retroactive`: the contract loaded and validated as the reference's loader does,
+/// its checks in its order, the lesson built as it builds it, near-duplicates superseded.
 pub fn retro(
     paths: &Paths,
     contract_path: &Path,
@@ -216,54 +302,68 @@ pub fn retro(
     patterns: Option<&str>,
     warn: &mut dyn FnMut(String),
 ) -> Outcome {
-    let (_, doc) = read_contract(contract_path)?;
-    contract::check_counter_examples(&doc)?;
-    let Some(criteria) = doc["criteria"].as_vec() else {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "contract criteria must be an array",
-            json!({"rule": "missing_contract"}),
-        ));
+    let bytes = std::fs::read(contract_path).map_err(|e| node_read_error(contract_path, &e))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        LessonError::new(
+            "E_INVALID_CONTRACT",
+            "contract is not UTF-8",
+            entry::details([("rule", Some(JsValue::str("not_utf8")))]),
+        )
+    })?;
+    let doc = anvil_yaml::front_matter(&text)?;
+    let contract = anvil_yaml::validate(&doc)?;
+    let intent = contract
+        .get("source_intent")
+        .and_then(JsValue::as_js_str)
+        .cloned()
+        .unwrap_or_default();
+    let given: Vec<JsValue> = match patterns {
+        Some(list) => list.split(',').map(JsValue::str).collect(),
+        None => intent
+            .to_lossy()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .map(JsValue::str)
+            .collect(),
     };
-    if gap_note.trim().is_empty() {
+    let gap = JsString::from(gap_note);
+    if gap.is_blank() {
         return Err(LessonError::new(
             "E_NULL_LESSON",
-            "lesson field is empty: confirmed_gap_note",
-            json!({"field": "confirmed_gap_note", "value": gap_note}),
+            "retroactive: confirmed_gap_note required and non-empty",
+            entry::details([("field", Some(JsValue::str("confirmed_gap_note")))]),
         ));
     }
     if criterion.is_empty() {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "criterion id is required",
-            json!({"rule": "missing_criterion_id"}),
+        return Err(invalid(
+            "retroactive: criterion_id required",
+            vec![("rule", Some(JsValue::str("missing_criterion_id")))],
         ));
     }
+    let criteria = match contract.get("criteria") {
+        Some(JsValue::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    let wanted = JsString::from(criterion);
     let Some(found) = criteria
         .iter()
-        .find(|c| c["id"].as_str() == Some(criterion))
+        .find(|c| c.get("id").and_then(JsValue::as_js_str) == Some(&wanted))
     else {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "unknown criterion id",
-            json!({"rule": "unknown_criterion_id", "criterionId": criterion}),
+        return Err(invalid(
+            "retroactive: criterion_id not found in contract",
+            vec![
+                ("rule", Some(JsValue::str("unknown_criterion_id"))),
+                ("criterionId", Some(JsValue::str(criterion))),
+            ],
         ));
     };
-    let intent = contract::str_at(&doc, "source_intent").unwrap_or("");
-    if intent.trim().is_empty() {
+    if intent.is_blank() {
         return Err(LessonError::new(
             "E_NULL_LESSON",
-            "lesson field is empty: source_intent",
-            json!({"field": "source_intent", "value": intent}),
+            "retroactive: source_intent required",
+            entry::details([("field", Some(JsValue::str("source_intent")))]),
         ));
     }
-    let given: Vec<String> = match patterns {
-        Some(list) => list.split(',').map(str::to_string).collect(),
-        None => intent
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .map(str::to_string)
-            .collect(),
-    };
     let pattern = entry::normalize_patterns(&given);
     let mut tags = pattern.clone();
     for tag in ["shipped_gap", "post_hoc"] {
@@ -271,47 +371,56 @@ pub fn retro(
             tags.push(tag.to_string());
         }
     }
-    let gap = gap_note.trim();
-    let intent_short: String = intent.trim().chars().take(200).collect();
-    let mut entry = Map::new();
-    let id = entry::new_id();
-    for (key, value) in [
-        ("anvil_ledger_entry_version", json!(1)),
-        ("id", json!(id)),
-        ("created", json!(entry::today())),
-        ("contract_gap", json!(gap)),
-        ("evidence", json!(format!("retroactive: criterion {criterion} passed after post-ship fix (source_intent: {intent_short})"))),
-        ("remediation", json!(found["statement"].as_str().unwrap_or(""))),
-        ("pattern", json!(pattern)),
-        ("tags", json!(tags)),
-        ("source_criterion_id", json!(criterion)),
-    ] {
-        entry.insert(key.into(), value);
+    let gap = gap.trim();
+    let mut evidence = JsString::from(format!(
+        "retroactive: criterion {criterion} passed after post-ship fix (source_intent: "
+    ));
+    evidence.push_js(&intent.trim().slice_units(200));
+    evidence.push_str(")");
+    // Near-duplicates (Jaccard ≥ 0.7, inclusive) among the lines that parse and have a truthy
+    // gap, most similar first, file order on ties, at most 3.
+    let gap_tokens = entry::tokens(&gap);
+    let mut similar: Vec<(f64, JsValue)> = Vec::new();
+    for line in parsed_lines(paths, warn)?.unwrap_or_default() {
+        // A `null` line, on which the reference throws, has no gap.
+        let Some(old_gap) = line.get("contract_gap").filter(|g| g.truthy()) else {
+            continue;
+        };
+        let s = entry::jaccard_tokens(&gap_tokens, &entry::value_tokens(Some(old_gap)));
+        if s >= 0.7 {
+            // `s.id`: undefined (written `null` in the list) when the line has none.
+            similar.push((s, line.get("id").cloned().unwrap_or(JsValue::Null)));
+        }
     }
-    // Near-duplicates (Jaccard ≥ 0.7, inclusive), most similar first, file order on ties, at most 3.
-    let mut similar: Vec<(f64, String)> = readable_lessons(paths, warn)?
-        .iter()
-        .filter_map(|l| {
-            let old_gap = l
-                .get("contract_gap")
-                .and_then(Value::as_str)
-                .filter(|g| !g.is_empty())?;
-            let s = entry::jaccard(gap, old_gap);
-            (s >= 0.7).then(|| (s, id_of(l).to_string()))
-        })
-        .collect();
     similar.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let id = entry::new_id();
+    let mut lesson = JsObject::new();
+    lesson.set("anvil_ledger_entry_version", JsValue::Number(1.0));
+    lesson.set("id", JsValue::str(&id));
+    lesson.set("created", JsValue::String(JsString::from(entry::today())));
+    lesson.set("contract_gap", JsValue::String(gap));
+    lesson.set("evidence", JsValue::String(evidence));
+    lesson.set(
+        "remediation",
+        found.get("statement").cloned().unwrap_or(JsValue::Null),
+    );
+    let strings = |list: &[String]| JsValue::Array(list.iter().map(|t| JsValue::str(t)).collect());
+    lesson.set("pattern", strings(&pattern));
+    lesson.set("tags", strings(&tags));
+    lesson.set("source_criterion_id", JsValue::str(criterion));
     if !similar.is_empty() {
-        let ids: Vec<String> = similar.into_iter().take(3).map(|(_, id)| id).collect();
-        entry.insert("supersedes".into(), json!(ids));
-        entry.insert("supersedes_reason".into(), json!(SUPERSEDES_REASON));
+        let ids: Vec<JsValue> = similar.into_iter().take(3).map(|(_, id)| id).collect();
+        lesson.set("supersedes", JsValue::Array(ids));
+        lesson.set("supersedes_reason", JsValue::str(SUPERSEDES_REASON));
     }
-    let validated = entry::validate(&Value::Object(entry.clone()))?.clone();
+    let validated = entry::validate(&JsValue::Object(lesson))?.clone();
     let appended = ledger::append(paths, &[validated])?;
     report_append(paths, &appended, warn);
-    Ok(
-        json!({"ok": true, "lesson": {"appended": true, "id": id, "ledgerPath": paths.ledger.to_string_lossy()}}),
-    )
+    let mut result = JsObject::new();
+    result.set("appended", JsValue::Bool(true));
+    result.set("id", JsValue::str(&id));
+    result.set("ledgerPath", ledger_path(paths));
+    Ok(ok_doc([("lesson", JsValue::Object(result))]))
 }
 
 /// The failing criteria of a verify-result.json: `C1 substantive: <evidence>` each.
@@ -423,7 +532,8 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         }
         write_state(task_state)
     };
-    let validated = match entry::validate(&Value::Object(entry)) {
+    let entry = JsValue::from(Value::Object(entry));
+    let validated = match entry::validate(&entry) {
         Ok(validated) => validated.clone(),
         Err(error) => {
             // A null lesson is no lesson: nothing is appended, the task escalates.
@@ -436,7 +546,8 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     if count >= cap {
         escalate(&mut task_state)?;
         return Ok(
-            json!({"appended": false, "id": null, "loop_count": count, "status": "escalated"}),
+            json!({"appended": false, "id": null, "loop_count": count, "status": "escalated"})
+                .into(),
         );
     }
     // Checked before anything is written: the contract edit must be possible.
@@ -453,5 +564,5 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         task.insert("status".into(), json!(status));
     }
     write_state(&task_state)?;
-    Ok(json!({"appended": true, "id": id, "loop_count": loop_count, "status": status}))
+    Ok(json!({"appended": true, "id": id, "loop_count": loop_count, "status": status}).into())
 }

@@ -171,19 +171,62 @@ fn id_format() -> regex::Regex {
     regex::Regex::new(r"^L-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}$").unwrap()
 }
 
-/// A contract for `retro`: plain YAML with two criteria.
-const RETRO_CONTRACT: &str = "\
+/// A contract for `retro`, as DG-Anvil's loader wants it: YAML front matter with two criteria,
+/// each with its four levels. `RETRO_CONTRACT_END` closes it.
+const RETRO_CONTRACT_HEAD: &str = "\
+---
 anvil_contract_version: 1
-id: contract-palette
 goal: \"Ship the Astro site with the full palette\"
 created: \"2026-04-10\"
 source_intent: \"Fix the Tailwind shadcn palette in the Astro build\"
 criteria:
   - id: C1
     statement: \"Tailwind config enumerates the full shadcn color palette.\"
+    exists:
+      paths:
+        - \"src/tailwind.config.js\"
+    substantive:
+      coverage_min: 0.8
+    wired:
+      entry_point: \"src/app.js\"
+    functional:
+      expected: \"ok\"
   - id: C2
     statement: \"The build passes without missing-class errors.\"
+    exists:
+      paths:
+        - \"src/tailwind.config.js\"
+    substantive:
+      coverage_min: 0.8
+    wired:
+      entry_point: \"src/app.js\"
+    functional:
+      expected: \"ok\"
 ";
+
+const RETRO_CONTRACT_END: &str = "---\n# Contract\n";
+
+const RETRO_CONTRACT: &str = concat!(
+    "---\n",
+    "anvil_contract_version: 1\n",
+    "goal: \"Ship the Astro site with the full palette\"\n",
+    "created: \"2026-04-10\"\n",
+    "source_intent: \"Fix the Tailwind shadcn palette in the Astro build\"\n",
+    "criteria:\n",
+    "  - id: C1\n",
+    "    statement: \"Tailwind config enumerates the full shadcn color palette.\"\n",
+    "    exists:\n      paths:\n        - \"src/tailwind.config.js\"\n",
+    "    substantive:\n      coverage_min: 0.8\n",
+    "    wired:\n      entry_point: \"src/app.js\"\n",
+    "    functional:\n      expected: \"ok\"\n",
+    "  - id: C2\n",
+    "    statement: \"The build passes without missing-class errors.\"\n",
+    "    exists:\n      paths:\n        - \"src/tailwind.config.js\"\n",
+    "    substantive:\n      coverage_min: 0.8\n",
+    "    wired:\n      entry_point: \"src/app.js\"\n",
+    "    functional:\n      expected: \"ok\"\n",
+    "---\n# Contract\n",
+);
 
 fn retro_contract(env: &TestEnv) -> PathBuf {
     let path = env.path().join("project/anvil/contract.yml");
@@ -730,9 +773,11 @@ fn a09_query_ranks_by_pattern_overlap() {
     assert_eq!(ids(&query(&env, &["cache"])), ["L2"]);
     // "limit limit cache": L1 and L3 score 2 (limit, counted twice), the newer L3 first; L2 1.
     assert_eq!(
-        ids(&query(&env, &["limit", "limit", "cache"])),
+        ids(&query(&env, &["limit limit cache"])),
         ["L3", "L1", "L2"]
     );
+    // As in DG-Anvil, the pattern is the first operand: the others are ignored.
+    assert_eq!(ids(&query(&env, &["limit", "cache"])), ["L3", "L1"]);
     // A `pattern` that is a string is tokenized.
     seed(
         &ledger_path(&env),
@@ -998,11 +1043,18 @@ fn a15_retro_unknown_criterion_is_refused() {
     );
     assert_eq!(snapshot(env.path()), before);
 
-    write(&contract, "source_intent: \"x\"\ncriteria: none\n");
+    // The contract is checked first, as DG-Anvil's loader checks it.
+    write(
+        &contract,
+        &RETRO_CONTRACT.replace("criteria:\n", "criteria: none\nold_criteria:\n"),
+    );
     let before = snapshot(env.path());
     let doc = refusal(&retro(&env, &contract, "gap", &[]));
-    assert_eq!(doc["code"], "E_INVALID_LESSON");
-    assert_eq!(doc["details"]["rule"], "missing_contract");
+    assert_eq!(doc["code"], "E_INVALID_CONTRACT");
+    assert_eq!(
+        doc["details"],
+        json!({"rule": "missing_criteria", "path": "$.criteria", "expected": "non-empty array", "actual": "none"})
+    );
     assert_eq!(snapshot(env.path()), before);
 }
 
@@ -1302,7 +1354,8 @@ fn a22_invalidate_with_a_bogus_reason_is_refused() {
         &["invalidate", "--lesson", "L-nope", "--reason", "stale"],
     ));
     assert_eq!(doc["code"], "E_INVALID_LESSON");
-    assert_eq!(doc["error"], "lesson not found");
+    assert_eq!(doc["error"], "lesson not found: L-nope");
+    assert_eq!(doc["details"], json!({"lessonId": "L-nope"}));
     let doc = refusal(&run(
         &env,
         &["invalidate", "--lesson", "", "--reason", "wrong"],
@@ -1627,23 +1680,17 @@ fn a27_corrupt_index_refuses_before_the_ledger_is_touched() {
         for out in &outs {
             let doc = refusal(out);
             assert_eq!(doc["code"], "E_INDEX_DESYNC", "{corrupt}: {doc}");
-            assert_eq!(
-                doc["details"]["path"],
-                index_path(&env).to_str().unwrap(),
-                "{doc}"
-            );
-            assert_eq!(
-                doc["details"]["fix"], "git ucg lesson audit --fix",
-                "the way out: {doc}"
-            );
+            if corrupt != "[]" {
+                // The reference's details: the parser's words.
+                assert!(doc["details"]["cause"].is_string(), "{doc}");
+            }
         }
         assert_eq!(files(&env), before, "{corrupt}: something was written");
         let (doc, code) = audit(&env);
-        assert_eq!(code, 1);
-        assert!(
-            issue_kinds(&doc).contains(&"index_invalid_json".to_string()),
-            "{doc}"
-        );
+        // An index `[]` lists no ids: no issue for the reference's audit (nor git-ucg's).
+        let invalid = issue_kinds(&doc).contains(&"index_invalid_json".to_string());
+        assert_eq!(invalid, corrupt != "[]", "{doc}");
+        assert_eq!(code, u8::from(invalid) as i32, "{doc}");
     }
     // The way out named in the refusal works.
     assert_eq!(run(&env, &["audit", "--fix"]).status.code(), Some(0));
@@ -2495,15 +2542,21 @@ fn append_is_all_or_nothing_and_names_the_failing_line() {
     );
     assert_eq!(ok_json(&out)["appended"], json!(["L-1", "L-2"]));
     assert_eq!(parsed_lines(&ledger_path(&env)).len(), 3);
-    // A missing input file is refused, with its path.
+    // A missing input file is refused as Node reports it: the errno's name, the path.
     let doc = refusal(&run(&env, &["append", "--file", "no/such.jsonl"]));
-    assert_eq!(doc["code"], "E_IO");
-    assert!(doc["error"].as_str().unwrap().contains("no/such.jsonl"));
+    assert_eq!(doc["code"], "ENOENT");
+    assert_eq!(
+        doc["error"],
+        "ENOENT: no such file or directory, open 'no/such.jsonl'"
+    );
+    assert_eq!(doc["details"], Value::Null);
 }
 
 /// B.8 (reference defect, fixed): a ledger line that is literally `null` crashes the reference's
-/// audit. git-ucg reports it (and other non-objects) as an invalid lesson. Line numbers are
-/// physical and 1-based (the reference counts non-blank lines only).
+/// audit. git-ucg reports it as an invalid lesson (no `id`), and judges every other line as the
+/// reference does: a whitespace-only line is `invalid_json` and counted, an array has the wrong
+/// version, an invalid lesson is not "seen" (so its index entry is reported). Line numbers are
+/// physical and 1-based (the reference counts non-empty lines only).
 #[test]
 fn audit_reports_a_null_line_and_counts_physical_lines() {
     let env = TestEnv::new();
@@ -2523,15 +2576,17 @@ fn audit_reports_a_null_line_and_counts_physical_lines() {
     assert_eq!(
         doc,
         json!({"ok": false, "issues": [
-            {"line": 3, "id": null, "issue": "E_INVALID_LESSON", "details": {"received": "object"}},
+            {"line": 3, "issue": "E_INVALID_LESSON", "details": {"received": "object"}},
+            {"line": 4, "issue": "invalid_json"},
             {"line": 5, "issue": "invalid_json"},
             {"line": 6, "id": "L-2", "issue": "E_NULL_LESSON", "details": {"field": "contract_gap", "value": ""}},
-            {"line": 7, "id": null, "issue": "E_INVALID_LESSON", "details": {"received": "array"}},
-        ], "checked": {"lessons": 5}})
+            {"line": 7, "issue": "E_INVALID_LESSON", "details": {"rule": "wrong_version"}},
+            {"id": "L-2", "issue": "index_desync_missing_entry"},
+        ], "checked": {"lessons": 6}})
     );
     let out = run(&env, &["audit"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("4 issue(s)"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("6 issue(s)"), "{}", stdout(&out));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2634,10 +2689,11 @@ fn ten_megabyte_lines_are_refused_whole_or_stored_whole() {
     assert_audit_ok(&env);
 }
 
-/// Invalid UTF-8: in a lesson to append (refused, its line named, nothing written); in a line
-/// already in the ledger (audit reports `invalid_json` there, query skips it, appends still
-/// work); in a contract (`E_INVALID_CONTRACT` not_utf8, nothing written); and in an argument
-/// (refused before anything runs).
+/// Invalid UTF-8: in a lesson to append (refused, its line named, nothing written — the
+/// reference would store U+FFFD in place of the bytes); in a line already in the ledger (read as
+/// the reference reads it, each ill-formed sequence a U+FFFD: audit judges the lesson, query
+/// reads past it, appends still work); in a contract (`E_INVALID_CONTRACT` not_utf8, nothing
+/// written); and in an argument (refused before anything runs).
 #[test]
 fn invalid_utf8_is_refused_clearly() {
     let env = TestEnv::new();
@@ -2660,7 +2716,11 @@ fn invalid_utf8_is_refused_clearly() {
     ledger.extend_from_slice(b"{\"id\":\"\xc0\xaf\"}\n");
     std::fs::write(ledger_path(&env), &ledger).unwrap();
     let (doc, _) = audit(&env);
-    assert_eq!(doc["issues"], json!([{"line": 2, "issue": "invalid_json"}]));
+    assert_eq!(
+        doc["issues"],
+        json!([{"line": 2, "id": "\u{fffd}\u{fffd}", "issue": "E_INVALID_LESSON", "details": {"rule": "wrong_version"}},
+               {"id": "\u{fffd}\u{fffd}", "issue": "index_desync_missing_from_index"}])
+    );
     assert_eq!(ids(&query(&env, &["a"])), ["L-0"]);
     append(&env, &[lesson("L-2", "2026-01-02", "g", &["a"])]);
     assert_eq!(ids(&query(&env, &["a"])), ["L-2", "L-0"]);
@@ -2734,20 +2794,40 @@ fn counter_examples_not_a_map_is_refused_by_reset() {
     }
 }
 
-/// BUG: retro does not check counter_examples.
+/// retro loads the contract as DG-Anvil's loader does: counter_examples must be a map of strings.
 #[test]
 fn counter_examples_not_a_map_is_refused_by_retro() {
     let env = TestEnv::new();
-    for shape in ["[L-1, L-2]", "\n  L-1: 5"] {
+    // As DG-Anvil's loader: a flow list is YAML it does not read; a value that is not a string
+    // and a string in place of the map break the contract rule.
+    for (shape, code, details) in [
+        (
+            "[L-1, L-2]",
+            "E_INVALID_YAML",
+            json!({"line": 28, "column": 19, "feature": "flow-style"}),
+        ),
+        (
+            "\n  L-1: 5",
+            "E_INVALID_CONTRACT",
+            json!({"rule": "counter_example_not_string", "path": "$.counter_examples.L-1",
+                   "expected": "string", "actual": "number"}),
+        ),
+        (
+            "\"just text\"",
+            "E_INVALID_CONTRACT",
+            json!({"rule": "counter_example_not_string", "path": "$.counter_examples",
+                   "expected": "object<string,string>", "actual": "string"}),
+        ),
+    ] {
         let contract = env.path().join("contract.yml");
         write(
             &contract,
-            &format!("{RETRO_CONTRACT}counter_examples: {shape}\n"),
+            &format!("{RETRO_CONTRACT_HEAD}counter_examples: {shape}\n{RETRO_CONTRACT_END}"),
         );
         let before = snapshot(env.path());
         let doc = refusal(&retro(&env, &contract, "a gap", &[]));
-        assert_eq!(doc["code"], "E_INVALID_CONTRACT", "{shape}");
-        assert_eq!(doc["details"]["rule"], "counter_example_not_string");
+        assert_eq!(doc["code"], code, "{shape}");
+        assert_eq!(doc["details"], details, "{shape}");
         assert_eq!(snapshot(env.path()), before, "{shape}");
     }
 }
@@ -2762,4 +2842,249 @@ fn version_1_0_is_version_1() {
 "#,
     );
     assert_eq!(ok_json(&out)["appended"], json!(["L-1"]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Differences from the reference (README, "Differences from the reference", lesson): one test per
+// row that no test above covers. Everywhere else git-ucg behaves as DG-Anvil does, which the
+// conformance cases (../shared/compat/lesson) check.
+
+/// An index of `null` is no index yet (the reference throws on it after appending, leaving the
+/// index stale); an index whose `by_pattern`/`by_id` is not an object, or whose key holds
+/// something other than a list, is refused before the ledger is touched (the reference throws
+/// after appending, or writes an index that lost the id).
+#[test]
+fn difference_an_index_the_reference_cannot_update() {
+    let env = TestEnv::new();
+    write(&index_path(&env), "null");
+    append(&env, &[lesson("L-1", "2026-01-01", "g", &["a"])]);
+    assert_eq!(
+        read_text(&index_path(&env)),
+        r#"{"by_pattern":{"a":["L-1"]},"by_id":{"L-1":{"created":"2026-01-01"}}}"#
+    );
+    for bad in [
+        r#"{"by_pattern":"text","by_id":{}}"#,
+        r#"{"by_pattern":{},"by_id":[1]}"#,
+        r#"{"by_pattern":{"a":5},"by_id":{}}"#,
+        r#"{"by_pattern":{"a":"other ids"},"by_id":{}}"#,
+        "7",
+    ] {
+        write(&index_path(&env), bad);
+        let before = files(&env);
+        let doc = refusal(&append_text(
+            &env,
+            jsonl(&[lesson("L-2", "2026-01-02", "g", &["a"])]).as_bytes(),
+        ));
+        assert_eq!(doc["code"], "E_INDEX_DESYNC", "{bad}");
+        assert_eq!(files(&env), before, "{bad}");
+    }
+    // A key holding a string that already contains the id: the reference's `includes` is true,
+    // nothing to do, and the append goes through.
+    write(
+        &index_path(&env),
+        r#"{"by_pattern":{"a":"has L-3 in it"},"by_id":{}}"#,
+    );
+    append(&env, &[lesson("L-3", "2026-01-03", "g", &["a"])]);
+    assert_eq!(
+        read_text(&index_path(&env)),
+        r#"{"by_pattern":{"a":"has L-3 in it"},"by_id":{"L-3":{"created":"2026-01-03"}}}"#
+    );
+}
+
+/// Pattern keys the reference finds on `Object.prototype` (`constructor`, `__proto__`,
+/// `valueOf`…) make it throw after appending; an id `__proto__` is lost from its `by_id`. For
+/// git-ucg they are keys like any other.
+#[test]
+fn difference_object_prototype_names_are_ordinary_keys() {
+    let env = TestEnv::new();
+    append(
+        &env,
+        &[
+            lesson(
+                "__proto__",
+                "2026-01-01",
+                "g",
+                &["constructor", "__proto__", "valueOf"],
+            ),
+            lesson("L-2", "2026-01-02", "g", &["toString"]),
+        ],
+    );
+    assert_eq!(
+        read_text(&index_path(&env)),
+        r#"{"by_pattern":{"constructor":["__proto__"],"__proto__":["__proto__"],"valueof":["__proto__"],"tostring":["L-2"]},"by_id":{"__proto__":{"created":"2026-01-01"},"L-2":{"created":"2026-01-02"}}}"#
+    );
+    assert_eq!(ids(&query(&env, &["constructor"])), ["__proto__"]);
+    assert_audit_ok(&env);
+}
+
+/// `tags` that cannot be iterated (a number, `true`, an object), with no `pattern` list, make the
+/// reference throw after appending; git-ucg indexes such a lesson under no key. A string `tags`
+/// is iterated by character, as there.
+#[test]
+fn difference_tags_that_cannot_be_iterated_give_no_keys() {
+    let env = TestEnv::new();
+    let mut lessons = Vec::new();
+    for (i, tags) in [json!(5), json!(true), json!({"a": 1}), json!("Ab")]
+        .into_iter()
+        .enumerate()
+    {
+        let mut l = lesson(&format!("L-{i}"), "2026-01-01", "g", &[]);
+        l.as_object_mut().unwrap().remove("pattern");
+        l["tags"] = tags;
+        lessons.push(l);
+    }
+    append(&env, &lessons);
+    assert_eq!(
+        index(&env)["by_pattern"],
+        json!({"a": ["L-3"], "b": ["L-3"]})
+    );
+}
+
+/// A query reads no index: an unparseable one, which makes the reference's query fail with
+/// `E_INVALID_JSON`, changes nothing.
+#[test]
+fn difference_query_ignores_the_index() {
+    let env = TestEnv::new();
+    append(&env, &[lesson("L-1", "2026-01-01", "g", &["rate"])]);
+    write(&index_path(&env), "{not json");
+    assert_eq!(ids(&query(&env, &["rate"])), ["L-1"]);
+}
+
+/// Equal scores are ordered by `created` with `localeCompare`; a `created` that is not a string
+/// makes the reference's comparison throw. git-ucg compares `String(created)`.
+#[test]
+fn difference_a_created_that_is_not_a_string_is_compared_as_text() {
+    let env = TestEnv::new();
+    let mut numeric = lesson("L-num", "x", "g", &["tie"]);
+    numeric["created"] = json!(2027);
+    seed(
+        &ledger_path(&env),
+        &[
+            numeric,
+            lesson("L-a", "a", "g", &["tie"]),
+            lesson("L-b", "B", "g", &["tie"]),
+            lesson("L-e", "É", "g", &["tie"]),
+        ],
+    );
+    // en-US collation: letters after digits, accents and case after the base letter.
+    assert_eq!(ids(&query(&env, &["tie"])), ["L-e", "L-b", "L-a", "L-num"]);
+}
+
+/// A `null` line in the ledger makes the reference's `retroactive` throw (it reads the line's
+/// `contract_gap`); git-ucg passes over it.
+#[test]
+fn difference_retro_passes_over_a_null_line() {
+    let env = TestEnv::new();
+    let old = lesson("L-old", "2026-01-01", OLD_GAP, &["astro"]);
+    write(&ledger_path(&env), &format!("null\n{old}\n"));
+    let contract = retro_contract(&env);
+    let entry = retro_ok(&env, &ledger_path(&env), &contract, NEW_GAP);
+    assert_eq!(entry["supersedes"], json!(["L-old"]));
+}
+
+/// The marker of a lesson whose `pattern` is not a list has no `pattern` (the reference writes
+/// `[]`), so it is indexed under its tags: the index can find invalidations.
+#[test]
+fn difference_a_marker_carries_pattern_only_when_it_is_a_list() {
+    let env = TestEnv::new();
+    let mut bare = lesson("L-1", "2026-01-01", "g", &[]);
+    bare["pattern"] = json!("rate limit");
+    append(&env, &[bare, lesson("L-2", "2026-01-02", "g", &["cache"])]);
+    for (id, want) in [("L-1", None), ("L-2", Some(json!(["cache"])))] {
+        ok_json(&run(
+            &env,
+            &["invalidate", "--lesson", id, "--reason", "stale"],
+        ));
+        let marker = parsed_lines(&ledger_path(&env)).pop().unwrap();
+        assert_eq!(marker.get("pattern").cloned(), want, "{id}");
+    }
+    let idx = index(&env);
+    assert_eq!(
+        idx["by_pattern"]["invalidation"].as_array().unwrap().len(),
+        1
+    );
+    assert_eq!(idx["by_pattern"]["cache"].as_array().unwrap().len(), 2);
+}
+
+/// `--help` and `-h` print help (the reference refuses them as unknown flags); every other
+/// unknown flag is refused as there.
+#[test]
+fn difference_help_flags_print_help() {
+    let env = TestEnv::new();
+    for args in [
+        &["query", "rate", "--help"][..],
+        &["retro", "-h"],
+        &["append", "--help"],
+    ] {
+        let out = run(&env, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            stdout(&out).contains("Usage: git ucg lesson"),
+            "{args:?}: {}",
+            stdout(&out)
+        );
+    }
+    let doc = refusal(&run(&env, &["query", "rate", "--verbose"]));
+    assert_eq!(doc["code"], "E_UNKNOWN_FLAG");
+    assert_eq!(
+        doc["details"],
+        json!({"flag": "--verbose", "argv_index": 1})
+    );
+    let doc = refusal(&run(&env, &["invalidate", "--lesson", "L-1"]));
+    assert_eq!(doc["code"], "E_MISSING_ARG");
+    assert_eq!(doc["details"], json!({"flag": "--reason"}));
+    let doc = refusal(&run(&env, &["nope"]));
+    assert_eq!(doc["code"], "E_UNKNOWN_SUBCOMMAND");
+    assert_eq!(
+        doc["details"],
+        json!({"subcommand": "ledger", "received": "nope"})
+    );
+}
+
+/// A pattern value that is an object with its own `toString` key makes the reference's
+/// `String(x)` throw; git-ucg writes `[object Object]` for every object.
+#[test]
+fn difference_an_object_with_its_own_tostring_is_an_object() {
+    let env = TestEnv::new();
+    let mut l = lesson("L-1", "2026-01-01", "g", &[]);
+    l["pattern"] = json!([{"toString": 1}, "Rate"]);
+    append(&env, &[l]);
+    assert_eq!(
+        index(&env)["by_pattern"],
+        json!({"[object object]": ["L-1"], "rate": ["L-1"]})
+    );
+    assert_eq!(ids(&query(&env, &["object"])), ["L-1"]);
+}
+
+/// A `__proto__:` key in a contract's front matter would set the prototype of the reference's
+/// parsed object (its keys then seem present); git-ucg leaves the key out.
+#[test]
+fn difference_a_proto_key_in_a_contract_is_left_out() {
+    let env = TestEnv::new();
+    let contract = env.path().join("contract.yml");
+    write(
+        &contract,
+        &RETRO_CONTRACT.replace("goal: ", "__proto__:\n  x: 1\ngoal: "),
+    );
+    let entry = retro_ok(&env, &ledger_path(&env), &contract, "a gap");
+    assert_eq!(entry["source_criterion_id"], "C1");
+}
+
+/// JSON nested deeper than 20,000 levels is malformed for git-ucg (the reference parses it, and
+/// its `JSON.stringify` then overflows the stack): a query skips the line, an append refuses it.
+#[test]
+fn difference_json_nested_too_deep_is_malformed() {
+    let env = TestEnv::new();
+    let deep = format!("{}{}", "[".repeat(30_000), "]".repeat(30_000));
+    let good = lesson("L-1", "2026-01-01", "g", &["rate"]);
+    write(
+        &ledger_path(&env),
+        &format!("{{\"id\":\"L-0\",\"pattern\":[\"rate\"],\"x\":{deep}}}\n{good}\n"),
+    );
+    assert_eq!(ids(&query(&env, &["rate"])), ["L-1"]);
+    let mut too_deep = lesson("L-2", "2026-01-02", "g", &["rate"]).to_string();
+    too_deep.insert_str(1, &format!("\"x\":{deep},"));
+    let doc = refusal(&append_text(&env, format!("{too_deep}\n").as_bytes()));
+    assert_eq!(doc["code"], "E_IO");
+    assert_eq!(doc["details"]["line"], 1);
 }

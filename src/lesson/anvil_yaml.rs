@@ -1,0 +1,676 @@
+//! A contract as DG-Anvil's own loader reads it (`loadAndValidate`: its YAML subset's front
+//! matter, then its contract rules), so that `lesson retro` accepts and refuses exactly the
+//! contracts the reference does, with its codes and details (`E_INVALID_YAML {line, column,
+//! feature}`, `E_INVALID_CONTRACT {rule, path, expected, actual}`). Strings are JavaScript's:
+//! UTF-16 code units, which the subset's columns and slices count.
+
+use super::entry::{details, LessonError};
+use super::js::{is_js_space, JsObject, JsString, JsValue};
+
+type Units = Vec<u16>;
+
+fn units(text: &str) -> Units {
+    text.encode_utf16().collect()
+}
+
+fn trim(s: &[u16]) -> &[u16] {
+    let start = s
+        .iter()
+        .position(|c| !is_js_space(u32::from(*c)))
+        .unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|c| !is_js_space(u32::from(*c)))
+        .map_or(start, |i| i + 1);
+    &s[start..end.max(start)]
+}
+
+fn eq(s: &[u16], text: &str) -> bool {
+    s.iter().copied().eq(text.encode_utf16())
+}
+
+fn starts_with(s: &[u16], text: &str) -> bool {
+    let t = units(text);
+    s.len() >= t.len() && s[..t.len()] == t[..]
+}
+
+fn ends_with(s: &[u16], text: &str) -> bool {
+    let t = units(text);
+    s.len() >= t.len() && s[s.len() - t.len()..] == t[..]
+}
+
+fn find(s: &[u16], c: char) -> Option<usize> {
+    s.iter().position(|u| u32::from(*u) == c as u32)
+}
+
+fn js(s: &[u16]) -> JsValue {
+    JsValue::String(JsString::from_units(s))
+}
+
+fn yaml_error(line: usize, column: usize, feature: &str, message: &str) -> LessonError {
+    LessonError::new(
+        "E_INVALID_YAML",
+        message,
+        details([
+            ("line", Some(JsValue::Number(line as f64))),
+            ("column", Some(JsValue::Number(column as f64))),
+            ("feature", Some(JsValue::str(feature))),
+        ]),
+    )
+}
+
+fn is_digits(s: &[u16]) -> bool {
+    !s.is_empty() && s.iter().all(|c| (0x30..=0x39).contains(c))
+}
+
+fn parse_scalar(raw: &[u16], line: usize, column: usize) -> Result<JsValue, LessonError> {
+    let s = trim(raw);
+    for null in ["", "~", "null", "Null", "NULL"] {
+        if eq(s, null) {
+            return Ok(JsValue::Null);
+        }
+    }
+    if ["true", "True", "TRUE"].iter().any(|t| eq(s, t)) {
+        return Ok(JsValue::Bool(true));
+    }
+    if ["false", "False", "FALSE"].iter().any(|t| eq(s, t)) {
+        return Ok(JsValue::Bool(false));
+    }
+    let unsigned = s.strip_prefix(&[0x2D][..]).unwrap_or(s);
+    if is_digits(unsigned) {
+        let text = String::from_utf16_lossy(s);
+        return Ok(JsValue::Number(text.parse::<f64>().unwrap_or(f64::NAN)));
+    }
+    if let Some(dot) = find(unsigned, '.') {
+        if is_digits(&unsigned[..dot]) && is_digits(&unsigned[dot + 1..]) {
+            let text = String::from_utf16_lossy(s);
+            return Ok(JsValue::Number(text.parse::<f64>().unwrap_or(f64::NAN)));
+        }
+    }
+    if (starts_with(s, "\"") && ends_with(s, "\"")) || (starts_with(s, "'") && ends_with(s, "'")) {
+        return Ok(js(if s.len() >= 2 {
+            &s[1..s.len() - 1]
+        } else {
+            &[]
+        }));
+    }
+    if starts_with(s, "{") || starts_with(s, "[") {
+        return Err(yaml_error(
+            line,
+            column,
+            "flow-style",
+            "flow-style collections are not supported",
+        ));
+    }
+    if starts_with(s, "&") || starts_with(s, "*") {
+        return Err(yaml_error(
+            line,
+            column,
+            "anchors",
+            "YAML anchors and aliases are not supported",
+        ));
+    }
+    if starts_with(s, "!") && !starts_with(s, "!!str") {
+        return Err(yaml_error(
+            line,
+            column,
+            "tags-beyond-implicit-scalars",
+            "non-implicit YAML tags are not supported",
+        ));
+    }
+    Ok(js(s))
+}
+
+fn is_space_unit(c: u16) -> bool {
+    is_js_space(u32::from(c))
+}
+
+fn is_word(c: u16) -> bool {
+    c < 0x80 && ((c as u8).is_ascii_alphanumeric() || c == 0x5F || c == 0x2D)
+}
+
+fn check_unsupported(raw: &[u16], line_index: usize) -> Result<(), LessonError> {
+    let trimmed = trim(raw);
+    if trimmed.is_empty() || starts_with(trimmed, "#") {
+        return Ok(());
+    }
+    // The line with its quoted regions blanked and its comment cut.
+    let mut scan: Units = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    let space = 0x20;
+    while i < raw.len() {
+        let c = raw[i];
+        if c == 0x22 || c == 0x27 {
+            scan.push(space);
+            i += 1;
+            while i < raw.len() && raw[i] != c {
+                if raw[i] == 0x5C && i + 1 < raw.len() {
+                    scan.extend([space, space]);
+                    i += 2;
+                    continue;
+                }
+                scan.push(space);
+                i += 1;
+            }
+            scan.push(space);
+            i += 1;
+            continue;
+        }
+        if c == 0x23 {
+            break;
+        }
+        scan.push(c);
+        i += 1;
+    }
+    let line = line_index + 1;
+    let is_anchor = |c: u16| c == 0x26 || c == 0x2A;
+    let anchor = (0..scan.len()).find(|&i| {
+        (i == 0 && is_anchor(scan[0]) && scan.get(1).is_some_and(|c| is_word(*c)))
+            || ((is_space_unit(scan[i]) || scan[i] == 0x3A)
+                && scan.get(i + 1).is_some_and(|c| is_anchor(*c))
+                && scan.get(i + 2).is_some_and(|c| is_word(*c)))
+    });
+    if let Some(at) = anchor {
+        return Err(yaml_error(
+            line,
+            at + 1,
+            "anchors",
+            "YAML anchors/aliases are not supported",
+        ));
+    }
+    if let Some(at) = find(&scan, '{') {
+        return Err(yaml_error(
+            line,
+            at + 1,
+            "flow-style",
+            "flow-style mappings are not supported",
+        ));
+    }
+    if let Some(at) = find(&scan, '[') {
+        return Err(yaml_error(
+            line,
+            at + 1,
+            "flow-style",
+            "flow-style sequences are not supported",
+        ));
+    }
+    let bang = |i: usize| scan.get(i) == Some(&0x21);
+    let tag = (0..scan.len()).any(|i| {
+        (i == 0 || is_space_unit(scan[i - 1]))
+            && bang(i)
+            && bang(i + 1)
+            && scan.get(i + 2).is_some_and(|c| is_word(*c))
+    });
+    if tag {
+        let at = (0..scan.len())
+            .find(|&i| bang(i) && bang(i + 1))
+            .unwrap_or(0);
+        return Err(yaml_error(
+            line,
+            at + 1,
+            "tags-beyond-implicit-scalars",
+            "non-implicit YAML tags are not supported",
+        ));
+    }
+    Ok(())
+}
+
+fn split_lines(source: &[u16]) -> Vec<Units> {
+    let mut lines = vec![Vec::new()];
+    let mut i = 0;
+    while i < source.len() {
+        match source[i] {
+            0x0D => {
+                lines.push(Vec::new());
+                if source.get(i + 1) == Some(&0x0A) {
+                    i += 1;
+                }
+            }
+            0x0A => lines.push(Vec::new()),
+            c => {
+                if let Some(last) = lines.last_mut() {
+                    last.push(c);
+                }
+            }
+        }
+        i += 1;
+    }
+    lines
+}
+
+fn indent_of(line: &[u16]) -> usize {
+    line.iter().take_while(|c| **c == 0x20).count()
+}
+
+fn blank_or_comment(line: &[u16]) -> bool {
+    let t = trim(line);
+    t.is_empty() || starts_with(t, "#")
+}
+
+/// `obj[key] = value` on a fresh object: `__proto__` would set its prototype (or nothing), not a
+/// property, and is left out.
+fn set(obj: &mut JsObject, key: &[u16], value: JsValue) {
+    if eq(key, "__proto__") {
+        return;
+    }
+    obj.insert(JsString::from_units(key), value);
+}
+
+fn collapse_block_scalar(lines: &[Units], start: usize, base: usize) -> (JsValue, usize) {
+    let mut parts: Vec<&[u16]> = Vec::new();
+    let mut i = start;
+    while i < lines.len() {
+        let line = &lines[i];
+        if trim(line).is_empty() {
+            parts.push(&[]);
+            i += 1;
+            continue;
+        }
+        if indent_of(line) <= base {
+            break;
+        }
+        parts.push(&line[(base + 2).min(line.len())..]);
+        i += 1;
+    }
+    let mut joined: Units = parts.join(&[0x0A][..]);
+    // `.replace(/\s+$/, '')`
+    while joined.last().is_some_and(|c| is_space_unit(*c)) {
+        joined.pop();
+    }
+    (js(&joined), i)
+}
+
+/// `/^[A-Za-z0-9_"'][^:]*:\s*($|[^\n])/.test(s) && s.includes(':')`.
+fn looks_like_mapping(s: &[u16]) -> bool {
+    let first = s.first().copied().unwrap_or(0);
+    let starts = first < 0x80
+        && ((first as u8).is_ascii_alphanumeric()
+            || first == 0x5F
+            || first == 0x22
+            || first == 0x27);
+    starts && find(s, ':').is_some()
+}
+
+fn find_key_colon(line: &[u16]) -> Option<usize> {
+    let mut in_str: Option<u16> = None;
+    for (i, &c) in line.iter().enumerate() {
+        if let Some(quote) = in_str {
+            if c == quote && (i == 0 || line[i - 1] != 0x5C) {
+                in_str = None;
+            }
+            continue;
+        }
+        if c == 0x22 || c == 0x27 {
+            in_str = Some(c);
+            continue;
+        }
+        if c == 0x23 {
+            break;
+        }
+        if c == 0x3A {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn strip_key_quotes(key: &[u16]) -> &[u16] {
+    let is_quote = |c: &u16| *c == 0x22 || *c == 0x27;
+    let key = if key.first().is_some_and(is_quote) {
+        &key[1..]
+    } else {
+        key
+    };
+    if key.last().is_some_and(is_quote) {
+        &key[..key.len() - 1]
+    } else {
+        key
+    }
+}
+
+/// `parseBlock`: the value at `indent` from line `start`, `None` for the reference's `null`.
+fn parse_block(
+    lines: &mut Vec<Units>,
+    start: usize,
+    indent: usize,
+    depth: usize,
+) -> Result<(Option<JsValue>, usize), LessonError> {
+    if depth > 10_000 {
+        return Err(yaml_error(start + 1, 1, "nesting", "nested too deeply"));
+    }
+    let mut i = start;
+    while i < lines.len() && blank_or_comment(&lines[i]) {
+        i += 1;
+    }
+    if i >= lines.len() {
+        return Ok((None, i));
+    }
+    if indent_of(&lines[i]) < indent {
+        return Ok((None, i));
+    }
+    let trimmed = trim(&lines[i]).to_vec();
+    check_unsupported(&lines[i], i)?;
+
+    if starts_with(&trimmed, "- ") || eq(&trimmed, "-") {
+        let mut arr = Vec::new();
+        while i < lines.len() {
+            let cur = lines[i].clone();
+            if blank_or_comment(&cur) {
+                i += 1;
+                continue;
+            }
+            let cur_indent = indent_of(&cur);
+            if cur_indent != indent {
+                break;
+            }
+            let rest = trim(&cur).to_vec();
+            if !starts_with(&rest, "-") {
+                break;
+            }
+            check_unsupported(&cur, i)?;
+            let after: Units = if eq(&rest, "-") {
+                Vec::new()
+            } else {
+                rest.get(2..).unwrap_or(&[]).to_vec()
+            };
+            if after.is_empty() {
+                let (value, next) = parse_block(lines, i + 1, indent + 2, depth + 1)?;
+                arr.push(value.unwrap_or_else(|| JsValue::Object(JsObject::new())));
+                i = next;
+            } else if looks_like_mapping(&after) {
+                // The reference parses a copy of the lines with this one rewritten; the copy's
+                // later lines are the same.
+                let original = std::mem::replace(
+                    &mut lines[i],
+                    std::iter::repeat_n(0x20, indent + 2)
+                        .chain(after.iter().copied())
+                        .collect(),
+                );
+                let parsed = parse_block(lines, i, indent + 2, depth + 1);
+                lines[i] = original;
+                let (value, next) = parsed?;
+                arr.push(value.unwrap_or(JsValue::Null));
+                i = next;
+            } else {
+                arr.push(parse_scalar(&after, i + 1, indent + 1)?);
+                i += 1;
+            }
+        }
+        return Ok((Some(JsValue::Array(arr)), i));
+    }
+
+    let mut obj = JsObject::new();
+    while i < lines.len() {
+        let cur = lines[i].clone();
+        if blank_or_comment(&cur) {
+            i += 1;
+            continue;
+        }
+        if indent_of(&cur) != indent {
+            break;
+        }
+        check_unsupported(&cur, i)?;
+        let t = trim(&cur).to_vec();
+        let Some(colon) = find_key_colon(&t) else {
+            break;
+        };
+        let key = strip_key_quotes(trim(&t[..colon])).to_vec();
+        let after = trim(&t[colon + 1..]).to_vec();
+        if after.is_empty() {
+            let (value, next) = parse_block(lines, i + 1, indent + 2, depth + 1)?;
+            set(&mut obj, &key, value.unwrap_or(JsValue::Null));
+            i = next;
+        } else if eq(&after, "|") || eq(&after, ">") {
+            let (value, next) = collapse_block_scalar(lines, i + 1, indent);
+            set(&mut obj, &key, value);
+            i = next;
+        } else if eq(&after, "\"\"\"") || eq(&after, "'''") {
+            let mut parts: Vec<Units> = Vec::new();
+            i += 1;
+            while i < lines.len() && trim(&lines[i]) != after.as_slice() {
+                parts.push(lines[i].clone());
+                i += 1;
+            }
+            if i >= lines.len() {
+                return Err(yaml_error(
+                    i + 1,
+                    1,
+                    "triple-quoted-string",
+                    "unterminated triple-quoted string",
+                ));
+            }
+            set(&mut obj, &key, js(&parts.join(&[0x0A][..])));
+            i += 1;
+        } else {
+            let value = parse_scalar(&after, i + 1, indent + 1)?;
+            set(&mut obj, &key, value);
+            i += 1;
+        }
+    }
+    Ok((Some(JsValue::Object(obj)), i))
+}
+
+/// `yaml.parse`.
+fn parse(source: &[u16]) -> Result<JsValue, LessonError> {
+    if source.is_empty() {
+        return Ok(JsValue::Object(JsObject::new()));
+    }
+    let mut lines = split_lines(source);
+    let mut i = 0;
+    while i < lines.len() && blank_or_comment(&lines[i]) {
+        i += 1;
+    }
+    if i >= lines.len() {
+        return Ok(JsValue::Object(JsObject::new()));
+    }
+    let indent = indent_of(&lines[i]);
+    let (value, _) = parse_block(&mut lines, i, indent, 0)?;
+    Ok(value.unwrap_or_else(|| JsValue::Object(JsObject::new())))
+}
+
+/// `parseFrontmatter(text).frontmatter`: the YAML between the first `---` line (after blank and
+/// comment lines) and the next; without that opening line, an empty object.
+pub fn front_matter(text: &str) -> Result<JsValue, LessonError> {
+    let source = units(text);
+    let lines = split_lines(&source);
+    let mut start = 0;
+    while start < lines.len() && blank_or_comment(&lines[start]) {
+        start += 1;
+    }
+    if start >= lines.len() || !eq(trim(&lines[start]), "---") {
+        return Ok(JsValue::Object(JsObject::new()));
+    }
+    let end = (start + 1..lines.len()).find(|&j| eq(trim(&lines[j]), "---"));
+    let body = &lines[start + 1..end.unwrap_or(lines.len())];
+    parse(&body.join(&[0x0A][..]))
+}
+
+fn reject(rule: &str, path: &str, expected: &str, actual: Option<JsValue>) -> LessonError {
+    LessonError::new(
+        "E_INVALID_CONTRACT",
+        format!("contract invalid: {rule}"),
+        details([
+            ("rule", Some(JsValue::str(rule))),
+            ("path", Some(JsValue::str(path))),
+            ("expected", Some(JsValue::str(expected))),
+            ("actual", actual),
+        ]),
+    )
+}
+
+const ALLOWED_TOP: [&str; 12] = [
+    "anvil_contract_version",
+    "goal",
+    "created",
+    "source_intent",
+    "criteria",
+    "invariants",
+    "notes",
+    "counter_examples",
+    "ledger_queried",
+    "ledger_hits",
+    "shipped_gap_note",
+    "shipped_gap_note_draft",
+];
+
+fn non_empty_string(v: Option<&JsValue>) -> bool {
+    matches!(v, Some(JsValue::String(s)) if !s.is_empty())
+}
+
+/// The contract rules of `contract.validate`, in their order, on the front matter.
+pub fn validate(root: &JsValue) -> Result<&JsObject, LessonError> {
+    static EMPTY: std::sync::OnceLock<JsObject> = std::sync::OnceLock::new();
+    let obj = match root {
+        JsValue::Object(map) => map,
+        // An array: none of the keys are there.
+        _ => EMPTY.get_or_init(JsObject::new),
+    };
+    let field = |k: &str| obj.get(k).cloned();
+    if obj.get("anvil_contract_version").is_none() {
+        return Err(reject(
+            "missing_version",
+            "$.anvil_contract_version",
+            "integer",
+            None,
+        ));
+    }
+    if !matches!(obj.get("anvil_contract_version"), Some(JsValue::Number(n)) if *n == 1.0 || *n == 2.0)
+    {
+        return Err(reject(
+            "wrong_version",
+            "$.anvil_contract_version",
+            "1 or 2",
+            field("anvil_contract_version"),
+        ));
+    }
+    for (key, rule) in [
+        ("goal", "missing_goal"),
+        ("created", "missing_created"),
+        ("source_intent", "missing_source_intent"),
+    ] {
+        if !non_empty_string(obj.get(key)) {
+            return Err(reject(
+                rule,
+                &format!("$.{key}"),
+                "non-empty string",
+                field(key),
+            ));
+        }
+    }
+    let criteria = match obj.get("criteria") {
+        Some(JsValue::Array(items)) if !items.is_empty() => items,
+        _ => {
+            return Err(reject(
+                "missing_criteria",
+                "$.criteria",
+                "non-empty array",
+                field("criteria"),
+            ))
+        }
+    };
+    let allowed = ALLOWED_TOP.join("|");
+    for key in obj.keys() {
+        if !ALLOWED_TOP.iter().any(|k| k.as_bytes() == key.as_bytes()) {
+            return Err(reject(
+                "unknown_top_level_key",
+                &format!("$.{}", key.to_lossy()),
+                &format!("one of {allowed}"),
+                Some(JsValue::String(key.clone())),
+            ));
+        }
+    }
+    for (idx, c) in criteria.iter().enumerate() {
+        let at = format!("$.criteria[{idx}]");
+        if !c.truthy() || !matches!(c, JsValue::Object(_) | JsValue::Array(_)) {
+            return Err(reject(
+                "criterion_missing_id",
+                &at,
+                "object",
+                Some(JsValue::str(c.type_of())),
+            ));
+        }
+        if !non_empty_string(c.get("id")) {
+            return Err(reject(
+                "criterion_missing_id",
+                &format!("{at}.id"),
+                "non-empty string",
+                c.get("id").cloned(),
+            ));
+        }
+        if !matches!(c.get("statement"), Some(JsValue::String(_))) {
+            return Err(reject(
+                "criterion_missing_statement",
+                &format!("{at}.statement"),
+                "string",
+                c.get("statement").cloned(),
+            ));
+        }
+        for slot in ["exists", "substantive", "wired", "functional"] {
+            let Some(val) = c.get(slot) else {
+                return Err(reject(
+                    &format!("criterion_missing_{slot}"),
+                    &format!("{at}.{slot}"),
+                    "object",
+                    None,
+                ));
+            };
+            if !matches!(val, JsValue::Object(map) if !map.is_empty()) {
+                return Err(reject(
+                    "criterion_empty_level",
+                    &format!("{at}.{slot}"),
+                    "non-empty object",
+                    Some(val.clone()),
+                ));
+            }
+        }
+    }
+    if let Some(examples) = obj.get("counter_examples") {
+        let JsValue::Object(map) = examples else {
+            return Err(reject(
+                "counter_example_not_string",
+                "$.counter_examples",
+                "object<string,string>",
+                Some(JsValue::str(examples.type_of())),
+            ));
+        };
+        for (k, v) in map.iter() {
+            if !matches!(v, JsValue::String(_)) {
+                return Err(reject(
+                    "counter_example_not_string",
+                    &format!("$.counter_examples.{}", k.to_lossy()),
+                    "string",
+                    Some(JsValue::str(v.type_of())),
+                ));
+            }
+        }
+    }
+    Ok(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "---\nanvil_contract_version: 1\ngoal: \"g\"\ncreated: \"2021-04-15\"\nsource_intent: \"arr probe\"\ncriteria:\n  - id: C1\n    statement: \"s\"\n    exists:\n      paths:\n        - \"src/a.js\"\n    substantive:\n      coverage_min: 0.8\n    wired:\n      entry_point: \"src/server.js\"\n    functional:\n      expected: \"ok\"\n---\n";
+
+    #[test]
+    fn reads_a_contract_as_the_reference() {
+        let doc = front_matter(GOOD).unwrap();
+        let contract = validate(&doc).unwrap();
+        assert_eq!(
+            JsValue::Object(contract.clone()).to_json_string(),
+            r#"{"anvil_contract_version":1,"goal":"g","created":"2021-04-15","source_intent":"arr probe","criteria":[{"id":"C1","statement":"s","exists":{"paths":["src/a.js"]},"substantive":{"coverage_min":0.8},"wired":{"entry_point":"src/server.js"},"functional":{"expected":"ok"}}]}"#
+        );
+        // No front matter: an empty contract.
+        let e = validate(&front_matter("anvil_contract_version: 1\n").unwrap()).unwrap_err();
+        assert_eq!(
+            e.details.to_json_string(),
+            r#"{"rule":"missing_version","path":"$.anvil_contract_version","expected":"integer"}"#
+        );
+        let e = front_matter("---\na: [1]\n---\n").unwrap_err();
+        assert_eq!(
+            e.details.to_json_string(),
+            r#"{"line":1,"column":4,"feature":"flow-style"}"#
+        );
+    }
+}
