@@ -66,7 +66,11 @@ impl Context {
         self.repo
             .get_or_init(|| {
                 let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-                git::repo::discover_from_environment(&cwd)
+                let repo = git::repo::discover_from_environment(&cwd)?;
+                if let Some(cap) = git::config_u64(&repo, "ucg.maxArtifactBytes") {
+                    crate::store::set_max_artifact_bytes(cap);
+                }
+                Ok(repo)
             })
             .as_ref()
     }

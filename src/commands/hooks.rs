@@ -107,7 +107,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
         let text = script(hook);
-        if !args.force && std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+        if !args.force && crate::store::read_text(&path).is_ok_and(|old| old == text) {
             println!("up to date: {}", path.display());
             continue;
         }

@@ -10,7 +10,7 @@ pub const HOOK_ID: &str = "# git-ucg managed hook — id: git-ucg-hook-v1";
 
 /// Whether the file at `path` is one of git-ucg's hooks.
 pub fn is_ours(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
+    crate::store::read_file(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
 }
 
 /// Whether git would run the file at `path` as a hook: a file with an execute bit.

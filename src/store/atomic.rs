@@ -10,7 +10,7 @@ use std::path::Path;
 /// Reads a file that may legitimately be absent (`Ok(None)`); any other failure is the io error,
 /// for callers that word it themselves.
 pub fn read_if_present(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
+    match super::read::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),

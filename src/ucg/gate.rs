@@ -81,13 +81,12 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
         Some(action) => format!("git-ucg: {action} refused"),
         None => "git-ucg gate: blocked".to_string(),
     };
-    let mut out = format!(
-        "{header}: the run waits on {} ({where_read})\n",
-        match decision.blocking.len() {
-            1 => "1 decision".to_string(),
-            n => format!("{n} decisions"),
-        }
-    );
+    let mut out = match (decision.blocking.len(), decision.blockers.len()) {
+        (0, 1) => format!("{header}: an artifact of the run cannot be read ({where_read})\n"),
+        (0, n) => format!("{header}: {n} artifacts of the run cannot be read ({where_read})\n"),
+        (1, _) => format!("{header}: the run waits on 1 decision ({where_read})\n"),
+        (n, _) => format!("{header}: the run waits on {n} decisions ({where_read})\n"),
+    };
     for item in &decision.blocking {
         let source = match item.source {
             Source::Red => "RED",
@@ -105,7 +104,12 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
             blocker.artifact, blocker.reason, blocker.way_out
         ));
     }
-    out.push_str("Answer them with `git ucg resolve` (`git ucg pending` lists them).\n");
+    // `resolve` refuses while an artifact it reads or writes cannot be read: repair comes first.
+    out.push_str(match (decision.blocking.is_empty(), decision.blockers.is_empty()) {
+        (_, true) => "Answer them with `git ucg resolve` (`git ucg pending` lists them).\n",
+        (true, false) => "Repair what cannot be read (above), then run this again.\n",
+        (false, false) => "Repair what cannot be read (above) first, then answer the rest with `git ucg resolve`.\n",
+    });
     if let Some(action) = action {
         out.push_str(&format!(
             "Bypass once: GIT_UCG_SKIP=1 git {action} …, or git {action} --no-verify.\n"

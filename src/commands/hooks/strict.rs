@@ -14,7 +14,7 @@ pub fn current_story(impl_dir: &Path) -> Option<String> {
     let story = std::env::var("ULTRACODE_STORY_ID")
         .ok()
         .filter(|s| !s.is_empty())
-        .or_else(|| std::fs::read_to_string(impl_dir.join(".current-story")).ok())?;
+        .or_else(|| crate::store::read_text(impl_dir.join(".current-story")).ok())?;
     let story = py_strip(&story).to_string();
     (!story.is_empty()).then_some(story)
 }
@@ -65,7 +65,7 @@ Switch to the epic branch first.",
     let marker_name = markers::tests_ran_file(story);
     let baseline_name = markers::baseline_file(story);
     let read = |name: &str| {
-        std::fs::read(impl_dir.join(name))
+        crate::store::read_file(impl_dir.join(name))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -103,7 +103,7 @@ fn skipped_tests(ctx: &Context, story: &str) -> Option<String> {
     if !checklist.exists() {
         return None;
     }
-    let Ok(text) = std::fs::read_to_string(&checklist) else {
+    let Ok(text) = crate::store::read_text(&checklist) else {
         return Some(format!(
             "un-skip proof: {} cannot be read; refusing",
             checklist.display()

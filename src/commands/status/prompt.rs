@@ -134,7 +134,7 @@ fn discover(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
                 .is_file()
                 .then(|| (dir.to_path_buf(), dot_git));
         }
-        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let text = crate::store::read_text(&dot_git).ok()?;
         let target = text.strip_prefix("gitdir:")?.trim();
         let git_dir = dir.join(target);
         return git_dir
@@ -233,7 +233,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
 }
 
 fn read_cache(path: &Path) -> Option<Cache> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    serde_json::from_slice(&crate::store::read_file(path).ok()?).ok()
 }
 
 /// Best effort: a cache that cannot be written is recomputed next time.

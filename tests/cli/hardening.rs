@@ -1,0 +1,332 @@
+//! The gate as an attacker or a broken machine meets it (issue 16): artifacts that are not regular
+//! files, that never end, that have no id or a blank answer, or that are corrupt — the gate stays
+//! closed, no reader hangs, and the operator is told what to repair.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+
+/// Runs `command`, killing it after `limit`: `None` when it did not finish in time.
+fn within(command: &mut Command, limit: Duration) -> Option<Output> {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if child.try_wait().unwrap().is_some() {
+            return Some(child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// What can stand in an artifact's place.
+#[derive(Debug, Clone, Copy)]
+enum Hostile {
+    Directory,
+    Fifo,
+    DevZero,
+}
+
+fn plant(path: &Path, hostile: Hostile) {
+    let _ = std::fs::remove_file(path);
+    match hostile {
+        Hostile::Directory => std::fs::create_dir(path).unwrap(),
+        Hostile::Fifo => mkfifo(path),
+        Hostile::DevZero => std::os::unix::fs::symlink("/dev/zero", path).unwrap(),
+    }
+}
+
+fn remove(path: &Path) {
+    if path.is_dir() && !path.is_symlink() {
+        std::fs::remove_dir_all(path).unwrap();
+    } else {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// Item 1: a registry that is there but cannot be read blocks, named, with the way out (it opened
+/// the gate before: "nothing pending"). Item 8/9: no reader hangs on it or fills its memory.
+#[test]
+fn a_registry_that_cannot_be_read_keeps_the_gate_closed() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let registry = dir.join(IMPL).join(".preflight-reds.json");
+    // Nothing else pending: only the registry can close the gate.
+    std::fs::remove_file(dir.join(IMPL).join("escalation-7-3.json")).unwrap();
+    std::fs::remove_file(dir.join(IMPL).join(".escalation-7-3.md")).unwrap();
+    std::fs::remove_file(dir.join(IMPL).join("deferred-work.md")).unwrap();
+    std::fs::remove_file(&registry).unwrap();
+    let gate = |env: &TestEnv| within(env.ucg(&dir).arg("gate"), Duration::from_secs(10));
+    let out = gate(&env).expect("gate returns");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for hostile in [Hostile::Directory, Hostile::Fifo, Hostile::DevZero] {
+        plant(&registry, hostile);
+        let started = Instant::now();
+        let out = gate(&env).unwrap_or_else(|| panic!("gate hangs on a {hostile:?} registry"));
+        assert!(started.elapsed() < Duration::from_secs(2), "{hostile:?}");
+        assert_eq!(out.status.code(), Some(1), "{hostile:?}: {}", stderr(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains("the RED registry cannot be read:")
+                && message.contains("an artifact of the run cannot be read")
+                && message.contains("Repair what cannot be read"),
+            "{hostile:?}: {message}"
+        );
+        assert!(!message.contains("git ucg resolve"), "{message}");
+        remove(&registry);
+    }
+    // A registry over the cap (ucg.maxArtifactBytes) is unreadable too.
+    write(
+        &registry,
+        &format!("{{\"reds\": [], \"pad\": \"{}\"}}", "x".repeat(2000)),
+    );
+    env.git(&dir, &["config", "ucg.maxArtifactBytes", "1k"]);
+    let out = gate(&env).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ucg.maxArtifactBytes"),
+        "{}",
+        stderr(&out)
+    );
+    env.git(&dir, &["config", "ucg.maxArtifactBytes", "1m"]);
+    let out = gate(&env).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Items 8 and 9: every reader, against a FIFO and `/dev/zero` in each artifact position, returns
+/// within a second — failing closed where it gates, `n/a` or "unreadable" where it reports.
+#[test]
+fn no_reader_hangs_on_a_fifo_or_an_endless_file() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let positions = [
+        ".preflight-reds.json",
+        ".decisions.json",
+        "escalation-7-3.json",
+        "deferred-work.md",
+        "run-status.json",
+        "sprint-status.yaml",
+        ".current-story",
+    ];
+    let commands: [&[&str]; 6] = [
+        &["gate"],
+        &["pending"],
+        &["pending", "--json"],
+        &["status", "--no-pager"],
+        &["status", "--json"],
+        &["status", "--format", "markdown"],
+    ];
+    for position in positions {
+        let path = dir.join(IMPL).join(position);
+        let saved = std::fs::read(&path).ok();
+        for hostile in [Hostile::Fifo, Hostile::DevZero] {
+            plant(&path, hostile);
+            for args in commands {
+                let started = Instant::now();
+                let out = within(env.ucg(&dir).args(args), Duration::from_secs(10))
+                    .unwrap_or_else(|| panic!("{args:?} hangs on a {hostile:?} {position}"));
+                assert!(
+                    started.elapsed() < Duration::from_secs(2),
+                    "{args:?} {hostile:?} {position}"
+                );
+                let gates = !matches!(
+                    position,
+                    "run-status.json" | "sprint-status.yaml" | ".current-story"
+                );
+                if args == ["gate"] {
+                    // The demo has decisions pending anyway: the gate is closed, and says why.
+                    assert_eq!(out.status.code(), Some(1), "{position} {hostile:?}");
+                    if gates {
+                        assert!(
+                            stderr(&out).contains("cannot be read"),
+                            "{position} {hostile:?}: {}",
+                            stderr(&out)
+                        );
+                    }
+                } else {
+                    assert!(
+                        matches!(out.status.code(), Some(0 | 2)),
+                        "{args:?} {position} {hostile:?}: {}",
+                        stderr(&out)
+                    );
+                }
+            }
+            remove(&path);
+        }
+        if let Some(bytes) = saved {
+            std::fs::write(&path, bytes).unwrap();
+        }
+    }
+    // The prompt, with a FIFO for its cache: it prints promptly (or nothing), never hangs.
+    let out = within(
+        env.ucg(&dir).args(["status", "--prompt"]),
+        Duration::from_secs(10),
+    )
+    .expect("the prompt returns");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Item 2: a registry entry without an id is pending under the id the registry writer gives it,
+/// and `resolve` answers it.
+#[test]
+fn a_red_without_an_id_is_pending_and_answerable() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let registry = dir.join(IMPL).join(".preflight-reds.json");
+    write(
+        &registry,
+        r#"{"reds": [{"kind": "undecided-product", "source": "prd.md:3", "decision_needed": "Which market first?", "evidence": "e"}, {"id": "", "kind": "undecided-architecture", "source": "arch.md:9", "decision_needed": "Queue or log?", "evidence": ""}], "resolved": []}"#,
+    );
+    let minted = |kind: &str, source: &str, decision: &str| {
+        let out = env
+            .ucg(&dir)
+            .args(["id", "mint", "--", kind, source, decision])
+            .output()
+            .unwrap();
+        stdout(&out).trim().to_string()
+    };
+    let first = minted("undecided-product", "prd.md:3", "Which market first?");
+    let second = minted("undecided-architecture", "arch.md:9", "Queue or log?");
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["source"] == "red")
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [first.as_str(), second.as_str()]);
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", &second, "--answer", "a log"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["id"] == second.as_str()),
+        "{doc}"
+    );
+}
+
+/// Item 7: a close needs an answer on every path; a defer may stay answerless.
+#[test]
+fn a_blank_answer_closes_nothing() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = doc["items"][0]["id"].as_str().unwrap().to_string();
+    let before = snapshot(&dir.join(IMPL));
+    for answer in ["", "   ", "\t\n"] {
+        let out = env
+            .ucg(&dir)
+            .args(["resolve", "--close", &id, "--answer", answer])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{answer:?}");
+        assert!(stderr(&out).contains("blank answer"), "{}", stderr(&out));
+    }
+    let answers = dir.join("answers.json");
+    write(
+        &answers,
+        &format!(r#"{{"answers": [{{"id": "{id}", "answer": " ", "action": "close"}}]}}"#),
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--answers"])
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(snapshot(&dir.join(IMPL)), before, "nothing recorded");
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--defer", &id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Item 14: a corrupt answers file is said where the operator looks, and the gate does not send
+/// them to a `resolve` that will refuse.
+#[test]
+fn a_corrupt_answers_file_is_shown_and_not_sent_to_resolve() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let decisions: PathBuf = dir.join(IMPL).join(".decisions.json");
+    write(&decisions, "{\"decisions\": [");
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    assert!(
+        stdout(&out).contains("the answers file cannot be read"),
+        "{}",
+        stdout(&out)
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["status", "--no-pager"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&out).contains("the answers file cannot be read"),
+        "{}",
+        stdout(&out)
+    );
+    let out = env.ucg(&dir).args(["gate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(
+        message.contains("the answers file cannot be read"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Repair what cannot be read (above) first"),
+        "{message}"
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--defer", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "resolve refuses it: {}",
+        stderr(&out)
+    );
+    // A corrupt registry is said once, without the writer's refusal or its path twice.
+    write(&dir.join(IMPL).join(".preflight-reds.json"), "[1, 2]");
+    let out = env.ucg(&dir).args(["gate"]).output().unwrap();
+    let message = stderr(&out);
+    assert!(
+        message.contains("the RED registry cannot be read: it is not a JSON object"),
+        "{message}"
+    );
+    assert_eq!(
+        message.matches(".preflight-reds.json").count(),
+        1,
+        "{message}"
+    );
+    assert!(!message.contains("refusing to overwrite"), "{message}");
+}
