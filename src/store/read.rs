@@ -132,7 +132,7 @@ mod tests {
         std::fs::write(&file, vec![b'x'; 40_000]).unwrap_or_default();
         assert_eq!(read_file(&file).map(|b| b.len()).ok(), Some(40_000));
         assert!(matches!(
-            read_file(&dir.path().join("absent")).map_err(|e| e.kind()),
+            read_file(dir.path().join("absent")).map_err(|e| e.kind()),
             Err(std::io::ErrorKind::NotFound)
         ));
     }
