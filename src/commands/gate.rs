@@ -4,6 +4,7 @@
 use crate::cli::GateArgs;
 use crate::context::Context;
 use crate::error::Result;
+use crate::render::visible;
 use crate::ucg::gate;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
@@ -22,7 +23,10 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         return Ok(code);
     }
     if decision.blocked() {
-        eprint!("{}", gate::refusal(&decision, None, &source.describe()));
+        eprint!(
+            "{}",
+            visible::escape_controls(&gate::refusal(&decision, None, &source.describe()), &[])
+        );
     } else {
         println!("gate open: nothing pending ({})", source.describe());
     }

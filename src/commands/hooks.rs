@@ -9,6 +9,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git::hooks::{is_ours, is_runnable, run_git, run_hook_program};
 use crate::git::ArtifactSource;
+use crate::render::visible;
 use crate::store::{self, InstallError};
 use crate::ucg::gate::{self, GateInputs};
 use std::io::{Read, Write};
@@ -316,7 +317,10 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             if decision.blocked() {
                 eprint!(
                     "{}",
-                    gate::refusal(&decision, Some("commit"), "the work tree")
+                    visible::escape_controls(
+                        &gate::refusal(&decision, Some("commit"), "the work tree"),
+                        &[]
+                    )
                 );
                 return Ok(1);
             }
@@ -368,7 +372,10 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8]) -> Result<u8> {
         };
         let decision = located.decide(&source, &ctx.gated_sources());
         if decision.blocked() {
-            eprint!("{}", gate::refusal(&decision, Some("push"), &where_read));
+            eprint!(
+                "{}",
+                visible::escape_controls(&gate::refusal(&decision, Some("push"), &where_read), &[])
+            );
             blocked = true;
         }
     }

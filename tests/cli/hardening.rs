@@ -330,3 +330,43 @@ fn a_corrupt_answers_file_is_shown_and_not_sent_to_resolve() {
     );
     assert!(!message.contains("refusing to overwrite"), "{message}");
 }
+
+/// Item 12: artifact text cannot drive the terminal — escaped visibly in human output, dropped
+/// from the prompt, exact in JSON.
+#[test]
+fn artifact_text_cannot_drive_the_terminal() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let hostile = "7\u{1b}]0;pwned\u{7}\u{1b}[2J\n8";
+    let heartbeat = dir.join(IMPL).join("run-status.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&heartbeat).unwrap()).unwrap();
+    doc["epic"] = hostile.into();
+    write(&heartbeat, &doc.to_string());
+    let decision = "Pick one\u{1b}[2J\r\u{85}";
+    write(
+        &dir.join(IMPL).join(".preflight-reds.json"),
+        &serde_json::json!({"reds": [{"id": "r1", "kind": "k\u{1b}[31m", "source": "s", "decision_needed": decision, "evidence": ""}], "resolved": []}).to_string(),
+    );
+    let out = env.ucg(&dir).args(["status", "--prompt"]).output().unwrap();
+    assert!(
+        !stdout(&out)
+            .trim_end_matches('\n')
+            .chars()
+            .any(char::is_control),
+        "{:?}",
+        stdout(&out)
+    );
+    for args in [&["status", "--no-pager"][..], &["pending"], &["gate"]] {
+        let out = env.ucg(&dir).args(args).output().unwrap();
+        let text = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {text:?}"
+        );
+        assert!(text.contains("\\x1b[2J"), "{args:?}: {text}");
+    }
+    let out = env.ucg(&dir).args(["status", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["run"]["epic"], hostile, "{doc}");
+}

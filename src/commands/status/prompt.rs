@@ -9,6 +9,7 @@
 
 use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
+use crate::render::visible;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
@@ -61,11 +62,12 @@ pub fn segment(summary: &Summary) -> String {
     }
     let mut out = String::from("ucg");
     if let Some((epic, position)) = &summary.run {
+        // Artifact text, drawn by the shell at every prompt: no control character survives.
         out.push(' ');
-        out.push_str(epic);
+        out.push_str(&visible::strip_controls(epic));
         if let Some(position) = position {
             out.push(' ');
-            out.push_str(position);
+            out.push_str(&visible::strip_controls(position));
         }
     }
     if !flags.is_empty() {
