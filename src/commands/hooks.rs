@@ -297,7 +297,14 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     };
     if ctx.strict_mode() {
         if let Some(story) = strict::current_story(&located.impl_dir) {
-            let refusals = strict::refusals(ctx, &located.impl_dir, &story, verb);
+            // The branches a push updates on the remote: each ref line's third field.
+            let pushed_to: Vec<&str> = std::str::from_utf8(&stdin)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|line| line.split_whitespace().nth(2))
+                .filter_map(|remote_ref| remote_ref.strip_prefix("refs/heads/"))
+                .collect();
+            let refusals = strict::refusals(ctx, &located.impl_dir, &story, verb, &pushed_to);
             if !refusals.is_empty() {
                 eprintln!("git-ucg: {verb} refused by strict mode (story {story}):");
                 for refusal in &refusals {

@@ -370,3 +370,39 @@ fn artifact_text_cannot_drive_the_terminal() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["run"]["epic"], hostile, "{doc}");
 }
+
+/// Item 6: strict mode refuses a push from an epic branch to a protected one on the remote.
+#[test]
+fn strict_mode_checks_the_remote_branch_of_a_push() {
+    let env = TestEnv::new();
+    let dir = env.repo("strict");
+    let remote = env.path().join("remote.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    env.git(&dir, &["checkout", "-q", "-b", "ultracode/epic-5"]);
+    write(&dir.join(IMPL).join(".current-story"), "5-1\n");
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "install", "--strict", "--only", "pre-push"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let push = |target: &str| {
+        env.git_command(&dir)
+            .args(["push", "-q", "origin", &format!("HEAD:refs/heads/{target}")])
+            .output()
+            .unwrap()
+    };
+    let out = push("main");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refusing `git push` to 'main'"),
+        "{}",
+        stderr(&out)
+    );
+    let out = push("ultracode/epic-5");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -37,7 +37,16 @@ fn protected(ctx: &Context) -> Vec<String> {
 }
 
 /// The refusals for `verb` (`commit` or `push`) on the current story; empty when allowed.
-pub fn refusals(ctx: &Context, impl_dir: &Path, story: &str, verb: &str) -> Vec<String> {
+/// `pushed_to` holds the branches a push updates on the remote (`refs/heads/` stripped): a push
+/// from an epic branch to a protected one (`git push origin HEAD:main`) is refused like a commit
+/// on it.
+pub fn refusals(
+    ctx: &Context,
+    impl_dir: &Path,
+    story: &str,
+    verb: &str,
+    pushed_to: &[&str],
+) -> Vec<String> {
     let mut out = Vec::new();
     // 1. Protected branch. A branch that cannot be read is not checked (fail-open); a detached
     //    HEAD is not a protected branch.
@@ -55,6 +64,16 @@ pub fn refusals(ctx: &Context, impl_dir: &Path, story: &str, verb: &str) -> Vec<
             "protected branch: refusing `git {verb}` on '{branch}' while story {story} is current; \
 UltraCode Goal commits one green story per commit on an epic branch ('{prefix}<id>'), never on {}. \
 Switch to the epic branch first.",
+            protected.join(", ")
+        ));
+    }
+    for target in pushed_to
+        .iter()
+        .filter(|b| protected.iter().any(|p| p == *b))
+    {
+        out.push(format!(
+            "protected branch: refusing `git push` to '{target}' while story {story} is current; \
+UltraCode Goal lands stories on an epic branch, never on {}. Push to the epic branch instead.",
             protected.join(", ")
         ));
     }
