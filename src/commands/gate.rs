@@ -10,6 +10,13 @@ use crate::ucg::gate;
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
+    if matches!(source, crate::git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
+        // The gate opens on a directory that is not there: say so, as a misconfiguration would.
+        eprintln!(
+            "warning: the artifact directory {} does not exist: nothing to gate (check workflow.implementation_artifacts, or --impl-artifacts)",
+            located.impl_dir.display()
+        );
+    }
     let decision = located.decide(source, &ctx.gated_sources());
     let code = u8::from(decision.blocked());
     if args.json.on {

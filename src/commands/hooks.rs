@@ -251,6 +251,15 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             writeln!(out, "  {:<10}  chains {chained}, run first", "")?;
         }
     }
+    if let Ok(located) = ctx.gate_inputs(None) {
+        if !located.impl_dir.is_dir() {
+            writeln!(
+                out,
+                "warning: the artifact directory {} does not exist: the hooks gate nothing (check workflow.implementation_artifacts)",
+                located.impl_dir.display()
+            )?;
+        }
+    }
     writeln!(out, "strict mode: {}", if strict { "on" } else { "off" })?;
     writeln!(
         out,

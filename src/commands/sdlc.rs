@@ -372,7 +372,11 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         &["meta.json"],
         json!({"changed": changed}),
     );
-    if let Err(e) = crate::store::append_line_to_existing(&dir.join("events.jsonl"), &event) {
+    // The log is appended to where it resolves, and only inside the run folder.
+    let appended = store::write_target(&dir, "events.jsonl", Vec::new)
+        .map_err(|e| std::io::Error::other(e.to_string()))
+        .and_then(|events| crate::store::append_line_to_existing(&events, &event));
+    if let Err(e) = appended {
         eprintln!(
             "warning: {id}: meta.json was repaired but status.repaired could not be appended: {e}"
         );

@@ -53,6 +53,8 @@ pub enum StoreError {
     },
     #[error("refusing to write {}: it is a symlink to {}, which does not exist", path.display(), target.display())]
     DanglingSymlink { path: PathBuf, target: PathBuf },
+    #[error("GIT_UCG_LOCK_TIMEOUT={value:?} is not a whole number of seconds")]
+    BadLockTimeout { value: String },
     #[error("invalid story id {id:?}: {reason}")]
     InvalidStoryId { id: String, reason: &'static str },
 }

@@ -601,6 +601,19 @@ fn remove(path: &Path) -> Result<()> {
         .map_err(|e| Error::new(format!("cannot delete {}: {e}", path.display())))
 }
 
+impl Pass {
+    /// The decision log, when there is one, resolves inside its run folder or the project: checked
+    /// before anything is written, so a log symlinked elsewhere refuses the pass, not its end.
+    pub fn check_log_target(&self) -> Result<()> {
+        let Some(dir) = &self.log_dir else {
+            return Ok(());
+        };
+        let bounds = || self.bounds_root.clone().into_iter().collect();
+        store::write_target(dir, DECISION_LOG_FILE, bounds)?;
+        Ok(())
+    }
+}
+
 /// Picks one of several run folders (the operator, asked).
 pub type Chooser<'a> = &'a dyn Fn(&[PathBuf]) -> Result<PathBuf>;
 
@@ -714,6 +727,9 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         return Ok(Some(path));
     }
     let _lock = store::lock_dir(dir)?;
+    // Appended to where it resolves, only inside the run folder or the project (as every writer).
+    let bounds = || pass.bounds_root.clone().into_iter().collect();
+    let path = store::write_target(dir, DECISION_LOG_FILE, bounds)?;
     // A log that does not end its last line gets one first, so the heading starts a line.
     let ends_in_newline = crate::store::read_file(&path)
         .map(|b| b.is_empty() || b.ends_with(b"\n"))

@@ -406,3 +406,146 @@ fn strict_mode_checks_the_remote_branch_of_a_push() {
     let out = push("ultracode/epic-5");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// Item 11: a writer killed mid-write leaves a temporary file; the next locked write in that
+/// directory removes it once it is old, whatever file it was for.
+#[test]
+fn a_killed_writers_temporary_is_swept_by_the_next_locked_write() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let litter = impl_dir.join("..decisions.json.ucg-tmp-AbC123");
+    let fresh = impl_dir.join(".run-status.json.ucg-tmp-XyZ789");
+    write(&litter, "{\"decisions\": [");
+    write(&fresh, "{");
+    let status = Command::new("touch")
+        .args(["-d", "2026-01-01T00:00:00"])
+        .arg(&litter)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = env
+        .ucg(&dir)
+        .args(["baseline", "start", "7-9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!litter.exists(), "the old temporary is swept");
+    assert!(fresh.exists(), "a fresh one may be a live writer's");
+}
+
+/// Item 15: the small ones.
+#[test]
+fn story_ids_lock_timeouts_and_git_configuration_from_the_command_line() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    // Story ids: no control characters; no id whose file names cannot exist.
+    for story in ["7-9\nx", "7\u{1b}[2J", &"7".repeat(224)] {
+        let out = env
+            .ucg(&dir)
+            .args(["baseline", "start", story])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{story:?}");
+        assert!(
+            stderr(&out).contains("invalid story id"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(
+            !stderr(&out).contains("File name too long"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = env
+        .ucg(&dir)
+        .args(["baseline", "start", &"7".repeat(223)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A lock timeout that is not a number of seconds is refused.
+    for value in ["-1", "abc", "1.5"] {
+        let out = env
+            .ucg(&dir)
+            .args(["baseline", "start", "7-8"])
+            .env("GIT_UCG_LOCK_TIMEOUT", value)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{value:?}");
+        assert!(
+            stderr(&out).contains("GIT_UCG_LOCK_TIMEOUT"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // `git -c ucg.gate.sources=…` reaches git-ucg through GIT_CONFIG_PARAMETERS.
+    let gate = |params: Option<&str>| {
+        let mut command = env.ucg(&dir);
+        command.args(["gate", "--json"]);
+        if let Some(params) = params {
+            command.env("GIT_CONFIG_PARAMETERS", params);
+        }
+        let out = command.output().unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["blocking"].as_array().unwrap().len()
+    };
+    assert_eq!(gate(None), 4);
+    assert_eq!(gate(Some("'ucg.gate.sources'='red'")), 2);
+    // A `.git` file whose directory is gone is named as such.
+    let orphan = env.path().join("orphan");
+    write(&orphan.join(".git"), "gitdir: /nonexistent/worktrees/x\n");
+    let out = env.ucg(&orphan).args(["gate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("points at /nonexistent/worktrees/x, which does not exist"),
+        "{}",
+        stderr(&out)
+    );
+    // An artifact directory that is not there opens the gate, with a word.
+    let out = env
+        .ucg(&dir)
+        .args(["gate", "--impl-artifacts", "nowhere"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("does not exist: nothing to gate"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Item 10: the decision log is never appended through a symlink out of the project; the pass is
+/// refused before anything is recorded.
+#[test]
+fn resolve_never_appends_through_a_symlink_out_of_the_project() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    let run = std::fs::read_dir(&runs)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let log = run.join(".decision-log.md");
+    let outside = env.path().join("outside.md");
+    std::fs::copy(&log, &outside).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&outside, &log).unwrap();
+    let before = std::fs::read(&outside).unwrap();
+    let decisions = snapshot(&dir.join(IMPL));
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = doc["items"][0]["id"].as_str().unwrap().to_string();
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", &id, "--answer", "yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("outside"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&outside).unwrap(), before);
+    assert_eq!(snapshot(&dir.join(IMPL)), decisions, "nothing recorded");
+}
