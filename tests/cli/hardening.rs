@@ -549,3 +549,58 @@ fn resolve_never_appends_through_a_symlink_out_of_the_project() {
     assert_eq!(std::fs::read(&outside).unwrap(), before);
     assert_eq!(snapshot(&dir.join(IMPL)), decisions, "nothing recorded");
 }
+
+/// Acceptance: a resolve killed (SIGKILL) at any moment leaves the decision log as its old bytes
+/// plus whole sections only.
+#[test]
+fn a_killed_resolve_appends_whole_sections_or_nothing() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    let run = std::fs::read_dir(&runs)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let log = run.join(".decision-log.md");
+    let original = std::fs::read(&log).unwrap();
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = doc["items"][0]["id"].as_str().unwrap().to_string();
+    for round in 0..24u64 {
+        let mut child = env
+            .ucg(&dir)
+            .args([
+                "resolve",
+                "--defer",
+                &id,
+                "--answer",
+                &format!("round {round}"),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Kill at a different moment each round: before, during and after the writes.
+        std::thread::sleep(Duration::from_micros(round * 700));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = std::fs::read(&log).unwrap();
+        assert!(
+            now.starts_with(&original),
+            "round {round}: the old bytes are kept"
+        );
+        let added = String::from_utf8(now[original.len()..].to_vec()).unwrap();
+        assert!(
+            added.is_empty() || added.ends_with('\n'),
+            "round {round}: {added:?}"
+        );
+        for section in added.split("## ucg-resolve").skip(1) {
+            assert!(
+                section.contains(&format!("`{id}`")),
+                "round {round}: a torn section: {section:?}"
+            );
+        }
+    }
+}
