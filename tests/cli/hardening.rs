@@ -604,3 +604,29 @@ fn a_killed_resolve_appends_whole_sections_or_nothing() {
         }
     }
 }
+
+/// Item 13: a copied repository's prompt is about the copy, not the original its cache came from.
+#[test]
+fn a_copied_repositorys_prompt_is_its_own() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let prompt = |at: &Path| {
+        let out = env.ucg(at).args(["status", "--prompt"]).output().unwrap();
+        stdout(&out)
+    };
+    let original = prompt(&dir);
+    assert!(original.contains('R'), "{original}");
+    assert_eq!(prompt(&dir), original, "served from the cache");
+    let copy = env.path().join("copy");
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(&dir)
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::remove_file(copy.join(IMPL).join(".preflight-reds.json")).unwrap();
+    let copied = prompt(&copy);
+    assert!(!copied.contains('R'), "the copy has no REDs: {copied}");
+    assert_eq!(prompt(&dir), original, "the original is unchanged");
+}

@@ -27,7 +27,7 @@ const BACKGROUND_ENV: &str = "GIT_UCG_PROMPT_BACKGROUND";
 const CACHE_FILE: &str = "prompt-cache.json";
 const REFRESH_LOCK_FILE: &str = "prompt-refresh.lock";
 /// Bumped when the cache's layout or the segment's meaning changes.
-const CACHE_VERSION: u64 = 1;
+const CACHE_VERSION: u64 = 2;
 
 /// What the segment shows.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -89,6 +89,9 @@ fn stamp(path: &Path) -> Stamp {
 #[derive(Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 struct Cache {
     version: u64,
+    /// The work tree the segment is about: a copied repository (`cp -a`) carries the cache along,
+    /// and must not show the original's run.
+    root: PathBuf,
     /// `ULTRACODE_IMPL_ARTIFACTS` when the segment was computed (it moves the artifacts).
     env: Option<String>,
     segment: String,
@@ -96,11 +99,28 @@ struct Cache {
 }
 
 impl Cache {
-    fn fresh(&self, env: &Option<String>) -> bool {
+    /// Stamps are stored relative to the work tree where they lie inside it (so they name the
+    /// copy's files in a copy) and checked against this work tree's files.
+    fn fresh(&self, root: &Path, env: &Option<String>) -> bool {
         self.version == CACHE_VERSION
+            && self.root == root
             && self.env == *env
-            && self.stamps.iter().all(|(path, old)| stamp(path) == *old)
+            && self
+                .stamps
+                .iter()
+                .all(|(path, old)| stamp(&root.join(path)) == *old)
     }
+}
+
+/// `stamps` with the paths inside `root` made relative to it.
+fn relative_stamps(root: &Path, stamps: Vec<(PathBuf, Stamp)>) -> Vec<(PathBuf, Stamp)> {
+    stamps
+        .into_iter()
+        .map(|(path, s)| match path.strip_prefix(root) {
+            Ok(inside) => (inside.to_path_buf(), s),
+            Err(_) => (path, s),
+        })
+        .collect()
 }
 
 /// The work tree and git directory around `cwd`, found with a few `stat` calls: `.git` as a
@@ -305,7 +325,7 @@ pub fn run(started: Instant) -> String {
         .ok()
         .filter(|v| !v.is_empty());
     let cached = read_cache(&cache_path);
-    if let Some(cache) = cached.as_ref().filter(|c| c.fresh(&env)) {
+    if let Some(cache) = cached.as_ref().filter(|c| c.fresh(&root, &env)) {
         return cache.segment.clone();
     }
     // The deadline is read first: finding it counts against it, as everything else does.
@@ -337,9 +357,10 @@ pub fn run(started: Instant) -> String {
         Ok((segment, stamps)) => {
             let cache = Cache {
                 version: CACHE_VERSION,
+                stamps: relative_stamps(&root, stamps),
+                root,
                 env,
                 segment,
-                stamps,
             };
             write_cache(&cache_dir, &cache);
             cache.segment
