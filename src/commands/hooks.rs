@@ -20,10 +20,12 @@ const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
 const CHAINED_SUFFIX: &str = ".pre-ucg";
 
-fn template(hook: HookName) -> &'static str {
+/// The script of `hook`: every gate hook is one template with its name filled in; the
+/// reference-transaction hook, run for every ref update, filters in the shell first.
+fn template(hook: HookName) -> String {
     match hook {
-        HookName::PreCommit => include_str!("../../hooks/pre-commit"),
-        HookName::PrePush => include_str!("../../hooks/pre-push"),
+        HookName::ReferenceTransaction => include_str!("../../hooks/reference-transaction").into(),
+        _ => include_str!("../../hooks/gate").replace("@HOOK@", hook.file_name()),
     }
 }
 
@@ -36,13 +38,17 @@ fn script(hook: HookName) -> String {
     template(hook).replace(BAKED, &exe.replace('\'', "'\\''"))
 }
 
-/// The hooks `--only` names, else both.
-fn selected(only: &[HookName]) -> Vec<HookName> {
-    if only.is_empty() {
-        HookName::ALL.to_vec()
-    } else {
-        only.to_vec()
+/// The hooks `--only` names, else the default set (with `--all-commits`, the reference-transaction
+/// hook too).
+fn selected(only: &[HookName], all_commits: bool) -> Vec<HookName> {
+    if !only.is_empty() {
+        return only.to_vec();
     }
+    let mut hooks = HookName::DEFAULT.to_vec();
+    if all_commits {
+        hooks.push(HookName::ReferenceTransaction);
+    }
+    hooks
 }
 
 /// Whether `GIT_UCG_SKIP` skips `hook`: `1`, or a comma list naming it.
@@ -89,7 +95,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     }
     store::create_dirs(&dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
-    for hook in selected(&args.only) {
+    for hook in selected(&args.only, args.all_commits) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -147,7 +153,11 @@ fn git_config(root: &Path, args: &[&str]) -> Result<()> {
 
 pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     let (dir, _) = ctx.hooks_dir()?;
-    for hook in selected(&args.only) {
+    let hooks = match args.only.is_empty() {
+        true => HookName::ALL.to_vec(),
+        false => args.only.clone(),
+    };
+    for hook in hooks {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let present = std::fs::symlink_metadata(&path).is_ok();
@@ -272,15 +282,16 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
 
 /// What the installed scripts call: the chained hook first, then the decision.
 pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
-    if skipped(args.hook) {
+    let hook = args.hook;
+    if skipped(hook) {
         return Ok(0);
     }
     let mut stdin = Vec::new();
-    if args.hook == HookName::PrePush {
+    if matches!(hook, HookName::PrePush | HookName::ReferenceTransaction) {
         std::io::stdin().lock().read_to_end(&mut stdin)?;
     }
     if let Ok((dir, _)) = ctx.hooks_dir() {
-        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", args.hook.file_name()));
+        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         // As git does, a hook file that is not executable is not run.
         if is_runnable(&chained) {
             let code = run_chained(&chained, &args.args, &stdin)?;
@@ -289,22 +300,35 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             }
         }
     }
+    // Only the prepared state of a transaction that makes a new commit on a branch is judged.
+    if hook == HookName::ReferenceTransaction {
+        let prepared = args.args.first().is_some_and(|state| state == "prepared");
+        let text = String::from_utf8_lossy(&stdin);
+        if !prepared || !crate::git::hooks::makes_a_new_commit(ctx.repo()?, &text) {
+            return Ok(0);
+        }
+    }
+    let verb = hook.verb();
+    // `--no-verify` skips the commit hooks of commit, merge, am and rebase and the pre-push hook;
+    // git has none for the commits only the reference-transaction hook sees.
+    let bypass = match hook {
+        HookName::ReferenceTransaction => {
+            "Bypass once: GIT_UCG_SKIP=1 git cherry-pick … (or git revert …).".to_string()
+        }
+        _ => format!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify."),
+    };
     // A run that cannot be located because its configuration is broken fails closed; a
     // repository without any run artifacts is not gated.
-    let verb = match args.hook {
-        HookName::PreCommit => "commit",
-        HookName::PrePush => "push",
-    };
     let located = match ctx.gate_inputs(None) {
         Ok(located) => located,
         Err(error) => {
             eprint!("{}", error.render());
             eprintln!("git-ucg: {verb} refused: the run's artifacts cannot be located (above).");
-            eprintln!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify.");
+            eprintln!("{bypass}");
             return Ok(1);
         }
     };
-    if ctx.strict_mode() {
+    if ctx.strict_mode() && matches!(hook, HookName::PreCommit | HookName::PrePush) {
         if let Some(story) = strict::current_story(&located.impl_dir) {
             // The branches a push updates on the remote: each ref line's third field.
             let pushed_to: Vec<&str> = std::str::from_utf8(&stdin)
@@ -319,31 +343,24 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
                 for refusal in &refusals {
                     eprintln!("  - {refusal}");
                 }
-                eprintln!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify; strict mode off: git config ucg.gate.strict false");
+                eprintln!("{bypass} Strict mode off: git config ucg.gate.strict false");
                 return Ok(1);
             }
         }
     }
-    if !located.impl_dir.is_dir() && args.hook == HookName::PreCommit {
+    if hook == HookName::PrePush {
+        return pre_push(ctx, &located, &stdin, &bypass);
+    }
+    if !located.impl_dir.is_dir() {
         return Ok(0);
     }
-    match args.hook {
-        HookName::PreCommit => {
-            let decision = located.decide(&ArtifactSource::WorkTree, &ctx.gated_sources());
-            if decision.blocked() {
-                eprint!(
-                    "{}",
-                    visible::escape_controls(
-                        &gate::refusal(&decision, Some("commit"), "the work tree"),
-                        &[]
-                    )
-                );
-                return Ok(1);
-            }
-            Ok(0)
-        }
-        HookName::PrePush => pre_push(ctx, &located, &stdin),
+    let decision = located.decide(&ArtifactSource::WorkTree, &ctx.gated_sources());
+    if decision.blocked() {
+        let refusal = gate::refusal(&decision, Some(verb), "the work tree");
+        eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
+        return Ok(1);
     }
+    Ok(0)
 }
 
 fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
@@ -357,10 +374,10 @@ fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result
 
 /// Each pushed ref is judged on its own commit's artifacts when the artifact directory is tracked
 /// there, else on the work tree's; deletions push nothing and pass.
-fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8]) -> Result<u8> {
+fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
-        eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
+        eprintln!("{bypass}");
         return Ok(1);
     };
     let repo = ctx.repo()?;
@@ -369,7 +386,7 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8]) -> Result<u8> {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let [local_ref, local_sha, _remote_ref, _remote_sha] = fields[..] else {
             eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
-            eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
+            eprintln!("{bypass}");
             return Ok(1);
         };
         if local_sha.bytes().all(|b| b == b'0') {
@@ -388,10 +405,8 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8]) -> Result<u8> {
         };
         let decision = located.decide(&source, &ctx.gated_sources());
         if decision.blocked() {
-            eprint!(
-                "{}",
-                visible::escape_controls(&gate::refusal(&decision, Some("push"), &where_read), &[])
-            );
+            let refusal = gate::refusal(&decision, Some("push"), &where_read);
+            eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
             blocked = true;
         }
     }

@@ -74,8 +74,8 @@ pub fn decide(pending: Pending, gated: &[Source]) -> Decision {
     }
 }
 
-/// The refusal a hook prints (`action`: `commit`, `push`; `None` for `git ucg gate`): each
-/// blocker, then the way forward and, for a hook, the bypass.
+/// The refusal (`action`: what a hook refuses, `commit`, `push`…; `None` for `git ucg gate`):
+/// each blocker, then the way forward. A hook adds its own bypass line.
 pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> String {
     let header = match action {
         Some(action) => format!("git-ucg: {action} refused"),
@@ -110,11 +110,6 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
         (true, false) => "Repair what cannot be read (above), then run this again.\n",
         (false, false) => "Repair what cannot be read (above) first, then answer the rest with `git ucg resolve`.\n",
     });
-    if let Some(action) = action {
-        out.push_str(&format!(
-            "Bypass once: GIT_UCG_SKIP=1 git {action} …, or git {action} --no-verify.\n"
-        ));
-    }
     out
 }
 

@@ -630,3 +630,90 @@ fn a_copied_repositorys_prompt_is_its_own() {
     assert!(!copied.contains('R'), "the copy has no REDs: {copied}");
     assert_eq!(prompt(&dir), original, "the original is unchanged");
 }
+
+/// Item 3: the commits `git commit` does not make are gated too — merge, am and rebase by their
+/// own hooks, cherry-pick and revert through the reference-transaction hook (`--all-commits`) —
+/// and ordinary ref updates (a new branch, a checkout) pass.
+#[test]
+fn every_way_of_committing_is_gated() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let git = |args: &[&str]| env.git_command(&dir).args(args).output().unwrap();
+    let ok = |args: &[&str]| {
+        let out = git(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    };
+    ok(&["add", "-A"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "run artifacts"]);
+    let epic = String::from_utf8(git(&["branch", "--show-current"]).stdout).unwrap();
+    let epic = epic.trim().to_string();
+    ok(&["checkout", "-q", "-b", "side"]);
+    write(&dir.join("side.txt"), "side\n");
+    ok(&["add", "side.txt"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "side work"]);
+    ok(&["checkout", "-q", &epic]);
+    write(&dir.join("epic.txt"), "epic\n");
+    ok(&["add", "epic.txt"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "epic work"]);
+    let patch = env.path().join("side.patch");
+    let out = git(&["format-patch", "-1", "side", "--stdout"]);
+    std::fs::write(&patch, &out.stdout).unwrap();
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "install", "--all-commits"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let refused = |args: &[&str], verb: &str, cleanup: &[&str]| {
+        let out = git(args);
+        assert_ne!(out.status.code(), Some(0), "{args:?} went through");
+        assert!(
+            stderr(&out).contains(&format!("git-ucg: {verb} refused")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if !cleanup.is_empty() {
+            let _ = git(cleanup);
+        }
+        let head = String::from_utf8(git(&["log", "-1", "--format=%s"]).stdout).unwrap();
+        assert_eq!(head.trim(), "epic work", "{args:?} moved the branch");
+    };
+    refused(
+        &["merge", "--no-edit", "side"],
+        "merge",
+        &["merge", "--abort"],
+    );
+    refused(&["am", patch.to_str().unwrap()], "am", &["am", "--abort"]);
+    refused(&["rebase", "side"], "rebase", &[]);
+    refused(
+        &["cherry-pick", "side"],
+        "commit",
+        &["cherry-pick", "--abort"],
+    );
+    refused(
+        &["revert", "--no-edit", "HEAD"],
+        "commit",
+        &["revert", "--abort"],
+    );
+    // Ordinary ref updates are not commits.
+    ok(&["checkout", "-q", "-b", "other"]);
+    ok(&["checkout", "-q", &epic]);
+    ok(&["branch", "-q", "-f", "other", "side"]);
+
+    // Answered and committed: every way goes through.
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut resolve = vec!["resolve".to_string()];
+    for item in doc["items"].as_array().unwrap() {
+        resolve.extend(["--close".into(), item["id"].as_str().unwrap().into()]);
+        resolve.extend(["--answer".into(), "decided".into()]);
+    }
+    let out = env.ucg(&dir).args(&resolve).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    ok(&["add", "-A"]);
+    ok(&["commit", "-q", "-m", "answers"]);
+    ok(&["cherry-pick", "side"]);
+    ok(&["revert", "--no-edit", "HEAD"]);
+    ok(&["merge", "-q", "--no-edit", "side"]);
+}
