@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::git::{self, Repository};
 use crate::output::{self, Output};
 use crate::ucg::epic::EpicInputs;
-use crate::ucg::gate::GateInputs;
+use crate::ucg::gate::{GateInputs, WorkTreeRun};
 use crate::ucg::pending::Source;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -204,6 +204,35 @@ impl Context {
             impl_dir,
             ledger,
         })
+    }
+
+    /// The runs of every work tree of the repository (the hooks are shared by all of them): this
+    /// one's, located as `own` says, then each linked or main work tree's by its configuration.
+    pub fn work_tree_runs(&self, own: &GateInputs) -> Vec<WorkTreeRun> {
+        let mut runs = vec![WorkTreeRun {
+            inputs: own.clone(),
+            epic_branch: self
+                .config()
+                .ok()
+                .and_then(|config| crate::ucg::gate::epic_branch(config, &own.impl_dir)),
+        }];
+        if let Ok(repo) = self.repo() {
+            for root in git::repo::work_trees(repo) {
+                if root != own.project_root {
+                    runs.extend(crate::ucg::gate::work_tree_run(&root));
+                }
+            }
+        }
+        runs
+    }
+
+    /// `ucg.gate.scope`: `all` makes anything pending in this work tree block every push (the
+    /// default judges each pushed ref by its own run).
+    pub fn gate_scope_all(&self) -> bool {
+        self.repo()
+            .ok()
+            .and_then(|repo| git::config_string(repo, "ucg.gate.scope"))
+            .is_some_and(|scope| scope.eq_ignore_ascii_case("all"))
     }
 
     /// The sources the gate blocks on, from `ucg.gate.sources` in git's configuration; a name it

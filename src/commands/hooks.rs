@@ -351,16 +351,50 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     if hook == HookName::PrePush {
         return pre_push(ctx, &located, &stdin, &bypass);
     }
-    if !located.impl_dir.is_dir() {
-        return Ok(0);
+    let gated = ctx.gated_sources();
+    if located.impl_dir.is_dir() {
+        let decision = located.decide(&ArtifactSource::WorkTree, &gated);
+        if decision.blocked() {
+            let refusal = gate::refusal(&decision, Some(verb), "the work tree");
+            eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
+            return Ok(1);
+        }
     }
-    let decision = located.decide(&ArtifactSource::WorkTree, &ctx.gated_sources());
-    if decision.blocked() {
-        let refusal = gate::refusal(&decision, Some(verb), "the work tree");
-        eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
-        return Ok(1);
+    // The run is the repository's, not a worktree's: a commit on a branch another work tree's
+    // run lands on waits for that run's decisions too.
+    let branches: Vec<String> = match hook {
+        HookName::ReferenceTransaction => String::from_utf8_lossy(&stdin)
+            .lines()
+            .filter_map(|line| line.split(' ').nth(2)?.strip_prefix("refs/heads/"))
+            .map(str::to_string)
+            .collect(),
+        _ => ctx
+            .repo()
+            .ok()
+            .and_then(crate::git::repo::current_branch)
+            .into_iter()
+            .collect(),
+    };
+    let mut blocked = false;
+    for run in ctx.work_tree_runs(&located).into_iter().skip(1) {
+        let Some(branch) = run.epic_branch.as_ref().filter(|b| branches.contains(b)) else {
+            continue;
+        };
+        let decision = run.inputs.decide(&ArtifactSource::WorkTree, &gated);
+        if decision.blocked() {
+            let where_read = format!(
+                "the run in {}, whose epic branch is {branch}",
+                run.inputs.project_root.display()
+            );
+            let refusal = gate::refusal(&decision, Some(verb), &where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            blocked = true;
+        }
     }
-    Ok(0)
+    if blocked {
+        eprintln!("{bypass}");
+    }
+    Ok(u8::from(blocked))
 }
 
 fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
@@ -372,8 +406,10 @@ fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result
     })
 }
 
-/// Each pushed ref is judged on its own commit's artifacts when the artifact directory is tracked
-/// there, else on the work tree's; deletions push nothing and pass.
+/// Each pushed ref is judged on its own: on the pushed commit's artifacts when it tracks the
+/// artifact directory, else on the runs (in any work tree) whose epic branch it is — local or
+/// remote name; a ref no run lands on passes. `ucg.gate.scope = all` judges every push on this
+/// work tree's run as well. Deletions push nothing and pass.
 fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
@@ -381,10 +417,20 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
         return Ok(1);
     };
     let repo = ctx.repo()?;
+    let gated = ctx.gated_sources();
+    let scope_all = ctx.gate_scope_all();
+    let runs = ctx.work_tree_runs(located);
     let mut blocked = false;
+    let mut refuse = |decision: &gate::Decision, where_read: &str| {
+        if decision.blocked() {
+            let refusal = gate::refusal(decision, Some("push"), where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            blocked = true;
+        }
+    };
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [local_ref, local_sha, _remote_ref, _remote_sha] = fields[..] else {
+        let [local_ref, local_sha, remote_ref, _remote_sha] = fields[..] else {
             eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
             eprintln!("{bypass}");
             return Ok(1);
@@ -393,22 +439,42 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
             continue;
         }
         let committed = ArtifactSource::at_rev(repo, local_sha, &located.project_root).ok();
-        let (source, where_read) = match committed {
-            Some(commit) if commit.is_dir(&located.impl_dir) => {
-                let short: String = local_sha.chars().take(7).collect();
-                (commit, format!("{local_ref} at {short}"))
-            }
-            _ => (
-                ArtifactSource::WorkTree,
-                format!("{local_ref}: the work tree, the pushed commit tracks no artifacts"),
-            ),
-        };
-        let decision = located.decide(&source, &ctx.gated_sources());
-        if decision.blocked() {
-            let refusal = gate::refusal(&decision, Some("push"), &where_read);
-            eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
-            blocked = true;
+        if let Some(commit) = committed.filter(|c| c.is_dir(&located.impl_dir)) {
+            let short: String = local_sha.chars().take(7).collect();
+            refuse(
+                &located.decide(&commit, &gated),
+                &format!("{local_ref} at {short}"),
+            );
+            continue;
         }
+        if scope_all {
+            let where_read = format!("{local_ref}: the work tree (ucg.gate.scope = all)");
+            refuse(
+                &located.decide(&ArtifactSource::WorkTree, &gated),
+                &where_read,
+            );
+            continue;
+        }
+        let names: Vec<&str> = [local_ref, remote_ref]
+            .iter()
+            .filter_map(|r| r.strip_prefix("refs/heads/"))
+            .collect();
+        for run in &runs {
+            let Some(branch) = run.epic_branch.as_deref().filter(|b| names.contains(b)) else {
+                continue;
+            };
+            let where_read = format!(
+                "{local_ref}: the run in {}, whose epic branch is {branch}",
+                run.inputs.project_root.display()
+            );
+            refuse(
+                &run.inputs.decide(&ArtifactSource::WorkTree, &gated),
+                &where_read,
+            );
+        }
+    }
+    if blocked {
+        eprintln!("{bypass}");
     }
     Ok(u8::from(blocked))
 }

@@ -187,6 +187,36 @@ pub fn changed_descendant(cwd: &Path, prior: ObjectId, head: ObjectId) -> bool {
     prior_tree != head_tree && super::is_ancestor(&repo, prior, head).unwrap_or(false)
 }
 
+/// Every work tree of the repository, absolute: the main one (unless bare) and each linked
+/// worktree whose directory is still there. The hooks are shared by all of them.
+pub fn work_trees(repo: &Repository) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = repo
+        .main_repo()
+        .ok()
+        .and_then(|main| main.workdir().map(Path::to_path_buf))
+        .into_iter()
+        .collect();
+    for linked in repo.worktrees().unwrap_or_default() {
+        if let Ok(base) = linked.base() {
+            if base.is_dir() {
+                roots.push(base);
+            }
+        }
+    }
+    roots
+        .into_iter()
+        .filter_map(|root| std::path::absolute(root).ok())
+        .collect()
+}
+
+/// The short name of the branch HEAD is on (`None` when detached or unreadable).
+pub fn current_branch(repo: &Repository) -> Option<String> {
+    repo.head_name()
+        .ok()
+        .flatten()
+        .map(|name| name.shorten().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::git::ArtifactSource;
 use crate::ucg::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
 /// with a warning for each name it does not know. A value that names none of them gates all
@@ -114,6 +114,7 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
 }
 
 /// Where the decision reads from.
+#[derive(Debug, Clone)]
 pub struct GateInputs {
     pub project_root: PathBuf,
     pub impl_dir: PathBuf,
@@ -147,4 +148,50 @@ mod tests {
         assert_eq!(warnings.len(), 1);
         assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
     }
+}
+
+/// A run in one of the repository's work trees: where it reads, and the branch it lands on.
+pub struct WorkTreeRun {
+    pub inputs: GateInputs,
+    /// The run's epic branch: `epic_branch_prefix` and the heartbeat's epic.
+    pub epic_branch: Option<String>,
+}
+
+/// The run of the work tree at `root`, located by its own configuration (`None` when it has no
+/// artifact directory).
+pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
+    let config = crate::config::Config::load(root).ok()?;
+    let impl_dir = root.join(config.path("implementation_artifacts").ok()??);
+    if !impl_dir.is_dir() {
+        return None;
+    }
+    let ledger = config
+        .path("deferred_work_path")
+        .ok()
+        .flatten()
+        .map(|p| root.join(p))
+        .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
+    let inputs = GateInputs {
+        project_root: root.to_path_buf(),
+        impl_dir,
+        ledger,
+    };
+    Some(WorkTreeRun {
+        epic_branch: epic_branch(&config, &inputs.impl_dir),
+        inputs,
+    })
+}
+
+/// The branch the run in `impl_dir` lands on: `epic_branch_prefix` and the heartbeat's epic.
+pub fn epic_branch(config: &crate::config::Config, impl_dir: &Path) -> Option<String> {
+    let prefix = config
+        .expanded("epic_branch_prefix")
+        .ok()
+        .flatten()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "ultracode/epic-".into());
+    crate::store::read_file(impl_dir.join(crate::ucg::heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|bytes| crate::ucg::heartbeat::parse(&bytes).epic)
+        .map(|epic| format!("{prefix}{epic}"))
 }

@@ -717,3 +717,68 @@ fn every_way_of_committing_is_gated() {
     ok(&["revert", "--no-edit", "HEAD"]);
     ok(&["merge", "-q", "--no-edit", "side"]);
 }
+
+/// Items 4 and 5: the run belongs to the repository. A linked worktree cannot commit or push the
+/// epic branch while the main worktree's run waits; a push of an unrelated branch passes (unless
+/// `ucg.gate.scope = all`).
+#[test]
+fn the_run_gates_its_epic_branch_from_every_worktree_and_only_it() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let remote = env.path().join("remote.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The run stays in the main worktree (its artifacts are not tracked), which moves to main;
+    // the epic branch is checked out in a linked worktree with no artifacts of its own.
+    env.git(&dir, &["checkout", "-q", "main"]);
+    let linked = env.path().join("linked");
+    env.git(
+        &dir,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            linked.to_str().unwrap(),
+            "ultracode/epic-7",
+        ],
+    );
+    let git = |cwd: &Path, args: &[&str]| env.git_command(cwd).args(args).output().unwrap();
+    write(&linked.join("story.txt"), "work\n");
+    git(&linked, &["add", "story.txt"]);
+    let out = git(&linked, &["commit", "-m", "from the linked worktree"]);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "the epic branch was committed to"
+    );
+    assert!(
+        stderr(&out).contains("whose epic branch is ultracode/epic-7"),
+        "{}",
+        stderr(&out)
+    );
+    let out = git(&linked, &["push", "origin", "ultracode/epic-7"]);
+    assert_ne!(out.status.code(), Some(0), "the epic branch was pushed");
+    assert!(stderr(&out).contains("push refused"), "{}", stderr(&out));
+
+    // A hotfix on main is not the run's business.
+    write(&dir.join("hotfix.txt"), "fix\n");
+    git(&dir, &["add", "hotfix.txt"]);
+    let out = git(&dir, &["commit", "--no-verify", "-m", "hotfix"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = git(&dir, &["push", "origin", "main"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // …unless the team wants every push held.
+    env.git(&dir, &["config", "ucg.gate.scope", "all"]);
+    let out = git(&dir, &["push", "origin", "main:refs/heads/other"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("ucg.gate.scope = all"),
+        "{}",
+        stderr(&out)
+    );
+}
