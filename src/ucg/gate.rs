@@ -136,20 +136,6 @@ impl GateInputs {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sources_from_the_configuration() {
-        assert_eq!(sources(None).0.len(), 3);
-        let (named, warnings) = sources(Some("REDs, decisions,bogus"));
-        assert_eq!(named, [Source::Red, Source::Decision]);
-        assert_eq!(warnings.len(), 1);
-        assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
-    }
-}
-
 /// A run in one of the repository's work trees: where it reads, and the branch it lands on.
 pub struct WorkTreeRun {
     pub inputs: GateInputs,
@@ -194,4 +180,18 @@ pub fn epic_branch(config: &crate::config::Config, impl_dir: &Path) -> Option<St
         .ok()
         .and_then(|bytes| crate::ucg::heartbeat::parse(&bytes).epic)
         .map(|epic| format!("{prefix}{epic}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_from_the_configuration() {
+        assert_eq!(sources(None).0.len(), 3);
+        let (named, warnings) = sources(Some("REDs, decisions,bogus"));
+        assert_eq!(named, [Source::Red, Source::Decision]);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
+    }
 }
