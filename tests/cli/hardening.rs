@@ -172,13 +172,28 @@ fn no_reader_hangs_on_a_fifo_or_an_endless_file() {
             std::fs::write(&path, bytes).unwrap();
         }
     }
-    // The prompt, with a FIFO for its cache: it prints promptly (or nothing), never hangs.
-    let out = within(
-        env.ucg(&dir).args(["status", "--prompt"]),
-        Duration::from_secs(10),
-    )
-    .expect("the prompt returns");
-    assert_eq!(out.status.code(), Some(0));
+    // The prompt, with FIFOs for its cache and its refresher's lock: the prompt and the detached
+    // refresher (the same command with GIT_UCG_PROMPT_BACKGROUND) return promptly.
+    let ucg_dir = dir.join(".git/ucg");
+    std::fs::create_dir_all(&ucg_dir).unwrap();
+    for name in ["prompt-cache.json", "prompt-refresh.lock"] {
+        let _ = std::fs::remove_file(ucg_dir.join(name));
+        mkfifo(&ucg_dir.join(name));
+    }
+    for background in [false, true] {
+        let mut command = env.ucg(&dir);
+        command.args(["status", "--prompt"]);
+        if background {
+            command.env("GIT_UCG_PROMPT_BACKGROUND", "1");
+        }
+        let started = Instant::now();
+        let out = within(&mut command, Duration::from_secs(10)).expect("the prompt returns");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "background: {background}"
+        );
+        assert_eq!(out.status.code(), Some(0));
+    }
 }
 
 /// Item 2: a registry entry without an id is pending under the id the registry writer gives it,
