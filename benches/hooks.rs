@@ -80,6 +80,64 @@ fn main() {
         with - skipped
     );
 
+    // `--all-commits`: the reference-transaction hook runs on every ref update. A commit pays for
+    // it once more (the prepared branch update starts git-ucg); a checkout only for the shell.
+    let all = dir.path().join("all");
+    std::fs::create_dir_all(&all).expect("dir");
+    repo(&all);
+    support::write_run(
+        &all,
+        RunShape {
+            stories: 3,
+            escalations: 0,
+            ledger_rows: 0,
+            reds: 0,
+        },
+        "0000000000000000000000000000000000000000",
+    );
+    let status = support::ucg(&all, &["hooks", "install", "--all-commits"])
+        .output()
+        .expect("install");
+    assert!(status.status.success());
+    let (with, skipped) = time_pair(
+        101,
+        || git(&all, &["commit", "-q", "--allow-empty", "-m", "x"]),
+        || {
+            let mut command = git(&all, &["commit", "-q", "--allow-empty", "-m", "x"]);
+            command.env("GIT_UCG_SKIP", "1");
+            command
+        },
+    );
+    println!(
+        "| `git commit` with `--all-commits` hooks, nothing pending | 1,000 files, a run with nothing pending | {with:.2} ms | {skipped:.2} ms (`GIT_UCG_SKIP=1`: the hooks' shells only) | +{:.2} ms |",
+        with - skipped
+    );
+    let _ = git(&all, &["branch", "-q", "other"]).status();
+    let _ = git(&plain, &["branch", "-q", "other"]).status();
+    // Each side flips between its two branches.
+    let (mut hooked_flip, mut plain_flip) = (false, false);
+    let (with, without) = time_pair(
+        101,
+        || {
+            hooked_flip = !hooked_flip;
+            git(
+                &all,
+                &["checkout", "-q", if hooked_flip { "other" } else { "-" }],
+            )
+        },
+        || {
+            plain_flip = !plain_flip;
+            git(
+                &plain,
+                &["checkout", "-q", if plain_flip { "other" } else { "-" }],
+            )
+        },
+    );
+    println!(
+        "| `git checkout` of another branch with `--all-commits` hooks | same | {with:.2} ms | {without:.2} ms (a twin repository without hooks) | +{:.2} ms |",
+        with - without
+    );
+
     let busy = dir.path().join("busy");
     std::fs::create_dir_all(&busy).expect("dir");
     repo(&busy);

@@ -1371,14 +1371,14 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__hooks__subcmd__install)
-            opts="-h -V --only --strict --agent --force --hooks-path-ok --color --no-pager --help --version"
+            opts="-h -V --only --strict --agent --all-commits --force --hooks-path-ok --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1393,7 +1393,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__hooks__subcmd__run)
-            opts="-h -V --color --no-pager --help --version pre-commit pre-push"
+            opts="-h -V --color --no-pager --help --version pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1436,7 +1436,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -470,22 +470,61 @@ pub struct GateArgs {
 pub enum HookName {
     PreCommit,
     PrePush,
+    PreMergeCommit,
+    PreApplypatch,
+    PreRebase,
+    /// Opt-in (`hooks install --all-commits`): the commits no other hook sees (cherry-pick, revert).
+    ReferenceTransaction,
 }
 
 impl HookName {
-    pub const ALL: [HookName; 2] = [HookName::PreCommit, HookName::PrePush];
+    /// Every hook git-ucg knows, in the order `hooks status` lists them.
+    pub const ALL: [HookName; 6] = [
+        HookName::PreCommit,
+        HookName::PrePush,
+        HookName::PreMergeCommit,
+        HookName::PreApplypatch,
+        HookName::PreRebase,
+        HookName::ReferenceTransaction,
+    ];
+
+    /// What `hooks install` writes without `--only`: every commit git makes through a commit hook
+    /// (commit, merge, am, rebase) and every push.
+    pub const DEFAULT: [HookName; 5] = [
+        HookName::PreCommit,
+        HookName::PrePush,
+        HookName::PreMergeCommit,
+        HookName::PreApplypatch,
+        HookName::PreRebase,
+    ];
 
     pub fn file_name(self) -> &'static str {
         match self {
             HookName::PreCommit => "pre-commit",
             HookName::PrePush => "pre-push",
+            HookName::PreMergeCommit => "pre-merge-commit",
+            HookName::PreApplypatch => "pre-applypatch",
+            HookName::PreRebase => "pre-rebase",
+            HookName::ReferenceTransaction => "reference-transaction",
+        }
+    }
+
+    /// The git command whose work this hook gates, for the refusal's bypass line.
+    pub fn verb(self) -> &'static str {
+        match self {
+            HookName::PreCommit | HookName::ReferenceTransaction => "commit",
+            HookName::PrePush => "push",
+            HookName::PreMergeCommit => "merge",
+            HookName::PreApplypatch => "am",
+            HookName::PreRebase => "rebase",
         }
     }
 }
 
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
-    /// Install the pre-commit and pre-push hooks where git runs them (a foreign hook is chained).
+    /// Install the gate hooks where git runs them: pre-commit, pre-push, pre-merge-commit,
+    /// pre-applypatch, pre-rebase (a foreign hook is chained).
     Install(HooksInstallArgs),
     /// Remove the hooks git-ucg installed and restore the hooks they chained.
     Uninstall(HooksUninstallArgs),
@@ -512,6 +551,10 @@ pub struct HooksInstallArgs {
     /// Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json.
     #[arg(long)]
     pub agent: bool,
+    /// Also gate the commits no commit hook sees (cherry-pick, revert) through the
+    /// reference-transaction hook, which git runs on every ref update.
+    #[arg(long)]
+    pub all_commits: bool,
     /// Rewrite our hooks even when they are up to date (a chained hook is never overwritten).
     #[arg(long)]
     pub force: bool,

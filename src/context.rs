@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::git::{self, Repository};
 use crate::output::{self, Output};
 use crate::ucg::epic::EpicInputs;
-use crate::ucg::gate::GateInputs;
+use crate::ucg::gate::{GateInputs, WorkTreeRun};
 use crate::ucg::pending::Source;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -66,7 +66,11 @@ impl Context {
         self.repo
             .get_or_init(|| {
                 let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-                git::repo::discover_from_environment(&cwd)
+                let repo = git::repo::discover_from_environment(&cwd)?;
+                if let Some(cap) = git::config_u64(&repo, "ucg.maxArtifactBytes") {
+                    crate::store::set_max_artifact_bytes(cap);
+                }
+                Ok(repo)
             })
             .as_ref()
     }
@@ -200,6 +204,35 @@ impl Context {
             impl_dir,
             ledger,
         })
+    }
+
+    /// The runs of every work tree of the repository (the hooks are shared by all of them): this
+    /// one's, located as `own` says, then each linked or main work tree's by its configuration.
+    pub fn work_tree_runs(&self, own: &GateInputs) -> Vec<WorkTreeRun> {
+        let mut runs = vec![WorkTreeRun {
+            inputs: own.clone(),
+            epic_branch: self
+                .config()
+                .ok()
+                .and_then(|config| crate::ucg::gate::epic_branch(config, &own.impl_dir)),
+        }];
+        if let Ok(repo) = self.repo() {
+            for root in git::repo::work_trees(repo) {
+                if root != own.project_root {
+                    runs.extend(crate::ucg::gate::work_tree_run(&root));
+                }
+            }
+        }
+        runs
+    }
+
+    /// `ucg.gate.scope`: `all` makes anything pending in this work tree block every push (the
+    /// default judges each pushed ref by its own run).
+    pub fn gate_scope_all(&self) -> bool {
+        self.repo()
+            .ok()
+            .and_then(|repo| git::config_string(repo, "ucg.gate.scope"))
+            .is_some_and(|scope| scope.eq_ignore_ascii_case("all"))
     }
 
     /// The sources the gate blocks on, from `ucg.gate.sources` in git's configuration; a name it

@@ -48,7 +48,7 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     let lock = store::lock_dir(&impl_dir)?;
     let path = impl_dir.join(&name);
     if std::fs::symlink_metadata(&path).is_ok() {
-        let text = std::fs::read(&path)
+        let text = crate::store::read_file(&path)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
         let sha = markers::marker_sha(&text).unwrap_or("(no commit id)");
@@ -82,7 +82,7 @@ fn check(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     let marker_name = markers::tests_ran_file(&args.story);
     let baseline_name = markers::baseline_file(&args.story);
     let read = |name: &str| {
-        std::fs::read(impl_dir.join(name))
+        crate::store::read_file(impl_dir.join(name))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -112,7 +112,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
         None => std::env::var("ULTRACODE_STORY_ID")
             .ok()
             .filter(|s| !s.trim().is_empty())
-            .or_else(|| std::fs::read_to_string(impl_dir.join(".current-story")).ok())
+            .or_else(|| crate::store::read_text(impl_dir.join(".current-story")).ok())
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .ok_or_else(|| {
@@ -122,7 +122,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
     };
     store::validate_story_id(&story)?;
     let sha = |name: String| {
-        std::fs::read_to_string(impl_dir.join(name))
+        crate::store::read_text(impl_dir.join(name))
             .ok()
             .and_then(|t| markers::marker_sha(&t).map(str::to_string))
     };

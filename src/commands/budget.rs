@@ -53,7 +53,7 @@ fn tick() -> std::result::Result<(), String> {
     store::create_dirs(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
     let lock = store::lock_dir(&impl_dir).map_err(|e| e.to_string())?;
     let counter = impl_dir.join(budget::counter_file(&story));
-    let turns = budget::turns(std::fs::read(&counter).ok().as_deref()).saturating_add(1);
+    let turns = budget::turns(crate::store::read_file(&counter).ok().as_deref()).saturating_add(1);
     // Saved best-effort, as the reference does: a count that cannot be saved still counts now.
     if let Err(e) = write(
         &lock,
@@ -86,7 +86,7 @@ fn story_id(impl_dir: &Path) -> String {
     let from_env = std::env::var(STORY_ENV).ok().filter(|v| !v.is_empty());
     let story = match from_env {
         Some(story) => py_strip(&story).to_string(),
-        None => std::fs::read(impl_dir.join(".current-story"))
+        None => crate::store::read_file(impl_dir.join(".current-story"))
             .ok()
             .map(|b| py_strip(&String::from_utf8_lossy(&b)).to_string())
             .unwrap_or_default(),
@@ -146,7 +146,7 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
         .filter(|s| store::validate_story_id(s).is_ok())
         .map(|story| {
             let turns = budget::turns(
-                std::fs::read(impl_dir.join(budget::counter_file(&story)))
+                crate::store::read_file(impl_dir.join(budget::counter_file(&story)))
                     .ok()
                     .as_deref(),
             );
@@ -192,7 +192,7 @@ pub fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
         return Ok(0);
     }
     let _lock = store::lock_dir(&impl_dir)?;
-    let was = budget::turns(std::fs::read(&counter).ok().as_deref());
+    let was = budget::turns(crate::store::read_file(&counter).ok().as_deref());
     store::remove_if_present(&counter)
         .map_err(|e| Error::new(format!("cannot delete {}: {e}", counter.display())))?;
     println!("{}: counter reset (was {was} turns)", args.story);

@@ -4,11 +4,19 @@
 use crate::cli::GateArgs;
 use crate::context::Context;
 use crate::error::Result;
+use crate::render::visible;
 use crate::ucg::gate;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
+    if matches!(source, crate::git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
+        // The gate opens on a directory that is not there: say so, as a misconfiguration would.
+        eprintln!(
+            "warning: the artifact directory {} does not exist: nothing to gate (check workflow.implementation_artifacts, or --impl-artifacts)",
+            located.impl_dir.display()
+        );
+    }
     let decision = located.decide(source, &ctx.gated_sources());
     let code = u8::from(decision.blocked());
     if args.json.on {
@@ -22,7 +30,10 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         return Ok(code);
     }
     if decision.blocked() {
-        eprint!("{}", gate::refusal(&decision, None, &source.describe()));
+        eprint!(
+            "{}",
+            visible::escape_controls(&gate::refusal(&decision, None, &source.describe()), &[])
+        );
     } else {
         println!("gate open: nothing pending ({})", source.describe());
     }

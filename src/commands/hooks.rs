@@ -9,6 +9,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::git::hooks::{is_ours, is_runnable, run_git, run_hook_program};
 use crate::git::ArtifactSource;
+use crate::render::visible;
 use crate::store::{self, InstallError};
 use crate::ucg::gate::{self, GateInputs};
 use std::io::{Read, Write};
@@ -19,10 +20,12 @@ const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
 const CHAINED_SUFFIX: &str = ".pre-ucg";
 
-fn template(hook: HookName) -> &'static str {
+/// The script of `hook`: every gate hook is one template with its name filled in; the
+/// reference-transaction hook, run for every ref update, filters in the shell first.
+fn template(hook: HookName) -> String {
     match hook {
-        HookName::PreCommit => include_str!("../../hooks/pre-commit"),
-        HookName::PrePush => include_str!("../../hooks/pre-push"),
+        HookName::ReferenceTransaction => include_str!("../../hooks/reference-transaction").into(),
+        _ => include_str!("../../hooks/gate").replace("@HOOK@", hook.file_name()),
     }
 }
 
@@ -35,13 +38,17 @@ fn script(hook: HookName) -> String {
     template(hook).replace(BAKED, &exe.replace('\'', "'\\''"))
 }
 
-/// The hooks `--only` names, else both.
-fn selected(only: &[HookName]) -> Vec<HookName> {
-    if only.is_empty() {
-        HookName::ALL.to_vec()
-    } else {
-        only.to_vec()
+/// The hooks `--only` names, else the default set (with `--all-commits`, the reference-transaction
+/// hook too).
+fn selected(only: &[HookName], all_commits: bool) -> Vec<HookName> {
+    if !only.is_empty() {
+        return only.to_vec();
     }
+    let mut hooks = HookName::DEFAULT.to_vec();
+    if all_commits {
+        hooks.push(HookName::ReferenceTransaction);
+    }
+    hooks
 }
 
 /// Whether `GIT_UCG_SKIP` skips `hook`: `1`, or a comma list naming it.
@@ -88,7 +95,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     }
     store::create_dirs(&dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
-    for hook in selected(&args.only) {
+    for hook in selected(&args.only, args.all_commits) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -107,7 +114,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
         let text = script(hook);
-        if !args.force && std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+        if !args.force && crate::store::read_text(&path).is_ok_and(|old| old == text) {
             println!("up to date: {}", path.display());
             continue;
         }
@@ -146,7 +153,11 @@ fn git_config(root: &Path, args: &[&str]) -> Result<()> {
 
 pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     let (dir, _) = ctx.hooks_dir()?;
-    for hook in selected(&args.only) {
+    let hooks = match args.only.is_empty() {
+        true => HookName::ALL.to_vec(),
+        false => args.only.clone(),
+    };
+    for hook in hooks {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let present = std::fs::symlink_metadata(&path).is_ok();
@@ -250,6 +261,15 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             writeln!(out, "  {:<10}  chains {chained}, run first", "")?;
         }
     }
+    if let Ok(located) = ctx.gate_inputs(None) {
+        if !located.impl_dir.is_dir() {
+            writeln!(
+                out,
+                "warning: the artifact directory {} does not exist: the hooks gate nothing (check workflow.implementation_artifacts)",
+                located.impl_dir.display()
+            )?;
+        }
+    }
     writeln!(out, "strict mode: {}", if strict { "on" } else { "off" })?;
     writeln!(
         out,
@@ -262,15 +282,16 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
 
 /// What the installed scripts call: the chained hook first, then the decision.
 pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
-    if skipped(args.hook) {
+    let hook = args.hook;
+    if skipped(hook) {
         return Ok(0);
     }
     let mut stdin = Vec::new();
-    if args.hook == HookName::PrePush {
+    if matches!(hook, HookName::PrePush | HookName::ReferenceTransaction) {
         std::io::stdin().lock().read_to_end(&mut stdin)?;
     }
     if let Ok((dir, _)) = ctx.hooks_dir() {
-        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", args.hook.file_name()));
+        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         // As git does, a hook file that is not executable is not run.
         if is_runnable(&chained) {
             let code = run_chained(&chained, &args.args, &stdin)?;
@@ -279,51 +300,101 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             }
         }
     }
+    // Only the prepared state of a transaction that makes a new commit on a branch is judged.
+    if hook == HookName::ReferenceTransaction {
+        let prepared = args.args.first().is_some_and(|state| state == "prepared");
+        let text = String::from_utf8_lossy(&stdin);
+        if !prepared || !crate::git::hooks::makes_a_new_commit(ctx.repo()?, &text) {
+            return Ok(0);
+        }
+    }
+    let verb = hook.verb();
+    // `--no-verify` skips the commit hooks of commit, merge, am and rebase and the pre-push hook;
+    // git has none for the commits only the reference-transaction hook sees.
+    let bypass = match hook {
+        HookName::ReferenceTransaction => {
+            "Bypass once: GIT_UCG_SKIP=1 git cherry-pick … (or git revert …).".to_string()
+        }
+        _ => format!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify."),
+    };
     // A run that cannot be located because its configuration is broken fails closed; a
     // repository without any run artifacts is not gated.
-    let verb = match args.hook {
-        HookName::PreCommit => "commit",
-        HookName::PrePush => "push",
-    };
     let located = match ctx.gate_inputs(None) {
         Ok(located) => located,
         Err(error) => {
             eprint!("{}", error.render());
             eprintln!("git-ucg: {verb} refused: the run's artifacts cannot be located (above).");
-            eprintln!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify.");
+            eprintln!("{bypass}");
             return Ok(1);
         }
     };
-    if ctx.strict_mode() {
+    if ctx.strict_mode() && matches!(hook, HookName::PreCommit | HookName::PrePush) {
         if let Some(story) = strict::current_story(&located.impl_dir) {
-            let refusals = strict::refusals(ctx, &located.impl_dir, &story, verb);
+            // The branches a push updates on the remote: each ref line's third field.
+            let pushed_to: Vec<&str> = std::str::from_utf8(&stdin)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|line| line.split_whitespace().nth(2))
+                .filter_map(|remote_ref| remote_ref.strip_prefix("refs/heads/"))
+                .collect();
+            let refusals = strict::refusals(ctx, &located.impl_dir, &story, verb, &pushed_to);
             if !refusals.is_empty() {
                 eprintln!("git-ucg: {verb} refused by strict mode (story {story}):");
                 for refusal in &refusals {
                     eprintln!("  - {refusal}");
                 }
-                eprintln!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify; strict mode off: git config ucg.gate.strict false");
+                eprintln!("{bypass} Strict mode off: git config ucg.gate.strict false");
                 return Ok(1);
             }
         }
     }
-    if !located.impl_dir.is_dir() && args.hook == HookName::PreCommit {
-        return Ok(0);
+    if hook == HookName::PrePush {
+        return pre_push(ctx, &located, &stdin, &bypass);
     }
-    match args.hook {
-        HookName::PreCommit => {
-            let decision = located.decide(&ArtifactSource::WorkTree, &ctx.gated_sources());
-            if decision.blocked() {
-                eprint!(
-                    "{}",
-                    gate::refusal(&decision, Some("commit"), "the work tree")
-                );
-                return Ok(1);
-            }
-            Ok(0)
+    let gated = ctx.gated_sources();
+    if located.impl_dir.is_dir() {
+        let decision = located.decide(&ArtifactSource::WorkTree, &gated);
+        if decision.blocked() {
+            let refusal = gate::refusal(&decision, Some(verb), "the work tree");
+            eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
+            return Ok(1);
         }
-        HookName::PrePush => pre_push(ctx, &located, &stdin),
     }
+    // The run is the repository's, not a worktree's: a commit on a branch another work tree's
+    // run lands on waits for that run's decisions too.
+    let branches: Vec<String> = match hook {
+        HookName::ReferenceTransaction => String::from_utf8_lossy(&stdin)
+            .lines()
+            .filter_map(|line| line.split(' ').nth(2)?.strip_prefix("refs/heads/"))
+            .map(str::to_string)
+            .collect(),
+        _ => ctx
+            .repo()
+            .ok()
+            .and_then(crate::git::repo::current_branch)
+            .into_iter()
+            .collect(),
+    };
+    let mut blocked = false;
+    for run in ctx.work_tree_runs(&located).into_iter().skip(1) {
+        let Some(branch) = run.epic_branch.as_ref().filter(|b| branches.contains(b)) else {
+            continue;
+        };
+        let decision = run.inputs.decide(&ArtifactSource::WorkTree, &gated);
+        if decision.blocked() {
+            let where_read = format!(
+                "the run in {}, whose epic branch is {branch}",
+                run.inputs.project_root.display()
+            );
+            let refusal = gate::refusal(&decision, Some(verb), &where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            blocked = true;
+        }
+    }
+    if blocked {
+        eprintln!("{bypass}");
+    }
+    Ok(u8::from(blocked))
 }
 
 fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
@@ -335,42 +406,75 @@ fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result
     })
 }
 
-/// Each pushed ref is judged on its own commit's artifacts when the artifact directory is tracked
-/// there, else on the work tree's; deletions push nothing and pass.
-fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8]) -> Result<u8> {
+/// Each pushed ref is judged on its own: on the pushed commit's artifacts when it tracks the
+/// artifact directory, else on the runs (in any work tree) whose epic branch it is — local or
+/// remote name; a ref no run lands on passes. `ucg.gate.scope = all` judges every push on this
+/// work tree's run as well. Deletions push nothing and pass.
+fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
-        eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
+        eprintln!("{bypass}");
         return Ok(1);
     };
     let repo = ctx.repo()?;
+    let gated = ctx.gated_sources();
+    let scope_all = ctx.gate_scope_all();
+    let runs = ctx.work_tree_runs(located);
     let mut blocked = false;
+    let mut refuse = |decision: &gate::Decision, where_read: &str| {
+        if decision.blocked() {
+            let refusal = gate::refusal(decision, Some("push"), where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            blocked = true;
+        }
+    };
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [local_ref, local_sha, _remote_ref, _remote_sha] = fields[..] else {
+        let [local_ref, local_sha, remote_ref, _remote_sha] = fields[..] else {
             eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
-            eprintln!("Bypass once: GIT_UCG_SKIP=1 git push …, or git push --no-verify.");
+            eprintln!("{bypass}");
             return Ok(1);
         };
         if local_sha.bytes().all(|b| b == b'0') {
             continue;
         }
         let committed = ArtifactSource::at_rev(repo, local_sha, &located.project_root).ok();
-        let (source, where_read) = match committed {
-            Some(commit) if commit.is_dir(&located.impl_dir) => {
-                let short: String = local_sha.chars().take(7).collect();
-                (commit, format!("{local_ref} at {short}"))
-            }
-            _ => (
-                ArtifactSource::WorkTree,
-                format!("{local_ref}: the work tree, the pushed commit tracks no artifacts"),
-            ),
-        };
-        let decision = located.decide(&source, &ctx.gated_sources());
-        if decision.blocked() {
-            eprint!("{}", gate::refusal(&decision, Some("push"), &where_read));
-            blocked = true;
+        if let Some(commit) = committed.filter(|c| c.is_dir(&located.impl_dir)) {
+            let short: String = local_sha.chars().take(7).collect();
+            refuse(
+                &located.decide(&commit, &gated),
+                &format!("{local_ref} at {short}"),
+            );
+            continue;
         }
+        if scope_all {
+            let where_read = format!("{local_ref}: the work tree (ucg.gate.scope = all)");
+            refuse(
+                &located.decide(&ArtifactSource::WorkTree, &gated),
+                &where_read,
+            );
+            continue;
+        }
+        let names: Vec<&str> = [local_ref, remote_ref]
+            .iter()
+            .filter_map(|r| r.strip_prefix("refs/heads/"))
+            .collect();
+        for run in &runs {
+            let Some(branch) = run.epic_branch.as_deref().filter(|b| names.contains(b)) else {
+                continue;
+            };
+            let where_read = format!(
+                "{local_ref}: the run in {}, whose epic branch is {branch}",
+                run.inputs.project_root.display()
+            );
+            refuse(
+                &run.inputs.decide(&ArtifactSource::WorkTree, &gated),
+                &where_read,
+            );
+        }
+    }
+    if blocked {
+        eprintln!("{bypass}");
     }
     Ok(u8::from(blocked))
 }

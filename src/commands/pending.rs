@@ -4,6 +4,7 @@
 use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
+use crate::render::visible;
 use crate::ucg::pending::{self, Pending, PendingInputs, Source};
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,7 +39,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         crate::output::print_json(&document(&found))?;
     } else {
         let mut out = ctx.paged_output();
-        out.write_all(human(&found).as_bytes())?;
+        out.write_all(visible::escape_controls(&human(&found), &[]).as_bytes())?;
         out.finish()?;
     }
     Ok(code)

@@ -48,6 +48,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         log_dir,
         dry_run: args.dry_run,
     };
+    run.check_log_target()?;
     let mut outcome = Outcome::default();
     let pass = |outcome: &mut Outcome| -> Result<()> {
         if interactive {

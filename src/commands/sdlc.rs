@@ -91,7 +91,7 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
 
 /// The first or last `n` lines of a text file.
 fn lines_of(path: &Path, n: usize, last: bool) -> Option<Vec<String>> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::store::read_file(path).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     Some(if last {
@@ -121,7 +121,7 @@ fn catalog(loaded: &Loaded, summary: &Summary) -> Value {
     let dir = &loaded.dir;
     let meta = loaded.meta_or_empty();
     let recon = loaded.reconstruction();
-    let complexity = std::fs::read(dir.join("complexity.json")).ok().map(|bytes| {
+    let complexity = crate::store::read_file(dir.join("complexity.json")).ok().map(|bytes| {
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(value) => json!({"json": value}),
             Err(e) => json!({"text": String::from_utf8_lossy(&bytes), "warning": format!("not JSON ({e})")}),
@@ -162,7 +162,7 @@ fn catalog(loaded: &Loaded, summary: &Summary) -> Value {
             Line::Malformed(why) => json!({"line": n, "malformed": why}),
         })
         .collect();
-    let decisions: Vec<Value> = std::fs::read(dir.join("decisions.jsonl"))
+    let decisions: Vec<Value> = crate::store::read_file(dir.join("decisions.jsonl"))
         .map(|bytes| {
             bytes
                 .split(|b| *b == b'\n')
@@ -372,7 +372,11 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         &["meta.json"],
         json!({"changed": changed}),
     );
-    if let Err(e) = crate::store::append_line_to_existing(&dir.join("events.jsonl"), &event) {
+    // The log is appended to where it resolves, and only inside the run folder.
+    let appended = store::write_target(&dir, "events.jsonl", Vec::new)
+        .map_err(|e| std::io::Error::other(e.to_string()))
+        .and_then(|events| crate::store::append_line_to_existing(&events, &event));
+    if let Err(e) = appended {
         eprintln!(
             "warning: {id}: meta.json was repaired but status.repaired could not be appended: {e}"
         );

@@ -10,7 +10,7 @@ pub const HOOK_ID: &str = "# git-ucg managed hook — id: git-ucg-hook-v1";
 
 /// Whether the file at `path` is one of git-ucg's hooks.
 pub fn is_ours(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
+    crate::store::read_file(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
 }
 
 /// Whether git would run the file at `path` as a hook: a file with an execute bit.
@@ -98,4 +98,60 @@ pub fn something_staged() -> Option<bool> {
         Some(0) => Some(false),
         _ => None,
     }
+}
+
+/// Whether a `reference-transaction` update (its stdin: `<old> <new> <ref>` lines) makes a new
+/// commit on a branch: a `refs/heads/` ref moved from `old` to a commit whose first parent is
+/// `old` and that no other ref already points at (a cherry-pick, a revert, a commit — not a
+/// fast-forward to a fetched or local tip, not a reset, a creation or a deletion).
+pub fn makes_a_new_commit(repo: &gix::Repository, lines: &str) -> bool {
+    let zero = |id: &str| id.bytes().all(|b| b == b'0');
+    let updates: Vec<(gix::ObjectId, gix::ObjectId, &str)> = lines
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split(' ');
+            let (old, new, name) = (fields.next()?, fields.next()?, fields.next()?);
+            if !name.starts_with("refs/heads/") || zero(old) || zero(new) {
+                return None;
+            }
+            Some((
+                gix::ObjectId::from_hex(old.as_bytes()).ok()?,
+                gix::ObjectId::from_hex(new.as_bytes()).ok()?,
+                name,
+            ))
+        })
+        .collect();
+    let on_top = |old: gix::ObjectId, new: gix::ObjectId| {
+        repo.find_commit(new)
+            .ok()
+            .and_then(|commit| commit.parent_ids().next().map(|p| p.detach()))
+            == Some(old)
+    };
+    let candidates: Vec<(gix::ObjectId, &str)> = updates
+        .into_iter()
+        .filter(|(old, new, _)| on_top(*old, *new))
+        .map(|(_, new, name)| (new, name))
+        .collect();
+    if candidates.is_empty() {
+        return false;
+    }
+    // A tip some other ref already has was made elsewhere (a pull, a local merge --ff).
+    let Ok(references) = repo.references() else {
+        return true;
+    };
+    let Ok(all) = references.all() else {
+        return true;
+    };
+    let mut tips = std::collections::HashSet::new();
+    let names: std::collections::HashSet<&str> = candidates.iter().map(|(_, n)| *n).collect();
+    for reference in all.flatten() {
+        let name = reference.name().as_bstr().to_string();
+        if names.contains(name.as_str()) {
+            continue;
+        }
+        if let Some(id) = reference.target().try_id() {
+            tips.insert(id.to_owned());
+        }
+    }
+    candidates.iter().any(|(new, _)| !tips.contains(new))
 }

@@ -42,7 +42,7 @@ impl LineCountCache {
         .into_iter()
         .flatten()
         {
-            fingerprint.update(std::fs::read(file).unwrap_or_default());
+            fingerprint.update(crate::store::read_file(file).unwrap_or_default());
             fingerprint.update([0]);
         }
         let tag: String = fingerprint.finalize()[..6]
@@ -57,7 +57,7 @@ impl LineCountCache {
         if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_BYTES) {
             let _ = crate::store::remove_if_present(&path);
         }
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(text) = crate::store::read_text(&path) {
             for line in text.lines() {
                 if let Some((key, counts)) = parse_line(line) {
                     known.insert(key, counts);

@@ -507,6 +507,20 @@ pub fn config_string(repo: &gix::Repository, key: &str) -> Option<String> {
     repo.config_snapshot().string(key).map(|s| s.to_string())
 }
 
+/// A whole number from the repository's configuration, with git's `k`, `m` and `g` suffixes
+/// (`None` when unset or not a number).
+pub fn config_u64(repo: &gix::Repository, key: &str) -> Option<u64> {
+    let text = config_string(repo, key)?;
+    let text = text.trim();
+    let (digits, scale) = match text.char_indices().last()? {
+        (at, 'k' | 'K') => (&text[..at], 1u64 << 10),
+        (at, 'm' | 'M') => (&text[..at], 1 << 20),
+        (at, 'g' | 'G') => (&text[..at], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(scale)
+}
+
 /// A boolean from the repository's configuration (`section.key`).
 pub fn config_bool(repo: &gix::Repository, key: &str) -> Option<bool> {
     repo.config_snapshot().boolean(key)

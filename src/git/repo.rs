@@ -14,7 +14,113 @@ pub fn discover(dir: &Path) -> Result<Repository, String> {
 /// The repository around `cwd`, honouring `GIT_DIR`, `GIT_WORK_TREE` and the rest of git's
 /// environment, as a hook run by git must.
 pub fn discover_from_environment(cwd: &Path) -> Result<Repository, String> {
-    gix::discover_with_environment_overrides(cwd).map_err(|e| e.to_string())
+    discover_with_command_line_config(cwd).map_err(|reason| broken_git_file(cwd).unwrap_or(reason))
+}
+
+/// A `.git` file (a linked worktree's, a submodule's) whose `gitdir:` names a directory that is
+/// gone: discovery fails on it, and saying so beats "could not find a repository".
+fn broken_git_file(cwd: &Path) -> Option<String> {
+    let dot_git = cwd
+        .ancestors()
+        .map(|dir| dir.join(".git"))
+        .find(|p| p.exists() || p.is_symlink())?;
+    if !dot_git.is_file() {
+        return None;
+    }
+    let text = crate::store::read_text(&dot_git).ok()?;
+    let target = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    let resolved = dot_git.parent().unwrap_or(Path::new(".")).join(target);
+    (!resolved.is_dir()).then(|| {
+        format!(
+            "{} points at {target}, which does not exist (the repository or worktree was moved or deleted; `git worktree prune` in the main repository forgets a deleted worktree)",
+            dot_git.display()
+        )
+    })
+}
+
+fn discover_with_command_line_config(cwd: &Path) -> Result<Repository, String> {
+    let overrides = command_line_config();
+    if overrides.is_empty() {
+        return gix::discover_with_environment_overrides(cwd).map_err(|e| e.to_string());
+    }
+    // `git -c key=value ucg …` reaches us in the environment, as it reaches every git child.
+    let mut trust = gix::sec::trust::Mapping::<gix::open::Options>::default();
+    trust.full = trust.full.cli_overrides(overrides.clone());
+    trust.reduced = trust.reduced.cli_overrides(overrides);
+    gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+        cwd,
+        Default::default(),
+        trust,
+    )
+    .map(Into::into)
+    .map_err(|e| e.to_string())
+}
+
+/// The configuration git passes its children from its command line: `GIT_CONFIG_PARAMETERS`
+/// (`git -c`), then `GIT_CONFIG_COUNT` with `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`
+/// (`git --config-env`, or set by hand), as `key=value` (a bare key is a true boolean).
+fn command_line_config() -> Vec<String> {
+    let mut found = std::env::var("GIT_CONFIG_PARAMETERS")
+        .map(|text| parse_config_parameters(&text))
+        .unwrap_or_default();
+    let count = std::env::var("GIT_CONFIG_COUNT")
+        .ok()
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    for n in 0..count {
+        let key = std::env::var(format!("GIT_CONFIG_KEY_{n}")).unwrap_or_default();
+        let value = std::env::var(format!("GIT_CONFIG_VALUE_{n}")).unwrap_or_default();
+        if !key.is_empty() {
+            found.push(format!("{key}={value}"));
+        }
+    }
+    found
+}
+
+/// `GIT_CONFIG_PARAMETERS` as git writes it: shell single-quoted items separated by spaces, each
+/// `'key'='value'`, `'key'` or the older `'key=value'` (a quote inside is written `'\''`).
+pub fn parse_config_parameters(text: &str) -> Vec<String> {
+    /// One shell-quoted word from `at`: its text and where it ends.
+    fn word(bytes: &[char], mut at: usize) -> Option<(String, usize)> {
+        let mut out = String::new();
+        let mut quoted = false;
+        while at < bytes.len() {
+            match (bytes[at], quoted) {
+                ('\'', _) => quoted = !quoted,
+                ('\\', false) if at + 1 < bytes.len() => {
+                    at += 1;
+                    out.push(bytes[at]);
+                }
+                (' ' | '=', false) => break,
+                (c, _) => out.push(c),
+            }
+            at += 1;
+        }
+        (!quoted).then_some((out, at))
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        if chars[at] == ' ' {
+            at += 1;
+            continue;
+        }
+        let Some((key, end)) = word(&chars, at) else {
+            break;
+        };
+        at = end;
+        if chars.get(at) == Some(&'=') {
+            let Some((value, end)) = word(&chars, at + 1) else {
+                break;
+            };
+            at = end;
+            found.push(format!("{key}={value}"));
+        } else {
+            found.push(key);
+        }
+    }
+    found
 }
 
 /// The repository whose git directory is `git_dir`.
@@ -79,4 +185,57 @@ pub fn changed_descendant(cwd: &Path, prior: ObjectId, head: ObjectId) -> bool {
         return false;
     };
     prior_tree != head_tree && super::is_ancestor(&repo, prior, head).unwrap_or(false)
+}
+
+/// Every work tree of the repository, absolute: the main one (unless bare) and each linked
+/// worktree whose directory is still there. The hooks are shared by all of them.
+pub fn work_trees(repo: &Repository) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = repo
+        .main_repo()
+        .ok()
+        .and_then(|main| main.workdir().map(Path::to_path_buf))
+        .into_iter()
+        .collect();
+    for linked in repo.worktrees().unwrap_or_default() {
+        if let Ok(base) = linked.base() {
+            if base.is_dir() {
+                roots.push(base);
+            }
+        }
+    }
+    roots
+        .into_iter()
+        .filter_map(|root| std::path::absolute(root).ok())
+        .collect()
+}
+
+/// The short name of the branch HEAD is on (`None` when detached or unreadable).
+pub fn current_branch(repo: &Repository) -> Option<String> {
+    repo.head_name()
+        .ok()
+        .flatten()
+        .map(|name| name.shorten().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn command_line_configuration_as_git_passes_it() {
+        assert_eq!(
+            super::parse_config_parameters(
+                "'ucg.gate.sources'='red' 'core.bare' 'a.b=old style' 'x.y'='it'\\''s'"
+            ),
+            [
+                "ucg.gate.sources=red",
+                "core.bare",
+                "a.b=old style",
+                "x.y=it's"
+            ]
+        );
+        assert!(super::parse_config_parameters("").is_empty());
+        assert_eq!(
+            super::parse_config_parameters("'unterminated"),
+            Vec::<String>::new()
+        );
+    }
 }

@@ -6,32 +6,6 @@ use super::tree::CommitTree;
 use super::Repository;
 use std::path::{Path, PathBuf};
 
-/// A whole file, in as few system calls as a small file allows: artifacts are mostly small and
-/// many (a run of 1,000 stories has 2,000 markers), and `std::fs::read`'s size probe would add a
-/// `statx` to each. A file that fills the first buffer is read on at its full size.
-fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    const FIRST: usize = 16 << 10;
-    let mut file = std::fs::File::open(path)?;
-    let mut bytes = vec![0u8; FIRST];
-    let mut filled = 0;
-    while filled < FIRST {
-        match file.read(&mut bytes[filled..]) {
-            Ok(0) => {
-                bytes.truncate(filled);
-                return Ok(bytes);
-            }
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let size = file.metadata().map_or(0, |m| m.len());
-    bytes.reserve(usize::try_from(size).unwrap_or(0).saturating_sub(FIRST));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
 pub enum ArtifactSource<'r> {
     /// Files on disk.
     WorkTree,
@@ -65,11 +39,23 @@ impl<'r> ArtifactSource<'r> {
         path.strip_prefix(root).ok()
     }
 
-    /// The bytes of a file, or `None` when it is absent (or not a file).
+    /// The bytes of a file, or `None` when it is absent or cannot be read (the posture of a
+    /// report: `n/a`). What gates uses [`ArtifactSource::read_checked`].
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        self.read_checked(path).ok().flatten()
+    }
+
+    /// The bytes of a file, `Ok(None)` when it is absent, or why it cannot be read whole: a
+    /// directory, a FIFO, a device, a file over the cap, a permission refused.
+    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
         match self {
-            ArtifactSource::WorkTree => read_file(path).ok(),
-            ArtifactSource::Commit { tree, root, .. } => tree.read(Self::relative(root, path)?),
+            ArtifactSource::WorkTree => {
+                crate::store::read_if_present(path).map_err(|e| e.to_string())
+            }
+            ArtifactSource::Commit { tree, root, .. } => match Self::relative(root, path) {
+                Some(rel) => tree.read_checked(rel),
+                None => Ok(None),
+            },
         }
     }
 

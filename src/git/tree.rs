@@ -23,11 +23,44 @@ impl<'r> CommitTree<'r> {
 
     /// The bytes of the blob at `path`, or `None` when there is none (or it is not a file).
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        let entry = self.tree.lookup_entry_by_path(path).ok()??;
-        if !entry.mode().is_blob() {
-            return None;
+        self.read_checked(path).ok().flatten()
+    }
+
+    /// The bytes of the blob at `path`, `Ok(None)` when nothing is there, or why it cannot be
+    /// read: a directory, a symlink or a submodule in its place, a blob over the artifact cap.
+    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+        let entry = match self.tree.lookup_entry_by_path(path) {
+            Ok(Some(entry)) => entry,
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(e.to_string()),
+        };
+        let mode = entry.mode();
+        if !mode.is_blob() {
+            let what = if mode.is_tree() {
+                "a directory"
+            } else if mode.is_link() {
+                "a symlink"
+            } else {
+                "a submodule"
+            };
+            return Err(format!("{what} in the commit, not a regular file"));
         }
-        entry.object().ok().map(|o| o.data.clone())
+        let cap = crate::store::max_artifact_bytes();
+        let size = self
+            .tree
+            .repo
+            .find_header(entry.id())
+            .map_err(|e| e.to_string())?
+            .size();
+        if size > cap {
+            return Err(format!(
+                "larger than {cap} bytes, the limit on one artifact (git config ucg.maxArtifactBytes)"
+            ));
+        }
+        entry
+            .object()
+            .map(|o| Some(o.data.clone()))
+            .map_err(|e| e.to_string())
     }
 
     /// Whether anything is at `path`.

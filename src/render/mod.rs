@@ -5,3 +5,4 @@ pub mod diff;
 pub mod diffstat;
 pub mod status_human;
 pub mod status_markdown;
+pub mod visible;

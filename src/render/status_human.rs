@@ -141,8 +141,20 @@ pub fn render(report: &Report, style: &Style) -> String {
     deferred(&mut out, style, report);
     decision_log(&mut out, style, report);
     runs(&mut out, style, report);
-    out
+    // Artifact text cannot drive the terminal: only the colours drawn above stay escapes.
+    let ours: &[&str] = if style.color { &OUR_SGR } else { &[] };
+    super::visible::escape_controls(&out, ours).into_owned()
 }
+
+/// Every escape sequence [`Style::paint`] emits.
+const OUR_SGR: [&str; 6] = [
+    "\x1b[1m",
+    "\x1b[1;31m",
+    "\x1b[31m",
+    "\x1b[32m",
+    "\x1b[33m",
+    "\x1b[m",
+];
 
 fn header(out: &mut String, style: &Style, run: &Run) {
     let _ = writeln!(

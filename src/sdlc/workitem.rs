@@ -165,7 +165,7 @@ pub fn paths(layout: &Layout, loaded: &Loaded) -> Paths {
 }
 
 fn read_ledger(path: &Path, keep: impl Fn(&Event) -> bool) -> Option<Vec<Event>> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::store::read_file(path).ok()?;
     let log = events::parse(&bytes);
     Some(
         log.events()
@@ -224,7 +224,7 @@ pub fn sources(loaded: &Loaded, paths: &Paths) -> Vec<Source> {
         (5, Class::RunLocal, Some(paths.run_md.clone())),
     ] {
         let Some(path) = path else { continue };
-        let Ok(bytes) = std::fs::read(&path) else {
+        let Ok(bytes) = crate::store::read_file(&path) else {
             continue;
         };
         let text = String::from_utf8_lossy(&bytes).into_owned();

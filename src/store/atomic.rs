@@ -10,7 +10,7 @@ use std::path::Path;
 /// Reads a file that may legitimately be absent (`Ok(None)`); any other failure is the io error,
 /// for callers that word it themselves.
 pub fn read_if_present(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
+    match super::read::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
@@ -155,6 +155,37 @@ fn rename_with_flags(from: &Path, to: &Path, flags: RenameFlags) -> std::io::Res
 
 fn temp_prefix(name: &str) -> String {
     format!(".{name}.ucg-tmp-")
+}
+
+/// How old another target's temporary file must be before a writer in its directory removes it:
+/// far longer than any write takes, so only a killed writer's leftovers qualify.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes every temporary file of ours in `dir` (`.<name>.ucg-tmp-*`, a regular file) older
+/// than [`STALE_AFTER`]: what killed writers left behind, whatever file they were writing. Called
+/// with the directory's writer lock held.
+pub(super) fn sweep_directory(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with('.') && name.contains(".ucg-tmp-")) {
+            continue;
+        }
+        let stale = entry.metadata().is_ok_and(|m| {
+            m.file_type().is_file()
+                && m.modified()
+                    .ok()
+                    .and_then(|t| now.duration_since(t).ok())
+                    .is_some_and(|age| age >= STALE_AFTER)
+        });
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Removes temporary files of this target left by a writer that was killed mid-write.

@@ -18,15 +18,16 @@ pub struct DirLock {
 
 /// Takes the exclusive lock on `dir`, waiting up to the configured timeout.
 pub fn lock_dir(dir: &Path) -> Result<DirLock, StoreError> {
-    let seconds = std::env::var(LOCK_TIMEOUT_ENV)
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(10);
+    let seconds = lock_timeout()?;
     let handle = File::open(dir).map_err(|e| StoreError::io(dir, "open for locking", e))?;
     let deadline = Instant::now() + Duration::from_secs(seconds);
     loop {
         match handle.try_lock() {
-            Ok(()) => return Ok(DirLock { _handle: handle }),
+            Ok(()) => {
+                // Under the lock, no writer of ours is mid-write here: old temporaries are litter.
+                super::atomic::sweep_directory(dir);
+                return Ok(DirLock { _handle: handle });
+            }
             Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -38,5 +39,20 @@ pub fn lock_dir(dir: &Path) -> Result<DirLock, StoreError> {
             }
             Err(TryLockError::Error(e)) => return Err(StoreError::io(dir, "lock", e)),
         }
+    }
+}
+
+/// The wait in seconds: `GIT_UCG_LOCK_TIMEOUT` (a whole number of seconds), else (unset or
+/// empty) 10. Anything
+/// else is refused rather than read as "forever" or as the default.
+fn lock_timeout() -> Result<u64, StoreError> {
+    match std::env::var_os(LOCK_TIMEOUT_ENV).filter(|v| !v.is_empty()) {
+        None => Ok(10),
+        Some(value) => value
+            .to_str()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .ok_or_else(|| StoreError::BadLockTimeout {
+                value: value.to_string_lossy().into_owned(),
+            }),
     }
 }

@@ -1,7 +1,8 @@
 //! The only code that writes to the file system: atomic replacement (`atomic`), append-only logs
 //! (`log`), the plain operations beside them (`plain`: remove, rename, create, a cache, an
 //! executable), the writer locks (an `flock` on a directory, the ultragoal CLI's `mkdir` lock), the
-//! one "read a file that may be absent", and the checks on symlinks and on story ids used in file
+//! one way to read an artifact (`read`: never blocking on a FIFO, capped in size) and "read a file
+//! that may be absent", and the checks on symlinks and on story ids used in file
 //! names (docs/product.md §6).
 
 mod atomic;
@@ -10,6 +11,7 @@ mod log;
 pub mod mkdir_lock;
 mod names;
 mod plain;
+mod read;
 
 pub use atomic::{
     read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
@@ -24,6 +26,9 @@ pub use plain::{
     create_dirs, create_new_synced, install_executable, new_kept_temp_dir, remove_if_present,
     rename, replace_cache, replace_existing, try_lock_file, write_creating_dirs, write_small,
     CreateNewError, HeldElsewhere, InstallError,
+};
+pub use read::{
+    max_artifact_bytes, read_file, read_text, set_max_artifact_bytes, DEFAULT_MAX_ARTIFACT_BYTES,
 };
 
 use std::path::{Path, PathBuf};
@@ -48,6 +53,8 @@ pub enum StoreError {
     },
     #[error("refusing to write {}: it is a symlink to {}, which does not exist", path.display(), target.display())]
     DanglingSymlink { path: PathBuf, target: PathBuf },
+    #[error("GIT_UCG_LOCK_TIMEOUT={value:?} is not a whole number of seconds")]
+    BadLockTimeout { value: String },
     #[error("invalid story id {id:?}: {reason}")]
     InvalidStoryId { id: String, reason: &'static str },
 }

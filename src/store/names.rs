@@ -3,6 +3,10 @@
 
 use super::StoreError;
 
+/// The longest story id whose file names fit in a 255-byte name: the longest name built from one,
+/// `escalation-<story>.json` (16 bytes more), inside a writer's temporary name (16 more).
+const MAX_STORY_ID_BYTES: usize = 255 - 32;
+
 /// Accepts a story id that is safe as a file-name component.
 pub fn validate_story_id(id: &str) -> Result<(), StoreError> {
     let reason = if id.is_empty() {
@@ -17,6 +21,10 @@ pub fn validate_story_id(id: &str) -> Result<(), StoreError> {
         Some("it contains a NUL byte")
     } else if id.starts_with('-') {
         Some("it starts with `-`")
+    } else if id.chars().any(char::is_control) {
+        Some("it contains a control character (a newline, a tab, an escape…)")
+    } else if id.len() > MAX_STORY_ID_BYTES {
+        Some("it is too long: the file names built from it (and their temporary names) would pass the 255-byte limit of a file name; at most 223 bytes")
     } else {
         None
     };

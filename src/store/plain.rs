@@ -149,14 +149,21 @@ pub struct HeldElsewhere;
 /// `Err(HeldElsewhere)` when another process holds it, `Ok(None)` when no lock can be had at all
 /// (the file cannot be opened, or the file system does not lock), which callers treat as no lock.
 pub fn try_lock_file(path: &Path) -> Result<Option<std::fs::File>, HeldElsewhere> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Never blocks in open (a FIFO planted in its place would hold the caller forever), never
+    // follows a symlink, and locks only a regular file.
     let Ok(file) = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
         .open(path)
     else {
         return Ok(None);
     };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Err(HeldElsewhere),

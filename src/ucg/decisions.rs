@@ -1,6 +1,6 @@
 //! `IMPL/.decisions.json`, the operator's answers (docs/formats/ucg.md §1.2). Pure functions over bytes.
 
-use crate::pyjson::{DecodeError, Reader};
+use crate::pyjson::{self, DecodeError, Object, Reader, Value};
 use std::collections::HashSet;
 
 /// The answers file's name inside the implementation-artifacts directory.
@@ -82,6 +82,35 @@ fn read_entry(reader: &mut Reader, pos: usize, ids: &mut IdSet) -> Result<usize,
         ids.insert(id.into_owned());
     }
     Ok(end)
+}
+
+/// Why `.decisions.json` cannot be written: it would lose what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorruptDecisions {
+    pub reason: String,
+}
+
+/// The answers document as a writer (and whoever tells the operator to run one) must find it:
+/// its other top-level keys and its entries. An absent file is
+/// an empty document; anything that is not an object with a list-valued `decisions` is refused.
+pub fn decisions_for_write(bytes: Option<&[u8]>) -> Result<(Object, Vec<Value>), CorruptDecisions> {
+    let Some(bytes) = bytes else {
+        return Ok((Object::default(), Vec::new()));
+    };
+    let corrupt = |reason: String| CorruptDecisions { reason };
+    let text = std::str::from_utf8(bytes).map_err(|e| corrupt(format!("it is not UTF-8 ({e})")))?;
+    let value = pyjson::loads(text).map_err(|e| corrupt(format!("it is not JSON ({e})")))?;
+    let Value::Object(mut doc) = value else {
+        return Err(corrupt("it is not a JSON object".into()));
+    };
+    match doc.get_mut("decisions") {
+        Some(Value::Array(entries)) => {
+            let entries = std::mem::take(entries);
+            Ok((*doc, entries))
+        }
+        Some(_) => Err(corrupt("its `decisions` is not a list".into())),
+        None => Err(corrupt("it has no `decisions` list".into())),
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use crate::git::ArtifactSource;
 use crate::ucg::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
 /// with a warning for each name it does not know. A value that names none of them gates all
@@ -74,20 +74,19 @@ pub fn decide(pending: Pending, gated: &[Source]) -> Decision {
     }
 }
 
-/// The refusal a hook prints (`action`: `commit`, `push`; `None` for `git ucg gate`): each
-/// blocker, then the way forward and, for a hook, the bypass.
+/// The refusal (`action`: what a hook refuses, `commit`, `push`…; `None` for `git ucg gate`):
+/// each blocker, then the way forward. A hook adds its own bypass line.
 pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> String {
     let header = match action {
         Some(action) => format!("git-ucg: {action} refused"),
         None => "git-ucg gate: blocked".to_string(),
     };
-    let mut out = format!(
-        "{header}: the run waits on {} ({where_read})\n",
-        match decision.blocking.len() {
-            1 => "1 decision".to_string(),
-            n => format!("{n} decisions"),
-        }
-    );
+    let mut out = match (decision.blocking.len(), decision.blockers.len()) {
+        (0, 1) => format!("{header}: an artifact of the run cannot be read ({where_read})\n"),
+        (0, n) => format!("{header}: {n} artifacts of the run cannot be read ({where_read})\n"),
+        (1, _) => format!("{header}: the run waits on 1 decision ({where_read})\n"),
+        (n, _) => format!("{header}: the run waits on {n} decisions ({where_read})\n"),
+    };
     for item in &decision.blocking {
         let source = match item.source {
             Source::Red => "RED",
@@ -105,16 +104,17 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
             blocker.artifact, blocker.reason, blocker.way_out
         ));
     }
-    out.push_str("Answer them with `git ucg resolve` (`git ucg pending` lists them).\n");
-    if let Some(action) = action {
-        out.push_str(&format!(
-            "Bypass once: GIT_UCG_SKIP=1 git {action} …, or git {action} --no-verify.\n"
-        ));
-    }
+    // `resolve` refuses while an artifact it reads or writes cannot be read: repair comes first.
+    out.push_str(match (decision.blocking.is_empty(), decision.blockers.is_empty()) {
+        (_, true) => "Answer them with `git ucg resolve` (`git ucg pending` lists them).\n",
+        (true, false) => "Repair what cannot be read (above), then run this again.\n",
+        (false, false) => "Repair what cannot be read (above) first, then answer the rest with `git ucg resolve`.\n",
+    });
     out
 }
 
 /// Where the decision reads from.
+#[derive(Debug, Clone)]
 pub struct GateInputs {
     pub project_root: PathBuf,
     pub impl_dir: PathBuf,
@@ -134,6 +134,52 @@ impl GateInputs {
         );
         decide(found, gated)
     }
+}
+
+/// A run in one of the repository's work trees: where it reads, and the branch it lands on.
+pub struct WorkTreeRun {
+    pub inputs: GateInputs,
+    /// The run's epic branch: `epic_branch_prefix` and the heartbeat's epic.
+    pub epic_branch: Option<String>,
+}
+
+/// The run of the work tree at `root`, located by its own configuration (`None` when it has no
+/// artifact directory).
+pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
+    let config = crate::config::Config::load(root).ok()?;
+    let impl_dir = root.join(config.path("implementation_artifacts").ok()??);
+    if !impl_dir.is_dir() {
+        return None;
+    }
+    let ledger = config
+        .path("deferred_work_path")
+        .ok()
+        .flatten()
+        .map(|p| root.join(p))
+        .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
+    let inputs = GateInputs {
+        project_root: root.to_path_buf(),
+        impl_dir,
+        ledger,
+    };
+    Some(WorkTreeRun {
+        epic_branch: epic_branch(&config, &inputs.impl_dir),
+        inputs,
+    })
+}
+
+/// The branch the run in `impl_dir` lands on: `epic_branch_prefix` and the heartbeat's epic.
+pub fn epic_branch(config: &crate::config::Config, impl_dir: &Path) -> Option<String> {
+    let prefix = config
+        .expanded("epic_branch_prefix")
+        .ok()
+        .flatten()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "ultracode/epic-".into());
+    crate::store::read_file(impl_dir.join(crate::ucg::heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|bytes| crate::ucg::heartbeat::parse(&bytes).epic)
+        .map(|epic| format!("{prefix}{epic}"))
 }
 
 #[cfg(test)]

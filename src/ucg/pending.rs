@@ -13,7 +13,7 @@
 
 use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
-use crate::ucg::decisions::DECISIONS_FILE;
+use crate::ucg::decisions::{self, DECISIONS_FILE};
 use crate::ucg::reds::{Registry, REGISTRY_FILE};
 use crate::ucg::{escalations, ids, ledger};
 use std::borrow::Cow;
@@ -67,6 +67,9 @@ pub struct Pending {
     /// answer one again).
     #[serde(skip)]
     pub registry_ids: Vec<String>,
+    /// The registry is there but is not a registry (its blocker is among `blockers`).
+    #[serde(skip)]
+    pub registry_corrupt: bool,
 }
 
 /// Where the three sources are.
@@ -89,6 +92,9 @@ pub struct Artifacts {
     pub sidecars: HashMap<String, Vec<u8>>,
     /// The ledger's rows (none when it is absent or not UTF-8).
     pub ledger_rows: Vec<ledger::Row>,
+    /// Files that are there but cannot be read whole (a directory, a FIFO, a device, a file over
+    /// the cap, no permission), with the reason: each one blocks, as an unknown can hide a decision.
+    pub unreadable_files: Vec<(std::path::PathBuf, String)>,
 }
 
 impl Artifacts {
@@ -96,7 +102,8 @@ impl Artifacts {
     /// there (`Some(false)`: present but not UTF-8).
     pub fn read(inputs: &PendingInputs, source: &ArtifactSource) -> (Artifacts, Option<bool>) {
         let (mut artifacts, ledger_ok) = Artifacts::read_without_answers(inputs, source, true);
-        artifacts.decisions = source.read(&inputs.impl_dir.join(DECISIONS_FILE));
+        let path = inputs.impl_dir.join(DECISIONS_FILE);
+        artifacts.decisions = checked(source, &path, &mut artifacts.unreadable_files);
         (artifacts, ledger_ok)
     }
 
@@ -108,8 +115,8 @@ impl Artifacts {
         source: &ArtifactSource,
         spare_core: bool,
     ) -> (Artifacts, Option<bool>) {
-        let ledger_text = source
-            .read(inputs.ledger)
+        let mut unreadable_files = Vec::new();
+        let ledger_text = checked(source, inputs.ledger, &mut unreadable_files)
             .map(|bytes| String::from_utf8(bytes).ok());
         let ledger_ok = ledger_text.as_ref().map(Option::is_some);
         // The ledger (often the largest file) is parsed on a second core while the artifact
@@ -131,10 +138,15 @@ impl Artifacts {
             let sidecars = names
                 .iter()
                 .filter(|name| escalations::sidecar_story(name).is_some())
-                .filter_map(|name| Some((name.clone(), source.read(&inputs.impl_dir.join(name))?)))
+                .filter_map(|name| {
+                    let path = inputs.impl_dir.join(name);
+                    Some((name.clone(), checked(source, &path, &mut unreadable_files)?))
+                })
                 .collect();
+            let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
             Artifacts {
-                registry: source.read(&inputs.impl_dir.join(REGISTRY_FILE)),
+                registry: checked(source, &registry_path, &mut unreadable_files),
+                unreadable_files,
                 decisions: None,
                 names,
                 sidecars,
@@ -149,21 +161,42 @@ impl Artifacts {
     }
 }
 
+/// The bytes of `path`, or `None` when absent; a file that cannot be read whole is noted in
+/// `unreadable` and read as absent.
+fn checked(
+    source: &ArtifactSource,
+    path: &Path,
+    unreadable: &mut Vec<(std::path::PathBuf, String)>,
+) -> Option<Vec<u8>> {
+    source.read_checked(path).unwrap_or_else(|reason| {
+        unreadable.push((path.to_path_buf(), reason));
+        None
+    })
+}
+
 /// The answers on record by id: (answer, action), borrowed from the parsed entries; a later entry
 /// for the same id wins, but never over a close.
 pub type Answers<'e> = HashMap<&'e str, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
 
-/// The `decisions` entries of a `.decisions.json`. Fail-open: an unreadable file has none.
-pub fn recorded_entries(bytes: Option<&[u8]>) -> Vec<Value> {
-    let Some(Value::Object(mut doc)) = bytes
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|t| pyjson::loads(t).ok())
-    else {
-        return Vec::new();
-    };
-    match doc.swap_remove("decisions") {
-        Some(Value::Array(entries)) => entries,
-        _ => Vec::new(),
+/// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
+/// refuse to write it (then no answer is read from it: every item it would close stands).
+pub fn recorded_entries(
+    inputs: &PendingInputs,
+    bytes: Option<&[u8]>,
+) -> (Vec<Value>, Option<Blocker>) {
+    match decisions::decisions_for_write(bytes) {
+        Ok((_, entries)) => (entries, None),
+        Err(corrupt) => {
+            let artifact = relative(inputs.project_root, &inputs.impl_dir.join(DECISIONS_FILE));
+            let blocker = Blocker {
+                reason: format!("the answers file cannot be read: {}", corrupt.reason),
+                way_out: format!(
+                    "repair {artifact} by hand, or move it aside (mv {artifact} {artifact}.corrupt) and answer again: `git ucg resolve` refuses to write over it"
+                ),
+                artifact,
+            };
+            (Vec::new(), Some(blocker))
+        }
     }
 }
 
@@ -241,8 +274,9 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
 
 /// Enumerates what is pending in artifacts already read.
 pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
-    let entries = recorded_entries(artifacts.decisions.as_deref());
-    let found = enumerate_unanswered(inputs, artifacts);
+    let (entries, corrupt) = recorded_entries(inputs, artifacts.decisions.as_deref());
+    let mut found = enumerate_unanswered(inputs, artifacts);
+    found.blockers.extend(corrupt);
     let answers = answers_for(&entries, &found);
     with_answers(found, &answers)
 }
@@ -280,21 +314,43 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
     // 1. REDs, ids as stored.
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
     let registry_name = relative(inputs.project_root, &registry_path);
+    for (path, reason) in &artifacts.unreadable_files {
+        let artifact = relative(inputs.project_root, path);
+        let what = match path.file_name().and_then(|n| n.to_str()) {
+            Some(REGISTRY_FILE) => "the RED registry",
+            Some(DECISIONS_FILE) => "the answers file",
+            Some(name) if escalations::sidecar_story(name).is_some() => "an escalation sidecar",
+            _ => "the deferred-work ledger",
+        };
+        pending.blockers.push(Blocker {
+            reason: format!("{what} cannot be read: {reason}"),
+            way_out:
+                "make it a regular file git-ucg can read (or move it aside), then run this again"
+                    .into(),
+            artifact,
+        });
+    }
     match Registry::parse(artifacts.registry.as_deref(), &registry_name) {
-        Err(error) => pending.blockers.push(Blocker {
+        Err(error) => {
+            pending.registry_corrupt = true;
+            pending.blockers.push(Blocker {
             artifact: registry_name.clone(),
-            reason: error.to_string(),
-            way_out: format!(
-                "repair {registry_name} by hand, or move it aside and rerun the preflight scan to rebuild it"
-            ),
-        }),
+            reason: format!("the RED registry cannot be read: {}", error.reason()),
+            way_out: "repair it by hand, or move it aside and rerun the preflight scan (git ucg reds apply --scan FILE) to rebuild it"
+                .into(),
+            });
+        }
         Ok(registry) => {
             pending.registry_ids = registry.red_ids().map(str::to_string).collect();
             for red in registry.reds.iter().filter_map(Value::as_object) {
                 let text = |k: &str| red.get(k).map(pyjson::py_str).unwrap_or_default();
-                let id = text("id");
+                // An entry without an id is pending under the id the registry writer gives it
+                // (it mints every red's id from these three fields), so `resolve` can answer it.
+                let mut id = text("id");
                 if id.is_empty() {
-                    continue;
+                    let field = |k: &str| red.get(k).and_then(Value::as_str).unwrap_or("");
+                    id = ids::mint(field("kind"), field("source"), field("decision_needed"));
+                    pending.registry_ids.push(id.clone());
                 }
                 pending.items.push(PendingItem {
                     id,

@@ -47,6 +47,21 @@ pub struct Registry {
     pub resolved: Vec<Value>,
 }
 
+impl RedError {
+    /// What is wrong with the registry, without its path or the writer's refusal (for a reader
+    /// that names the file itself).
+    pub fn reason(&self) -> String {
+        match self {
+            RedError::RegistryUnreadable { reason, .. } => reason.clone(),
+            RedError::RegistryNotObject { .. } => "it is not a JSON object".into(),
+            RedError::RegistryMalformed { field, .. } => {
+                format!("its `{field}` is not a list of objects")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
 impl Registry {
     /// Reads the registry from its bytes (`None` = the file does not exist: a clean first run).
     /// `path` names the file in error messages.

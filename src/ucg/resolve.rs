@@ -10,7 +10,7 @@ use crate::git::ArtifactSource;
 use crate::pyjson::{self, Object, Value};
 use crate::store::{self, DirLock};
 use crate::ucg::decision_log::DECISION_LOG_FILE;
-use crate::ucg::decisions::{IdSet, DECISIONS_FILE};
+use crate::ucg::decisions::{decisions_for_write, IdSet, DECISIONS_FILE};
 use crate::ucg::ledger;
 use crate::ucg::pending::{self, Artifacts, Pending, PendingInputs, Source};
 use crate::ucg::{heartbeat, runs};
@@ -41,34 +41,6 @@ pub struct Answer {
     pub id: String,
     pub answer: String,
     pub action: Action,
-}
-
-/// Why `.decisions.json` cannot be written: it would lose what it holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CorruptDecisions {
-    pub reason: String,
-}
-
-/// The answers document to write into: its other top-level keys and its entries. An absent file is
-/// an empty document; anything that is not an object with a list-valued `decisions` is refused.
-pub fn decisions_for_write(bytes: Option<&[u8]>) -> Result<(Object, Vec<Value>), CorruptDecisions> {
-    let Some(bytes) = bytes else {
-        return Ok((Object::default(), Vec::new()));
-    };
-    let corrupt = |reason: String| CorruptDecisions { reason };
-    let text = std::str::from_utf8(bytes).map_err(|e| corrupt(format!("it is not UTF-8 ({e})")))?;
-    let value = pyjson::loads(text).map_err(|e| corrupt(format!("it is not JSON ({e})")))?;
-    let Value::Object(mut doc) = value else {
-        return Err(corrupt("it is not a JSON object".into()));
-    };
-    match doc.get_mut("decisions") {
-        Some(Value::Array(entries)) => {
-            let entries = std::mem::take(entries);
-            Ok((*doc, entries))
-        }
-        Some(_) => Err(corrupt("its `decisions` is not a list".into())),
-        None => Err(corrupt("it has no `decisions` list".into())),
-    }
 }
 
 fn entry_id(entry: &Value) -> Option<&str> {
@@ -327,6 +299,24 @@ pub fn enumerate(pass: &Pass) -> Pending {
     pending::enumerate(&inputs(pass), &ArtifactSource::WorkTree)
 }
 
+/// A close records the decision made: a blank answer closes nothing, on every path (the
+/// interactive pass asks again; flags and answer files are refused). A defer may stay answerless.
+fn check_answered(answers: &[Answer]) -> Result<()> {
+    match answers
+        .iter()
+        .find(|a| a.action == Action::Close && a.answer.trim().is_empty())
+    {
+        Some(blank) => Err(Error::new(format!(
+            "the close of {} has a blank answer; nothing was recorded",
+            blank.id
+        ))
+        .hint(
+            "a close records the decision made: --close ID --answer TEXT (or defer it: --defer ID)",
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Every id answered must be one the run waits on, a RED still in the registry, or an id already
 /// on record (answering again replaces the answer, so a rerun is harmless).
 fn check_known(
@@ -390,6 +380,7 @@ back every RED its closes suppressed, to be answered again",
 /// Under the artifact directory's lock: checks the answers, records them, and applies every close
 /// on record whose artifact is still there.
 pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
+    check_answered(answers)?;
     if !pass.impl_dir.is_dir() {
         return check_known(&Pending::default(), &Default::default(), answers);
     }
@@ -584,7 +575,7 @@ fn apply_files(
         own_lock = store::lock_dir(target_dir)?;
         &own_lock
     };
-    let text = std::fs::read_to_string(&target)
+    let text = crate::store::read_text(&target)
         .map_err(|e| Error::new(format!("cannot read {}: {e}", target.display())))?;
     let (edited, flipped) = flip_ledger_rows(&text, &first.artifact, &closed);
     if !pass.dry_run && edited != text {
@@ -610,6 +601,19 @@ fn remove(path: &Path) -> Result<()> {
         .map_err(|e| Error::new(format!("cannot delete {}: {e}", path.display())))
 }
 
+impl Pass {
+    /// The decision log, when there is one, resolves inside its run folder or the project: checked
+    /// before anything is written, so a log symlinked elsewhere refuses the pass, not its end.
+    pub fn check_log_target(&self) -> Result<()> {
+        let Some(dir) = &self.log_dir else {
+            return Ok(());
+        };
+        let bounds = || self.bounds_root.clone().into_iter().collect();
+        store::write_target(dir, DECISION_LOG_FILE, bounds)?;
+        Ok(())
+    }
+}
+
 /// Picks one of several run folders (the operator, asked).
 pub type Chooser<'a> = &'a dyn Fn(&[PathBuf]) -> Result<PathBuf>;
 
@@ -633,7 +637,7 @@ pub fn decision_log_folder(
         }
         return Ok(Some(dir));
     }
-    let Some(epic) = std::fs::read(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+    let Some(epic) = crate::store::read_file(impl_dir.join(heartbeat::HEARTBEAT_FILE))
         .ok()
         .and_then(|b| heartbeat::parse(&b).epic)
     else {
@@ -723,8 +727,11 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         return Ok(Some(path));
     }
     let _lock = store::lock_dir(dir)?;
+    // Appended to where it resolves, only inside the run folder or the project (as every writer).
+    let bounds = || pass.bounds_root.clone().into_iter().collect();
+    let path = store::write_target(dir, DECISION_LOG_FILE, bounds)?;
     // A log that does not end its last line gets one first, so the heading starts a line.
-    let ends_in_newline = std::fs::read(&path)
+    let ends_in_newline = crate::store::read_file(&path)
         .map(|b| b.is_empty() || b.ends_with(b"\n"))
         .unwrap_or(true);
     if !ends_in_newline {

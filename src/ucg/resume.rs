@@ -137,7 +137,7 @@ pub fn branch_check(epic: &Epic) -> Check {
 /// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`.
 pub fn agent_hooks_check(root: &Path) -> Check {
     let path = root.join(".claude/settings.local.json");
-    let settings: Option<serde_json::Value> = std::fs::read(&path)
+    let settings: Option<serde_json::Value> = crate::store::read_file(&path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
     let has = |event: &str, needles: &[&str], any_matcher: bool| {
@@ -187,7 +187,7 @@ pub fn agent_hooks_check(root: &Path) -> Check {
 /// `.mem-state.json`: present, green or not, and whose run it is.
 pub fn latch_check(impl_dir: &Path) -> Check {
     let path = impl_dir.join(".mem-state.json");
-    let Some(latch) = std::fs::read(&path)
+    let Some(latch) = crate::store::read_file(&path)
         .ok()
         .map(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
     else {
@@ -222,12 +222,12 @@ pub fn latch_check(impl_dir: &Path) -> Check {
 
 /// The in-flight story's baseline: present means mid-story (re-read, never regenerate).
 pub fn baseline_check(impl_dir: &Path) -> Check {
-    let story = std::fs::read_to_string(impl_dir.join(".current-story"))
+    let story = crate::store::read_text(impl_dir.join(".current-story"))
         .ok()
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .or_else(|| {
-            std::fs::read(impl_dir.join(crate::ucg::heartbeat::HEARTBEAT_FILE))
+            crate::store::read_file(impl_dir.join(crate::ucg::heartbeat::HEARTBEAT_FILE))
                 .ok()
                 .and_then(|b| crate::ucg::heartbeat::parse(&b).story)
         });
@@ -240,7 +240,7 @@ pub fn baseline_check(impl_dir: &Path) -> Check {
         };
     };
     let file = markers::baseline_file(&story);
-    match std::fs::read_to_string(impl_dir.join(&file)) {
+    match crate::store::read_text(impl_dir.join(&file)) {
         Ok(text) => Check {
             item: "baseline",
             state: "ok",

@@ -297,26 +297,18 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
     let found = pending::enumerate_unanswered(&pending_inputs, &artifacts);
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
     let registry_state = match present(&artifacts.registry, &registry_path) {
-        SourceState::Ok if !found.blockers.is_empty() => SourceState::Unreadable,
+        SourceState::Ok if found.registry_corrupt => SourceState::Unreadable,
         state => state,
     };
     let decisions_path = inputs.impl_dir.join(DECISIONS_FILE);
-    let decisions = artifacts
-        .decisions
-        .as_deref()
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|text| pyjson::loads(text).ok());
+    let (entries, corrupt) =
+        pending::recorded_entries(&pending_inputs, artifacts.decisions.as_deref());
     let decisions_state = match present(&artifacts.decisions, &decisions_path) {
-        SourceState::Ok if !matches!(decisions, Some(Value::Object(_))) => SourceState::Unreadable,
+        SourceState::Ok if corrupt.is_some() => SourceState::Unreadable,
         state => state,
     };
-    let entries = match decisions {
-        Some(Value::Object(mut doc)) => match doc.swap_remove("decisions") {
-            Some(Value::Array(entries)) => entries,
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    };
+    let mut found = found;
+    found.blockers.extend(corrupt);
     let deferred_state = match ledger_utf8 {
         Some(true) => SourceState::Ok,
         Some(false) => SourceState::Unreadable,

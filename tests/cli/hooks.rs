@@ -121,6 +121,12 @@ fn commits_and_pushes_wait_for_the_decisions() {
         &["commit", "-a", "-m", "in a linked worktree"],
     );
     assert!(stderr(&out).contains("commit refused"), "{}", stderr(&out));
+    // The linked worktree's copy of the run lands on the epic branch too: while it waits, so do
+    // commits on that branch anywhere. It goes now, so that the answers below are the only ones.
+    env.git(
+        &dir,
+        &["worktree", "remove", "--force", linked.to_str().unwrap()],
+    );
 
     // The pushed commit's own artifacts decide: they hold the pending REDs.
     let out = git_out(&env, &dir, &["push", "origin", "HEAD:refs/heads/epic"]);

@@ -10,6 +10,7 @@ mod diff;
 mod discovery;
 mod docs;
 mod goal;
+mod hardening;
 mod hooks;
 mod lesson;
 mod reds;

@@ -815,6 +815,27 @@ fn s10_an_interrupted_phase_is_the_resume_candidate() {
     assert_eq!(stderr(&out), format!("{} {ID}: not resumed\n", prompt(4)));
 }
 
+/// Issue 16 item 10: the audit line is never appended through a symlink out of the run folder.
+#[test]
+fn repair_never_appends_through_a_symlink_out_of_the_run() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    let run = Run::new(&repo, ID).at(4).ev("phase.completed", 4).write();
+    let outside = env.path().join("outside.jsonl");
+    std::fs::copy(run.dir.join("events.jsonl"), &outside).unwrap();
+    std::fs::remove_file(run.dir.join("events.jsonl")).unwrap();
+    std::os::unix::fs::symlink(&outside, run.dir.join("events.jsonl")).unwrap();
+    let before = std::fs::read(&outside).unwrap();
+    let out = sdlc_in(&env, &repo, &["repair", ID, "--yes"], "no\n");
+    assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("outside"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&outside).unwrap(),
+        before,
+        "the outside file is untouched"
+    );
+}
+
 /// S11: the snapshot says phase 4 is running, the log shows it completed: repair proposes the
 /// change; after a typed yes `meta.json`'s phase fields are rewritten (every other key kept, in
 /// order) and exactly one `status.repaired` line is appended, the earlier bytes untouched.

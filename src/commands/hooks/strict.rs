@@ -14,7 +14,7 @@ pub fn current_story(impl_dir: &Path) -> Option<String> {
     let story = std::env::var("ULTRACODE_STORY_ID")
         .ok()
         .filter(|s| !s.is_empty())
-        .or_else(|| std::fs::read_to_string(impl_dir.join(".current-story")).ok())?;
+        .or_else(|| crate::store::read_text(impl_dir.join(".current-story")).ok())?;
     let story = py_strip(&story).to_string();
     (!story.is_empty()).then_some(story)
 }
@@ -37,7 +37,16 @@ fn protected(ctx: &Context) -> Vec<String> {
 }
 
 /// The refusals for `verb` (`commit` or `push`) on the current story; empty when allowed.
-pub fn refusals(ctx: &Context, impl_dir: &Path, story: &str, verb: &str) -> Vec<String> {
+/// `pushed_to` holds the branches a push updates on the remote (`refs/heads/` stripped): a push
+/// from an epic branch to a protected one (`git push origin HEAD:main`) is refused like a commit
+/// on it.
+pub fn refusals(
+    ctx: &Context,
+    impl_dir: &Path,
+    story: &str,
+    verb: &str,
+    pushed_to: &[&str],
+) -> Vec<String> {
     let mut out = Vec::new();
     // 1. Protected branch. A branch that cannot be read is not checked (fail-open); a detached
     //    HEAD is not a protected branch.
@@ -58,6 +67,16 @@ Switch to the epic branch first.",
             protected.join(", ")
         ));
     }
+    for target in pushed_to
+        .iter()
+        .filter(|b| protected.iter().any(|p| p == *b))
+    {
+        out.push(format!(
+            "protected branch: refusing `git push` to '{target}' while story {story} is current; \
+UltraCode Goal lands stories on an epic branch, never on {}. Push to the epic branch instead.",
+            protected.join(", ")
+        ));
+    }
     if verb != "commit" {
         return out;
     }
@@ -65,7 +84,7 @@ Switch to the epic branch first.",
     let marker_name = markers::tests_ran_file(story);
     let baseline_name = markers::baseline_file(story);
     let read = |name: &str| {
-        std::fs::read(impl_dir.join(name))
+        crate::store::read_file(impl_dir.join(name))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -103,7 +122,7 @@ fn skipped_tests(ctx: &Context, story: &str) -> Option<String> {
     if !checklist.exists() {
         return None;
     }
-    let Ok(text) = std::fs::read_to_string(&checklist) else {
+    let Ok(text) = crate::store::read_text(&checklist) else {
         return Some(format!(
             "un-skip proof: {} cannot be read; refusing",
             checklist.display()

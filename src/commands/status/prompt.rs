@@ -9,6 +9,7 @@
 
 use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
+use crate::render::visible;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
@@ -26,7 +27,7 @@ const BACKGROUND_ENV: &str = "GIT_UCG_PROMPT_BACKGROUND";
 const CACHE_FILE: &str = "prompt-cache.json";
 const REFRESH_LOCK_FILE: &str = "prompt-refresh.lock";
 /// Bumped when the cache's layout or the segment's meaning changes.
-const CACHE_VERSION: u64 = 1;
+const CACHE_VERSION: u64 = 2;
 
 /// What the segment shows.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -61,11 +62,12 @@ pub fn segment(summary: &Summary) -> String {
     }
     let mut out = String::from("ucg");
     if let Some((epic, position)) = &summary.run {
+        // Artifact text, drawn by the shell at every prompt: no control character survives.
         out.push(' ');
-        out.push_str(epic);
+        out.push_str(&visible::strip_controls(epic));
         if let Some(position) = position {
             out.push(' ');
-            out.push_str(position);
+            out.push_str(&visible::strip_controls(position));
         }
     }
     if !flags.is_empty() {
@@ -87,6 +89,9 @@ fn stamp(path: &Path) -> Stamp {
 #[derive(Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 struct Cache {
     version: u64,
+    /// The work tree the segment is about: a copied repository (`cp -a`) carries the cache along,
+    /// and must not show the original's run.
+    root: PathBuf,
     /// `ULTRACODE_IMPL_ARTIFACTS` when the segment was computed (it moves the artifacts).
     env: Option<String>,
     segment: String,
@@ -94,11 +99,28 @@ struct Cache {
 }
 
 impl Cache {
-    fn fresh(&self, env: &Option<String>) -> bool {
+    /// Stamps are stored relative to the work tree where they lie inside it (so they name the
+    /// copy's files in a copy) and checked against this work tree's files.
+    fn fresh(&self, root: &Path, env: &Option<String>) -> bool {
         self.version == CACHE_VERSION
+            && self.root == root
             && self.env == *env
-            && self.stamps.iter().all(|(path, old)| stamp(path) == *old)
+            && self
+                .stamps
+                .iter()
+                .all(|(path, old)| stamp(&root.join(path)) == *old)
     }
+}
+
+/// `stamps` with the paths inside `root` made relative to it.
+fn relative_stamps(root: &Path, stamps: Vec<(PathBuf, Stamp)>) -> Vec<(PathBuf, Stamp)> {
+    stamps
+        .into_iter()
+        .map(|(path, s)| match path.strip_prefix(root) {
+            Ok(inside) => (inside.to_path_buf(), s),
+            Err(_) => (path, s),
+        })
+        .collect()
 }
 
 /// The work tree and git directory around `cwd`, found with a few `stat` calls: `.git` as a
@@ -134,7 +156,7 @@ fn discover(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
                 .is_file()
                 .then(|| (dir.to_path_buf(), dot_git));
         }
-        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let text = crate::store::read_text(&dot_git).ok()?;
         let target = text.strip_prefix("gitdir:")?.trim();
         let git_dir = dir.join(target);
         return git_dir
@@ -233,7 +255,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
 }
 
 fn read_cache(path: &Path) -> Option<Cache> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    serde_json::from_slice(&crate::store::read_file(path).ok()?).ok()
 }
 
 /// Best effort: a cache that cannot be written is recomputed next time.
@@ -303,7 +325,7 @@ pub fn run(started: Instant) -> String {
         .ok()
         .filter(|v| !v.is_empty());
     let cached = read_cache(&cache_path);
-    if let Some(cache) = cached.as_ref().filter(|c| c.fresh(&env)) {
+    if let Some(cache) = cached.as_ref().filter(|c| c.fresh(&root, &env)) {
         return cache.segment.clone();
     }
     // The deadline is read first: finding it counts against it, as everything else does.
@@ -335,9 +357,10 @@ pub fn run(started: Instant) -> String {
         Ok((segment, stamps)) => {
             let cache = Cache {
                 version: CACHE_VERSION,
+                stamps: relative_stamps(&root, stamps),
+                root,
                 env,
                 segment,
-                stamps,
             };
             write_cache(&cache_dir, &cache);
             cache.segment

@@ -1,0 +1,139 @@
+//! Reading an artifact without trusting it: a FIFO, a device, a directory or a file larger than
+//! the cap is refused at once instead of hanging the reader or filling its memory. The open never
+//! blocks (`O_NONBLOCK`, which a regular file ignores), `fstat` then says what was opened, and the
+//! read stops at the cap. Whoever gates treats a refusal as "unreadable" and fails closed; whoever
+//! reports shows `n/a`.
+
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The default cap on one artifact read: far above any real run's files (a registry of 250,000
+/// REDs is 50 MB), far below what would exhaust the machine.
+pub const DEFAULT_MAX_ARTIFACT_BYTES: u64 = 256 << 20;
+
+static MAX_ARTIFACT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_ARTIFACT_BYTES);
+
+/// Sets the cap for this process (`ucg.maxArtifactBytes`).
+pub fn set_max_artifact_bytes(bytes: u64) {
+    MAX_ARTIFACT_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+/// The cap in force.
+pub fn max_artifact_bytes() -> u64 {
+    MAX_ARTIFACT_BYTES.load(Ordering::Relaxed)
+}
+
+/// The first read covers a small file whole, in as few system calls as a small file allows:
+/// artifacts are mostly small and many (a run of 1,000 stories has 2,000 markers).
+const FIRST_READ: usize = 16 << 10;
+
+/// A whole regular file, at most [`max_artifact_bytes`] long. Anything else — a FIFO, a socket, a
+/// device, a directory, a larger file — is an error of kind `InvalidData` that says what it was;
+/// an absent file is `NotFound`, as from `std::fs::read`.
+pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
+    let path = path.as_ref();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let metadata = file.metadata()?;
+    let kind = metadata.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a directory"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_socket() {
+            "a socket"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
+        return Err(refused(format!("{what}, not a regular file")));
+    }
+    let cap = max_artifact_bytes();
+    if metadata.len() > cap {
+        return Err(too_large(cap));
+    }
+    // The size seen by fstat can be wrong (a file still growing, /proc): the read itself stops
+    // one byte past the cap.
+    let mut limited = file.take(cap.saturating_add(1));
+    let mut bytes = vec![0u8; FIRST_READ];
+    let mut filled = 0;
+    while filled < FIRST_READ {
+        match limited.read(&mut bytes[filled..]) {
+            Ok(0) => {
+                bytes.truncate(filled);
+                return Ok(bytes);
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.reserve(
+        usize::try_from(metadata.len())
+            .unwrap_or(0)
+            .saturating_sub(FIRST_READ),
+    );
+    limited.read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(cap));
+    }
+    Ok(bytes)
+}
+
+/// [`read_file`] as text; bytes that are not UTF-8 are an `InvalidData` error.
+pub fn read_text(path: impl AsRef<Path>) -> std::io::Result<String> {
+    String::from_utf8(read_file(path)?).map_err(|_| refused("not valid UTF-8".to_string()))
+}
+
+fn refused(what: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, what)
+}
+
+fn too_large(cap: u64) -> std::io::Error {
+    refused(format!(
+        "larger than {cap} bytes, the limit on one artifact (git config ucg.maxArtifactBytes)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let fifo = dir.path().join("fifo");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap_or_default();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        for (path, what) in [
+            (fifo.as_path(), "a FIFO"),
+            (Path::new("/dev/zero"), "a device"),
+            (dir.path(), "a directory"),
+        ] {
+            let error = read_file(path)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(error.starts_with(what), "{path:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_cap_holds_and_small_files_read_whole() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("f");
+        std::fs::write(&file, vec![b'x'; 40_000]).unwrap_or_default();
+        assert_eq!(read_file(&file).map(|b| b.len()).ok(), Some(40_000));
+        assert!(matches!(
+            read_file(dir.path().join("absent")).map_err(|e| e.kind()),
+            Err(std::io::ErrorKind::NotFound)
+        ));
+    }
+}

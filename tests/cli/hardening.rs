@@ -1,0 +1,799 @@
+//! The gate as an attacker or a broken machine meets it (issue 16): artifacts that are not regular
+//! files, that never end, that have no id or a blank answer, or that are corrupt — the gate stays
+//! closed, no reader hangs, and the operator is told what to repair.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+
+/// Runs `command`, killing it after `limit`: `None` when it did not finish in time.
+fn within(command: &mut Command, limit: Duration) -> Option<Output> {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if child.try_wait().unwrap().is_some() {
+            return Some(child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// What can stand in an artifact's place.
+#[derive(Debug, Clone, Copy)]
+enum Hostile {
+    Directory,
+    Fifo,
+    DevZero,
+}
+
+fn plant(path: &Path, hostile: Hostile) {
+    let _ = std::fs::remove_file(path);
+    match hostile {
+        Hostile::Directory => std::fs::create_dir(path).unwrap(),
+        Hostile::Fifo => mkfifo(path),
+        Hostile::DevZero => std::os::unix::fs::symlink("/dev/zero", path).unwrap(),
+    }
+}
+
+fn remove(path: &Path) {
+    if path.is_dir() && !path.is_symlink() {
+        std::fs::remove_dir_all(path).unwrap();
+    } else {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// Item 1: a registry that is there but cannot be read blocks, named, with the way out (it opened
+/// the gate before: "nothing pending"). Item 8/9: no reader hangs on it or fills its memory.
+#[test]
+fn a_registry_that_cannot_be_read_keeps_the_gate_closed() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let registry = dir.join(IMPL).join(".preflight-reds.json");
+    // Nothing else pending: only the registry can close the gate.
+    std::fs::remove_file(dir.join(IMPL).join("escalation-7-3.json")).unwrap();
+    std::fs::remove_file(dir.join(IMPL).join(".escalation-7-3.md")).unwrap();
+    std::fs::remove_file(dir.join(IMPL).join("deferred-work.md")).unwrap();
+    std::fs::remove_file(&registry).unwrap();
+    let gate = |env: &TestEnv| within(env.ucg(&dir).arg("gate"), Duration::from_secs(10));
+    let out = gate(&env).expect("gate returns");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for hostile in [Hostile::Directory, Hostile::Fifo, Hostile::DevZero] {
+        plant(&registry, hostile);
+        let started = Instant::now();
+        let out = gate(&env).unwrap_or_else(|| panic!("gate hangs on a {hostile:?} registry"));
+        assert!(started.elapsed() < Duration::from_secs(2), "{hostile:?}");
+        assert_eq!(out.status.code(), Some(1), "{hostile:?}: {}", stderr(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains("the RED registry cannot be read:")
+                && message.contains("an artifact of the run cannot be read")
+                && message.contains("Repair what cannot be read"),
+            "{hostile:?}: {message}"
+        );
+        assert!(!message.contains("git ucg resolve"), "{message}");
+        remove(&registry);
+    }
+    // A registry over the cap (ucg.maxArtifactBytes) is unreadable too.
+    write(
+        &registry,
+        &format!("{{\"reds\": [], \"pad\": \"{}\"}}", "x".repeat(2000)),
+    );
+    env.git(&dir, &["config", "ucg.maxArtifactBytes", "1k"]);
+    let out = gate(&env).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ucg.maxArtifactBytes"),
+        "{}",
+        stderr(&out)
+    );
+    env.git(&dir, &["config", "ucg.maxArtifactBytes", "1m"]);
+    let out = gate(&env).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Items 8 and 9: every reader, against a FIFO and `/dev/zero` in each artifact position, returns
+/// within a second — failing closed where it gates, `n/a` or "unreadable" where it reports.
+#[test]
+fn no_reader_hangs_on_a_fifo_or_an_endless_file() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let positions = [
+        ".preflight-reds.json",
+        ".decisions.json",
+        "escalation-7-3.json",
+        "deferred-work.md",
+        "run-status.json",
+        "sprint-status.yaml",
+        ".current-story",
+    ];
+    let commands: [&[&str]; 6] = [
+        &["gate"],
+        &["pending"],
+        &["pending", "--json"],
+        &["status", "--no-pager"],
+        &["status", "--json"],
+        &["status", "--format", "markdown"],
+    ];
+    for position in positions {
+        let path = dir.join(IMPL).join(position);
+        let saved = std::fs::read(&path).ok();
+        for hostile in [Hostile::Fifo, Hostile::DevZero] {
+            plant(&path, hostile);
+            for args in commands {
+                let started = Instant::now();
+                let out = within(env.ucg(&dir).args(args), Duration::from_secs(10))
+                    .unwrap_or_else(|| panic!("{args:?} hangs on a {hostile:?} {position}"));
+                assert!(
+                    started.elapsed() < Duration::from_secs(2),
+                    "{args:?} {hostile:?} {position}"
+                );
+                let gates = !matches!(
+                    position,
+                    "run-status.json" | "sprint-status.yaml" | ".current-story"
+                );
+                if args == ["gate"] {
+                    // The demo has decisions pending anyway: the gate is closed, and says why.
+                    assert_eq!(out.status.code(), Some(1), "{position} {hostile:?}");
+                    if gates {
+                        assert!(
+                            stderr(&out).contains("cannot be read"),
+                            "{position} {hostile:?}: {}",
+                            stderr(&out)
+                        );
+                    }
+                } else {
+                    assert!(
+                        matches!(out.status.code(), Some(0 | 2)),
+                        "{args:?} {position} {hostile:?}: {}",
+                        stderr(&out)
+                    );
+                }
+            }
+            remove(&path);
+        }
+        if let Some(bytes) = saved {
+            std::fs::write(&path, bytes).unwrap();
+        }
+    }
+    // The prompt, with FIFOs for its cache and its refresher's lock: the prompt and the detached
+    // refresher (the same command with GIT_UCG_PROMPT_BACKGROUND) return promptly.
+    let ucg_dir = dir.join(".git/ucg");
+    std::fs::create_dir_all(&ucg_dir).unwrap();
+    for name in ["prompt-cache.json", "prompt-refresh.lock"] {
+        let _ = std::fs::remove_file(ucg_dir.join(name));
+        mkfifo(&ucg_dir.join(name));
+    }
+    for background in [false, true] {
+        let mut command = env.ucg(&dir);
+        command.args(["status", "--prompt"]);
+        if background {
+            command.env("GIT_UCG_PROMPT_BACKGROUND", "1");
+        }
+        let started = Instant::now();
+        let out = within(&mut command, Duration::from_secs(10)).expect("the prompt returns");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "background: {background}"
+        );
+        assert_eq!(out.status.code(), Some(0));
+    }
+}
+
+/// Item 2: a registry entry without an id is pending under the id the registry writer gives it,
+/// and `resolve` answers it.
+#[test]
+fn a_red_without_an_id_is_pending_and_answerable() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let registry = dir.join(IMPL).join(".preflight-reds.json");
+    write(
+        &registry,
+        r#"{"reds": [{"kind": "undecided-product", "source": "prd.md:3", "decision_needed": "Which market first?", "evidence": "e"}, {"id": "", "kind": "undecided-architecture", "source": "arch.md:9", "decision_needed": "Queue or log?", "evidence": ""}], "resolved": []}"#,
+    );
+    let minted = |kind: &str, source: &str, decision: &str| {
+        let out = env
+            .ucg(&dir)
+            .args(["id", "mint", "--", kind, source, decision])
+            .output()
+            .unwrap();
+        stdout(&out).trim().to_string()
+    };
+    let first = minted("undecided-product", "prd.md:3", "Which market first?");
+    let second = minted("undecided-architecture", "arch.md:9", "Queue or log?");
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["source"] == "red")
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [first.as_str(), second.as_str()]);
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", &second, "--answer", "a log"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        !doc["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["id"] == second.as_str()),
+        "{doc}"
+    );
+}
+
+/// Item 7: a close needs an answer on every path; a defer may stay answerless.
+#[test]
+fn a_blank_answer_closes_nothing() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = doc["items"][0]["id"].as_str().unwrap().to_string();
+    let before = snapshot(&dir.join(IMPL));
+    for answer in ["", "   ", "\t\n"] {
+        let out = env
+            .ucg(&dir)
+            .args(["resolve", "--close", &id, "--answer", answer])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{answer:?}");
+        assert!(stderr(&out).contains("blank answer"), "{}", stderr(&out));
+    }
+    let answers = dir.join("answers.json");
+    write(
+        &answers,
+        &format!(r#"{{"answers": [{{"id": "{id}", "answer": " ", "action": "close"}}]}}"#),
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--answers"])
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(snapshot(&dir.join(IMPL)), before, "nothing recorded");
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--defer", &id])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Item 14: a corrupt answers file is said where the operator looks, and the gate does not send
+/// them to a `resolve` that will refuse.
+#[test]
+fn a_corrupt_answers_file_is_shown_and_not_sent_to_resolve() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let decisions: PathBuf = dir.join(IMPL).join(".decisions.json");
+    write(&decisions, "{\"decisions\": [");
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    assert!(
+        stdout(&out).contains("the answers file cannot be read"),
+        "{}",
+        stdout(&out)
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["status", "--no-pager"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&out).contains("the answers file cannot be read"),
+        "{}",
+        stdout(&out)
+    );
+    let out = env.ucg(&dir).args(["gate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(
+        message.contains("the answers file cannot be read"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Repair what cannot be read (above) first"),
+        "{message}"
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--defer", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "resolve refuses it: {}",
+        stderr(&out)
+    );
+    // A corrupt registry is said once, without the writer's refusal or its path twice.
+    write(&dir.join(IMPL).join(".preflight-reds.json"), "[1, 2]");
+    let out = env.ucg(&dir).args(["gate"]).output().unwrap();
+    let message = stderr(&out);
+    assert!(
+        message.contains("the RED registry cannot be read: it is not a JSON object"),
+        "{message}"
+    );
+    assert_eq!(
+        message.matches(".preflight-reds.json").count(),
+        1,
+        "{message}"
+    );
+    assert!(!message.contains("refusing to overwrite"), "{message}");
+}
+
+/// Item 12: artifact text cannot drive the terminal — escaped visibly in human output, dropped
+/// from the prompt, exact in JSON.
+#[test]
+fn artifact_text_cannot_drive_the_terminal() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let hostile = "7\u{1b}]0;pwned\u{7}\u{1b}[2J\n8";
+    let heartbeat = dir.join(IMPL).join("run-status.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&heartbeat).unwrap()).unwrap();
+    doc["epic"] = hostile.into();
+    write(&heartbeat, &doc.to_string());
+    let decision = "Pick one\u{1b}[2J\r\u{85}";
+    write(
+        &dir.join(IMPL).join(".preflight-reds.json"),
+        &serde_json::json!({"reds": [{"id": "r1", "kind": "k\u{1b}[31m", "source": "s", "decision_needed": decision, "evidence": ""}], "resolved": []}).to_string(),
+    );
+    let out = env.ucg(&dir).args(["status", "--prompt"]).output().unwrap();
+    assert!(
+        !stdout(&out)
+            .trim_end_matches('\n')
+            .chars()
+            .any(char::is_control),
+        "{:?}",
+        stdout(&out)
+    );
+    for args in [&["status", "--no-pager"][..], &["pending"], &["gate"]] {
+        let out = env.ucg(&dir).args(args).output().unwrap();
+        let text = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {text:?}"
+        );
+        assert!(text.contains("\\x1b[2J"), "{args:?}: {text}");
+    }
+    let out = env.ucg(&dir).args(["status", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["run"]["epic"], hostile, "{doc}");
+}
+
+/// Item 6: strict mode refuses a push from an epic branch to a protected one on the remote.
+#[test]
+fn strict_mode_checks_the_remote_branch_of_a_push() {
+    let env = TestEnv::new();
+    let dir = env.repo("strict");
+    let remote = env.path().join("remote.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    env.git(&dir, &["checkout", "-q", "-b", "ultracode/epic-5"]);
+    write(&dir.join(IMPL).join(".current-story"), "5-1\n");
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "install", "--strict", "--only", "pre-push"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let push = |target: &str| {
+        env.git_command(&dir)
+            .args(["push", "-q", "origin", &format!("HEAD:refs/heads/{target}")])
+            .output()
+            .unwrap()
+    };
+    let out = push("main");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refusing `git push` to 'main'"),
+        "{}",
+        stderr(&out)
+    );
+    let out = push("ultracode/epic-5");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Item 11: a writer killed mid-write leaves a temporary file; the next locked write in that
+/// directory removes it once it is old, whatever file it was for.
+#[test]
+fn a_killed_writers_temporary_is_swept_by_the_next_locked_write() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let litter = impl_dir.join("..decisions.json.ucg-tmp-AbC123");
+    let fresh = impl_dir.join(".run-status.json.ucg-tmp-XyZ789");
+    write(&litter, "{\"decisions\": [");
+    write(&fresh, "{");
+    let status = Command::new("touch")
+        .args(["-d", "2026-01-01T00:00:00"])
+        .arg(&litter)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = env
+        .ucg(&dir)
+        .args(["baseline", "start", "7-9"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!litter.exists(), "the old temporary is swept");
+    assert!(fresh.exists(), "a fresh one may be a live writer's");
+}
+
+/// Item 15: the small ones.
+#[test]
+fn story_ids_lock_timeouts_and_git_configuration_from_the_command_line() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    // Story ids: no control characters; no id whose file names cannot exist.
+    for story in ["7-9\nx", "7\u{1b}[2J", &"7".repeat(224)] {
+        let out = env
+            .ucg(&dir)
+            .args(["baseline", "start", story])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{story:?}");
+        assert!(
+            stderr(&out).contains("invalid story id"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(
+            !stderr(&out).contains("File name too long"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = env
+        .ucg(&dir)
+        .args(["baseline", "start", &"7".repeat(223)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A lock timeout that is not a number of seconds is refused.
+    for value in ["-1", "abc", "1.5"] {
+        let out = env
+            .ucg(&dir)
+            .args(["baseline", "start", "7-8"])
+            .env("GIT_UCG_LOCK_TIMEOUT", value)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{value:?}");
+        assert!(
+            stderr(&out).contains("GIT_UCG_LOCK_TIMEOUT"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // `git -c ucg.gate.sources=…` reaches git-ucg through GIT_CONFIG_PARAMETERS.
+    let gate = |params: Option<&str>| {
+        let mut command = env.ucg(&dir);
+        command.args(["gate", "--json"]);
+        if let Some(params) = params {
+            command.env("GIT_CONFIG_PARAMETERS", params);
+        }
+        let out = command.output().unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["blocking"].as_array().unwrap().len()
+    };
+    assert_eq!(gate(None), 4);
+    assert_eq!(gate(Some("'ucg.gate.sources'='red'")), 2);
+    // A `.git` file whose directory is gone is named as such.
+    let orphan = env.path().join("orphan");
+    write(&orphan.join(".git"), "gitdir: /nonexistent/worktrees/x\n");
+    let out = env.ucg(&orphan).args(["gate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("points at /nonexistent/worktrees/x, which does not exist"),
+        "{}",
+        stderr(&out)
+    );
+    // An artifact directory that is not there opens the gate, with a word.
+    let out = env
+        .ucg(&dir)
+        .args(["gate", "--impl-artifacts", "nowhere"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("does not exist: nothing to gate"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Item 10: the decision log is never appended through a symlink out of the project; the pass is
+/// refused before anything is recorded.
+#[test]
+fn resolve_never_appends_through_a_symlink_out_of_the_project() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    let run = std::fs::read_dir(&runs)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let log = run.join(".decision-log.md");
+    let outside = env.path().join("outside.md");
+    std::fs::copy(&log, &outside).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&outside, &log).unwrap();
+    let before = std::fs::read(&outside).unwrap();
+    let decisions = snapshot(&dir.join(IMPL));
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = doc["items"][0]["id"].as_str().unwrap().to_string();
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", &id, "--answer", "yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("outside"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&outside).unwrap(), before);
+    assert_eq!(snapshot(&dir.join(IMPL)), decisions, "nothing recorded");
+}
+
+/// Acceptance: a resolve killed (SIGKILL) at any moment leaves the decision log as its old bytes
+/// plus whole sections only.
+#[test]
+fn a_killed_resolve_appends_whole_sections_or_nothing() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    let run = std::fs::read_dir(&runs)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let log = run.join(".decision-log.md");
+    let original = std::fs::read(&log).unwrap();
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = doc["items"][0]["id"].as_str().unwrap().to_string();
+    for round in 0..24u64 {
+        let mut child = env
+            .ucg(&dir)
+            .args([
+                "resolve",
+                "--defer",
+                &id,
+                "--answer",
+                &format!("round {round}"),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Kill at a different moment each round: before, during and after the writes.
+        std::thread::sleep(Duration::from_micros(round * 700));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = std::fs::read(&log).unwrap();
+        assert!(
+            now.starts_with(&original),
+            "round {round}: the old bytes are kept"
+        );
+        let added = String::from_utf8(now[original.len()..].to_vec()).unwrap();
+        assert!(
+            added.is_empty() || added.ends_with('\n'),
+            "round {round}: {added:?}"
+        );
+        for section in added.split("## ucg-resolve").skip(1) {
+            assert!(
+                section.contains(&format!("`{id}`")),
+                "round {round}: a torn section: {section:?}"
+            );
+        }
+    }
+}
+
+/// Item 13: a copied repository's prompt is about the copy, not the original its cache came from.
+#[test]
+fn a_copied_repositorys_prompt_is_its_own() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let prompt = |at: &Path| {
+        let out = env.ucg(at).args(["status", "--prompt"]).output().unwrap();
+        stdout(&out)
+    };
+    let original = prompt(&dir);
+    assert!(original.contains('R'), "{original}");
+    assert_eq!(prompt(&dir), original, "served from the cache");
+    let copy = env.path().join("copy");
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(&dir)
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::remove_file(copy.join(IMPL).join(".preflight-reds.json")).unwrap();
+    let copied = prompt(&copy);
+    assert!(!copied.contains('R'), "the copy has no REDs: {copied}");
+    assert_eq!(prompt(&dir), original, "the original is unchanged");
+}
+
+/// Item 3: the commits `git commit` does not make are gated too — merge, am and rebase by their
+/// own hooks, cherry-pick and revert through the reference-transaction hook (`--all-commits`) —
+/// and ordinary ref updates (a new branch, a checkout) pass.
+#[test]
+fn every_way_of_committing_is_gated() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let git = |args: &[&str]| env.git_command(&dir).args(args).output().unwrap();
+    let ok = |args: &[&str]| {
+        let out = git(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    };
+    ok(&["add", "-A"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "run artifacts"]);
+    let epic = String::from_utf8(git(&["branch", "--show-current"]).stdout).unwrap();
+    let epic = epic.trim().to_string();
+    ok(&["checkout", "-q", "-b", "side"]);
+    write(&dir.join("side.txt"), "side\n");
+    ok(&["add", "side.txt"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "side work"]);
+    ok(&["checkout", "-q", &epic]);
+    write(&dir.join("epic.txt"), "epic\n");
+    ok(&["add", "epic.txt"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "epic work"]);
+    let patch = env.path().join("side.patch");
+    let out = git(&["format-patch", "-1", "side", "--stdout"]);
+    std::fs::write(&patch, &out.stdout).unwrap();
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "install", "--all-commits"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let refused = |args: &[&str], verb: &str, cleanup: &[&str]| {
+        let out = git(args);
+        assert_ne!(out.status.code(), Some(0), "{args:?} went through");
+        assert!(
+            stderr(&out).contains(&format!("git-ucg: {verb} refused")),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if !cleanup.is_empty() {
+            let _ = git(cleanup);
+        }
+        let head = String::from_utf8(git(&["log", "-1", "--format=%s"]).stdout).unwrap();
+        assert_eq!(head.trim(), "epic work", "{args:?} moved the branch");
+    };
+    refused(
+        &["merge", "--no-edit", "side"],
+        "merge",
+        &["merge", "--abort"],
+    );
+    refused(&["am", patch.to_str().unwrap()], "am", &["am", "--abort"]);
+    refused(&["rebase", "side"], "rebase", &[]);
+    refused(
+        &["cherry-pick", "side"],
+        "commit",
+        &["cherry-pick", "--abort"],
+    );
+    refused(
+        &["revert", "--no-edit", "HEAD"],
+        "commit",
+        &["revert", "--abort"],
+    );
+    // Ordinary ref updates are not commits.
+    ok(&["checkout", "-q", "-b", "other"]);
+    ok(&["checkout", "-q", &epic]);
+    ok(&["branch", "-q", "-f", "other", "side"]);
+
+    // Answered and committed: every way goes through.
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut resolve = vec!["resolve".to_string()];
+    for item in doc["items"].as_array().unwrap() {
+        resolve.extend(["--close".into(), item["id"].as_str().unwrap().into()]);
+        resolve.extend(["--answer".into(), "decided".into()]);
+    }
+    let out = env.ucg(&dir).args(&resolve).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    ok(&["add", "-A"]);
+    ok(&["commit", "-q", "-m", "answers"]);
+    ok(&["cherry-pick", "side"]);
+    ok(&["revert", "--no-edit", "HEAD"]);
+    ok(&["merge", "-q", "--no-edit", "side"]);
+}
+
+/// Items 4 and 5: the run belongs to the repository. A linked worktree cannot commit or push the
+/// epic branch while the main worktree's run waits; a push of an unrelated branch passes (unless
+/// `ucg.gate.scope = all`).
+#[test]
+fn the_run_gates_its_epic_branch_from_every_worktree_and_only_it() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let remote = env.path().join("remote.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The run stays in the main worktree (its artifacts are not tracked), which moves to main;
+    // the epic branch is checked out in a linked worktree with no artifacts of its own.
+    env.git(&dir, &["checkout", "-q", "main"]);
+    let linked = env.path().join("linked");
+    env.git(
+        &dir,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            linked.to_str().unwrap(),
+            "ultracode/epic-7",
+        ],
+    );
+    let git = |cwd: &Path, args: &[&str]| env.git_command(cwd).args(args).output().unwrap();
+    write(&linked.join("story.txt"), "work\n");
+    git(&linked, &["add", "story.txt"]);
+    let out = git(&linked, &["commit", "-m", "from the linked worktree"]);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "the epic branch was committed to"
+    );
+    assert!(
+        stderr(&out).contains("whose epic branch is ultracode/epic-7"),
+        "{}",
+        stderr(&out)
+    );
+    let out = git(&linked, &["push", "origin", "ultracode/epic-7"]);
+    assert_ne!(out.status.code(), Some(0), "the epic branch was pushed");
+    assert!(stderr(&out).contains("push refused"), "{}", stderr(&out));
+
+    // A hotfix on main is not the run's business.
+    write(&dir.join("hotfix.txt"), "fix\n");
+    git(&dir, &["add", "hotfix.txt"]);
+    let out = git(&dir, &["commit", "--no-verify", "-m", "hotfix"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = git(&dir, &["push", "origin", "main"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // …unless the team wants every push held.
+    env.git(&dir, &["config", "ucg.gate.scope", "all"]);
+    let out = git(&dir, &["push", "origin", "main:refs/heads/other"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("ucg.gate.scope = all"),
+        "{}",
+        stderr(&out)
+    );
+}
