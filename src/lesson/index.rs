@@ -34,7 +34,7 @@ fn identity(meta: &std::fs::Metadata) -> String {
 pub fn is_ours(index: &Path) -> bool {
     let (Ok(meta), Ok(stamp)) = (
         std::fs::metadata(index),
-        std::fs::read_to_string(stamp_path(index)),
+        crate::store::read_text(stamp_path(index)),
     ) else {
         return false;
     };

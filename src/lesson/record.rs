@@ -491,8 +491,8 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
                 LessonError::new("E_IO", "internal: a directory was not locked", Value::Null)
             })
     };
-    let state_bytes =
-        std::fs::read(request.state).map_err(|e| io_error("cannot read", request.state, e))?;
+    let state_bytes = crate::store::read_file(request.state)
+        .map_err(|e| io_error("cannot read", request.state, e))?;
     let mut task_state = state::parse(&state_bytes)?;
     let (cap, count) = state::loop_numbers(state::task(&task_state, request.task)?);
     let (contract_text, contract_doc) = read_contract(request.contract)?;
