@@ -216,14 +216,21 @@ impl Context {
                 .ok()
                 .and_then(|config| crate::ucg::gate::epic_branch(config, &own.impl_dir)),
         }];
-        if let Ok(repo) = self.repo() {
-            for root in git::repo::work_trees(repo) {
-                if root != own.project_root {
-                    runs.extend(crate::ucg::gate::work_tree_run(&root));
-                }
-            }
-        }
+        runs.extend(self.other_work_tree_runs(&own.project_root));
         runs
+    }
+
+    /// The runs of the repository's other work trees (none, and no file read, in a repository
+    /// without linked worktrees).
+    pub fn other_work_tree_runs(&self, own_root: &Path) -> Vec<WorkTreeRun> {
+        let Ok(repo) = self.repo() else {
+            return Vec::new();
+        };
+        git::repo::work_trees(repo)
+            .into_iter()
+            .filter(|root| root != own_root)
+            .filter_map(|root| crate::ucg::gate::work_tree_run(&root))
+            .collect()
     }
 
     /// `ucg.gate.scope`: `all` makes anything pending in this work tree block every push (the

@@ -376,7 +376,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             .collect(),
     };
     let mut blocked = false;
-    for run in ctx.work_tree_runs(&located).into_iter().skip(1) {
+    for run in ctx.other_work_tree_runs(&located.project_root) {
         let Some(branch) = run.epic_branch.as_ref().filter(|b| branches.contains(b)) else {
             continue;
         };

@@ -360,24 +360,11 @@ run `git ucg lesson audit --fix`",
 
 /// The index file mapped into memory (`None` when absent; empty files are read, not mapped).
 fn map_index(path: &Path) -> std::io::Result<Option<IndexBytes>> {
-    use std::os::unix::fs::OpenOptionsExt;
     // Never blocks in open: a FIFO in the index's place is refused, not waited on.
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-    {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
+    let Some(file) = crate::store::open_regular(path)? else {
+        return Ok(None);
     };
     let metadata = file.metadata()?;
-    if !metadata.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "not a regular file",
-        ));
-    }
     if metadata.len() == 0 {
         return Ok(Some(IndexBytes::Owned(Vec::new())));
     }

@@ -86,6 +86,24 @@ pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A regular file opened for reading without blocking (for a caller that maps it): `Ok(None)`
+/// when absent, an `InvalidData` error when something else stands there.
+pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Err(refused("not a regular file".into()));
+    }
+    Ok(Some(file))
+}
+
 /// [`read_file`] as text; bytes that are not UTF-8 are an `InvalidData` error.
 pub fn read_text(path: impl AsRef<Path>) -> std::io::Result<String> {
     String::from_utf8(read_file(path)?).map_err(|_| refused("not valid UTF-8".to_string()))
