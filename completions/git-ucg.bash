@@ -493,6 +493,10 @@ _git__ucg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --epic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --range)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

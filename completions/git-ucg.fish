@@ -660,13 +660,13 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l no-pager -d 'Ne
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l story -d 'One story\'s range (see `git ucg epic`)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic -d 'The epic\'s accumulated range (the default); with an ID, which epic, for --story too (default as for `git ucg epic`)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l range -d 'Any range of commits, `A..B` (anything git rev-parse understands on each side)' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic-id -d 'The epic id for --story and --epic (default as for `git ucg epic`)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic-id -d 'The former spelling of `--epic ID`, kept working' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic -d 'The epic\'s accumulated range (the default)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l stat -d 'A diffstat, as `git diff --stat` prints it (the default)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l name-status -d 'Status letter and path(s) per file, as `git diff --name-status` prints them'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l numstat -d 'Added and deleted lines per file, as `git diff --numstat` prints them'

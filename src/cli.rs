@@ -372,28 +372,40 @@ pub struct EpicArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    group(clap::ArgGroup::new("what").args(["story", "epic", "range"])),
     group(clap::ArgGroup::new("format").args(["stat", "name_status", "numstat", "patch", "json"])),
     after_help = "Without --story or --range, the epic's accumulated diff: the first story's baseline .. the tip. \
 Exit 2 when the range is not usable (a missing or foreign baseline, a baseline that is not an ancestor of its end)."
 )]
 pub struct DiffArgs {
     /// One story's range (see `git ucg epic`).
-    #[arg(long, value_name = "STORY")]
+    #[arg(long, value_name = "STORY", conflicts_with = "range")]
     pub story: Option<String>,
-    /// The epic's accumulated range (the default).
-    #[arg(long)]
-    pub epic: bool,
+    /// The epic's accumulated range (the default); with an ID, which epic, for --story too
+    /// (default as for `git ucg epic`).
+    #[arg(long, value_name = "ID", num_args = 0..=1, conflicts_with = "range")]
+    pub epic: Option<Option<String>>,
     /// Any range of commits, `A..B` (anything git rev-parse understands on each side).
     #[arg(long, value_name = "A..B")]
     pub range: Option<String>,
-    /// The epic id for --story and --epic (default as for `git ucg epic`).
-    #[arg(long = "epic-id", value_name = "ID")]
+    /// The former spelling of `--epic ID`, kept working.
+    #[arg(
+        long = "epic-id",
+        value_name = "ID",
+        hide = true,
+        conflicts_with = "range"
+    )]
     pub epic_id: Option<String>,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
     #[command(flatten)]
     pub output: DiffOutputArgs,
+}
+
+impl DiffArgs {
+    /// The epic named by `--epic ID` (or the hidden `--epic-id ID`).
+    pub fn epic_id(&self) -> Option<String> {
+        self.epic.clone().flatten().or_else(|| self.epic_id.clone())
+    }
 }
 
 /// How a diff is printed (`git ucg diff` and `git ucg goal diff`).

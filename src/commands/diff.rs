@@ -33,7 +33,7 @@ fn resolve_range(
         };
         return Ok((resolve(a)?, resolve(b)?, None));
     }
-    let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic_id.clone())?;
+    let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic_id())?;
     let source = crate::git::ArtifactSource::WorkTree;
     let detail = epic::Detail::RangeOf(args.story.clone());
     let epic = epic::load(repo, &inputs, &source, None, detail)?;

@@ -324,6 +324,7 @@ fn escalations(out: &mut String, style: &Style, report: &Report) {
             EscalationState::Typed => "typed",
             EscalationState::Unpromoted => "unpromoted",
             EscalationState::Unreadable => "unreadable",
+            EscalationState::Closed => "closed",
         };
         t.add_row([
             escalation.story.clone(),

@@ -196,7 +196,8 @@ pub fn load(
         .into_iter()
         .map(|(story, status)| (story, Some(status)))
         .collect();
-    if ids.is_empty() {
+    // The heartbeat's stories and the markers are another epic's unless they say this one.
+    if ids.is_empty() && beat.epic.as_deref() == Some(id.as_str()) {
         ids = beat
             .stories
             .iter()
@@ -206,8 +207,43 @@ pub fn load(
     if ids.is_empty() {
         ids = marker_stories(source, impl_dir)
             .into_iter()
+            .filter(|s| sprint::epic_of(s) == Some(id.as_str()))
             .map(|s| (s, None))
             .collect();
+    }
+    // An epic named on the command line that neither git nor the artifacts know is a mistake,
+    // not an empty epic: say what exists.
+    if inputs.epic.is_some() && branch_tip.is_none() && ids.is_empty() && tip_override.is_none() {
+        let mut known: Vec<String> = repo
+            .references()
+            .ok()
+            .and_then(|refs| {
+                refs.prefixed(format!("refs/heads/{}", inputs.branch_prefix).as_str())
+                    .ok()
+                    .map(|iter| {
+                        iter.flatten()
+                            .filter_map(|r| {
+                                r.name()
+                                    .shorten()
+                                    .to_string()
+                                    .strip_prefix(&inputs.branch_prefix)
+                                    .map(str::to_string)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+            })
+            .unwrap_or_default();
+        known.extend(beat.epic.clone());
+        known.sort();
+        known.dedup();
+        let known = match known.is_empty() {
+            true => "none".to_string(),
+            false => known.join(", "),
+        };
+        return Err(Error::new(format!(
+            "epic {id} does not exist: no branch {branch} and no stories of it in the artifacts"
+        ))
+        .hint(format!("the epics git and the artifacts know: {known}")));
     }
     let story_ids: Vec<String> = ids.iter().map(|(s, _)| s.clone()).collect();
 

@@ -186,6 +186,9 @@ pub enum EscalationState {
     Typed,
     Unpromoted,
     Unreadable,
+    /// A raw marker whose promoted escalation was closed: the residual the close leaves on
+    /// purpose, pending nothing.
+    Closed,
 }
 
 #[derive(Debug, Serialize)]
@@ -316,7 +319,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
     };
     let answers = pending::answers_for(&entries, &found);
     let pending = pending::with_answers(found, &answers);
-    let escalations = escalations_of(&artifacts, inputs.impl_dir, inputs.project_root);
+    let escalations = escalations_of(&artifacts, inputs.impl_dir, inputs.project_root, &pending);
     let mut deferred_work = artifacts.ledger_rows;
     // Open rows first; the sort is stable, so file order holds within each group.
     deferred_work.sort_by_key(|row| row.get("status").map(String::as_str) != Some("open"));
@@ -454,7 +457,14 @@ fn stories_of(heartbeat: &Object, source: &ArtifactSource, impl_dir: &Path) -> V
         .collect()
 }
 
-fn escalations_of(artifacts: &Artifacts, impl_dir: &Path, root: &Path) -> Vec<Escalation> {
+/// The escalation files as found; a raw marker that the enumeration no longer counts as
+/// unpromoted (its close is on record) is `closed`, as `pending` and the prompt see it.
+fn escalations_of(
+    artifacts: &Artifacts,
+    impl_dir: &Path,
+    root: &Path,
+    pending: &pending::Pending,
+) -> Vec<Escalation> {
     let relative = |name: &str| {
         let path = impl_dir.join(name);
         path.strip_prefix(root)
@@ -468,6 +478,9 @@ fn escalations_of(artifacts: &Artifacts, impl_dir: &Path, root: &Path) -> Vec<Es
         let file = relative(found.file());
         let (state, payload) = match found {
             Found::Typed { payload, .. } => (EscalationState::Typed, Some(payload)),
+            Found::Unpromoted { .. } if !pending.unpromoted.contains(&file) => {
+                (EscalationState::Closed, None)
+            }
             Found::Unpromoted { .. } => (EscalationState::Unpromoted, None),
             Found::Unreadable { .. } => (EscalationState::Unreadable, None),
         };

@@ -9,6 +9,7 @@ mod demo;
 mod diff;
 mod discovery;
 mod docs;
+mod first_hour;
 mod goal;
 mod hardening;
 mod hooks;

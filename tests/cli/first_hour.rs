@@ -1,0 +1,71 @@
+//! What a newcomer stumbled on in the first hour (issue 17), each fixed and kept fixed.
+
+use crate::common::*;
+
+/// Item 1: a closed escalation's raw marker is the residual the close leaves, not unpromoted.
+#[test]
+fn a_closed_escalation_is_not_shown_as_unpromoted() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env
+        .ucg(&dir)
+        .args([
+            "resolve",
+            "--close",
+            "budget-overrun:.escalation-7-3.md:4b4fc07b24b2",
+            "--answer",
+            "split the story",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.ucg(&dir).args(["status", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let states: Vec<&str> = doc["escalations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["closed"]);
+    let out = env
+        .ucg(&dir)
+        .args(["status", "--no-pager"])
+        .output()
+        .unwrap();
+    assert!(!stdout(&out).contains("unpromoted"), "{}", stdout(&out));
+}
+
+/// Items 2 and 3: a named epic that does not exist is an error naming what exists, with one
+/// spelling of the flag everywhere (`--epic ID`; `diff --epic` alone and `--epic-id` still work).
+#[test]
+fn a_missing_epic_is_refused_and_the_epic_flag_is_one() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    for args in [
+        &["epic", "--epic", "8"][..],
+        &["diff", "--epic", "8", "--stat"],
+        &["diff", "--epic-id", "8", "--stat"],
+    ] {
+        let out = env.ucg(&dir).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}");
+        assert!(
+            stderr(&out).contains("epic 8 does not exist") && stderr(&out).contains("know: 7"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let stat = |args: &[&str]| {
+        let out = env.ucg(&dir).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let accumulated = stat(&["diff", "--stat"]);
+    assert_eq!(stat(&["diff", "--epic", "--stat"]), accumulated);
+    assert_eq!(stat(&["diff", "--epic", "7", "--stat"]), accumulated);
+    assert_eq!(
+        stat(&["diff", "--story", "7-1", "--epic", "7", "--stat"]),
+        stat(&["diff", "--story", "7-1", "--stat"])
+    );
+}
