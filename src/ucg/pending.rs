@@ -296,15 +296,20 @@ pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
             item.action = Some(action.to_string());
         }
     }
-    let closed_markers: std::collections::HashSet<&str> = answers
-        .iter()
-        .filter(|(_, (_, action))| action == "close")
-        .filter_map(|(id, _)| marker_named(id))
-        .collect();
+    let closed_markers = markers_closed(answers);
     pending
         .unpromoted
         .retain(|path| !closed_markers.contains(path.rsplit('/').next().unwrap_or(path)));
     pending
+}
+
+/// The raw escalation markers (file names) whose promoted escalation a close on record names.
+pub fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a str> {
+    answers
+        .iter()
+        .filter(|(_, (_, action))| action == "close")
+        .filter_map(|(id, _)| marker_named(id))
+        .collect()
 }
 
 /// Every item the artifacts hold, before any answer is considered: all REDs of the registry,

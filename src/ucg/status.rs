@@ -318,8 +318,13 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         None => present(&None, inputs.deferred_work),
     };
     let answers = pending::answers_for(&entries, &found);
+    let escalations = escalations_of(
+        &artifacts,
+        inputs.impl_dir,
+        inputs.project_root,
+        &pending::markers_closed(&answers),
+    );
     let pending = pending::with_answers(found, &answers);
-    let escalations = escalations_of(&artifacts, inputs.impl_dir, inputs.project_root, &pending);
     let mut deferred_work = artifacts.ledger_rows;
     // Open rows first; the sort is stable, so file order holds within each group.
     deferred_work.sort_by_key(|row| row.get("status").map(String::as_str) != Some("open"));
@@ -457,13 +462,13 @@ fn stories_of(heartbeat: &Object, source: &ArtifactSource, impl_dir: &Path) -> V
         .collect()
 }
 
-/// The escalation files as found; a raw marker that the enumeration no longer counts as
-/// unpromoted (its close is on record) is `closed`, as `pending` and the prompt see it.
+/// The escalation files as found; a raw marker whose escalation's close is on record is `closed`
+/// (the residual the close leaves), as `pending` and the prompt see it.
 fn escalations_of(
     artifacts: &Artifacts,
     impl_dir: &Path,
     root: &Path,
-    pending: &pending::Pending,
+    closed_markers: &std::collections::HashSet<&str>,
 ) -> Vec<Escalation> {
     let relative = |name: &str| {
         let path = impl_dir.join(name);
@@ -478,7 +483,7 @@ fn escalations_of(
         let file = relative(found.file());
         let (state, payload) = match found {
             Found::Typed { payload, .. } => (EscalationState::Typed, Some(payload)),
-            Found::Unpromoted { .. } if !pending.unpromoted.contains(&file) => {
+            Found::Unpromoted { file: name } if closed_markers.contains(name.as_str()) => {
                 (EscalationState::Closed, None)
             }
             Found::Unpromoted { .. } => (EscalationState::Unpromoted, None),
