@@ -61,12 +61,16 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         .collect();
     let review_bytes = std::fs::read(session.codereview_file()).ok();
     let code_review = review::code_review(review_bytes.as_deref());
-    let dismissals = super::phase::dismissals(state);
+    let dismissals: Vec<Value> = state
+        .get("dismissed_review_findings")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let review_status = match (&review_bytes, &code_review) {
         (None, _) => "absent",
         (Some(_), None) => "invalid",
         (Some(_), Some(r)) if !r.complete => "inconclusive",
-        (Some(_), Some(r)) if r.completion_eligible(&dismissals) => "eligible",
+        (Some(_), Some(r)) if r.completion_eligible(&dismissals) == Ok(true) => "eligible",
         _ => "blocking",
     };
     let touched = liveness::touched(state);
