@@ -126,7 +126,9 @@ fn raw_tokens(command: &GoalCommand) -> Vec<String> {
         .collect()
 }
 
-/// A valueless flag the reference would read as the text `true` is refused.
+/// A valueless flag the reference would read as the text `true` — and accept — is refused.
+/// (Where the reference refuses `"true"` itself — a phase, a verdict, a class, JSON — its own
+/// refusal stands.)
 fn require_values(sub: &str, flags: &Parsed, names: &[&str]) -> Outcome {
     for name in names {
         if flags.get(name) == Some(&args::Value::True) {
@@ -155,7 +157,6 @@ fn story_id<'a>(sub: &str, flags: &'a Parsed) -> std::result::Result<&'a str, Re
 
 /// `--json`'s text (required, non-empty) parsed as `JSON.parse` does, its errors in its words.
 fn json_flag(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<Value, Refusal> {
-    require_values(sub, flags, &["json"])?;
     let text = flags
         .text("json")
         .filter(|t| !t.is_empty())
@@ -217,7 +218,6 @@ fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome 
     match sub {
         "set" => set(session, &flags, reply),
         "set-verdict" => {
-            require_values(sub, &flags, &["verdict"])?;
             let verdict = flags.text("verdict").unwrap_or("absent");
             if !["APPROVE", "REQUEST_CHANGES", "COMMENT", "absent"].contains(&verdict) {
                 return Err(Refusal::direct(format!(
@@ -250,7 +250,7 @@ fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome 
             Ok(())
         }
         "dismiss-review-finding" => {
-            require_values(sub, &flags, &["ref", "class", "rationale"])?;
+            require_values(sub, &flags, &["ref", "rationale"])?;
             let location = flags.text("ref").unwrap_or("");
             let class = flags.text("class").unwrap_or("");
             let rationale = flags.text("rationale").unwrap_or("");
@@ -364,7 +364,7 @@ fn set(session: &Session, flags: &Parsed, reply: &mut Reply) -> Outcome {
         ));
     }
     let mut valued: Vec<&str> = ops::SET_TEXT_FLAGS.iter().map(|(flag, _)| *flag).collect();
-    valued.extend(["phase", "codex-goal-objective"]);
+    valued.push("codex-goal-objective");
     require_values("set", flags, &valued)?;
     let codex_goal_objective = match flags.text("codex-goal-objective") {
         None => None,

@@ -134,7 +134,8 @@ pub fn number_to_string(f: f64) -> String {
 }
 
 fn number_text(n: &serde_json::Number) -> String {
-    if let Some(i) = n.as_i64() {
+    // Beyond 2^53 an integer is what JavaScript's double makes of it.
+    if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= 1 << 53) {
         return i.to_string();
     }
     if let Some(u) = n.as_u64() {

@@ -386,10 +386,12 @@ refused — nothing to adopt)."
     }
     if dst_path.exists() {
         match read_state(&dst_path) {
-            None => return Err(format!(
+            None => {
+                return Err(format!(
                 "adopt: current session state \"{dst}\" is malformed. Please manually inspect and \
 remove it, then re-invoke the skill."
-            )),
+            ))
+            }
             Some(existing) if state::is_active(&existing) && !super::is_pristine(&existing) => {
                 return Err(format!(
                     "adopt: current session has ACTIVE non-pristine state at \"{dst}\". Adoption \

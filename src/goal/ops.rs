@@ -158,6 +158,54 @@ fn merge_write_locked(
     Ok(merged)
 }
 
+/// `readPrior` of a text (`{}` when absent, empty or unparseable).
+fn prior_of(text: Option<&str>) -> Value {
+    match text {
+        Some(text) if !text.is_empty() => {
+            js::parse(text).unwrap_or_else(|_| Value::Object(Object::new()))
+        }
+        _ => Value::Object(Object::new()),
+    }
+}
+
+/// A writer: `compute` validates against the file as read (refusing before anything is seeded
+/// or locked, as the reference does) and says what to merge (`None`: nothing to write); then the
+/// file is seeded if absent, locked and merged. Should another writer have changed the file in
+/// between, `compute` runs again on what is under the lock — the reference would merge fields
+/// computed from the older read and lose that writer's change.
+fn mutate(
+    session: &Session,
+    compute: impl Fn(&Value, Option<&str>) -> Result<Option<State>>,
+) -> Result<()> {
+    session.use_dir().map_err(thrown)?;
+    let before = session.text();
+    let Some(fields) = compute(&prior_of(before.as_deref()), before.as_deref())? else {
+        return Ok(());
+    };
+    session.ensure_seed().map_err(thrown)?;
+    let lock = session.lock().map_err(thrown)?;
+    let locked = session.text();
+    let changed = match &before {
+        Some(before) => locked.as_ref() != Some(before),
+        // Absent before: the seed this writer (or a racing one) made is what it expected.
+        None => !locked
+            .as_deref()
+            .and_then(|text| js::parse(text).ok())
+            .and_then(|v| v.as_object().map(is_pristine))
+            .unwrap_or(false),
+    };
+    let fields = if changed {
+        match compute(&prior_of(locked.as_deref()), locked.as_deref())? {
+            Some(fields) => fields,
+            None => return Ok(()),
+        }
+    } else {
+        fields
+    };
+    merge_write_locked(session, &lock, fields)?;
+    Ok(())
+}
+
 fn prior(session: &Session) -> Result<Value> {
     session.use_dir().map_err(thrown)?;
     Ok(session.prior())
@@ -326,81 +374,92 @@ request-complete-only; budget_limited/blocked are system-only."
     if let Some(non_goals) = opts.field("non_goals") {
         validate_non_goals(non_goals)?;
     }
-    if phase == "pursuing" {
-        let prior = prior(session)?;
-        let stories = stories_of(&prior)?;
-        let mut waiting = Vec::new();
-        for story in list(&stories, "stories")? {
-            if status_is(story, "unconfirmed")? {
-                waiting.push(prop(story, "id")?.cloned());
-            }
-        }
-        if !waiting.is_empty() {
-            let ids: Vec<String> = waiting
-                .iter()
-                .map(|id| match id {
-                    None | Some(Value::Null) => String::new(),
-                    Some(id) => js::string_of(Some(id)),
-                })
-                .collect();
-            return Err(thrown(format!(
-                "set: pursuing refused — {} unconfirmed {}: {}",
-                waiting.len(),
-                if waiting.len() == 1 {
-                    "story"
-                } else {
-                    "stories"
-                },
-                ids.join(", ")
-            )));
-        }
-        for key in ["outcome", "verification_surface"] {
-            if opts.field(key).is_some() {
-                return Err(thrown(format!(
-                    "set: pursuing refused — {key} is frozen once pursuit has begun. Re-plan first \
-(set --phase planning) to change it."
-                )));
-            }
-        }
-    }
-    let mut fields = next([("phase", phase.into()), ("active", true.into())]);
+    let mut base = next([("phase", phase.into()), ("active", true.into())]);
     for (key, value) in &opts.fields {
-        fields.insert((*key).into(), value.as_str().into());
+        base.insert((*key).into(), value.as_str().into());
     }
     if let Some(max) = opts.max_iterations {
-        fields.insert("max_iterations".into(), js::number(max));
+        base.insert("max_iterations".into(), js::number(max));
     }
     if let Some(paths) = &opts.completion_evidence {
-        fields.insert("completion_evidence_paths".into(), paths.clone().into());
+        base.insert("completion_evidence_paths".into(), paths.clone().into());
     }
     if let Some(objective) = &opts.codex_goal_objective {
-        fields.insert("codex_goal_objective".into(), objective.as_str().into());
+        base.insert("codex_goal_objective".into(), objective.as_str().into());
     }
-    let mut effects = SetEffects::default();
     if phase == "planning" {
-        fields.insert("objective_verdict".into(), "absent".into());
-        fields.insert("completion_evidence_paths".into(), Value::Array(Vec::new()));
-        fields.insert("dismissed_review_findings".into(), Value::Array(Vec::new()));
-        fields.insert("codex_goal_objective".into(), "".into());
+        base.insert("objective_verdict".into(), "absent".into());
+        base.insert("completion_evidence_paths".into(), Value::Array(Vec::new()));
+        base.insert("dismissed_review_findings".into(), Value::Array(Vec::new()));
+        base.insert("codex_goal_objective".into(), "".into());
         // Before the lock, as the reference: a re-plan that then fails has already dropped them.
         if session.use_dir().is_ok() {
             let _ = crate::store::remove_if_present(&session.verdict_file());
             let _ = crate::store::remove_if_present(&session.codereview_file());
         }
-        let active = read_active(session)?;
-        if active.is_none() {
-            fields.insert("iteration".into(), 0.into());
-            fields.insert("review_dispatch_used".into(), 0.into());
-            fields.insert(
-                "review_dispatch_cap".into(),
-                state::REVIEW_DISPATCH_GRANT.into(),
-            );
-            fields.insert("approved_review_artifact_sha256".into(), "".into());
-        }
-        effects.fresh = active.as_ref().is_none_or(is_pristine);
     }
-    merge_write(session, fields)?;
-    Ok(effects)
+    let fresh = std::cell::Cell::new(false);
+    mutate(session, |prior: &Value, text: Option<&str>| {
+        if phase == "pursuing" {
+            pursuing_gate(prior, opts)?;
+        }
+        let mut fields = base.clone();
+        if phase == "planning" {
+            let active = raw_of(text).filter(state::is_active);
+            if active.is_none() {
+                fields.insert("iteration".into(), 0.into());
+                fields.insert("review_dispatch_used".into(), 0.into());
+                fields.insert(
+                    "review_dispatch_cap".into(),
+                    state::REVIEW_DISPATCH_GRANT.into(),
+                );
+                fields.insert("approved_review_artifact_sha256".into(), "".into());
+            }
+            fresh.set(active.as_ref().is_none_or(is_pristine));
+        }
+        Ok(Some(fields))
+    })?;
+    Ok(SetEffects { fresh: fresh.get() })
+}
+
+/// Entering (or staying in) pursuit: no story waits for confirmation, and the WHAT — outcome
+/// and verification surface — cannot be supplied.
+fn pursuing_gate(prior: &Value, opts: &SetOpts) -> Result<()> {
+    let stories = stories_of(prior)?;
+    let mut waiting = Vec::new();
+    for story in list(&stories, "stories")? {
+        if status_is(story, "unconfirmed")? {
+            waiting.push(prop(story, "id")?.cloned());
+        }
+    }
+    if !waiting.is_empty() {
+        let ids: Vec<String> = waiting
+            .iter()
+            .map(|id| match id {
+                None | Some(Value::Null) => String::new(),
+                Some(id) => js::string_of(Some(id)),
+            })
+            .collect();
+        return Err(thrown(format!(
+            "set: pursuing refused — {} unconfirmed {}: {}",
+            waiting.len(),
+            if waiting.len() == 1 {
+                "story"
+            } else {
+                "stories"
+            },
+            ids.join(", ")
+        )));
+    }
+    for key in ["outcome", "verification_surface"] {
+        if opts.field(key).is_some() {
+            return Err(thrown(format!(
+                "set: pursuing refused — {key} is frozen once pursuit has begun. Re-plan first \
+(set --phase planning) to change it."
+            )));
+        }
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------------ verdict and terminal setters
@@ -507,13 +566,22 @@ pub struct GateInputs<'a> {
 /// `readPrior` gives it): whether completion is allowed. A value the reference would crash on is
 /// the error.
 pub fn completion_allowed(prior: &Value, inputs: &GateInputs) -> Result<bool> {
+    Ok(first_failed_gate(prior, inputs)?.is_none())
+}
+
+/// The first gate of `requestComplete` that does not hold, in words (`None`: every gate holds),
+/// for `git ucg goal show` — the reference's refusal names none.
+pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<String>> {
+    let fail = |why: &str| Ok(Some(why.to_string()));
     let evidence = match prop(prior, "completion_evidence_paths")? {
         Some(Value::Array(paths)) => paths.len(),
         _ => 0,
     };
-    if evidence == 0 || prop(prior, "objective_verdict")?.and_then(Value::as_str) != Some("APPROVE")
-    {
-        return Ok(false);
+    if evidence == 0 {
+        return fail("no completion evidence recorded");
+    }
+    if prop(prior, "objective_verdict")?.and_then(Value::as_str) != Some("APPROVE") {
+        return fail("objective_verdict is not APPROVE");
     }
     let stories_value = stories_of(prior)?;
     let stories = list(&stories_value, "stories")?;
@@ -524,13 +592,13 @@ pub fn completion_allowed(prior: &Value, inputs: &GateInputs) -> Result<bool> {
         }
     }
     if live.is_empty() {
-        return Ok(false);
+        return fail("no story that is not retired");
     }
     let Some(verdicts) = review::verdicts(inputs.verdicts.map(str::as_bytes)) else {
-        return Ok(false);
+        return fail("the verdict artifact is absent or invalid");
     };
     if verdicts.objective != "APPROVE" {
-        return Ok(false);
+        return fail("the verdict artifact's objective_verdict is not APPROVE");
     }
     let mut known = Vec::new();
     for story in stories {
@@ -538,30 +606,52 @@ pub fn completion_allowed(prior: &Value, inputs: &GateInputs) -> Result<bool> {
             known.push(id.as_str());
         }
     }
-    if verdicts
+    if let Some((unknown, _)) = verdicts
         .stories
         .iter()
-        .any(|(id, _)| !known.contains(&id.as_str()))
+        .find(|(id, _)| !known.contains(&id.as_str()))
     {
-        return Ok(false);
+        return fail(&format!(
+            "the verdict artifact names unknown story {unknown}"
+        ));
     }
     for story in live {
+        let id = js::string_of(prop(story, "id")?);
         if !status_is(story, "confirmed")? {
-            return Ok(false);
+            return fail(&format!("story {id} is not confirmed"));
         }
         let verdict = match prop(story, "id")? {
             Some(Value::String(id)) => verdicts.of(id),
             _ => None,
         };
-        if verdict != Some("APPROVE") {
-            return Ok(false);
+        match verdict {
+            Some("APPROVE") => {}
+            None => return fail(&format!("story {id} has no verdict")),
+            Some(other) => return fail(&format!("story {id} is {other}")),
         }
     }
     let Some(code_review) = review::code_review(inputs.code_review.map(str::as_bytes)) else {
-        return Ok(false);
+        return fail("the code-review artifact is absent or invalid");
     };
-    if !code_review.completion_eligible(&dismissals(prior)?)? {
-        return Ok(false);
+    if !code_review.complete {
+        return fail("the code review is INCONCLUSIVE");
+    }
+    let dismissals = dismissals(prior)?;
+    if !code_review.completion_eligible(&dismissals)? {
+        let blocks: Vec<String> = code_review
+            .open_blocks(&dismissals)
+            .map(|f| {
+                let at = match &f.location {
+                    Some(Value::String(at)) => format!(" at {at}"),
+                    _ => String::new(),
+                };
+                format!("{} {} {}{at}", f.class, f.verdict, f.impact)
+            })
+            .collect();
+        return fail(&format!(
+            "the code review has blocking findings: {}",
+            blocks.join("; ")
+        ));
     }
     let armed = js::present(prop(prior, "codex_goal_objective")?);
     let armed = match armed {
@@ -576,22 +666,25 @@ reference throws a TypeError here)",
         }
     };
     if js::is_blank(armed) {
-        return Ok(true);
+        return Ok(None);
     }
     let Some(arg) = inputs.codex_arg else {
-        return Ok(false);
+        return fail("a Codex goal is armed and no --codex-goal-json was given");
     };
     let Some(snapshot) = codex_snapshot(arg, inputs.read_file) else {
-        return Ok(false);
+        return fail("the --codex-goal-json snapshot does not parse");
     };
     let Some(objective) = snapshot_field(&snapshot, &["objective", "goal", "description"], true)
     else {
-        return Ok(false);
+        return fail("the Codex goal snapshot's objective differs from the recorded one");
     };
     if collapse(&objective) != collapse(armed) {
-        return Ok(false);
+        return fail("the Codex goal snapshot's objective differs from the recorded one");
     }
-    Ok(snapshot_field(&snapshot, &["status"], false).as_deref() == Some("complete"))
+    if snapshot_field(&snapshot, &["status"], false).as_deref() != Some("complete") {
+        return fail("the Codex goal snapshot's status is not complete");
+    }
+    Ok(None)
 }
 
 /// `readDismissals`: the array, or none.
@@ -1095,71 +1188,71 @@ fn stories_next(stories: Vec<Value>) -> State {
 /// `setStories` (`set-stories --json`).
 pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
     const WHAT: &str = "set-stories";
-    let prior = prior(session)?;
-    require_planning(&prior, WHAT)?;
-    require_outcome(
-        &prior,
-        format!("{WHAT}: refused — outcome must be set before ingesting stories"),
-    )?;
-    if stories.is_empty() {
-        return Err(thrown(format!(
-            "{WHAT}: refused — story set must not be empty"
-        )));
-    }
-    let mut seen: Vec<&str> = Vec::new();
-    for story in stories {
-        validate_story(story, WHAT)?;
-        let id = story.get("id").and_then(Value::as_str).unwrap_or("");
-        if seen.contains(&id) {
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        require_planning(&prior, WHAT)?;
+        require_outcome(
+            &prior,
+            format!("{WHAT}: refused — outcome must be set before ingesting stories"),
+        )?;
+        if stories.is_empty() {
             return Err(thrown(format!(
-                "{WHAT}: refused — duplicate story id \"{id}\""
+                "{WHAT}: refused — story set must not be empty"
             )));
         }
-        seen.push(id);
-    }
-    let normalized = stories
-        .iter()
-        .map(|story| {
-            let object = story.as_object().cloned().unwrap_or_default();
-            let rest = without(&without(&object, &STEERING), &SPLIT);
-            with_fields(&Value::Object(rest), &[("status", "unconfirmed".into())])
-        })
-        .collect();
-    merge_write(session, stories_next(normalized))?;
-    Ok(())
+        let mut seen: Vec<&str> = Vec::new();
+        for story in stories {
+            validate_story(story, WHAT)?;
+            let id = story.get("id").and_then(Value::as_str).unwrap_or("");
+            if seen.contains(&id) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — duplicate story id \"{id}\""
+                )));
+            }
+            seen.push(id);
+        }
+        let normalized = stories
+            .iter()
+            .map(|story| {
+                let object = story.as_object().cloned().unwrap_or_default();
+                let rest = without(&without(&object, &STEERING), &SPLIT);
+                with_fields(&Value::Object(rest), &[("status", "unconfirmed".into())])
+            })
+            .collect();
+        Ok(Some(stories_next(normalized)))
+    })
 }
 
 /// `setSingleStory` (`set-stories --single`).
 pub fn set_single(session: &Session) -> Result<()> {
     const WHAT: &str = "set-stories --single";
-    let prior = prior(session)?;
-    require_planning(&prior, WHAT)?;
-    require_outcome(
-        &prior,
-        format!("{WHAT}: refused — outcome must be set before auto-deriving a story"),
-    )?;
-    let surface = js::present(prop(&prior, "verification_surface")?)
-        .cloned()
-        .unwrap_or_else(|| "".into());
-    if trimmed(Some(&surface), "verification_surface")?.is_empty() {
-        return Err(thrown(format!(
-            "{WHAT}: refused — verification_surface must be set before auto-deriving a story"
-        )));
-    }
-    let mut story = Object::new();
-    story.insert("id".into(), "S1".into());
-    story.insert(
-        "story".into(),
-        prop(&prior, "outcome")?.cloned().unwrap_or(Value::Null),
-    );
-    story.insert(
-        "acceptance_criteria".into(),
-        Value::Array(vec![surface.clone()]),
-    );
-    story.insert("verification_surface".into(), surface);
-    story.insert("status".into(), "confirmed".into());
-    merge_write(session, stories_next(vec![Value::Object(story)]))?;
-    Ok(())
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        require_planning(&prior, WHAT)?;
+        require_outcome(
+            &prior,
+            format!("{WHAT}: refused — outcome must be set before auto-deriving a story"),
+        )?;
+        let surface = js::present(prop(&prior, "verification_surface")?)
+            .cloned()
+            .unwrap_or_else(|| "".into());
+        if trimmed(Some(&surface), "verification_surface")?.is_empty() {
+            return Err(thrown(format!(
+                "{WHAT}: refused — verification_surface must be set before auto-deriving a story"
+            )));
+        }
+        let mut story = Object::new();
+        story.insert("id".into(), "S1".into());
+        story.insert(
+            "story".into(),
+            prop(&prior, "outcome")?.cloned().unwrap_or(Value::Null),
+        );
+        story.insert(
+            "acceptance_criteria".into(),
+            Value::Array(vec![surface.clone()]),
+        );
+        story.insert("verification_surface".into(), surface);
+        story.insert("status".into(), "confirmed".into());
+        Ok(Some(stories_next(vec![Value::Object(story)])))
+    })
 }
 
 fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
@@ -1174,46 +1267,46 @@ fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
 /// `confirmStory`: an already confirmed story is a no-op (nothing written, nothing seeded).
 pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
     const WHAT: &str = "confirm-story";
-    let prior = prior(session)?;
-    let stories_value = stories_of(&prior)?;
-    let stories = list(&stories_value, "stories")?;
-    let Some(at) = find_index(stories, story_id)? else {
-        return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-    };
-    if status_is(&stories[at], "retired")? {
-        return Err(thrown(format!(
-            "{WHAT}: refused — story \"{story_id}\" is retired"
-        )));
-    }
-    if status_is(&stories[at], "confirmed")? {
-        return Ok(());
-    }
-    let mut updated = Vec::new();
-    for story in stories {
-        updated.push(if id_is(story, story_id)? {
-            with_fields(story, &[("status", "confirmed".into())])
-        } else {
-            story.clone()
-        });
-    }
-    merge_write(session, stories_next(updated))?;
-    Ok(())
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let stories_value = stories_of(&prior)?;
+        let stories = list(&stories_value, "stories")?;
+        let Some(at) = find_index(stories, story_id)? else {
+            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
+        };
+        if status_is(&stories[at], "retired")? {
+            return Err(thrown(format!(
+                "{WHAT}: refused — story \"{story_id}\" is retired"
+            )));
+        }
+        if status_is(&stories[at], "confirmed")? {
+            return Ok(None);
+        }
+        let mut updated = Vec::new();
+        for story in stories {
+            updated.push(if id_is(story, story_id)? {
+                with_fields(story, &[("status", "confirmed".into())])
+            } else {
+                story.clone()
+            });
+        }
+        Ok(Some(stories_next(updated)))
+    })
 }
 
 /// `confirmAllStories`.
 pub fn confirm_all(session: &Session) -> Result<()> {
-    let prior = prior(session)?;
-    let stories_value = stories_of(&prior)?;
-    let mut updated = Vec::new();
-    for story in list(&stories_value, "stories")? {
-        updated.push(if status_is(story, "unconfirmed")? {
-            with_fields(story, &[("status", "confirmed".into())])
-        } else {
-            story.clone()
-        });
-    }
-    merge_write(session, stories_next(updated))?;
-    Ok(())
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let stories_value = stories_of(&prior)?;
+        let mut updated = Vec::new();
+        for story in list(&stories_value, "stories")? {
+            updated.push(if status_is(story, "unconfirmed")? {
+                with_fields(story, &[("status", "confirmed".into())])
+            } else {
+                story.clone()
+            });
+        }
+        Ok(Some(stories_next(updated)))
+    })
 }
 
 /// A value's `.length` as a message shows it (`undefined` for what has none).
@@ -1241,71 +1334,71 @@ fn length_equals(value: &Value, n: usize) -> bool {
 /// `reorderStories`.
 pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
     const WHAT: &str = "reorder-stories";
-    let prior = prior(session)?;
-    require_planning(&prior, WHAT)?;
-    let stories_value = stories_of(&prior)?;
-    if !length_equals(&stories_value, order.len()) {
-        return Err(thrown(format!(
-            "{WHAT}: refused — --order must list exactly the {} current story id(s) (got {})",
-            length_text(&stories_value),
-            order.len()
-        )));
-    }
-    let stories = list(&stories_value, "stories")?;
-    // `new Map(stories.map(s => [s.id, s]))`: the last story of an id wins.
-    let mut by_id: Vec<(&str, &Value)> = Vec::new();
-    for story in stories {
-        if let Some(Value::String(id)) = prop(story, "id")? {
-            by_id.retain(|(known, _)| *known != id.as_str());
-            by_id.push((id.as_str(), story));
-        }
-    }
-    let mut reordered = Vec::new();
-    for (at, wanted) in order.iter().enumerate() {
-        if order[..at].contains(wanted) {
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        require_planning(&prior, WHAT)?;
+        let stories_value = stories_of(&prior)?;
+        if !length_equals(&stories_value, order.len()) {
             return Err(thrown(format!(
-                "{WHAT}: refused — duplicate story id \"{wanted}\" in --order"
+                "{WHAT}: refused — --order must list exactly the {} current story id(s) (got {})",
+                length_text(&stories_value),
+                order.len()
             )));
         }
-        let Some((_, story)) = by_id.iter().find(|(id, _)| id == wanted) else {
-            return Err(thrown(format!(
-                "{WHAT}: refused — unknown story id \"{wanted}\" in --order"
-            )));
-        };
-        reordered.push((*story).clone());
-    }
-    merge_write(session, stories_next(reordered))?;
-    Ok(())
+        let stories = list(&stories_value, "stories")?;
+        // `new Map(stories.map(s => [s.id, s]))`: the last story of an id wins.
+        let mut by_id: Vec<(&str, &Value)> = Vec::new();
+        for story in stories {
+            if let Some(Value::String(id)) = prop(story, "id")? {
+                by_id.retain(|(known, _)| *known != id.as_str());
+                by_id.push((id.as_str(), story));
+            }
+        }
+        let mut reordered = Vec::new();
+        for (at, wanted) in order.iter().enumerate() {
+            if order[..at].contains(wanted) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — duplicate story id \"{wanted}\" in --order"
+                )));
+            }
+            let Some((_, story)) = by_id.iter().find(|(id, _)| id == wanted) else {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — unknown story id \"{wanted}\" in --order"
+                )));
+            };
+            reordered.push((*story).clone());
+        }
+        Ok(Some(stories_next(reordered)))
+    })
 }
 
 /// `addStory`.
 pub fn add(session: &Session, story: &Object, steering: &Steering) -> Result<()> {
     const WHAT: &str = "add-story";
     steering.check(WHAT)?;
-    let prior = prior(session)?;
-    let existing = stories_of(&prior)?;
-    require_outcome(
-        &prior,
-        format!("{WHAT}: refused — outcome must be set before adding stories"),
-    )?;
-    check_given_status(story.get("status"), WHAT)?;
-    let story_value = Value::Object(story.clone());
-    validate_story(&story_value, WHAT)?;
-    let id = story.get("id").and_then(Value::as_str).unwrap_or("");
-    for known in list(&existing, "stories")? {
-        if id_is(known, id)? {
-            return Err(thrown(format!(
-                "{WHAT}: refused — story id \"{id}\" already exists"
-            )));
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let existing = stories_of(&prior)?;
+        require_outcome(
+            &prior,
+            format!("{WHAT}: refused — outcome must be set before adding stories"),
+        )?;
+        check_given_status(story.get("status"), WHAT)?;
+        let story_value = Value::Object(story.clone());
+        validate_story(&story_value, WHAT)?;
+        let id = story.get("id").and_then(Value::as_str).unwrap_or("");
+        for known in list(&existing, "stories")? {
+            if id_is(known, id)? {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — story id \"{id}\" already exists"
+                )));
+            }
         }
-    }
-    let mut fields = vec![("status", Value::from("unconfirmed"))];
-    fields.extend(steering.fields());
-    let normalized = with_fields(&Value::Object(without(story, &SPLIT)), &fields);
-    let mut stories = list(&existing, "stories")?.to_vec();
-    stories.push(normalized);
-    merge_write(session, stories_next(stories))?;
-    Ok(())
+        let mut fields = vec![("status", Value::from("unconfirmed"))];
+        fields.extend(steering.fields());
+        let normalized = with_fields(&Value::Object(without(story, &SPLIT)), &fields);
+        let mut stories = list(&existing, "stories")?.to_vec();
+        stories.push(normalized);
+        Ok(Some(stories_next(stories)))
+    })
 }
 
 /// `reviseStory`.
@@ -1317,66 +1410,66 @@ pub fn revise(
 ) -> Result<()> {
     const WHAT: &str = "revise-story";
     steering.check(WHAT)?;
-    let prior = prior(session)?;
-    let stories_value = stories_of(&prior)?;
-    let stories = list(&stories_value, "stories")?;
-    let Some(at) = find_index(stories, story_id)? else {
-        return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-    };
-    if status_is(&stories[at], "retired")? {
-        return Err(thrown(format!(
-            "{WHAT}: refused — story \"{story_id}\" is retired (no resurrect-via-revise)"
-        )));
-    }
-    if let Some(new_id) = patch.get("id") {
-        let differs = new_id.as_str() != Some(story_id);
-        if differs {
-            for story in stories {
-                if review::strict_equal(prop(story, "id")?, Some(new_id)) {
-                    return Err(thrown(format!(
-                        "{WHAT}: refused — story id \"{}\" already exists",
-                        js::string_of(Some(new_id))
-                    )));
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let stories_value = stories_of(&prior)?;
+        let stories = list(&stories_value, "stories")?;
+        let Some(at) = find_index(stories, story_id)? else {
+            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
+        };
+        if status_is(&stories[at], "retired")? {
+            return Err(thrown(format!(
+                "{WHAT}: refused — story \"{story_id}\" is retired (no resurrect-via-revise)"
+            )));
+        }
+        if let Some(new_id) = patch.get("id") {
+            let differs = new_id.as_str() != Some(story_id);
+            if differs {
+                for story in stories {
+                    if review::strict_equal(prop(story, "id")?, Some(new_id)) {
+                        return Err(thrown(format!(
+                            "{WHAT}: refused — story id \"{}\" already exists",
+                            js::string_of(Some(new_id))
+                        )));
+                    }
                 }
             }
         }
-    }
-    check_given_status(patch.get("status"), WHAT)?;
-    let mut fields: Vec<(&str, Value)> = Vec::new();
-    let patch_rest = without(patch, &SPLIT);
-    let mut updated = with_fields(&stories[at], &[]);
-    if let Value::Object(object) = &mut updated {
-        for (key, value) in patch_rest {
-            object.insert(key, value);
+        check_given_status(patch.get("status"), WHAT)?;
+        let mut fields: Vec<(&str, Value)> = Vec::new();
+        let patch_rest = without(patch, &SPLIT);
+        let mut updated = with_fields(&stories[at], &[]);
+        if let Value::Object(object) = &mut updated {
+            for (key, value) in patch_rest {
+                object.insert(key, value);
+            }
         }
-    }
-    fields.push(("status", "unconfirmed".into()));
-    fields.extend(steering.fields());
-    let updated = with_fields(&updated, &fields);
-    validate_story(&updated, WHAT)?;
-    let mut all = stories.to_vec();
-    all[at] = updated;
-    merge_write(session, stories_next(all))?;
-    Ok(())
+        fields.push(("status", "unconfirmed".into()));
+        fields.extend(steering.fields());
+        let updated = with_fields(&updated, &fields);
+        validate_story(&updated, WHAT)?;
+        let mut all = stories.to_vec();
+        all[at] = updated;
+        Ok(Some(stories_next(all)))
+    })
 }
 
 /// `retireStory`.
 pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<()> {
     const WHAT: &str = "retire-story";
     steering.check(WHAT)?;
-    let prior = prior(session)?;
-    let stories_value = stories_of(&prior)?;
-    let stories = list(&stories_value, "stories")?;
-    let Some(at) = find_index(stories, story_id)? else {
-        return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-    };
-    check_removable(&prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
-    let mut fields = vec![("status", Value::from("retired"))];
-    fields.extend(steering.fields());
-    let mut all = stories.to_vec();
-    all[at] = with_fields(&stories[at], &fields);
-    merge_write(session, stories_next(all))?;
-    Ok(())
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let stories_value = stories_of(&prior)?;
+        let stories = list(&stories_value, "stories")?;
+        let Some(at) = find_index(stories, story_id)? else {
+            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
+        };
+        check_removable(&prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
+        let mut fields = vec![("status", Value::from("retired"))];
+        fields.extend(steering.fields());
+        let mut all = stories.to_vec();
+        all[at] = with_fields(&stories[at], &fields);
+        Ok(Some(stories_next(all)))
+    })
 }
 
 /// Retired already, or confirmed during pursuit (the anti-dodge fence: re-plan first).
@@ -1414,64 +1507,64 @@ pub fn split(
 ) -> Result<()> {
     const WHAT: &str = "split-story";
     steering.check(WHAT)?;
-    let prior = prior(session)?;
-    let stories_value = stories_of(&prior)?;
-    let stories = list(&stories_value, "stories")?;
-    let Some(at) = find_index(stories, story_id)? else {
-        return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-    };
-    let parent = &stories[at];
-    check_removable(&prior, parent, story_id, WHAT, ("split", "split"))?;
-    if children.len() < 2 {
-        return Err(thrown(format!(
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let stories_value = stories_of(&prior)?;
+        let stories = list(&stories_value, "stories")?;
+        let Some(at) = find_index(stories, story_id)? else {
+            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
+        };
+        let parent = &stories[at];
+        check_removable(&prior, parent, story_id, WHAT, ("split", "split"))?;
+        if children.len() < 2 {
+            return Err(thrown(format!(
             "{WHAT}: refused — a split needs >=2 replacements (got {}); for a 1:1 change use revise-story",
             children.len()
         )));
-    }
-    let mut existing = Vec::new();
-    for story in stories {
-        if let Some(Value::String(id)) = prop(story, "id")? {
-            existing.push(id.as_str());
         }
-    }
-    let mut seen: Vec<&str> = Vec::new();
-    for child in children {
-        check_given_status(prop(child, "status")?, WHAT)?;
-        validate_story(child, WHAT)?;
-        let id = child.get("id").and_then(Value::as_str).unwrap_or("");
-        if existing.contains(&id) {
-            return Err(thrown(format!(
-                "{WHAT}: refused — story id \"{id}\" already exists"
-            )));
+        let mut existing = Vec::new();
+        for story in stories {
+            if let Some(Value::String(id)) = prop(story, "id")? {
+                existing.push(id.as_str());
+            }
         }
-        if seen.contains(&id) {
-            return Err(thrown(format!(
-                "{WHAT}: refused — duplicate replacement id \"{id}\""
-            )));
+        let mut seen: Vec<&str> = Vec::new();
+        for child in children {
+            check_given_status(prop(child, "status")?, WHAT)?;
+            validate_story(child, WHAT)?;
+            let id = child.get("id").and_then(Value::as_str).unwrap_or("");
+            if existing.contains(&id) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — story id \"{id}\" already exists"
+                )));
+            }
+            if seen.contains(&id) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — duplicate replacement id \"{id}\""
+                )));
+            }
+            seen.push(id);
         }
-        seen.push(id);
-    }
-    let child_ids: Vec<Value> = children
-        .iter()
-        .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
-        .collect();
-    let mut parent_fields = vec![("status", Value::from("retired"))];
-    parent_fields.extend(steering.fields());
-    parent_fields.push(("split_into", Value::Array(child_ids)));
-    let retired = with_fields(parent, &parent_fields);
-    let parent_id = prop(parent, "id")?.cloned().unwrap_or(Value::Null);
-    let mut all: Vec<Value> = stories[..at].to_vec();
-    all.push(retired);
-    for child in children {
-        let rest = without(child.as_object().unwrap_or(&Object::new()), &SPLIT);
-        let mut fields = vec![("status", Value::from("unconfirmed"))];
-        fields.extend(steering.fields());
-        fields.push(("split_from", parent_id.clone()));
-        all.push(with_fields(&Value::Object(rest), &fields));
-    }
-    all.extend_from_slice(&stories[at + 1..]);
-    merge_write(session, stories_next(all))?;
-    Ok(())
+        let child_ids: Vec<Value> = children
+            .iter()
+            .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
+            .collect();
+        let mut parent_fields = vec![("status", Value::from("retired"))];
+        parent_fields.extend(steering.fields());
+        parent_fields.push(("split_into", Value::Array(child_ids)));
+        let retired = with_fields(parent, &parent_fields);
+        let parent_id = prop(parent, "id")?.cloned().unwrap_or(Value::Null);
+        let mut all: Vec<Value> = stories[..at].to_vec();
+        all.push(retired);
+        for child in children {
+            let rest = without(child.as_object().unwrap_or(&Object::new()), &SPLIT);
+            let mut fields = vec![("status", Value::from("unconfirmed"))];
+            fields.extend(steering.fields());
+            fields.push(("split_from", parent_id.clone()));
+            all.push(with_fields(&Value::Object(rest), &fields));
+        }
+        all.extend_from_slice(&stories[at + 1..]);
+        Ok(Some(stories_next(all)))
+    })
 }
 
 /// The flags `set` reads from the parsed arguments (after the command checked the valueless

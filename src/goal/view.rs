@@ -75,6 +75,23 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
     };
     let touched = liveness::touched(state);
     let progress = liveness::progress_touched(state);
+    let verdict_text = super::session::read_text(&session.verdict_file());
+    let review_text = review_bytes.as_deref().map(super::js::decode);
+    let no_files = |_: &str| None;
+    let gate = super::ops::first_failed_gate(
+        &Value::Object(state.clone()),
+        &super::ops::GateInputs {
+            verdicts: verdict_text.as_deref(),
+            code_review: review_text.as_deref(),
+            codex_arg: None,
+            read_file: &no_files,
+        },
+    );
+    let first_failed_gate = match gate {
+        Ok(None) => Value::Null,
+        Ok(Some(why)) => why.into(),
+        Err(refusal) => refusal.line().into(),
+    };
     json!({
         "schema": "git-ucg.goal-show/1",
         "session": session.sid,
@@ -89,6 +106,10 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         "current": current_id,
         "stories": story_rows,
         "completion_evidence_paths": state.get("completion_evidence_paths").cloned().unwrap_or(json!([])),
+        "completion": {
+            "ready": first_failed_gate.is_null(),
+            "first_failed_gate": first_failed_gate,
+        },
         "review": {
             "artifact": review_status,
             "blocking": code_review.as_ref().map(|r| r.open_blocks(&dismissals).count()),
