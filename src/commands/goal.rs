@@ -58,10 +58,10 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
         eprintln!("{warning}");
     }
     for notice in &reply.notices {
-        eprintln!("{notice}");
+        eprintln!("{}", js::printable(notice));
     }
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(reply.stdout.as_bytes())?;
+    stdout.write_all(js::printable(&reply.stdout).as_bytes())?;
     stdout.flush()?;
     match outcome {
         Ok(()) => Ok(u8::from(reply.failed)),
@@ -87,7 +87,7 @@ retire-story|split-story|serialize-requirements|serialize-review-context|current
 
 /// A refusal as the TypeScript CLI prints it: exit 1.
 fn refuse(refusal: &Refusal) -> u8 {
-    eprintln!("{}", refusal.line());
+    eprintln!("{}", js::printable(&refusal.line()));
     1
 }
 

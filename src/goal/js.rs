@@ -6,7 +6,11 @@
 //! both tools agree on every value.
 //!
 //! Values are `serde_json::Value`s: a number is stored as an integer when it is integral and fits
-//! (so `2.0` reads as 2, as it does in JavaScript), else as a float; `undefined` is `None`.
+//! (so `2.0` reads as 2, as it does in JavaScript), else as a float; `undefined` is `None`. A
+//! JavaScript string may hold a lone surrogate (`"\ud800"` parses); a Rust string cannot, so one
+//! is kept as the private-use character U+10F800 + (unit − U+D800) and written back as its `\u`
+//! escape, as `JSON.stringify` writes it (and as U+FFFD in plain output, as JavaScript prints it).
+//! A real character in U+10F800–U+10FFFF is taken for such a stand-in.
 
 use serde_json::{Map, Value};
 
@@ -48,6 +52,28 @@ pub fn words(text: &str) -> Vec<&str> {
         return vec![""];
     }
     trimmed.split(is_space).filter(|w| !w.is_empty()).collect()
+}
+
+/// The first stand-in for a lone surrogate (U+D800 ↦ U+10F800).
+const SURROGATE_BASE: u32 = 0x10_f800;
+
+fn lone_surrogate(unit: u32) -> char {
+    char::from_u32(SURROGATE_BASE + (unit - 0xd800)).unwrap_or('\u{fffd}')
+}
+
+/// The lone surrogate a character stands for, if it is a stand-in.
+fn stand_in(c: char) -> Option<u32> {
+    (c as u32 >= SURROGATE_BASE).then(|| c as u32 - SURROGATE_BASE + 0xd800)
+}
+
+/// Text as JavaScript prints it to a stream: a lone surrogate becomes U+FFFD.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(|c| stand_in(c).is_some()) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| if stand_in(c).is_some() { '\u{fffd}' } else { c })
+        .collect()
 }
 
 /// A number as JSON wants it stored: integral values that fit as integers.
@@ -344,7 +370,10 @@ fn write_string(out: &mut String, s: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+            c => match stand_in(c) {
+                Some(unit) => out.push_str(&format!("\\u{unit:04x}")),
+                None => out.push(c),
+            },
         }
     }
     out.push('"');
@@ -355,8 +384,7 @@ pub fn decode(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// `JSON.parse(text)`: the value, or JavaScriptCore's message (`JSON Parse error: …`). A lone
-/// surrogate escape reads as U+FFFD (a Rust string cannot hold one).
+/// `JSON.parse(text)`: the value, or JavaScriptCore's message (`JSON Parse error: …`).
 pub fn parse(text: &str) -> Result<Value, String> {
     let mut parser = Parser {
         chars: text.chars().collect(),
@@ -452,8 +480,8 @@ impl Parser {
         let mut out = String::new();
         let mut pending_high: Option<u32> = None;
         let flush = |out: &mut String, pending: &mut Option<u32>| {
-            if pending.take().is_some() {
-                out.push('\u{fffd}');
+            if let Some(high) = pending.take() {
+                out.push(lone_surrogate(high));
             }
         };
         loop {
@@ -513,7 +541,7 @@ impl Parser {
                                 let code = 0x10000 + ((high - 0xd800) << 10) + (unit - 0xdc00);
                                 out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                             }
-                            None => out.push('\u{fffd}'),
+                            None => out.push(lone_surrogate(unit)),
                         },
                         unit => {
                             flush(&mut out, &mut pending_high);
@@ -718,6 +746,16 @@ mod tests {
             stringify(&parse("[2.0, 1e21, -0]").unwrap(), false),
             "[2,1e+21,0]"
         );
+    }
+
+    #[test]
+    fn lone_surrogates_survive_a_round_trip() {
+        let v = parse(r#"{"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude80"}"#).unwrap();
+        assert_eq!(
+            stringify(&v, false),
+            r#"{"a":"x\ud800y","b":"\udc00","c":"🚀"}"#
+        );
+        assert_eq!(printable(v["a"].as_str().unwrap()), "x\u{fffd}y");
     }
 
     #[test]

@@ -658,9 +658,8 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
         None => "",
         Some(Value::String(text)) => text.as_str(),
         Some(other) => {
-            return Err(thrown(format!(
-                "request-complete: refused — codex_goal_objective is {}, not a string (the \
-reference throws a TypeError here)",
+            return Err(crash(format!(
+                "codex_goal_objective is {}, not a string (trim is not a function)",
                 kind(other)
             )))
         }
@@ -1189,9 +1188,9 @@ fn stories_next(stories: Vec<Value>) -> State {
 pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
     const WHAT: &str = "set-stories";
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        require_planning(&prior, WHAT)?;
+        require_planning(prior, WHAT)?;
         require_outcome(
-            &prior,
+            prior,
             format!("{WHAT}: refused — outcome must be set before ingesting stories"),
         )?;
         if stories.is_empty() {
@@ -1226,12 +1225,12 @@ pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
 pub fn set_single(session: &Session) -> Result<()> {
     const WHAT: &str = "set-stories --single";
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        require_planning(&prior, WHAT)?;
+        require_planning(prior, WHAT)?;
         require_outcome(
-            &prior,
+            prior,
             format!("{WHAT}: refused — outcome must be set before auto-deriving a story"),
         )?;
-        let surface = js::present(prop(&prior, "verification_surface")?)
+        let surface = js::present(prop(prior, "verification_surface")?)
             .cloned()
             .unwrap_or_else(|| "".into());
         if trimmed(Some(&surface), "verification_surface")?.is_empty() {
@@ -1243,7 +1242,7 @@ pub fn set_single(session: &Session) -> Result<()> {
         story.insert("id".into(), "S1".into());
         story.insert(
             "story".into(),
-            prop(&prior, "outcome")?.cloned().unwrap_or(Value::Null),
+            prop(prior, "outcome")?.cloned().unwrap_or(Value::Null),
         );
         story.insert(
             "acceptance_criteria".into(),
@@ -1268,7 +1267,7 @@ fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
 pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
     const WHAT: &str = "confirm-story";
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(&prior)?;
+        let stories_value = stories_of(prior)?;
         let stories = list(&stories_value, "stories")?;
         let Some(at) = find_index(stories, story_id)? else {
             return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
@@ -1296,7 +1295,7 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
 /// `confirmAllStories`.
 pub fn confirm_all(session: &Session) -> Result<()> {
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(&prior)?;
+        let stories_value = stories_of(prior)?;
         let mut updated = Vec::new();
         for story in list(&stories_value, "stories")? {
             updated.push(if status_is(story, "unconfirmed")? {
@@ -1335,8 +1334,8 @@ fn length_equals(value: &Value, n: usize) -> bool {
 pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
     const WHAT: &str = "reorder-stories";
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        require_planning(&prior, WHAT)?;
-        let stories_value = stories_of(&prior)?;
+        require_planning(prior, WHAT)?;
+        let stories_value = stories_of(prior)?;
         if !length_equals(&stories_value, order.len()) {
             return Err(thrown(format!(
                 "{WHAT}: refused — --order must list exactly the {} current story id(s) (got {})",
@@ -1376,9 +1375,9 @@ pub fn add(session: &Session, story: &Object, steering: &Steering) -> Result<()>
     const WHAT: &str = "add-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let existing = stories_of(&prior)?;
+        let existing = stories_of(prior)?;
         require_outcome(
-            &prior,
+            prior,
             format!("{WHAT}: refused — outcome must be set before adding stories"),
         )?;
         check_given_status(story.get("status"), WHAT)?;
@@ -1411,7 +1410,7 @@ pub fn revise(
     const WHAT: &str = "revise-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(&prior)?;
+        let stories_value = stories_of(prior)?;
         let stories = list(&stories_value, "stories")?;
         let Some(at) = find_index(stories, story_id)? else {
             return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
@@ -1458,12 +1457,12 @@ pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<
     const WHAT: &str = "retire-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(&prior)?;
+        let stories_value = stories_of(prior)?;
         let stories = list(&stories_value, "stories")?;
         let Some(at) = find_index(stories, story_id)? else {
             return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
         };
-        check_removable(&prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
+        check_removable(prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
         let mut fields = vec![("status", Value::from("retired"))];
         fields.extend(steering.fields());
         let mut all = stories.to_vec();
@@ -1508,13 +1507,13 @@ pub fn split(
     const WHAT: &str = "split-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(&prior)?;
+        let stories_value = stories_of(prior)?;
         let stories = list(&stories_value, "stories")?;
         let Some(at) = find_index(stories, story_id)? else {
             return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
         };
         let parent = &stories[at];
-        check_removable(&prior, parent, story_id, WHAT, ("split", "split"))?;
+        check_removable(prior, parent, story_id, WHAT, ("split", "split"))?;
         if children.len() < 2 {
             return Err(thrown(format!(
             "{WHAT}: refused — a split needs >=2 replacements (got {}); for a 1:1 change use revise-story",
