@@ -384,15 +384,25 @@ pub fn decode(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// `JSON.parse(text)`: the value, or JavaScriptCore's message (`JSON Parse error: …`).
+/// How deep git-ucg nests: JavaScriptCore parses deeper, but its `JSON.stringify` overflows
+/// between ten and a hundred thousand levels, so a deeper value can never be written back.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// The message of a value nested deeper than [`MAX_DEPTH`] (not JavaScriptCore's: it parses it).
+pub const TOO_DEEP: &str = "JSON Parse error: nested deeper than 10000 levels";
+
+/// `JSON.parse(text)`: the value, or JavaScriptCore's message (`JSON Parse error: …`); a value
+/// nested deeper than [`MAX_DEPTH`] is [`TOO_DEEP`].
 pub fn parse(text: &str) -> Result<Value, String> {
     let mut parser = Parser {
         chars: text.chars().collect(),
         at: 0,
+        depth: 0,
     };
-    let value = parser
-        .value()
-        .map_err(|e| format!("JSON Parse error: {e}"))?;
+    let value = parser.value().map_err(|e| match e.as_str() {
+        TOO_DEEP => e,
+        _ => format!("JSON Parse error: {e}"),
+    })?;
     match parser.token() {
         Ok(Token::End) => Ok(value),
         Ok(_) => Err("JSON Parse error: Unable to parse JSON string".into()),
@@ -421,6 +431,7 @@ enum Token {
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    depth: usize,
 }
 
 impl Parser {
@@ -612,8 +623,19 @@ impl Parser {
             Token::False => Ok(Value::Bool(false)),
             Token::Null => Ok(Value::Null),
             Token::Ident(name) => Err(format!("Unexpected identifier \"{name}\"")),
-            Token::Punct('[') => self.array(),
-            Token::Punct('{') => self.object(),
+            Token::Punct('[' | '{') if self.depth >= MAX_DEPTH => Err(TOO_DEEP.into()),
+            Token::Punct('[') => {
+                self.depth += 1;
+                let array = self.array();
+                self.depth -= 1;
+                array
+            }
+            Token::Punct('{') => {
+                self.depth += 1;
+                let object = self.object();
+                self.depth -= 1;
+                object
+            }
             Token::Punct(c) => Err(format!("Unexpected token '{c}'")),
         }
     }

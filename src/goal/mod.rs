@@ -67,7 +67,7 @@ impl Refusal {
             Refusal::Direct(message) => message.clone(),
             Refusal::Crash(message) => format!(
                 "ultragoal-state: refused — {message}; the state or its input holds a value the \
-ultragoal state CLI cannot handle (it dies on a TypeError here)"
+ultragoal state CLI dies on (a TypeError or RangeError)"
             ),
         }
     }

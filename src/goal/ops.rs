@@ -152,20 +152,15 @@ fn merge_write_locked(
     lock: &crate::store::mkdir_lock::StateLock,
     next: State,
 ) -> Result<State> {
-    let prior = session.prior();
+    let prior = session.prior().map_err(Refusal::Crash)?;
     let merged = state::merged(&prior, &next, &state::now_stamp())?;
     session.write(lock, &merged).map_err(thrown)?;
     Ok(merged)
 }
 
 /// `readPrior` of a text (`{}` when absent, empty or unparseable).
-fn prior_of(text: Option<&str>) -> Value {
-    match text {
-        Some(text) if !text.is_empty() => {
-            js::parse(text).unwrap_or_else(|_| Value::Object(Object::new()))
-        }
-        _ => Value::Object(Object::new()),
-    }
+fn prior_of(text: Option<&str>) -> Result<Value> {
+    session::prior_of(text).map_err(Refusal::Crash)
 }
 
 /// A writer: `compute` validates against the file as read (refusing before anything is seeded
@@ -179,7 +174,7 @@ fn mutate(
 ) -> Result<()> {
     session.use_dir().map_err(thrown)?;
     let before = session.text();
-    let Some(fields) = compute(&prior_of(before.as_deref()), before.as_deref())? else {
+    let Some(fields) = compute(&prior_of(before.as_deref())?, before.as_deref())? else {
         return Ok(());
     };
     session.ensure_seed().map_err(thrown)?;
@@ -195,7 +190,7 @@ fn mutate(
             .unwrap_or(false),
     };
     let fields = if changed {
-        match compute(&prior_of(locked.as_deref()), locked.as_deref())? {
+        match compute(&prior_of(locked.as_deref())?, locked.as_deref())? {
             Some(fields) => fields,
             None => return Ok(()),
         }
@@ -208,7 +203,7 @@ fn mutate(
 
 fn prior(session: &Session) -> Result<Value> {
     session.use_dir().map_err(thrown)?;
-    Ok(session.prior())
+    session.prior().map_err(Refusal::Crash)
 }
 
 fn next(fields: impl IntoIterator<Item = (&'static str, Value)>) -> State {

@@ -103,14 +103,10 @@ impl Session {
     }
 
     /// `readPrior`: the parsed state, `{}` when absent, empty or unparseable — any JSON value else
-    /// (an array, a number, `null`), as the reference holds it.
-    pub fn prior(&self) -> Value {
-        match self.text() {
-            Some(text) if !text.is_empty() => {
-                js::parse(&text).unwrap_or_else(|_| Value::Object(js::Object::new()))
-            }
-            _ => Value::Object(js::Object::new()),
-        }
+    /// (an array, a number, `null`), as the reference holds it. A value too deep to be written
+    /// back (where the reference's `JSON.stringify` overflows) is the error.
+    pub fn prior(&self) -> Result<Value, String> {
+        prior_of(self.text().as_deref())
     }
 
     /// Whether `adoption.log` records this session's state as adopted away.
@@ -173,6 +169,22 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     pub fn write_unlocked(&self, bytes: &[u8]) -> Result<(), String> {
         store::replace_existing(&self.state_file(), bytes)
             .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+    }
+}
+
+/// [`Session::prior`] of a file's text.
+pub fn prior_of(text: Option<&str>) -> Result<Value, String> {
+    match text {
+        Some(text) if !text.is_empty() => match js::parse(text) {
+            Ok(value) => Ok(value),
+            Err(e) if e == js::TOO_DEEP => Err(format!(
+                "the state file holds a value nested deeper than {} levels (JSON.stringify \
+overflows: RangeError)",
+                js::MAX_DEPTH
+            )),
+            Err(_) => Ok(Value::Object(js::Object::new())),
+        },
+        _ => Ok(Value::Object(js::Object::new())),
     }
 }
 

@@ -62,7 +62,7 @@ complete is request-complete-only; budget_limited/blocked are system-only.\n"
 
 fn crashed(message: &str) -> bool {
     message.starts_with("ultragoal-state: refused — ")
-        && message.ends_with("(it dies on a TypeError here)\n")
+        && message.ends_with("the ultragoal state CLI dies on (a TypeError or RangeError)\n")
         && message.lines().count() == 1
 }
 
@@ -106,7 +106,33 @@ fn a_value_the_reference_dies_on_is_refused_in_one_line() {
     assert_eq!(g.state()["phase"], "pursuing");
 }
 
-/// Row 3: the usage line names git-ucg's own subcommands too.
+/// Row 3: a value nested deeper than 10,000 levels, which the reference parses but can never
+/// write back (`JSON.stringify` overflows): readers take the file as unreadable, writers refuse,
+/// nothing is written, nothing overflows.
+#[test]
+fn a_value_nested_too_deep_is_refused_without_overflowing() {
+    let g = Goal::new();
+    g.pursuing();
+    let deep = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
+    let text = std::fs::read_to_string(g.state_path()).unwrap().replacen(
+        "\"outcome\": \"CLI prints version\"",
+        &format!("\"outcome\": {deep}"),
+        1,
+    );
+    std::fs::write(g.state_path(), &text).unwrap();
+    assert_eq!(g.stdout(&["get"]), "null\n");
+    assert_eq!(g.stdout(&["status"]), "absent\n");
+    let message = g.refused_unchanged(&["set-verdict", "--verdict", "APPROVE"]);
+    assert!(crashed(&message), "{message}");
+    let json = format!("[{deep}]");
+    let message = g.refused_unchanged(&["add-story", "--json", &json]);
+    assert_eq!(
+        message,
+        "add-story: invalid JSON — SyntaxError: JSON Parse error: nested deeper than 10000 levels\n"
+    );
+}
+
+/// Row 4: the usage line names git-ucg's own subcommands too.
 #[test]
 fn the_usage_line_names_the_extra_subcommands() {
     let g = Goal::new();
@@ -120,7 +146,7 @@ fn the_usage_line_names_the_extra_subcommands() {
     }
 }
 
-/// Row 4: outside a git repository without `OMT_DIR`, the warning is printed once per command,
+/// Row 5: outside a git repository without `OMT_DIR`, the warning is printed once per command,
 /// and only when a file is named (a refusal before that prints none, as the reference).
 #[test]
 fn the_outside_git_warning_is_printed_once() {
@@ -154,7 +180,7 @@ fn the_outside_git_warning_is_printed_once() {
     assert!(!stderr(&out).contains("omt-dir"), "{}", stderr(&out));
 }
 
-/// Row 5: `--help` and `-h` print help.
+/// Row 6: `--help` and `-h` print help.
 #[test]
 fn help_prints_help() {
     let g = Goal::new();
@@ -175,7 +201,7 @@ fn help_prints_help() {
     assert_eq!(g.state_bytes(), None);
 }
 
-/// Row 7: a recovery guard that stays fresh does not stall a writer's release: after the lock's
+/// Row 8: a recovery guard that stays fresh does not stall a writer's release: after the lock's
 /// wait the writer removes its own lock without it.
 #[test]
 fn a_fresh_recovery_guard_does_not_stall_the_release() {
@@ -194,7 +220,7 @@ fn a_fresh_recovery_guard_does_not_stall_the_release() {
     assert!(std::path::Path::new(&guard).is_dir());
 }
 
-/// Row 8: a lone surrogate of the file is kept (as the reference keeps it); a character of
+/// Row 10: a lone surrogate of the file is kept (as the reference keeps it); a character of
 /// U+10F800–U+10FFFF, the stand-in for one, is written back as a surrogate escape.
 #[test]
 fn lone_surrogates_round_trip_and_their_stand_ins_do_not() {
@@ -217,7 +243,7 @@ fn lone_surrogates_round_trip_and_their_stand_ins_do_not() {
     assert!(written.contains("\"outcome\": \"\\ud800\""), "{written}");
 }
 
-/// git-ucg's own flags (README, `git ucg goal`): `--session`, `--omt-dir`, `list-others --json`.
+/// Row 9: git-ucg's own flags: `--session`, `--omt-dir`, `list-others --json`.
 #[test]
 fn git_ucgs_own_flags() {
     let g = Goal::new();
