@@ -551,7 +551,6 @@ directory holding the git common directory), one ultragoal-state-<session>.json 
 $OMT_SESSION_ID, else $CODEX_THREAD_ID. Exit status 0, or 1 with `ultragoal-state: Error: …` on stderr, as \
 the TypeScript CLI."
 )]
-#[command(args_conflicts_with_subcommands = true)]
 pub struct GoalArgs {
     /// Inspect another session's state (default: $OMT_SESSION_ID, else $CODEX_THREAD_ID).
     #[arg(long, value_name = "SID", global = true)]
@@ -561,16 +560,12 @@ pub struct GoalArgs {
     pub omt_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<GoalCommand>,
-    /// Flags before the subcommand, which the state CLI accepts too (`--phase planning set`).
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        num_args = 0..,
-        value_name = "ARGS",
-        hide = true
-    )]
-    pub leading: Vec<String>,
 }
+
+/// Put after `goal` when its arguments begin with flags the state CLI accepts before the
+/// subcommand (`goal --phase planning set`): the arguments then reach `goal` whole, as
+/// [`GoalCommand::Unknown`] led by this marker (no subcommand name can be it).
+pub const GOAL_FLAGS_FIRST: &str = "\u{1}flags-first";
 
 #[derive(Debug, Args)]
 #[command(

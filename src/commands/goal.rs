@@ -9,7 +9,7 @@ mod gc;
 mod stop_hook;
 mod view;
 
-use crate::cli::{GoalArgs, GoalCommand};
+use crate::cli::{GoalArgs, GoalCommand, GOAL_FLAGS_FIRST};
 use crate::context::Context;
 use crate::error::Result;
 use crate::goal::args::{self, Parsed};
@@ -50,7 +50,7 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
             return diff::run(ctx, &session, diff_args);
         }
         Some(command) => raw_tokens(command),
-        None => args.leading.clone(),
+        None => Vec::new(),
     };
     let mut reply = Reply::default();
     let outcome = dispatch(&session, &tokens, &mut reply);
@@ -118,7 +118,11 @@ fn raw_tokens(command: &GoalCommand) -> Vec<String> {
         C::ClaimReviewDispatch(a) => ("claim-review-dispatch", &a.args),
         C::ApproveReviewDispatchRenewal(a) => ("approve-review-dispatch-renewal", &a.args),
         C::DismissReviewFinding(a) => ("dismiss-review-finding", &a.args),
-        C::Unknown(tokens) => return tokens.clone(),
+        C::Unknown(tokens) => {
+            // Flags before the subcommand: the marker goes, the arguments stay whole.
+            let from = usize::from(tokens.first().map(String::as_str) == Some(GOAL_FLAGS_FIRST));
+            return tokens[from..].to_vec();
+        }
         C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) => return Vec::new(),
     };
     std::iter::once(name.to_string())

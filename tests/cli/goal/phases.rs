@@ -517,3 +517,19 @@ fn resume_pursuit_refuses_outside_budget_limited() {
     let message = g.refused_unchanged(&["resume-pursuit"]);
     assert!(message.contains("state is corrupt or invalid"), "{message}");
 }
+
+/// The state CLI takes flags before its subcommand (issue 15, item 6); so does `git ucg goal`.
+#[test]
+fn flags_may_come_before_the_subcommand() {
+    let g = Goal::new();
+    g.ok(&["--phase", "planning", "--outcome", "ship", "set"]);
+    assert_eq!(g.state()["outcome"], "ship");
+    assert_eq!(g.state()["phase"], "planning");
+    g.ok(&["--reason", "r", "set-blocked"]);
+    assert_eq!(g.state()["blocked_reason"], "r");
+    assert_eq!(g.stdout(&["--x", "y", "status"]), "blocked\n");
+    // The usage line for flags without a subcommand.
+    assert!(g
+        .refused(&["--x", "y"])
+        .starts_with("Usage: git ucg goal <"));
+}
