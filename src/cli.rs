@@ -618,6 +618,11 @@ pub struct GoalArgs {
     pub command: Option<GoalCommand>,
 }
 
+/// Put after `goal` when its arguments begin with flags the state CLI accepts before the
+/// subcommand (`goal --phase planning set`): the arguments then reach `goal` whole, as
+/// [`GoalCommand::Unknown`] led by this marker (no subcommand name can be it).
+pub const GOAL_FLAGS_FIRST: &str = "\u{1}flags-first";
+
 #[derive(Debug, Args)]
 #[command(
     after_help = "The ledger is ~/.anvil/ledger.jsonl (--ledger PATH or $ANVIL_LEDGER), its index the \

@@ -55,19 +55,10 @@ fn run_here_fallback() -> u8 {
 }
 
 fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
-    use clap::{CommandFactory, FromArgMatches};
-    let parsed = cli::Cli::command()
-        .try_get_matches_from(args)
-        .and_then(|matches| {
-            let mut cli = cli::Cli::from_arg_matches(&matches)?;
-            // `--close ID --answer TEXT` pairs by position, which only the matches know.
-            if let (cli::Command::Resolve(resolve), Some(("resolve", sub))) =
-                (&mut cli.command, matches.subcommand())
-            {
-                resolve.pair(sub);
-            }
-            Ok((cli, matches))
-        });
+    let parsed = parse(args.clone()).or_else(|e| match goal_flags_first(&args, &e) {
+        Some(retried) => parse(retried).map_err(|_| e),
+        None => Err(e),
+    });
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -108,4 +99,40 @@ fn usage_line(matches: &clap::ArgMatches) -> String {
     let usage = invoked.render_usage().to_string();
     let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage);
     format!("usage: {}\n", usage.trim_end())
+}
+
+/// `goal`'s state CLI takes flags before its subcommand (`goal --phase planning set`), which clap
+/// refuses as unknown arguments: then the arguments again, with the marker after `goal` that
+/// hands them to `goal` whole.
+fn goal_flags_first(
+    args: &[std::ffi::OsString],
+    error: &clap::Error,
+) -> Option<Vec<std::ffi::OsString>> {
+    if error.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    let at = args.iter().skip(1).position(|a| a == "goal")? + 1;
+    let next = args.get(at + 1)?.to_str()?;
+    if !next.starts_with("--") {
+        return None;
+    }
+    let mut retried = args.to_vec();
+    retried.insert(at + 1, cli::GOAL_FLAGS_FIRST.into());
+    Some(retried)
+}
+
+fn parse(args: Vec<std::ffi::OsString>) -> Result<(cli::Cli, clap::ArgMatches), clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    cli::Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|matches| {
+            let mut cli = cli::Cli::from_arg_matches(&matches)?;
+            // `--close ID --answer TEXT` pairs by position, which only the matches know.
+            if let (cli::Command::Resolve(resolve), Some(("resolve", sub))) =
+                (&mut cli.command, matches.subcommand())
+            {
+                resolve.pair(sub);
+            }
+            Ok((cli, matches))
+        })
 }

@@ -1,7 +1,9 @@
-//! Property tests of the ultragoal format code: the state document, the artifacts, the argument
-//! rules, the non-goals gate, timestamps and the Stop hook's event and digest.
+//! Property tests of the ultragoal code: the completion gate never lets through what the reference
+//! refuses (a model of its gates under JavaScript semantics), the merge-write's bytes, the
+//! JavaScript JSON round trip, the argument rules, the non-goals gate, timestamps and the Stop
+//! hook's event and digest.
 
-use git_ucg::goal::{self, args, hook, liveness, phase, review, serialize, state, stories};
+use git_ucg::goal::{self, args, hook, js, liveness, ops, review, state};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -30,7 +32,7 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// Keys that are often the known ones, sometimes anything.
+/// Keys that are often the known ones, sometimes integer-like, sometimes anything.
 fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         proptest::sample::select(state::KEY_ORDER.to_vec()).prop_map(String::from),
@@ -48,6 +50,7 @@ fn key() -> impl Strategy<Value = String> {
             "ref"
         ])
         .prop_map(String::from),
+        "(0|[1-9][0-9]{0,3}|0[0-9])",
         "[a-z_]{1,8}",
     ]
 }
@@ -57,25 +60,330 @@ fn state_map() -> impl Strategy<Value = Map<String, Value>> {
         .prop_map(|pairs| pairs.into_iter().collect())
 }
 
+// ------------------------------------------------------------------ the completion gate's model
+
+/// JavaScript's whitespace, written out from the ECMAScript tables (WhiteSpace ∪ LineTerminator):
+/// the model's own copy, so the implementation is checked against the spec, not itself.
+const JS_WHITESPACE: &[char] = &[
+    '\u{0009}', '\u{000A}', '\u{000B}', '\u{000C}', '\u{000D}', '\u{0020}', '\u{00A0}', '\u{1680}',
+    '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}',
+    '\u{2008}', '\u{2009}', '\u{200A}', '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}',
+    '\u{FEFF}',
+];
+
+fn model_trim(text: &str) -> &str {
+    text.trim_matches(|c| JS_WHITESPACE.contains(&c))
+}
+
+fn model_collapse(text: &str) -> String {
+    text.split(|c| JS_WHITESPACE.contains(&c))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Text that is tricky for a blank check: JavaScript whitespace, and characters that look like
+/// whitespace elsewhere but are not (U+0085, U+180E, U+200B).
+fn tricky_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("\u{85}"),
+            Just("\u{feff}"),
+            Just("\u{3000}"),
+            Just("\u{2028}"),
+            Just("\u{a0}"),
+            Just("\u{180e}"),
+            Just("\u{200b}"),
+            Just(" "),
+            Just("\t"),
+            Just("ship"),
+            Just("it"),
+        ],
+        0..5,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+#[derive(Debug, Clone)]
+struct Story {
+    id: String,
+    status: &'static str,
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    evidence: Option<Value>,
+    verdict: &'static str,
+    stories: Vec<Story>,
+    artifact_objective: &'static str,
+    /// (story id, verdict) entries of the verdict artifact.
+    artifact: Vec<(String, &'static str)>,
+    artifact_valid: bool,
+    review_status: &'static str,
+    /// (verdict, impact, ref) of the code review's findings.
+    findings: Vec<(&'static str, &'static str, &'static str)>,
+    dismiss_first: bool,
+    armed: Value,
+    snapshot: Option<(Value, Value)>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let id = proptest::sample::select(vec!["S1", "S2", "S3"]).prop_map(String::from);
+    let status = proptest::sample::select(vec!["confirmed", "unconfirmed", "retired", "done"]);
+    let text_or_other = prop_oneof![
+        4 => tricky_text().prop_map(Value::from),
+        1 => Just(Value::Null),
+        1 => Just(json!(5)),
+    ];
+    (
+        (
+            prop_oneof![
+                Just(None),
+                Just(Some(json!([]))),
+                Just(Some(json!(["e1"]))),
+                Just(Some(json!("e1")))
+            ],
+            proptest::sample::select(vec!["APPROVE", "COMMENT", "absent"]),
+            proptest::collection::vec(
+                (id.clone(), status).prop_map(|(id, status)| Story { id, status }),
+                0..4,
+            ),
+            proptest::sample::select(vec!["APPROVE", "REQUEST_CHANGES", "COMMENT"]),
+            proptest::collection::vec(
+                (
+                    id,
+                    proptest::sample::select(vec!["APPROVE", "REQUEST_CHANGES"]),
+                ),
+                0..4,
+            ),
+            proptest::bool::weighted(0.9),
+        ),
+        (
+            proptest::sample::select(vec!["COMPLETE", "INCONCLUSIVE"]),
+            proptest::collection::vec(
+                (
+                    proptest::sample::select(vec!["CONFIRMED", "PLAUSIBLE"]),
+                    proptest::sample::select(vec!["HIGH", "MEDIUM", "LOW"]),
+                    proptest::sample::select(vec!["a.rs:1", ""]),
+                ),
+                0..3,
+            ),
+            any::<bool>(),
+            text_or_other.clone(),
+            proptest::option::of((
+                text_or_other,
+                prop_oneof![
+                    Just(json!("complete")),
+                    Just(json!("active")),
+                    Just(Value::Null)
+                ],
+            )),
+        ),
+    )
+        .prop_map(
+            |(
+                (evidence, verdict, stories, artifact_objective, artifact, artifact_valid),
+                (review_status, findings, dismiss_first, armed, snapshot),
+            )| Case {
+                evidence,
+                verdict,
+                stories,
+                artifact_objective,
+                artifact,
+                artifact_valid,
+                review_status,
+                findings,
+                dismiss_first,
+                armed,
+                snapshot,
+            },
+        )
+}
+
+fn review_text(case: &Case) -> String {
+    let findings: Vec<Value> = case
+        .findings
+        .iter()
+        .map(|(verdict, impact, location)| {
+            json!({"class": "correctness", "verdict": verdict, "impact": impact, "ref": location})
+        })
+        .collect();
+    json!({"status": case.review_status, "findings": findings, "reviewer": "r", "at": "t"})
+        .to_string()
+}
+
+fn state_of(case: &Case, review_sha: &str) -> Value {
+    let mut state = Map::new();
+    if let Some(evidence) = &case.evidence {
+        state.insert("completion_evidence_paths".into(), evidence.clone());
+    }
+    state.insert("objective_verdict".into(), case.verdict.into());
+    let stories: Vec<Value> = case
+        .stories
+        .iter()
+        .map(|s| json!({"id": s.id, "status": s.status}))
+        .collect();
+    state.insert("stories".into(), Value::Array(stories));
+    state.insert("codex_goal_objective".into(), case.armed.clone());
+    if case.dismiss_first {
+        let dismissed = json!([{"artifact_sha256": review_sha, "ref": "a.rs:1",
+            "class": "correctness", "rationale": "wrong"}]);
+        state.insert("dismissed_review_findings".into(), dismissed);
+    }
+    Value::Object(state)
+}
+
+fn verdict_text(case: &Case) -> String {
+    let entries: Vec<Value> = case
+        .artifact
+        .iter()
+        .map(|(id, verdict)| json!({"id": id, "verdict": verdict, "evidence_refs": []}))
+        .collect();
+    let mut doc = json!({"objective_verdict": case.artifact_objective, "stories": entries,
+        "verifier": "v", "at": "t"});
+    if !case.artifact_valid {
+        doc["verifier"] = json!(1);
+    }
+    doc.to_string()
+}
+
+fn snapshot_text(case: &Case) -> Option<String> {
+    case.snapshot.as_ref().map(|(objective, status)| {
+        json!({"goal": {"objective": objective, "status": status}}).to_string()
+    })
+}
+
+/// The gates of §2.4 under JavaScript semantics: `Some(allowed)`, or `None` where the reference
+/// throws (a non-string objective it calls `trim` on).
+fn model(case: &Case) -> Option<bool> {
+    let evidence = matches!(&case.evidence, Some(Value::Array(items)) if !items.is_empty());
+    if !evidence || case.verdict != "APPROVE" {
+        return Some(false);
+    }
+    let live: Vec<&Story> = case
+        .stories
+        .iter()
+        .filter(|s| s.status != "retired")
+        .collect();
+    if live.is_empty() || !case.artifact_valid {
+        return Some(false);
+    }
+    let ids: Vec<&str> = case.artifact.iter().map(|(id, _)| id.as_str()).collect();
+    let duplicated = ids.iter().enumerate().any(|(n, id)| ids[..n].contains(id));
+    if duplicated || case.artifact_objective != "APPROVE" {
+        return Some(false);
+    }
+    if ids
+        .iter()
+        .any(|id| !case.stories.iter().any(|s| s.id == *id))
+    {
+        return Some(false);
+    }
+    for story in live {
+        let entry = case.artifact.iter().find(|(id, _)| *id == story.id);
+        if story.status != "confirmed" || entry.map(|(_, v)| *v) != Some("APPROVE") {
+            return Some(false);
+        }
+    }
+    if case.review_status != "COMPLETE" {
+        return Some(false);
+    }
+    for (verdict, impact, location) in &case.findings {
+        let blocks = (*verdict == "CONFIRMED" && *impact != "LOW")
+            || (*verdict == "PLAUSIBLE" && *impact == "HIGH");
+        let dismissed = case.dismiss_first && *location == "a.rs:1";
+        if blocks && !dismissed {
+            return Some(false);
+        }
+    }
+    let armed = match &case.armed {
+        Value::Null => "",
+        Value::String(text) => text.as_str(),
+        _ => return None,
+    };
+    if model_trim(armed).is_empty() {
+        return Some(true);
+    }
+    let Some((objective, status)) = &case.snapshot else {
+        return Some(false);
+    };
+    let Value::String(objective) = objective else {
+        return Some(false);
+    };
+    Some(model_collapse(objective) == model_collapse(armed) && status == "complete")
+}
+
 proptest! {
-    /// The merge-write is idempotent, its bytes read back to the same document, known keys come
-    /// first in the reference's order, and every foreign key survives with its value.
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Never a false completion: `request-complete` succeeds in git-ucg only where every gate of
+    /// the reference holds under JavaScript semantics — and refuses, or reports the reference's
+    /// crash, exactly where the model says so.
     #[test]
-    fn normalization_is_idempotent_and_keeps_foreign_keys(prior in state_map()) {
-        let once = state::normalized(prior.clone(), "T");
+    fn request_complete_succeeds_only_when_every_gate_holds(case in case()) {
+        let review = review_text(&case);
+        let sha = review::sha256_hex(review.as_bytes());
+        let prior = state_of(&case, &sha);
+        let verdicts = verdict_text(&case);
+        let snapshot = snapshot_text(&case);
+        let no_files = |_: &str| None;
+        let got = ops::completion_allowed(&prior, &ops::GateInputs {
+            verdicts: Some(&verdicts),
+            code_review: Some(&review),
+            codex_arg: snapshot.as_deref(),
+            read_file: &no_files,
+        });
+        match model(&case) {
+            Some(allowed) => prop_assert_eq!(got, Ok(allowed), "{:?}", case),
+            None => prop_assert!(got.is_err(), "{:?}", case),
+        }
+    }
+
+    /// Whatever a state file holds, the gate never panics and never completes a state without
+    /// evidence and an APPROVE verdict.
+    #[test]
+    fn the_gate_takes_any_state(prior in json_value(), verdicts in json_value(), review_doc in json_value()) {
+        let (v, r) = (verdicts.to_string(), review_doc.to_string());
+        let no_files = |_: &str| None;
+        let got = ops::completion_allowed(&prior, &ops::GateInputs {
+            verdicts: Some(&v), code_review: Some(&r), codex_arg: None, read_file: &no_files,
+        });
+        if got == Ok(true) {
+            prop_assert_eq!(prior.get("objective_verdict"), Some(&json!("APPROVE")));
+            prop_assert!(prior.get("completion_evidence_paths").and_then(Value::as_array).is_some_and(|e| !e.is_empty()));
+        }
+    }
+
+    /// The merge-write: known keys in the reference's order, nothing else but the heartbeats,
+    /// its bytes read back to the same document, integer-like keys of stories first.
+    #[test]
+    fn the_merge_write_is_the_reference_layout(prior in state_map()) {
+        let Ok(once) = state::merged(&Value::Object(prior.clone()), &Map::new(), "T") else {
+            return Ok(());
+        };
         let bytes = state::to_bytes(&once);
         let reread = state::parse(&bytes).expect("written state parses");
-        prop_assert_eq!(&reread, &once);
-        prop_assert_eq!(state::normalized(reread, "T"), once.clone());
-        let known: Vec<&str> = once.keys().map(String::as_str).filter(|k| state::KEY_ORDER.contains(k)).collect();
-        let order: Vec<&str> = state::KEY_ORDER.iter().copied().filter(|k| known.contains(k)).collect();
-        prop_assert_eq!(known, order);
-        for (k, v) in &prior {
-            if !state::KEY_ORDER.contains(&k.as_str()) {
-                prop_assert_eq!(once.get(k), Some(v));
-            }
-        }
+        prop_assert_eq!(js::stringify(&Value::Object(reread.clone()), true).into_bytes(), bytes.clone());
+        let keys: Vec<&str> = once.keys().map(String::as_str).collect();
+        let order: Vec<&str> = state::KEY_ORDER
+            .iter()
+            .copied()
+            .chain(["last_touched_at", "progress_touched_at"])
+            .filter(|k| keys.contains(k))
+            .collect();
+        prop_assert_eq!(keys, order);
         prop_assert!(!bytes.ends_with(b"\n"));
+        let again = state::merged(&Value::Object(reread), &Map::new(), "T").expect("merges again");
+        prop_assert_eq!(state::to_bytes(&again), bytes);
+    }
+
+    /// `JSON.stringify(JSON.parse(x))` is a fixed point, integer-like keys first.
+    #[test]
+    fn javascript_json_round_trips(value in json_value()) {
+        let text = js::stringify(&value, false);
+        let parsed = js::parse(&text).expect("our own output parses");
+        prop_assert_eq!(js::stringify(&parsed, false), text.clone());
+        prop_assert_eq!(js::stringify(&js::parse(&js::stringify(&parsed, true)).unwrap(), false), text);
     }
 
     /// Every reader of state bytes takes anything without panicking.
@@ -83,38 +391,16 @@ proptest! {
     fn state_readers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), value in json_value()) {
         for input in [bytes.clone(), value.to_string().into_bytes()] {
             let _ = goal::status_token(Some(&input));
-            let _ = goal::get_view(Some(&input));
             let _ = review::verdicts(Some(&input));
             let _ = review::code_review(Some(&input));
             let _ = hook::parse_event(&input);
-            if let Some(mut parsed) = state::parse(&input) {
+            let _ = js::parse(&String::from_utf8_lossy(&input));
+            if let Some(parsed) = state::parse(&input) {
                 let _ = goal::is_pristine(&parsed);
-                let _ = serialize::requirements(&parsed);
-                let _ = serialize::review_context(&parsed);
                 let _ = hook::stories_digest(&parsed);
                 let _ = liveness::touched(&parsed);
-                let _ = stories::confirm(&mut parsed, "S1");
-                let _ = phase::resume_pursuit(&mut parsed);
-                let _ = phase::request_complete(&mut parsed, &phase::CompletionInputs {
-                    verdicts: Some(&input), code_review: Some(&input), codex_snapshot: None,
-                });
+                let _ = state::merged(&Value::Object(parsed), &Map::new(), "T");
             }
-        }
-    }
-
-    /// A gate's refusal leaves the state as it was; success is the only way to complete.
-    #[test]
-    fn request_complete_changes_nothing_unless_it_completes(
-        prior in state_map(), verdicts in json_value(), code_review in json_value()
-    ) {
-        let mut state = prior.clone();
-        let (v, r) = (verdicts.to_string(), code_review.to_string());
-        let result = phase::request_complete(&mut state, &phase::CompletionInputs {
-            verdicts: Some(v.as_bytes()), code_review: Some(r.as_bytes()), codex_snapshot: None,
-        });
-        match result {
-            Ok(()) => prop_assert_eq!(state::phase(&state), "complete"),
-            Err(_) => prop_assert_eq!(state, prior),
         }
     }
 
@@ -133,14 +419,16 @@ proptest! {
         }
     }
 
-    /// The non-goals gate and the timestamp parser take any text.
+    /// The non-goals gate, Number() and the timestamp parser take any text.
     #[test]
     fn text_checks_never_panic(text in "\\PC{0,80}") {
-        let _ = phase::check_non_goals(&text);
+        let _ = ops::is_non_goal_line(&text);
         let _ = liveness::parse_stamp(&text);
+        let _ = js::number_of_text(&text);
         let line = format!("- {text} | decider: {text}");
-        if !text.trim().is_empty() && !text.contains('\n') && !text.contains('\r') {
-            prop_assert!(phase::check_non_goals(&line).is_ok(), "{}", line);
+        let terminator = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+        if !model_trim(&text).is_empty() && !text.contains(terminator) {
+            prop_assert!(ops::is_non_goal_line(&line), "{}", line);
         }
     }
 }
@@ -151,8 +439,18 @@ fn stamps_round_trip() {
     let parsed = liveness::parse_stamp(&stamp).expect("our own stamp parses");
     let now = jiff::Timestamp::now();
     assert!(liveness::idle_secs(parsed, now) < 5);
-    assert_eq!(
-        liveness::parse_stamp("2026-08-20T10:00:00+09:00").map(|t| t.as_second()),
-        Some(1787187600)
-    );
+    for (text, secs) in [
+        ("2026-08-20T10:00:00+09:00", 1787187600),
+        ("2026-08-20T10:00:00Z", 1787220000),
+        ("2026-08-20T10:00:00.123Z", 1787220000),
+        ("2026-08-20", 1787184000),
+        ("Thu, 20 Aug 2026 10:00:00 GMT", 1787220000),
+    ] {
+        assert_eq!(
+            liveness::parse_stamp(text).map(|t| t.as_second()),
+            Some(secs),
+            "{text}"
+        );
+    }
+    assert_eq!(liveness::parse_stamp("garbage"), None);
 }

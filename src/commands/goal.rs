@@ -1,25 +1,25 @@
 //! `git ucg goal`: the ultragoal state machine, speaking its TypeScript state CLI's language —
-//! the same argument rules, the same outputs, exit 0, or 1 with the reference's refusal line on
-//! stderr. The session id is checked before any subcommand runs, as there. Unlike the reference,
-//! every writer reads, validates and writes under the state lock in one step.
+//! the same argument rules (flags before the subcommand too), the same outputs, exit 0, or 1 with
+//! the reference's refusal line on stderr. The session id is checked before any subcommand runs,
+//! as there. Where the reference would read a valueless flag as the text `true`, or die on a
+//! TypeError, git-ucg refuses with a message (README, "Differences from the reference").
 
 mod diff;
 mod gc;
 mod stop_hook;
 mod view;
 
-use crate::cli::{GoalArgs, GoalCommand};
+use crate::cli::{GoalArgs, GoalCommand, GOAL_FLAGS_FIRST};
 use crate::context::Context;
 use crate::error::Result;
 use crate::goal::args::{self, Parsed};
-use crate::goal::phase::{self, CodexSnapshot, CompletionInputs, SetRequest};
-use crate::goal::session::{self, Read, Session};
-use crate::goal::stories::{self, Steering, Story};
-use crate::goal::{self, dir, liveness, review_lane, Refusal, Reply};
+use crate::goal::ops::{self, Steering};
+use crate::goal::session::{self, Session};
+use crate::goal::{dir, js, liveness, Refusal, Reply};
 use serde_json::Value;
 use std::io::{Read as _, Write};
 
-type Outcome = std::result::Result<Reply, Refusal>;
+type Outcome = std::result::Result<(), Refusal>;
 
 pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     if let Some(GoalCommand::StopHook) = args.command {
@@ -31,32 +31,50 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     };
     let cwd = std::env::current_dir()?;
     let (omt_dir, warning) = dir::omt_dir(args.omt_dir.as_deref(), &cwd);
-    if let Some(warning) = warning {
+    let session = Session::with_warning(omt_dir, sid, warning);
+    let tokens: Vec<String> = match &args.command {
+        Some(GoalCommand::Current(json)) => {
+            warn_now(&session);
+            return view::run_current(&session, json.json.on);
+        }
+        Some(GoalCommand::Show(json)) => {
+            warn_now(&session);
+            return view::run_show(ctx, &session, json.json.on);
+        }
+        Some(GoalCommand::Gc(gc_args)) => {
+            warn_now(&session);
+            return gc::run(&session, gc_args.dry_run, gc_args.json.on);
+        }
+        Some(GoalCommand::Diff(diff_args)) => {
+            warn_now(&session);
+            return diff::run(ctx, &session, diff_args);
+        }
+        Some(command) => raw_tokens(command),
+        None => Vec::new(),
+    };
+    let mut reply = Reply::default();
+    let outcome = dispatch(&session, &tokens, &mut reply);
+    if let Some(warning) = session.warning() {
         eprintln!("{warning}");
     }
-    let session = Session::new(omt_dir, sid);
-    let Some(command) = &args.command else {
-        return Ok(refuse(&Refusal::direct(USAGE)));
-    };
-    let outcome = match command {
-        GoalCommand::Current(json) => return view::run_current(&session, json.json.on),
-        GoalCommand::Show(json) => return view::run_show(ctx, &session, json.json.on),
-        GoalCommand::Gc(args) => return gc::run(&session, args.dry_run, args.json.on),
-        GoalCommand::Diff(args) => return diff::run(ctx, &session, args),
-        GoalCommand::Unknown(_) => Err(Refusal::direct(USAGE)),
-        raw => dispatch(&session, raw),
-    };
+    for notice in &reply.notices {
+        eprintln!("{}", js::printable(notice));
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(js::printable(&reply.stdout).as_bytes())?;
+    stdout.flush()?;
     match outcome {
-        Ok(reply) => {
-            for notice in &reply.notices {
-                eprintln!("{notice}");
-            }
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(reply.stdout.as_bytes())?;
-            stdout.flush()?;
-            Ok(u8::from(reply.failed))
-        }
+        Ok(()) => Ok(u8::from(reply.failed)),
         Err(refusal) => Ok(refuse(&refusal)),
+    }
+}
+
+/// git-ucg's own subcommands name the directory at once (and make it, as the reference would).
+fn warn_now(session: &Session) {
+    if session.use_dir().is_ok() {
+        if let Some(warning) = session.warning() {
+            eprintln!("{warning}");
+        }
     }
 }
 
@@ -69,234 +87,110 @@ retire-story|split-story|serialize-requirements|serialize-review-context|current
 
 /// A refusal as the TypeScript CLI prints it: exit 1.
 fn refuse(refusal: &Refusal) -> u8 {
-    eprintln!("{}", refusal.line());
+    eprintln!("{}", js::printable(&refusal.line()));
     1
 }
 
-/// The raw arguments of a state CLI subcommand.
-fn raw_args(command: &GoalCommand) -> &[String] {
+/// A state CLI subcommand's arguments as the reference's argv: its name, then the rest.
+fn raw_tokens(command: &GoalCommand) -> Vec<String> {
     use GoalCommand as C;
-    match command {
-        C::Set(a)
-        | C::SetVerdict(a)
-        | C::RequestComplete(a)
-        | C::SetBudgetLimited(a)
-        | C::SetBlocked(a)
-        | C::ResumePursuit(a)
-        | C::SetStories(a)
-        | C::ConfirmStory(a)
-        | C::ConfirmAllStories(a)
-        | C::ReorderStories(a)
-        | C::AddStory(a)
-        | C::ReviseStory(a)
-        | C::RetireStory(a)
-        | C::SplitStory(a)
-        | C::Get(a)
-        | C::Status(a)
-        | C::SerializeRequirements(a)
-        | C::SerializeReviewContext(a)
-        | C::ListOthers(a)
-        | C::Adopt(a)
-        | C::ClaimReviewDispatch(a)
-        | C::ApproveReviewDispatchRenewal(a)
-        | C::DismissReviewFinding(a) => &a.args,
-        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) | C::Unknown(_) => &[],
-    }
+    let (name, rest): (&str, &[String]) = match command {
+        C::Set(a) => ("set", &a.args),
+        C::SetVerdict(a) => ("set-verdict", &a.args),
+        C::RequestComplete(a) => ("request-complete", &a.args),
+        C::SetBudgetLimited(a) => ("set-budget-limited", &a.args),
+        C::SetBlocked(a) => ("set-blocked", &a.args),
+        C::ResumePursuit(a) => ("resume-pursuit", &a.args),
+        C::SetStories(a) => ("set-stories", &a.args),
+        C::ConfirmStory(a) => ("confirm-story", &a.args),
+        C::ConfirmAllStories(a) => ("confirm-all-stories", &a.args),
+        C::ReorderStories(a) => ("reorder-stories", &a.args),
+        C::AddStory(a) => ("add-story", &a.args),
+        C::ReviseStory(a) => ("revise-story", &a.args),
+        C::RetireStory(a) => ("retire-story", &a.args),
+        C::SplitStory(a) => ("split-story", &a.args),
+        C::Get(a) => ("get", &a.args),
+        C::Status(a) => ("status", &a.args),
+        C::SerializeRequirements(a) => ("serialize-requirements", &a.args),
+        C::SerializeReviewContext(a) => ("serialize-review-context", &a.args),
+        C::ListOthers(a) => ("list-others", &a.args),
+        C::Adopt(a) => ("adopt", &a.args),
+        C::ClaimReviewDispatch(a) => ("claim-review-dispatch", &a.args),
+        C::ApproveReviewDispatchRenewal(a) => ("approve-review-dispatch-renewal", &a.args),
+        C::DismissReviewFinding(a) => ("dismiss-review-finding", &a.args),
+        C::Unknown(tokens) => {
+            // Flags before the subcommand: the marker goes, the arguments stay whole.
+            let from = usize::from(tokens.first().map(String::as_str) == Some(GOAL_FLAGS_FIRST));
+            return tokens[from..].to_vec();
+        }
+        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) => return Vec::new(),
+    };
+    std::iter::once(name.to_string())
+        .chain(rest.iter().cloned())
+        .collect()
 }
 
-fn dispatch(session: &Session, command: &GoalCommand) -> Outcome {
-    use GoalCommand as C;
-    let raw = raw_args(command);
-    let flags = args::parse(raw);
-    let story_id = flags.positionals.first().map(String::as_str);
-    let silent = Ok(Reply::default());
-    match command {
-        C::Set(_) => set(session, &flags),
-        C::SetVerdict(_) => set_verdict(session, &flags),
-        C::RequestComplete(_) => request_complete(session, &flags),
-        C::SetBudgetLimited(_) => {
-            session.update(true, |state| {
-                phase::set_budget_limited(state);
-                Ok(())
-            })?;
-            silent
+/// A valueless flag the reference would read as the text `true` — and accept — is refused.
+/// (Where the reference refuses `"true"` itself — a phase, a verdict, a class, JSON — its own
+/// refusal stands.)
+fn require_values(sub: &str, flags: &Parsed, names: &[&str]) -> Outcome {
+    for name in names {
+        if flags.get(name) == Some(&args::Value::True) {
+            return Err(Refusal::direct(format!(
+                "{sub}: --{name} requires a value (the ultragoal state CLI would take it as the text \"true\")"
+            )));
         }
-        C::SetBlocked(_) => {
-            let reason = flags.text("reason").unwrap_or("");
-            session.update(true, |state| {
-                phase::set_blocked(state, reason);
-                Ok(())
-            })?;
-            silent
-        }
-        C::ResumePursuit(_) => resume_pursuit(session),
-        C::SetStories(_) => set_stories(session, &flags),
-        C::ConfirmStory(_) => {
-            // The reference scans the raw arguments for the first one that is not a flag.
-            let story_id = raw
-                .iter()
-                .find(|a| !a.starts_with("--"))
-                .ok_or_else(|| Refusal::direct("confirm-story: <id> argument is required"))?;
-            confirm_story(session, story_id)
-        }
-        C::ConfirmAllStories(_) => {
-            session.update(true, |state| {
-                stories::confirm_all(state);
-                Ok(())
-            })?;
-            silent
-        }
-        C::ReorderStories(_) => {
-            let order = match flags.get("order") {
-                Some(args::Value::True) => {
-                    return Err(Refusal::direct("reorder-stories: --order requires a value"))
-                }
-                Some(args::Value::Text(order)) if !order.is_empty() => args::comma_list(order),
-                _ => {
-                    return Err(Refusal::direct(
-                        "reorder-stories: --order <id1,id2,...> is required",
-                    ))
-                }
-            };
-            session.update(true, |state| stories::reorder(state, &order))?;
-            silent
-        }
-        C::AddStory(_) => {
-            let story = json_object(&flags, "add-story", "--json <story> is required")?;
-            session.update(true, |state| stories::add(state, story, &steering(&flags)))?;
-            silent
-        }
-        C::ReviseStory(_) => {
-            let story_id = story_id
-                .ok_or_else(|| Refusal::direct("revise-story: <id> argument is required"))?;
-            let patch = json_object(&flags, "revise-story", "--json <patch> is required")?;
-            session.update(true, |state| {
-                stories::revise(state, story_id, patch, &steering(&flags))
-            })?;
-            silent
-        }
-        C::RetireStory(_) => {
-            let story_id = story_id
-                .ok_or_else(|| Refusal::direct("retire-story: <id> argument is required"))?;
-            session.update(true, |state| {
-                stories::retire(state, story_id, &steering(&flags))
-            })?;
-            silent
-        }
-        C::SplitStory(_) => {
-            let story_id = story_id
-                .ok_or_else(|| Refusal::direct("split-story: <id> argument is required"))?;
-            let children = json_array(
-                &flags,
-                "split-story",
-                "--json <array of stories> is required",
-            )?;
-            session.update(true, |state| {
-                stories::split(state, story_id, children, &steering(&flags))
-            })?;
-            silent
-        }
-        C::Get(_) => {
-            let bytes = session.bytes().ok().flatten();
-            let text = goal::get_view(bytes.as_deref()).map_or("null".into(), |v| v.to_string());
-            Ok(Reply::out(text + "\n"))
-        }
-        C::Status(_) => {
-            let bytes = session.bytes().ok().flatten();
-            Ok(Reply::out(format!(
-                "{}\n",
-                goal::status_token(bytes.as_deref())
-            )))
-        }
-        C::SerializeRequirements(_) => Ok(Reply::out(
-            active_state(session)
-                .as_ref()
-                .map(goal::serialize::requirements)
-                .unwrap_or_default(),
-        )),
-        C::SerializeReviewContext(_) => {
-            let state = active_state(session).ok_or_else(|| {
-                format!(
-                    "serialize-review-context: no active ultragoal state for session \"{}\"",
-                    session.sid
-                )
-            })?;
-            Ok(Reply::out(goal::serialize::review_context(&state) + "\n"))
-        }
-        C::ListOthers(_) => Ok(liveness::list_others(session, flags.has("json"))?),
-        C::Adopt(_) => {
-            let source = flags
-                .text("src")
-                .filter(|s| !s.is_empty())
-                .ok_or_else(|| Refusal::direct("adopt: --src <sid> is required"))?;
-            liveness::adopt(session, source, &mut |warning| eprintln!("{warning}"))?;
-            silent
-        }
-        C::ClaimReviewDispatch(_) => Ok(review_lane::claim(session)),
-        C::ApproveReviewDispatchRenewal(_) => Ok(review_lane::renew(session)),
-        C::DismissReviewFinding(_) => review_lane::dismiss(session, &flags),
-        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) | C::Unknown(_) => silent,
     }
+    Ok(())
 }
 
-/// The state when it is active and passes the readers' guard (what `get` prints).
-fn active_state(session: &Session) -> Option<goal::state::State> {
-    match session.read() {
-        Read::Parsed(state)
-            if goal::state::passes_guard(&state) && goal::state::is_active(&state) =>
-        {
-            Some(state)
-        }
-        _ => None,
-    }
+/// `strFlagOrBlank`: a flag's text, `""` when absent or valueless.
+fn text_or_blank<'a>(flags: &'a Parsed, name: &str) -> &'a str {
+    flags.value(name).unwrap_or("")
 }
 
-fn steering(flags: &Parsed) -> Steering<'_> {
-    Steering {
-        evidence: flags.value("evidence").unwrap_or(""),
-        rationale: flags.value("rationale").unwrap_or(""),
-    }
+/// A required positional id (`positionals[1]`); empty counts as missing.
+fn story_id<'a>(sub: &str, flags: &'a Parsed) -> std::result::Result<&'a str, Refusal> {
+    flags
+        .positionals
+        .get(1)
+        .map(String::as_str)
+        .filter(|id| !id.is_empty())
+        .ok_or_else(|| Refusal::direct(format!("{sub}: <id> argument is required")))
 }
 
-/// `--json`'s value parsed; the refusals are the reference's direct lines.
-fn json_flag(flags: &Parsed, what: &str, missing: &str) -> std::result::Result<Value, Refusal> {
+/// `--json`'s text (required, non-empty) parsed as `JSON.parse` does, its errors in its words.
+fn json_flag(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<Value, Refusal> {
     let text = flags
         .text("json")
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| Refusal::direct(format!("{what}: {missing}")))?;
-    serde_json::from_str(text).map_err(|e| {
-        Refusal::direct(format!(
-            "{what}: invalid JSON — SyntaxError: JSON Parse error: {e}"
-        ))
-    })
+        .ok_or_else(|| Refusal::direct(format!("{sub}: {missing}")))?;
+    js::parse(text).map_err(|e| Refusal::direct(format!("{sub}: invalid JSON — SyntaxError: {e}")))
 }
 
-fn json_object(flags: &Parsed, what: &str, missing: &str) -> std::result::Result<Story, Refusal> {
-    match json_flag(flags, what, missing)? {
-        Value::Object(story) => Ok(story),
+fn json_object(
+    sub: &str,
+    flags: &Parsed,
+    missing: &str,
+) -> std::result::Result<js::Object, Refusal> {
+    match json_flag(sub, flags, missing)? {
+        Value::Object(object) => Ok(object),
         _ => Err(Refusal::direct(format!(
-            "{what}: invalid JSON — Error: expected JSON object"
+            "{sub}: invalid JSON — Error: expected JSON object"
         ))),
     }
 }
 
 fn json_array(
+    sub: &str,
     flags: &Parsed,
-    what: &str,
     missing: &str,
-) -> std::result::Result<Vec<Story>, Refusal> {
-    let expected = || Refusal::direct(format!("{what}: invalid JSON — Error: expected JSON array"));
-    match json_flag(flags, what, missing)? {
-        Value::Array(items) => items
-            .into_iter()
-            .map(|item| match item {
-                Value::Object(story) => Ok(story),
-                _ => Err(Refusal::direct(format!(
-                    "{what}: invalid JSON — Error: every story must be a JSON object"
-                ))),
-            })
-            .collect(),
-        _ => Err(expected()),
+) -> std::result::Result<Vec<Value>, Refusal> {
+    match json_flag(sub, flags, missing)? {
+        Value::Array(items) => Ok(items),
+        _ => Err(Refusal::direct(format!(
+            "{sub}: invalid JSON — Error: expected JSON array"
+        ))),
     }
 }
 
@@ -305,31 +199,166 @@ fn value_or_stdin(value: &str) -> std::result::Result<String, Refusal> {
     if value != "-" {
         return Ok(value.to_string());
     }
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| format!("cannot read standard input: {e}"))?;
+        .read_to_end(&mut bytes)
+        .map_err(|e| Refusal::Thrown(format!("cannot read standard input: {e}")))?;
+    let mut text = js::decode(&bytes);
     if text.ends_with('\n') {
         text.pop();
     }
     Ok(text)
 }
 
-/// `--max-iterations` as JavaScript's `Number()` reads it: an integer of at least 1 (`" 5 "`,
-/// `5.0`, `1e1` and `0x10` included).
-fn parse_max_iterations(text: &str) -> Option<i64> {
-    let trimmed = text.trim();
-    let number = match trimmed
-        .strip_prefix("0x")
-        .or_else(|| trimmed.strip_prefix("0X"))
-    {
-        Some(hex) => i64::from_str_radix(hex, 16).ok()? as f64,
-        None => trimmed.parse::<f64>().ok()?,
+fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome {
+    let flags = args::parse(tokens);
+    let Some(sub) = flags.positionals.first().map(String::as_str) else {
+        return Err(Refusal::direct(USAGE));
     };
-    (number.fract() == 0.0 && number >= 1.0 && number <= i64::MAX as f64).then_some(number as i64)
+    let steering = || Steering {
+        evidence: text_or_blank(&flags, "evidence"),
+        rationale: text_or_blank(&flags, "rationale"),
+    };
+    match sub {
+        "set" => set(session, &flags, reply),
+        "set-verdict" => {
+            let verdict = flags.text("verdict").unwrap_or("absent");
+            if !["APPROVE", "REQUEST_CHANGES", "COMMENT", "absent"].contains(&verdict) {
+                return Err(Refusal::direct(format!(
+                    "set-verdict: invalid --verdict \"{verdict}\" (one of APPROVE|REQUEST_CHANGES|COMMENT|absent)"
+                )));
+            }
+            let mut advanced = Reply::default();
+            let result = ops::set_verdict(session, verdict, &mut advanced);
+            if !advanced.notices.is_empty() {
+                reply.notices.extend(crate::goal::base::after_transition(
+                    session, "pursuing", false,
+                ));
+                reply.notices.append(&mut advanced.notices);
+            }
+            result.map(|_| ())
+        }
+        "set-budget-limited" => ops::set_budget_limited(session),
+        "resume-pursuit" => ops::resume_pursuit(session),
+        "set-blocked" => {
+            require_values(sub, &flags, &["reason"])?;
+            ops::set_blocked(session, flags.text("reason").unwrap_or(""))
+        }
+        "request-complete" => request_complete(session, &flags),
+        "claim-review-dispatch" => {
+            ops::claim(session, reply);
+            Ok(())
+        }
+        "approve-review-dispatch-renewal" => {
+            ops::renew(session, reply);
+            Ok(())
+        }
+        "dismiss-review-finding" => {
+            require_values(sub, &flags, &["ref", "rationale"])?;
+            let location = flags.text("ref").unwrap_or("");
+            let class = flags.text("class").unwrap_or("");
+            let rationale = flags.text("rationale").unwrap_or("");
+            if !crate::goal::review::CLASSES.contains(&class) {
+                return Err(Refusal::direct(
+                    "dismiss-review-finding: --class must be one of correctness, regression, cleanup, \
+requirement-gap",
+                ));
+            }
+            if !ops::dismiss(session, location, class, rationale) {
+                return Err(Refusal::direct(format!(
+                    "dismiss-review-finding: refused — requires an active pursuing goal, a non-empty \
+--ref and --rationale, and a blocking (BLOCK-outcome) {class} finding at \"{location}\" in the current \
+code-review artifact"
+                )));
+            }
+            reply.stdout = format!("dismissed {class} finding at {location}\n");
+            Ok(())
+        }
+        "get" => {
+            reply.stdout = ops::get(session)?;
+            Ok(())
+        }
+        "status" => {
+            reply.stdout = ops::status(session)?;
+            Ok(())
+        }
+        "list-others" => {
+            *reply = liveness::list_others(session, flags.has("json"))?;
+            Ok(())
+        }
+        "adopt" => {
+            require_values(sub, &flags, &["src"])?;
+            let source = flags
+                .text("src")
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| Refusal::direct("adopt: --src <sid> is required"))?;
+            let mut warnings = Vec::new();
+            let adopted = liveness::adopt(session, source, &mut |w| warnings.push(w));
+            reply.notices.extend(warnings);
+            adopted?;
+            ops::clear_codex_objective(session)
+        }
+        "confirm-story" => {
+            // The reference scans its raw arguments after the first for one that is not a flag.
+            let story_id = tokens
+                .iter()
+                .skip(1)
+                .find(|a| !a.starts_with("--"))
+                .filter(|id| !id.is_empty())
+                .ok_or_else(|| Refusal::direct("confirm-story: <id> argument is required"))?;
+            ops::confirm(session, story_id)
+        }
+        "confirm-all-stories" => ops::confirm_all(session),
+        "set-stories" => {
+            if flags.get("single") == Some(&args::Value::True) {
+                return ops::set_single(session);
+            }
+            let stories = json_array(sub, &flags, "--json <array> or --single is required")?;
+            ops::set_stories(session, &stories)
+        }
+        "reorder-stories" => {
+            if flags.get("order") == Some(&args::Value::True) {
+                return Err(Refusal::direct("reorder-stories: --order requires a value"));
+            }
+            let order = flags
+                .text("order")
+                .filter(|o| !o.is_empty())
+                .ok_or_else(|| {
+                    Refusal::direct("reorder-stories: --order <id1,id2,...> is required")
+                })?;
+            ops::reorder(session, &ops::comma_list(order))
+        }
+        "revise-story" => {
+            let id = story_id(sub, &flags)?;
+            let patch = json_object(sub, &flags, "--json <patch> is required")?;
+            ops::revise(session, id, &patch, &steering())
+        }
+        "add-story" => {
+            let story = json_object(sub, &flags, "--json <story> is required")?;
+            ops::add(session, &story, &steering())
+        }
+        "retire-story" => {
+            let id = story_id(sub, &flags)?;
+            ops::retire(session, id, &steering())
+        }
+        "split-story" => {
+            let id = story_id(sub, &flags)?;
+            let children = json_array(sub, &flags, "--json <array of stories> is required")?;
+            ops::split(session, id, &children, &steering())
+        }
+        "serialize-requirements" => {
+            reply.stdout = ops::requirements(session)?;
+            Ok(())
+        }
+        "serialize-review-context" => {
+            reply.stdout = ops::review_context(session)?;
+            Ok(())
+        }
+        _ => Err(Refusal::direct(USAGE)),
+    }
 }
 
-fn set_request(flags: &Parsed) -> std::result::Result<SetRequest, Refusal> {
+fn set(session: &Session, flags: &Parsed, reply: &mut Reply) -> Outcome {
     if flags.get("max-iterations") == Some(&args::Value::True) {
         return Err(Refusal::direct("set: --max-iterations requires a value"));
     }
@@ -338,11 +367,14 @@ fn set_request(flags: &Parsed) -> std::result::Result<SetRequest, Refusal> {
             "set: --completion-evidence requires a value",
         ));
     }
+    let mut valued: Vec<&str> = ops::SET_TEXT_FLAGS.iter().map(|(flag, _)| *flag).collect();
+    valued.push("codex-goal-objective");
+    require_values("set", flags, &valued)?;
     let codex_goal_objective = match flags.text("codex-goal-objective") {
         None => None,
         Some(given) => {
             let objective = value_or_stdin(given)?;
-            if goal::state::is_blank(&objective) {
+            if js::is_blank(&objective) {
                 return Err(Refusal::direct(
                     "set: --codex-goal-objective was supplied but resolved to an empty value — \
 refusing rather than disarming the completion cross-check (a quoted heredoc whose payload contains a \
@@ -352,169 +384,45 @@ line equal to its delimiter produces exactly this)",
             Some(objective)
         }
     };
-    let max_iterations = match flags.value("max-iterations") {
+    let max_iterations = match flags.text("max-iterations") {
         None => None,
-        Some(text) => Some(parse_max_iterations(text).ok_or_else(|| {
-            Refusal::direct(format!(
-                "set: invalid --max-iterations \"{text}\" (positive integer required)"
-            ))
-        })?),
+        Some(text) => {
+            let n = js::number_of_text(text);
+            if !(n.is_finite() && n.fract() == 0.0 && n >= 1.0) {
+                return Err(Refusal::direct(format!(
+                    "set: invalid --max-iterations \"{text}\" (positive integer required)"
+                )));
+            }
+            Some(n)
+        }
     };
-    let mut fields = Vec::new();
-    for (flag, key) in phase::SLOTS.iter().chain(&phase::TEXT_FIELDS) {
-        if let Some(value) = flags.text(flag) {
-            fields.push((*key, value.to_string()));
-        }
-    }
-    Ok(SetRequest {
-        phase: flags.text("phase").unwrap_or("").to_string(),
-        fields,
-        max_iterations,
-        completion_evidence: flags.value("completion-evidence").map(args::comma_list),
-        codex_goal_objective,
-    })
-}
-
-fn set(session: &Session, flags: &Parsed) -> Outcome {
-    let request = set_request(flags)?;
-    let effects = session.update(true, |state| {
-        let effects = phase::set(state, &request)?;
-        if effects.delete_artifacts {
-            let _ = crate::store::remove_if_present(&session.verdict_file());
-            let _ = crate::store::remove_if_present(&session.codereview_file());
-        }
-        Ok(effects)
-    })?;
-    let mut reply = Reply::default();
-    reply.notices.extend(goal::base::after_transition(
+    let opts = ops::set_opts(flags, codex_goal_objective, max_iterations);
+    let effects = ops::set(session, &opts)?;
+    reply.notices.extend(crate::goal::base::after_transition(
         session,
-        &request.phase,
+        &opts.phase,
         effects.fresh,
     ));
-    Ok(reply)
-}
-
-fn set_verdict(session: &Session, flags: &Parsed) -> Outcome {
-    let verdict = flags.text("verdict").unwrap_or("absent");
-    if !phase::VERDICTS.contains(&verdict) {
-        return Err(Refusal::direct(format!(
-            "set-verdict: invalid --verdict \"{verdict}\" (one of APPROVE|REQUEST_CHANGES|COMMENT|absent)"
-        )));
-    }
-    // The reference reads an absent file as `{}`, which is not planning: the seed it then writes
-    // stays an inert planning seed instead of being advanced into pursuit.
-    let existed = session.state_file().symlink_metadata().is_ok();
-    let advanced = session.update(true, |state| {
-        if existed {
-            phase::set_verdict(state, verdict)
-        } else {
-            state.insert("objective_verdict".into(), verdict.into());
-            Ok(false)
-        }
-    })?;
-    let mut reply = Reply::default();
-    if advanced {
-        reply
-            .notices
-            .extend(goal::base::after_transition(session, "pursuing", false));
-        reply
-            .notices
-            .push("set-verdict: phase auto-advanced planning -> pursuing".into());
-    }
-    Ok(reply)
+    Ok(())
 }
 
 fn request_complete(session: &Session, flags: &Parsed) -> Outcome {
-    let codex_snapshot = match flags.text("codex-goal-json") {
+    require_values("request-complete", flags, &["codex-goal-json"])?;
+    let arg = match flags.text("codex-goal-json") {
         None => None,
-        Some(given) => Some(codex_snapshot(given)?),
+        Some(given) => Some(value_or_stdin(given)?),
     };
-    let unparseable = match &codex_snapshot {
-        Some(CodexSnapshot::Unparseable(text)) => Some(text.clone()),
-        _ => None,
-    };
-    let refused = |why: String| {
-        let first = match &unparseable {
-            Some(given) => format!(
+    if ops::request_complete(session, arg.as_deref())? {
+        return Ok(());
+    }
+    let read_file = |path: &str| session::read_text(std::path::Path::new(path));
+    match &arg {
+        Some(given) if ops::codex_snapshot(given, &read_file).is_none() => {
+            Err(Refusal::direct(format!(
                 "request-complete: refused — --codex-goal-json could not be parsed as JSON or read as \
 a file path: \"{given}\""
-            ),
-            _ => phase::COMPLETE_REFUSED.to_string(),
-        };
-        Refusal::direct(format!(
-            "{first}\nrequest-complete: first failed gate: {why}"
-        ))
-    };
-    let (lock, state) = session.locked(true)?;
-    let mut state = state.ok_or_else(|| session.absent_message())?;
-    let verdicts = session::read_optional(&session.verdict_file()).map_err(refused)?;
-    let code_review = session::read_optional(&session.codereview_file()).map_err(refused)?;
-    phase::request_complete(
-        &mut state,
-        &CompletionInputs {
-            verdicts: verdicts.as_deref(),
-            code_review: code_review.as_deref(),
-            codex_snapshot,
-        },
-    )
-    .map_err(refused)?;
-    session.commit(&lock, state)?;
-    Ok(Reply::default())
-}
-
-/// `--codex-goal-json`: inline JSON, else a file holding JSON, else standard input for `-`.
-fn codex_snapshot(given: &str) -> std::result::Result<CodexSnapshot, Refusal> {
-    let text = value_or_stdin(given)?;
-    let object = |text: &str| match serde_json::from_str::<Value>(text) {
-        Ok(value @ Value::Object(_)) => Some(value),
-        _ => None,
-    };
-    let parsed = object(&text).or_else(|| {
-        let bytes = std::fs::read(&text).ok()?;
-        object(std::str::from_utf8(&bytes).ok()?)
-    });
-    Ok(match parsed {
-        Some(root) => CodexSnapshot::Parsed(root),
-        None => CodexSnapshot::Unparseable(text),
-    })
-}
-
-fn resume_pursuit(session: &Session) -> Outcome {
-    let lock = session.lock()?;
-    let mut state = match session.read() {
-        Read::Parsed(state) => state,
-        Read::Absent => return Err("resume-pursuit: refused — state file is absent".into()),
-        Read::Corrupt(why) => {
-            return Err(
-                format!("resume-pursuit: refused — state is corrupt or invalid\n{why}").into(),
-            )
+            )))
         }
-    };
-    phase::resume_pursuit(&mut state)?;
-    session.commit(&lock, state)?;
-    Ok(Reply::default())
-}
-
-fn set_stories(session: &Session, flags: &Parsed) -> Outcome {
-    if flags.get("single") == Some(&args::Value::True) {
-        session.update(true, stories::set_single)?;
-        return Ok(Reply::default());
+        _ => Err(Refusal::direct(ops::COMPLETE_REFUSED)),
     }
-    let list = json_array(
-        flags,
-        "set-stories",
-        "--json <array> or --single is required",
-    )?;
-    session.update(true, |state| stories::set_stories(state, list))?;
-    Ok(Reply::default())
-}
-
-fn confirm_story(session: &Session, story_id: &str) -> Outcome {
-    let (lock, state) = session.locked(true)?;
-    let mut state = state.ok_or_else(|| session.absent_message())?;
-    // An already confirmed story is a no-op that writes nothing.
-    if stories::confirm(&mut state, story_id)? {
-        session.commit(&lock, state)?;
-    }
-    Ok(Reply::default())
 }

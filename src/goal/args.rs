@@ -73,7 +73,7 @@ impl Parsed {
 /// A comma list: split on `,`, trimmed, empties dropped.
 pub fn comma_list(text: &str) -> Vec<String> {
     text.split(',')
-        .map(str::trim)
+        .map(super::js::trim)
         .filter(|item| !item.is_empty())
         .map(str::to_string)
         .collect()

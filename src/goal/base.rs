@@ -15,7 +15,7 @@ fn base_file(common_dir: &Path, sid: &str) -> PathBuf {
 
 /// The base recorded for session `sid` in `repo`.
 pub fn recorded(repo: &Repository, sid: &str) -> Option<ObjectId> {
-    let text = std::fs::read_to_string(base_file(repo.common_dir(), sid)).ok()?;
+    let text = crate::store::read_text(base_file(repo.common_dir(), sid)).ok()?;
     git::repo::parse_id(text.trim())
 }
 

@@ -57,7 +57,7 @@ pub fn parse_event(bytes: &[u8]) -> Event {
 
 /// The text of the transcript's last assistant entry (Claude Code's JSONL transcript).
 fn last_assistant_text(transcript: &Path) -> Option<String> {
-    let bytes = std::fs::read(transcript).ok()?;
+    let bytes = crate::store::read_file(transcript).ok()?;
     bytes.split(|b| *b == b'\n').rev().find_map(|line| {
         let entry: Value = serde_json::from_slice(line).ok()?;
         let message = entry.get("message").unwrap_or(&entry);
@@ -446,7 +446,7 @@ impl FailureCount {
     }
 
     fn count(&self) -> u32 {
-        std::fs::read_to_string(&self.path)
+        crate::store::read_text(&self.path)
             .ok()
             .and_then(|t| t.trim().parse::<u32>().ok())
             .unwrap_or(0)

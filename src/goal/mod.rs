@@ -6,11 +6,10 @@ pub mod args;
 pub mod base;
 pub mod dir;
 pub mod hook;
+pub mod js;
 pub mod liveness;
-pub mod phase;
+pub mod ops;
 pub mod review;
-pub mod review_lane;
-pub mod serialize;
 pub mod session;
 pub mod state;
 pub mod stories;
@@ -35,11 +34,13 @@ impl Reply {
 }
 
 /// Why a subcommand refused, printed as the reference prints it: a thrown error carries the
-/// `ultragoal-state: Error: ` prefix, a direct refusal is its own line. Both exit 1.
+/// `ultragoal-state: Error: ` prefix, a direct refusal is its own line. Both exit 1. A crash is
+/// where the reference dies on a JavaScript TypeError; git-ucg says what it met instead.
 #[derive(Debug, PartialEq)]
 pub enum Refusal {
     Thrown(String),
     Direct(String),
+    Crash(String),
 }
 
 impl From<String> for Refusal {
@@ -64,6 +65,10 @@ impl Refusal {
         match self {
             Refusal::Thrown(message) => format!("ultragoal-state: Error: {message}"),
             Refusal::Direct(message) => message.clone(),
+            Refusal::Crash(message) => format!(
+                "ultragoal-state: refused — {message}; the state or its input holds a value the \
+ultragoal state CLI dies on (a TypeError or RangeError)"
+            ),
         }
     }
 }
@@ -77,113 +82,17 @@ pub const PHASES: [&str; 5] = [
     "complete",
 ];
 
-/// `status` (§2.9): the phase token of a state file's bytes, or `absent` when the file is missing,
-/// is not a JSON object, or holds no known phase.
-pub fn status_token(bytes: Option<&[u8]>) -> &'static str {
-    let Some(state) = bytes.and_then(state::parse).filter(state::passes_guard) else {
-        return "absent";
-    };
-    let phase = state::phase(&state);
-    PHASES
-        .iter()
-        .find(|known| **known == phase)
-        .copied()
-        .unwrap_or("absent")
+/// `status` (§2.9): the phase token of a state file's bytes, or `absent`.
+pub fn status_token(bytes: Option<&[u8]>) -> String {
+    let text = bytes.map(js::decode);
+    match ops::raw_of(text.as_deref()) {
+        Some(state) => state::phase(&state).to_string(),
+        None => "absent".into(),
+    }
 }
 
 /// Whether a state is pristine (§3.1): planning, no iteration yet, no outcome — a seed nobody
 /// has used, inert for every reader.
 pub fn is_pristine(state: &serde_json::Map<String, serde_json::Value>) -> bool {
-    use serde_json::Value;
-    state.get("phase").and_then(Value::as_str) == Some("planning")
-        && state
-            .get("iteration")
-            .is_none_or(|i| i.as_u64() == Some(0) && !i.is_f64())
-        && state.get("outcome").is_none_or(|o| o.as_str() == Some(""))
-}
-
-/// `get` (§2.9): an active, schema-valid state with its computed `pristine`, and `stories` and
-/// the review fields defaulted; `None` (printed `null`) for anything else — absent, unparseable,
-/// terminal (inactive), or failing the schema guard (boolean `active`, a known phase, an integer
-/// `iteration` ≥ 0 and `max_iterations` ≥ 1 where present).
-pub fn get_view(bytes: Option<&[u8]>) -> Option<serde_json::Value> {
-    use serde_json::Value;
-    let mut state = state::parse(bytes?)?;
-    if !(state::passes_guard(&state) && state::is_active(&state)) {
-        return None;
-    }
-    // The review lane's fields, defaulted also when invalid (in place, else appended).
-    for (key, default) in [("review_dispatch_used", 0), ("review_dispatch_cap", 5)] {
-        let value = state::int_at_least(state.get(key), 0).unwrap_or(default);
-        state.insert(key.into(), value.into());
-    }
-    if !state
-        .get("approved_review_artifact_sha256")
-        .is_some_and(Value::is_string)
-    {
-        state.insert("approved_review_artifact_sha256".into(), Value::from(""));
-    }
-    if !state.get("stories").is_some_and(Value::is_array) {
-        state.insert("stories".into(), Value::Array(Vec::new()));
-    }
-    let pristine = is_pristine(&state);
-    state.insert("pristine".into(), Value::Bool(pristine));
-    Some(Value::Object(state))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn get_views() {
-        let seed = br#"{"active": true, "phase": "planning", "iteration": 0, "outcome": "", "max_iterations": 10}"#;
-        let view = super::get_view(Some(seed)).unwrap();
-        assert_eq!(view["pristine"], true);
-        assert_eq!(view["stories"], serde_json::json!([]));
-        assert_eq!(view["review_dispatch_cap"], 5);
-        let used = br#"{"active": true, "phase": "pursuing", "iteration": 2, "outcome": "x", "review_dispatch_used": -1}"#;
-        let view = super::get_view(Some(used)).unwrap();
-        assert_eq!(view["pristine"], false);
-        assert_eq!(view["review_dispatch_used"], 0);
-        for bad in [
-            &br#"{"active": false, "phase": "complete"}"#[..],
-            br#"{"active": "yes", "phase": "planning"}"#,
-            br#"{"active": true, "phase": "done"}"#,
-            br#"{"active": true, "phase": "planning", "iteration": -1}"#,
-            br#"{"active": true, "phase": "planning", "max_iterations": 0}"#,
-            br#"{"active": true, "phase": "planning", "iteration": 1.5}"#,
-            b"[]",
-            b"{",
-        ] {
-            assert_eq!(
-                super::get_view(Some(bad)),
-                None,
-                "{}",
-                String::from_utf8_lossy(bad)
-            );
-        }
-        assert_eq!(super::get_view(None), None);
-    }
-
-    #[test]
-    fn status_tokens() {
-        assert_eq!(
-            super::status_token(Some(br#"{"phase": "pursuing", "active": true}"#)),
-            "pursuing"
-        );
-        assert_eq!(
-            super::status_token(Some(br#"{"phase": "complete", "active": false}"#)),
-            "complete"
-        );
-        for bad in [
-            &br#"{"phase": "done", "active": true}"#[..],
-            br#"{"phase": "pursuing", "active": "yes"}"#,
-            br#"{"phase": "pursuing"}"#,
-            b"{",
-            b"[]",
-            b"\xff",
-        ] {
-            assert_eq!(super::status_token(Some(bad)), "absent");
-        }
-        assert_eq!(super::status_token(None), "absent");
-    }
+    ops::is_pristine(state)
 }

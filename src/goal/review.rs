@@ -4,6 +4,7 @@
 //! verdict × impact diagonal. The classifier is this module's one policy; a later generation of
 //! the review lane replaces `classify` and `completion_eligible`, nothing else.
 
+use super::js;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -17,8 +18,8 @@ pub struct Verdicts {
 
 /// Parses `ultragoal-verdict-<sid>.json`; `None` when absent, empty or invalid in any part.
 pub fn verdicts(bytes: Option<&[u8]>) -> Option<Verdicts> {
-    let doc: Map<String, Value> = match serde_json::from_slice(bytes?) {
-        Ok(Value::Object(doc)) => doc,
+    let doc: Map<String, Value> = match js::parse_bytes(bytes.filter(|b| !b.is_empty())?) {
+        Some(Value::Object(doc)) => doc,
         _ => return None,
     };
     let objective = doc.get("objective_verdict")?.as_str()?;
@@ -74,8 +75,9 @@ pub struct Finding {
     pub class: String,
     pub verdict: String,
     pub impact: String,
+    /// `ref`, any JSON value (the reference does not check it); only a string can be dismissed.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Value>,
     pub outcome: Outcome,
 }
 
@@ -105,10 +107,12 @@ pub fn classify(verdict: &str, impact: &str) -> Outcome {
     }
 }
 
-/// Parses `ultragoal-codereview-<sid>.json`; `None` when absent or invalid in any part.
+/// Parses `ultragoal-codereview-<sid>.json`; `None` when absent or invalid in any part. The
+/// bytes are read as the reference reads them (invalid UTF-8 as U+FFFD), and its sha256 is of
+/// that text.
 pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
-    let bytes = bytes?;
-    let doc: Map<String, Value> = match serde_json::from_slice(bytes) {
+    let text = js::decode(bytes?);
+    let doc: Map<String, Value> = match js::parse(&text) {
         Ok(Value::Object(doc)) => doc,
         _ => return None,
     };
@@ -134,11 +138,7 @@ pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
         let class = field("class", &CLASSES)?;
         let verdict = field("verdict", &["CONFIRMED", "PLAUSIBLE"])?;
         let impact = field("impact", &["HIGH", "MEDIUM", "LOW"])?;
-        let location = match entry.get("ref") {
-            None => None,
-            Some(Value::String(location)) => Some(location.clone()),
-            Some(_) => return None,
-        };
+        let location = entry.get("ref").cloned();
         let outcome = classify(&verdict, &impact);
         findings.push(Finding {
             class,
@@ -151,7 +151,7 @@ pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
     Some(CodeReview {
         complete,
         findings,
-        sha256: sha256_hex(bytes),
+        sha256: sha256_hex(text.as_bytes()),
     })
 }
 
@@ -164,15 +164,58 @@ impl CodeReview {
             .filter(move |f| !dismissals.iter().any(|d| self.dismisses(d, f)))
     }
 
+    /// `isDismissed`: a finding without a truthy `ref` never is; else a dismissal of these bytes
+    /// with that `ref` and class (strict equality).
     fn dismisses(&self, dismissal: &Value, finding: &Finding) -> bool {
+        if !js::truthy(finding.location.as_ref()) {
+            return false;
+        }
         dismissal.get("artifact_sha256").and_then(Value::as_str) == Some(&self.sha256)
-            && dismissal.get("ref").and_then(Value::as_str) == finding.location.as_deref()
+            && strict_equal(dismissal.get("ref"), finding.location.as_ref())
             && dismissal.get("class").and_then(Value::as_str) == Some(&finding.class)
     }
 
-    /// Completion-eligible: the review completed and no undismissed finding blocks.
-    pub fn completion_eligible(&self, dismissals: &[Value]) -> bool {
-        self.complete && self.open_blocks(dismissals).next().is_none()
+    /// Completion-eligible (`isCompletionEligibleCodeReview`): the review completed and no
+    /// blocking finding stands undismissed. A `null` among the dismissals that the reference
+    /// reaches while looking crashes it; that is the error.
+    pub fn completion_eligible(&self, dismissals: &[Value]) -> Result<bool, super::state::Crash> {
+        if !self.complete {
+            return Ok(false);
+        }
+        for finding in self.findings.iter().filter(|f| f.outcome == Outcome::Block) {
+            if !js::truthy(finding.location.as_ref()) {
+                return Ok(false);
+            }
+            let mut dismissed = false;
+            for dismissal in dismissals {
+                if dismissal.is_null() {
+                    return Err(super::state::Crash(
+                        "a dismissal is null (null is not an object)".into(),
+                    ));
+                }
+                if self.dismisses(dismissal, finding) {
+                    dismissed = true;
+                    break;
+                }
+            }
+            if !dismissed {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// JavaScript's `===` between JSON values: primitives by value, objects and arrays never (two
+/// parses are two objects).
+pub fn strict_equal(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => x.as_f64() == y.as_f64(),
+        (Some(Value::Array(_) | Value::Object(_)), _)
+        | (_, Some(Value::Array(_) | Value::Object(_))) => false,
+        (Some(x), Some(y)) => x == y,
+        _ => false,
     }
 }
 

@@ -1,17 +1,24 @@
-//! One session's files in the state directory (docs/formats/ultragoal.md §1.3, §3.1, §3.5): reading,
-//! the self-healing seed, and the locked read-modify-write every writer goes through.
+//! One session's files in the state directory (docs/formats/ultragoal.md §1.3, §3.1, §3.5): the
+//! directory made on first use (as the reference's `getOmtDir` makes it, warning once outside a
+//! repository), reading, the self-healing seed, the lock and the no-create write.
 
+use super::js;
 use super::state::{self, State};
 use crate::store::{
     self,
     mkdir_lock::{self as lock, StateLock},
 };
+use serde_json::Value;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
 pub struct Session {
     pub dir: PathBuf,
     pub sid: String,
+    /// The warning the reference prints when it derives the directory outside a repository.
+    warning: Option<String>,
+    used: Cell<bool>,
 }
 
 /// What reading a state file found.
@@ -24,7 +31,33 @@ pub enum Read {
 
 impl Session {
     pub fn new(dir: PathBuf, sid: String) -> Self {
-        Session { dir, sid }
+        Session {
+            dir,
+            sid,
+            warning: None,
+            used: Cell::new(false),
+        }
+    }
+
+    /// A session whose directory, when first used, warns (the derived directory outside git).
+    pub fn with_warning(dir: PathBuf, sid: String, warning: Option<String>) -> Self {
+        Session {
+            warning,
+            ..Session::new(dir, sid)
+        }
+    }
+
+    /// The directory, made if missing — what the reference does each time it names a file.
+    pub fn use_dir(&self) -> Result<&Path, String> {
+        self.used.set(true);
+        store::create_dirs(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        Ok(&self.dir)
+    }
+
+    /// The warning to print, once, if the directory was used.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref().filter(|_| self.used.get())
     }
 
     pub fn state_file(&self) -> PathBuf {
@@ -50,6 +83,11 @@ impl Session {
         read_optional(&self.state_file())
     }
 
+    /// The state file's text as `readFileOrNull` gives it: `None` when it cannot be read.
+    pub fn text(&self) -> Option<String> {
+        read_text(&self.state_file())
+    }
+
     pub fn read(&self) -> Read {
         match self.bytes() {
             Ok(None) => Read::Absent,
@@ -64,26 +102,32 @@ impl Session {
         }
     }
 
+    /// `readPrior`: the parsed state, `{}` when absent, empty or unparseable — any JSON value else
+    /// (an array, a number, `null`), as the reference holds it. A value too deep to be written
+    /// back (where the reference's `JSON.stringify` overflows) is the error.
+    pub fn prior(&self) -> Result<Value, String> {
+        prior_of(self.text().as_deref())
+    }
+
     /// Whether `adoption.log` records this session's state as adopted away.
     fn was_adopted_away(&self) -> bool {
-        let Ok(log) = std::fs::read(self.adoption_log()) else {
+        let Some(log) = read_text(&self.adoption_log()) else {
             return false;
         };
-        String::from_utf8_lossy(&log).lines().any(|line| {
-            let parts: Vec<&str> = line.split_whitespace().collect();
-            parts.get(1..4) == Some(&["ultragoal", self.sid.as_str(), "->"][..])
+        log.split('\n').any(|line| {
+            let parts = js::words(line);
+            parts.len() >= 5 && parts[1..4] == ["ultragoal", self.sid.as_str(), "->"]
         })
     }
 
     /// `ensureSeed` (§3.1): when the state file is absent and was never adopted away, create the
     /// pristine skeleton — exclusively, so a racing creator's file is never replaced.
     pub fn ensure_seed(&self) -> Result<(), String> {
+        self.use_dir()?;
         let path = self.state_file();
-        if path.symlink_metadata().is_ok() || self.was_adopted_away() {
+        if path.exists() || self.was_adopted_away() {
             return Ok(());
         }
-        store::create_dirs(&self.dir)
-            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
         let seed = state::to_bytes(&state::seed(&state::now_stamp()));
         match store::create_new_synced(&path, &seed) {
             Ok(_) => Ok(()),
@@ -104,45 +148,8 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
         )
     }
 
-    /// Takes the lock (seeding first when allowed) and reads the state under it: `None` when the
-    /// file is absent. A corrupt state file is an error: it is never overwritten.
-    pub fn locked(&self, seed: bool) -> Result<(StateLock, Option<State>), String> {
-        if seed {
-            store::create_dirs(&self.dir)
-                .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
-        }
-        let lock = self.lock()?;
-        // Seeded under the lock, so an adoption (which holds it) is never raced by a re-seed.
-        if seed {
-            self.ensure_seed()?;
-        }
-        match self.read() {
-            Read::Parsed(state) => Ok((lock, Some(state))),
-            Read::Absent => Ok((lock, None)),
-            Read::Corrupt(message) => Err(message),
-        }
-    }
-
-    /// The locked read-modify-write of every writer: seed if allowed, lock, read, let `change`
-    /// decide (an `Err` refuses and leaves the file as it was), then commit.
-    pub fn update<T>(
-        &self,
-        seed: bool,
-        change: impl FnOnce(&mut State) -> Result<T, String>,
-    ) -> Result<T, String> {
-        let (lock, state) = self.locked(seed)?;
-        let mut state = state.ok_or_else(|| self.absent_message())?;
-        let result = change(&mut state)?;
-        self.commit(&lock, state)?;
-        Ok(result)
-    }
-
-    /// Writes a changed state: normalized, both heartbeats stamped (a genuine write).
-    pub fn commit(&self, lock: &StateLock, state: State) -> Result<(), String> {
-        self.write(lock, &state::normalized(state, &state::now_stamp()))
-    }
-
     pub fn lock(&self) -> Result<StateLock, String> {
+        self.use_dir()?;
         lock::acquire(&self.state_file())
     }
 
@@ -150,12 +157,43 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     /// `<state>.tmp.<pid>`, are synced and renamed over it — never truncated in place, never
     /// resurrecting a file adopted away meanwhile.
     pub fn write(&self, _lock: &StateLock, state: &State) -> Result<(), String> {
-        store::replace_existing(&self.state_file(), &state::to_bytes(state))
+        self.write_bytes(_lock, &state::to_bytes(state))
+    }
+
+    pub fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), String> {
+        store::replace_existing(&self.state_file(), bytes)
             .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+    }
+
+    /// The same write without the lock (the reference's post-adoption restamp takes none).
+    pub fn write_unlocked(&self, bytes: &[u8]) -> Result<(), String> {
+        store::replace_existing(&self.state_file(), bytes)
+            .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+    }
+}
+
+/// [`Session::prior`] of a file's text.
+pub fn prior_of(text: Option<&str>) -> Result<Value, String> {
+    match text {
+        Some(text) if !text.is_empty() => match js::parse(text) {
+            Ok(value) => Ok(value),
+            Err(e) if e == js::TOO_DEEP => Err(format!(
+                "the state file holds a value nested deeper than {} levels (JSON.stringify \
+overflows: RangeError)",
+                js::MAX_DEPTH
+            )),
+            Err(_) => Ok(Value::Object(js::Object::new())),
+        },
+        _ => Ok(Value::Object(js::Object::new())),
     }
 }
 
 /// Reads a file that may be absent; a directory or an unreadable file is an error naming it.
 pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
     crate::store::read_if_present(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// `readFileOrNull(path)`: the text (invalid UTF-8 as U+FFFD), `None` when it cannot be read.
+pub fn read_text(path: &Path) -> Option<String> {
+    crate::store::read_file(path).ok().map(|bytes| js::decode(&bytes))
 }

@@ -1,13 +1,16 @@
-//! The state document (docs/formats/ultragoal.md §1.4): a JSON object kept as its parsed map so keys
-//! written by other tools survive every write (the reference's merge-write drops them — its "D-5
-//! hazard"; git-ucg keeps them, after the known keys).
+//! The state document (docs/formats/ultragoal.md §1.4) as the reference's merge-write lays it out:
+//! the enumerated keys in their order, each the new value, else the stored one, else its default
+//! (`??`: `null` falls through), `max_iterations` and the review counters coerced to valid numbers,
+//! the summary's control characters blanked, both heartbeats stamped. Keys it does not enumerate
+//! are dropped, as the reference drops them, so both tools leave the same bytes.
 
+use super::js;
 use serde_json::{Map, Value};
 
 pub type State = Map<String, Value>;
 
-/// The known keys in the order the reference writes them.
-pub const KEY_ORDER: [&str; 29] = [
+/// The enumerated keys in the order the reference writes them (before the two heartbeats).
+pub const KEY_ORDER: [&str; 26] = [
     "outcome",
     "verification_surface",
     "constraints",
@@ -34,20 +37,11 @@ pub const KEY_ORDER: [&str; 29] = [
     "review_dispatch_cap",
     "approved_review_artifact_sha256",
     "dismissed_review_findings",
-    "review_resolution",
-    "last_touched_at",
-    "progress_touched_at",
-];
-
-/// Keys written only when they hold something (the reference leaves them out until set).
-const OPTIONAL: [&str; 3] = [
-    "last_seen_head",
-    "last_seen_stories_digest",
-    "review_resolution",
 ];
 
 pub const DEFAULT_MAX_ITERATIONS: i64 = 10;
 pub const REVIEW_DISPATCH_GRANT: i64 = 5;
+pub const PHASES: [&str; 5] = super::PHASES;
 
 /// Local time with its offset at seconds precision, as `date -Iseconds` prints it.
 pub fn now_stamp() -> String {
@@ -56,10 +50,11 @@ pub fn now_stamp() -> String {
         .to_string()
 }
 
-/// Parses a state file's bytes: `None` when they are not a JSON object.
+/// Parses a state file's bytes as the reference does (invalid UTF-8 replaced): `None` when they
+/// are not a JSON object.
 pub fn parse(bytes: &[u8]) -> Option<State> {
-    match serde_json::from_slice(bytes) {
-        Ok(Value::Object(state)) => Some(state),
+    match js::parse_bytes(bytes) {
+        Some(Value::Object(state)) => Some(state),
         _ => None,
     }
 }
@@ -92,17 +87,18 @@ pub fn seed(now: &str) -> State {
     state
 }
 
-/// A non-negative integer (JSON integers only: `1.0` and `"1"` are not).
+/// An integer at least `min` (JavaScript numbers: `2.0` is the integer 2; `"1"` is no number).
 pub fn int_at_least(value: Option<&Value>, min: i64) -> Option<i64> {
-    value.and_then(Value::as_i64).filter(|n| *n >= min)
+    js::integer_at_least(value, min as f64).map(|f| f as i64)
 }
 
 pub fn text<'s>(state: &'s State, key: &str) -> &'s str {
     state.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// `text.trim() === ""` in JavaScript's whitespace set.
 pub fn is_blank(text: &str) -> bool {
-    text.trim().is_empty()
+    js::is_blank(text)
 }
 
 pub fn phase(state: &State) -> &str {
@@ -113,18 +109,16 @@ pub fn is_active(state: &State) -> bool {
     state.get("active") == Some(&Value::Bool(true))
 }
 
-/// The schema guard of the readers (§2.9): boolean `active`, a known phase, integer `iteration`
-/// ≥ 0 and `max_iterations` ≥ 1 where present.
+/// The readers' schema guard (§2.9, `readGoalStateRaw`): boolean `active`, a known phase, an
+/// integer `iteration` ≥ 0 and an integer `max_iterations` ≥ 1.
 pub fn passes_guard(state: &State) -> bool {
-    let integer_or_absent = |key: &str, min| {
-        state
-            .get(key)
-            .is_none_or(|v| int_at_least(Some(v), min).is_some())
-    };
     state.get("active").is_some_and(Value::is_boolean)
-        && super::PHASES.contains(&phase(state))
-        && integer_or_absent("iteration", 0)
-        && integer_or_absent("max_iterations", 1)
+        && state
+            .get("phase")
+            .and_then(Value::as_str)
+            .is_some_and(|p| PHASES.contains(&p))
+        && int_at_least(state.get("iteration"), 0).is_some()
+        && int_at_least(state.get("max_iterations"), 1).is_some()
 }
 
 pub fn max_iterations(state: &State) -> i64 {
@@ -135,55 +129,122 @@ pub fn iteration(state: &State) -> i64 {
     int_at_least(state.get("iteration"), 0).unwrap_or(0)
 }
 
-/// Control characters (code ≤ 0x1F) as spaces, as the reference stores free-text summaries.
+/// The strict parse of the claim, renewal and resume paths (`parseClaimableState`): the readers'
+/// guard, and the review fields valid wherever present (`null` included).
+pub fn is_claimable(state: &State) -> bool {
+    let counter_ok = |key: &str| {
+        state
+            .get(key)
+            .is_none_or(|v| int_at_least(Some(v), 0).is_some())
+    };
+    passes_guard(state)
+        && counter_ok("review_dispatch_used")
+        && counter_ok("review_dispatch_cap")
+        && state
+            .get("approved_review_artifact_sha256")
+            .is_none_or(Value::is_string)
+}
+
+/// Control characters (code ≤ 0x1F) as spaces (the reference's `normalize`).
 pub fn without_controls(text: &str) -> String {
     text.chars()
         .map(|c| if (c as u32) <= 0x1f { ' ' } else { c })
         .collect()
 }
 
-/// The document as the reference's merge-write leaves it: every known key in its order, a stored
-/// value kept unless null, the defaults filled in, `max_iterations` and the review counters
-/// coerced to valid numbers, the summary's control characters blanked, both heartbeats stamped;
-/// then the keys other tools wrote, in their stored order.
-pub fn normalized(mut prior: State, now: &str) -> State {
+/// A crash of the reference (a JavaScript TypeError) that git-ucg reports instead.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Crash(pub String);
+
+/// `normalize(x)` of a value that may not be a string: JavaScript loops over `x.length` code units,
+/// so a value without a positive length reads as `""`; one with a length has no `charCodeAt` and
+/// throws.
+fn normalized_summary(value: &Value) -> Result<Value, Crash> {
+    match value {
+        Value::String(text) => Ok(without_controls(text).into()),
+        Value::Array(items) if !items.is_empty() => Err(Crash(
+            "resume_summary is an array (s.charCodeAt is not a function)".into(),
+        )),
+        Value::Object(object)
+            if object
+                .get("length")
+                .is_some_and(|l| js::number_of_text(&js::string_of(Some(l))) > 0.0) =>
+        {
+            Err(Crash(
+                "resume_summary has a length (s.charCodeAt is not a function)".into(),
+            ))
+        }
+        _ => Ok("".into()),
+    }
+}
+
+/// `mergeWriteLocked`: the document written over `prior` (any JSON value the file held; `{}`
+/// when it was absent or unparseable) with the fields of `next`. A `null` prior crashes the
+/// reference (`prior.max_iterations`).
+pub fn merged(prior: &Value, next: &State, now: &str) -> Result<State, Crash> {
+    let empty = Map::new();
+    let prior = match prior {
+        Value::Object(object) => object,
+        Value::Null => {
+            return Err(Crash(
+                "the state file holds null (null is not an object)".into(),
+            ))
+        }
+        _ => &empty,
+    };
+    let pick = |key: &str| {
+        js::present(next.get(key))
+            .or_else(|| js::present(prior.get(key)))
+            .cloned()
+    };
     let mut out = State::new();
     for key in KEY_ORDER {
-        let stored = prior.shift_remove(key).filter(|v| !v.is_null());
         let value = match key {
-            "max_iterations" => Some(
-                int_at_least(stored.as_ref(), 1)
-                    .unwrap_or(DEFAULT_MAX_ITERATIONS)
-                    .into(),
+            "max_iterations" => {
+                let candidate = js::present(next.get(key)).or_else(|| prior.get(key));
+                Some(match js::integer_at_least(candidate, 1.0) {
+                    Some(n) => js::number(n),
+                    None => DEFAULT_MAX_ITERATIONS.into(),
+                })
+            }
+            "review_dispatch_used" | "review_dispatch_cap" => {
+                let candidate = js::present(next.get(key)).or_else(|| prior.get(key));
+                let default = if key == "review_dispatch_used" {
+                    0
+                } else {
+                    REVIEW_DISPATCH_GRANT
+                };
+                Some(match js::integer_at_least(candidate, 0.0) {
+                    Some(n) => js::number(n),
+                    None => default.into(),
+                })
+            }
+            "resume_summary" => Some(normalized_summary(&pick(key).unwrap_or_else(|| "".into()))?),
+            "started_at" => Some(
+                js::present(prior.get(key))
+                    .cloned()
+                    .unwrap_or_else(|| now.into()),
             ),
-            "review_dispatch_used" => Some(int_at_least(stored.as_ref(), 0).unwrap_or(0).into()),
-            "review_dispatch_cap" => Some(
-                int_at_least(stored.as_ref(), 0)
-                    .unwrap_or(REVIEW_DISPATCH_GRANT)
-                    .into(),
-            ),
-            "resume_summary" => Some(match stored {
-                Some(Value::String(summary)) => without_controls(&summary).into(),
-                other => other.unwrap_or_else(|| "".into()),
-            }),
-            "last_touched_at" | "progress_touched_at" => Some(now.into()),
-            _ if OPTIONAL.contains(&key) => stored,
-            _ => Some(stored.unwrap_or_else(|| default_of(key, now))),
+            // Kept as stored, `null` included; left out when never set.
+            "last_seen_head" | "last_seen_stories_digest" => js::present(next.get(key))
+                .or_else(|| prior.get(key))
+                .cloned(),
+            _ => Some(pick(key).unwrap_or_else(|| default_of(key))),
         };
         if let Some(value) = value {
             out.insert(key.into(), value);
         }
     }
-    out.extend(prior);
-    out
+    out.insert("last_touched_at".into(), now.into());
+    out.insert("progress_touched_at".into(), now.into());
+    Ok(out)
 }
 
 /// A known key's value when nothing is stored.
-fn default_of(key: &str, now: &str) -> Value {
+fn default_of(key: &str) -> Value {
     match key {
         "phase" => "planning".into(),
         "iteration" => 0.into(),
-        "started_at" => now.into(),
         "active" => true.into(),
         "objective_verdict" => "absent".into(),
         "budget_limit_notified" => false.into(),
@@ -196,27 +257,9 @@ fn default_of(key: &str, now: &str) -> Value {
 }
 
 /// The file's bytes exactly as `JSON.stringify(state, null, 2)` lays them out: two-space indent,
-/// no final newline.
+/// integer-like keys first, numbers as JavaScript writes them, no final newline.
 pub fn to_bytes(state: &State) -> Vec<u8> {
-    serde_json::to_vec_pretty(state).unwrap_or_default()
-}
-
-/// The strict parse of the claim, renewal and resume paths: besides the readers' guard, an
-/// `iteration` and `max_iterations` must be there, and the review fields valid where present.
-pub fn is_claimable(state: &State) -> bool {
-    let counter_ok = |key: &str| {
-        state
-            .get(key)
-            .is_none_or(|v| int_at_least(Some(v), 0).is_some())
-    };
-    passes_guard(state)
-        && int_at_least(state.get("iteration"), 0).is_some()
-        && int_at_least(state.get("max_iterations"), 1).is_some()
-        && counter_ok("review_dispatch_used")
-        && counter_ok("review_dispatch_cap")
-        && state
-            .get("approved_review_artifact_sha256")
-            .is_none_or(Value::is_string)
+    js::stringify(&Value::Object(state.clone()), true).into_bytes()
 }
 
 #[cfg(test)]
@@ -224,18 +267,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn normalization_orders_defaults_and_keeps_foreign_keys() {
-        let prior = parse(
-            br#"{"zeta": 1, "phase": "pursuing", "max_iterations": "abc", "outcome": "o", "resume_summary": "a\nb"}"#,
+    fn the_merge_orders_defaults_and_drops_foreign_keys() {
+        let prior = js::parse(
+            r#"{"zeta": 1, "phase": "pursuing", "max_iterations": "abc", "outcome": "o", "resume_summary": "a\nb", "last_seen_head": null}"#,
         )
         .unwrap();
-        let out = normalized(prior, "T");
+        let out = merged(&prior, &State::new(), "T").unwrap();
         let keys: Vec<&str> = out.keys().map(String::as_str).collect();
         assert_eq!(keys.first(), Some(&"outcome"));
-        assert_eq!(keys.last(), Some(&"zeta"));
-        assert!(!out.contains_key("last_seen_head"));
+        assert_eq!(keys.last(), Some(&"progress_touched_at"));
+        assert!(!out.contains_key("zeta"));
+        assert_eq!(out["last_seen_head"], Value::Null);
+        assert!(!out.contains_key("last_seen_stories_digest"));
         assert_eq!(out["max_iterations"], 10);
         assert_eq!(out["resume_summary"], "a b");
-        assert_eq!(out["progress_touched_at"], "T");
+        assert_eq!(out["started_at"], "T");
+        let five = js::parse(r#"{"resume_summary": 5}"#).unwrap();
+        assert_eq!(
+            merged(&five, &State::new(), "T").unwrap()["resume_summary"],
+            ""
+        );
+        assert!(merged(&Value::Null, &State::new(), "T").is_err());
     }
 }

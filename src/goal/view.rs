@@ -35,7 +35,7 @@ pub fn read(session: &Session) -> Result<Option<State>> {
 }
 
 pub fn verdicts_of(session: &Session) -> Option<Verdicts> {
-    review::verdicts(std::fs::read(session.verdict_file()).ok().as_deref())
+    review::verdicts(crate::store::read_file(session.verdict_file()).ok().as_deref())
 }
 
 /// Everything `goal show` says, as one JSON document (schema git-ucg.goal-show/1).
@@ -59,18 +59,39 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
             })
         })
         .collect();
-    let review_bytes = std::fs::read(session.codereview_file()).ok();
+    let review_bytes = crate::store::read_file(session.codereview_file()).ok();
     let code_review = review::code_review(review_bytes.as_deref());
-    let dismissals = super::phase::dismissals(state);
+    let dismissals: Vec<Value> = state
+        .get("dismissed_review_findings")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let review_status = match (&review_bytes, &code_review) {
         (None, _) => "absent",
         (Some(_), None) => "invalid",
         (Some(_), Some(r)) if !r.complete => "inconclusive",
-        (Some(_), Some(r)) if r.completion_eligible(&dismissals) => "eligible",
+        (Some(_), Some(r)) if r.completion_eligible(&dismissals) == Ok(true) => "eligible",
         _ => "blocking",
     };
     let touched = liveness::touched(state);
     let progress = liveness::progress_touched(state);
+    let verdict_text = super::session::read_text(&session.verdict_file());
+    let review_text = review_bytes.as_deref().map(super::js::decode);
+    let no_files = |_: &str| None;
+    let gate = super::ops::first_failed_gate(
+        &Value::Object(state.clone()),
+        &super::ops::GateInputs {
+            verdicts: verdict_text.as_deref(),
+            code_review: review_text.as_deref(),
+            codex_arg: None,
+            read_file: &no_files,
+        },
+    );
+    let first_failed_gate = match gate {
+        Ok(None) => Value::Null,
+        Ok(Some(why)) => why.into(),
+        Err(refusal) => refusal.line().into(),
+    };
     json!({
         "schema": "git-ucg.goal-show/1",
         "session": session.sid,
@@ -85,6 +106,10 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         "current": current_id,
         "stories": story_rows,
         "completion_evidence_paths": state.get("completion_evidence_paths").cloned().unwrap_or(json!([])),
+        "completion": {
+            "ready": first_failed_gate.is_null(),
+            "first_failed_gate": first_failed_gate,
+        },
         "review": {
             "artifact": review_status,
             "blocking": code_review.as_ref().map(|r| r.open_blocks(&dismissals).count()),

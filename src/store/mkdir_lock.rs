@@ -2,13 +2,11 @@
 //! git-ucg, the reference CLI and the hook exclude one another: a directory `<state>.lock` made
 //! with `mkdir` (atomic), holding `owner.json` `{ownerPid, token, startedAt}`.
 //!
-//! Contention fails closed: after the wait the write is refused, never done unlocked. A lock whose
-//! owner is dead (or whose pid now belongs to a process started after the lock was taken), or one
-//! without a readable owner that is older than the reclaim age, is stale and reclaimed under a
-//! second `mkdir` guard `<lock>.recovery`; what is moved aside is checked to be the very directory
-//! judged stale, and put back otherwise. Where this differs from the reference on purpose: a lock
-//! whose owner is alive is never reclaimed, however old (the reference also reclaims a live owner's
-//! lock after 30 s).
+//! Contention fails closed: after the wait the write is refused, never done unlocked. Staleness is
+//! the reference's rule, so the TypeScript CLI and git-ucg agree on who holds the lock: a lock is
+//! stale when its valid owner record names a dead process, or when the directory is older than 30
+//! seconds (whoever owns it), or cannot be examined. A stale lock is moved aside and removed under a
+//! second `mkdir` guard `<lock>.recovery`, itself reclaimed by the same rule.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,7 +67,7 @@ pub fn acquire(state_file: &Path) -> Result<StateLock, String> {
                 };
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                if reclaim_if_stale(&dir) && Instant::now() < deadline {
+                if reclaim_if_stale(&dir) {
                     continue;
                 }
             }
@@ -103,30 +101,25 @@ fn write_owner(dir: &Path, token: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The owner record, when it is the reference's valid shape: a positive integer pid, a non-empty
+/// token, a numeric start time.
 struct Owner {
-    pid: Option<i32>,
-    token: Option<String>,
-    started_ms: Option<u64>,
+    pid: i32,
+    token: String,
 }
 
 fn read_owner(dir: &Path) -> Option<Owner> {
     let bytes = std::fs::read(dir.join("owner.json")).ok()?;
     let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let pid = doc.get("ownerPid")?.as_f64()?;
+    let token = doc.get("token")?.as_str()?;
+    doc.get("startedAt")?.as_f64()?;
+    if pid.fract() != 0.0 || pid <= 0.0 || token.is_empty() {
+        return None;
+    }
     Some(Owner {
-        pid: doc
-            .get("ownerPid")
-            .and_then(serde_json::Value::as_i64)
-            .and_then(|pid| i32::try_from(pid).ok())
-            .filter(|pid| *pid > 0),
-        token: doc
-            .get("token")
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_string),
-        started_ms: doc
-            .get("startedAt")
-            .and_then(serde_json::Value::as_f64)
-            .filter(|ms| *ms >= 0.0)
-            .map(|ms| ms as u64),
+        pid: i32::try_from(pid as i64).unwrap_or(i32::MAX),
+        token: token.to_string(),
     })
 }
 
@@ -135,151 +128,90 @@ fn is_alive(pid: i32) -> bool {
     // SAFETY: kill with signal 0 sends nothing; it only checks that the pid exists. `pid` is
     // positive, so it never addresses a process group.
     let sent = unsafe { libc::kill(pid, 0) };
-    sent == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    sent == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
-/// When a process started, in ms since the epoch (Linux `/proc`; `None` elsewhere).
-fn process_start_ms(pid: i32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Field 22 (starttime, in clock ticks since boot), counted after the command's closing `)`.
-    let after_command = &stat[stat.rfind(')')? + 1..];
-    let ticks: u64 = after_command.split_whitespace().nth(19)?.parse().ok()?;
-    let boot_secs: u64 = std::fs::read_to_string("/proc/stat")
-        .ok()?
-        .lines()
-        .find_map(|line| line.strip_prefix("btime ")?.trim().parse().ok())?;
-    // SAFETY: sysconf only reads a configuration value.
-    let ticks_per_sec = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) })
-        .ok()
-        .filter(|t| *t > 0)?;
-    Some(boot_secs * 1000 + ticks * 1000 / ticks_per_sec)
-}
-
-/// The owner's pid belongs to a process started after the lock was taken: the owner died and its
-/// pid was reused (a second of slack for the clocks' granularity).
-fn pid_reused(pid: i32, started_ms: Option<u64>) -> bool {
-    match (process_start_ms(pid), started_ms) {
-        (Some(process), Some(lock)) => process > lock.saturating_add(1000),
-        _ => false,
-    }
-}
-
-/// A directory entry's identity, without following a symbolic link.
-fn identity(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    Some((meta.dev(), meta.ino()))
-}
-
-fn older_than_reclaim_age(path: &Path) -> bool {
-    std::fs::symlink_metadata(path)
-        .and_then(|m| m.modified())
-        .is_ok_and(|modified| {
-            SystemTime::now()
-                .duration_since(modified)
-                .is_ok_and(|age| age > RECLAIM_AGE)
-        })
-}
-
+/// The reference's staleness: the owner record names a dead process, or the directory was last
+/// changed more than the reclaim age ago, or it cannot be examined.
 fn is_stale(dir: &Path) -> bool {
-    match read_owner(dir) {
-        Some(Owner {
-            pid: Some(pid),
-            started_ms,
-            ..
-        }) => !is_alive(pid) || pid_reused(pid, started_ms),
-        _ => older_than_reclaim_age(dir),
-    }
-}
-
-/// Reclaims a stale lock under the recovery guard; whether the caller should try again at once
-/// (reclaimed, or the lock changed or vanished meanwhile).
-fn reclaim_if_stale(dir: &Path) -> bool {
-    let Some(judged) = identity(dir) else {
+    if read_owner(dir).is_some_and(|owner| !is_alive(owner.pid)) {
         return true;
-    };
-    if !is_stale(dir) {
-        return false;
     }
-    let Some(guard) = Guard::try_take(dir) else {
-        return false;
-    };
-    // Judged again under the guard: another process may have reclaimed and re-locked meanwhile.
-    let retry = match identity(dir) {
-        Some(now) if now == judged => is_stale(dir) && isolate(dir, judged),
-        _ => true,
-    };
-    drop(guard);
-    retry
+    match std::fs::metadata(dir).and_then(|m| m.modified()) {
+        Ok(modified) => SystemTime::now()
+            .duration_since(modified)
+            .is_ok_and(|age| age > RECLAIM_AGE),
+        Err(_) => true,
+    }
 }
 
-/// Moves `path` aside and removes it — if what moved is the entry `judged`; otherwise it is put
-/// back (never over anything) and left alone.
-fn isolate(path: &Path, judged: (u64, u64)) -> bool {
+/// Reclaims a stale lock under the recovery guard; whether it was reclaimed.
+fn reclaim_if_stale(dir: &Path) -> bool {
+    let mut reclaimed = false;
+    let guarded = with_guard(dir, || {
+        if is_stale(dir) {
+            isolate(dir);
+            reclaimed = true;
+        }
+    });
+    guarded && reclaimed
+}
+
+/// Moves `path` aside (`.stale-<pid>-<uuid>`) and removes it.
+fn isolate(path: &Path) {
     let aside = suffixed(
         path,
         &format!(".stale-{}-{}", std::process::id(), random_uuid()),
     );
-    if std::fs::rename(path, &aside).is_err() {
-        return false;
-    }
-    if identity(&aside) == Some(judged) {
+    if std::fs::rename(path, &aside).is_ok() {
         let _ = std::fs::remove_dir_all(&aside);
-        true
-    } else {
-        let _ = super::rename_no_replace(&aside, path);
-        false
     }
 }
 
-/// The recovery guard `<lock>.recovery`, itself reclaimable when older than the reclaim age.
-struct Guard(PathBuf);
-
-impl Guard {
-    fn try_take(lock: &Path) -> Option<Guard> {
-        let path = suffixed(lock, ".recovery");
-        match std::fs::create_dir(&path) {
-            Ok(()) => Some(Guard(path)),
+/// Runs `f` holding the recovery guard `<lock>.recovery` (itself reclaimed when stale); whether
+/// the guard was had.
+fn with_guard(lock: &Path, f: impl FnOnce()) -> bool {
+    let guard = suffixed(lock, ".recovery");
+    for _ in 0..2 {
+        match std::fs::create_dir(&guard) {
+            Ok(()) => {
+                f();
+                let _ = std::fs::remove_dir_all(&guard);
+                return true;
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                let judged = identity(&path)?;
-                if !(older_than_reclaim_age(&path) && isolate(&path, judged)) {
-                    return None;
+                if !is_stale(&guard) {
+                    return false;
                 }
-                std::fs::create_dir(&path).ok().map(|()| Guard(path))
+                isolate(&guard);
             }
-            Err(_) => None,
+            Err(_) => return false,
         }
     }
-
-    fn take_waiting(lock: &Path, deadline: Instant) -> Option<Guard> {
-        loop {
-            if let Some(guard) = Guard::try_take(lock) {
-                return Some(guard);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            std::thread::sleep(RETRY_SLEEP);
-        }
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
+    false
 }
 
 impl Drop for StateLock {
-    /// Release: under the recovery guard (or, if it cannot be had, without it), and only while
-    /// `owner.json` still carries this holder's token — a successor's lock is never deleted.
+    /// Release: under the recovery guard, and only while `owner.json` still carries this holder's
+    /// token — a successor's lock is never deleted. (The reference waits for the guard forever;
+    /// here as long as a writer waits for the lock, then it releases without it.)
     fn drop(&mut self) {
-        let guard = Guard::take_waiting(&self.dir, Instant::now() + wait());
-        let ours = read_owner(&self.dir).and_then(|owner| owner.token) == Some(self.token.clone());
-        if ours {
-            let _ = std::fs::remove_dir_all(&self.dir);
+        let deadline = Instant::now() + wait();
+        let release = |dir: &Path, token: &str| {
+            if read_owner(dir).is_some_and(|owner| owner.token == token) {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        };
+        loop {
+            if with_guard(&self.dir, || release(&self.dir, &self.token)) {
+                return;
+            }
+            if Instant::now() >= deadline {
+                release(&self.dir, &self.token);
+                return;
+            }
+            std::thread::sleep(RETRY_SLEEP);
         }
-        drop(guard);
     }
 }
 

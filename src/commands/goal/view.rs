@@ -152,5 +152,10 @@ pub fn render(doc: &Value) -> String {
         s(&review["dispatch_cap"]),
         s(&review["dismissed"]),
     ));
+    let completion = &doc["completion"];
+    out.push_str(&match completion["first_failed_gate"].as_str() {
+        Some(why) => format!("  completion   refused: {why}\n"),
+        None => "  completion   every gate holds (request-complete would complete)\n".to_string(),
+    });
     out
 }

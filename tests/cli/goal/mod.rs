@@ -2,6 +2,7 @@
 //! numbered behaviours are those of docs/formats/ultragoal.md §6.
 
 mod completion;
+mod differences;
 mod hardening;
 mod hook;
 mod invariants;

@@ -24,13 +24,13 @@ fn status_reads_the_sessions_state_file() {
     // The default directory is $HOME/.omt/<project, spaces as dashes>.
     write(
         &omt.join("ultragoal-state-S1.json"),
-        r#"{"phase": "pursuing", "active": true}"#,
+        r#"{"phase": "pursuing", "active": true, "iteration": 0, "max_iterations": 10}"#,
     );
     assert_eq!(stdout(&status(Some("S1"), &[])), "pursuing\n");
     // Terminal phases too; an unknown phase is absent.
     write(
         &omt.join("ultragoal-state-S2.json"),
-        r#"{"phase": "complete", "active": false}"#,
+        r#"{"phase": "complete", "active": false, "iteration": 0, "max_iterations": 10}"#,
     );
     assert_eq!(
         stdout(&status(Some("S1"), &["--session", "S2"])),
@@ -55,7 +55,7 @@ fn status_reads_the_sessions_state_file() {
     let elsewhere = env.path().join("elsewhere");
     write(
         &elsewhere.join("ultragoal-state-S1.json"),
-        r#"{"phase": "blocked", "active": false}"#,
+        r#"{"phase": "blocked", "active": false, "iteration": 0, "max_iterations": 10}"#,
     );
     let out = env
         .ucg(&dir)

@@ -126,7 +126,8 @@ fn completion_wins_over_budget_limited() {
     assert_eq!(g.state()["phase"], "complete");
 }
 
-/// §6.9: a fresh plan over a terminal state resets the count and the evidence.
+/// §6.9: a fresh plan over a terminal state resets the count, the review budget and the
+/// evidence, and keeps the stories as the reference does.
 #[test]
 fn a_fresh_plan_over_a_terminal_state_starts_over() {
     let g = Goal::new();
@@ -142,8 +143,8 @@ fn a_fresh_plan_over_a_terminal_state_starts_over() {
     assert_eq!(state["completion_evidence_paths"], json!([]));
     assert_eq!(state["review_dispatch_used"], 0);
     assert_eq!(state["active"], true);
-    // A terminal prior's stories do not carry into the new pursuit.
-    assert_eq!(state["stories"], json!([]));
+    // The stories stay, with their statuses (G1, as the reference: the user re-plans them).
+    assert_eq!(state["stories"][0]["status"], "confirmed");
 }
 
 /// §6.10: re-planning an active pursuit keeps its no-progress count.
@@ -515,4 +516,20 @@ fn resume_pursuit_refuses_outside_budget_limited() {
     g.write_state(&state);
     let message = g.refused_unchanged(&["resume-pursuit"]);
     assert!(message.contains("state is corrupt or invalid"), "{message}");
+}
+
+/// The state CLI takes flags before its subcommand (issue 15, item 6); so does `git ucg goal`.
+#[test]
+fn flags_may_come_before_the_subcommand() {
+    let g = Goal::new();
+    g.ok(&["--phase", "planning", "--outcome", "ship", "set"]);
+    assert_eq!(g.state()["outcome"], "ship");
+    assert_eq!(g.state()["phase"], "planning");
+    g.ok(&["--reason", "r", "set-blocked"]);
+    assert_eq!(g.state()["blocked_reason"], "r");
+    assert_eq!(g.stdout(&["--x", "y", "status"]), "blocked\n");
+    // The usage line for flags without a subcommand.
+    assert!(g
+        .refused(&["--x", "y"])
+        .starts_with("Usage: git ucg goal <"));
 }

@@ -124,11 +124,11 @@ fn single_what_derives_one_confirmed_story() {
         json!([{"id": "S1", "story": "CLI prints version", "acceptance_criteria": ["cargo test version_flag"],
             "verification_surface": "cargo test version_flag", "status": "confirmed"}])
     );
-    // Refused once stories exist.
-    assert_eq!(
-        g.refused_unchanged(&["set-stories", "--single"]),
-        "ultragoal-state: Error: set-stories --single: refused — stories already exist; use confirm-story after replanning\n"
-    );
+    // Derived again over existing stories, replacing them (G1, as the reference).
+    g.ok(&["set-stories", "--json", &json!([story("S7")]).to_string()]);
+    g.ok(&["set-stories", "--single"]);
+    assert_eq!(g.state()["stories"][0]["id"], "S1");
+    assert_eq!(g.state()["stories"].as_array().map(Vec::len), Some(1));
     let g = Goal::new();
     g.ok(&["set", "--phase", "planning", "--outcome", "o"]);
     assert_eq!(
@@ -386,8 +386,8 @@ Re-plan first (set --phase planning) to split confirmed stories.\n"
     );
 }
 
-/// §6.36: re-planning keeps the stories and their confirmations (no slot changed), and resets
-/// the verdict and the evidence; a changed slot asks for the confirmations again (G2/G3).
+/// §6.36: re-planning keeps the stories and their confirmations — with a changed slot too (G1,
+/// as the reference; G2/G3 would ask again) — and resets the verdict and the evidence.
 #[test]
 fn replanning_keeps_the_stories() {
     let g = Goal::new();
@@ -411,5 +411,6 @@ fn replanning_keeps_the_stories() {
         "--constraints",
         "no new dependencies",
     ]);
-    assert_eq!(ids_and_statuses(&g), pairs(&[("S1", "unconfirmed")]));
+    // G1, as the reference: a changed slot keeps the confirmations too.
+    assert_eq!(ids_and_statuses(&g), pairs(&[("S1", "confirmed")]));
 }
