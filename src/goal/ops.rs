@@ -787,7 +787,11 @@ enum Lane {
 }
 
 fn review_of(session: &Session) -> Option<CodeReview> {
-    review::code_review(crate::store::read_file(session.codereview_file()).ok().as_deref())
+    review::code_review(
+        crate::store::read_file(session.codereview_file())
+            .ok()
+            .as_deref(),
+    )
 }
 
 /// The locked, active, pursuing state of the lane's commands (else the lane's `failure`).

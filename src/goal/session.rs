@@ -195,5 +195,7 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
 
 /// `readFileOrNull(path)`: the text (invalid UTF-8 as U+FFFD), `None` when it cannot be read.
 pub fn read_text(path: &Path) -> Option<String> {
-    crate::store::read_file(path).ok().map(|bytes| js::decode(&bytes))
+    crate::store::read_file(path)
+        .ok()
+        .map(|bytes| js::decode(&bytes))
 }

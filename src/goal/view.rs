@@ -35,7 +35,11 @@ pub fn read(session: &Session) -> Result<Option<State>> {
 }
 
 pub fn verdicts_of(session: &Session) -> Option<Verdicts> {
-    review::verdicts(crate::store::read_file(session.verdict_file()).ok().as_deref())
+    review::verdicts(
+        crate::store::read_file(session.verdict_file())
+            .ok()
+            .as_deref(),
+    )
 }
 
 /// Everything `goal show` says, as one JSON document (schema git-ucg.goal-show/1).
