@@ -797,3 +797,30 @@ fn the_run_gates_its_epic_branch_from_every_worktree_and_only_it() {
         stderr(&out)
     );
 }
+
+/// Item 8 for the neighbouring systems: a FIFO in place of an ultragoal state file does not hang
+/// `goal` (the lesson ledger's case is in tests/cli/lesson.rs).
+#[test]
+fn goal_does_not_hang_on_a_fifo_state_file() {
+    let env = TestEnv::new();
+    let dir = env.repo("project");
+    let omt = env.path().join("omt");
+    std::fs::create_dir_all(&omt).unwrap();
+    mkfifo(&omt.join("ultragoal-state-s1.json"));
+    for args in [&["goal", "get"][..], &["goal", "status"], &["goal", "show"]] {
+        let mut command = env.ucg(&dir);
+        command
+            .args(args)
+            .env("OMT_SESSION_ID", "s1")
+            .env("OMT_DIR", &omt);
+        let started = Instant::now();
+        let out = within(&mut command, Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("{args:?} hangs on a FIFO state file"));
+        assert!(started.elapsed() < Duration::from_secs(2), "{args:?}");
+        match out.status.code() {
+            Some(0 | 1) => {}
+            Some(2) => assert!(stderr(&out).contains("a FIFO"), "{}", stderr(&out)),
+            other => panic!("{args:?}: exit {other:?}"),
+        }
+    }
+}

@@ -3088,3 +3088,65 @@ fn difference_json_nested_too_deep_is_malformed() {
     assert_eq!(doc["code"], "E_IO");
     assert_eq!(doc["details"]["line"], 1);
 }
+
+/// Issue 16: a lesson append killed (SIGKILL) at any moment leaves the ledger as its old bytes
+/// plus whole lines, and no reader hangs on a FIFO in the ledger's or the index's place.
+#[test]
+fn a_killed_append_leaves_whole_lines_and_fifos_do_not_hang() {
+    let env = TestEnv::new();
+    append(
+        &env,
+        &[lesson("L-0", "2026-01-01", "first gap", &["alpha"])],
+    );
+    let input = env.path().join("input.jsonl");
+    for round in 0..20u64 {
+        let before = read(&ledger_path(&env));
+        let lines: Vec<Value> = (0..50)
+            .map(|n| lesson(&format!("L-{round}-{n}"), "2026-01-02", "a gap", &["beta"]))
+            .collect();
+        std::fs::write(&input, jsonl(&lines)).unwrap();
+        let mut child = cmd(&env)
+            .args(["append", "--file", input.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(round * 600));
+        let _ = child.kill();
+        let _ = child.wait();
+        let after = read(&ledger_path(&env));
+        assert!(after.starts_with(&before), "round {round}: old bytes kept");
+        let added = &after[before.len()..];
+        assert!(
+            added.is_empty() || added.ends_with(b"\n"),
+            "round {round}: a torn line"
+        );
+        for line in String::from_utf8_lossy(added).lines() {
+            serde_json::from_str::<Value>(line).expect("a whole line");
+        }
+    }
+    for which in [ledger_path, index_path] {
+        let env = TestEnv::new();
+        append(&env, &[lesson("L-0", "2026-01-01", "first gap", &["beta"])]);
+        let path = which(&env);
+        std::fs::remove_file(&path).unwrap();
+        let status = Command::new("mkfifo").arg(&path).status().unwrap();
+        assert!(status.success());
+        for args in [&["query", "beta"][..], &["audit"]] {
+            let mut child = cmd(&env)
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let started = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if started.elapsed() > Duration::from_secs(5) {
+                    let _ = child.kill();
+                    panic!("{args:?} hangs on a FIFO at {}", path.display());
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}
