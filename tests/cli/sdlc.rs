@@ -836,6 +836,42 @@ fn repair_never_appends_through_a_symlink_out_of_the_run() {
     );
 }
 
+/// Issue 16: a repair killed (SIGKILL) at any moment leaves events.jsonl as its old bytes plus
+/// whole lines, and meta.json whole (old or repaired).
+#[test]
+fn a_killed_repair_appends_whole_lines_or_nothing() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    let run = Run::new(&repo, ID).at(4).ev("phase.completed", 4).write();
+    let meta_before = run.read("meta.json");
+    for round in 0..20u64 {
+        std::fs::write(run.dir.join("meta.json"), &meta_before).unwrap();
+        let log_before = run.read("events.jsonl");
+        let mut child = env
+            .ucg(&repo)
+            .args(["sdlc", "repair", ID, "--yes"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(round * 500));
+        let _ = child.kill();
+        let _ = child.wait();
+        let log = run.read("events.jsonl");
+        assert!(
+            log.starts_with(&log_before),
+            "round {round}: old bytes kept"
+        );
+        let added = &log[log_before.len()..];
+        assert!(added.is_empty() || added.ends_with(b"\n"), "round {round}");
+        for line in String::from_utf8_lossy(added).lines() {
+            serde_json::from_str::<Value>(line).expect("a whole line");
+        }
+        serde_json::from_slice::<Value>(&run.read("meta.json")).expect("meta.json whole");
+    }
+}
+
 /// S11: the snapshot says phase 4 is running, the log shows it completed: repair proposes the
 /// change; after a typed yes `meta.json`'s phase fields are rewritten (every other key kept, in
 /// order) and exactly one `status.repaired` line is appended, the earlier bytes untouched.
