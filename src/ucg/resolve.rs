@@ -299,6 +299,47 @@ pub fn enumerate(pass: &Pass) -> Pending {
     pending::enumerate(&inputs(pass), &ArtifactSource::WorkTree)
 }
 
+/// The answers with each short id made whole: an id that is not one the run knows stands for the
+/// single known id whose 12-hex hash it is, or begins, or whose whole text it begins. Several such
+/// ids are an error listing them; none leaves the id as given (unknown ids are refused later).
+fn expand_ids(answers: &[Answer], pending: &Pending) -> Result<Vec<Answer>> {
+    let known: Vec<&str> = pending
+        .items
+        .iter()
+        .map(|i| i.id.as_str())
+        .chain(pending.registry_ids.iter().map(String::as_str))
+        .collect();
+    answers
+        .iter()
+        .map(|answer| {
+            let given = answer.id.as_str();
+            if given.is_empty() || known.contains(&given) {
+                return Ok(answer.clone());
+            }
+            let hash = |id: &'_ str| id.rsplit(':').next().unwrap_or(id).to_string();
+            let mut matching: Vec<&str> = known
+                .iter()
+                .copied()
+                .filter(|id| hash(id).starts_with(given) || id.starts_with(given))
+                .collect();
+            matching.sort_unstable();
+            matching.dedup();
+            match matching[..] {
+                [] => Ok(answer.clone()),
+                [one] => Ok(Answer {
+                    id: one.to_string(),
+                    ..answer.clone()
+                }),
+                _ => Err(Error::new(format!(
+                    "{given:?} names several pending items: {}",
+                    matching.join(", ")
+                ))
+                .hint("give more of the id (`git ucg pending` lists them)")),
+            }
+        })
+        .collect()
+}
+
 /// A close records the decision made: a blank answer closes nothing, on every path (the
 /// interactive pass asks again; flags and answer files are refused). A defer may stay answerless.
 fn check_answered(answers: &[Answer]) -> Result<()> {
@@ -401,6 +442,9 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         Ok::<_, Error>((doc, found))
     })?;
     let (mut doc, mut entries) = doc;
+    // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
+    let expanded = expand_ids(answers, &found)?;
+    let answers = &expanded[..];
     // Answered before: answering again replaces the answer (so a rerun is harmless).
     let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
     let answered_before: std::collections::HashSet<&str> = entries

@@ -69,3 +69,49 @@ fn a_missing_epic_is_refused_and_the_epic_flag_is_one() {
         stat(&["diff", "--story", "7-1", "--stat"])
     );
 }
+
+/// Item 4 (in part): an id may be given by its 12-hex hash or any unique prefix of it or of the
+/// whole id; an ambiguous one lists the candidates and records nothing.
+#[test]
+fn short_ids_name_their_item() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join("_bmad-output/implementation-artifacts");
+    let before = snapshot(&impl_dir);
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--defer", "undecided"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("names several pending items")
+            && stderr(&out).contains("undecided-product:docs/prd.md:7662cf80acff")
+            && stderr(&out).contains("undecided-architecture:docs/prd.md:7285281403bc"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(&impl_dir), before, "nothing recorded");
+    for (given, whole) in [
+        (
+            "7285281403bc",
+            "undecided-architecture:docs/prd.md:7285281403bc",
+        ),
+        (
+            "86a2",
+            "decision:_bmad-output/implementation-artifacts/deferred-work.md:86a2bcce9526",
+        ),
+        (
+            "budget-over",
+            "budget-overrun:.escalation-7-3.md:4b4fc07b24b2",
+        ),
+    ] {
+        let out = env
+            .ucg(&dir)
+            .args(["resolve", "--defer", given, "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{given}: {}", stderr(&out));
+        assert!(stdout(&out).contains(whole), "{given}: {}", stdout(&out));
+    }
+}
