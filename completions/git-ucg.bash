@@ -43,6 +43,9 @@ _git__ucg() {
             git__ucg,goal)
                 cmd="git__ucg__subcmd__goal"
                 ;;
+            git__ucg,help)
+                cmd="git__ucg__subcmd__help"
+                ;;
             git__ucg,hooks)
                 cmd="git__ucg__subcmd__hooks"
                 ;;
@@ -239,7 +242,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline goal sdlc lesson budget epic diff id reds demo generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline goal sdlc lesson budget epic diff id reds demo help generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1345,6 +1348,24 @@ _git__ucg() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__help)
+            opts="-h -V --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

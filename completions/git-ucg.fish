@@ -49,6 +49,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "diff" -d 'The accum
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable decision ids'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "reds" -d 'The preflight RED registry (.preflight-reds.json)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "demo" -d 'Create a sample repository with a stopped run, and show what to try on it'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "help" -d 'The full help of a command (`git ucg help resolve`, `git ucg help hooks install`)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "generate" -d 'Regenerate the man pages or shell completions (for packagers and the project itself)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
@@ -714,6 +715,12 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -l out-dir -d 'The directory to write into (created if needed)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand generate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''

@@ -134,6 +134,8 @@ pub enum Command {
     Reds(RedsCommand),
     /// Create a sample repository with a stopped run, and show what to try on it.
     Demo(DemoArgs),
+    /// The full help of a command (`git ucg help resolve`, `git ucg help hooks install`).
+    Help(HelpArgs),
     /// Regenerate the man pages or shell completions (for packagers and the project itself).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -1054,4 +1056,11 @@ mod tests {
     fn definitions_are_consistent() {
         super::command().debug_assert();
     }
+}
+
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// The command (and subcommand) to explain; none: git-ucg itself.
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }

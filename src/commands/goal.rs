@@ -17,7 +17,7 @@ use crate::goal::ops::{self, Steering};
 use crate::goal::session::{self, Session};
 use crate::goal::{dir, js, liveness, Refusal, Reply};
 use serde_json::Value;
-use std::io::{Read as _, Write};
+use std::io::{IsTerminal, Read as _, Write};
 
 type Outcome = std::result::Result<(), Refusal>;
 
@@ -27,7 +27,15 @@ pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     }
     let sid = match dir::session_id(args.session.as_deref()) {
         Ok(sid) => sid,
-        Err(message) => return Ok(refuse(&Refusal::Thrown(message))),
+        Err(message) => {
+            let code = refuse(&Refusal::Thrown(message));
+            // The refusal is the reference's, byte for byte; a person at a terminal also learns
+            // git-ucg's own way to name the session.
+            if std::io::stderr().is_terminal() && args.session.is_none() {
+                eprintln!("hint: name the session with --session ID (or set OMT_SESSION_ID)");
+            }
+            return Ok(code);
+        }
     };
     let cwd = std::env::current_dir()?;
     let (omt_dir, warning) = dir::omt_dir(args.omt_dir.as_deref(), &cwd);

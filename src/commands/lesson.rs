@@ -291,6 +291,15 @@ fn query(
     hide_superseded: bool,
     as_json: bool,
 ) -> Result<u8> {
+    // For people, a missing ledger is not "no match": say where it looked. `--json` keeps the
+    // reference's answer (`[]`).
+    if !as_json && std::fs::symlink_metadata(&paths.ledger).is_err() {
+        eprintln!(
+            "no lesson ledger at {} (point at one with --ledger PATH or ANVIL_LEDGER)",
+            paths.ledger.display()
+        );
+        return Ok(1);
+    }
     let found = match crate::lesson::query::query(
         paths,
         &JsString::from(pattern),

@@ -9,6 +9,7 @@ pub mod epic;
 pub mod gate;
 pub mod generate;
 pub mod goal;
+pub mod help;
 pub mod hooks;
 pub mod id;
 pub mod lesson;
@@ -50,5 +51,6 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Reds(RedsCommand::Apply(args)) => reds::run_apply(ctx, args),
         Command::Demo(args) => demo::run(ctx, args),
         Command::Generate(args) => generate::run(ctx, args),
+        Command::Help(args) => help::run(ctx, args),
     }
 }

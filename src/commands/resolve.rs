@@ -287,6 +287,14 @@ fn hand_back(run: &Pass, after: &Pending, outcome: &Outcome, logged: Option<&Pat
         && outcome.recorded.is_empty()
         && outcome.applied.is_empty()
     {
+        if !run.impl_dir.is_dir() {
+            out.push_str(&format!(
+                "There is no run here: the artifact directory {} does not exist (set \
+workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
+                run.impl_dir.display()
+            ));
+            return out;
+        }
         out.push_str(
             "Nothing is pending: the run stopped for a reason other than a decision. \
 `git ucg status` shows where it stands.\n",

@@ -395,8 +395,21 @@ fn decision_log(out: &mut String, style: &Style, report: &Report) {
     if log.lines.is_empty() {
         let _ = writeln!(out, "  {NA}");
     }
+    // Long lines wrap at words to the terminal's width, under their indent.
+    let width = usize::from(style.width).saturating_sub(2).max(20);
     for line in &log.lines {
-        let _ = writeln!(out, "  {line}");
+        if line.chars().count() <= width {
+            let _ = writeln!(out, "  {line}");
+            continue;
+        }
+        let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+        for (n, piece) in wrap(line, width.saturating_sub(indent.len() + 2))
+            .into_iter()
+            .enumerate()
+        {
+            let lead = if n == 0 { "" } else { "  " };
+            let _ = writeln!(out, "  {indent}{lead}{piece}");
+        }
     }
 }
 

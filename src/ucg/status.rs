@@ -509,13 +509,44 @@ fn escalations_of(
     .collect()
 }
 
-/// The last non-blank lines of a decision log, right-trimmed.
+/// The last non-blank lines of a decision log, right-trimmed, starting at a heading: the first
+/// heading among the last [`LOG_TAIL_LINES`], else the last one before them — never in the
+/// middle of a section or inside a code fence. A log without headings keeps the plain tail.
 fn log_tail(text: &str) -> Vec<String> {
     let kept: Vec<&str> = ledger::py_splitlines(text)
         .into_iter()
         .filter(|l| !ids::py_strip(l).is_empty())
         .collect();
-    kept[kept.len().saturating_sub(LOG_TAIL_LINES)..]
+    // Which lines are inside fenced code (a fence line counts as inside), and the headings
+    // outside it.
+    let mut fenced = false;
+    let inside: Vec<bool> = kept
+        .iter()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+            let was = fenced;
+            if fence {
+                fenced = !fenced;
+            }
+            was || fence
+        })
+        .collect();
+    let heading = |at: usize| !inside[at] && kept[at].starts_with('#');
+    let plain = kept.len().saturating_sub(LOG_TAIL_LINES);
+    // A section too long to show whole starts its tail at the first line outside code instead.
+    let longest = 3 * LOG_TAIL_LINES;
+    let start = (plain..kept.len())
+        .find(|&at| heading(at))
+        .or_else(|| {
+            (0..plain)
+                .rev()
+                .find(|&at| heading(at))
+                .filter(|&at| kept.len() - at <= longest)
+        })
+        .or_else(|| (plain..kept.len()).find(|&at| !inside[at]))
+        .unwrap_or(plain);
+    kept[start..]
         .iter()
         .map(|l| l.trim_end_matches(ids::is_python_space).to_string())
         .collect()
@@ -559,6 +590,16 @@ mod tests {
             to_json(&value),
             serde_json::json!({"a": 7, "b": null, "c": 1.2345678901234568e29, "d": [1.5, "x", null]})
         );
+    }
+
+    #[test]
+    fn the_tail_starts_at_a_heading_outside_code() {
+        let text =
+            "# Run\n\n## ucg-resolve 1\n- a\n```\n# not a heading\nx\ny\nz\nw\nv\nu\nt\n```\n- b\n";
+        let tail = log_tail(text);
+        assert_eq!(tail[0], "## ucg-resolve 1", "{tail:?}");
+        let text = "## one\n- a\n## two\n- b\n";
+        assert_eq!(log_tail(text), ["## one", "- a", "## two", "- b"]);
     }
 
     #[test]

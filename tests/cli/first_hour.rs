@@ -115,3 +115,56 @@ fn short_ids_name_their_item() {
         assert!(stdout(&out).contains(whole), "{given}: {}", stdout(&out));
     }
 }
+
+/// Item 10 (in part): the words people meet first.
+#[test]
+fn the_first_words_say_what_is_so() {
+    let env = TestEnv::new();
+    // `resolve` where there is no run says so.
+    let repo = env.repo("empty");
+    let out = env.ucg(&repo).args(["resolve"]).output().unwrap();
+    assert!(
+        stdout(&out).starts_with("There is no run here: the artifact directory"),
+        "{}",
+        stdout(&out)
+    );
+    // `lesson query` without a ledger says where it looked (exit 1); `--json` stays the
+    // reference's `[]`.
+    let out = env
+        .ucg(&repo)
+        .args(["lesson", "query", "auth"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no lesson ledger at")
+            && stderr(&out).contains(".anvil/ledger.jsonl"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env
+        .ucg(&repo)
+        .args(["lesson", "query", "auth", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), stdout(&out).as_str()),
+        (Some(0), "[]\n")
+    );
+    // `git ucg help COMMAND` is the command's full help.
+    let out = env
+        .ucg(&repo)
+        .args(["help", "hooks", "install"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let help = env
+        .ucg(&repo)
+        .args(["hooks", "install", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), stdout(&help));
+    let out = env.ucg(&repo).args(["help", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no such command"), "{}", stderr(&out));
+}

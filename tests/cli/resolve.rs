@@ -702,8 +702,15 @@ fn only_deferring_hands_nothing_back_and_nothing_pending_points_at_status() {
         "a defer hands nothing back: {text}"
     );
 
-    let plain = env.repo("plain");
-    let text = run_ok(&env, &plain, &["resolve"]);
+    // A run whose decisions are all answered: nothing pending, and where to look.
+    for (_, id) in &ids {
+        run_ok(&env, &dir, &["resolve", "--close", id, "--answer", "done"]);
+    }
+    let text = run_ok(&env, &dir, &["resolve"]);
     assert!(text.starts_with("Nothing is pending"), "{text}");
     assert!(text.contains("git ucg status"), "{text}");
+    // No run at all says so.
+    let plain = env.repo("plain");
+    let text = run_ok(&env, &plain, &["resolve"]);
+    assert!(text.starts_with("There is no run here"), "{text}");
 }

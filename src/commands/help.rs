@@ -1,0 +1,33 @@
+//! `git ucg help [COMMAND…]`: a command's full help, as `git ucg COMMAND --help` prints it (git's
+//! own `git help ucg` opens the man page).
+
+use crate::cli::{Cli, HelpArgs};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use clap::CommandFactory;
+use std::io::Write;
+
+pub fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
+    let mut command = Cli::command();
+    command.build();
+    let mut shown = command;
+    for name in &args.command {
+        let Some(sub) = shown.find_subcommand(name).filter(|c| !c.is_hide_set()) else {
+            let known: Vec<String> = shown
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(|c| c.get_name().to_string())
+                .collect();
+            return Err(
+                Error::new(format!("no such command: {}", args.command.join(" ")))
+                    .hint(format!("the commands here: {}", known.join(", "))),
+            );
+        };
+        shown = sub.clone();
+    }
+    let text = shown.render_long_help().to_string();
+    let mut out = ctx.paged_output();
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
+    Ok(0)
+}
