@@ -1606,7 +1606,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__reset)
-            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --color --no-pager --help --version"
+            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --pattern --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1641,6 +1641,10 @@ _git__ucg() {
                     return 0
                     ;;
                 --verify-result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

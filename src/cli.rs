@@ -734,6 +734,9 @@ pub struct LessonResetArgs {
     /// Anvil's verify-result.json, for --evidence.
     #[arg(long, value_name = "FILE")]
     pub verify_result: Option<PathBuf>,
+    /// The lesson's pattern words, which `lesson query` matches (repeatable, or comma-separated).
+    #[arg(long, value_name = "WORD", value_delimiter = ',')]
+    pub pattern: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

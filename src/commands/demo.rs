@@ -19,7 +19,28 @@ const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
 /// The commands the demo suggests, in order. Only commands that exist are listed; later commands
 /// join this list as they are built.
 const NEXT_COMMANDS: &[(&str, &str)] = &[
-    ("git ucg status --json", "the same, for scripts and agents"),
+    (
+        "git ucg pending",
+        "the decisions the run waits on, each with its id",
+    ),
+    (
+        "git ucg resolve",
+        "answer them, one at a time (or --close ID --answer TEXT)",
+    ),
+    (
+        "git ucg hooks install",
+        "then a commit is refused while decisions wait:",
+    ),
+    (
+        "git commit --allow-empty -m try",
+        "refused, with the list and the bypass",
+    ),
+    ("git ucg gate", "the same decision, for CI"),
+    ("git ucg resume", "where the run re-enters once answered"),
+    (
+        "git ucg status --json",
+        "the dashboard, for scripts and agents",
+    ),
     (
         "git ucg status --prompt",
         "the segment for your shell prompt",
@@ -37,36 +58,25 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
         "git ucg diff --epic --name-status",
         "everything the epic changed",
     ),
-    ("git ucg config", "configuration, with origins"),
+    (
+        "git ucg goal --session demo --omt-dir .omt show",
+        "an ultragoal pursuit, mid-way",
+    ),
     (
         "git ucg sdlc list",
         "the agentic-sdlc runs, one status line each",
     ),
     (
-        "git ucg sdlc show 20260604-1000-feat-rate-limit",
-        "a run's catalog (its snapshot lags its log)",
-    ),
-    (
         "git ucg sdlc repair 20260604-1000-feat-rate-limit",
-        "correct the snapshot toward the log (asks)",
+        "correct a run's snapshot toward its log (asks)",
     ),
-    (
-        "git ucg lesson --ledger anvil/ledger.jsonl query rate limit",
-        "the lessons that match",
-    ),
-    (
-        "git ucg reds apply --from-sidecar --dry-run",
-        "re-apply answers, write nothing",
-    ),
-    (
-        "git ucg id mint -- decision docs/prd.md \"Retries?\"",
-        "mint a stable id",
-    ),
+    ("git ucg config", "configuration, with origins"),
 ];
 
 pub fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     let dir = prepare_dir(args.dir.as_deref())?;
     build(&dir)?;
+    seed_pursuit(&dir)?;
     print(&introduction(&dir))?;
     // The run as `git ucg status` shows it: the command itself, run in the new repository.
     let impl_dir = dir.join(IMPL);
@@ -93,6 +103,48 @@ pub fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     }
     print(&next_steps(&dir))?;
     Ok(0)
+}
+
+/// An ultragoal pursuit mid-way, in `<dir>/.omt` (session `demo`): planned, two stories
+/// confirmed, pursuing, a review asking for changes — made by the `goal` command itself.
+fn seed_pursuit(dir: &Path) -> Result<()> {
+    let omt = dir.join(".omt");
+    let stories = r#"[{"id":"S1","story":"A token bucket per client","acceptance_criteria":["bursts over 10 per second are refused"],"verification_surface":"probe: 200 requests in 2 s"},{"id":"S2","story":"429 with Retry-After","acceptance_criteria":["every 429 carries Retry-After"],"verification_surface":"curl -i"}]"#;
+    let steps: [&[&str]; 5] = [
+        &[
+            "set",
+            "--phase",
+            "planning",
+            "--outcome",
+            "Rate limiting on the public API",
+            "--verification-surface",
+            "probe: 200 requests in 2 s are throttled",
+        ],
+        &["set-stories", "--json", stories],
+        &["confirm-all-stories"],
+        &["set", "--phase", "pursuing"],
+        &["set-verdict", "--verdict", "REQUEST_CHANGES"],
+    ];
+    for step in steps {
+        let mut args: Vec<std::ffi::OsString> = vec![
+            "git-ucg".into(),
+            "-C".into(),
+            dir.as_os_str().into(),
+            "goal".into(),
+            "--session".into(),
+            "demo".into(),
+            "--omt-dir".into(),
+            omt.as_os_str().into(),
+        ];
+        args.extend(step.iter().map(std::ffi::OsString::from));
+        if crate::run(args) != 0 {
+            return Err(crate::error::Error::new(format!(
+                "the demo's ultragoal pursuit could not be made (goal {})",
+                step.first().copied().unwrap_or_default()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn print(text: &str) -> Result<()> {
@@ -436,9 +488,11 @@ fn next_steps(dir: &Path) -> String {
         out.push_str(&format!("  {command:<width$}  # {what}\n"));
     }
     out.push_str(
-        "  # the lesson reset loop, on the demo's task T1:\n  git ucg lesson --ledger anvil/ledger.jsonl reset --task T1 \\\n      \
+        "  # the lesson reset loop, on the demo's task T1, then the query that finds the lesson:\n  \
+git ucg lesson --ledger anvil/ledger.jsonl reset --task T1 \\\n      \
 --state anvil/state.json --contract anvil/contract.yml --gap 'bursts at the window edge' \\\n      \
---evidence 'probe: 200 requests in 2 s passed' --remediation 'cap bursts at 10 per second'\n",
+--evidence 'probe: 200 requests in 2 s passed' --remediation 'cap bursts at 10 per second' \\\n      \
+--pattern rate,limit,burst\n  git ucg lesson --ledger anvil/ledger.jsonl query rate limit\n",
     );
     out
 }

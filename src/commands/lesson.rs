@@ -169,6 +169,7 @@ pub fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
                 evidence: reset.evidence.as_deref(),
                 remediation: &reset.remediation,
                 verify_result: reset.verify_result.as_deref(),
+                pattern: &reset.pattern,
             },
             &mut warn,
         ),

@@ -31,6 +31,8 @@ pub struct ResetRequest<'a> {
     pub remediation: &'a str,
     /// Anvil's verify-result.json, for the evidence.
     pub verify_result: Option<&'a Path>,
+    /// The lesson's pattern words (none: the lesson has no `pattern`).
+    pub pattern: &'a [String],
 }
 
 pub fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> LessonError {
@@ -514,6 +516,9 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         ("remediation", json!(request.remediation)),
     ] {
         entry.insert(key.into(), value);
+    }
+    if !request.pattern.is_empty() {
+        entry.insert("pattern".into(), json!(request.pattern));
     }
     if let Some(contract_id) = contract::str_at(&contract_doc, "id") {
         entry.insert("source_contract_id".into(), json!(contract_id));

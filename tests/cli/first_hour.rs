@@ -168,3 +168,80 @@ fn the_first_words_say_what_is_so() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no such command"), "{}", stderr(&out));
 }
+
+/// Item 8: the demo leads to the main job — its "Try next" starts with pending, resolve, the
+/// hooks and a refused commit, gate and resume; it has an ultragoal pursuit to show; its lesson
+/// reset example writes a lesson the query after it finds.
+#[test]
+fn the_demo_leads_to_the_main_job() {
+    let env = TestEnv::new();
+    let out = env.ucg(env.path()).args(["demo", "d"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let tried: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Try next"))
+        .skip(2)
+        .take(6)
+        .map(|l| l.split('#').next().unwrap_or_default().trim())
+        .collect();
+    assert_eq!(
+        tried,
+        [
+            "git ucg pending",
+            "git ucg resolve",
+            "git ucg hooks install",
+            "git commit --allow-empty -m try",
+            "git ucg gate",
+            "git ucg resume"
+        ]
+    );
+    let dir = env.path().join("d");
+    let out = env
+        .ucg(&dir)
+        .args([
+            "goal",
+            "--session",
+            "demo",
+            "--omt-dir",
+            ".omt",
+            "show",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("pursuing"), "{}", stdout(&out));
+    let lesson = |args: &[&str]| {
+        env.ucg(&dir)
+            .args(["lesson", "--ledger", "anvil/ledger.jsonl"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = lesson(&[
+        "reset",
+        "--task",
+        "T1",
+        "--state",
+        "anvil/state.json",
+        "--contract",
+        "anvil/contract.yml",
+        "--gap",
+        "bursts at the window edge",
+        "--evidence",
+        "probe",
+        "--remediation",
+        "cap bursts at 10 per second",
+        "--pattern",
+        "rate,limit,burst",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let added: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = lesson(&["query", "rate limit", "--json"]);
+    assert!(
+        stdout(&out).contains(added["id"].as_str().unwrap()),
+        "{}",
+        stdout(&out)
+    );
+}
