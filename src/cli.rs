@@ -66,11 +66,12 @@ protects data, or any other failure.",
 )]
 pub struct Cli {
     /// When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true,
+          help_heading = GLOBAL_OPTIONS)]
     pub color: ColorWhen,
 
     /// Never send output through a pager.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL_OPTIONS)]
     pub no_pager: bool,
 
     /// Run as if started in PATH (like `git -C`); repeatable, each relative to the previous.
@@ -80,6 +81,9 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// Where the options every command takes are listed: after the command's own.
+const GLOBAL_OPTIONS: &str = "Global options";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorWhen {
@@ -197,7 +201,12 @@ pub struct ResumeArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Each answer is recorded in .decisions.json (read-modify-write keyed by id, under the \
+    after_help = "The guided pass starts when no --close, --defer or --answers is given and standard \
+input is a terminal (or with --interactive): each pending item in turn, with its kind, artifact, decision \
+and evidence; `c` closes it (then its answer, which may not be blank), `d` defers it (answer optional), \
+`s` skips it, `q` quits, keeping everything answered so far. An ID may be shortened to its 12-hex hash or \
+a unique prefix.\n\n\
+Each answer is recorded in .decisions.json (read-modify-write keyed by id, under the \
 artifact directory's lock) and then applied: a closed RED leaves the registry through the `reds apply \
 --from-sidecar` path, a closed escalation's escalation-<story>.json is deleted (and for budget-overrun its \
 .budget-<story>.json; the .escalation-<story>.md residual stays), a closed ledger row's status cell turns \

@@ -35,7 +35,8 @@ fn collect_pages(
     let page_command = command
         .clone()
         .name(name.to_string())
-        .bin_name(usage.to_string());
+        .bin_name(usage.to_string())
+        .override_usage(format!("{usage} {}", synopsis(command)));
     let mut buffer = Vec::new();
     let man = clap_mangen::Man::new(page_command)
         .title(name.to_uppercase())
@@ -55,6 +56,56 @@ fn collect_pages(
             pages,
         );
     }
+}
+
+/// The SYNOPSIS line after the command's name (clap_mangen bolds the name): every option with its value placeholder
+/// (`-C <PATH>`, `--close <ID>`), required ones bare, then the positionals and the subcommand.
+fn synopsis(command: &clap::Command) -> String {
+    let placeholder = |arg: &clap::Arg| {
+        arg.get_value_names()
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join("> <")
+            })
+            .unwrap_or_else(|| arg.get_id().as_str().to_uppercase())
+    };
+    let visible: Vec<&clap::Arg> = command
+        .get_arguments()
+        .filter(|a| !a.is_hide_set())
+        .collect();
+    let mut parts = Vec::new();
+    for arg in visible.iter().filter(|a| !a.is_positional()) {
+        let name = match (arg.get_long(), arg.get_short()) {
+            (Some(long), _) => format!("--{long}"),
+            (None, Some(short)) => format!("-{short}"),
+            (None, None) => continue,
+        };
+        let value = match arg.get_action().takes_values() {
+            true => format!(" <{}>", placeholder(arg)),
+            false => String::new(),
+        };
+        parts.push(match arg.is_required_set() {
+            true => format!("{name}{value}"),
+            false => format!("[{name}{value}]"),
+        });
+    }
+    for arg in visible.iter().filter(|a| a.is_positional()) {
+        let many = match arg.get_action() {
+            clap::ArgAction::Append => "…",
+            _ => "",
+        };
+        parts.push(match arg.is_required_set() {
+            true => format!("<{}>{many}", placeholder(arg)),
+            false => format!("[{}]{many}", placeholder(arg)),
+        });
+    }
+    if command.get_subcommands().any(|s| !s.is_hide_set()) {
+        parts.push("<COMMAND>".into());
+    }
+    parts.join(" ")
 }
 
 fn write_man_pages(dir: &Path) -> Result<()> {

@@ -245,3 +245,39 @@ fn the_demo_leads_to_the_main_job() {
         stdout(&out)
     );
 }
+
+/// Item 11 (in part): the man pages' SYNOPSIS shows each option's placeholder, a command's help
+/// lists the global options after its own, and `resolve --help` explains the guided pass.
+#[test]
+fn the_docs_show_placeholders_and_order() {
+    let man = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man/git-ucg-resolve.1"),
+    )
+    .unwrap();
+    let synopsis = man
+        .lines()
+        .skip_while(|l| *l != ".SH SYNOPSIS")
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        synopsis.starts_with("\\fBgit ucg resolve\\fR") && synopsis.contains("[\\-\\-close <ID>]"),
+        "{synopsis}"
+    );
+    let top = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man/git-ucg.1"),
+    )
+    .unwrap();
+    assert!(top.contains("[\\-C <PATH>]"), "the -C placeholder");
+    let env = TestEnv::new();
+    let out = env
+        .ucg(env.path())
+        .args(["resolve", "--help"])
+        .output()
+        .unwrap();
+    let help = stdout(&out);
+    let own = help.find("--close <ID>").unwrap();
+    let global = help.find("Global options:").unwrap();
+    assert!(own < global && help[global..].contains("--color"), "{help}");
+    assert!(help.contains("`c` closes it"), "{help}");
+}
