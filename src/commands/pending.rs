@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
 use crate::ucg::pending::{self, Pending, PendingInputs, Source};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 pub const SCHEMA: &str = "git-ucg.pending/1";
@@ -39,7 +39,12 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         crate::output::print_json(&document(&found))?;
     } else {
         let mut out = ctx.paged_output();
-        out.write_all(visible::escape_controls(&human(&found), &[]).as_bytes())?;
+        let width = std::io::stdout()
+            .is_terminal()
+            .then(terminal_size::terminal_size)
+            .flatten()
+            .map(|(terminal_size::Width(w), _)| usize::from(w));
+        out.write_all(visible::escape_controls(&human(&found, width), &[]).as_bytes())?;
         out.finish()?;
     }
     Ok(code)
@@ -55,23 +60,73 @@ pub fn document(found: &Pending) -> serde_json::Value {
     })
 }
 
-/// One line per item: source, id, artifact, decision needed (tab-free, for people and `grep`).
-pub fn human(found: &Pending) -> String {
+/// A table for people: a header, then one line per item with its short handle (what `resolve`
+/// takes), source, kind, file and the decision needed, in aligned columns; on a terminal the
+/// decision is cut to the terminal's width (`--json` has every field whole).
+pub fn human(found: &Pending, width: Option<usize>) -> String {
     let mut out = String::new();
-    for item in &found.items {
-        let source = match item.source {
-            Source::Red => "red",
-            Source::Escalation => "escalation",
-            Source::Decision => "decision",
+    let rows: Vec<[String; 5]> = found
+        .items
+        .iter()
+        .map(|item| {
+            let source = match item.source {
+                Source::Red => "red",
+                Source::Escalation => "escalation",
+                Source::Decision => "decision",
+            };
+            let handle = item.row.as_ref().map_or_else(
+                || item.handle().to_string(),
+                |row| format!("{} ({row})", item.handle()),
+            );
+            let file = item.artifact.rsplit('/').next().unwrap_or(&item.artifact);
+            let on_record = match (&item.action, &item.answer) {
+                (Some(action), Some(answer)) if answer.is_empty() => {
+                    format!("  [{action} on record]")
+                }
+                (Some(action), Some(answer)) => format!("  [{action} on record: {answer}]"),
+                _ => String::new(),
+            };
+            [
+                handle,
+                source.to_string(),
+                item.kind.clone(),
+                file.to_string(),
+                format!("{}{on_record}", item.decision_needed),
+            ]
+        })
+        .collect();
+    if !rows.is_empty() {
+        let header = ["handle", "source", "kind", "file", "decision"];
+        let widths: Vec<usize> = (0..4)
+            .map(|c| {
+                rows.iter()
+                    .map(|r| r[c].chars().count())
+                    .chain([header[c].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |cells: [&str; 5]| {
+            let mut text = String::new();
+            for (c, cell) in cells.iter().take(4).enumerate() {
+                text.push_str(&format!("{cell:<w$}  ", w = widths[c]));
+            }
+            let room = width.map(|w| w.saturating_sub(text.chars().count()).max(10));
+            match room {
+                Some(room) if cells[4].chars().count() > room => {
+                    let cut: String = cells[4].chars().take(room.saturating_sub(1)).collect();
+                    text.push_str(&cut);
+                    text.push('…');
+                }
+                _ => text.push_str(cells[4]),
+            }
+            text.push('\n');
+            text
         };
-        let on_record = match (&item.action, &item.answer) {
-            (Some(action), Some(answer)) => format!("  [{action} on record: {answer}]"),
-            _ => String::new(),
-        };
-        out.push_str(&format!(
-            "{source:<10}  {}  {}  {}{on_record}\n",
-            item.id, item.artifact, item.decision_needed
-        ));
+        out.push_str(&line(header));
+        for row in &rows {
+            out.push_str(&line([&row[0], &row[1], &row[2], &row[3], &row[4]]));
+        }
     }
     for file in &found.unpromoted {
         out.push_str(&format!(

@@ -44,6 +44,16 @@ pub struct PendingItem {
     pub answer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
+    /// A ledger decision's own row id (`d2`), which names it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<String>,
+}
+
+impl PendingItem {
+    /// The short handle people type: the id's 12-hex hash (its last `:` field).
+    pub fn handle(&self) -> &str {
+        self.id.rsplit(':').next().unwrap_or(&self.id)
+    }
 }
 
 /// What stops the enumeration from being complete.
@@ -366,6 +376,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     evidence: text("evidence"),
                     answer: None,
                     action: None,
+                    row: None,
                 });
             }
         }
@@ -407,6 +418,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             evidence: evidence.unwrap_or_default(),
             answer: None,
             action: None,
+            row: None,
         });
     }
     for name in names {
@@ -440,6 +452,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             ),
             answer: None,
             action: None,
+            row: Some(cell("id")).filter(|id| !id.is_empty()),
         });
     }
     pending

@@ -300,7 +300,8 @@ pub fn enumerate(pass: &Pass) -> Pending {
 }
 
 /// The answers with each short id made whole: an id that is not one the run knows stands for the
-/// single known id whose 12-hex hash it is, or begins, or whose whole text it begins. Several such
+/// ledger decision whose row id it is (`d2`), else the single known id whose 12-hex hash it is, or
+/// begins, or whose whole text it begins. Several such
 /// ids are an error listing them; none leaves the id as given (unknown ids are refused later).
 fn expand_ids(answers: &[Answer], pending: &Pending) -> Result<Vec<Answer>> {
     let known: Vec<&str> = pending
@@ -316,12 +317,22 @@ fn expand_ids(answers: &[Answer], pending: &Pending) -> Result<Vec<Answer>> {
             if given.is_empty() || known.contains(&given) {
                 return Ok(answer.clone());
             }
-            let hash = |id: &'_ str| id.rsplit(':').next().unwrap_or(id).to_string();
-            let mut matching: Vec<&str> = known
+            // A ledger row's own id names its decision exactly.
+            let row: Vec<&str> = pending
+                .items
                 .iter()
-                .copied()
-                .filter(|id| hash(id).starts_with(given) || id.starts_with(given))
+                .filter(|i| i.row.as_deref() == Some(given))
+                .map(|i| i.id.as_str())
                 .collect();
+            let hash = |id: &'_ str| id.rsplit(':').next().unwrap_or(id).to_string();
+            let mut matching: Vec<&str> = match row.is_empty() {
+                false => row,
+                true => known
+                    .iter()
+                    .copied()
+                    .filter(|id| hash(id).starts_with(given) || id.starts_with(given))
+                    .collect(),
+            };
             matching.sort_unstable();
             matching.dedup();
             match matching[..] {

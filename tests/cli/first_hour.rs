@@ -281,3 +281,53 @@ fn the_docs_show_placeholders_and_order() {
     assert!(own < global && help[global..].contains("--color"), "{help}");
     assert!(help.contains("`c` closes it"), "{help}");
 }
+
+/// Item 4 (in part): `pending` is a table with a header and a short handle per item, and the
+/// handle — or a ledger row's own id — is what `resolve` takes.
+#[test]
+fn pending_shows_handles_resolve_takes() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    assert!(
+        header.starts_with("handle") && header.contains("decision"),
+        "{text}"
+    );
+    let decision = header.find("decision").unwrap();
+    for line in lines.clone() {
+        assert_eq!(
+            line.char_indices().nth(decision).map(|(i, _)| i).is_some(),
+            true
+        );
+    }
+    assert!(text.contains("86a2bcce9526 (d2)"), "{text}");
+    let out = env
+        .ucg(&dir)
+        .args([
+            "resolve",
+            "--close",
+            "d2",
+            "--answer",
+            "three retries",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "decision:_bmad-output/implementation-artifacts/deferred-work.md:86a2bcce9526"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = env.ucg(&dir).args(["pending", "--json"]).output().unwrap();
+    assert!(
+        !stdout(&out).contains("86a2bcce9526"),
+        "closed: {}",
+        stdout(&out)
+    );
+}
