@@ -297,10 +297,12 @@ fn pending_shows_handles_resolve_takes() {
         "{text}"
     );
     let decision = header.find("decision").unwrap();
-    for line in lines.clone() {
-        assert_eq!(
-            line.char_indices().nth(decision).map(|(i, _)| i).is_some(),
-            true
+    // Aligned: every row's decision starts in the header's column.
+    for line in lines {
+        let at: String = line.chars().take(decision).collect();
+        assert!(
+            at.ends_with("  ") && line.chars().count() > decision,
+            "{line}"
         );
     }
     assert!(text.contains("86a2bcce9526 (d2)"), "{text}");
