@@ -42,7 +42,7 @@ pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     checks.push(agent_hooks_check(&inputs.project_root));
     checks.push(allowlist_check(ctx));
     checks.push(latch_check(&inputs.impl_dir));
-    checks.push(baseline_check(&inputs.impl_dir));
+    checks.push(baseline_check(&inputs.impl_dir, route.story.as_deref()));
 
     if args.json.on {
         return crate::output::print_json(&serde_json::json!({

@@ -195,6 +195,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
     else {
         return;
     };
+    report.resume = Some(crate::ucg::resume::route_of(&epic));
     let mut counted = crate::git::line_count_cache(repo, !args.no_cache);
     for story in &mut report.stories {
         let Some(range) = story

@@ -136,6 +136,21 @@ pub fn render(report: &Report, style: &Style) -> String {
     if report.run.is_some() {
         stories(&mut out, style, &report.stories);
     }
+    if let Some(route) = &report.resume {
+        let at = route
+            .story
+            .as_ref()
+            .map(|story| format!(" at story {story}"))
+            .unwrap_or_default();
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{} {}{at}", style.title("Resume:"), route.stage);
+        for line in wrap(
+            &route.why,
+            usize::from(style.width).saturating_sub(2).max(20),
+        ) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     pending(&mut out, style, report);
     escalations(&mut out, style, report);
     deferred(&mut out, style, report);

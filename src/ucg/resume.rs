@@ -220,10 +220,13 @@ pub fn latch_check(impl_dir: &Path) -> Check {
     }
 }
 
-/// The in-flight story's baseline: present means mid-story (re-read, never regenerate).
-pub fn baseline_check(impl_dir: &Path) -> Check {
-    let story = crate::store::read_text(impl_dir.join(".current-story"))
-        .ok()
+/// The baseline of the story the resume re-enters (`routed`, the route's story), else of the
+/// in-flight one (`.current-story`, the heartbeat's): present means mid-story (re-read, never
+/// regenerate). One story for the route and its baseline, so the two never disagree.
+pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
+    let story = routed
+        .map(str::to_string)
+        .or_else(|| crate::store::read_text(impl_dir.join(".current-story")).ok())
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .or_else(|| {

@@ -62,6 +62,9 @@ pub struct Report {
     pub deferred_work: Vec<ledger::Row>,
     pub decision_log: DecisionLogTail,
     pub runs: Vec<RunFolder>,
+    /// Where a resume re-enters, with why: the same route `resume` and resolve's hand-back give
+    /// (`null` when the epic's verdicts were not read, as with `--fast`).
+    pub resume: Option<crate::ucg::resume::Route>,
 }
 
 #[derive(Debug, Serialize)]
@@ -373,6 +376,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         deferred_work,
         decision_log,
         runs: runs_of(source, inputs.runs_root, inputs.run_dir),
+        resume: None,
     }
 }
 

@@ -333,3 +333,51 @@ fn pending_shows_handles_resolve_takes() {
         stdout(&out)
     );
 }
+
+/// Item 7: one resume route, with its reason, in the hand-back, `resume` and `status`; the
+/// baseline `resume` checks is the routed story's.
+#[test]
+fn one_resume_route_everywhere() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env
+        .ucg(&dir)
+        .args([
+            "resolve", "--close", "7662", "--answer", "a", "--close", "7285", "--answer", "b",
+            "--close", "4b4f", "--answer", "c", "--close", "d2", "--answer", "d",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let hand_back = stdout(&out);
+    let out = env.ucg(&dir).args(["resume", "--json"]).output().unwrap();
+    let resume: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = env.ucg(&dir).args(["status", "--json"]).output().unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let route = &status["resume"];
+    assert_eq!(route["stage"], resume["route"]["stage"], "{resume}");
+    assert_eq!(route["story"], resume["route"]["story"], "{resume}");
+    assert_eq!(route["why"], resume["route"]["why"], "{resume}");
+    let story = route["story"].as_str().unwrap();
+    assert!(
+        hand_back.contains(&format!(
+            "Resume re-enters {} at story {story}: {}",
+            route["stage"].as_str().unwrap(),
+            route["why"].as_str().unwrap()
+        )),
+        "{hand_back}"
+    );
+    let baseline = resume["checklist"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["item"] == "baseline")
+        .unwrap();
+    assert!(
+        baseline["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!(".baseline-{story}")),
+        "{baseline}"
+    );
+}

@@ -598,9 +598,10 @@ fn resume_routes_by_the_last_stage_reached() {
         &dir.join(IMPL).join(".mem-state.json"),
         r#"{"claude_mem": "present", "latch_version": 1, "recall": "on", "run_id": "r1", "schema_ok": true}"#,
     );
+    // The baseline checked is the routed story's (3-1-a here), the one the resume re-enters.
     let head = env.git(&dir, &["rev-parse", "HEAD"]);
     write(
-        &dir.join(IMPL).join(".baseline-3-3-c"),
+        &dir.join(IMPL).join(".baseline-3-1-a"),
         &format!("{head}\n"),
     );
     let doc = route(&env, &dir);
