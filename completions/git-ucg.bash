@@ -37,9 +37,6 @@ _git__ucg() {
             git__ucg,gate)
                 cmd="git__ucg__subcmd__gate"
                 ;;
-            git__ucg,generate)
-                cmd="git__ucg__subcmd__generate"
-                ;;
             git__ucg,goal)
                 cmd="git__ucg__subcmd__goal"
                 ;;
@@ -184,9 +181,6 @@ _git__ucg() {
             git__ucg__subcmd__hooks,install)
                 cmd="git__ucg__subcmd__hooks__subcmd__install"
                 ;;
-            git__ucg__subcmd__hooks,run)
-                cmd="git__ucg__subcmd__hooks__subcmd__run"
-                ;;
             git__ucg__subcmd__hooks,status)
                 cmd="git__ucg__subcmd__hooks__subcmd__status"
                 ;;
@@ -242,7 +236,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline goal sdlc lesson budget epic diff id reds demo help generate"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline goal sdlc lesson budget epic diff id reds demo help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -565,28 +559,6 @@ _git__ucg() {
                     return 0
                     ;;
                 --impl-artifacts)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__ucg__subcmd__generate)
-            opts="-h -V --out-dir --color --no-pager --help --version man completions"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --out-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1378,7 +1350,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__hooks)
-            opts="-h -V --color --no-pager --help --version install uninstall status run"
+            opts="-h -V --color --no-pager --help --version install uninstall status"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1406,24 +1378,6 @@ _git__ucg() {
                     COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction" -- "${cur}"))
                     return 0
                     ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        git__ucg__subcmd__hooks__subcmd__run)
-            opts="-h -V --color --no-pager --help --version pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

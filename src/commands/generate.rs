@@ -125,7 +125,7 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
         (Shell::Fish, "git-ucg.fish"),
     ] {
         // Completions are for the executable `git-ucg`; `git ucg` reaches them through the bridge.
-        let mut command = with_bin_names(crate::cli::command(), "git-ucg");
+        let mut command = with_bin_names(visible_only(&crate::cli::command()), "git-ucg");
         let mut buffer = Vec::new();
         clap_complete::generate(shell, &mut command, "git-ucg", &mut buffer);
         if shell == Shell::Bash {
@@ -139,6 +139,31 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
         scripts.push((file.to_string(), buffer));
     }
     scripts
+}
+
+/// The command tree without its hidden subcommands (`generate`, `hooks run`): clap_complete
+/// offers every subcommand it is given. Names, help texts, arguments and the version flag are what
+/// completion needs; they are kept.
+fn visible_only(command: &clap::Command) -> clap::Command {
+    let mut copy = clap::Command::new(command.get_name().to_string())
+        .disable_help_subcommand(true)
+        .args(command.get_arguments().cloned())
+        .subcommands(
+            command
+                .get_subcommands()
+                .filter(|sub| !sub.is_hide_set())
+                .map(visible_only),
+        );
+    if let Some(about) = command.get_about() {
+        copy = copy.about(about.clone());
+    }
+    if let Some(long_about) = command.get_long_about() {
+        copy = copy.long_about(long_about.clone());
+    }
+    if let Some(version) = command.get_version() {
+        copy = copy.version(version.to_string()).propagate_version(true);
+    }
+    copy
 }
 
 /// Sets every (nested) command's executable name, e.g. `git-ucg reds apply`.

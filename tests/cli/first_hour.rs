@@ -280,6 +280,17 @@ fn the_docs_show_placeholders_and_order() {
     let global = help.find("Global options:").unwrap();
     assert!(own < global && help[global..].contains("--color"), "{help}");
     assert!(help.contains("`c` closes it"), "{help}");
+    // Hidden commands are not offered for completion.
+    for file in ["git-ucg.bash", "_git-ucg", "git-ucg.fish"] {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("completions")
+                .join(file),
+        )
+        .unwrap();
+        let offered = regex::Regex::new(r"\bgenerate\b").unwrap();
+        assert!(!offered.is_match(&text), "{file} offers generate");
+    }
 }
 
 /// Item 4 (in part): `pending` is a table with a header and a short handle per item, and the

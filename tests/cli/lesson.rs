@@ -803,6 +803,19 @@ fn a10_query_on_an_empty_or_missing_store_is_empty() {
     let env = TestEnv::new();
     let before = snapshot(env.path());
     assert_eq!(query(&env, &["x"]), Vec::<Value>::new());
+    // For people, a missing ledger is said (where it was looked for), exit 1; `--json` above
+    // keeps the reference's `[]`.
+    let out = run(&env, &["query", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no lesson ledger at"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(env.path()), before);
+    assert!(!env.path().join(".anvil").exists());
+    write(&ledger_path(&env), "");
+    assert_eq!(query(&env, &["x"]), Vec::<Value>::new());
     let out = run(&env, &["query", "x"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(
@@ -810,10 +823,6 @@ fn a10_query_on_an_empty_or_missing_store_is_empty() {
         "{}",
         stdout(&out)
     );
-    assert_eq!(snapshot(env.path()), before);
-    assert!(!env.path().join(".anvil").exists());
-    write(&ledger_path(&env), "");
-    assert_eq!(query(&env, &["x"]), Vec::<Value>::new());
     write(&ledger_path(&env), "\n\n  \n");
     assert_eq!(query(&env, &["x"]), Vec::<Value>::new());
 }
