@@ -134,3 +134,182 @@ pub fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
     stdout.flush()?;
     Ok(0)
 }
+
+/// The terminal's settings as they were before [`RawMode::enter`] changed them, for whoever must
+/// put them back on the way out: the guard's `Drop`, or a signal handler that ends the process.
+static SAVED_TERMINAL: std::sync::Mutex<Option<(libc::c_int, libc::termios)>> =
+    std::sync::Mutex::new(None);
+
+/// Puts the terminal back as it was before the live [`RawMode`], if one is in force. Safe to call
+/// from a signal handler's thread (the `ctrlc` crate runs handlers on a thread of their own).
+pub fn restore_terminal() {
+    let saved = match SAVED_TERMINAL.lock() {
+        Ok(mut saved) => saved.take(),
+        Err(poisoned) => poisoned.into_inner().take(),
+    };
+    if let Some((fd, termios)) = saved {
+        // SAFETY: `termios` is a value the same call filled for `fd`.
+        unsafe { libc::tcsetattr(fd, libc::TCSANOW, &termios) };
+    }
+}
+
+/// The terminal's control characters as the user has them (`stty`): what ends a pass or a view.
+#[derive(Debug, Clone, Copy)]
+pub struct ControlKeys {
+    pub interrupt: u8,
+    pub end_of_file: u8,
+    pub suspend: u8,
+}
+
+/// A terminal in non-canonical mode without echo: keys arrive one at a time, without Enter. The
+/// previous settings come back when the guard is dropped (every return, every `?`, a panic), and
+/// [`restore_terminal`] puts them back from a signal handler.
+pub struct RawMode {
+    fd: libc::c_int,
+    saved: libc::termios,
+}
+
+impl RawMode {
+    /// Enters the mode on `fd` when it is a terminal and this process is in its foreground (a
+    /// background job changing the terminal would be stopped); `None` otherwise. With
+    /// `keep_signals` false, the interrupt and suspend keys arrive as bytes instead of signals.
+    pub fn enter(fd: libc::c_int, keep_signals: bool) -> Option<RawMode> {
+        // SAFETY: plain calls on a descriptor; `termios` is filled by tcgetattr before any use.
+        unsafe {
+            if libc::isatty(fd) != 1 || libc::tcgetpgrp(fd) != libc::getpgrp() {
+                return None;
+            }
+            let mut saved: libc::termios = std::mem::zeroed();
+            if libc::tcgetattr(fd, &mut saved) != 0 {
+                return None;
+            }
+            let mut raw = saved;
+            raw.c_lflag &= !(libc::ICANON | libc::ECHO);
+            if !keep_signals {
+                raw.c_lflag &= !libc::ISIG;
+            }
+            raw.c_cc[libc::VMIN] = 1;
+            raw.c_cc[libc::VTIME] = 0;
+            if let Ok(mut slot) = SAVED_TERMINAL.lock() {
+                *slot = Some((fd, saved));
+            }
+            if libc::tcsetattr(fd, libc::TCSANOW, &raw) != 0 {
+                restore_terminal();
+                return None;
+            }
+            Some(RawMode { fd, saved })
+        }
+    }
+
+    /// The terminal's descriptor.
+    pub fn fd(&self) -> libc::c_int {
+        self.fd
+    }
+
+    pub fn keys(&self) -> ControlKeys {
+        ControlKeys {
+            interrupt: self.saved.c_cc[libc::VINTR],
+            end_of_file: self.saved.c_cc[libc::VEOF],
+            suspend: self.saved.c_cc[libc::VSUSP],
+        }
+    }
+
+    /// Waits for the next key (or burst of bytes, as an escape sequence arrives); empty at end of
+    /// input.
+    pub fn read(&self) -> io::Result<Vec<u8>> {
+        let mut buf = [0u8; 32];
+        loop {
+            // SAFETY: `buf` is valid for its length.
+            let n = unsafe { libc::read(self.fd, buf.as_mut_ptr().cast(), buf.len()) };
+            match usize::try_from(n) {
+                Ok(n) => return Ok(buf.get(..n).unwrap_or_default().to_vec()),
+                Err(_) => {
+                    let error = io::Error::last_os_error();
+                    if error.kind() != io::ErrorKind::Interrupted {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        restore_terminal();
+        // SAFETY: as in `restore_terminal`, in case the slot was taken by another guard.
+        unsafe { libc::tcsetattr(self.fd, libc::TCSANOW, &self.saved) };
+    }
+}
+
+/// Sends `signal` to this process's group, as the terminal does for its interrupt and suspend
+/// keys (so a `git` that started us, and a pipeline we are part of, get it too).
+pub fn signal_group(signal: libc::c_int) {
+    // SAFETY: kill(2) with pid 0 names the caller's own process group.
+    unsafe { libc::kill(0, signal) };
+}
+
+/// One answer to a one-key question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    /// A printable key, lower-cased.
+    Char(char),
+    /// Enter: take the default.
+    Enter,
+    /// End of input (Ctrl-D, or stdin closed).
+    End,
+    /// Anything else (an arrow, a function key, a control character).
+    Other,
+}
+
+/// Prints `prompt` on stderr and takes one key from a terminal on stdin, without Enter. The key is
+/// echoed and the line ended, so what was chosen stays on screen. The interrupt key restores the
+/// terminal and then interrupts (as it would have); the suspend key suspends and asks again.
+/// `None` when stdin is not a terminal this process may read keys from: ask with [`ask`] then.
+pub fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
+    let mut err = io::stderr().lock();
+    loop {
+        let Some(raw) = RawMode::enter(libc::STDIN_FILENO, false) else {
+            return Ok(None);
+        };
+        err.write_all(prompt.as_bytes())?;
+        err.flush()?;
+        let keys = raw.keys();
+        let bytes = raw.read()?;
+        drop(raw);
+        let key = match bytes.as_slice() {
+            [] => Key::End,
+            [b] if *b == keys.interrupt => {
+                err.write_all(b"^C\n")?;
+                err.flush()?;
+                signal_group(libc::SIGINT);
+                // Interrupted: the default action ends the process; a handler may let it go on.
+                return Ok(Some(Key::End));
+            }
+            [b] if *b == keys.suspend => {
+                err.write_all(b"^Z\n")?;
+                err.flush()?;
+                signal_group(libc::SIGTSTP);
+                continue;
+            }
+            [b] if *b == keys.end_of_file => Key::End,
+            [b'\r'] | [b'\n'] => Key::Enter,
+            _ => match std::str::from_utf8(&bytes).ok().map(|s| {
+                let mut chars = s.chars();
+                (chars.next(), chars.next())
+            }) {
+                Some((Some(c), None)) if !c.is_control() => {
+                    Key::Char(c.to_lowercase().next().unwrap_or(c))
+                }
+                _ => Key::Other,
+            },
+        };
+        match &key {
+            Key::Char(c) => writeln!(err, "{c}")?,
+            Key::End => writeln!(err)?,
+            Key::Enter | Key::Other => writeln!(err)?,
+        }
+        err.flush()?;
+        return Ok(Some(key));
+    }
+}

@@ -5,10 +5,12 @@
 use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::output::Key;
+use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::pending::{Pending, PendingItem, Source};
 use crate::ucg::resolve::{
     append_to_log, commit, decision_log_folder, enumerate, read_answers_doc, Answer, Applied,
-    Chooser, Outcome, Pass,
+    Change, Chooser, Outcome, Pass,
 };
 use crate::ucg::{resume, runs};
 use std::io::{IsTerminal, Write};
@@ -18,8 +20,11 @@ pub const SCHEMA: &str = "git-ucg.resolve/1";
 
 pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let given = given_answers(args)?;
-    let interactive = args.interactive
-        || (given.is_empty() && args.answers.is_none() && std::io::stdin().is_terminal());
+    let nothing_given = given.is_empty() && args.answers.is_none();
+    let terminal = std::io::stdin().is_terminal();
+    let interactive = args.interactive || (nothing_given && terminal);
+    // Nothing given and no one to ask: what is on record is applied, and the rest is not asked.
+    let unasked = nothing_given && !interactive;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let ledger = ctx.deferred_work(
         args.deferred_work.file.as_deref(),
@@ -95,6 +100,20 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         Some(after) => after,
         None => enumerate(&run),
     };
+    let askable = after
+        .items
+        .iter()
+        .filter(|i| i.action.as_deref() != Some("close"))
+        .count();
+    if unasked && askable > 0 && outcome.applied.is_empty() {
+        return Err(not_asked(askable));
+    }
+    if unasked && askable > 0 {
+        eprintln!(
+            "note: the {askable} still pending were not asked: standard input is not a terminal \
+(`git ucg resolve --interactive` asks over it)"
+        );
+    }
     if args.json.on {
         let doc = serde_json::json!({
             "schema": SCHEMA,
@@ -106,10 +125,23 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             "blockers": after.blockers,
             "decision_log": logged.as_ref().map(|p| p.to_string_lossy()),
         });
+        let changed: Vec<serde_json::Value> = outcome
+            .changed
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "path": shown(&c.path, &run.project_root),
+                    "change": c.change.name(),
+                })
+            })
+            .collect();
+        let mut doc = doc;
+        doc["changed"] = serde_json::Value::Array(changed);
         return crate::output::print_json(&doc);
     }
     let mut out = std::io::stdout().lock();
     let mut text = hand_back(&run, &after, &outcome, logged.as_deref());
+    text.push_str(&what_changed(ctx, &run, &outcome));
     if !outcome.applied.is_empty() {
         // Where the run goes next (a pass that only deferred hands nothing back).
         if let Some(route) = route {
@@ -126,6 +158,16 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(0)
+}
+
+/// The refusal of a pass with nothing to do but ask, and no terminal to ask on.
+fn not_asked(askable: usize) -> Error {
+    Error::new(format!(
+        "did not ask: standard input is not a terminal ({askable} pending {})",
+        if askable == 1 { "item" } else { "items" }
+    ))
+    .hint("ask over this input anyway: git ucg resolve --interactive")
+    .hint("or answer with flags: git ucg resolve --close ID --answer TEXT [--defer ID …] (`git ucg pending` lists the ids)")
 }
 
 /// `--close/--defer … --answer …` in command-line order, or the `--answers` document.
@@ -228,20 +270,24 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<(
         if let (Some("defer"), Some(answer)) = (item.action.as_deref(), &item.answer) {
             eprintln!("  deferred before: {answer}");
         }
-        let action = loop {
-            let Some(key) = crate::output::ask("[c]lose, [d]efer, [s]kip, [q]uit? ")? else {
-                return Ok(());
-            };
-            match key.trim().to_lowercase().as_str() {
-                "c" | "close" => break Some(Action::Close),
-                "d" | "defer" => break Some(Action::Defer),
-                "s" | "skip" | "" => break None,
-                "q" | "quit" => return Ok(()),
-                _ => eprintln!("  c, d, s or q"),
+        let action = match choose_action()? {
+            Choice::Act(action) => action,
+            Choice::Skip => {
+                eprintln!("  skipped — nothing recorded");
+                continue;
             }
-        };
-        let Some(action) = action else {
-            continue;
+            Choice::Quit => {
+                let left = total - n - 1;
+                eprintln!(
+                    "  quit — {left} more {} not asked; what was answered is kept",
+                    if left == 1 { "item" } else { "items" }
+                );
+                return Ok(());
+            }
+            Choice::End => {
+                eprintln!("  end of input — the pass stops here; what was answered is kept");
+                return Ok(());
+            }
         };
         let answer = loop {
             let prompt = match action {
@@ -249,22 +295,98 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<(
                 Action::Defer => "answer (optional): ",
             };
             let Some(text) = crate::output::ask(prompt)? else {
+                // Ctrl-D on an empty line: the prompt's line is ended before the last words.
+                eprintln!();
+                eprintln!("  end of input — the pass stops here; what was answered is kept");
                 return Ok(());
             };
             if action == Action::Defer || !text.trim().is_empty() {
                 break text;
             }
+            eprintln!(
+                "  a close records the decision made, so it needs one: type it on one line \
+(Ctrl-D stops the pass, keeping what was answered)"
+            );
         };
         let answer = Answer {
             id: item.id.clone(),
             answer,
             action,
         };
+        let applied_before = outcome.applied.len();
         commit(run, std::slice::from_ref(&answer), outcome)?;
         // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
         append_to_log(run, outcome)?;
+        eprintln!(
+            "{}",
+            confirmation(
+                run,
+                &answer,
+                outcome.applied.get(applied_before..).unwrap_or_default()
+            )
+        );
     }
     Ok(())
+}
+
+/// What the operator chose for one item.
+enum Choice {
+    Act(Action),
+    Skip,
+    Quit,
+    /// End of input (Ctrl-D): the pass stops, as with quit.
+    End,
+}
+
+/// One key on a terminal (no Enter; Enter takes the default, skip); a whole line otherwise.
+fn choose_action() -> Result<Choice> {
+    const PROMPT: &str = "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ";
+    loop {
+        let given = match crate::output::ask_key(PROMPT)? {
+            Some(Key::Char(c)) => c.to_string(),
+            Some(Key::Enter) => String::new(),
+            Some(Key::End) => return Ok(Choice::End),
+            Some(Key::Other) => "?".to_string(),
+            None => match crate::output::ask(PROMPT)? {
+                Some(line) => line,
+                None => {
+                    // The prompt's line is ended before the last words.
+                    eprintln!();
+                    return Ok(Choice::End);
+                }
+            },
+        };
+        match given.trim().to_lowercase().as_str() {
+            "c" | "close" => return Ok(Choice::Act(Action::Close)),
+            "d" | "defer" => return Ok(Choice::Act(Action::Defer)),
+            "s" | "skip" | "" => return Ok(Choice::Skip),
+            "q" | "quit" => return Ok(Choice::Quit),
+            _ => eprintln!("  c closes, d defers, s (or Enter) skips, q quits"),
+        }
+    }
+}
+
+/// The line after each answer: what the answer did, or (in a dry run) would do.
+fn confirmation(run: &Pass, answer: &Answer, applied: &[Applied]) -> String {
+    let cleared: Vec<&str> = applied
+        .iter()
+        .filter(|a| a.id == answer.id)
+        .map(|a| a.cleared.as_str())
+        .collect();
+    let dry = if run.dry_run {
+        " (dry run: nothing written)"
+    } else {
+        ""
+    };
+    match answer.action {
+        Action::Close if cleared.is_empty() => {
+            format!("  closed{dry} — recorded in {DECISIONS_FILE}; nothing left to clear")
+        }
+        Action::Close => format!("  closed{dry} — {}", cleared.join("; ")),
+        Action::Defer => {
+            format!("  deferred{dry} — recorded in {DECISIONS_FILE}; it is asked again next time")
+        }
+    }
 }
 
 /// What closed, what is still pending, and where the run goes next.
@@ -349,6 +471,67 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
         (None, Some(_)) => {}
     }
     out
+}
+
+/// Every file the pass wrote, deleted or appended to, from the project root; and, when git does
+/// not track some of them, that `git status` will not show the change, and what does.
+fn what_changed(ctx: &Context, run: &Pass, outcome: &Outcome) -> String {
+    if outcome.changed.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    out.push_str(if run.dry_run {
+        "Files that would change (from the project root):\n"
+    } else {
+        "Files changed (from the project root):\n"
+    });
+    for change in &outcome.changed {
+        let verb = match (run.dry_run, change.change) {
+            (false, c) => c.name(),
+            (true, Change::Written) => "would write",
+            (true, Change::Deleted) => "would delete",
+            (true, Change::Appended) => "would append",
+        };
+        out.push_str(&format!(
+            "  {verb:<12}  {}\n",
+            shown(&change.path, &run.project_root)
+        ));
+    }
+    let paths: Vec<PathBuf> = outcome.changed.iter().map(|c| c.path.clone()).collect();
+    let untracked = ctx
+        .repo()
+        .map(|repo| crate::git::repo::untracked(repo, &paths))
+        .unwrap_or_default();
+    let mut dirs: Vec<String> = untracked
+        .iter()
+        .map(|p| {
+            let parent = p.parent().unwrap_or(Path::new("."));
+            format!("{}/", shown(parent, &run.project_root))
+        })
+        .collect();
+    dirs.dedup();
+    dirs.sort();
+    dirs.dedup();
+    if !dirs.is_empty() {
+        out.push_str(&format!(
+            "Not tracked by git, so `git status` does not show these changes: {}\n  \
+`git ucg status` shows the run as it stands now; the decision log's new section, what this \
+pass did.\n",
+            dirs.join(", ")
+        ));
+    }
+    out
+}
+
+/// `path` from the project root when it lies under it (`.` for the root itself), else as given.
+fn shown(path: &Path, root: &Path) -> String {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (path_abs, root_abs) = (absolute(path), absolute(root));
+    match path_abs.strip_prefix(&root_abs) {
+        Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => path.display().to_string(),
+    }
 }
 
 fn choose(found: &[PathBuf]) -> Result<PathBuf> {

@@ -155,6 +155,16 @@ fn render(
     })
 }
 
+/// The terminal's columns and rows (80×24 when it cannot be told).
+fn screen_size() -> (usize, usize) {
+    match terminal_size::terminal_size() {
+        Some((terminal_size::Width(w), terminal_size::Height(h))) if w > 0 && h > 0 => {
+            (usize::from(w), usize::from(h))
+        }
+        _ => (80, 24),
+    }
+}
+
 /// The width human output is fitted to: the terminal's, else `COLUMNS`, else 80.
 fn width() -> u16 {
     if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
@@ -244,12 +254,70 @@ fn on_path(name: &str) -> bool {
 /// changes (debounced by 200 ms) and the result differs from what is on screen. A watched
 /// directory that disappears is watched again once it is back (checked every second).
 fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
-    use notify_debouncer_mini::notify::RecursiveMode;
     // Ctrl-C is how a watch ends: a success, as for `watch(1)` or `git log` in a pager.
-    ctrlc::set_handler(|| std::process::exit(0))
-        .map_err(|e| Error::new(format!("cannot handle Ctrl-C: {e}")))?;
-    let source = ArtifactSource::WorkTree;
+    ctrlc::set_handler(|| {
+        crate::output::restore_terminal();
+        std::process::exit(0)
+    })
+    .map_err(|e| Error::new(format!("cannot handle Ctrl-C: {e}")))?;
     let terminal = std::io::stdout().is_terminal();
+    // On a terminal the keys are read, not turned into signals: Ctrl-C sent as a signal would
+    // reach `git` too (`git ucg` runs us as its child), which dies of it (exit 130) whatever we
+    // return. Read here, Ctrl-C (or q) ends the watch with 0 through git as well.
+    let _keys = if terminal && std::io::stdin().is_terminal() {
+        crate::output::RawMode::enter(libc::STDIN_FILENO, false).map(listen_for_the_end)
+    } else {
+        None
+    };
+    let result = watch_loop(ctx, args, format, terminal);
+    crate::output::restore_terminal();
+    result
+}
+
+/// Reads keys while the watch runs: the interrupt key or `q` ends it with exit 0 (the terminal
+/// restored first); the suspend key suspends it as a signal would, and resumes the key reading.
+fn listen_for_the_end(raw: crate::output::RawMode) -> crate::output::RawMode {
+    let keys = raw.keys();
+    let fd = raw.fd();
+    std::thread::spawn(move || loop {
+        let mut byte = [0u8; 1];
+        // SAFETY: `byte` is valid for one byte.
+        let n = unsafe { libc::read(fd, byte.as_mut_ptr().cast(), 1) };
+        if n == 0 {
+            return;
+        }
+        if n < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return;
+        }
+        match byte[0] {
+            b if b == keys.interrupt || b == b'q' || b == b'Q' => {
+                crate::output::restore_terminal();
+                std::process::exit(0);
+            }
+            b if b == keys.suspend => {
+                crate::output::restore_terminal();
+                crate::output::signal_group(libc::SIGTSTP);
+                // Continued: the keys are read again (the guard the watch holds restores them).
+                std::mem::forget(crate::output::RawMode::enter(fd, false));
+            }
+            _ => {}
+        }
+    });
+    raw
+}
+
+fn watch_loop(
+    ctx: &Context,
+    args: &StatusArgs,
+    format: StatusFormat,
+    terminal: bool,
+) -> Result<u8> {
+    use notify_debouncer_mini::notify::RecursiveMode;
+    let source = ArtifactSource::WorkTree;
+    let mut size = screen_size();
     let (sender, events) = std::sync::mpsc::channel();
     let mut debouncer = notify_debouncer_mini::new_debouncer(Duration::from_millis(200), sender)
         .map_err(|e| Error::new(format!("cannot watch for changes: {e}")))?;
@@ -288,6 +356,11 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
 
         if changed {
             let mut document = render(ctx, args, format, &source, &located)?;
+            if terminal && format == StatusFormat::Human {
+                // A screenful, the header on top: redrawn in place, nothing scrolls away.
+                let (columns, rows) = size;
+                document = crate::render::fit::fit_to_height(&document, rows, columns);
+            }
             // What must differ for a new rendering to be shown: the document without the clock.
             let mut essence = document.clone();
             if format == StatusFormat::Json {
@@ -317,7 +390,16 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
         // Wait for a change, or a second (to notice a watched directory that came back).
         changed = match events.recv_timeout(Duration::from_secs(1)) {
             Ok(_) => true,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => false,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                // A resized terminal gets a screen fitted anew.
+                let now = screen_size();
+                let resized = terminal && now != size;
+                size = now;
+                if resized {
+                    shown = None;
+                }
+                resized
+            }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(0),
         };
     }

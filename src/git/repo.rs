@@ -217,6 +217,40 @@ pub fn current_branch(repo: &Repository) -> Option<String> {
         .map(|name| name.shorten().to_string())
 }
 
+/// Of `paths` (absolute, or relative to the current directory), those inside the work tree that
+/// git does not track: neither in the index nor a directory holding an indexed file. A file the
+/// index lists shows in `git status` when it changes; the others do not (at most as `??` for a
+/// whole directory). Paths outside the work tree, and everything when the index cannot be read,
+/// are left out.
+pub fn untracked(repo: &Repository, paths: &[PathBuf]) -> Vec<PathBuf> {
+    let Some(workdir) = repo.workdir().and_then(|w| std::path::absolute(w).ok()) else {
+        return Vec::new();
+    };
+    let Ok(index) = repo.index_or_empty() else {
+        return Vec::new();
+    };
+    let tracked: Vec<&gix::bstr::BStr> = index.entries().iter().map(|e| e.path(&index)).collect();
+    paths
+        .iter()
+        .filter(|path| {
+            let Some(relative) = std::path::absolute(path)
+                .ok()
+                .and_then(|p| p.strip_prefix(&workdir).ok().map(Path::to_path_buf))
+            else {
+                return false;
+            };
+            let Some(relative) = relative.to_str().map(|r| r.replace('\\', "/")) else {
+                return false;
+            };
+            let under = format!("{relative}/");
+            !tracked
+                .iter()
+                .any(|t| *t == relative.as_str() || t.starts_with(under.as_bytes()))
+        })
+        .cloned()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

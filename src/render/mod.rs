@@ -3,6 +3,7 @@
 
 pub mod diff;
 pub mod diffstat;
+pub mod fit;
 pub mod status_human;
 pub mod status_markdown;
 pub mod visible;

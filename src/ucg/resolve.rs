@@ -119,6 +119,39 @@ pub struct Applied {
     pub source: Source,
     /// For people: what changed on disk.
     pub cleared: String,
+    /// The files it wrote or deleted (or, in a dry run, would have).
+    #[serde(skip)]
+    pub changed: Vec<Changed>,
+}
+
+/// A file the pass wrote, deleted or appended to (or, in a dry run, would have), by the path the
+/// pass knows it under.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Changed {
+    pub path: PathBuf,
+    pub change: Change,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    Written,
+    Deleted,
+    Appended,
+}
+
+impl Change {
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Written => "written",
+            Change::Deleted => "deleted",
+            Change::Appended => "appended",
+        }
+    }
+}
+
+fn changed(path: PathBuf, change: Change) -> Changed {
+    Changed { path, change }
 }
 
 /// The ledger with the `status` cell of each open decision row whose id is in `closed` turned
@@ -285,6 +318,16 @@ pub struct Outcome {
     logged: (usize, usize),
     /// Whether this pass's heading is in the decision log.
     log_started: bool,
+    /// Every file written, deleted or appended to, once each, in the order first touched.
+    pub changed: Vec<Changed>,
+}
+
+impl Outcome {
+    fn touched(&mut self, change: Changed) {
+        if !self.changed.contains(&change) {
+            self.changed.push(change);
+        }
+    }
 }
 
 fn inputs(pass: &Pass) -> PendingInputs<'_> {
@@ -472,6 +515,9 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         let target = store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
         store::write_atomic(&lock, &target, text.as_bytes())?;
     }
+    if !answers.is_empty() {
+        outcome.touched(changed(pass.impl_dir.join(DECISIONS_FILE), Change::Written));
+    }
     outcome.recorded.extend_from_slice(answers);
     let answers_now = pending::answers_for(&entries, &found);
     let found = pending::with_answers(found, &answers_now);
@@ -501,16 +547,24 @@ fn apply(
         (reds, files)
     });
     // Whatever was cleared is reported (and logged), even when the other half failed.
+    let note = |done: Vec<Applied>, outcome: &mut Outcome| {
+        for applied in &done {
+            for change in &applied.changed {
+                outcome.touched(change.clone());
+            }
+        }
+        outcome.applied.extend(done);
+    };
     let (reds, files) = match (reds, files) {
         (Ok(reds), Ok(files)) => (reds, files),
         (Ok(done), Err(error)) | (Err(error), Ok(done)) => {
-            outcome.applied.extend(done);
+            note(done, outcome);
             return Err(error);
         }
         (Err(error), Err(_)) => return Err(error),
     };
-    outcome.applied.extend(reds);
-    outcome.applied.extend(files);
+    note(reds, outcome);
+    note(files, outcome);
     // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
     let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
         .iter()
@@ -548,6 +602,7 @@ fn apply_reds(
             id,
             source: Source::Red,
             cleared: format!("removed from {registry_name}, tombstone recorded"),
+            changed: vec![changed(pass.impl_dir.join(registry_name), Change::Written)],
         })
         .collect())
 }
@@ -574,6 +629,7 @@ fn apply_files(
             .unwrap_or_default();
         let sidecar = pass.impl_dir.join(&file_name);
         let mut cleared = vec![file_name.clone()];
+        let mut files = vec![changed(sidecar.clone(), Change::Deleted)];
         let budget = (item.kind == "budget-overrun")
             .then(|| budget_file(&sidecar))
             .flatten();
@@ -584,6 +640,7 @@ fn apply_files(
             if !pass.dry_run {
                 remove(&budget)?;
             }
+            files.push(changed(budget.clone(), Change::Deleted));
             cleared.push(
                 budget
                     .file_name()
@@ -595,6 +652,7 @@ fn apply_files(
             id: item.id.clone(),
             source: Source::Escalation,
             cleared: format!("deleted {}", cleared.join(" and ")),
+            changed: files,
         });
     }
 
@@ -636,10 +694,16 @@ fn apply_files(
     if !pass.dry_run && edited != text {
         store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
     }
+    let written = if edited != text {
+        vec![changed(pass.ledger.clone(), Change::Written)]
+    } else {
+        Vec::new()
+    };
     applied.extend(flipped.into_iter().map(|id| Applied {
         id,
         source: Source::Decision,
         cleared: format!("{}: status open → resolved", first.artifact),
+        changed: written.clone(),
     }));
     Ok(applied)
 }
@@ -778,6 +842,7 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
     }
     outcome.logged = (outcome.recorded.len(), outcome.applied.len());
     outcome.log_started = true;
+    outcome.touched(changed(path.clone(), Change::Appended));
     if pass.dry_run {
         return Ok(Some(path));
     }

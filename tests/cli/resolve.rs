@@ -307,11 +307,12 @@ fn the_interactive_pass_in_a_real_terminal() {
         }
     };
     wait_for("[1/4] RED");
-    tmux(&["send-keys", "c", "Enter"]);
+    // One key, no Enter.
+    tmux(&["send-keys", "c"]);
     wait_for("answer (the decision, one line):");
     tmux(&["send-keys", "24 hours", "Enter"]);
     wait_for("[2/4] RED");
-    tmux(&["send-keys", "q", "Enter"]);
+    tmux(&["send-keys", "q"]);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !done.exists() {
         assert!(
@@ -496,8 +497,16 @@ fn sigkill_during_resolve_loses_no_recorded_answer() {
         if recorded == 1000 && unapplied > 0 {
             killed_between_record_and_apply += 1;
         }
-        // The next pass finishes the application without being given anything.
-        run_ok(&env, &dir, &["resolve", "--impl-artifacts", "impl"]);
+        // The next pass finishes the application without being given anything (with nothing on
+        // record, there is nothing to apply: it says it did not ask, without a terminal).
+        let next = env
+            .ucg(&dir)
+            .args(["resolve", "--impl-artifacts", "impl"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let expected = if recorded == 0 { 2 } else { 0 };
+        assert_eq!(next.status.code(), Some(expected), "{}", stderr(&next));
         let left = pending_ids(&env, &dir, &["--impl-artifacts", "impl"]).len();
         assert_eq!(left, 1000 - recorded, "round {round}");
         let _ = std::fs::remove_dir_all(&dir);
@@ -714,4 +723,151 @@ fn only_deferring_hands_nothing_back_and_nothing_pending_points_at_status() {
     let plain = env.repo("plain");
     let text = run_ok(&env, &plain, &["resolve"]);
     assert!(text.starts_with("There is no run here"), "{text}");
+}
+
+/// Item 5 of issue 17: on a terminal the pass takes one key (no Enter), Enter takes the default
+/// (skip), a blank close explains why it asks again, each answer gets a confirmation line, and
+/// Ctrl-D ends the pass on a line of its own with the terminal as it was.
+#[test]
+fn the_guided_pass_takes_single_keys_on_a_terminal() {
+    use crate::pty::Terminal;
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let ids = pending_ids(&env, &dir, &[]);
+    let mut command = env.ucg(&dir);
+    command.arg("resolve");
+    let mut t = Terminal::spawn(command, 50, 120);
+    const KEYS: &str = "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ";
+    t.wait_for("[1/4] RED");
+    t.wait_for_nth(KEYS, 1);
+    assert_eq!(t.local_modes() & libc::ICANON, 0, "a key, not a line");
+    assert_eq!(t.local_modes() & libc::ECHO, 0);
+    t.send(b"x");
+    t.wait_for("c closes, d defers, s (or Enter) skips, q quits");
+    t.wait_for_nth(KEYS, 2);
+    t.send(b"c");
+    t.wait_for("answer (the decision, one line): ");
+    assert!(t.is_restored(), "the answer is a line, edited as usual");
+    t.send(b"\r");
+    t.wait_for("a close records the decision made, so it needs one");
+    t.wait_for_nth("answer (the decision, one line): ", 2);
+    t.send(b"24 hours\r");
+    t.wait_for("  closed — removed from .preflight-reds.json, tombstone recorded");
+    t.wait_for("[2/4] RED");
+    t.wait_for_nth(KEYS, 3);
+    t.send(b"\r");
+    t.wait_for("  skipped — nothing recorded");
+    t.wait_for("[3/4] escalation");
+    t.wait_for_nth(KEYS, 4);
+    t.send(b"D");
+    t.wait_for("answer (optional): ");
+    t.send(b"later\r");
+    t.wait_for("  deferred — recorded in .decisions.json; it is asked again next time");
+    t.wait_for("[4/4] ledger decision");
+    t.wait_for_nth(KEYS, 5);
+    t.send(&[4]);
+    assert_eq!(t.wait().code(), Some(0), "{}", t.text());
+    let text = t.text();
+    // The keys chosen stay on screen, each prompt's line ended.
+    assert!(text.contains(&format!("{KEYS}c\r\n")), "{text}");
+    assert!(text.contains(&format!("{KEYS}d\r\n")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{KEYS}\r\n  end of input — the pass stops here; what was answered is kept\r\n"
+        )),
+        "Ctrl-D ends on a line of its own: {text}"
+    );
+    assert!(t.is_restored(), "the terminal is as it was");
+    let left: Vec<String> = pending_ids(&env, &dir, &[])
+        .into_iter()
+        .map(|(_, id)| id)
+        .collect();
+    assert_eq!(left, [ids[1].1.clone(), ids[2].1.clone(), ids[3].1.clone()]);
+    let decisions = std::fs::read_to_string(dir.join(IMPL).join(".decisions.json")).unwrap();
+    assert!(decisions.contains("\"24 hours\"") && decisions.contains("\"later\""));
+}
+
+/// Item 5: Ctrl-C at the one-key prompt interrupts the pass as it would any program, and the
+/// terminal gets its line mode and echo back first.
+#[test]
+fn ctrl_c_in_the_guided_pass_restores_the_terminal() {
+    use crate::pty::Terminal;
+    use std::os::unix::process::ExitStatusExt;
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let before = snapshot(&dir.join(IMPL));
+    let mut command = env.ucg(&dir);
+    command.arg("resolve");
+    let mut t = Terminal::spawn(command, 50, 120);
+    t.wait_for("(Enter: skip)? ");
+    assert!(!t.is_restored());
+    t.send(&[3]);
+    let status = t.wait();
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{}", t.text());
+    assert!(t.text().contains("(Enter: skip)? ^C\r\n"), "{}", t.text());
+    assert!(t.is_restored(), "the terminal is as it was");
+    assert_eq!(snapshot(&dir.join(IMPL)), before, "nothing recorded");
+}
+
+/// Item 5: without a terminal and without answers, resolve does not ask, says why and how to
+/// answer instead, writes nothing and exits 2.
+#[test]
+fn without_a_terminal_resolve_says_it_did_not_ask() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let before = snapshot(&dir);
+    let out = env
+        .ucg(&dir)
+        .arg("resolve")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    insta::assert_snapshot!(stderr(&out), @r"
+    error: did not ask: standard input is not a terminal (4 pending items)
+    hint: ask over this input anyway: git ucg resolve --interactive
+    hint: or answer with flags: git ucg resolve --close ID --answer TEXT [--defer ID …] (`git ucg pending` lists the ids)
+    ");
+    assert_eq!(snapshot(&dir), before, "nothing written");
+}
+
+/// Item 6: the hand-back lists every file written, deleted or appended to, from the project root,
+/// and says when git does not track them (so `git status` would not show the change).
+#[test]
+fn the_hand_back_lists_every_file_changed() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let ids = pending_ids(&env, &dir, &[]);
+    let files = |text: &str| -> String {
+        let start = text.find("Files ").expect("a list of files");
+        text[start..]
+            .lines()
+            .take_while(|l| !l.starts_with("Resume "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let mut args = vec!["resolve", "--dry-run"];
+    for (_, id) in &ids {
+        args.extend(["--close", id.as_str(), "--answer", "decided"]);
+    }
+    let before = snapshot(&dir);
+    insta::assert_snapshot!("dry_run_files", files(&run_ok(&env, &dir, &args)));
+    assert_eq!(snapshot(&dir), before, "a dry run writes nothing");
+
+    args.remove(1);
+    let text = run_ok(&env, &dir, &args);
+    insta::assert_snapshot!("files_changed_untracked", files(&text));
+    for gone in ["escalation-7-3.json", ".budget-7-3.json"] {
+        assert!(!dir.join(IMPL).join(gone).exists(), "{gone}");
+    }
+
+    // Once git tracks the artifacts, `git status` shows the change: no note.
+    env.git(&dir, &["add", "-A"]);
+    env.git(&dir, &["commit", "-q", "-m", "artifacts"]);
+    let text = run_ok(&env, &dir, &["resolve", "--defer", &ids[0].1]);
+    assert!(text.contains("Files changed"), "{text}");
+    assert!(!text.contains("Not tracked"), "{text}");
+    let status = env.git(&dir, &["status", "--porcelain"]);
+    assert!(status.contains(".decisions.json"), "{status}");
 }

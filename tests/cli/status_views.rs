@@ -596,3 +596,57 @@ fn the_prompt_in_a_linked_worktree_and_under_a_ceiling() {
     .unwrap();
     assert_eq!(stdout(&out), "ucg 7 3/3 ⚑2R1E1D\n");
 }
+
+/// Item 9 of issue 17: on a terminal the live view fits the screen with the header (epic, story,
+/// phase) and the pending count on top and the rest elided with a count; Ctrl-C ends it with
+/// exit 0 even through `git ucg`, whose `git` would die of the signal (exit 130).
+#[test]
+fn the_live_view_keeps_its_header_and_ctrl_c_ends_it_with_0_through_git() {
+    use crate::pty::Terminal;
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut command = env.git_command(&dir);
+    command
+        .args(["ucg", "status", "--watch", "--fast"])
+        .env("PATH", path);
+    let mut t = Terminal::spawn(command, 20, 100);
+    let text = t.wait_for("more lines");
+    let frame = text
+        .rsplit("\x1b[H\x1b[2J")
+        .next()
+        .unwrap()
+        .replace("\r\n", "\n");
+    let lines: Vec<&str> = frame.lines().collect();
+    assert!(
+        lines.len() <= 19,
+        "fits 20 rows, the cursor on the last:\n{frame}"
+    );
+    assert_eq!(
+        lines[0], "Epic 7  story 7-3 (3 of 3)  phase escalated",
+        "{frame}"
+    );
+    assert!(
+        lines.contains(&"Pending decisions: 4 (2 REDs, 1 escalation, 1 decision)"),
+        "{frame}"
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("… ") && last.contains("git ucg status") && last.contains("Stories"),
+        "{frame}"
+    );
+    assert!(!t.is_restored(), "the keys are read, not signalled");
+    t.send(&[3]);
+    assert_eq!(
+        t.wait().code(),
+        Some(0),
+        "Ctrl-C ends with 0:\n{}",
+        t.text()
+    );
+    assert!(t.is_restored(), "the terminal is as it was");
+}
