@@ -276,7 +276,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__baseline__subcmd__check)
-            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --impl-artifacts --color --no-pager --help --version $(git-ucg __complete stories 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -298,7 +298,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__baseline__subcmd__end)
-            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --impl-artifacts --color --no-pager --help --version $(git-ucg __complete stories 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -320,7 +320,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__baseline__subcmd__show)
-            opts="-h -V --json --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --json --impl-artifacts --color --no-pager --help --version $(git-ucg __complete stories 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -342,7 +342,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__baseline__subcmd__start)
-            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --impl-artifacts --color --no-pager --help --version $(git-ucg __complete stories 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,7 +382,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__budget__subcmd__reset)
-            opts="-h -V --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --impl-artifacts --color --no-pager --help --version $(git-ucg __complete stories 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -404,7 +404,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__budget__subcmd__show)
-            opts="-h -V --json --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --json --impl-artifacts --color --no-pager --help --version $(git-ucg __complete stories 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -487,7 +487,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --story)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(git-ucg __complete stories 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --epic)
@@ -1713,11 +1713,11 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --close)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(git-ucg __complete pending 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --defer)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(git-ucg __complete pending 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --answer)
@@ -1729,7 +1729,7 @@ _git__ucg() {
                     return 0
                     ;;
                 --run)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "$(git-ucg __complete runs 2>/dev/null)" -- "${cur}"))
                     return 0
                     ;;
                 --impl-artifacts)

@@ -95,11 +95,11 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l exit-code -d
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l close -d 'Close the item ID; the next --answer is its answer. Repeatable' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l defer -d 'Defer the item ID; the next --answer is its answer. Repeatable' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l close -d 'Close the item ID; the next --answer is its answer. Repeatable' -r -f -a "(git-ucg __complete pending 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l defer -d 'Defer the item ID; the next --answer is its answer. Repeatable' -r -f -a "(git-ucg __complete pending 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answer -d 'The one-line answer to the --close or --defer before it' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answers -d 'Answers as JSON, {"answers": [{"id", "answer", "action"}]}, from FILE or - (standard input)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l run -d 'The run folder (under the runs root) whose decision log gets the pass\'s section' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l run -d 'The run folder (under the runs root) whose decision log gets the pass\'s section' -r -f -a "(git-ucg __complete runs 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the artifact directory)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
@@ -653,7 +653,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l no-cache -d 'Co
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand epic" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l story -d 'One story\'s range (see `git ucg epic`)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l story -d 'One story\'s range (see `git ucg epic`)' -r -f -a "(git-ucg __complete stories 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic -d 'The epic\'s accumulated range (the default); with an ID, which epic, for --story too (default as for `git ucg epic`)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l range -d 'Any range of commits, `A..B` (anything git rev-parse understands on each side)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand diff" -l epic-id -d 'The former spelling of `--epic ID`, kept working' -r
@@ -714,3 +714,9 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -f -a "(git-ucg __complete stories 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -f -a "(git-ucg __complete stories 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -f -a "(git-ucg __complete stories 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -f -a "(git-ucg __complete stories 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -f -a "(git-ucg __complete stories 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from reset" -f -a "(git-ucg __complete stories 2>/dev/null)"

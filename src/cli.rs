@@ -143,6 +143,9 @@ pub enum Command {
     /// Regenerate the man pages or shell completions (for packagers and the project itself).
     #[command(hide = true)]
     Generate(GenerateArgs),
+    /// The candidates the shell completions offer for a value (not for people).
+    #[command(hide = true, name = "__complete")]
+    Complete(CompleteArgs),
 }
 
 #[derive(Debug, Args)]
@@ -1075,4 +1078,20 @@ pub struct HelpArgs {
     /// The command (and subcommand) to explain; none: git-ucg itself.
     #[arg(value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompleteArgs {
+    #[arg(value_enum)]
+    pub what: CompleteWhat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompleteWhat {
+    /// The handles of the pending items (what `resolve --close/--defer` take).
+    Pending,
+    /// The story ids of the run.
+    Stories,
+    /// The run folders' names.
+    Runs,
 }

@@ -136,9 +136,144 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
             buffer = script.into_bytes();
             buffer.extend_from_slice(GIT_BASH_BRIDGE.as_bytes());
         }
-        scripts.push((file.to_string(), buffer));
+        let script = with_dynamic_values(shell, &String::from_utf8_lossy(&buffer));
+        let script = with_story_operands(shell, &script, &story_commands(&command, &[]));
+        scripts.push((file.to_string(), script.into_bytes()));
     }
     scripts
+}
+
+/// The (nested) commands that take a story id as an operand (`baseline start STORY`, …), by path.
+fn story_commands(command: &clap::Command, path: &[String]) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    if !path.is_empty() && command.get_positionals().any(|arg| arg.get_id() == "story") {
+        found.push(path.to_vec());
+    }
+    for sub in command.get_subcommands() {
+        let mut nested = path.to_vec();
+        nested.push(sub.get_name().to_string());
+        found.extend(story_commands(sub, &nested));
+    }
+    found
+}
+
+/// Makes a story operand complete from `git-ucg __complete stories`.
+fn with_story_operands(
+    shell: clap_complete::Shell,
+    script: &str,
+    commands: &[Vec<String>],
+) -> String {
+    use clap_complete::Shell;
+    let call = "git-ucg __complete stories 2>/dev/null";
+    match shell {
+        Shell::Bash => {
+            let mut script = script.to_string();
+            for path in commands {
+                let label = format!(
+                    "        git__ucg__subcmd__{})\n            opts=\"",
+                    path.iter()
+                        .map(|p| p.replace('-', "__"))
+                        .collect::<Vec<_>>()
+                        .join("__subcmd__")
+                );
+                let Some(at) = script.find(&label) else {
+                    continue;
+                };
+                let start = at + label.len();
+                if let Some(end) = script[start..].find('"') {
+                    script.insert_str(start + end, &format!(" $({call})"));
+                }
+            }
+            script
+        }
+        Shell::Fish => {
+            let mut script = script.to_string();
+            for path in commands {
+                let condition = match path.as_slice() {
+                    [only] => format!("__fish_git_ucg_using_subcommand {only}"),
+                    [parent, child, ..] => format!(
+                        "__fish_git_ucg_using_subcommand {parent}; and __fish_seen_subcommand_from {child}"
+                    ),
+                    [] => continue,
+                };
+                script.push_str(&format!(
+                    "complete -c git-ucg -n \"{condition}\" -f -a \"({call})\"\n"
+                ));
+            }
+            script
+        }
+        Shell::Zsh => {
+            script
+                .lines()
+                .map(|line| {
+                    let operand =
+                        line.starts_with("':story -- ") || line.starts_with("'::story -- ");
+                    if operand && line.contains(":_default'") {
+                        line.replacen(":_default'", &format!(":{{compadd -- $({call})}}'"), 1)
+                    } else {
+                        line.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        }
+        _ => script.to_string(),
+    }
+}
+
+/// The options whose values come from the run itself, and what `git-ucg __complete` offers them.
+const DYNAMIC_VALUES: [(&str, &str); 4] = [
+    ("close", "pending"),
+    ("defer", "pending"),
+    ("story", "stories"),
+    ("run", "runs"),
+];
+
+/// Makes the options of [`DYNAMIC_VALUES`] complete from `git-ucg __complete` (pending handles,
+/// story ids, run folders) instead of file names. The generated scripts are patched where
+/// clap_complete writes each option's value action; an option it no longer writes that way is
+/// left as it was (the docs test notices: it completes the values).
+fn with_dynamic_values(shell: clap_complete::Shell, script: &str) -> String {
+    use clap_complete::Shell;
+    let mut script = script.to_string();
+    for (option, what) in DYNAMIC_VALUES {
+        let call = format!("git-ucg __complete {what} 2>/dev/null");
+        script = match shell {
+            Shell::Bash => script.replace(
+                &format!("--{option})\n                    COMPREPLY=($(compgen -f \"${{cur}}\"))"),
+                &format!(
+                    "--{option})\n                    COMPREPLY=($(compgen -W \"$({call})\" -- \"${{cur}}\"))"
+                ),
+            ),
+            Shell::Fish => script
+                .lines()
+                .map(|line| {
+                    if line.contains(&format!(" -l {option} -d ")) && line.ends_with(" -r") {
+                        format!("{line} -f -a \"({call})\"")
+                    } else {
+                        line.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n",
+            Shell::Zsh => script
+                .lines()
+                .map(|line| {
+                    if line.contains(&format!("--{option}=[")) && line.contains(":_default'") {
+                        line.replacen(":_default'", &format!(":{{compadd -- $({call})}}'"), 1)
+                    } else {
+                        line.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n",
+            _ => script,
+        };
+    }
+    script
 }
 
 /// The command tree without its hidden subcommands (`generate`, `hooks run`): clap_complete

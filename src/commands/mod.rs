@@ -2,6 +2,7 @@
 
 pub mod baseline;
 pub mod budget;
+pub mod complete;
 pub mod config;
 pub mod demo;
 pub mod diff;
@@ -52,5 +53,6 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Demo(args) => demo::run(ctx, args),
         Command::Generate(args) => generate::run(ctx, args),
         Command::Help(args) => help::run(ctx, args),
+        Command::Complete(args) => Ok(complete::run(ctx, args)),
     }
 }

@@ -392,3 +392,52 @@ fn one_resume_route_everywhere() {
         "{baseline}"
     );
 }
+
+/// Item 4 (the rest): the completions offer the run's own values — pending handles for
+/// `resolve --close/--defer`, story ids for `diff --story`, run folders for `resolve --run` —
+/// through the hidden `git-ucg __complete`, here driven as git's bash completion drives it.
+#[test]
+fn completion_offers_the_runs_own_values() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/git-ucg.bash");
+    let bin_dir = std::path::Path::new(BIN).parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let complete = |words: &str, cword: usize| {
+        let probe = format!(
+            "source '{}'; words=({words}); cword={cword}; cur=${{words[cword]}}; prev=${{words[cword-1]}}; _git_ucg; echo \"${{COMPREPLY[*]}}\"",
+            script.display()
+        );
+        let out = std::process::Command::new("bash")
+            .current_dir(&dir)
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", env.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .args(["-c", &probe])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out).trim().to_string()
+    };
+    assert_eq!(
+        complete("git ucg resolve --close ''", 4),
+        "7662cf80acff 7285281403bc 4b4fc07b24b2 86a2bcce9526"
+    );
+    assert_eq!(complete("git ucg resolve --defer 72", 4), "7285281403bc");
+    assert_eq!(complete("git ucg diff --story ''", 4), "7-1 7-2 7-3");
+    assert!(
+        complete("git ucg baseline start ''", 4).ends_with("7-1 7-2 7-3"),
+        "a story operand"
+    );
+    assert!(complete("git ucg budget show 7-", 4) == "7-1 7-2 7-3");
+    assert_eq!(
+        complete("git ucg resolve --run ''", 4),
+        "epic-7-20260604T172512Z"
+    );
+}

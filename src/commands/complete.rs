@@ -1,0 +1,82 @@
+//! `git ucg __complete pending|stories|runs`: the values the shell completions offer, one per
+//! line. Called at every <TAB>, so it never fails aloud: whatever cannot be read offers nothing.
+
+use crate::cli::{CompleteArgs, CompleteWhat};
+use crate::context::Context;
+use crate::git::ArtifactSource;
+use crate::ucg::pending::{self, PendingInputs};
+use crate::ucg::{runs, sprint};
+use std::io::Write;
+
+pub fn run(ctx: &Context, args: &CompleteArgs) -> u8 {
+    let candidates = match args.what {
+        CompleteWhat::Pending => pending_handles(ctx),
+        CompleteWhat::Stories => stories(ctx),
+        CompleteWhat::Runs => run_names(ctx),
+    };
+    let mut out = std::io::stdout().lock();
+    for candidate in candidates {
+        if writeln!(out, "{candidate}").is_err() {
+            break;
+        }
+    }
+    0
+}
+
+fn pending_handles(ctx: &Context) -> Vec<String> {
+    let (Ok(root), Ok(impl_dir)) = (ctx.project_root(), ctx.impl_artifacts(None)) else {
+        return Vec::new();
+    };
+    let ledger = ctx.deferred_work(None, None, &impl_dir);
+    let found = pending::enumerate(
+        &PendingInputs {
+            project_root: &root,
+            impl_dir: &impl_dir,
+            ledger: &ledger,
+        },
+        &ArtifactSource::WorkTree,
+    );
+    found
+        .items
+        .iter()
+        .map(|item| item.handle().to_string())
+        .collect()
+}
+
+/// The stories sprint-status.yaml lists, then those with markers, in that order, once each.
+fn stories(ctx: &Context) -> Vec<String> {
+    let Ok(impl_dir) = ctx.impl_artifacts(None) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = crate::store::read_text(impl_dir.join("sprint-status.yaml"))
+        .map(|text| {
+            sprint::development_status(&text)
+                .keys()
+                .filter(|key| sprint::epic_of(key).is_some() && !key.starts_with("epic-"))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut marked: Vec<String> = ArtifactSource::WorkTree
+        .list(&impl_dir)
+        .iter()
+        .filter_map(|name| name.strip_prefix(".baseline-").map(str::to_string))
+        .filter(|story| crate::store::validate_story_id(story).is_ok())
+        .collect();
+    marked.sort();
+    for story in marked {
+        if !found.contains(&story) {
+            found.push(story);
+        }
+    }
+    found
+}
+
+fn run_names(ctx: &Context) -> Vec<String> {
+    let Ok(root) = ctx.project_root() else {
+        return Vec::new();
+    };
+    let mut names = ArtifactSource::WorkTree.list(&root.join(runs::RUNS_ROOT));
+    names.sort();
+    names
+}
