@@ -441,3 +441,33 @@ fn completion_offers_the_runs_own_values() {
         "epic-7-20260604T172512Z"
     );
 }
+
+/// Item 10: `goal` without a session names `--session` to a person at a terminal; the
+/// reference's refusal line itself is unchanged (and alone when stderr is not a terminal).
+#[test]
+fn goal_without_a_session_mentions_the_flag_on_a_terminal() {
+    let env = TestEnv::new();
+    let repo = env.repo("p");
+    let mut command = env.ucg(&repo);
+    command.args(["goal", "status"]);
+    let mut terminal = crate::pty::Terminal::spawn(command, 24, 100);
+    terminal.wait();
+    let text = terminal.text();
+    assert!(text.contains("No session id"), "{text}");
+    assert!(
+        text.contains("hint: name the session with --session ID"),
+        "{text}"
+    );
+    let out = env.ucg(&repo).args(["goal", "status"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!stderr(&out).contains("--session"), "{}", stderr(&out));
+}
+
+/// The pending table as people see it.
+#[test]
+fn the_pending_table() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    insta::assert_snapshot!(stdout(&out));
+}
