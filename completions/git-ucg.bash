@@ -1844,7 +1844,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__sdlc__subcmd__reconcile)
-            opts="-y -h -V --yes --runs-dir --json --color --no-pager --help --version"
+            opts="-y -h -V --yes --runs-dir --json --color --no-pager --help --version $(git-ucg __complete sdlc-runs 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1866,7 +1866,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__sdlc__subcmd__repair)
-            opts="-y -h -V --yes --runs-dir --json --color --no-pager --help --version"
+            opts="-y -h -V --yes --runs-dir --json --color --no-pager --help --version $(git-ucg __complete sdlc-runs 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1888,7 +1888,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__sdlc__subcmd__resume)
-            opts="-y -h -V --yes --allow-failed --runs-dir --json --color --no-pager --help --version"
+            opts="-y -h -V --yes --allow-failed --runs-dir --json --color --no-pager --help --version $(git-ucg __complete sdlc-runs 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1910,7 +1910,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__sdlc__subcmd__show)
-            opts="-h -V --runs-dir --json --color --no-pager --help --version"
+            opts="-h -V --runs-dir --json --color --no-pager --help --version $(git-ucg __complete sdlc-runs 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1932,7 +1932,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__sdlc__subcmd__status)
-            opts="-h -V --runs-dir --json --color --no-pager --help --version"
+            opts="-h -V --runs-dir --json --color --no-pager --help --version $(git-ucg __complete sdlc-runs 2>/dev/null)"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

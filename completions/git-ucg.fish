@@ -720,3 +720,8 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_see
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from show" -f -a "(git-ucg __complete stories 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from show" -f -a "(git-ucg __complete stories 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and __fish_seen_subcommand_from reset" -f -a "(git-ucg __complete stories 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from status" -f -a "(git-ucg __complete sdlc-runs 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from show" -f -a "(git-ucg __complete sdlc-runs 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from repair" -f -a "(git-ucg __complete sdlc-runs 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from reconcile" -f -a "(git-ucg __complete sdlc-runs 2>/dev/null)"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -f -a "(git-ucg __complete sdlc-runs 2>/dev/null)"

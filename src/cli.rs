@@ -1094,4 +1094,6 @@ pub enum CompleteWhat {
     Stories,
     /// The run folders' names.
     Runs,
+    /// The agentic-sdlc runs' ids (and `latest`).
+    SdlcRuns,
 }

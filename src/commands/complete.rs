@@ -13,6 +13,7 @@ pub fn run(ctx: &Context, args: &CompleteArgs) -> u8 {
         CompleteWhat::Pending => pending_handles(ctx),
         CompleteWhat::Stories => stories(ctx),
         CompleteWhat::Runs => run_names(ctx),
+        CompleteWhat::SdlcRuns => sdlc_runs(ctx),
     };
     let mut out = std::io::stdout().lock();
     for candidate in candidates {
@@ -78,5 +79,17 @@ fn run_names(ctx: &Context) -> Vec<String> {
     };
     let mut names = ArtifactSource::WorkTree.list(&root.join(runs::RUNS_ROOT));
     names.sort();
+    names
+}
+
+/// The agentic-sdlc runs, newest first as `sdlc list` shows them, and `latest`.
+fn sdlc_runs(ctx: &Context) -> Vec<String> {
+    let Ok(layout) = crate::sdlc::layout::locate(None, ctx.project_root()) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = crate::sdlc::layout::run_dirs(&layout.runs, false)
+        .map(|runs| runs.into_iter().map(|(id, _)| id).collect())
+        .unwrap_or_default();
+    names.push("latest".into());
     names
 }

@@ -137,34 +137,50 @@ pub fn completions() -> Vec<(String, Vec<u8>)> {
             buffer.extend_from_slice(GIT_BASH_BRIDGE.as_bytes());
         }
         let script = with_dynamic_values(shell, &String::from_utf8_lossy(&buffer));
-        let script = with_story_operands(shell, &script, &story_commands(&command, &[]));
+        let script = with_operands(
+            shell,
+            &script,
+            &operand_commands(&command, &[], "story"),
+            "stories",
+        );
+        let sdlc_runs: Vec<Vec<String>> = operand_commands(&command, &[], "run")
+            .into_iter()
+            .filter(|path| path.first().is_some_and(|first| first == "sdlc"))
+            .collect();
+        let script = with_operands(shell, &script, &sdlc_runs, "sdlc-runs");
         scripts.push((file.to_string(), script.into_bytes()));
     }
     scripts
 }
 
-/// The (nested) commands that take a story id as an operand (`baseline start STORY`, …), by path.
-fn story_commands(command: &clap::Command, path: &[String]) -> Vec<Vec<String>> {
+/// The (nested) commands that take the operand `id` (`baseline start STORY`, `sdlc show RUN`),
+/// by path.
+fn operand_commands(command: &clap::Command, path: &[String], id: &str) -> Vec<Vec<String>> {
     let mut found = Vec::new();
-    if !path.is_empty() && command.get_positionals().any(|arg| arg.get_id() == "story") {
+    if !path.is_empty() && command.get_positionals().any(|arg| arg.get_id() == id) {
         found.push(path.to_vec());
     }
     for sub in command.get_subcommands() {
         let mut nested = path.to_vec();
         nested.push(sub.get_name().to_string());
-        found.extend(story_commands(sub, &nested));
+        found.extend(operand_commands(sub, &nested, id));
     }
     found
 }
 
-/// Makes a story operand complete from `git-ucg __complete stories`.
-fn with_story_operands(
+/// Makes the operand of `commands` complete from `git-ucg __complete <what>`.
+fn with_operands(
     shell: clap_complete::Shell,
     script: &str,
     commands: &[Vec<String>],
+    what: &str,
 ) -> String {
     use clap_complete::Shell;
-    let call = "git-ucg __complete stories 2>/dev/null";
+    let call = format!("git-ucg __complete {what} 2>/dev/null");
+    let operand = match what {
+        "stories" => "story",
+        _ => "run",
+    };
     match shell {
         Shell::Bash => {
             let mut script = script.to_string();
@@ -206,9 +222,9 @@ fn with_story_operands(
             script
                 .lines()
                 .map(|line| {
-                    let operand =
-                        line.starts_with("':story -- ") || line.starts_with("'::story -- ");
-                    if operand && line.contains(":_default'") {
+                    let is_operand = line.starts_with(&format!("':{operand} -- "))
+                        || line.starts_with(&format!("'::{operand} -- "));
+                    if is_operand && line.contains(":_default'") {
                         line.replacen(":_default'", &format!(":{{compadd -- $({call})}}'"), 1)
                     } else {
                         line.to_string()

@@ -436,6 +436,11 @@ fn completion_offers_the_runs_own_values() {
         "a story operand"
     );
     assert!(complete("git ucg budget show 7-", 4) == "7-1 7-2 7-3");
+    let runs = complete("git ucg sdlc show ''", 4);
+    assert!(
+        runs.contains("20260604-1000-feat-rate-limit") && runs.ends_with("latest"),
+        "{runs}"
+    );
     assert_eq!(
         complete("git ucg resolve --run ''", 4),
         "epic-7-20260604T172512Z"
