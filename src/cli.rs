@@ -206,8 +206,9 @@ pub struct ResumeArgs {
 #[command(
     after_help = "The guided pass starts when no --close, --defer or --answers is given and standard \
 input is a terminal (or with --interactive): each pending item in turn, with its kind, artifact, decision \
-and evidence; `c` closes it (then its answer, which may not be blank), `d` defers it (answer optional), \
-`s` skips it, `q` quits, keeping everything answered so far. An ID may be shortened to its 12-hex hash or \
+and evidence; one key, no Enter needed on a terminal: `c` closes it (then its answer, which may not be \
+blank), `d` defers it (answer optional), `s` or Enter skips it, `q` or Ctrl-D quits, keeping everything \
+answered so far. An ID may be shortened to its 12-hex hash or \
 a unique prefix.\n\n\
 Each answer is recorded in .decisions.json (read-modify-write keyed by id, under the \
 artifact directory's lock) and then applied: a closed RED leaves the registry through the `reds apply \
