@@ -2,7 +2,7 @@
 //!
 //! Dependencies point one way (docs/ARCHITECTURE.md; `tests/architecture.rs` enforces it):
 //! `main` → `commands` (with `cli`, `context`, `output`, `render`) → the domain (`ucg`, `goal`,
-//! `sdlc`, `lesson`) → `git`, `store`, `pyjson`, `config`. No command calls another; only `git`
+//! `sdlc`, `lesson`) → `git`, `store`, `pyjson`, `js`, `config`. No command calls another; only `git`
 //! touches gitoxide or the git binary; only `store` writes files.
 //!
 //! The four systems, one module each:
@@ -18,6 +18,7 @@ pub mod context;
 pub mod error;
 pub mod git;
 pub mod goal;
+pub mod js;
 pub mod lesson;
 pub mod output;
 pub mod pyjson;

@@ -19,20 +19,7 @@ pub type Object = Map<String, Value>;
 /// JavaScript's whitespace (`WhiteSpace` and `LineTerminator`): what `trim` removes and `\s`
 /// matches.
 pub fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        '\u{9}'..='\u{d}'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
-    )
+    crate::js::is_space(u32::from(c))
 }
 
 /// `String.prototype.trim`.
@@ -118,46 +105,7 @@ pub fn present(value: Option<&Value>) -> Option<&Value> {
     value.filter(|v| !v.is_null())
 }
 
-/// `Number.prototype.toString()` (and `String(n)`).
-pub fn number_to_string(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if f == 0.0 {
-        return "0".into();
-    }
-    let sign = if f < 0.0 { "-" } else { "" };
-    // The shortest digits that read back as `f`, and the exponent of the first one.
-    let sci = format!("{:e}", f.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let exp: i64 = exp.parse().unwrap_or(0);
-    let k = digits.len() as i64;
-    let n = exp + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let e = if e >= 0 {
-            format!("+{e}")
-        } else {
-            e.to_string()
-        };
-        if k == 1 {
-            format!("{digits}e{e}")
-        } else {
-            format!("{}.{}e{e}", &digits[..1], &digits[1..])
-        }
-    };
-    format!("{sign}{body}")
-}
+pub use crate::js::number_to_string;
 
 fn number_text(n: &serde_json::Number) -> String {
     // Beyond 2^53 an integer is what JavaScript's double makes of it.
@@ -268,13 +216,7 @@ fn is_decimal_literal(text: &str) -> bool {
 /// Whether a key is an array index (a canonical integer below 2³² − 1): JavaScript objects
 /// enumerate those first, ascending.
 pub fn is_index_key(key: &str) -> bool {
-    if key.is_empty() || key.len() > 10 || !key.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    if key.len() > 1 && key.starts_with('0') {
-        return false;
-    }
-    key.parse::<u64>().is_ok_and(|n| n < 4_294_967_295)
+    crate::js::array_index(key.as_bytes()).is_some()
 }
 
 /// An object's keys in JavaScript's enumeration order.

@@ -31,24 +31,7 @@ impl From<String> for JsString {
     }
 }
 
-/// JavaScript's `WhiteSpace` and `LineTerminator`: what `trim` removes (U+FEFF and U+00A0 are in,
-/// U+0085 and U+180E are not).
-pub fn is_js_space(c: u32) -> bool {
-    matches!(
-        c,
-        0x09..=0x0D
-            | 0x20
-            | 0xA0
-            | 0x1680
-            | 0x2000..=0x200A
-            | 0x2028
-            | 0x2029
-            | 0x202F
-            | 0x205F
-            | 0x3000
-            | 0xFEFF
-    )
-}
+pub use crate::js::is_space as is_js_space;
 
 impl JsString {
     pub fn new() -> Self {
@@ -225,14 +208,7 @@ impl JsString {
 }
 
 fn array_index(bytes: &[u8]) -> Option<u32> {
-    if bytes.is_empty() || bytes.len() > 10 || !bytes.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    if bytes.len() > 1 && bytes[0] == b'0' {
-        return None;
-    }
-    let value: u64 = bytes.iter().fold(0, |n, b| n * 10 + u64::from(b - b'0'));
-    (value <= 4_294_967_294).then_some(value as u32)
+    crate::js::array_index(bytes)
 }
 
 /// The code points of a WTF-8 string.
@@ -483,54 +459,7 @@ impl From<JsString> for JsValue {
     }
 }
 
-/// `Number.prototype.toString()`: the shortest digits that read back, in JavaScript's layout
-/// (`1e+21`, `1e-7`, `0.000001`, `-0` as `0`).
-pub fn number_to_string(n: f64) -> String {
-    if n.is_nan() {
-        return "NaN".into();
-    }
-    if n.is_infinite() {
-        return if n > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if n == 0.0 {
-        return "0".into();
-    }
-    let sci = format!("{:e}", n.abs());
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let e: i64 = exponent.parse().unwrap_or(0);
-    let k = digits.len() as i64;
-    let point = e + 1; // n in the specification: the decimal point's place
-    let mut out = String::new();
-    if n < 0.0 {
-        out.push('-');
-    }
-    if k <= point && point <= 21 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat_n('0', (point - k) as usize));
-    } else if 0 < point && point <= 21 {
-        out.push_str(&digits[..point as usize]);
-        out.push('.');
-        out.push_str(&digits[point as usize..]);
-    } else if -6 < point && point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-point) as usize));
-        out.push_str(&digits);
-    } else {
-        out.push_str(&digits[..1]);
-        if k > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        let _ = write!(
-            out,
-            "e{}{}",
-            if point > 0 { "+" } else { "-" },
-            (point - 1).abs()
-        );
-    }
-    out
-}
+pub use crate::js::number_to_string;
 
 fn write_json(value: &JsValue, out: &mut Vec<u8>) {
     match value {
