@@ -283,13 +283,20 @@ pub fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
                 err.write_all(b"^C\n")?;
                 err.flush()?;
                 signal_group(libc::SIGINT);
-                // Interrupted: the default action ends the process; a handler may let it go on.
+                // The group's copy may land on another thread later: raised on this one too, the
+                // interrupt takes effect now (the default action ends the process; a handler may
+                // let it go on), never after the pass has gone on to print and exit normally.
+                // SAFETY: raise(3) on the calling thread.
+                unsafe { libc::raise(libc::SIGINT) };
                 return Ok(Some(Key::End));
             }
             [b] if *b == keys.suspend => {
                 err.write_all(b"^Z\n")?;
                 err.flush()?;
                 signal_group(libc::SIGTSTP);
+                // As for the interrupt: stopped now, asked again once continued.
+                // SAFETY: raise(3) on the calling thread.
+                unsafe { libc::raise(libc::SIGTSTP) };
                 continue;
             }
             [b] if *b == keys.end_of_file => Key::End,
