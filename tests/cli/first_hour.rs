@@ -456,8 +456,9 @@ fn goal_without_a_session_mentions_the_flag_on_a_terminal() {
     let mut command = env.ucg(&repo);
     command.args(["goal", "status"]);
     let mut terminal = crate::pty::Terminal::spawn(command, 24, 100);
+    // What the program wrote reaches the test through a reader thread: wait for it, not for the exit.
+    let text = terminal.wait_for("hint: name the session");
     terminal.wait();
-    let text = terminal.text();
     assert!(text.contains("No session id"), "{text}");
     assert!(
         text.contains("hint: name the session with --session ID"),
