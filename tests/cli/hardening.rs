@@ -625,8 +625,16 @@ fn a_killed_resolve_appends_whole_sections_or_nothing() {
 fn a_copied_repositorys_prompt_is_its_own() {
     let env = TestEnv::new();
     let dir = env.demo();
+    // A deadline the test does not measure: a loaded machine must not make the prompt stale.
     let prompt = |at: &Path| {
-        let out = env.ucg(at).args(["status", "--prompt"]).output().unwrap();
+        let out = env
+            .ucg(at)
+            .args(["status", "--prompt"])
+            .env("GIT_CONFIG_COUNT", "1")
+            .env("GIT_CONFIG_KEY_0", "ucg.prompt.timeoutMs")
+            .env("GIT_CONFIG_VALUE_0", "600000")
+            .output()
+            .unwrap();
         stdout(&out)
     };
     let original = prompt(&dir);
