@@ -141,6 +141,9 @@ fn is_stale(dir: &Path) -> bool {
         Ok(modified) => SystemTime::now()
             .duration_since(modified)
             .is_ok_and(|age| age > RECLAIM_AGE),
+        // Gone (its holder just released it): nothing to reclaim. Judged stale, the rename that
+        // follows would take the lock a new holder creates at that path a moment later.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
         Err(_) => true,
     }
 }

@@ -56,6 +56,12 @@ impl Terminal {
                 if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
+                // A terminal session's program starts with the keyboard signals at their default
+                // actions, whatever the test runner inherited (a shell's background job ignores
+                // SIGINT and SIGQUIT).
+                for signal in [libc::SIGINT, libc::SIGQUIT, libc::SIGTSTP] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
                 Ok(())
             });
         }
