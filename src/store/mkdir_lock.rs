@@ -142,8 +142,14 @@ fn is_stale(dir: &Path) -> bool {
             .duration_since(modified)
             .is_ok_and(|age| age > RECLAIM_AGE),
         // Gone (its holder just released it): nothing to reclaim. Judged stale, the rename that
-        // follows would take the lock a new holder creates at that path a moment later.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        // follows would take the lock a new holder creates at that path a moment later. (A
+        // dangling symlink in its place is there, and stale.)
+        Err(_)
+            if std::fs::symlink_metadata(dir)
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) =>
+        {
+            false
+        }
         Err(_) => true,
     }
 }
