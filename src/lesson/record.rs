@@ -277,15 +277,20 @@ pub fn invalidate(
     ]))
 }
 
-fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml), LessonError> {
-    let bytes = std::fs::read(path).map_err(|e| io_error("cannot read", path, e))?;
-    let text = String::from_utf8(bytes).map_err(|_| {
+/// A contract's text; one that is not UTF-8 is refused as DG-Anvil's loader refuses it.
+fn contract_text(bytes: Vec<u8>) -> std::result::Result<String, LessonError> {
+    String::from_utf8(bytes).map_err(|_| {
         LessonError::new(
             "E_INVALID_CONTRACT",
             "contract is not UTF-8",
             entry::details([("rule", Some(JsValue::str("not_utf8")))]),
         )
-    })?;
+    })
+}
+
+fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml), LessonError> {
+    let bytes = crate::store::read_file(path).map_err(|e| io_error("cannot read", path, e))?;
+    let text = contract_text(bytes)?;
     let doc = contract::parse(&text)?;
     Ok((text, doc))
 }
@@ -304,14 +309,9 @@ pub fn retro(
     patterns: Option<&str>,
     warn: &mut dyn FnMut(String),
 ) -> Outcome {
-    let bytes = std::fs::read(contract_path).map_err(|e| node_read_error(contract_path, &e))?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        LessonError::new(
-            "E_INVALID_CONTRACT",
-            "contract is not UTF-8",
-            entry::details([("rule", Some(JsValue::str("not_utf8")))]),
-        )
-    })?;
+    let bytes =
+        crate::store::read_file(contract_path).map_err(|e| node_read_error(contract_path, &e))?;
+    let text = contract_text(bytes)?;
     let doc = anvil_yaml::front_matter(&text)?;
     let contract = anvil_yaml::validate(&doc)?;
     let intent = contract

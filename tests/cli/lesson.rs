@@ -3159,3 +3159,41 @@ fn a_killed_append_leaves_whole_lines_and_fifos_do_not_hang() {
         }
     }
 }
+
+/// Difference: a FIFO in place of the contract is refused at once (the reference waits on it).
+#[test]
+fn difference_a_fifo_contract_is_refused() {
+    let env = TestEnv::new();
+    let contract = env.path().join("contract.yml");
+    let status = Command::new("mkfifo").arg(&contract).status().unwrap();
+    assert!(status.success());
+    let mut child = cmd(&env)
+        .args([
+            "retro",
+            "--contract",
+            contract.to_str().unwrap(),
+            "--criterion",
+            "C1",
+            "--gap-note",
+            "x",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("retro waits on a FIFO contract");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a FIFO, not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+}
