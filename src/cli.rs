@@ -82,6 +82,112 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// A command's own arguments (or subcommands), built only when the command is the one in use.
+///
+/// Building every command's arguments is most of what parsing costs, and a prompt, a hook or
+/// `--version` needs one command at most: clap runs the deferred builder when it enters the
+/// command. Whatever shows the whole tree (help, man pages, completions, usage lines) takes it
+/// from [`command`], built eagerly, so it is the same tree, in the same order, as without
+/// deferral.
+#[derive(Debug, Clone, Default)]
+pub struct Deferred<T>(pub T);
+
+/// Set by [`command`]: build every command at once.
+static BUILD_EAGERLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn eager() -> bool {
+    BUILD_EAGERLY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The command's about lines come from its variant's doc comment, which clap applies after the
+/// arguments; a deferred build must not let the arguments' own doc comments replace them.
+fn keeping_about(
+    command: clap::Command,
+    build: fn(clap::Command) -> clap::Command,
+) -> clap::Command {
+    let about = command.get_about().cloned();
+    let long_about = command.get_long_about().cloned();
+    let mut built = build(command);
+    if let Some(about) = about {
+        built = built.about(about);
+    }
+    if let Some(long_about) = long_about {
+        built = built.long_about(long_about);
+    }
+    built
+}
+
+fn deferred_args<T: Args>(command: clap::Command) -> clap::Command {
+    keeping_about(command, T::augment_args)
+}
+
+fn deferred_subcommands<T: Subcommand>(command: clap::Command) -> clap::Command {
+    keeping_about(command, T::augment_subcommands)
+}
+
+impl<T> std::ops::Deref for Deferred<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for Deferred<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+    fn update_from_arg_matches_mut(
+        &mut self,
+        matches: &mut clap::ArgMatches,
+    ) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
+impl<T: Args> Args for Deferred<T> {
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+    fn augment_args(command: clap::Command) -> clap::Command {
+        if eager() {
+            T::augment_args(command)
+        } else {
+            command.defer(deferred_args::<T>)
+        }
+    }
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        T::augment_args_for_update(command)
+    }
+}
+
+impl<T: Subcommand> Subcommand for Deferred<T> {
+    fn augment_subcommands(command: clap::Command) -> clap::Command {
+        if eager() {
+            T::augment_subcommands(command)
+        } else {
+            command.defer(deferred_subcommands::<T>)
+        }
+    }
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        T::augment_subcommands_for_update(command)
+    }
+    fn has_subcommand(name: &str) -> bool {
+        T::has_subcommand(name)
+    }
+}
+
 /// Where the options every command takes are listed: after the command's own.
 const GLOBAL_OPTIONS: &str = "Global options";
 
@@ -95,57 +201,57 @@ pub enum ColorWhen {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Show the resolved [workflow] configuration and where each value comes from.
-    Config(ConfigArgs),
+    Config(Deferred<ConfigArgs>),
     /// What the run is doing and waiting on: dashboard, JSON, the reference's markdown, a prompt segment.
-    Status(StatusArgs),
+    Status(Deferred<StatusArgs>),
     /// The runs index: run folders, live or terminal, their epic, their last activity.
-    Runs(RunsArgs),
+    Runs(Deferred<RunsArgs>),
     /// The decisions the run waits on: REDs, escalations, ledger decisions, each with its id.
-    Pending(PendingArgs),
+    Pending(Deferred<PendingArgs>),
     /// Answer what the run waits on (the guided pass), record the answers and apply them.
-    Resolve(ResolveArgs),
+    Resolve(Deferred<ResolveArgs>),
     /// Where a resume re-enters the run, and what it must re-assert (read-only).
-    Resume(ResumeArgs),
+    Resume(Deferred<ResumeArgs>),
     /// The hook decision as a command: exit 1 and the blockers while decisions are pending.
-    Gate(GateArgs),
+    Gate(Deferred<GateArgs>),
     /// Git hooks that refuse commits and pushes while decisions are pending.
     #[command(subcommand)]
-    Hooks(HooksCommand),
+    Hooks(Deferred<HooksCommand>),
     /// A story's anchors: its baseline and end markers, and the tests-ran marker's freshness.
     #[command(subcommand)]
-    Baseline(BaselineCommand),
+    Baseline(Deferred<BaselineCommand>),
     /// The ultragoal state machine (its state CLI's commands, on the same files).
-    Goal(GoalArgs),
+    Goal(Deferred<GoalArgs>),
     /// agentic-sdlc heavy-pipeline runs under docs/superpowers/runs: list, status, catalog, repair,
     /// reconcile, resume.
     #[command(subcommand)]
-    Sdlc(SdlcCommand),
+    Sdlc(Deferred<SdlcCommand>),
     /// DG-Anvil's lesson ledger: append, query, audit, invalidate, retroactive lessons, the reset
     /// loop.
-    Lesson(LessonArgs),
+    Lesson(Deferred<LessonArgs>),
     /// The per-story turn budget: the Claude Code Stop hook (`tick`), and its counters.
     #[command(subcommand)]
-    Budget(BudgetCommand),
+    Budget(Deferred<BudgetCommand>),
     /// The epic: its branch, its stories in sprint order, each story's commit range and changes.
-    Epic(EpicArgs),
+    Epic(Deferred<EpicArgs>),
     /// The accumulated diff of the epic, of one story, or of any range (through gitoxide).
-    Diff(DiffArgs),
+    Diff(Deferred<DiffArgs>),
     /// Stable decision ids.
     #[command(subcommand)]
-    Id(IdCommand),
+    Id(Deferred<IdCommand>),
     /// The preflight RED registry (.preflight-reds.json).
     #[command(subcommand)]
-    Reds(RedsCommand),
+    Reds(Deferred<RedsCommand>),
     /// Create a sample repository with a stopped run, and show what to try on it.
-    Demo(DemoArgs),
+    Demo(Deferred<DemoArgs>),
     /// The full help of a command (`git ucg help resolve`, `git ucg help hooks install`).
-    Help(HelpArgs),
+    Help(Deferred<HelpArgs>),
     /// Regenerate the man pages or shell completions (for packagers and the project itself).
     #[command(hide = true)]
-    Generate(GenerateArgs),
+    Generate(Deferred<GenerateArgs>),
     /// The candidates the shell completions offer for a value (not for people).
     #[command(hide = true, name = "__complete")]
-    Complete(CompleteArgs),
+    Complete(Deferred<CompleteArgs>),
 }
 
 #[derive(Debug, Args)]
@@ -1061,9 +1167,13 @@ pub enum GenerateWhat {
     Completions,
 }
 
-/// The clap command, for generators and tests.
+/// The whole clap command, every deferred command built: for help, generators and tests (parsing
+/// builds only the command in use).
 pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command()
+    BUILD_EAGERLY.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut command = <Cli as clap::CommandFactory>::command();
+    command.build();
+    command
 }
 
 #[cfg(test)]

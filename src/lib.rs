@@ -85,10 +85,7 @@ fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
 
 /// `usage: git ucg <the subcommand in use> …`, clap's usage of the invoked subcommand.
 fn usage_line(matches: &clap::ArgMatches) -> String {
-    use clap::CommandFactory;
-    let mut command = cli::Cli::command();
-    command.build();
-    let mut invoked = command;
+    let mut invoked = cli::command();
     let mut level = matches;
     while let Some((name, sub)) = level.subcommand() {
         match invoked.find_subcommand(name) {

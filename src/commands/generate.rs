@@ -298,7 +298,13 @@ fn with_dynamic_values(shell: clap_complete::Shell, script: &str) -> String {
 fn visible_only(command: &clap::Command) -> clap::Command {
     let mut copy = clap::Command::new(command.get_name().to_string())
         .disable_help_subcommand(true)
-        .args(command.get_arguments().cloned())
+        // `--help` and `--version` are clap's own, added again to the copy.
+        .args(
+            command
+                .get_arguments()
+                .filter(|arg| !matches!(arg.get_id().as_str(), "help" | "version"))
+                .cloned(),
+        )
         .subcommands(
             command
                 .get_subcommands()

@@ -1,16 +1,13 @@
 //! `git ucg help [COMMAND…]`: a command's full help, as `git ucg COMMAND --help` prints it (git's
 //! own `git help ucg` opens the man page).
 
-use crate::cli::{Cli, HelpArgs};
+use crate::cli::HelpArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use clap::CommandFactory;
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
-    let mut command = Cli::command();
-    command.build();
-    let mut shown = command;
+    let mut shown = crate::cli::command();
     for name in &args.command {
         let Some(sub) = shown.find_subcommand(name).filter(|c| !c.is_hide_set()) else {
             let known: Vec<String> = shown

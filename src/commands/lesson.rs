@@ -206,8 +206,7 @@ fn refuse(error: &LessonError) -> u8 {
 
 /// A subcommand's help, as clap renders it.
 fn help(name: &str) -> Result<u8> {
-    use clap::CommandFactory;
-    let mut command = crate::cli::Cli::command();
+    let mut command = crate::cli::command();
     let text = command
         .find_subcommand_mut("lesson")
         .and_then(|lesson| lesson.find_subcommand_mut(name))

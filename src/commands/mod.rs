@@ -22,7 +22,7 @@ pub mod runs;
 pub mod sdlc;
 pub mod status;
 
-use crate::cli::{BudgetCommand, Command, HooksCommand, IdCommand, RedsCommand};
+use crate::cli::{BudgetCommand, Command, Deferred, HooksCommand, IdCommand, RedsCommand};
 use crate::context::Context;
 use crate::error::Result;
 
@@ -35,21 +35,21 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Resolve(args) => resolve::run(ctx, args),
         Command::Resume(args) => resume::run(ctx, args),
         Command::Gate(args) => gate::run(ctx, args),
-        Command::Hooks(HooksCommand::Install(args)) => hooks::run_install(ctx, args),
-        Command::Hooks(HooksCommand::Uninstall(args)) => hooks::run_uninstall(ctx, args),
-        Command::Hooks(HooksCommand::Status(args)) => hooks::run_status(ctx, args),
-        Command::Hooks(HooksCommand::Run(args)) => hooks::run_hook(ctx, args),
+        Command::Hooks(Deferred(HooksCommand::Install(args))) => hooks::run_install(ctx, args),
+        Command::Hooks(Deferred(HooksCommand::Uninstall(args))) => hooks::run_uninstall(ctx, args),
+        Command::Hooks(Deferred(HooksCommand::Status(args))) => hooks::run_status(ctx, args),
+        Command::Hooks(Deferred(HooksCommand::Run(args))) => hooks::run_hook(ctx, args),
         Command::Baseline(command) => baseline::run(ctx, command),
         Command::Goal(args) => goal::run(ctx, args),
         Command::Sdlc(command) => sdlc::run(ctx, command),
         Command::Lesson(args) => lesson::run(ctx, args),
-        Command::Budget(BudgetCommand::Tick) => Ok(budget::run_tick()),
-        Command::Budget(BudgetCommand::Show(args)) => budget::run_show(ctx, args),
-        Command::Budget(BudgetCommand::Reset(args)) => budget::run_reset(ctx, args),
+        Command::Budget(Deferred(BudgetCommand::Tick)) => Ok(budget::run_tick()),
+        Command::Budget(Deferred(BudgetCommand::Show(args))) => budget::run_show(ctx, args),
+        Command::Budget(Deferred(BudgetCommand::Reset(args))) => budget::run_reset(ctx, args),
         Command::Epic(args) => epic::run(ctx, args),
         Command::Diff(args) => diff::run(ctx, args),
-        Command::Id(IdCommand::Mint(args)) => id::run_mint(ctx, args),
-        Command::Reds(RedsCommand::Apply(args)) => reds::run_apply(ctx, args),
+        Command::Id(Deferred(IdCommand::Mint(args))) => id::run_mint(ctx, args),
+        Command::Reds(Deferred(RedsCommand::Apply(args))) => reds::run_apply(ctx, args),
         Command::Demo(args) => demo::run(ctx, args),
         Command::Generate(args) => generate::run(ctx, args),
         Command::Help(args) => help::run(ctx, args),
