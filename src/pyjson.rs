@@ -163,6 +163,12 @@ impl<'a> Reader<'a> {
         Ok(result)
     }
 
+    /// Whether the key last handed to an object callback held a lone surrogate (which
+    /// [`Reader::value`] refuses in a key, as `json.loads` cannot write it back).
+    pub fn key_replaced(&self) -> bool {
+        self.key_replaced
+    }
+
     /// The byte at `pos`, if any (`{`, `[`, `"` tell a caller what kind of value starts there).
     pub fn peek(&self, pos: usize) -> Option<u8> {
         self.bytes.get(pos).copied()

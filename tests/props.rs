@@ -409,3 +409,121 @@ proptest! {
         prop_assert_eq!(document, whole);
     }
 }
+
+/// An answer's field as the pending enumeration shows it: Python's `str()` of the value.
+fn field_by_value(value: Option<&Value>) -> String {
+    value.map(pyjson::py_str).unwrap_or_default()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn the_answer_entries_scanner_agrees_with_the_whole_document(
+        text in answers_text(),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<prop::sample::Index>(),
+        mutate in 0..4u8,
+    ) {
+        use git_ucg::ucg::decisions;
+        let mut bytes = text.into_bytes();
+        if !bytes.is_empty() {
+            match mutate {
+                0 => bytes.truncate(cut.index(bytes.len())),
+                1 => {
+                    let at = flip.index(bytes.len());
+                    let stray = b"{}[],:\"\\ \x01";
+                    bytes[at] = stray[cut.index(stray.len())];
+                }
+                _ => {}
+            }
+        }
+        let scanned = decisions::answer_entries(&bytes, &|_| true).map(|entries| {
+            entries
+                .into_iter()
+                .map(|e| (e.id.into_owned(), decisions::field_text(e.answer).into_owned(), decisions::field_text(e.action).into_owned()))
+                .collect::<Vec<_>>()
+        });
+        let whole = decisions::decisions_for_write(Some(&bytes)).ok().map(|(_, entries)| {
+            entries
+                .iter()
+                .filter_map(Value::as_object)
+                .filter_map(|o| {
+                    let id = o.get("id")?.as_str()?.to_string();
+                    Some((id, field_by_value(o.get("answer")), field_by_value(o.get("action"))))
+                })
+                .collect::<Vec<_>>()
+        });
+        prop_assert_eq!(scanned, whole);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_answers_file_entry_by_entry_writes_what_the_whole_tree_writes(
+        text in answers_text(),
+        extra in proptest::collection::vec(("\"[a-z]{1,3}\"", prop_oneof![Just("1".to_string()), Just("[1, {\"a\": -0}]".to_string()), Just("\"\\u00e9\"".to_string())]), 0..3),
+        answers in proptest::collection::vec((prop_oneof![Just("a".to_string()), Just("close".to_string()), "[a-d]"], "[a-z ]{0,4}", any::<bool>()), 0..4),
+        cut in any::<prop::sample::Index>(),
+        mutate in 0..5u8,
+    ) {
+        use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
+        use git_ucg::ucg::resolve::{self, Action, Answer};
+        // Top-level members around `decisions`, a second `decisions`, a document cut short.
+        let mut text = text;
+        if let Some(body) = text.strip_prefix('{') {
+            let members: String = extra.iter().map(|(k, v)| format!("{k}: {v}, ")).collect();
+            text = format!("{{{members}{body}");
+        }
+        if mutate == 0 {
+            text = text.replacen("{\"decisions\"", "{\"decisions\": 7, \"decisions\"", 1);
+        }
+        let mut bytes = text.into_bytes();
+        if mutate == 1 && !bytes.is_empty() {
+            bytes.truncate(cut.index(bytes.len()));
+        }
+        let answers: Vec<Answer> = answers
+            .into_iter()
+            .map(|(id, answer, close)| Answer {
+                id,
+                answer,
+                action: if close { Action::Close } else { Action::Defer },
+            })
+            .collect();
+        let whole = decisions_for_write(Some(&bytes)).map(|(mut doc, mut entries)| {
+            resolve::merge(&mut entries, &answers);
+            let closed = resolve::closed_in(&entries);
+            (resolve::render(&mut doc, &mut entries), closed)
+        });
+        let by_entry = AnswersFile::read(Some(bytes.clone())).map(|file| {
+            let pieces = resolve::merge_pieces(file.entries(), &answers);
+            (file.render(&pieces), resolve::closed_in_pieces(file.entries(), &pieces))
+        });
+        prop_assert_eq!(by_entry, whole);
+    }
+}
+
+#[test]
+fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
+    use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
+    use git_ucg::ucg::resolve::{self, Action, Answer};
+    let answers = [Answer {
+        id: "k:p.md:0123456789ab".into(),
+        answer: "yes \"quoted\" é".into(),
+        action: Action::Close,
+    }];
+    let (mut doc, mut entries) = decisions_for_write(None).unwrap_or_default();
+    resolve::merge(&mut entries, &answers);
+    let file = AnswersFile::read(None).unwrap_or_default();
+    let pieces = resolve::merge_pieces(file.entries(), &answers);
+    assert_eq!(
+        file.render(&pieces),
+        resolve::render(&mut doc, &mut entries)
+    );
+    assert_eq!(
+        resolve::closed_in_pieces(file.entries(), &pieces),
+        resolve::closed_in(&entries)
+    );
+}

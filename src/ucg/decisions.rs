@@ -1,6 +1,6 @@
 //! `IMPL/.decisions.json`, the operator's answers (docs/formats/ucg.md §1.2). Pure functions over bytes.
 
-use crate::pyjson::{self, Object, Value};
+use crate::pyjson::{self, Object, Reader, Value};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -30,8 +30,71 @@ pub fn closed_ids(bytes: Option<&[u8]>) -> IdSet {
 pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
     bytes
         .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|text| Scanner::new(text).document())
+        .and_then(|text| Scanner::new(text, false).document())
         .unwrap_or_default()
+}
+
+/// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
+/// and the JSON text of its `answer` and `action` values (`None`: absent). Of a repeated key, the
+/// last one counts, as in a dict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerEntry<'a> {
+    pub id: Cow<'a, str>,
+    pub answer: Option<&'a str>,
+    pub action: Option<&'a str>,
+}
+
+/// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
+/// when the file is one [`decisions_for_write`] accepts. `None` when it is not (or may not be:
+/// then that reader says why): this scanner is strict where a lone surrogate is concerned, as
+/// `pyjson::loads` is.
+pub fn answer_entries<'a>(
+    bytes: &'a [u8],
+    keep: &dyn Fn(&str) -> bool,
+) -> Option<Vec<AnswerEntry<'a>>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut scanner = Scanner::new(text, true);
+    if text.starts_with('\u{feff}') {
+        return None;
+    }
+    scanner.ws();
+    if scanner.peek() != Some(b'{') {
+        return None;
+    }
+    let mut entries = None;
+    scanner.members(1, |scanner, key| {
+        if !key.is("decisions") {
+            return scanner.skip(1);
+        }
+        entries = match scanner.peek() {
+            Some(b'[') => Some(scanner.answer_entries(keep)?),
+            _ => {
+                scanner.skip(1)?;
+                None
+            }
+        };
+        Some(())
+    })?;
+    scanner.ws();
+    (scanner.pos == scanner.bytes.len()).then_some(entries)?
+}
+
+/// The text of an answer's field (an [`AnswerEntry`]'s `answer` or `action`) as Python's `str()`
+/// prints its value; `""` when it is absent.
+pub fn field_text(json: Option<&str>) -> Cow<'_, str> {
+    let Some(json) = json else {
+        return Cow::Borrowed("");
+    };
+    let plain =
+        json.len() >= 2 && json.starts_with('"') && !json[1..json.len() - 1].contains(['\\', '"']);
+    if plain {
+        return Cow::Borrowed(&json[1..json.len() - 1]);
+    }
+    match pyjson::loads(json) {
+        Ok(Value::Str(text)) => Cow::Owned(text),
+        Ok(value) => Cow::Owned(pyjson::py_str(&value)),
+        Err(_) => Cow::Borrowed(""),
+    }
 }
 
 /// A validating cursor over JSON text with `pyjson::Reader`'s grammar, limits and quirks, which
@@ -40,6 +103,9 @@ struct Scanner<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// A lone surrogate anywhere refuses the document, as `pyjson::loads` does (the registry
+    /// writer's reader, like Python's, accepts it).
+    strict: bool,
 }
 
 /// A string literal as found: its text between the quotes, or its decoded text when it holds an
@@ -66,11 +132,12 @@ impl<'a> Literal<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    fn new(text: &'a str) -> Self {
+    fn new(text: &'a str, strict: bool) -> Self {
         Scanner {
             text,
             bytes: text.as_bytes(),
             pos: 0,
+            strict,
         }
     }
 
@@ -216,6 +283,56 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
+    /// `keep` wants.
+    fn answer_entries(&mut self, keep: &dyn Fn(&str) -> bool) -> Option<Vec<AnswerEntry<'a>>> {
+        let mut entries = Vec::new();
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(entries);
+        }
+        loop {
+            if self.peek() == Some(b'{') {
+                let (mut id, mut answer, mut action) = (None, None, None);
+                self.members(3, |scanner, key| {
+                    if key.is("id") {
+                        return scanner.field(&mut id);
+                    }
+                    let slot = if key.is("answer") {
+                        &mut answer
+                    } else if key.is("action") {
+                        &mut action
+                    } else {
+                        return scanner.skip(3);
+                    };
+                    let start = scanner.pos;
+                    scanner.skip(3)?;
+                    *slot = scanner.text.get(start..scanner.pos);
+                    Some(())
+                })?;
+                if let Some(id) = id.filter(|id| keep(id)) {
+                    entries.push(AnswerEntry { id, answer, action });
+                }
+            } else {
+                self.skip(2)?;
+            }
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.pos += 1;
+                    return Some(entries);
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// The value of an `id` or `action` member: its text when it is a string (and no lone
     /// surrogate), else `None`; the cursor steps over it either way.
     fn field(&mut self, slot: &mut Option<Cow<'a, str>>) -> Option<()> {
@@ -240,6 +357,9 @@ impl<'a> Scanner<'a> {
             }
             Some(b'\\') => {
                 let (text, end, replaced) = pyjson::string_lossy_at(self.text, begin).ok()?;
+                if replaced && self.strict {
+                    return None;
+                }
                 self.pos = end;
                 Some(Literal::Decoded((!replaced).then(|| text.into_owned())))
             }
@@ -383,6 +503,178 @@ pub fn decisions_for_write(bytes: Option<&[u8]>) -> Result<(Object, Vec<Value>),
         Some(_) => Err(corrupt("its `decisions` is not a list".into())),
         None => Err(corrupt("it has no `decisions` list".into())),
     }
+}
+
+/// The answers file as a writer reads it, without holding it as one tree of values: each entry
+/// is parsed, laid out as it will be written back, and let go; what merging and applying need of
+/// it is kept beside its text. The rest of the document is kept as parsed.
+#[derive(Debug, Default)]
+pub struct AnswersFile {
+    /// The file's text (entries are re-read from it when their answer is wanted).
+    source: String,
+    /// The top-level members, `decisions` holding its place with a placeholder.
+    doc: Object,
+    /// Every entry as `json.dumps(indent=2, ensure_ascii=False)` writes it two levels deep.
+    rendered: String,
+    entries: Vec<FileEntry>,
+}
+
+/// One entry of [`AnswersFile`].
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    /// Its text in the file.
+    source: std::ops::Range<usize>,
+    /// Its text as written back.
+    rendered: std::ops::Range<usize>,
+    /// Its `id`, when it is an object whose `id` is a string.
+    pub id: Option<String>,
+    /// It is an object whose `action` is exactly `"close"`.
+    pub closes: bool,
+}
+
+impl AnswersFile {
+    /// Reads the file's bytes (`None`: no file, an empty document) with the acceptance of
+    /// [`decisions_for_write`], and its refusal, word for word, when it refuses.
+    pub fn read(bytes: Option<Vec<u8>>) -> Result<AnswersFile, CorruptDecisions> {
+        let Some(bytes) = bytes else {
+            let mut doc = Object::default();
+            doc.insert("decisions".into(), Value::Null);
+            return Ok(AnswersFile {
+                doc,
+                ..AnswersFile::default()
+            });
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err(refusal(e.as_bytes())),
+        };
+        match AnswersFile::walk(&text) {
+            Ok(Some((doc, rendered, entries))) => Ok(AnswersFile {
+                source: text,
+                doc,
+                rendered,
+                entries,
+            }),
+            _ => Err(refusal(text.as_bytes())),
+        }
+    }
+
+    /// The walk: `Ok(None)` when the document is JSON but not an object with a list-valued
+    /// `decisions` (the last one counts, as in a dict).
+    #[allow(clippy::type_complexity)]
+    fn walk(text: &str) -> Result<Option<(Object, String, Vec<FileEntry>)>, pyjson::DecodeError> {
+        let mut doc = Object::default();
+        let mut rendered = String::with_capacity(text.len() + text.len() / 2);
+        let mut entries = Vec::new();
+        let mut listed = false;
+        let refused = || pyjson::DecodeError {
+            message: String::new(),
+            position: None,
+        };
+        let is_object = Reader::document(text, |reader, pos| {
+            if reader.peek(pos) != Some(b'{') {
+                return Ok((false, reader.skip(pos)?));
+            }
+            let end = reader.object(pos, &mut |reader, key, at| {
+                if reader.key_replaced() {
+                    return Err(refused());
+                }
+                if key != "decisions" || reader.peek(at) != Some(b'[') {
+                    let (value, end) = reader.value(at)?;
+                    listed = listed && key != "decisions";
+                    doc.insert(key.to_string(), value);
+                    return Ok(end);
+                }
+                listed = true;
+                doc.insert(key.to_string(), Value::Null);
+                rendered.clear();
+                entries.clear();
+                reader.array(at, &mut |reader, item| {
+                    let (value, end) = reader.value(item)?;
+                    let start = rendered.len();
+                    pyjson::write_pretty_value(&mut rendered, &value, 2);
+                    let object = value.as_object();
+                    entries.push(FileEntry {
+                        source: item..end,
+                        rendered: start..rendered.len(),
+                        id: object
+                            .and_then(|o| o.get("id")?.as_str())
+                            .map(str::to_string),
+                        closes: object
+                            .and_then(|o| o.get("action")?.as_str())
+                            .is_some_and(|a| a == "close"),
+                    });
+                    Ok(end)
+                })
+            })?;
+            Ok((true, end))
+        })?;
+        Ok((is_object && listed).then_some((doc, rendered, entries)))
+    }
+
+    pub fn entries(&self) -> &[FileEntry] {
+        &self.entries
+    }
+
+    /// An entry as parsed (for the few whose answer is wanted).
+    pub fn value(&self, entry: &FileEntry) -> Option<Value> {
+        pyjson::loads(self.source.get(entry.source.clone())?).ok()
+    }
+
+    /// The document with `decisions` made of `pieces` (kept entries, by index, and new entries),
+    /// as `json.dumps(indent=2, ensure_ascii=False)` writes it, with a final newline.
+    pub fn render(&self, pieces: &[Piece]) -> String {
+        let mut out = String::with_capacity(self.rendered.len() + 256 * pieces.len() + 64);
+        out.push('{');
+        for (i, (key, value)) in self.doc.iter().enumerate() {
+            out.push_str(if i == 0 { "\n  " } else { ",\n  " });
+            pyjson::write_string(&mut out, key, false);
+            out.push_str(": ");
+            if key != "decisions" {
+                pyjson::write_pretty_value(&mut out, value, 1);
+                continue;
+            }
+            if pieces.is_empty() {
+                out.push_str("[]");
+                continue;
+            }
+            out.push('[');
+            for (i, piece) in pieces.iter().enumerate() {
+                out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+                match piece {
+                    Piece::Kept(index) => {
+                        let text = self
+                            .entries
+                            .get(*index)
+                            .and_then(|e| self.rendered.get(e.rendered.clone()));
+                        out.push_str(text.unwrap_or("null"));
+                    }
+                    Piece::New(value) => pyjson::write_pretty_value(&mut out, value, 2),
+                }
+            }
+            out.push_str("\n  ]");
+        }
+        out.push_str("\n}\n");
+        out
+    }
+}
+
+/// Why [`decisions_for_write`] refuses `bytes`, which the walk of [`AnswersFile::read`] refused.
+fn refusal(bytes: &[u8]) -> CorruptDecisions {
+    match decisions_for_write(Some(bytes)) {
+        Err(refused) => refused,
+        // The two readers agree (a property test holds them to it); should they not, refuse.
+        Ok(_) => CorruptDecisions {
+            reason: "it cannot be read as an answers file".into(),
+        },
+    }
+}
+
+/// An entry of the `decisions` list being written: one kept from the file, or a new one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    Kept(usize),
+    New(Value),
 }
 
 #[cfg(test)]
