@@ -237,7 +237,9 @@ impl<'a> Scanner<'a> {
 
     /// The `decisions` list (the cursor on its `[`): the ids its entries close.
     fn entries(&mut self) -> Option<Vec<Cow<'a, str>>> {
-        let mut ids = Vec::new();
+        // Room for an id every 128 bytes (an answer is longer): room not filled is never
+        // touched, and a growing list would copy itself over.
+        let mut ids = Vec::with_capacity(self.bytes.len() / 128);
         self.pos += 1;
         self.ws();
         if self.peek() == Some(b']') {
@@ -561,7 +563,6 @@ impl AnswersFile {
 
     /// The walk: `Ok(None)` when the document is JSON but not an object with a list-valued
     /// `decisions` (the last one counts, as in a dict).
-    #[allow(clippy::type_complexity)]
     fn walk(text: &str) -> Result<Option<(Object, String, Vec<FileEntry>)>, pyjson::DecodeError> {
         let mut doc = Object::default();
         let mut rendered = String::with_capacity(text.len() + text.len() / 2);

@@ -310,10 +310,10 @@ pub fn parse_scan_fields(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
     parse_scan_with(bytes, read_red_fields)
 }
 
-fn parse_scan_with<T>(
-    bytes: &[u8],
-    read: fn(&mut Reader, usize) -> Result<(T, usize), DecodeError>,
-) -> Result<Vec<T>, RedError> {
+/// Reads one red at a position: what it makes of it, and where it ends.
+type ReadRed<T> = fn(&mut Reader, usize) -> Result<(T, usize), DecodeError>;
+
+fn parse_scan_with<T>(bytes: &[u8], read: ReadRed<T>) -> Result<Vec<T>, RedError> {
     let text =
         std::str::from_utf8(bytes).map_err(|e| RedError::ScanNotJson(utf8_reason(bytes, &e)))?;
     // `None`: not an object; `Some(None)`: no `reds` list (the last `reds` key wins, as in a dict).
@@ -330,7 +330,9 @@ fn parse_scan_with<T>(
                 reds = None;
                 return reader.skip(at);
             }
-            let mut items = Vec::new();
+            // Room for as many reds as the text could hold (a red is far longer than 64 bytes):
+            // room not filled is never touched, and a growing list would copy itself over.
+            let mut items = Vec::with_capacity(text.len() / 64);
             let end = reader.array(at, &mut |reader, item| {
                 let (red, end) = read(reader, item)?;
                 items.push(red);

@@ -515,7 +515,6 @@ fn read_answers_file(pass: &Pass) -> Result<AnswersFile> {
 }
 
 /// The answers file's bytes (`None`: absent), and how a refusal to write over it is worded.
-#[allow(clippy::type_complexity)]
 fn answers_bytes(pass: &Pass) -> Result<(Option<Vec<u8>>, impl Fn(String) -> Error)> {
     let path = decisions_path(pass);
     let shown = path.clone();
