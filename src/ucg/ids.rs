@@ -30,6 +30,11 @@ pub fn is_python_space(c: char) -> bool {
 
 /// Python's `str.strip()` with no argument.
 pub fn py_strip(s: &str) -> &str {
+    // Most text starts and ends with a printable ASCII character: nothing to strip.
+    let printable = |b: Option<&u8>| b.is_some_and(|b| (b'!'..=b'~').contains(b));
+    if printable(s.as_bytes().first()) && printable(s.as_bytes().last()) {
+        return s;
+    }
     s.trim_matches(is_python_space)
 }
 

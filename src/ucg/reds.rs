@@ -476,13 +476,16 @@ where
         }
         out.push_str("\n    }");
         written += 1;
-        // Freed with the process: one by one, tens of thousands of strings cost more than this.
+        // Freed with the process: one by one, tens of thousands of strings cost more than all
+        // of this (so are the closed reds' fields, replaced tombstones and the tombstones).
         std::mem::forget(fields);
     }
     out.push_str(if written == 0 { "[]" } else { "\n  ]" });
     out.push_str(",\n  \"resolved\": ");
-    pyjson::write_pretty_array(&mut out, &sorted_tombstones(tombstones)?, 1);
+    let resolved = sorted_tombstones(tombstones)?;
+    pyjson::write_pretty_array(&mut out, &resolved, 1);
     out.push_str("\n}\n");
+    std::mem::forget(resolved);
     Ok(out)
 }
 
@@ -519,6 +522,7 @@ where
     if !closed.contains(id.as_str()) {
         return Some((id, fields));
     }
+    // What is let go below goes with the process (see `apply_document`).
     let mut tombstone = Object::default();
     tombstone.insert("id".into(), Value::Str(id.clone()));
     tombstone.insert("kind".into(), Value::Str(ids::py_strip(text(KIND)).into()));
@@ -526,7 +530,8 @@ where
         "path".into(),
         Value::Str(ids::bare_path(text(SOURCE)).into()),
     );
-    tombstones.insert(TombstoneKey::Text(id), Value::Object(Box::new(tombstone)));
+    let replaced = tombstones.insert(TombstoneKey::Text(id), Value::Object(Box::new(tombstone)));
+    std::mem::forget((fields, replaced));
     None
 }
 
