@@ -527,3 +527,20 @@ fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
         resolve::closed_in(&entries)
     );
 }
+
+proptest! {
+    #[test]
+    fn the_line_suffix_and_the_plain_sentence_shortcuts_agree_with_the_long_way(
+        source in "[a-z:/. \t0-9٠-٩]{0,24}",
+        text in "[a-z \t\n\u{1c}\u{1f}\u{7f}\u{1}é.?]{0,40}",
+    ) {
+        // `re.sub(r":\d+$", "", strip(source))`, with the regex.
+        let re = regex::Regex::new(r":\d+\z").unwrap();
+        let stripped = ids::py_strip(&source);
+        let expected = re.find(stripped).map_or(stripped, |m| &stripped[..m.start()]);
+        prop_assert_eq!(ids::bare_path(&source), expected);
+        // Runs of Python whitespace collapsed, the ends stripped (the text is already NFC).
+        let expected: Vec<&str> = text.split(ids::is_python_space).filter(|w| !w.is_empty()).collect();
+        prop_assert_eq!(ids::normalize_decision(&text).into_owned(), expected.join(" "));
+    }
+}
