@@ -694,6 +694,11 @@ pub struct HooksInstallArgs {
     /// Install into a core.hooksPath outside the repository, or one another hook manager owns.
     #[arg(long)]
     pub hooks_path_ok: bool,
+    /// Install shell scripts that look for git-ucg at every run ($GIT_UCG_BIN, PATH, then this
+    /// binary's path) instead of links to this binary: a shell start slower per hook, but they
+    /// follow the binary when it moves and refuse when it is gone.
+    #[arg(long)]
+    pub script: bool,
 }
 
 #[derive(Debug, Args)]
@@ -719,6 +724,9 @@ pub struct HooksRunArgs {
     /// The arguments git gave the hook.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,
+    /// The hook's path, when git started this binary as the hook itself (a link to it).
+    #[arg(skip)]
+    pub invoked_as: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
