@@ -1175,6 +1175,56 @@ pub enum GenerateWhat {
     Completions,
 }
 
+/// The command lines a prompt, a hook or an agent's Stop hook runs on every turn, parsed without
+/// clap (building even one command's arguments costs more than the work of `budget tick`): exactly
+/// these words and nothing else. `tests/deferred_cli.rs` proves each is what clap makes of them.
+pub fn hot_path(args: &[OsString]) -> Option<Cli> {
+    let words: Vec<&str> = args
+        .get(1..)?
+        .iter()
+        .map(|arg| arg.to_str())
+        .collect::<Option<_>>()?;
+    let command = match words.as_slice() {
+        ["status", "--prompt"] => Command::Status(Deferred(StatusArgs {
+            format: StatusFormat::Human,
+            json: JsonFlag::default(),
+            prompt: true,
+            watch: false,
+            fast: false,
+            no_cache: false,
+            impl_artifacts: ImplArtifacts::default(),
+            run_dir: None,
+            runs_root: RunsRoot::default(),
+            deferred_work: DeferredWork::default(),
+            rev: RevFlag::default(),
+        })),
+        ["budget", "tick"] => Command::Budget(Deferred(BudgetCommand::Tick)),
+        ["gate"] => Command::Gate(Deferred(GateArgs {
+            rev: RevFlag::default(),
+            json: JsonFlag::default(),
+            impl_artifacts: ImplArtifacts::default(),
+        })),
+        _ => return None,
+    };
+    Some(Cli {
+        color: ColorWhen::Auto,
+        no_pager: false,
+        chdir: Vec::new(),
+        command,
+    })
+}
+
+/// What `--version` prints (clap's words, proven equal in `tests/deferred_cli.rs`), when it is the
+/// only argument.
+pub fn version_only(args: &[OsString]) -> Option<String> {
+    match args.get(1..)? {
+        [flag] if flag == "--version" || flag == "-V" => {
+            Some(format!("git-ucg {}\n", env!("CARGO_PKG_VERSION")))
+        }
+        _ => None,
+    }
+}
+
 /// The whole clap command, every deferred command built: for help, generators and tests (parsing
 /// builds only the command in use).
 pub fn command() -> clap::Command {

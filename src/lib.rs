@@ -56,15 +56,22 @@ fn run_here_fallback() -> u8 {
 }
 
 fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
-    if let Some(cli) = as_hook(&args) {
-        return execute(&cli, None);
+    if let Some(text) = cli::version_only(&args) {
+        // A closed stdout is not an error.
+        let _ = std::io::stdout().write_all(text.as_bytes());
+        return 0;
+    }
+    if let Some(cli) = as_hook(&args).or_else(|| cli::hot_path(&args)) {
+        return execute(&cli, || {
+            parse(args.clone()).ok().map(|(_, matches)| matches)
+        });
     }
     let parsed = parse(args.clone()).or_else(|e| match goal_flags_first(&args, &e) {
         Some(retried) => parse(retried).map_err(|_| e),
         None => Err(e),
     });
     match parsed {
-        Ok((cli, matches)) => execute(&cli, Some(&matches)),
+        Ok((cli, matches)) => execute(&cli, || Some(matches)),
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             // Help and version go to stdout; a closed stdout is not an error.
@@ -74,15 +81,16 @@ fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
     }
 }
 
-/// Runs the parsed command and reports its error; `matches` give a usage line when one helps.
-fn execute(cli: &cli::Cli, matches: Option<&clap::ArgMatches>) -> u8 {
+/// Runs the parsed command and reports its error; `matches` (clap's parse, made only when an
+/// error wants a usage line) give the usage line.
+fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -> u8 {
     let outcome = context::Context::new(cli).and_then(|ctx| commands::run(&ctx, &cli.command));
     match outcome {
         Ok(code) => code,
         Err(error) => {
             let mut text = error.render();
-            if let (true, Some(matches)) = (error.wants_usage(), matches) {
-                text.push_str(&usage_line(matches));
+            if let Some(matches) = error.wants_usage().then(matches).flatten() {
+                text.push_str(&usage_line(&matches));
             }
             let _ = std::io::stderr().write_all(text.as_bytes());
             error.exit_code()
