@@ -1214,6 +1214,36 @@ pub fn hot_path(args: &[OsString]) -> Option<Cli> {
     })
 }
 
+/// Whether the command line is one of the short processes a prompt, a hook or an agent's turn
+/// starts — `--version`, `status --prompt`, a hook, `budget tick`, `hooks …`, `gate`, completion
+/// candidates, `help`, `id`, `config` — as opposed to the commands that read a whole run into
+/// memory. `main` picks the allocator by it, before anything is allocated: so this looks at raw
+/// bytes and allocates nothing. The subcommand is the first word that is not an option or the
+/// value of `-C` / `--color`.
+pub fn is_short_lived<'a>(words: impl IntoIterator<Item = &'a [u8]>) -> bool {
+    let mut words = words.into_iter();
+    let mut subcommand = None;
+    while let Some(word) = words.next() {
+        match word {
+            b"--version" | b"-V" | b"__hook" => return true,
+            b"-C" | b"--color" => {
+                words.next();
+            }
+            _ if word.starts_with(b"-") => {}
+            _ => {
+                subcommand = Some(word);
+                break;
+            }
+        }
+    }
+    match subcommand {
+        Some(b"status") => words.any(|word| word == b"--prompt"),
+        Some(b"budget") => words.next() == Some(b"tick".as_slice()),
+        Some(b"hooks" | b"gate" | b"__complete" | b"help" | b"id" | b"config") => true,
+        _ => false,
+    }
+}
+
 /// What `--version` prints (clap's words, proven equal in `tests/deferred_cli.rs`), when it is the
 /// only argument.
 pub fn version_only(args: &[OsString]) -> Option<String> {
@@ -1239,6 +1269,44 @@ mod tests {
     #[test]
     fn definitions_are_consistent() {
         super::command().debug_assert();
+    }
+
+    #[test]
+    fn short_lived_command_lines() {
+        let short = |line: &str| super::is_short_lived(line.split_whitespace().map(str::as_bytes));
+        for line in [
+            "--version",
+            "-V",
+            "__hook .git/hooks/pre-commit",
+            "status --prompt",
+            "--no-pager status --prompt",
+            "-C dir --color never status --prompt",
+            "budget tick",
+            "hooks run pre-push origin url",
+            "gate",
+            "gate --json",
+            "__complete pending",
+            "help resolve",
+            "id mint",
+            "config",
+        ] {
+            assert!(short(line), "{line}");
+        }
+        for line in [
+            "",
+            "status",
+            "status --json",
+            "pending --json",
+            "resolve",
+            "reds apply --scan s.json",
+            "budget show",
+            "-C status pending",
+            "--color gate pending",
+            "lesson query x",
+            "sdlc list",
+        ] {
+            assert!(!short(line), "{line}");
+        }
     }
 }
 
