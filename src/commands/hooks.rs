@@ -138,6 +138,13 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
                 .map_err(|e| Error::new(format!("cannot move {} aside: {e}", path.display())))?;
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
+        // git runs the reference-transaction hook five times for a commit, and all but one
+        // transaction leave at once: a shell's start is cheaper than git-ucg's for that, so it
+        // stays a script (which starts git-ucg only for a prepared branch update).
+        let form = match hook {
+            HookName::ReferenceTransaction => Form::Script,
+            _ => form,
+        };
         let text = hook_file(hook, form, &binary);
         if !args.force && crate::store::read_text(&path).is_ok_and(|old| old == text) {
             println!("up to date: {}", path.display());
