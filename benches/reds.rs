@@ -1,15 +1,18 @@
 //! `cargo bench --bench reds`: id minting in-process, and `git ucg reds apply --scan` as a whole
-//! process on a 10,000-red scan against a 100,000-answer `.decisions.json` and on a 50 MB scan, with
-//! a Python model of the reference writer as the comparison command. Prints a markdown table for
-//! BENCHMARKS.md.
+//! process on a 10,000-red scan against a 100,000-answer `.decisions.json` and on a 50 MB scan,
+//! against the reference `red_ids.py` doing the same job (`--impl-artifacts impl --scan scan.json`,
+//! the answers read from `.decisions.json`), run alternately in the same run. The reference is
+//! not part of this repository: `UCG_REFERENCE_SCRIPTS` names the directory holding it (the
+//! reference's `skills/ultracode-goal/scripts`); without it the comparison is skipped, and said
+//! so. Prints a markdown table for BENCHMARKS.md.
 
 #[path = "support/mod.rs"]
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
-use support::{median, time_runs, Workload};
+use support::{median, time_pair, time_runs, Workload};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
 
@@ -57,13 +60,50 @@ fn apply_command(root: &Path) -> Command {
     command
 }
 
-fn reference_command(root: &Path) -> Command {
+/// The reference `red_ids.py`, when `UCG_REFERENCE_SCRIPTS` names its directory.
+fn reference_script() -> Option<PathBuf> {
+    let dir = std::env::var_os("UCG_REFERENCE_SCRIPTS")?;
+    let script = Path::new(&dir).join("red_ids.py");
+    if script.is_file() {
+        Some(script)
+    } else {
+        eprintln!("{} not found: the comparison is skipped", script.display());
+        None
+    }
+}
+
+/// The reference doing the same job: mint, apply the answers in `.decisions.json`, write the
+/// registry and print it.
+fn reference_command(script: &Path, root: &Path) -> Command {
     let mut command = Command::new("python3");
     command
         .current_dir(root)
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/support/reference_model.py"))
+        .arg(script)
         .args(["--impl-artifacts", "impl", "--scan", "scan.json"]);
     command
+}
+
+/// Ours and the reference alternately (`pairs` each), or ours alone without the reference:
+/// the table's median, comparison and ratio cells.
+fn compare(pairs: usize, root: &Path, digits: usize) -> (String, String, String) {
+    let Some(script) = reference_script() else {
+        let ours = time_runs(pairs, || apply_command(root));
+        return (
+            format!("{ours:.digits$} ms"),
+            "skipped (UCG_REFERENCE_SCRIPTS not set)".into(),
+            "—".into(),
+        );
+    };
+    let (ours, theirs) = time_pair(
+        pairs,
+        || apply_command(root),
+        || reference_command(&script, root),
+    );
+    (
+        format!("{ours:.digits$} ms"),
+        format!("{theirs:.digits$} ms (`red_ids.py`)"),
+        format!("{:.1}× faster", theirs / ours),
+    )
 }
 
 fn rss(command: &Command) -> String {
@@ -107,12 +147,10 @@ fn bench_apply() -> String {
         .map(|m| m.len())
         .unwrap_or(0) as f64
         / 1e6;
-    let ours = time_runs(21, || apply_command(dir.path()));
+    let (ours, theirs, ratio) = compare(21, dir.path(), 1);
     let peak = rss(&apply_command(dir.path()));
-    let theirs = time_runs(5, || reference_command(dir.path()));
     format!(
-        "| `reds apply --scan` | 10,000 reds, 100,000 answers ({decisions_mb:.1} MB `.decisions.json`) | {ours:.1} ms | {theirs:.1} ms (Python model) | {:.1}× faster | {peak} |",
-        theirs / ours
+        "| `reds apply --scan` | 10,000 reds, 100,000 answers ({decisions_mb:.1} MB `.decisions.json`) | {ours} | {theirs} | {ratio} | {peak} |"
     )
 }
 
@@ -127,11 +165,9 @@ fn bench_large_scan() -> String {
         .map(|m| m.len())
         .unwrap_or(0) as f64
         / 1e6;
-    let ours = time_runs(5, || apply_command(dir.path()));
+    let (ours, theirs, ratio) = compare(5, dir.path(), 0);
     let peak = rss(&apply_command(dir.path()));
-    let theirs = time_runs(3, || reference_command(dir.path()));
     format!(
-        "| `reds apply --scan` | 250,000 reds ({scan_mb:.1} MB scan) | {ours:.0} ms | {theirs:.0} ms (Python model) | {:.1}× faster | {peak} |",
-        theirs / ours
+        "| `reds apply --scan` | 250,000 reds ({scan_mb:.1} MB scan) | {ours} | {theirs} | {ratio} | {peak} |"
     )
 }

@@ -126,6 +126,12 @@ pub fn ask(prompt: &str) -> io::Result<Option<String>> {
 /// Prints one JSON document (pretty, with a final newline) on stdout: the `--json` of every read
 /// command.
 pub fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
+    print_json_of(doc)
+}
+
+/// [`print_json`] of any serializable document, without building a JSON tree first: the same
+/// text as the tree of the same fields in the same order.
+pub fn print_json_of(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
     use std::io::Write;
     let text =
         serde_json::to_string_pretty(doc).map_err(|e| crate::error::Error::new(e.to_string()))?;

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Python refuses to convert integers with more digits than this (`sys.int_info.default_max_str_digits`).
-const MAX_INT_DIGITS: usize = 4300;
+pub const MAX_INT_DIGITS: usize = 4300;
 /// Nesting deeper than this is refused instead of risking the stack. Python's decoder stops near
 /// the same depth (its recursion limit of 1000, less the frames of the script around it).
 pub const MAX_DEPTH: usize = 990;
@@ -125,6 +125,19 @@ pub struct Reader<'a> {
 /// A parsed value and the byte position just past it.
 type Parsed = Result<(Value, usize), DecodeError>;
 
+/// The string literal of `text` starting at `pos` (its opening quote), checked and decoded as
+/// [`Reader::str_lossy`] does: its text, the position past its closing quote, and whether a lone
+/// surrogate was decoded as U+FFFD. For a scanner of its own that meets an escape.
+pub fn string_lossy_at(text: &str, pos: usize) -> Result<(Cow<'_, str>, usize, bool), DecodeError> {
+    let reader = Reader {
+        text,
+        bytes: text.as_bytes(),
+        depth: 0,
+        key_replaced: false,
+    };
+    reader.str_lossy(pos)
+}
+
 impl<'a> Reader<'a> {
     /// Reads a whole document: `read` gets the position of the top-level value and returns what it
     /// made of it and where the value ends; trailing data other than whitespace is an error.
@@ -148,6 +161,12 @@ impl<'a> Reader<'a> {
             return Err(reader.error("Extra data", end));
         }
         Ok(result)
+    }
+
+    /// Whether the key last handed to an object callback held a lone surrogate (which
+    /// [`Reader::value`] refuses in a key, as `json.loads` cannot write it back).
+    pub fn key_replaced(&self) -> bool {
+        self.key_replaced
     }
 
     /// The byte at `pos`, if any (`{`, `[`, `"` tell a caller what kind of value starts there).
@@ -452,21 +471,7 @@ impl<'a> Reader<'a> {
         };
         loop {
             let chunk_start = pos;
-            // Eight bytes at a time while none of them ends the plain run, then byte by byte.
-            while let Some(chunk) = b.get(pos..pos + 8) {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(chunk);
-                if ends_plain_run(u64::from_le_bytes(word)) {
-                    break;
-                }
-                pos += 8;
-            }
-            while let Some(&c) = b.get(pos) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                pos += 1;
-            }
+            pos = plain_run_end(b, pos);
             if let Some(out) = out.as_deref_mut() {
                 out.push_str(&self.text[chunk_start..pos]);
             }
@@ -552,16 +557,70 @@ struct Scanned {
     replaced: bool,
 }
 
-/// Whether any byte of `word` is a quote, a backslash or a control character (SWAR: each test sets
-/// the high bit of a byte that matches; a borrow can only add false hits after a true one).
+/// Whether any byte of `word` is a quote, a backslash or a control character.
+#[cfg(test)]
 fn ends_plain_run(word: u64) -> bool {
+    stop_bytes(word) != 0
+}
+
+/// The bytes of `word` (little-endian) that end a string's plain run — a quote, a backslash or a
+/// control character — each marked by its high bit. SWAR: each test sets the high bit of a byte
+/// that matches, and a borrow can only add false marks above a true one, so the lowest mark is
+/// exact (`trailing_zeros() / 8` is the first such byte).
+pub(crate) fn stop_bytes(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
     let quote = zero_byte(word ^ (ONES * u64::from(b'"')));
     let backslash = zero_byte(word ^ (ONES * u64::from(b'\\')));
     let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    (quote | backslash | control) != 0
+    quote | backslash | control
+}
+
+/// The position of the first byte at or after `pos` that ends a string's plain run (a quote, a
+/// backslash or a control character), or `bytes.len()` when none does.
+#[inline]
+pub(crate) fn plain_run_end(bytes: &[u8], mut pos: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        // Sixteen bytes at a time (SSE2 is part of x86_64): a quote, a backslash, or a byte
+        // that is its own minimum with 0x1f (a control character).
+        while pos + 16 <= bytes.len() {
+            // SAFETY: SSE2 is always present on x86_64, and the unaligned load reads the 16
+            // bytes at `pos`, which the loop condition keeps inside `bytes`.
+            let stops = unsafe {
+                let v = _mm_loadu_si128(bytes.as_ptr().add(pos).cast());
+                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+                let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+            };
+            if stops != 0 {
+                return pos + stops.trailing_zeros() as usize;
+            }
+            pos += 16;
+        }
+    }
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let stops = stop_bytes(u64::from_le_bytes(word));
+        if stops != 0 {
+            return pos + (stops.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&c) = bytes.get(pos) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            return pos;
+        }
+        pos += 1;
+    }
+    pos
 }
 
 /// `json.dumps(value, indent=2, ensure_ascii=False)`.
@@ -576,6 +635,12 @@ pub fn dumps_compact_ascii(value: &Value) -> String {
     let mut out = String::new();
     write_value(&mut out, value, None, true);
     out
+}
+
+/// Writes `value` as `json.dumps(..., indent=2, ensure_ascii=False)` would write it nested `level`
+/// deep (its members indented one level more).
+pub fn write_pretty_value(out: &mut String, value: &Value, level: usize) {
+    write_value(out, value, Some(level), false);
 }
 
 /// Writes `items` as `json.dumps(..., indent=2)` would write a list nested `level` deep, without
@@ -663,13 +728,17 @@ fn push_indent(out: &mut String, level: usize) {
 /// Writes `s` as a JSON string literal with Python's escapes.
 pub fn write_string(out: &mut String, s: &str, ascii: bool) {
     out.push('"');
-    // Most strings need no escape at all: find that out a byte at a time, without decoding.
-    let plain = |b: &u8| *b >= b' ' && *b != b'"' && *b != b'\\' && !(ascii && *b > b'~');
-    let clean = s
-        .as_bytes()
-        .iter()
-        .position(|b| !plain(b))
-        .unwrap_or(s.len());
+    // Most strings need no escape at all: find that out without decoding, eight bytes at a time
+    // when non-ASCII text is written as it is.
+    let clean = if ascii {
+        let plain = |b: &u8| *b >= b' ' && *b != b'"' && *b != b'\\' && *b <= b'~';
+        s.as_bytes()
+            .iter()
+            .position(|b| !plain(b))
+            .unwrap_or(s.len())
+    } else {
+        plain_run_end(s.as_bytes(), 0)
+    };
     out.push_str(&s[..clean]);
     let mut from = clean;
     for (i, ch) in s[clean..].char_indices().map(|(i, ch)| (i + clean, ch)) {
@@ -973,6 +1042,36 @@ mod tests {
         assert!(!ends_plain_run(u64::from_le_bytes([
             0x20, 0x21, 0x5b, 0x5d, 0x80, 0xff, 0x7e, 0x23
         ])));
+    }
+
+    #[test]
+    fn the_plain_run_ends_at_the_first_stop_byte() {
+        let naive = |b: &[u8], from: usize| {
+            (from..b.len())
+                .find(|&i| b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20)
+                .unwrap_or(b.len())
+        };
+        let mut text: Vec<u8> = (0..70u8).map(|i| b'a' + i % 26).collect();
+        text.extend_from_slice("é漢\u{7f}".as_bytes());
+        for stop in [b'"', b'\\', 0x00, 0x1f, 0x0a] {
+            for at in 0..text.len() {
+                let mut bytes = text.clone();
+                bytes[at] = stop;
+                // A false mark above a true one (a borrow) must not move the answer.
+                if at + 1 < bytes.len() {
+                    bytes[at + 1] = 0x01;
+                }
+                for from in [0, 1, 7, 8, 15, 16, at] {
+                    assert_eq!(
+                        plain_run_end(&bytes, from),
+                        naive(&bytes, from),
+                        "{stop} {at} {from}"
+                    );
+                }
+            }
+        }
+        assert_eq!(plain_run_end(&text, 0), text.len());
+        assert_eq!(plain_run_end(b"", 0), 0);
     }
 
     /// Runs `check` on a thread with the stack commands get (see `crate::run`).

@@ -1,6 +1,6 @@
 //! Property tests of the pure format code: ids, the Python-compatible JSON, and the registry.
 
-use git_ucg::pyjson::{self, Value};
+use git_ucg::pyjson::{self, DecodeError, Reader, Value};
 use git_ucg::ucg::decisions::IdSet;
 use git_ucg::ucg::{ids, reds};
 use proptest::prelude::*;
@@ -148,4 +148,382 @@ proptest! {
         let reread = reds::Registry::parse(Some(text.as_bytes()), "r").unwrap();
         prop_assert_eq!(reread, second);
     }
+}
+
+/// The closing ids of an answers file as `pyjson::Reader` reads it (what the registry writer did
+/// before it had a scanner of its own): the oracle the scanner must agree with, id for id.
+fn closing_ids_by_reader(bytes: &[u8]) -> Vec<String> {
+    fn entry(reader: &mut Reader, pos: usize, ids: &mut Vec<String>) -> Result<usize, DecodeError> {
+        if reader.peek(pos) != Some(b'{') {
+            return reader.skip(pos);
+        }
+        let (mut id, mut closes) = (None, false);
+        let end = reader.object(pos, &mut |reader, key, at| {
+            let is_string = reader.peek(at) == Some(b'"');
+            match key {
+                "id" | "action" if is_string => {
+                    let (text, end, replaced) = reader.str_lossy(at)?;
+                    if key == "id" {
+                        id = (!replaced).then(|| text.into_owned());
+                    } else {
+                        closes = !replaced && text == "close";
+                    }
+                    Ok(end)
+                }
+                "id" | "action" => {
+                    if key == "id" {
+                        id = None;
+                    } else {
+                        closes = false;
+                    }
+                    reader.skip(at)
+                }
+                _ => reader.skip(at),
+            }
+        })?;
+        if let (true, Some(id)) = (closes, id) {
+            ids.push(id);
+        }
+        Ok(end)
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    Reader::document(text, |reader, pos| {
+        if reader.peek(pos) != Some(b'{') {
+            return Ok((None, reader.skip(pos)?));
+        }
+        let mut closed = None;
+        let end = reader.object(pos, &mut |reader, key, at| {
+            if key != "decisions" {
+                return reader.skip(at);
+            }
+            if reader.peek(at) != Some(b'[') {
+                closed = None;
+                return reader.skip(at);
+            }
+            let mut ids = Vec::new();
+            let end = reader.array(at, &mut |reader, item| entry(reader, item, &mut ids))?;
+            closed = Some(ids);
+            Ok(end)
+        })?;
+        Ok((closed, end))
+    })
+    .ok()
+    .flatten()
+    .unwrap_or_default()
+}
+
+/// JSON text that is nearly an answers file: entries with ids, actions and other keys, escapes
+/// (a lone surrogate among them), numbers at the edges of Python's grammar, nesting, and the
+/// odd broken piece.
+fn answers_text() -> impl Strategy<Value = String> {
+    let string = prop_oneof![
+        Just("\"close\"".to_string()),
+        Just("\"defer\"".to_string()),
+        Just("\"\\u0063lose\"".to_string()),
+        Just("\"clos\\u00e9\"".to_string()),
+        Just("\"\\ud800\"".to_string()),
+        Just("\"\\ud83d\\ude00\"".to_string()),
+        Just("\"\\ud800\\u0041\"".to_string()),
+        Just("\"a\\\"b\"".to_string()),
+        Just("\"\\x\"".to_string()),
+        Just("\"tab\there\"".to_string()),
+        "[a-z:/.0-9é漢]{0,20}".prop_map(|s| format!("\"{s}\"")),
+    ];
+    let scalar = prop_oneof![
+        string.clone(),
+        Just("null".to_string()),
+        Just("true".to_string()),
+        Just("NaN".to_string()),
+        Just("-Infinity".to_string()),
+        Just("-0".to_string()),
+        Just("1.5e+3".to_string()),
+        Just("01".to_string()),
+        Just("1.".to_string()),
+        Just("-".to_string()),
+        Just("9".repeat(4301)),
+        Just(format!("{}.5", "9".repeat(4301))),
+    ];
+    let value = scalar.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|v| format!("[{}]", v.join(", "))),
+            proptest::collection::vec(("[a-z]{1,3}", inner), 0..4).prop_map(|m| {
+                let members: Vec<String> = m
+                    .into_iter()
+                    .map(|(k, v)| format!("\"{k}\": {v}"))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            }),
+        ]
+    });
+    let key = prop_oneof![
+        Just("\"id\"".to_string()),
+        Just("\"action\"".to_string()),
+        Just("\"answer\"".to_string()),
+        Just("\"\\u0069d\"".to_string()),
+        Just("\"\\udc00\"".to_string()),
+    ];
+    let entry = prop_oneof![
+        proptest::collection::vec((key, value.clone()), 0..5).prop_map(|m| {
+            let members: Vec<String> = m.into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!("{{{}}}", members.join(", "))
+        }),
+        value.clone(),
+    ];
+    let document = (
+        proptest::collection::vec(entry, 0..6),
+        proptest::collection::vec(value, 0..2),
+        prop_oneof![Just(""), Just(" "), Just("\n"), Just("x"), Just("\u{feff}")],
+    )
+        .prop_map(|(entries, extra, tail)| {
+            let mut doc = format!("{{\"decisions\": [{}]", entries.join(",\n "));
+            for (i, value) in extra.iter().enumerate() {
+                doc.push_str(&format!(", \"k{i}\": {value}"));
+            }
+            doc.push('}');
+            doc.push_str(tail);
+            doc
+        });
+    prop_oneof![
+        4 => document,
+        1 => "\\PC{0,40}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn the_answers_scanner_agrees_with_the_reader(
+        text in answers_text(),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<prop::sample::Index>(),
+        mutate in 0..4u8,
+    ) {
+        let mut bytes = text.into_bytes();
+        // Now and then a document cut short, or a byte changed, so refusals are compared too.
+        if !bytes.is_empty() {
+            match mutate {
+                0 => bytes.truncate(cut.index(bytes.len())),
+                1 => {
+                    let at = flip.index(bytes.len());
+                    let stray = b"{}[],:\"\\ \x01";
+                    bytes[at] = stray[cut.index(stray.len())];
+                }
+                _ => {}
+            }
+        }
+        let scanned: Vec<String> = git_ucg::ucg::decisions::closing_ids(Some(&bytes))
+            .into_iter()
+            .map(|id| id.into_owned())
+            .collect();
+        prop_assert_eq!(scanned, closing_ids_by_reader(&bytes));
+    }
+}
+
+#[test]
+fn the_answers_scanner_keeps_python_s_depth_limit() {
+    // The reader needs the command's stack for the deepest documents.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            for depth in [pyjson::MAX_DEPTH - 3, pyjson::MAX_DEPTH - 2, pyjson::MAX_DEPTH - 1, 100_000] {
+                let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+                for doc in [
+                    format!("{{\"decisions\": [{{\"id\": \"a\", \"action\": \"close\", \"x\": {nested}}}]}}"),
+                    format!("{{\"decisions\": [{{\"id\": \"a\", \"action\": \"close\"}}, {nested}]}}"),
+                    format!("{{\"x\": {nested}, \"decisions\": [{{\"id\": \"a\", \"action\": \"close\"}}]}}"),
+                ] {
+                    let scanned: Vec<String> = git_ucg::ucg::decisions::closing_ids(Some(doc.as_bytes()))
+                        .into_iter()
+                        .map(|id| id.into_owned())
+                        .collect();
+                    assert_eq!(scanned, closing_ids_by_reader(doc.as_bytes()), "depth {depth}");
+                }
+            }
+        })
+        .map(|t| t.join().is_ok())
+        .map_or_else(|e| panic!("{e}"), |ok| assert!(ok));
+}
+
+proptest! {
+    #[test]
+    fn the_registry_document_is_the_applied_registry_written(
+        findings in proptest::collection::vec(
+            (word(), "[a-z]{1,4}\\.md:[0-9]{1,3}", "\\PC{0,12}", json_value(), 0..4u8), 0..8),
+        tombstones in proptest::collection::vec(prop_oneof![
+            "[a-z:]{1,6}".prop_map(Value::Str),
+            json_value(),
+        ], 0..4),
+        close_mask in any::<u16>(),
+    ) {
+        // Reds with fields left out, values of every kind, and keys apply does not read.
+        let scan: Vec<Value> = findings
+            .iter()
+            .map(|(kind, source, decision, evidence, shape)| {
+                let mut o = pyjson::Object::default();
+                o.insert("note".into(), Value::Null);
+                o.insert("source".into(), Value::Str(source.clone()));
+                o.insert("kind".into(), Value::Str(kind.clone()));
+                if *shape != 1 {
+                    o.insert("decision_needed".into(), Value::Str(format!("Q {decision}")));
+                }
+                if *shape >= 2 {
+                    o.insert("evidence".into(), evidence.clone());
+                }
+                Value::Object(Box::new(o))
+            })
+            .collect();
+        let resolved: Vec<Value> = tombstones
+            .into_iter()
+            .map(|id| {
+                let mut o = pyjson::Object::default();
+                o.insert("id".into(), id);
+                Value::Object(Box::new(o))
+            })
+            .collect();
+        let text = pyjson::dumps_pretty(&Value::Object(Box::new(
+            [("reds".to_string(), Value::Array(scan.clone()))].into_iter().collect(),
+        )));
+        let fields = reds::parse_scan_fields(text.as_bytes()).unwrap();
+        let parsed = reds::parse_scan(text.as_bytes()).unwrap();
+        prop_assert_eq!(
+            reds::validate_red_fields(&fields),
+            reds::validate_reds(&parsed)
+        );
+        let first = reds::apply(parsed.clone(), &[], &IdSet::default());
+        let closed: IdSet = first
+            .iter()
+            .flat_map(|r| r.red_ids())
+            .enumerate()
+            .filter(|(i, _)| close_mask & (1 << i) != 0)
+            .map(|(_, id)| id.to_string())
+            .collect();
+        let whole = reds::apply(parsed, &resolved, &closed).map(|r| r.to_pretty_json());
+        let document = match reds::validate_red_fields(&fields) {
+            Ok(()) => reds::apply_document(fields, resolved, &closed),
+            Err(e) => Err(e),
+        };
+        prop_assert_eq!(document, whole);
+    }
+}
+
+/// An answer's field as the pending enumeration shows it: Python's `str()` of the value.
+fn field_by_value(value: Option<&Value>) -> String {
+    value.map(pyjson::py_str).unwrap_or_default()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn the_answer_entries_scanner_agrees_with_the_whole_document(
+        text in answers_text(),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<prop::sample::Index>(),
+        mutate in 0..4u8,
+    ) {
+        use git_ucg::ucg::decisions;
+        let mut bytes = text.into_bytes();
+        if !bytes.is_empty() {
+            match mutate {
+                0 => bytes.truncate(cut.index(bytes.len())),
+                1 => {
+                    let at = flip.index(bytes.len());
+                    let stray = b"{}[],:\"\\ \x01";
+                    bytes[at] = stray[cut.index(stray.len())];
+                }
+                _ => {}
+            }
+        }
+        let scanned = decisions::answer_entries(&bytes, &|_| true).map(|entries| {
+            entries
+                .into_iter()
+                .map(|e| (e.id.into_owned(), decisions::field_text(e.answer).into_owned(), decisions::field_text(e.action).into_owned()))
+                .collect::<Vec<_>>()
+        });
+        let whole = decisions::decisions_for_write(Some(&bytes)).ok().map(|(_, entries)| {
+            entries
+                .iter()
+                .filter_map(Value::as_object)
+                .filter_map(|o| {
+                    let id = o.get("id")?.as_str()?.to_string();
+                    Some((id, field_by_value(o.get("answer")), field_by_value(o.get("action"))))
+                })
+                .collect::<Vec<_>>()
+        });
+        prop_assert_eq!(scanned, whole);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_answers_file_entry_by_entry_writes_what_the_whole_tree_writes(
+        text in answers_text(),
+        extra in proptest::collection::vec(("\"[a-z]{1,3}\"", prop_oneof![Just("1".to_string()), Just("[1, {\"a\": -0}]".to_string()), Just("\"\\u00e9\"".to_string())]), 0..3),
+        answers in proptest::collection::vec((prop_oneof![Just("a".to_string()), Just("close".to_string()), "[a-d]"], "[a-z ]{0,4}", any::<bool>()), 0..4),
+        cut in any::<prop::sample::Index>(),
+        mutate in 0..5u8,
+    ) {
+        use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
+        use git_ucg::ucg::resolve::{self, Action, Answer};
+        // Top-level members around `decisions`, a second `decisions`, a document cut short.
+        let mut text = text;
+        if let Some(body) = text.strip_prefix('{') {
+            let members: String = extra.iter().map(|(k, v)| format!("{k}: {v}, ")).collect();
+            text = format!("{{{members}{body}");
+        }
+        if mutate == 0 {
+            text = text.replacen("{\"decisions\"", "{\"decisions\": 7, \"decisions\"", 1);
+        }
+        let mut bytes = text.into_bytes();
+        if mutate == 1 && !bytes.is_empty() {
+            bytes.truncate(cut.index(bytes.len()));
+        }
+        let answers: Vec<Answer> = answers
+            .into_iter()
+            .map(|(id, answer, close)| Answer {
+                id,
+                answer,
+                action: if close { Action::Close } else { Action::Defer },
+            })
+            .collect();
+        let whole = decisions_for_write(Some(&bytes)).map(|(mut doc, mut entries)| {
+            resolve::merge(&mut entries, &answers);
+            let closed = resolve::closed_in(&entries);
+            (resolve::render(&mut doc, &mut entries), closed)
+        });
+        let by_entry = AnswersFile::read(Some(bytes.clone())).map(|file| {
+            let pieces = resolve::merge_pieces(file.entries(), &answers);
+            (file.render(&pieces), resolve::closed_in_pieces(file.entries(), &pieces))
+        });
+        prop_assert_eq!(by_entry, whole);
+    }
+}
+
+#[test]
+fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
+    use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
+    use git_ucg::ucg::resolve::{self, Action, Answer};
+    let answers = [Answer {
+        id: "k:p.md:0123456789ab".into(),
+        answer: "yes \"quoted\" é".into(),
+        action: Action::Close,
+    }];
+    let (mut doc, mut entries) = decisions_for_write(None).unwrap_or_default();
+    resolve::merge(&mut entries, &answers);
+    let file = AnswersFile::read(None).unwrap_or_default();
+    let pieces = resolve::merge_pieces(file.entries(), &answers);
+    assert_eq!(
+        file.render(&pieces),
+        resolve::render(&mut doc, &mut entries)
+    );
+    assert_eq!(
+        resolve::closed_in_pieces(file.entries(), &pieces),
+        resolve::closed_in(&entries)
+    );
 }

@@ -452,7 +452,8 @@ pub fn write_run(root: &Path, shape: RunShape, sha: &str) -> usize {
     let scan =
         git_ucg::ucg::reds::parse_scan(serde_json::json!({"reds": scan}).to_string().as_bytes())
             .expect("scan");
-    let registry = git_ucg::ucg::reds::apply(scan, &[], &Default::default()).expect("registry");
+    let registry = git_ucg::ucg::reds::apply(scan, &[], &git_ucg::ucg::decisions::IdSet::default())
+        .expect("registry");
     put(".preflight-reds.json".into(), registry.to_pretty_json());
     let run = root.join("_bmad-output/ultracode-goal/epic-1-20260604T172512Z");
     std::fs::create_dir_all(&run).expect("run folder");

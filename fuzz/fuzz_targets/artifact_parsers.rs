@@ -8,7 +8,8 @@
 use git_ucg::pyjson;
 use git_ucg::ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::ucg::{
-    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint,
+    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve,
+    sprint,
 };
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
@@ -61,14 +62,42 @@ fuzz_target!(|data: &[u8]| {
             let _ = pyjson::dumps_compact_ascii(&value);
         }
     }
+    // The answers scanners agree with the whole-document reader wherever it reads the file.
+    let entries_scanned = decisions::answer_entries(data, &|_| true);
+    let file = decisions::AnswersFile::read(Some(data.to_vec()));
+    match decisions::decisions_for_write(Some(data)) {
+        Ok((mut doc, mut entries)) => {
+            assert_eq!(closed, resolve::closed_in(&entries));
+            let with_ids = entries
+                .iter()
+                .filter(|e| e.as_object().and_then(|o| o.get("id")?.as_str()).is_some())
+                .count();
+            assert_eq!(entries_scanned.map(|e| e.len()), Some(with_ids));
+            let written = file.map(|file| {
+                let pieces = resolve::merge_pieces(file.entries(), &[]);
+                file.render(&pieces)
+            });
+            assert_eq!(written, Ok(resolve::render(&mut doc, &mut entries)));
+        }
+        Err(refused) => {
+            assert!(entries_scanned.is_none());
+            assert_eq!(file.map(|_| ()), Err(refused));
+        }
+    }
     if let Ok(scan) = reds::parse_scan(data) {
         let existing = registry.unwrap_or_default();
-        if let Ok(next) = reds::apply(scan, &existing.resolved, &closed) {
+        let applied = reds::apply(scan, &existing.resolved, &closed);
+        if let Ok(next) = &applied {
             let text = next.to_pretty_json();
             // Compared as text: a NaN read from the scan is never equal to itself.
             let reread =
                 reds::Registry::parse(Some(text.as_bytes()), "fuzz").map(|r| r.to_pretty_json());
             assert_eq!(reread, Ok(text));
         }
+        // The registry writer's own path: the four fields, the document written directly.
+        let fields = reds::parse_scan_fields(data).expect("the same scan");
+        let document = reds::validate_red_fields(&fields)
+            .and_then(|()| reds::apply_document(fields, existing.resolved.clone(), &closed));
+        assert_eq!(document, applied.map(|r| r.to_pretty_json()));
     }
 });

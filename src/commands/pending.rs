@@ -5,7 +5,7 @@ use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
-use crate::ucg::pending::{self, Pending, PendingInputs, Source};
+use crate::ucg::pending::{self, Pending, PendingInputs, PendingItem, Source};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     );
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json.on {
-        crate::output::print_json(&document(&found))?;
+        crate::output::print_json_of(&Document::of(&found))?;
     } else {
         let mut out = ctx.paged_output();
         let width = std::io::stdout()
@@ -47,17 +47,31 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         out.write_all(visible::escape_controls(&human(&found, width), &[]).as_bytes())?;
         out.finish()?;
     }
+    // The process ends next: thousands of items go with it, not one string at a time.
+    std::mem::forget(found);
     Ok(code)
 }
 
-pub fn document(found: &Pending) -> serde_json::Value {
-    serde_json::json!({
-        "schema": SCHEMA,
-        "items": found.items,
-        "blockers": found.blockers,
-        "unpromoted": found.unpromoted,
-        "unreadable": found.unreadable,
-    })
+/// The `--json` document, serialized straight from the enumeration (no JSON tree in between).
+#[derive(serde::Serialize)]
+pub struct Document<'a> {
+    schema: &'static str,
+    items: &'a [PendingItem],
+    blockers: &'a [pending::Blocker],
+    unpromoted: &'a [String],
+    unreadable: &'a [String],
+}
+
+impl<'a> Document<'a> {
+    pub fn of(found: &'a Pending) -> Self {
+        Document {
+            schema: SCHEMA,
+            items: &found.items,
+            blockers: &found.blockers,
+            unpromoted: &found.unpromoted,
+            unreadable: &found.unreadable,
+        }
+    }
 }
 
 /// A table for people: a header, then one line per item with its short handle (what `resolve`

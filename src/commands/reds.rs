@@ -26,9 +26,7 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     let scan_bytes = args.scan.as_deref().map(read_scan).transpose()?;
     let scan = scan_bytes.as_deref();
     if args.dry_run {
-        let (registry, _) = registry::compute(&root, &impl_dir, scan, None)?;
-        let document = registry.to_pretty_json();
-        std::mem::forget(registry); // see `compute`: the process ends next
+        let (document, _) = registry::compute(&root, &impl_dir, scan, None)?;
         return Ok(document);
     }
     if !impl_dir.is_dir() {

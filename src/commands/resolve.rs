@@ -52,6 +52,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         ledger,
         log_dir,
         dry_run: args.dry_run,
+        once: !interactive,
     };
     run.check_log_target()?;
     let mut outcome = Outcome::default();

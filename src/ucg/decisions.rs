@@ -1,6 +1,7 @@
 //! `IMPL/.decisions.json`, the operator's answers (docs/formats/ucg.md §1.2). Pure functions over bytes.
 
-use crate::pyjson::{self, DecodeError, Object, Reader, Value};
+use crate::pyjson::{self, Object, Reader, Value};
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// The answers file's name inside the implementation-artifacts directory.
@@ -12,76 +13,469 @@ pub type IdSet = HashSet<String, foldhash::fast::RandomState>;
 /// The ids closed by the answers file, as the registry writer reads them: entries that are objects
 /// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,
 /// unreadable or malformed file closes nothing, so every RED stands.
-///
-/// The file can hold a whole project's history of answers, so it is read as a stream: only the
-/// ids of closing entries are kept, everything else is validated and passed over.
 pub fn closed_ids(bytes: Option<&[u8]>) -> IdSet {
+    closing_ids(bytes)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// The ids of [`closed_ids`], in file order (repeats included), borrowed from `bytes` where they
+/// hold no escape.
+///
+/// The file can hold a whole project's history of answers, and only the ids of closing entries
+/// matter, so it is scanned, not parsed: nothing is built for the rest. Every byte is still
+/// checked, and a document is accepted or refused exactly as `pyjson` (Python's `json.loads`)
+/// would — a refused one closes nothing.
+pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
     bytes
         .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|text| Reader::document(text, read_document).ok())
-        .flatten()
+        .and_then(|text| Scanner::new(text, false).document())
         .unwrap_or_default()
 }
 
-/// The closed ids of a document, `None` when it is not an object with a list-valued `decisions`.
-fn read_document(reader: &mut Reader, pos: usize) -> Result<(Option<IdSet>, usize), DecodeError> {
-    if reader.peek(pos) != Some(b'{') {
-        return Ok((None, reader.skip(pos)?));
-    }
-    // As in a dict, the last `decisions` key wins.
-    let mut closed = None;
-    let end = reader.object(pos, &mut |reader, key, at| {
-        if key != "decisions" {
-            return reader.skip(at);
-        }
-        if reader.peek(at) != Some(b'[') {
-            closed = None;
-            return reader.skip(at);
-        }
-        let mut ids = IdSet::default();
-        let end = reader.array(at, &mut |reader, item| read_entry(reader, item, &mut ids))?;
-        closed = Some(ids);
-        Ok(end)
-    })?;
-    Ok((closed, end))
+/// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
+/// and the JSON text of its `answer` and `action` values (`None`: absent). Of a repeated key, the
+/// last one counts, as in a dict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerEntry<'a> {
+    pub id: Cow<'a, str>,
+    pub answer: Option<&'a str>,
+    pub action: Option<&'a str>,
 }
 
-fn read_entry(reader: &mut Reader, pos: usize, ids: &mut IdSet) -> Result<usize, DecodeError> {
-    if reader.peek(pos) != Some(b'{') {
-        return reader.skip(pos);
+/// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
+/// when the file is one [`decisions_for_write`] accepts. `None` when it is not (or may not be:
+/// then that reader says why): this scanner is strict where a lone surrogate is concerned, as
+/// `pyjson::loads` is.
+pub fn answer_entries<'a>(
+    bytes: &'a [u8],
+    keep: &dyn Fn(&str) -> bool,
+) -> Option<Vec<AnswerEntry<'a>>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut scanner = Scanner::new(text, true);
+    if text.starts_with('\u{feff}') {
+        return None;
     }
-    // Duplicate keys: the last one wins, as in a dict. Strings are borrowed from the text, and an
-    // id is copied only when its entry turns out to close.
-    let mut id = None;
-    let mut closes = false;
-    let end = reader.object(pos, &mut |reader, key, at| {
-        let is_string = reader.peek(at) == Some(b'"');
-        match key {
-            "id" | "action" if is_string => {
-                // A lone surrogate (Python keeps it) can never equal a minted id or "close".
-                let (text, end, replaced) = reader.str_lossy(at)?;
-                if key == "id" {
-                    id = (!replaced).then_some(text);
-                } else {
-                    closes = !replaced && text == "close";
-                }
-                Ok(end)
-            }
-            "id" | "action" => {
-                if key == "id" {
-                    id = None;
-                } else {
-                    closes = false;
-                }
-                reader.skip(at)
-            }
-            _ => reader.skip(at),
+    scanner.ws();
+    if scanner.peek() != Some(b'{') {
+        return None;
+    }
+    let mut entries = None;
+    scanner.members(1, |scanner, key| {
+        if !key.is("decisions") {
+            return scanner.skip(1);
         }
+        entries = match scanner.peek() {
+            Some(b'[') => Some(scanner.answer_entries(keep)?),
+            _ => {
+                scanner.skip(1)?;
+                None
+            }
+        };
+        Some(())
     })?;
-    if let (true, Some(id)) = (closes, id) {
-        ids.insert(id.into_owned());
+    scanner.ws();
+    (scanner.pos == scanner.bytes.len()).then_some(entries)?
+}
+
+/// The text of an answer's field (an [`AnswerEntry`]'s `answer` or `action`) as Python's `str()`
+/// prints its value; `""` when it is absent.
+pub fn field_text(json: Option<&str>) -> Cow<'_, str> {
+    let Some(json) = json else {
+        return Cow::Borrowed("");
+    };
+    let plain =
+        json.len() >= 2 && json.starts_with('"') && !json[1..json.len() - 1].contains(['\\', '"']);
+    if plain {
+        return Cow::Borrowed(&json[1..json.len() - 1]);
     }
-    Ok(end)
+    match pyjson::loads(json) {
+        Ok(Value::Str(text)) => Cow::Owned(text),
+        Ok(value) => Cow::Owned(pyjson::py_str(&value)),
+        Err(_) => Cow::Borrowed(""),
+    }
+}
+
+/// A validating cursor over JSON text with `pyjson::Reader`'s grammar, limits and quirks, which
+/// builds nothing but the closing ids. `None` from any step: not a document Python reads.
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// A lone surrogate anywhere refuses the document, as `pyjson::loads` does (the registry
+    /// writer's reader, like Python's, accepts it).
+    strict: bool,
+}
+
+/// A string literal as found: its text between the quotes, or its decoded text when it holds an
+/// escape (`None` inside when that is a lone surrogate, which can equal no id and no action).
+enum Literal<'a> {
+    Plain(&'a str),
+    Decoded(Option<String>),
+}
+
+impl<'a> Literal<'a> {
+    fn is(&self, word: &str) -> bool {
+        match self {
+            Literal::Plain(text) => *text == word,
+            Literal::Decoded(text) => text.as_deref() == Some(word),
+        }
+    }
+
+    fn into_text(self) -> Option<Cow<'a, str>> {
+        match self {
+            Literal::Plain(text) => Some(Cow::Borrowed(text)),
+            Literal::Decoded(text) => text.map(Cow::Owned),
+        }
+    }
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str, strict: bool) -> Self {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            strict,
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// Steps over `byte` (after whitespace), or fails.
+    #[inline]
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.ws();
+        (self.peek() == Some(byte)).then(|| self.pos += 1)
+    }
+
+    /// The closing ids of a whole document (none when it is not an object with a list-valued
+    /// `decisions`; as in a dict, the last `decisions` key wins).
+    fn document(mut self) -> Option<Vec<Cow<'a, str>>> {
+        if self.text.starts_with('\u{feff}') {
+            return None;
+        }
+        self.ws();
+        if self.peek() != Some(b'{') {
+            // Whatever it is, it closes nothing.
+            return Some(Vec::new());
+        }
+        let mut closed = None;
+        self.members(1, |scanner, key| {
+            if !key.is("decisions") {
+                return scanner.skip(1);
+            }
+            closed = match scanner.peek() {
+                Some(b'[') => Some(scanner.entries()?),
+                _ => {
+                    scanner.skip(1)?;
+                    None
+                }
+            };
+            Some(())
+        })?;
+        self.ws();
+        (self.pos == self.bytes.len()).then(|| closed.unwrap_or_default())
+    }
+
+    /// Walks the object at the cursor (its `{`), nested `depth` deep (itself included): `member`
+    /// gets each key with the cursor on its value, and must step over the value.
+    fn members(
+        &mut self,
+        depth: usize,
+        mut member: impl FnMut(&mut Self, Literal<'a>) -> Option<()>,
+    ) -> Option<()> {
+        if depth > pyjson::MAX_DEPTH {
+            return None;
+        }
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.key()?;
+            member(self, key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A key, its `:`, and the whitespace before the value.
+    #[inline]
+    fn key(&mut self) -> Option<Literal<'a>> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let key = self.string()?;
+        self.expect(b':')?;
+        self.ws();
+        Some(key)
+    }
+
+    /// The `decisions` list (the cursor on its `[`): the ids its entries close.
+    fn entries(&mut self) -> Option<Vec<Cow<'a, str>>> {
+        // Room for an id every 128 bytes (an answer is longer): room not filled is never
+        // touched, and a growing list would copy itself over.
+        let mut ids = Vec::with_capacity(self.bytes.len() / 128);
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(ids);
+        }
+        loop {
+            if self.peek() == Some(b'{') {
+                // Duplicate keys: the last one wins, as in a dict.
+                let mut id = None;
+                let mut closes = false;
+                self.members(3, |scanner, key| {
+                    let field = if key.is("id") {
+                        &mut id
+                    } else if key.is("action") {
+                        let mut action = None;
+                        scanner.field(&mut action)?;
+                        closes = action.is_some_and(|a: Cow<str>| a == "close");
+                        return Some(());
+                    } else {
+                        return scanner.skip(3);
+                    };
+                    scanner.field(field)
+                })?;
+                if let (true, Some(id)) = (closes, id) {
+                    ids.push(id);
+                }
+            } else {
+                self.skip(2)?;
+            }
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.pos += 1;
+                    return Some(ids);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
+    /// `keep` wants.
+    fn answer_entries(&mut self, keep: &dyn Fn(&str) -> bool) -> Option<Vec<AnswerEntry<'a>>> {
+        let mut entries = Vec::new();
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(entries);
+        }
+        loop {
+            if self.peek() == Some(b'{') {
+                let (mut id, mut answer, mut action) = (None, None, None);
+                self.members(3, |scanner, key| {
+                    if key.is("id") {
+                        return scanner.field(&mut id);
+                    }
+                    let slot = if key.is("answer") {
+                        &mut answer
+                    } else if key.is("action") {
+                        &mut action
+                    } else {
+                        return scanner.skip(3);
+                    };
+                    let start = scanner.pos;
+                    scanner.skip(3)?;
+                    *slot = scanner.text.get(start..scanner.pos);
+                    Some(())
+                })?;
+                if let Some(id) = id.filter(|id| keep(id)) {
+                    entries.push(AnswerEntry { id, answer, action });
+                }
+            } else {
+                self.skip(2)?;
+            }
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.pos += 1;
+                    return Some(entries);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The value of an `id` or `action` member: its text when it is a string (and no lone
+    /// surrogate), else `None`; the cursor steps over it either way.
+    fn field(&mut self, slot: &mut Option<Cow<'a, str>>) -> Option<()> {
+        *slot = if self.peek() == Some(b'"') {
+            self.string()?.into_text()
+        } else {
+            self.skip(3)?;
+            None
+        };
+        Some(())
+    }
+
+    /// The string literal at the cursor (its opening quote).
+    #[inline]
+    fn string(&mut self) -> Option<Literal<'a>> {
+        let begin = self.pos;
+        let end = pyjson::plain_run_end(self.bytes, begin + 1);
+        match self.bytes.get(end) {
+            Some(b'"') => {
+                self.pos = end + 1;
+                self.text.get(begin + 1..end).map(Literal::Plain)
+            }
+            Some(b'\\') => {
+                let (text, end, replaced) = pyjson::string_lossy_at(self.text, begin).ok()?;
+                if replaced && self.strict {
+                    return None;
+                }
+                self.pos = end;
+                Some(Literal::Decoded((!replaced).then(|| text.into_owned())))
+            }
+            // A control character, or the end of the text.
+            _ => None,
+        }
+    }
+
+    /// Steps over the value at the cursor, checking it, inside `depth` levels of nesting.
+    /// Iterative: nesting costs a byte of `open`, not a stack frame.
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        if self.peek() == Some(b'"') {
+            return self.string().map(drop);
+        }
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            // A value starts here.
+            match self.peek()? {
+                b'"' => {
+                    self.string()?;
+                }
+                bracket @ (b'{' | b'[') => {
+                    if depth + open.len() >= pyjson::MAX_DEPTH {
+                        return None;
+                    }
+                    self.pos += 1;
+                    self.ws();
+                    let close = if bracket == b'{' { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                    } else {
+                        open.push(close);
+                        if bracket == b'{' {
+                            self.key()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => self.scalar()?,
+            }
+            // After a value: close what ends here, or go on to the next member or item.
+            loop {
+                let Some(&close) = open.last() else {
+                    return Some(());
+                };
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        self.ws();
+                        if close == b'}' {
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    byte if byte == close => {
+                        self.pos += 1;
+                        open.pop();
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// A literal or a number at the cursor, with `pyjson`'s grammar and its integer limit.
+    fn scalar(&mut self) -> Option<()> {
+        let rest = &self.bytes[self.pos..];
+        for word in [
+            &b"null"[..],
+            b"true",
+            b"false",
+            b"NaN",
+            b"Infinity",
+            b"-Infinity",
+        ] {
+            if rest.starts_with(word) {
+                self.pos += word.len();
+                return Some(());
+            }
+        }
+        let digits = |from: usize| {
+            from + rest
+                .get(from..)
+                .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count())
+        };
+        let mut end = usize::from(rest.first() == Some(&b'-'));
+        let magnitude_from = end;
+        match rest.get(end)? {
+            b'0' => end += 1,
+            b'1'..=b'9' => end = digits(end),
+            _ => return None,
+        }
+        let mut is_float = false;
+        if rest.get(end) == Some(&b'.') && rest.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end = digits(end + 1);
+            is_float = true;
+        }
+        if let Some(b'e' | b'E') = rest.get(end) {
+            let mut p = end + 1;
+            if let Some(b'+' | b'-') = rest.get(p) {
+                p += 1;
+            }
+            if rest.get(p).is_some_and(u8::is_ascii_digit) {
+                end = digits(p);
+                is_float = true;
+            }
+        }
+        if !is_float && end - magnitude_from > pyjson::MAX_INT_DIGITS {
+            return None;
+        }
+        self.pos += end;
+        Some(())
+    }
 }
 
 /// Why `.decisions.json` cannot be written: it would lose what it holds.
@@ -111,6 +505,177 @@ pub fn decisions_for_write(bytes: Option<&[u8]>) -> Result<(Object, Vec<Value>),
         Some(_) => Err(corrupt("its `decisions` is not a list".into())),
         None => Err(corrupt("it has no `decisions` list".into())),
     }
+}
+
+/// The answers file as a writer reads it, without holding it as one tree of values: each entry
+/// is parsed, laid out as it will be written back, and let go; what merging and applying need of
+/// it is kept beside its text. The rest of the document is kept as parsed.
+#[derive(Debug, Default)]
+pub struct AnswersFile {
+    /// The file's text (entries are re-read from it when their answer is wanted).
+    source: String,
+    /// The top-level members, `decisions` holding its place with a placeholder.
+    doc: Object,
+    /// Every entry as `json.dumps(indent=2, ensure_ascii=False)` writes it two levels deep.
+    rendered: String,
+    entries: Vec<FileEntry>,
+}
+
+/// One entry of [`AnswersFile`].
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    /// Its text in the file.
+    source: std::ops::Range<usize>,
+    /// Its text as written back.
+    rendered: std::ops::Range<usize>,
+    /// Its `id`, when it is an object whose `id` is a string.
+    pub id: Option<String>,
+    /// It is an object whose `action` is exactly `"close"`.
+    pub closes: bool,
+}
+
+impl AnswersFile {
+    /// Reads the file's bytes (`None`: no file, an empty document) with the acceptance of
+    /// [`decisions_for_write`], and its refusal, word for word, when it refuses.
+    pub fn read(bytes: Option<Vec<u8>>) -> Result<AnswersFile, CorruptDecisions> {
+        let Some(bytes) = bytes else {
+            let mut doc = Object::default();
+            doc.insert("decisions".into(), Value::Null);
+            return Ok(AnswersFile {
+                doc,
+                ..AnswersFile::default()
+            });
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err(refusal(e.as_bytes())),
+        };
+        match AnswersFile::walk(&text) {
+            Ok(Some((doc, rendered, entries))) => Ok(AnswersFile {
+                source: text,
+                doc,
+                rendered,
+                entries,
+            }),
+            _ => Err(refusal(text.as_bytes())),
+        }
+    }
+
+    /// The walk: `Ok(None)` when the document is JSON but not an object with a list-valued
+    /// `decisions` (the last one counts, as in a dict).
+    fn walk(text: &str) -> Result<Option<(Object, String, Vec<FileEntry>)>, pyjson::DecodeError> {
+        let mut doc = Object::default();
+        let mut rendered = String::with_capacity(text.len() + text.len() / 2);
+        let mut entries = Vec::new();
+        let mut listed = false;
+        let refused = || pyjson::DecodeError {
+            message: String::new(),
+            position: None,
+        };
+        let is_object = Reader::document(text, |reader, pos| {
+            if reader.peek(pos) != Some(b'{') {
+                return Ok((false, reader.skip(pos)?));
+            }
+            let end = reader.object(pos, &mut |reader, key, at| {
+                if reader.key_replaced() {
+                    return Err(refused());
+                }
+                if key != "decisions" || reader.peek(at) != Some(b'[') {
+                    let (value, end) = reader.value(at)?;
+                    listed = listed && key != "decisions";
+                    doc.insert(key.to_string(), value);
+                    return Ok(end);
+                }
+                listed = true;
+                doc.insert(key.to_string(), Value::Null);
+                rendered.clear();
+                entries.clear();
+                reader.array(at, &mut |reader, item| {
+                    let (value, end) = reader.value(item)?;
+                    let start = rendered.len();
+                    pyjson::write_pretty_value(&mut rendered, &value, 2);
+                    let object = value.as_object();
+                    entries.push(FileEntry {
+                        source: item..end,
+                        rendered: start..rendered.len(),
+                        id: object
+                            .and_then(|o| o.get("id")?.as_str())
+                            .map(str::to_string),
+                        closes: object
+                            .and_then(|o| o.get("action")?.as_str())
+                            .is_some_and(|a| a == "close"),
+                    });
+                    Ok(end)
+                })
+            })?;
+            Ok((true, end))
+        })?;
+        Ok((is_object && listed).then_some((doc, rendered, entries)))
+    }
+
+    pub fn entries(&self) -> &[FileEntry] {
+        &self.entries
+    }
+
+    /// An entry as parsed (for the few whose answer is wanted).
+    pub fn value(&self, entry: &FileEntry) -> Option<Value> {
+        pyjson::loads(self.source.get(entry.source.clone())?).ok()
+    }
+
+    /// The document with `decisions` made of `pieces` (kept entries, by index, and new entries),
+    /// as `json.dumps(indent=2, ensure_ascii=False)` writes it, with a final newline.
+    pub fn render(&self, pieces: &[Piece]) -> String {
+        let mut out = String::with_capacity(self.rendered.len() + 256 * pieces.len() + 64);
+        out.push('{');
+        for (i, (key, value)) in self.doc.iter().enumerate() {
+            out.push_str(if i == 0 { "\n  " } else { ",\n  " });
+            pyjson::write_string(&mut out, key, false);
+            out.push_str(": ");
+            if key != "decisions" {
+                pyjson::write_pretty_value(&mut out, value, 1);
+                continue;
+            }
+            if pieces.is_empty() {
+                out.push_str("[]");
+                continue;
+            }
+            out.push('[');
+            for (i, piece) in pieces.iter().enumerate() {
+                out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+                match piece {
+                    Piece::Kept(index) => {
+                        let text = self
+                            .entries
+                            .get(*index)
+                            .and_then(|e| self.rendered.get(e.rendered.clone()));
+                        out.push_str(text.unwrap_or("null"));
+                    }
+                    Piece::New(value) => pyjson::write_pretty_value(&mut out, value, 2),
+                }
+            }
+            out.push_str("\n  ]");
+        }
+        out.push_str("\n}\n");
+        out
+    }
+}
+
+/// Why [`decisions_for_write`] refuses `bytes`, which the walk of [`AnswersFile::read`] refused.
+fn refusal(bytes: &[u8]) -> CorruptDecisions {
+    match decisions_for_write(Some(bytes)) {
+        Err(refused) => refused,
+        // The two readers agree (a property test holds them to it); should they not, refuse.
+        Ok(_) => CorruptDecisions {
+            reason: "it cannot be read as an answers file".into(),
+        },
+    }
+}
+
+/// An entry of the `decisions` list being written: one kept from the file, or a new one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    Kept(usize),
+    New(Value),
 }
 
 #[cfg(test)]

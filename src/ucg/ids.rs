@@ -5,6 +5,7 @@
 //! This is the one place an id is minted; every command reads ids from here.
 
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::sync::LazyLock;
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
@@ -29,16 +30,21 @@ pub fn is_python_space(c: char) -> bool {
 
 /// Python's `str.strip()` with no argument.
 pub fn py_strip(s: &str) -> &str {
+    // Most text starts and ends with a printable ASCII character: nothing to strip.
+    let printable = |b: Option<&u8>| b.is_some_and(|b| (b'!'..=b'~').contains(b));
+    if printable(s.as_bytes().first()) && printable(s.as_bytes().last()) {
+        return s;
+    }
     s.trim_matches(is_python_space)
 }
 
 /// `strip(re.sub(r"\s+", " ", NFC(text)))`: runs of Python whitespace collapse to one space.
-pub fn normalize_decision(text: &str) -> String {
+pub fn normalize_decision(text: &str) -> Cow<'_, str> {
     if is_plain_ascii_sentence(text) {
         // Already normal: ASCII is NFC, and there is no whitespace to collapse or strip.
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
-    let nfc: std::borrow::Cow<str> = match is_nfc_quick(text.chars()) {
+    let nfc: Cow<str> = match is_nfc_quick(text.chars()) {
         IsNormalized::Yes => text.into(),
         _ => text.nfc().collect::<String>().into(),
     };
@@ -55,12 +61,55 @@ pub fn normalize_decision(text: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// ASCII with single spaces between words and none at the ends: the common case, already normal.
 fn is_plain_ascii_sentence(text: &str) -> bool {
     let bytes = text.as_bytes();
+    // Eight bytes at a time: printable ASCII, no two spaces side by side, none at either end.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if bytes.first() != Some(&b' ') && bytes.last() != Some(&b' ') {
+        let mut previous_space = false;
+        let mut plain = true;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let word = u64::from_le_bytes(word);
+            let spaces = {
+                let v = word ^ (ONES * u64::from(b' '));
+                v.wrapping_sub(ONES) & !v & HIGH
+            };
+            let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+            if (word & HIGH) | below_space | (spaces & (spaces >> 8)) != 0
+                || (previous_space && spaces & 0x80 != 0)
+            {
+                plain = false;
+                break;
+            }
+            previous_space = spaces >> 63 != 0;
+        }
+        if plain {
+            let mut previous = previous_space;
+            for &b in chunks.remainder() {
+                match b {
+                    b' ' if previous => return false,
+                    b' ' => previous = true,
+                    0x00..=0x1f | 0x80..=0xff => {
+                        plain = false;
+                        break;
+                    }
+                    _ => previous = false,
+                }
+            }
+            if plain {
+                return true;
+            }
+        }
+    }
+    // Something to look at closely (a control character is not always whitespace).
     let mut previous_space = true; // a leading space is not plain
     for &b in bytes {
         match b {
@@ -89,6 +138,21 @@ pub fn bare_path(source: &str) -> &str {
     static LINE_SUFFIX: LazyLock<Option<regex::Regex>> =
         LazyLock::new(|| regex::Regex::new(r":\d+\z").ok());
     let stripped = py_strip(source);
+    // The common case without the regex: ASCII digits after the last colon, or no digit at the
+    // end. Only a non-ASCII character in the trailing run (perhaps a Unicode digit) needs it.
+    let bytes = stripped.as_bytes();
+    let digits = bytes
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    match bytes.len().checked_sub(digits + 1).map(|i| bytes[i]) {
+        _ if digits == 0 && bytes.last().is_none_or(u8::is_ascii) => return stripped,
+        Some(b':') if digits > 0 => return &stripped[..bytes.len() - digits - 1],
+        Some(b) if b.is_ascii() => return stripped,
+        None => return stripped,
+        _ => {}
+    }
     match LINE_SUFFIX.as_ref().and_then(|re| re.find(stripped)) {
         Some(m) => &stripped[..m.start()],
         None => stripped,

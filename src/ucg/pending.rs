@@ -186,7 +186,8 @@ fn checked(
 
 /// The answers on record by id: (answer, action), borrowed from the parsed entries; a later entry
 /// for the same id wins, but never over a close.
-pub type Answers<'e> = HashMap<&'e str, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
+pub type Answers<'e> =
+    HashMap<Cow<'e, str>, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
 
 /// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
 /// refuse to write it (then no answer is read from it: every item it would close stands).
@@ -210,19 +211,70 @@ pub fn recorded_entries(
     }
 }
 
-/// The answers among `entries` that bear on `pending` (see [`with_answers`]): those of its items,
-/// and closes that name one of its raw markers. A long project's answers file is mostly about
-/// items long gone; only these are worth a map entry.
-pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
-    let items: std::collections::HashSet<&str> =
-        pending.items.iter().map(|i| i.id.as_str()).collect();
-    let markers: std::collections::HashSet<&str> = pending
+/// The answers on record in the answers file's `bytes` that bear on `pending` (see
+/// [`answers_for`]), or the blocker the file is (see [`recorded_entries`]). The file is scanned
+/// for the entries that bear on an item, nothing built for the rest; a file the scanner cannot
+/// vouch for is read whole, the reader then saying what is wrong with it.
+pub fn recorded_answers<'b>(
+    inputs: &PendingInputs,
+    bytes: Option<&'b [u8]>,
+    pending: &Pending,
+) -> (Answers<'b>, Option<Blocker>) {
+    let relevant = relevance(pending);
+    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &relevant)) {
+        let mut answers = Answers::default();
+        for entry in entries {
+            let answer = (
+                decisions::field_text(entry.answer),
+                decisions::field_text(entry.action),
+            );
+            record(&mut answers, entry.id, answer);
+        }
+        return (answers, None);
+    }
+    let (entries, blocker) = recorded_entries(inputs, bytes);
+    let answers = answers_for(&entries, pending)
+        .into_iter()
+        .map(|(id, (answer, action))| {
+            let owned = |text: Cow<str>| Cow::Owned(text.into_owned());
+            (owned(id), (owned(answer), owned(action)))
+        })
+        .collect();
+    (answers, blocker)
+}
+
+/// Whether an answer's id bears on `pending`: it is one of its items', or a close of it would
+/// name one of its raw markers.
+pub fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
+    type Set<'a> = std::collections::HashSet<&'a str, foldhash::fast::RandomState>;
+    let items: Set = pending.items.iter().map(|i| i.id.as_str()).collect();
+    let markers: Set = pending
         .unpromoted
         .iter()
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .collect();
-    let relevant =
-        |id: &str| items.contains(id) || marker_named(id).is_some_and(|m| markers.contains(m));
+    move |id: &str| {
+        items.contains(id)
+            || (!markers.is_empty() && marker_named(id).is_some_and(|m| markers.contains(m)))
+    }
+}
+
+/// Records an answer: a later entry wins, except over a close (the registry writer counts an id
+/// closed when any entry closes it, and every reader must agree with it).
+fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: (Cow<'e, str>, Cow<'e, str>)) {
+    let closed = answers
+        .get(id.as_ref())
+        .is_some_and(|(_, action)| action == "close");
+    if !closed || answer.1 == "close" {
+        answers.insert(id, answer);
+    }
+}
+
+/// The answers among `entries` that bear on `pending` (see [`with_answers`]): those of its items,
+/// and closes that name one of its raw markers. A long project's answers file is mostly about
+/// items long gone; only these are worth a map entry.
+pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
+    let relevant = relevance(pending);
     let mut answers = Answers::default();
     for entry in entries.iter().filter_map(Value::as_object) {
         let Some(id) = entry
@@ -233,12 +285,7 @@ pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
             continue;
         };
         let answer = (cell(entry.get("answer")), cell(entry.get("action")));
-        // A later entry wins, except over a close: the registry writer counts an id closed when
-        // any entry closes it, and every reader must agree with it.
-        let closed = answers.get(id).is_some_and(|(_, action)| action == "close");
-        if !closed || answer.1 == "close" {
-            answers.insert(id, answer);
-        }
+        record(&mut answers, Cow::Borrowed(id), answer);
     }
     answers
 }
@@ -284,10 +331,9 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
 
 /// Enumerates what is pending in artifacts already read.
 pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
-    let (entries, corrupt) = recorded_entries(inputs, artifacts.decisions.as_deref());
     let mut found = enumerate_unanswered(inputs, artifacts);
+    let (answers, corrupt) = recorded_answers(inputs, artifacts.decisions.as_deref(), &found);
     found.blockers.extend(corrupt);
-    let answers = answers_for(&entries, &found);
     with_answers(found, &answers)
 }
 
@@ -318,7 +364,7 @@ pub fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a
     answers
         .iter()
         .filter(|(_, (_, action))| action == "close")
-        .filter_map(|(id, _)| marker_named(id))
+        .filter_map(|(id, _)| marker_named(id.as_ref()))
         .collect()
 }
 

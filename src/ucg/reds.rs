@@ -4,10 +4,12 @@
 //! The registry gates: anything about it that is not exactly the expected shape is a hard error that
 //! leaves the file untouched, because every answer already recorded is keyed to the ids it holds.
 
-use super::decisions::IdSet;
 use super::ids;
 use crate::pyjson::{self, DecodeError, Object, Reader, Value};
 use indexmap::IndexMap;
+use std::borrow::Borrow;
+use std::collections::HashSet;
+use std::hash::{BuildHasher, Hash};
 
 /// The registry's file name inside the implementation-artifacts directory.
 pub const REGISTRY_FILE: &str = ".preflight-reds.json";
@@ -223,6 +225,51 @@ fn read_red(reader: &mut Reader, pos: usize) -> Result<(Value, usize), DecodeErr
     Ok((Value::Object(Box::new(red)), end))
 }
 
+/// The fields of a red `apply` reads, in [`RED_FIELDS`] order (`None`: absent); `None` for a red
+/// that is not an object.
+pub type RedFields = Option<[Option<Value>; 4]>;
+
+/// The position of `key` in [`RED_FIELDS`].
+fn field_index(key: &str) -> Option<usize> {
+    match key {
+        "source" => Some(0),
+        "kind" => Some(1),
+        "decision_needed" => Some(2),
+        "evidence" => Some(3),
+        _ => None,
+    }
+}
+
+const SOURCE: usize = 0;
+const KIND: usize = 1;
+const DECISION: usize = 2;
+
+/// [`read_red`] into [`RedFields`]: the same reading, without a map per red.
+fn read_red_fields(reader: &mut Reader, pos: usize) -> Result<(RedFields, usize), DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        let (_, end) = reader.value(pos)?;
+        return Ok((None, end));
+    }
+    let mut fields: [Option<Value>; 4] = Default::default();
+    let end = reader.object(pos, &mut |reader, key, at| {
+        let Some(i) = field_index(key) else {
+            return reader.skip(at);
+        };
+        let (value, end) = reader.value(at)?;
+        fields[i] = Some(value);
+        Ok(end)
+    })?;
+    Ok((Some(fields), end))
+}
+
+/// A red read as a [`Value`] (a registry's stored red), as [`RedFields`].
+pub fn red_fields(red: Value) -> RedFields {
+    let Value::Object(mut red) = red else {
+        return None;
+    };
+    Some(RED_FIELDS.map(|key| red.swap_remove(key)))
+}
+
 /// Reads the value at `pos` if it is a list of objects (`None` inside when it is anything else);
 /// the objects themselves are kept only when asked for.
 fn list_of_objects(
@@ -254,10 +301,23 @@ fn list_of_objects(
 
 /// Reads a scan document (`{"reds": [...], ...}`) and returns its reds.
 pub fn parse_scan(bytes: &[u8]) -> Result<Vec<Value>, RedError> {
+    parse_scan_with(bytes, read_red)
+}
+
+/// [`parse_scan`], each red read as the [`RedFields`] `apply` reads (what the registry writer
+/// needs: no map is built per red).
+pub fn parse_scan_fields(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
+    parse_scan_with(bytes, read_red_fields)
+}
+
+/// Reads one red at a position: what it makes of it, and where it ends.
+type ReadRed<T> = fn(&mut Reader, usize) -> Result<(T, usize), DecodeError>;
+
+fn parse_scan_with<T>(bytes: &[u8], read: ReadRed<T>) -> Result<Vec<T>, RedError> {
     let text =
         std::str::from_utf8(bytes).map_err(|e| RedError::ScanNotJson(utf8_reason(bytes, &e)))?;
     // `None`: not an object; `Some(None)`: no `reds` list (the last `reds` key wins, as in a dict).
-    let reds: Option<Option<Vec<Value>>> = Reader::document(text, |reader, pos| {
+    let reds: Option<Option<Vec<T>>> = Reader::document(text, |reader, pos| {
         if reader.peek(pos) != Some(b'{') {
             return Ok((None, reader.skip(pos)?));
         }
@@ -270,9 +330,11 @@ pub fn parse_scan(bytes: &[u8]) -> Result<Vec<Value>, RedError> {
                 reds = None;
                 return reader.skip(at);
             }
-            let mut items = Vec::new();
+            // Room for as many reds as the text could hold (a red is far longer than 64 bytes):
+            // room not filled is never touched, and a growing list would copy itself over.
+            let mut items = Vec::with_capacity(text.len() / 64);
             let end = reader.array(at, &mut |reader, item| {
-                let (red, end) = read_red(reader, item)?;
+                let (red, end) = read(reader, item)?;
                 items.push(red);
                 Ok(end)
             })?;
@@ -287,23 +349,41 @@ pub fn parse_scan(bytes: &[u8]) -> Result<Vec<Value>, RedError> {
 
 /// Checks every red before anything is minted (reference `validate_reds`).
 pub fn validate_reds(reds: &[Value]) -> Result<(), RedError> {
-    for red in reds {
-        let Some(red) = red.as_object() else {
+    fn fields(red: &Value) -> Option<[Option<&Value>; 4]> {
+        let red = red.as_object()?;
+        Some(RED_FIELDS.map(|key| red.get(key)))
+    }
+    validate(reds.iter().map(fields))
+}
+
+/// [`validate_reds`] of reds read as [`RedFields`].
+pub fn validate_red_fields(reds: &[RedFields]) -> Result<(), RedError> {
+    validate(reds.iter().map(|red| {
+        red.as_ref()
+            .map(|fields| fields.each_ref().map(Option::as_ref))
+    }))
+}
+
+fn validate<'v>(
+    reds: impl Iterator<Item = Option<[Option<&'v Value>; 4]>> + Clone,
+) -> Result<(), RedError> {
+    for red in reds.clone() {
+        let Some(red) = red else {
             return Err(RedError::MissingKindOrSource);
         };
-        let truthy = |key| red.get(key).is_some_and(Value::is_truthy);
-        if !truthy("kind") || !truthy("source") {
+        let truthy = |i: usize| red[i].is_some_and(Value::is_truthy);
+        if !truthy(KIND) || !truthy(SOURCE) {
             return Err(RedError::MissingKindOrSource);
         }
-        match red.get("decision_needed").and_then(Value::as_str) {
+        match red[DECISION].and_then(Value::as_str) {
             Some(text) if !ids::normalize_decision(text).is_empty() => {}
             _ => return Err(RedError::BlankDecision),
         }
     }
     // The reference would crash on a non-string kind or source (exit 1); refuse cleanly instead.
-    for red in reds.iter().filter_map(Value::as_object) {
-        if red.get("kind").and_then(Value::as_str).is_none()
-            || red.get("source").and_then(Value::as_str).is_none()
+    for red in reds.flatten() {
+        if red[KIND].and_then(Value::as_str).is_none()
+            || red[SOURCE].and_then(Value::as_str).is_none()
         {
             return Err(RedError::KindOrSourceNotString);
         }
@@ -315,53 +395,149 @@ pub fn validate_reds(reds: &[Value]) -> Result<(), RedError> {
 /// and carry the tombstones forward (existing ones verbatim, one new `{id, kind, path}` per closed
 /// scanned red; one per id, newest wins; sorted by id). Consumes the scan: its values move into the
 /// new registry instead of being copied.
-pub fn apply(
+pub fn apply<K, S>(
     scan_reds: Vec<Value>,
     existing_resolved: &[Value],
-    closed: &IdSet,
-) -> Result<Registry, RedError> {
+    closed: &HashSet<K, S>,
+) -> Result<Registry, RedError>
+where
+    K: Borrow<str> + Hash + Eq,
+    S: BuildHasher,
+{
     validate_reds(&scan_reds)?;
+    apply_checked(scan_reds, existing_resolved, closed)
+}
+
+/// [`apply`] to reds [`validate_reds`] has passed.
+fn apply_checked<K, S>(
+    scan_reds: Vec<Value>,
+    existing_resolved: &[Value],
+    closed: &HashSet<K, S>,
+) -> Result<Registry, RedError>
+where
+    K: Borrow<str> + Hash + Eq,
+    S: BuildHasher,
+{
     let mut reds = Vec::with_capacity(scan_reds.len());
-    // Keyed by id as a Python dict would be; tombstones without a truthy id are dropped.
-    let mut tombstones: IndexMap<TombstoneKey, Value, foldhash::fast::RandomState> =
-        IndexMap::default();
-    for tombstone in existing_resolved {
+    let mut tombstones = tombstones_of(existing_resolved.iter().cloned())?;
+    for red in scan_reds {
+        let Some(fields) = red_fields(red) else {
+            continue; // validate_reds admits objects only
+        };
+        let (id, fields) = match minted(fields, closed, &mut tombstones) {
+            Some(kept) => kept,
+            None => continue,
+        };
+        let mut entry = Object::with_capacity_and_hasher(5, Default::default());
+        entry.insert("id".into(), Value::Str(id));
+        for (field, value) in RED_FIELDS.into_iter().zip(fields) {
+            entry.insert(field.into(), value.unwrap_or(Value::Str(String::new())));
+        }
+        reds.push(Value::Object(Box::new(entry)));
+    }
+    Ok(Registry {
+        reds,
+        resolved: sorted_tombstones(tombstones)?,
+    })
+}
+
+/// [`apply`] to reds [`validate_red_fields`] has passed, written straight to the registry's
+/// document (what `Registry::to_pretty_json` would make of [`apply`]'s registry, byte for byte),
+/// without building the registry first. Consumes the tombstones: they move into the document.
+pub fn apply_document<K, S>(
+    scan_reds: Vec<RedFields>,
+    existing_resolved: Vec<Value>,
+    closed: &HashSet<K, S>,
+) -> Result<String, RedError>
+where
+    K: Borrow<str> + Hash + Eq,
+    S: BuildHasher,
+{
+    let mut tombstones = tombstones_of(existing_resolved.into_iter())?;
+    let mut out = String::with_capacity(64 + 256 * (scan_reds.len() + tombstones.len()));
+    out.push_str("{\n  \"reds\": ");
+    let mut written = 0;
+    for fields in scan_reds.into_iter().flatten() {
+        let Some((id, fields)) = minted(fields, closed, &mut tombstones) else {
+            continue;
+        };
+        // As `pyjson::write_pretty_array` lays out an object of five members, one level down.
+        out.push_str(if written == 0 { "[" } else { "," });
+        out.push_str("\n    {\n      \"id\": ");
+        pyjson::write_string(&mut out, &id, false);
+        for (field, value) in RED_FIELDS.into_iter().zip(&fields) {
+            out.push_str(",\n      \"");
+            out.push_str(field);
+            out.push_str("\": ");
+            match value {
+                Some(value) => pyjson::write_pretty_value(&mut out, value, 3),
+                None => out.push_str("\"\""),
+            }
+        }
+        out.push_str("\n    }");
+        written += 1;
+        // Freed with the process: one by one, tens of thousands of strings cost more than all
+        // of this (so are the closed reds' fields, replaced tombstones and the tombstones).
+        std::mem::forget(fields);
+    }
+    out.push_str(if written == 0 { "[]" } else { "\n  ]" });
+    out.push_str(",\n  \"resolved\": ");
+    let resolved = sorted_tombstones(tombstones)?;
+    pyjson::write_pretty_array(&mut out, &resolved, 1);
+    out.push_str("\n}\n");
+    std::mem::forget(resolved);
+    Ok(out)
+}
+
+/// Tombstones keyed by id as a Python dict would key them; those without a truthy id are dropped.
+type Tombstones = IndexMap<TombstoneKey, Value, foldhash::fast::RandomState>;
+
+fn tombstones_of(existing: impl Iterator<Item = Value>) -> Result<Tombstones, RedError> {
+    let mut tombstones = Tombstones::default();
+    for tombstone in existing {
         let Some(id) = tombstone.as_object().and_then(|t| t.get("id")) else {
             continue;
         };
         if id.is_truthy() {
             let key = TombstoneKey::of(id).ok_or(RedError::TombstoneIdsUnorderable)?;
-            tombstones.insert(key, tombstone.clone());
+            tombstones.insert(key, tombstone);
         }
     }
-    for red in scan_reds {
-        let Value::Object(mut red) = red else {
-            continue; // validate_reds admits objects only
-        };
-        let text = |key: &str| red.get(key).and_then(Value::as_str).unwrap_or("");
-        let id = ids::mint(text("kind"), text("source"), text("decision_needed"));
-        if closed.contains(&id) {
-            let mut tombstone = Object::default();
-            tombstone.insert("id".into(), Value::Str(id.clone()));
-            tombstone.insert(
-                "kind".into(),
-                Value::Str(ids::py_strip(text("kind")).into()),
-            );
-            tombstone.insert(
-                "path".into(),
-                Value::Str(ids::bare_path(text("source")).into()),
-            );
-            tombstones.insert(TombstoneKey::Text(id), Value::Object(Box::new(tombstone)));
-            continue;
-        }
-        let mut entry = Object::with_capacity_and_hasher(5, Default::default());
-        entry.insert("id".into(), Value::Str(id));
-        for field in RED_FIELDS {
-            let value = red.swap_remove(field).unwrap_or(Value::Str(String::new()));
-            entry.insert(field.into(), value);
-        }
-        reds.push(Value::Object(Box::new(entry)));
+    Ok(tombstones)
+}
+
+/// A red's id, with its fields when it stays pending; `None` when it is closed, its
+/// `{id, kind, path}` tombstone then recorded (one per id, newest wins).
+fn minted<K, S>(
+    fields: [Option<Value>; 4],
+    closed: &HashSet<K, S>,
+    tombstones: &mut Tombstones,
+) -> Option<(String, [Option<Value>; 4])>
+where
+    K: Borrow<str> + Hash + Eq,
+    S: BuildHasher,
+{
+    let text = |i: usize| fields[i].as_ref().and_then(Value::as_str).unwrap_or("");
+    let id = ids::mint(text(KIND), text(SOURCE), text(DECISION));
+    if !closed.contains(id.as_str()) {
+        return Some((id, fields));
     }
+    // What is let go below goes with the process (see `apply_document`).
+    let mut tombstone = Object::default();
+    tombstone.insert("id".into(), Value::Str(id.clone()));
+    tombstone.insert("kind".into(), Value::Str(ids::py_strip(text(KIND)).into()));
+    tombstone.insert(
+        "path".into(),
+        Value::Str(ids::bare_path(text(SOURCE)).into()),
+    );
+    let replaced = tombstones.insert(TombstoneKey::Text(id), Value::Object(Box::new(tombstone)));
+    std::mem::forget((fields, replaced));
+    None
+}
+
+/// The tombstones in id order; ids of both kinds cannot be ordered (Python's sort would compare
+/// a str with a number and fail).
+fn sorted_tombstones(mut tombstones: Tombstones) -> Result<Vec<Value>, RedError> {
     let has_text = tombstones
         .keys()
         .any(|k| matches!(k, TombstoneKey::Text(_)));
@@ -369,14 +545,10 @@ pub fn apply(
         .keys()
         .any(|k| matches!(k, TombstoneKey::Number(_)));
     if has_text && has_number {
-        // Python's sort would compare a str with a number and fail.
         return Err(RedError::TombstoneIdsUnorderable);
     }
     tombstones.sort_unstable_by(|a, _, b, _| a.cmp(b));
-    Ok(Registry {
-        reds,
-        resolved: tombstones.into_values().collect(),
-    })
+    Ok(tombstones.into_values().collect())
 }
 
 /// Python's wording for a UTF-8 decoding failure (`UnicodeDecodeError`).
@@ -477,6 +649,8 @@ mod tests {
         );
         assert_eq!(Registry::parse(None, "r").unwrap(), Registry::default());
     }
+
+    use crate::ucg::decisions::IdSet;
 
     #[test]
     fn two_findings_at_one_key_one_closed_clears_exactly_one() {

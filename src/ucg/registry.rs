@@ -5,11 +5,14 @@
 //! `project_root` (asked only when the registry is a symlink) bounds where it may point.
 
 use crate::error::{Error, Result};
+use crate::pyjson::Value;
 use crate::store::{self, pathlib_display};
-use crate::ucg::decisions::{closed_ids, IdSet, DECISIONS_FILE};
+use crate::ucg::decisions::{closing_ids, IdSet, DECISIONS_FILE};
 use crate::ucg::reds::{
-    apply, parse_scan, validate_reds, RedError, RedsAs, Registry, REGISTRY_FILE,
+    apply_document, parse_scan_fields, red_fields, validate_red_fields, RedError, RedFields,
+    RedsAs, Registry, REGISTRY_FILE,
 };
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// `--from-sidecar` under the artifact directory's lock, which the caller holds: the stored reds
@@ -23,9 +26,7 @@ pub fn from_sidecar_locked(
     lock: &store::DirLock,
     closed: IdSet,
 ) -> Result<String> {
-    let (registry, target) = compute(project_root, impl_dir, None, Some(closed))?;
-    let document = registry.to_pretty_json();
-    std::mem::forget(registry); // see `compute`
+    let (document, target) = compute(project_root, impl_dir, None, Some(closed))?;
     store::write_atomic(lock, &target, document.as_bytes())?;
     Ok(document)
 }
@@ -37,14 +38,12 @@ pub fn write_locked(
     scan: Option<&[u8]>,
     lock: &store::DirLock,
 ) -> Result<String> {
-    let (registry, target) = compute(project_root, impl_dir, scan, None)?;
-    let document = registry.to_pretty_json();
-    std::mem::forget(registry); // see `compute`
+    let (document, target) = compute(project_root, impl_dir, scan, None)?;
     store::write_atomic(lock, &target, document.as_bytes())?;
     Ok(document)
 }
 
-/// The new registry (from `scan`, else from the stored reds) and the path it replaces.
+/// The new registry's document (from `scan`, else from the stored reds) and the path it replaces.
 ///
 /// Callers end the process soon after: freeing hundreds of thousands of strings one by one would
 /// cost more than everything else done with them, so the big values are forgotten, not dropped.
@@ -53,39 +52,69 @@ pub fn compute(
     impl_dir: &Path,
     scan: Option<&[u8]>,
     known_closed: Option<IdSet>,
-) -> Result<(Registry, PathBuf)> {
-    // The answers file (often the largest input) is parsed on a second thread meanwhile.
+) -> Result<(String, PathBuf)> {
+    if let Some(closed) = known_closed {
+        let (reds, resolved, target) = read_inputs(project_root, impl_dir, scan)?;
+        let document = apply_document(reds, resolved, &closed)?;
+        std::mem::forget(closed);
+        return Ok((document, target));
+    }
+    // The answers file (often the largest input) is scanned on a second thread meanwhile; the
+    // closed ids are borrowed from its bytes.
     let decisions_path = impl_dir.join(DECISIONS_FILE);
-    std::thread::scope(|scope| {
-        let answers = std::thread::Builder::new()
-            .stack_size(crate::STACK_SIZE)
+    let answers = std::sync::OnceLock::new();
+    let document = std::thread::scope(|scope| {
+        let closed = std::thread::Builder::new()
             .spawn_scoped(scope, || {
-                if let Some(closed) = known_closed {
-                    return closed;
-                }
                 // Read fail-open: an answers file that cannot be read closes nothing.
-                let bytes = store::read_optional(&decisions_path).ok().flatten();
-                closed_ids(bytes.as_deref())
+                let bytes =
+                    answers.get_or_init(|| store::read_optional(&decisions_path).ok().flatten());
+                closing_ids(bytes.as_deref())
+                    .into_iter()
+                    .collect::<HashSet<_, foldhash::fast::RandomState>>()
             })
             .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
-        // The scan is checked before the registry is read, as the reference does.
-        let scan = match scan {
-            Some(bytes) => {
-                let reds = parse_scan(bytes)?;
-                validate_reds(&reds)?;
-                Some(reds)
-            }
-            None => None,
-        };
-        let (existing, target) = read_registry(project_root, impl_dir, scan.is_some())?;
-        let closed = answers
+        let (reds, resolved, target) = read_inputs(project_root, impl_dir, scan)?;
+        let closed = closed
             .join()
             .map_err(|_| Error::new("internal error while reading the answers file"))?;
-        let reds = scan.unwrap_or(existing.reds);
-        let registry = apply(reds, &existing.resolved, &closed)?;
+        let document = apply_document(reds, resolved, &closed)?;
         std::mem::forget(closed);
-        Ok((registry, target))
-    })
+        Ok::<_, Error>((document, target))
+    });
+    std::mem::forget(answers);
+    document
+}
+
+/// The reds to apply — the scan's, else the stored ones — checked, the stored tombstones, and
+/// the path a write must replace. The scan is checked before the registry is read, as the
+/// reference does.
+fn read_inputs(
+    project_root: &dyn Fn() -> Option<PathBuf>,
+    impl_dir: &Path,
+    scan: Option<&[u8]>,
+) -> Result<(Vec<RedFields>, Vec<Value>, PathBuf)> {
+    let scan = match scan {
+        Some(bytes) => {
+            let reds = parse_scan_fields(bytes)?;
+            validate_red_fields(&reds)?;
+            Some(reds)
+        }
+        None => None,
+    };
+    let (existing, target) = read_registry(project_root, impl_dir, scan.is_some())?;
+    let reds = match scan {
+        Some(reds) => {
+            std::mem::forget(existing.reds);
+            reds
+        }
+        None => {
+            let stored: Vec<RedFields> = existing.reds.into_iter().map(red_fields).collect();
+            validate_red_fields(&stored)?;
+            stored
+        }
+    };
+    Ok((reds, existing.resolved, target))
 }
 
 /// Reads the registry (fail-closed) and returns it with the path a write must replace. With a new

@@ -10,7 +10,9 @@ use crate::git::ArtifactSource;
 use crate::pyjson::{self, Object, Value};
 use crate::store::{self, DirLock};
 use crate::ucg::decision_log::DECISION_LOG_FILE;
-use crate::ucg::decisions::{decisions_for_write, IdSet, DECISIONS_FILE};
+use crate::ucg::decisions::{
+    decisions_for_write, AnswersFile, FileEntry, IdSet, Piece, DECISIONS_FILE,
+};
 use crate::ucg::ledger;
 use crate::ucg::pending::{self, Artifacts, Pending, PendingInputs, Source};
 use crate::ucg::{heartbeat, runs};
@@ -55,13 +57,6 @@ pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
     for answer in answers {
         latest.insert(answer.id.as_str(), answer);
     }
-    let record = |answer: &Answer| {
-        let mut record = Object::default();
-        record.insert("id".into(), Value::Str(answer.id.clone()));
-        record.insert("answer".into(), Value::Str(answer.answer.clone()));
-        record.insert("action".into(), Value::Str(answer.action.name().into()));
-        Value::Object(Box::new(record))
-    };
     let mut placed = std::collections::HashSet::new();
     let mut merged = Vec::with_capacity(entries.len() + latest.len());
     for entry in entries.drain(..) {
@@ -82,6 +77,56 @@ pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
         }
     }
     *entries = merged;
+}
+
+/// [`merge`] over an answers file read as an [`AnswersFile`]: the entries to write, each kept
+/// from the file (by index) or new, in the same order `merge` gives them.
+pub fn merge_pieces(entries: &[FileEntry], answers: &[Answer]) -> Vec<Piece> {
+    let mut latest: indexmap::IndexMap<&str, &Answer> = indexmap::IndexMap::new();
+    for answer in answers {
+        latest.insert(answer.id.as_str(), answer);
+    }
+    let mut placed = std::collections::HashSet::new();
+    let mut merged = Vec::with_capacity(entries.len() + latest.len());
+    for (index, entry) in entries.iter().enumerate() {
+        match entry.id.as_deref().and_then(|id| latest.get_key_value(id)) {
+            Some((id, answer)) => {
+                if placed.insert(*id) {
+                    merged.push(Piece::New(record(answer)));
+                }
+            }
+            None => merged.push(Piece::Kept(index)),
+        }
+    }
+    for (id, answer) in &latest {
+        if !placed.contains(id) {
+            merged.push(Piece::New(record(answer)));
+        }
+    }
+    merged
+}
+
+/// [`closed_in`] of the entries [`merge_pieces`] gives.
+pub fn closed_in_pieces(entries: &[FileEntry], pieces: &[Piece]) -> IdSet {
+    pieces
+        .iter()
+        .filter_map(|piece| match piece {
+            Piece::Kept(index) => entries
+                .get(*index)
+                .filter(|e| e.closes)
+                .and_then(|e| e.id.clone()),
+            Piece::New(entry) => closed_in(std::slice::from_ref(entry)).into_iter().next(),
+        })
+        .collect()
+}
+
+/// The entry that records `answer`.
+fn record(answer: &Answer) -> Value {
+    let mut record = Object::default();
+    record.insert("id".into(), Value::Str(answer.id.clone()));
+    record.insert("answer".into(), Value::Str(answer.answer.clone()));
+    record.insert("action".into(), Value::Str(answer.action.name().into()));
+    Value::Object(Box::new(record))
 }
 
 /// The ids the entries close, as the registry writer reads them (`decisions::closed_ids`):
@@ -305,6 +350,10 @@ pub struct Pass {
     /// The run folder whose decision log gets the pass's section.
     pub log_dir: Option<PathBuf>,
     pub dry_run: bool,
+    /// The pass commits once and the process ends with it (not the interactive pass): the
+    /// answers document, the artifacts and the answers are left to the exit instead of being
+    /// freed value by value (for a long project's file, a fifth of the pass).
+    pub once: bool,
 }
 
 /// What the pass did.
@@ -454,22 +503,36 @@ fn decisions_path(pass: &Pass) -> PathBuf {
 
 /// The answers document as it must be to be written, or the refusal that names it.
 pub fn read_answers_doc(pass: &Pass) -> Result<(crate::pyjson::Object, Vec<crate::pyjson::Value>)> {
+    let (bytes, refuse) = answers_bytes(pass)?;
+    decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
+}
+
+/// [`read_answers_doc`] as the pass reads it: entry by entry (a long project's file is never one
+/// tree of values in memory), with the same refusal.
+fn read_answers_file(pass: &Pass) -> Result<AnswersFile> {
+    let (bytes, refuse) = answers_bytes(pass)?;
+    AnswersFile::read(bytes).map_err(|c| refuse(c.reason))
+}
+
+/// The answers file's bytes (`None`: absent), and how a refusal to write over it is worded.
+fn answers_bytes(pass: &Pass) -> Result<(Option<Vec<u8>>, impl Fn(String) -> Error)> {
     let path = decisions_path(pass);
-    let refuse = |reason: String| {
+    let shown = path.clone();
+    let refuse = move |reason: String| {
         let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ");
         Error::new(format!(
             "{}: {reason}; refusing to write the answers",
-            path.display()
+            shown.display()
         ))
         .hint(format!(
             "repair it by hand, or move it aside (mv {0} {0}.corrupt-{stamp}): moving it aside brings \
 back every RED its closes suppressed, to be answered again",
-            path.display()
+            shown.display()
         ))
     };
     let bytes =
         store::read_optional(&path).map_err(|e| refuse(format!("it cannot be read ({e})")))?;
-    decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
+    Ok((bytes, refuse))
 }
 
 /// Under the artifact directory's lock: checks the answers, records them, and applies every close
@@ -485,17 +548,21 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     let (doc, found) = std::thread::scope(|scope| {
         let doc = std::thread::Builder::new()
             .stack_size(crate::STACK_SIZE)
-            .spawn_scoped(scope, || read_answers_doc(pass))
+            .spawn_scoped(scope, || read_answers_file(pass))
             .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
         let (artifacts, _) =
             Artifacts::read_without_answers(&inputs(pass), &ArtifactSource::WorkTree, false);
         let found = pending::enumerate_unanswered(&inputs(pass), &artifacts);
+        if pass.once {
+            std::mem::forget(artifacts);
+        }
         let doc = doc
             .join()
             .map_err(|_| Error::new("internal error while reading the answers"))??;
         Ok::<_, Error>((doc, found))
     })?;
-    let (mut doc, mut entries) = doc;
+    let file = doc;
+    let entries = file.entries();
     // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
     let expanded = expand_ids(answers, &found)?;
     let answers = &expanded[..];
@@ -503,14 +570,14 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
     let answered_before: std::collections::HashSet<&str> = entries
         .iter()
-        .filter_map(|e| e.as_object()?.get("id")?.as_str())
+        .filter_map(|e| e.id.as_deref())
         .filter_map(|id| given.get(id).copied())
         .collect();
     check_known(&found, &answered_before, answers)?;
-    merge(&mut entries, answers);
-    let closed = closed_in(&entries);
+    let pieces = merge_pieces(entries, answers);
+    let closed = closed_in_pieces(entries, &pieces);
     if !answers.is_empty() && !pass.dry_run {
-        let text = render(&mut doc, &mut entries);
+        let text = file.render(&pieces);
         let bounds = || pass.bounds_root.clone().into_iter().collect();
         let target = store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
         store::write_atomic(&lock, &target, text.as_bytes())?;
@@ -519,8 +586,25 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         outcome.touched(changed(pass.impl_dir.join(DECISIONS_FILE), Change::Written));
     }
     outcome.recorded.extend_from_slice(answers);
-    let answers_now = pending::answers_for(&entries, &found);
+    // The entries that bear on an item, as values (few: a long file is mostly about items gone).
+    let bearing: Vec<Value> = {
+        let relevant = pending::relevance(&found);
+        pieces
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Kept(index) => entries
+                    .get(*index)
+                    .filter(|e| e.id.as_deref().is_some_and(&relevant))
+                    .and_then(|e| file.value(e)),
+                Piece::New(entry) => Some(entry.clone()),
+            })
+            .collect()
+    };
+    let answers_now = pending::answers_for(&bearing, &found);
     let found = pending::with_answers(found, &answers_now);
+    if pass.once {
+        std::mem::forget((pieces, file));
+    }
     let after = apply(pass, &lock, found, closed, outcome)?;
     outcome.after = Some(after);
     Ok(())

@@ -307,8 +307,8 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         state => state,
     };
     let decisions_path = inputs.impl_dir.join(DECISIONS_FILE);
-    let (entries, corrupt) =
-        pending::recorded_entries(&pending_inputs, artifacts.decisions.as_deref());
+    let (answers, corrupt) =
+        pending::recorded_answers(&pending_inputs, artifacts.decisions.as_deref(), &found);
     let decisions_state = match present(&artifacts.decisions, &decisions_path) {
         SourceState::Ok if corrupt.is_some() => SourceState::Unreadable,
         state => state,
@@ -320,7 +320,6 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         Some(false) => SourceState::Unreadable,
         None => present(&None, inputs.deferred_work),
     };
-    let answers = pending::answers_for(&entries, &found);
     let escalations = escalations_of(
         &artifacts,
         inputs.impl_dir,
