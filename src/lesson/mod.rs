@@ -13,4 +13,5 @@ pub mod js;
 pub mod ledger;
 pub mod query;
 pub mod record;
+pub mod skim;
 pub mod state;
