@@ -591,8 +591,18 @@ impl AnswersFile {
                 rendered.clear();
                 entries.clear();
                 reader.array(at, &mut |reader, item| {
-                    let (value, end) = reader.value(item)?;
                     let start = rendered.len();
+                    if let Some((end, id, closes)) = flat_entry(reader, item, &mut rendered)? {
+                        entries.push(FileEntry {
+                            source: item..end,
+                            rendered: start..rendered.len(),
+                            id,
+                            closes,
+                        });
+                        return Ok(end);
+                    }
+                    rendered.truncate(start);
+                    let (value, end) = reader.value(item)?;
                     pyjson::write_pretty_value(&mut rendered, &value, 2);
                     let object = value.as_object();
                     entries.push(FileEntry {
@@ -658,6 +668,63 @@ impl AnswersFile {
         out.push_str("\n}\n");
         out
     }
+}
+
+/// An entry that is an object of distinct keys whose values are strings or scalars (what an
+/// answer is), written as `pyjson::write_pretty_value` writes it two levels deep without building
+/// it first: where it ends, its `id` and whether it closes. `None` (with whatever was written
+/// left for the caller to cut) for any other entry, which is then read whole.
+fn flat_entry(
+    reader: &mut Reader,
+    pos: usize,
+    out: &mut String,
+) -> Result<Option<(usize, Option<String>, bool)>, pyjson::DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return Ok(None);
+    }
+    // Nothing here can fail where `Reader::value` would not: a refusal only says "read it whole".
+    let declined = || pyjson::DecodeError {
+        message: String::new(),
+        position: None,
+    };
+    let mut keys: Vec<String> = Vec::new();
+    let (mut id, mut closes) = (None, false);
+    let walked = reader.object(pos, &mut |reader, key, at| {
+        if reader.key_replaced() || keys.iter().any(|k| k == key) || keys.len() >= 16 {
+            return Err(declined());
+        }
+        out.push_str(if keys.is_empty() {
+            "{\n      "
+        } else {
+            ",\n      "
+        });
+        pyjson::write_string(out, key, false);
+        out.push_str(": ");
+        keys.push(key.to_string());
+        match reader.peek(at) {
+            Some(b'"') => {
+                let (text, end) = reader.str(at)?;
+                pyjson::write_string(out, &text, false);
+                match key {
+                    "id" => id = Some(text.into_owned()),
+                    "action" => closes = text == "close",
+                    _ => {}
+                }
+                Ok(end)
+            }
+            Some(b'{' | b'[') => Err(declined()),
+            _ => {
+                let (value, end) = reader.value(at)?;
+                pyjson::write_pretty_value(out, &value, 3);
+                Ok(end)
+            }
+        }
+    });
+    let Ok(end) = walked else {
+        return Ok(None);
+    };
+    out.push_str(if keys.is_empty() { "{}" } else { "\n    }" });
+    Ok(Some((end, id, closes)))
 }
 
 /// Why [`decisions_for_write`] refuses `bytes`, which the walk of [`AnswersFile::read`] refused.
