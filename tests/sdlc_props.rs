@@ -96,3 +96,26 @@ proptest! {
         prop_assert_eq!(added.replacen(&format!("- {row}\n"), "", 1), doc);
     }
 }
+
+/// Log bytes rich in what the phase-line reader looks for: `phase.`, line ends, `\r`, JSON.
+fn log_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        4 => event_line().prop_map(String::into_bytes),
+        2 => prop::sample::select(vec![
+            &b"phase."[..], b"\n", b"\r\n", b"\r", b"  \n", b"phase.phase.", b"{\"event\":\"phase.completed\",\"phase\":2}",
+            b"phas", b"e.", b"\xff", b"{\"event\":\"phase.started\",\"phase\":1,\"phase\":\"x\"}",
+        ])
+        .prop_map(<[u8]>::to_vec),
+        1 => proptest::collection::vec(any::<u8>(), 0..12),
+    ];
+    proptest::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    /// The phase-line reader of `sdlc list` reads exactly the lines the filter keeps, numbered
+    /// alike.
+    #[test]
+    fn phase_lines_are_the_filtered_lines(bytes in log_bytes()) {
+        prop_assert_eq!(events::parse_phase_lines(&bytes), events::parse_filtered(&bytes, events::may_be_phase_event));
+    }
+}
