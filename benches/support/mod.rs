@@ -342,6 +342,17 @@ pub fn time_pair(
     (median(samples.0), median(samples.1))
 }
 
+/// [`time_pair`] for any number of commands, run in turn `runs` times each: their medians.
+pub fn time_alternating(runs: usize, commands: &mut [&mut dyn FnMut() -> Command]) -> Vec<f64> {
+    let mut samples = vec![Vec::new(); commands.len()];
+    for _ in 0..runs {
+        for (make, sample) in commands.iter_mut().zip(&mut samples) {
+            sample.push(time_runs(1, &mut **make));
+        }
+    }
+    samples.into_iter().map(median).collect()
+}
+
 /// Median of a sample of durations in milliseconds.
 pub fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));
