@@ -19,6 +19,7 @@ fn main() {
         commits_per_story: 2,
         files_per_commit: 3,
         change_every: 3,
+        checkout: true,
     };
     let (base, tip) = support::write_repo(&dir, shape);
     let range = format!("{base}..{tip}");
@@ -45,6 +46,7 @@ fn main() {
         commits_per_story: 2,
         files_per_commit: 1,
         change_every: 2,
+        checkout: true,
     };
     let (base, tip) = support::write_repo(&long, shape);
     let range = format!("{base}..{tip}");

@@ -32,7 +32,8 @@ fn main() {
     println!("|---|---|---|---|---|");
     let dir = tempfile::tempdir().expect("tempdir");
     let (hooked, plain) = (dir.path().join("hooked"), dir.path().join("plain"));
-    for root in [&hooked, &plain] {
+    let scripted = dir.path().join("scripted");
+    for root in [&hooked, &plain, &scripted] {
         std::fs::create_dir_all(root).expect("dir");
         repo(root);
         // A run with nothing pending: a heartbeat, an empty registry, a resolved ledger.
@@ -64,6 +65,20 @@ fn main() {
         "| `git commit` with the hooks, nothing pending | 1,000 files, a run with nothing pending | {with:.2} ms | {without:.2} ms (a twin repository without hooks) | +{:.2} ms |",
         with - without
     );
+    // The shell-script form (`--script`): a shell start more per hook.
+    let status = support::ucg(&scripted, &["hooks", "install", "--script"])
+        .output()
+        .expect("install");
+    assert!(status.status.success());
+    let (with, without) = time_pair(
+        101,
+        || git(&scripted, &["commit", "-q", "--allow-empty", "-m", "x"]),
+        || git(&plain, &["commit", "-q", "--allow-empty", "-m", "x"]),
+    );
+    println!(
+        "| `git commit` with the `--script` hooks, nothing pending | same | {with:.2} ms | {without:.2} ms (a twin repository without hooks) | +{:.2} ms |",
+        with - without
+    );
     // The same repository, the hook skipped: the hook's own cost, without two repositories' noise.
     let (with, skipped) = time_pair(
         101,
@@ -80,8 +95,8 @@ fn main() {
         with - skipped
     );
 
-    // `--all-commits`: the reference-transaction hook runs on every ref update. A commit pays for
-    // it once more (the prepared branch update starts git-ucg); a checkout only for the shell.
+    // `--all-commits`: the reference-transaction hook runs on every ref update, a start of
+    // git-ucg each time that leaves at once unless a prepared branch update must be judged.
     let all = dir.path().join("all");
     std::fs::create_dir_all(&all).expect("dir");
     repo(&all);
@@ -109,7 +124,7 @@ fn main() {
         },
     );
     println!(
-        "| `git commit` with `--all-commits` hooks, nothing pending | 1,000 files, a run with nothing pending | {with:.2} ms | {skipped:.2} ms (`GIT_UCG_SKIP=1`: the hooks' shells only) | +{:.2} ms |",
+        "| `git commit` with `--all-commits` hooks, nothing pending | 1,000 files, a run with nothing pending | {with:.2} ms | {skipped:.2} ms (`GIT_UCG_SKIP=1`: the hooks' starts only) | +{:.2} ms |",
         with - skipped
     );
     let _ = git(&all, &["branch", "-q", "other"]).status();

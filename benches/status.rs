@@ -86,20 +86,40 @@ fn main() {
     // The reference markdown on the compat full-run case (vendored in tests/fixtures).
     let case =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compat-status/full-run/before");
-    let markdown = time_runs(51, || {
+    let paths = [
+        "--impl-artifacts",
+        "impl",
+        "--run-dir",
+        "run",
+        "--runs-root",
+        "runs",
+    ];
+    let ours = || {
         let mut command = Command::new(BIN);
-        command.current_dir(&case).args([
-            "status",
-            "--format",
-            "markdown",
-            "--impl-artifacts",
-            "impl",
-            "--run-dir",
-            "run",
-            "--runs-root",
-            "runs",
-        ]);
         command
-    });
-    println!("| `status --format markdown` | compat `full-run` case | {markdown:.2} ms | — | — |");
+            .current_dir(&case)
+            .args(["status", "--format", "markdown"])
+            .args(paths);
+        command
+    };
+    // The reference renderer itself, when its scripts' directory is given (kept outside the
+    // repository: `fetch` armelhbobdad/bmad-module-ultracode-goal, skills/ultracode-goal/scripts).
+    match std::env::var_os("UCG_REFERENCE_SCRIPTS") {
+        Some(scripts) => {
+            let script = Path::new(&scripts).join("status_render.py");
+            let (markdown, reference) = support::time_pair(51, ours, || {
+                let mut command = Command::new("python3");
+                command.current_dir(&case).arg(&script).args(paths);
+                command
+            });
+            println!(
+                "| `status --format markdown` (51 pairs) | compat `full-run` case | {markdown:.2} ms | {reference:.2} ms (`status_render.py`) | {:.1}× faster |",
+                reference / markdown
+            );
+        }
+        None => {
+            let markdown = time_runs(51, ours);
+            println!("| `status --format markdown` | compat `full-run` case | {markdown:.2} ms | — (set UCG_REFERENCE_SCRIPTS to compare with `status_render.py`) | — |");
+        }
+    }
 }

@@ -1368,7 +1368,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__hooks__subcmd__install)
-            opts="-h -V --only --strict --agent --all-commits --force --hooks-path-ok --color --no-pager --help --version"
+            opts="-h -V --only --strict --agent --all-commits --force --hooks-path-ok --script --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

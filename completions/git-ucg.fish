@@ -153,6 +153,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_s
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l all-commits -d 'Also gate the commits no commit hook sees (cherry-pick, revert) through the reference-transaction hook, which git runs on every ref update'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l force -d 'Rewrite our hooks even when they are up to date (a chained hook is never overwritten)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l hooks-path-ok -d 'Install into a core.hooksPath outside the repository, or one another hook manager owns'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l script -d 'Install shell scripts that look for git-ucg at every run ($GIT_UCG_BIN, PATH, then this binary\'s path) instead of links to this binary: a shell start slower per hook, but they follow the binary when it moves and refuse when it is gone'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'

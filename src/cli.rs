@@ -694,6 +694,11 @@ pub struct HooksInstallArgs {
     /// Install into a core.hooksPath outside the repository, or one another hook manager owns.
     #[arg(long)]
     pub hooks_path_ok: bool,
+    /// Install shell scripts that look for git-ucg at every run ($GIT_UCG_BIN, PATH, then this
+    /// binary's path) instead of links to this binary: a shell start slower per hook, but they
+    /// follow the binary when it moves and refuse when it is gone.
+    #[arg(long)]
+    pub script: bool,
 }
 
 #[derive(Debug, Args)]
@@ -719,6 +724,9 @@ pub struct HooksRunArgs {
     /// The arguments git gave the hook.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,
+    /// The hook's path, when git started this binary as the hook itself (a link to it).
+    #[arg(skip)]
+    pub invoked_as: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -1167,6 +1175,86 @@ pub enum GenerateWhat {
     Completions,
 }
 
+/// The command lines a prompt, a hook or an agent's Stop hook runs on every turn, parsed without
+/// clap (building even one command's arguments costs more than the work of `budget tick`): exactly
+/// these words and nothing else. `tests/deferred_cli.rs` proves each is what clap makes of them.
+pub fn hot_path(args: &[OsString]) -> Option<Cli> {
+    let words: Vec<&str> = args
+        .get(1..)?
+        .iter()
+        .map(|arg| arg.to_str())
+        .collect::<Option<_>>()?;
+    let command = match words.as_slice() {
+        ["status", "--prompt"] => Command::Status(Deferred(StatusArgs {
+            format: StatusFormat::Human,
+            json: JsonFlag::default(),
+            prompt: true,
+            watch: false,
+            fast: false,
+            no_cache: false,
+            impl_artifacts: ImplArtifacts::default(),
+            run_dir: None,
+            runs_root: RunsRoot::default(),
+            deferred_work: DeferredWork::default(),
+            rev: RevFlag::default(),
+        })),
+        ["budget", "tick"] => Command::Budget(Deferred(BudgetCommand::Tick)),
+        ["gate"] => Command::Gate(Deferred(GateArgs {
+            rev: RevFlag::default(),
+            json: JsonFlag::default(),
+            impl_artifacts: ImplArtifacts::default(),
+        })),
+        _ => return None,
+    };
+    Some(Cli {
+        color: ColorWhen::Auto,
+        no_pager: false,
+        chdir: Vec::new(),
+        command,
+    })
+}
+
+/// Whether the command line is one of the short processes a prompt, a hook or an agent's turn
+/// starts — `--version`, `status --prompt`, a hook, `budget tick`, `hooks …`, `gate`, completion
+/// candidates, `help`, `id`, `config` — as opposed to the commands that read a whole run into
+/// memory. `main` picks the allocator by it, before anything is allocated: so this looks at raw
+/// bytes and allocates nothing. The subcommand is the first word that is not an option or the
+/// value of `-C` / `--color`.
+pub fn is_short_lived<'a>(words: impl IntoIterator<Item = &'a [u8]>) -> bool {
+    let mut words = words.into_iter();
+    let mut subcommand = None;
+    while let Some(word) = words.next() {
+        match word {
+            b"--version" | b"-V" | b"__hook" => return true,
+            b"-C" | b"--color" => {
+                words.next();
+            }
+            _ if word.starts_with(b"-") => {}
+            _ => {
+                subcommand = Some(word);
+                break;
+            }
+        }
+    }
+    match subcommand {
+        Some(b"status") => words.any(|word| word == b"--prompt"),
+        Some(b"budget") => words.next() == Some(b"tick".as_slice()),
+        Some(b"hooks" | b"gate" | b"__complete" | b"help" | b"id" | b"config") => true,
+        _ => false,
+    }
+}
+
+/// What `--version` prints (clap's words, proven equal in `tests/deferred_cli.rs`), when it is the
+/// only argument.
+pub fn version_only(args: &[OsString]) -> Option<String> {
+    match args.get(1..)? {
+        [flag] if flag == "--version" || flag == "-V" => {
+            Some(format!("git-ucg {}\n", env!("CARGO_PKG_VERSION")))
+        }
+        _ => None,
+    }
+}
+
 /// The whole clap command, every deferred command built: for help, generators and tests (parsing
 /// builds only the command in use).
 pub fn command() -> clap::Command {
@@ -1181,6 +1269,44 @@ mod tests {
     #[test]
     fn definitions_are_consistent() {
         super::command().debug_assert();
+    }
+
+    #[test]
+    fn short_lived_command_lines() {
+        let short = |line: &str| super::is_short_lived(line.split_whitespace().map(str::as_bytes));
+        for line in [
+            "--version",
+            "-V",
+            "__hook .git/hooks/pre-commit",
+            "status --prompt",
+            "--no-pager status --prompt",
+            "-C dir --color never status --prompt",
+            "budget tick",
+            "hooks run pre-push origin url",
+            "gate",
+            "gate --json",
+            "__complete pending",
+            "help resolve",
+            "id mint",
+            "config",
+        ] {
+            assert!(short(line), "{line}");
+        }
+        for line in [
+            "",
+            "status",
+            "status --json",
+            "pending --json",
+            "resolve",
+            "reds apply --scan s.json",
+            "budget show",
+            "-C status pending",
+            "--color gate pending",
+            "lesson query x",
+            "sdlc list",
+        ] {
+            assert!(!short(line), "{line}");
+        }
     }
 }
 

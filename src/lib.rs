@@ -56,31 +56,70 @@ fn run_here_fallback() -> u8 {
 }
 
 fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
+    if let Some(text) = cli::version_only(&args) {
+        // A closed stdout is not an error.
+        let _ = std::io::stdout().write_all(text.as_bytes());
+        return 0;
+    }
+    if let Some(cli) = as_hook(&args).or_else(|| cli::hot_path(&args)) {
+        return execute(&cli, || {
+            parse(args.clone()).ok().map(|(_, matches)| matches)
+        });
+    }
     let parsed = parse(args.clone()).or_else(|e| match goal_flags_first(&args, &e) {
         Some(retried) => parse(retried).map_err(|_| e),
         None => Err(e),
     });
-    let (cli, matches) = match parsed {
-        Ok(parsed) => parsed,
+    match parsed {
+        Ok((cli, matches)) => execute(&cli, || Some(matches)),
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             // Help and version go to stdout; a closed stdout is not an error.
             let _ = e.print();
-            return code;
+            code
         }
-    };
-    let outcome = context::Context::new(&cli).and_then(|ctx| commands::run(&ctx, &cli.command));
+    }
+}
+
+/// Runs the parsed command and reports its error; `matches` (clap's parse, made only when an
+/// error wants a usage line) give the usage line.
+fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -> u8 {
+    let outcome = context::Context::new(cli).and_then(|ctx| commands::run(&ctx, &cli.command));
     match outcome {
         Ok(code) => code,
         Err(error) => {
             let mut text = error.render();
-            if error.wants_usage() {
+            if let Some(matches) = error.wants_usage().then(matches).flatten() {
                 text.push_str(&usage_line(&matches));
             }
             let _ = std::io::stderr().write_all(text.as_bytes());
             error.exit_code()
         }
     }
+}
+
+/// Started by the kernel as a hook's interpreter (`hooks/direct`: `#!<this binary> __hook`), with
+/// `__hook <hook path> <git's arguments>`: that is `git ucg hooks run <hook> <git's arguments>`,
+/// without the command line parser — git's arguments are the hook's, whatever they look like.
+fn as_hook(args: &[std::ffi::OsString]) -> Option<cli::Cli> {
+    if args.get(1)? != git::hooks::DIRECT_HOOK_ARG {
+        return None;
+    }
+    let path = std::path::Path::new(args.get(2)?);
+    let invoked = path.file_name()?.to_str()?;
+    let hook = cli::HookName::ALL
+        .into_iter()
+        .find(|hook| hook.file_name() == invoked)?;
+    Some(cli::Cli {
+        color: cli::ColorWhen::Auto,
+        no_pager: false,
+        chdir: Vec::new(),
+        command: cli::Command::Hooks(cli::Deferred(cli::HooksCommand::Run(cli::HooksRunArgs {
+            hook,
+            args: args[3..].to_vec(),
+            invoked_as: Some(path.to_path_buf()),
+        }))),
+    })
 }
 
 /// `usage: git ucg <the subcommand in use> …`, clap's usage of the invoked subcommand.

@@ -55,3 +55,50 @@ fn deferred_commands_read_the_same_as_the_eager_tree() {
     }
     assert!(checked >= 200, "{checked} renderings compared");
 }
+
+/// The command lines parsed without clap are what clap makes of them, and nothing near them is
+/// taken for one.
+#[test]
+fn the_hot_paths_parse_as_clap_does() {
+    let argv = |words: &[&str]| -> Vec<std::ffi::OsString> {
+        std::iter::once("git-ucg")
+            .chain(words.iter().copied())
+            .map(Into::into)
+            .collect()
+    };
+    for words in [&["status", "--prompt"][..], &["budget", "tick"], &["gate"]] {
+        let hot = git_ucg::cli::hot_path(&argv(words)).expect("a hot path");
+        let matches = git_ucg::cli::Cli::command()
+            .try_get_matches_from(argv(words))
+            .expect("clap parses it");
+        let parsed = <git_ucg::cli::Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+            .expect("clap parses it");
+        assert_eq!(format!("{hot:?}"), format!("{parsed:?}"), "{words:?}");
+    }
+    for words in [
+        &["status", "--prompt", "--json"][..],
+        &["status"],
+        &["gate", "--json"],
+        &["--no-pager", "gate"],
+        &["budget", "tick", "x"],
+        &["budget"],
+        &[],
+    ] {
+        assert!(git_ucg::cli::hot_path(&argv(words)).is_none(), "{words:?}");
+    }
+    for flag in ["--version", "-V"] {
+        let clap_text = match git_ucg::cli::Cli::command().try_get_matches_from(argv(&[flag])) {
+            Err(e) => e.render().to_string(),
+            Ok(_) => String::new(),
+        };
+        assert_eq!(
+            git_ucg::cli::version_only(&argv(&[flag])).as_deref(),
+            Some(clap_text.as_str())
+        );
+    }
+    assert_eq!(git_ucg::cli::version_only(&argv(&["--version", "x"])), None);
+    assert_eq!(
+        git_ucg::cli::version_only(&argv(&["status", "--version"])),
+        None
+    );
+}

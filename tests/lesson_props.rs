@@ -436,3 +436,321 @@ proptest! {
         prop_assert!(added[0].starts_with("  \"L-2\": "));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// `query`: the answer from git-ucg's query index (built by a scan, or read back from the file it
+// keeps beside the ledger) against the scan it replaced, kept here as the oracle: every line
+// parsed whole, in the reference's order.
+
+mod oracle {
+    use git_ucg::lesson::js::{self, JsString, JsValue};
+    use git_ucg::lesson::{entry, ledger};
+    use std::collections::{HashMap, HashSet};
+
+    fn kept(len: usize, limit: f64) -> usize {
+        let limit = if limit == 0.0 || limit.is_nan() {
+            5.0
+        } else {
+            limit.trunc()
+        };
+        if limit < 0.0 {
+            (len as f64 + limit).max(0.0) as usize
+        } else {
+            limit.min(len as f64) as usize
+        }
+    }
+
+    /// The warnings (`name` for the ledger's path) and the lessons, as `query` answered before
+    /// it had an index.
+    pub fn query(
+        bytes: &[u8],
+        name: &str,
+        pattern: &str,
+        limit: f64,
+        hide_superseded: bool,
+    ) -> (Vec<String>, Vec<(usize, JsValue)>) {
+        let mut warnings = Vec::new();
+        let (lines, torn) = ledger::raw_lines(bytes);
+        if let Some(line) = torn {
+            warnings.push(format!(
+                "warning: {name}:{line}: torn last line (no newline), skipped"
+            ));
+        }
+        let mut lessons = Vec::new();
+        for (number, line) in lines {
+            if JsString::from(js::decode(line).as_ref()).is_blank() {
+                continue;
+            }
+            match js::parse_bytes(line) {
+                Ok(JsValue::Null) => {
+                    warnings.push(format!("warning: {name}:{number}: a null line, skipped"))
+                }
+                Ok(value) => lessons.push(value),
+                Err(e) => warnings.push(format!(
+                    "warning: {name}:{number}: malformed line skipped ({e})"
+                )),
+            }
+        }
+        let id_of = |l: &JsValue| l.get("id").and_then(JsValue::as_js_str).cloned();
+        let invalidated: HashSet<JsString> = lessons
+            .iter()
+            .filter_map(|l| l.get("invalidates").and_then(JsValue::as_js_str).cloned())
+            .collect();
+        let mut superseded_by: HashMap<JsString, Vec<JsString>> = HashMap::new();
+        for lesson in &lessons {
+            if let Some(JsValue::Array(old)) = lesson.get("supersedes") {
+                for old in old.iter().filter_map(JsValue::as_js_str) {
+                    superseded_by
+                        .entry(old.clone())
+                        .or_default()
+                        .push(id_of(lesson).unwrap_or_default());
+                }
+            }
+        }
+        let wanted = entry::tokens(&JsString::from(pattern));
+        let mut scored: Vec<(usize, JsString, JsValue)> = lessons
+            .into_iter()
+            .filter(|l| !id_of(l).is_some_and(|id| invalidated.contains(&id)))
+            .filter(|l| !l.get("invalidates").is_some_and(JsValue::truthy))
+            .filter(|l| {
+                !(hide_superseded && id_of(l).is_some_and(|id| superseded_by.contains_key(&id)))
+            })
+            .filter_map(|l| {
+                let have = entry::pattern_tokens(&l);
+                let score = wanted.iter().filter(|t| have.contains(*t)).count();
+                let created = match l.get("created") {
+                    Some(c) if c.truthy() => c.to_js_string(),
+                    _ => JsString::new(),
+                };
+                (score > 0).then_some((score, created, l))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| js::locale_compare(&b.1, &a.1)));
+        scored.truncate(kept(scored.len(), limit));
+        let found = scored
+            .into_iter()
+            .map(|(score, _, mut lesson)| {
+                if let (Some(by), JsValue::Object(map)) = (
+                    id_of(&lesson).and_then(|id| superseded_by.get(&id)),
+                    &mut lesson,
+                ) {
+                    map.set(
+                        "superseded_by",
+                        JsValue::Array(by.iter().cloned().map(JsValue::String).collect()),
+                    );
+                }
+                (score, lesson)
+            })
+            .collect();
+        (warnings, found)
+    }
+}
+
+const WORDS: &[&str] = &[
+    "rate",
+    "limit",
+    "cache",
+    "csv",
+    "RATE",
+    "rate-limit",
+    "café",
+    "\u{212A}ey",
+    "x1",
+];
+const IDS: &[&str] = &["L1", "L2", "L3", "L-\u{e9}", "7", ""];
+const DATES: &[&str] = &["2026-01-01", "2026-01-02", "2025-12-31", "b", "B", "É", ""];
+
+/// A JSON string literal of `text`, escaped or not.
+fn quoted(text: &str, escape: bool) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if escape && !c.is_ascii_alphanumeric() => {
+                let mut buf = [0u16; 2];
+                for u in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c if escape && c.is_ascii_lowercase() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A field's value as query-relevant lessons hold them: mostly strings, sometimes not.
+fn field_value(pick: &'static [&'static str]) -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => (prop::sample::select(pick), any::<bool>()).prop_map(|(t, e)| quoted(t, e)),
+        1 => prop::sample::select(vec!["null", "0", "1", "true", "false", "[]", "{}", "[\"L1\"]", "2027", "-0.0", "1e400", "{\"id\":\"L1\"}"])
+            .prop_map(str::to_string),
+    ]
+}
+
+fn pattern_value() -> impl Strategy<Value = String> {
+    let element = prop_oneof![
+        8 => (prop::sample::select(WORDS), any::<bool>()).prop_map(|(t, e)| quoted(t, e)),
+        1 => prop::sample::select(vec!["null", "0", "5", "true", "[\"csv\",null]", "{\"a\":1}", "\"\""])
+            .prop_map(str::to_string),
+    ];
+    prop_oneof![
+        6 => (prop::collection::vec(element, 0..4), prop::sample::select(vec![",", " , ", ",\t"]))
+            .prop_map(|(items, sep)| format!("[{}]", items.join(sep))),
+        1 => (prop::sample::select(WORDS), any::<bool>()).prop_map(|(t, e)| quoted(&format!("{t} cache"), e)),
+        1 => prop::sample::select(vec!["null", "3", "{}", "true"]).prop_map(str::to_string),
+    ]
+}
+
+/// One ledger line: a lesson of any shape (repeated and escaped keys, nested look-alikes,
+/// markers, supersessions), or anything else a ledger may hold.
+fn ledger_line() -> impl Strategy<Value = Vec<u8>> {
+    let key = |name: &'static str| prop_oneof![8 => Just(quoted(name, false)), 1 => Just(quoted(name, true))];
+    let pair = prop_oneof![
+        3 => (key("id"), field_value(IDS)).prop_map(|(k, v)| format!("{k}:{v}")),
+        3 => (key("created"), field_value(DATES)).prop_map(|(k, v)| format!("{k}:{v}")),
+        4 => (key("pattern"), pattern_value()).prop_map(|(k, v)| format!("{k} : {v}")),
+        1 => (key("invalidates"), field_value(IDS)).prop_map(|(k, v)| format!("{k}:{v}")),
+        1 => (key("supersedes"), prop::collection::vec(field_value(IDS), 0..3))
+            .prop_map(|(k, v)| format!("{k}:[{}]", v.join(","))),
+        1 => Just("\"tags\":[\"rate\"],\"x\":{\"id\":\"L9\",\"pattern\":[\"csv\"]}".to_string()),
+        1 => Just("\"anvil_ledger_entry_version\":1,\"evidence\":\"e \\\" é\"".to_string()),
+    ];
+    let lesson = prop::collection::vec(pair, 0..7)
+        .prop_map(|pairs| format!("{{{}}}", pairs.join(",")).into_bytes());
+    prop_oneof![
+        12 => lesson,
+        1 => prop::sample::select(vec![
+            &b"null"[..], b" null ", b"[\"L1\",\"2026-09-09\",[\"rate\"]]", b"\"text\"", b"5",
+            b"{oops", b"{\"id\":\"L1\",}", b"", b"   ", b"\xc2\xa0", b"\xef\xbb\xbf{}",
+            b"{\"id\":\"\xff\",\"pattern\":[\"rate\"]}", b"{\"pattern\":[\"ra\xffte\"]}",
+            b"{\"pattern\":[\"rate\"]}\r", b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        ])
+        .prop_map(<[u8]>::to_vec),
+    ]
+}
+
+/// A ledger: lines, each ended by `\n` or `\r\n`, the last one perhaps not ended at all.
+fn ledger_bytes() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec((ledger_line(), any::<bool>()), 0..14),
+        prop_oneof![3 => Just(None), 1 => Just(Some(&b""[..])), 1 => Just(Some(&b"{\"id\":\"L1\",\"pat"[..])), 1 => Just(Some(&b"{\"pattern\":[\"rate\"]}"[..]))],
+    )
+        .prop_map(|(lines, tail)| {
+            let mut out = Vec::new();
+            for (line, crlf) in lines {
+                out.extend_from_slice(&line);
+                out.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+            }
+            if let Some(tail) = tail {
+                out.extend_from_slice(tail);
+            }
+            out
+        })
+}
+
+fn query_words() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "rate",
+            "limit",
+            "cache",
+            "CSV",
+            "key",
+            "caf",
+            "x1",
+            "rate-limit",
+            "zzz",
+        ]),
+        0..4,
+    )
+    .prop_map(|w| w.join(" "))
+}
+
+/// How a line is read for a query: skimmed, or parsed whole.
+type ReadLine = for<'a> fn(
+    &'a [u8],
+    &mut Vec<std::borrow::Cow<'a, [u8]>>,
+) -> git_ucg::lesson::query_index::Ranked<'a>;
+
+/// A line's facts in a comparable form: its tokens as a set, in byte order.
+fn comparable(line: &[u8], read: ReadLine) -> String {
+    use git_ucg::lesson::query_index::Ranked;
+    let mut tokens = Vec::new();
+    match read(line, &mut tokens) {
+        Ranked::Lesson(mut facts) => {
+            let mut set: Vec<&[u8]> = tokens[facts.tokens.clone()]
+                .iter()
+                .map(|t| &t[..])
+                .collect();
+            set.sort();
+            set.dedup();
+            facts.tokens = 0..0;
+            format!("{facts:?} {set:?}")
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+
+    /// A line skimmed gives the facts of the line parsed whole.
+    #[test]
+    fn a_skimmed_line_reads_as_the_parsed_line(line in ledger_line(), bytes in prop::collection::vec(any::<u8>(), 0..40)) {
+        use git_ucg::lesson::query_index::{read_line, read_line_parsed};
+        for line in [&line[..], &bytes[..]] {
+            prop_assert_eq!(comparable(line, read_line), comparable(line, read_line_parsed), "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    /// `query` answers as the scan it replaced — warnings, lessons, order, scores — from the
+    /// index a scan builds and from the index kept beside the ledger, read back.
+    #[test]
+    fn query_answers_as_the_scan(ledger in ledger_bytes(), pattern in query_words(), limit in prop::sample::select(vec![0.0, 1.0, 2.0, 5.0, -1.0, 100.0, f64::NAN]), hide in any::<bool>()) {
+        use git_ucg::lesson::query;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("ledger.jsonl");
+        std::fs::write(&path, &ledger).unwrap_or_else(|e| panic!("{e}"));
+        let paths = ledger::paths(Some(&path));
+        let want = oracle::query(&ledger, &path.display().to_string(), &pattern, limit, hide);
+        for round in ["scan", "kept index"] {
+            let mut warnings = Vec::new();
+            let got = query::query_keeping(&paths, &JsString::from(pattern.as_str()), limit, hide, 0, &mut |w| warnings.push(w));
+            prop_assert!(got.is_ok(), "{round}: {got:?}");
+            let got = got.unwrap_or_default();
+            prop_assert_eq!(&warnings, &want.0, "{}", round);
+            let show = |found: &[(usize, JsValue)]| found.iter().map(|(s, l)| format!("{s} {}", l.to_json_string())).collect::<Vec<_>>();
+            prop_assert_eq!(show(&got), show(&want.1), "{}", round);
+            prop_assert!(query::index_path(&path).exists(), "{}", round);
+        }
+    }
+
+    /// Whatever stands where the index is kept, the query answers as the scan.
+    #[test]
+    fn a_damaged_kept_index_is_not_believed(ledger in ledger_bytes(), cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(), noise in prop::collection::vec(any::<u8>(), 0..64)) {
+        use git_ucg::lesson::{query, query_index};
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("ledger.jsonl");
+        std::fs::write(&path, &ledger).unwrap_or_else(|e| panic!("{e}"));
+        let paths = ledger::paths(Some(&path));
+        let want = oracle::query(&ledger, &path.display().to_string(), "rate cache", 5.0, false);
+        let identity = git_ucg::store::FileIdentity::of(&std::fs::metadata(&path).unwrap_or_else(|e| panic!("{e}")));
+        let good = query_index::build(&ledger, identity).unwrap_or_default();
+        let mut flipped = good.clone();
+        if !flipped.is_empty() {
+            let at = flip.index(flipped.len());
+            flipped[at] ^= 0x20;
+        }
+        for damaged in [good[..cut.index(good.len() + 1)].to_vec(), flipped, noise] {
+            let _ = query_index::View::parse(&damaged).map(|v| v.answer(&JsString::from("rate cache"), 5.0, false));
+            std::fs::write(query::index_path(&path), &damaged).unwrap_or_else(|e| panic!("{e}"));
+            let mut warnings = Vec::new();
+            let got = query::query_keeping(&paths, &JsString::from("rate cache"), 5.0, false, usize::MAX, &mut |w| warnings.push(w)).unwrap_or_default();
+            prop_assert_eq!(&warnings, &want.0);
+            prop_assert_eq!(got.iter().map(|(s, l)| format!("{s} {}", l.to_json_string())).collect::<Vec<_>>(), want.1.iter().map(|(s, l)| format!("{s} {}", l.to_json_string())).collect::<Vec<_>>());
+        }
+    }
+}

@@ -96,3 +96,120 @@ proptest! {
         prop_assert_eq!(added.replacen(&format!("- {row}\n"), "", 1), doc);
     }
 }
+
+/// Log bytes rich in what the phase-line reader looks for: `phase.`, line ends, `\r`, JSON.
+fn log_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        4 => event_line().prop_map(String::into_bytes),
+        2 => prop::sample::select(vec![
+            &b"phase."[..], b"\n", b"\r\n", b"\r", b"  \n", b"phase.phase.", b"{\"event\":\"phase.completed\",\"phase\":2}",
+            b"phas", b"e.", b"\xff", b"{\"event\":\"phase.started\",\"phase\":1,\"phase\":\"x\"}",
+        ])
+        .prop_map(<[u8]>::to_vec),
+        1 => proptest::collection::vec(any::<u8>(), 0..12),
+    ];
+    proptest::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+}
+
+/// A snapshot whose status may depend on the clock: running or not, a start time or none, phases
+/// completed at times around it.
+fn timed_meta() -> impl Strategy<Value = (Value, i64)> {
+    let base = 1_780_000_000i64;
+    let time = move |offset: i64| {
+        jiff::Timestamp::from_second(base + offset)
+            .map(|t| t.to_string())
+            .unwrap_or_default()
+    };
+    (
+        prop_oneof![Just("running"), Just("completed"), Just("aborted")],
+        proptest::option::of(-8000i64..8000),
+        proptest::collection::vec(proptest::option::of(-8000i64..8000), 0..4),
+        prop_oneof![
+            Just(None),
+            Just(Some("not a time")),
+            Just(Some("2026-07-14T12:00:00"))
+        ],
+        -9000i64..9000,
+    )
+        .prop_map(move |(status, started, done, odd, now)| {
+            let phases: serde_json::Map<String, Value> = done
+                .into_iter()
+                .enumerate()
+                .map(|(n, d)| {
+                    let at = d.map_or(Value::Null, |d| Value::from(time(d)));
+                    (
+                        n.to_string(),
+                        json!({"status": "completed", "completed_at": at}),
+                    )
+                })
+                .collect();
+            let started = match (started, odd) {
+                (Some(s), _) => Value::from(time(s)),
+                (None, Some(text)) => Value::from(text),
+                (None, None) => Value::Null,
+            };
+            (
+                json!({"status": status, "started_at": started, "phases": phases}),
+                base + now,
+            )
+        })
+}
+
+proptest! {
+    /// The phase-line reader of `sdlc list` reads exactly the lines the filter keeps, numbered
+    /// alike.
+    #[test]
+    fn phase_lines_are_the_filtered_lines(bytes in log_bytes()) {
+        prop_assert_eq!(events::parse_phase_lines(&bytes), events::parse_filtered(&bytes, events::may_be_phase_event));
+    }
+
+    /// `status_holds` is exact: within the seconds it gives, the status shown (and its warnings)
+    /// is the one at `now`; at its bounds it is not.
+    #[test]
+    fn a_status_holds_while_the_clock_says_so((meta, now) in timed_meta(), probe in -20_000i64..20_000) {
+        let meta = meta.as_object().cloned().unwrap_or_default();
+        let at = |s: i64| jiff::Timestamp::from_second(s).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        let shown = |s: i64| {
+            let mut warnings = Vec::new();
+            let status = run::display_status(&meta, at(s), &mut warnings);
+            (status, warnings)
+        };
+        let (from, until) = run::status_holds(&meta, at(now));
+        let t = now + probe;
+        let inside = from.is_none_or(|f| f <= t) && until.is_none_or(|u| t < u);
+        if inside {
+            prop_assert_eq!(shown(t), shown(now));
+        }
+        if let Some(until) = until {
+            prop_assert_ne!(shown(until), shown(now));
+            prop_assert_eq!(shown(until - 1), shown(now));
+        }
+        if let Some(from) = from {
+            prop_assert_ne!(shown(from - 1), shown(now));
+            prop_assert_eq!(shown(from), shown(now));
+        }
+    }
+
+    /// Any bytes read as the list cache are refused or read, never a panic; what is written reads
+    /// back, for its own runs directory only.
+    #[test]
+    fn the_list_cache_reads_back(bytes in proptest::collection::vec(any::<u8>(), 0..200), line in "\\PC{0,20}") {
+        use git_ucg::sdlc::list_cache::{Entry, ListCache};
+        use git_ucg::sdlc::loaded::Summary;
+        let runs = std::path::Path::new("/r/docs/superpowers/runs");
+        let _ = ListCache::parse(&bytes, runs);
+        let mut cache = ListCache::new(runs);
+        let summary = Summary { line: line.clone(), doc: json!({"line": line, "phase": 7}), warnings: Vec::new() };
+        let stamps = (Some([1, 2, 3, 4, 5, 6, 7]), None);
+        cache.insert("run".into(), Entry::new(&summary, stamps, (None, Some(100))));
+        let bytes = cache.to_bytes();
+        let read = ListCache::parse(&bytes, runs);
+        prop_assert_eq!(read.as_ref(), Some(&cache));
+        prop_assert!(ListCache::parse(&bytes, std::path::Path::new("/elsewhere")).is_none());
+        let read = read.unwrap_or_else(|| ListCache::new(runs));
+        prop_assert!(read.get("run", &stamps, 99).is_some_and(|e| e.line == line));
+        prop_assert!(read.get("run", &stamps, 100).is_none());
+        prop_assert!(read.get("run", &(Some([1, 2, 3, 4, 5, 6, 8]), None), 0).is_none());
+        prop_assert!(read.get("other", &stamps, 0).is_none());
+    }
+}

@@ -129,6 +129,9 @@ pub struct RepoShape {
     pub commits_per_story: usize,
     pub files_per_commit: usize,
     pub change_every: usize,
+    /// Check the tip out into the work tree (false: the commits and refs only — HEAD resolves, the
+    /// work tree holds nothing but what the bench writes; for repositories too large to check out).
+    pub checkout: bool,
 }
 
 impl RepoShape {
@@ -143,6 +146,7 @@ impl RepoShape {
             commits_per_story: 0,
             files_per_commit: 0,
             change_every: 1,
+            checkout: true,
         }
     }
 }
@@ -284,7 +288,14 @@ pub fn write_repo(root: &Path, shape: RepoShape) -> (String, String) {
     } else {
         "main"
     };
-    git(root, &["checkout", "--quiet", branch]);
+    if shape.checkout {
+        git(root, &["checkout", "--quiet", branch]);
+    } else {
+        git(
+            root,
+            &["symbolic-ref", "HEAD", &format!("refs/heads/{branch}")],
+        );
+    }
     let first = story_marks
         .first()
         .map(|(_, b, _)| sha_of(*b))
@@ -329,6 +340,17 @@ pub fn time_pair(
         samples.1.push(time_runs(1, &mut b));
     }
     (median(samples.0), median(samples.1))
+}
+
+/// [`time_pair`] for any number of commands, run in turn `runs` times each: their medians.
+pub fn time_alternating(runs: usize, commands: &mut [&mut dyn FnMut() -> Command]) -> Vec<f64> {
+    let mut samples = vec![Vec::new(); commands.len()];
+    for _ in 0..runs {
+        for (make, sample) in commands.iter_mut().zip(&mut samples) {
+            sample.push(time_runs(1, &mut **make));
+        }
+    }
+    samples.into_iter().map(median).collect()
 }
 
 /// Median of a sample of durations in milliseconds.

@@ -1,20 +1,24 @@
 //! Every parser of on-disk UCG data, fed the same arbitrary bytes: the RED registry, a scan, the
 //! answers file, the heartbeat, sprint-status, markers, the ledger, the decision log, and the
-//! Python-compatible JSON beneath them. None may panic; whatever parses must
+//! Python-compatible JSON beneath them, and the prompt's cache. None may panic; whatever parses must
 //! survive `apply` and serialize to a document that parses back to the same registry.
 
 #![no_main]
 
-use git_ucg::ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::pyjson;
+use git_ucg::ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::ucg::{
     budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve,
     sprint,
 };
-use std::path::Path;
 use libfuzzer_sys::fuzz_target;
+use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
+    // The prompt's cache, as found under the git directory (stamps looked up under a root that
+    // does not exist).
+    let _ =
+        git_ucg::commands::status::prompt::cached_segment(data, Path::new("/nonexistent"), None);
     let closed = decisions::closed_ids(Some(data));
     let registry = reds::Registry::parse(Some(data), "fuzz");
     let _ = heartbeat::parse(data);
@@ -26,7 +30,9 @@ fuzz_target!(|data: &[u8]| {
         registry: Some(data.to_vec()),
         decisions: Some(data.to_vec()),
         sidecars: [("escalation-x.json".to_string(), data.to_vec())].into(),
-        ledger_rows: std::str::from_utf8(data).map(ledger::rows).unwrap_or_default(),
+        ledger_rows: std::str::from_utf8(data)
+            .map(ledger::rows)
+            .unwrap_or_default(),
         names: names.clone(),
         unreadable_files: Vec::new(),
     };
@@ -84,8 +90,8 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(next) = &applied {
             let text = next.to_pretty_json();
             // Compared as text: a NaN read from the scan is never equal to itself.
-            let reread = reds::Registry::parse(Some(text.as_bytes()), "fuzz")
-                .map(|r| r.to_pretty_json());
+            let reread =
+                reds::Registry::parse(Some(text.as_bytes()), "fuzz").map(|r| r.to_pretty_json());
             assert_eq!(reread, Ok(text));
         }
         // The registry writer's own path: the four fields, the document written directly.

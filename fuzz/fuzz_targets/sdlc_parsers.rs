@@ -1,14 +1,19 @@
-//! Every reader of agentic-sdlc run files, fed the same arbitrary bytes: the event log, the
-//! snapshot, the algorithms over both, and the work-item Markdown edits (which must change only the
-//! bytes they mean to).
+//! Every reader of agentic-sdlc run files, fed the same arbitrary bytes: the event log (its
+//! phase-line reader must read what the filter keeps), the snapshot, the algorithms over both, the
+//! work-item Markdown edits (which must change only the bytes they mean to), and `list`'s cache.
 
 #![no_main]
 
-use git_ucg::sdlc::{events, markdown, run};
+use git_ucg::sdlc::{events, list_cache, markdown, run};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let log = events::parse(data);
+    assert_eq!(
+        events::parse_phase_lines(data),
+        events::parse_filtered(data, events::may_be_phase_event)
+    );
+    let _ = list_cache::ListCache::parse(data, std::path::Path::new("/runs"));
     let meta = match serde_json::from_slice(data) {
         Ok(serde_json::Value::Object(meta)) => meta,
         _ => serde_json::Map::new(),

@@ -7,7 +7,9 @@ mod strict;
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::hooks::{is_ours, is_runnable, run_git, run_hook_program};
+use crate::git::hooks::{
+    direct_hook_binary, fits_on_shebang, is_ours, is_runnable, run_git, run_hook_program,
+};
 use crate::git::ArtifactSource;
 use crate::render::visible;
 use crate::store::{self, InstallError};
@@ -20,22 +22,37 @@ const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
 const CHAINED_SUFFIX: &str = ".pre-ucg";
 
-/// The script of `hook`: every gate hook is one template with its name filled in; the
-/// reference-transaction hook, run for every ref update, filters in the shell first.
-fn template(hook: HookName) -> String {
-    match hook {
-        HookName::ReferenceTransaction => include_str!("../../hooks/reference-transaction").into(),
-        _ => include_str!("../../hooks/gate").replace("@HOOK@", hook.file_name()),
-    }
+/// How a hook starts git-ucg.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `hooks/direct`: the kernel runs this binary as the hook file's interpreter.
+    Direct,
+    /// `hooks/gate`, `hooks/reference-transaction`: a shell script that looks for the binary.
+    Script,
 }
 
-/// The script as installed: the template with this binary's absolute path baked in (single-quoted
-/// for sh).
-fn script(hook: HookName) -> String {
-    let exe = std::env::current_exe()
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    template(hook).replace(BAKED, &exe.replace('\'', "'\\''"))
+/// The file of `hook` in `form`: every gate hook is one template with its name filled in; the
+/// reference-transaction script, run for every ref update, filters in the shell first.
+fn template(hook: HookName, form: Form) -> String {
+    let text = match (form, hook) {
+        (Form::Direct, _) => include_str!("../../hooks/direct"),
+        (Form::Script, HookName::ReferenceTransaction) => {
+            include_str!("../../hooks/reference-transaction")
+        }
+        (Form::Script, _) => include_str!("../../hooks/gate"),
+    };
+    text.replace("@HOOK@", hook.file_name())
+}
+
+/// The file as installed: the template with `binary` (this one) baked in — on the `#!` line, or
+/// single-quoted for sh.
+fn hook_file(hook: HookName, form: Form, binary: &Path) -> String {
+    let binary = binary.to_string_lossy();
+    let baked = match form {
+        Form::Direct => binary.into_owned(),
+        Form::Script => binary.replace('\'', "'\\''"),
+    };
+    template(hook, form).replace(BAKED, &baked)
 }
 
 /// The hooks `--only` names, else the default set (with `--all-commits`, the reference-transaction
@@ -95,6 +112,14 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     }
     store::create_dirs(&dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+    // The kernel starts this binary for a direct hook: a shell start less per hook. `--script`
+    // installs the scripts that look for the binary at every run; so does a binary whose path
+    // cannot stand on a `#!` line.
+    let binary = std::env::current_exe().unwrap_or_default();
+    let form = match args.script || !fits_on_shebang(&binary) {
+        true => Form::Script,
+        false => Form::Direct,
+    };
     for hook in selected(&args.only, args.all_commits) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
@@ -113,7 +138,14 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
                 .map_err(|e| Error::new(format!("cannot move {} aside: {e}", path.display())))?;
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
-        let text = script(hook);
+        // git runs the reference-transaction hook five times for a commit, and all but one
+        // transaction leave at once: a shell's start is cheaper than git-ucg's for that, so it
+        // stays a script (which starts git-ucg only for a prepared branch update).
+        let form = match hook {
+            HookName::ReferenceTransaction => Form::Script,
+            _ => form,
+        };
+        let text = hook_file(hook, form, &binary);
         if !args.force && crate::store::read_text(&path).is_ok_and(|old| old == text) {
             println!("up to date: {}", path.display());
             continue;
@@ -186,8 +218,11 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
 struct HookState {
     hook: &'static str,
     path: String,
-    /// `active`, `inactive` (ours, where git does not look), `foreign`, `absent`.
+    /// `active`, `inactive` (ours, where git does not look), `broken` (the binary a direct hook
+    /// names is gone: git cannot run it and refuses), `foreign`, `absent`.
     state: &'static str,
+    /// The binary a direct hook starts (`None` for a script, which looks for it at every run).
+    runs: Option<String>,
     chained: Option<String>,
 }
 
@@ -201,7 +236,11 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let executable =
             std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+        let interpreter = direct_hook_binary(&path);
+        let interpreter_gone = interpreter.as_deref().is_some_and(|b| !is_runnable(b));
         let state = match (path.exists(), is_ours(&path)) {
+            // git cannot start it, and refuses every commit (or push) until it is reinstalled.
+            (true, true) if interpreter_gone => "broken",
             (true, true) if executable => "active",
             (true, true) => "inactive",
             (true, false) => "foreign",
@@ -211,6 +250,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             hook: hook.file_name(),
             path: path.display().to_string(),
             state,
+            runs: interpreter.map(|p| p.display().to_string()),
             chained: chained.exists().then(|| chained.display().to_string()),
         });
         // Ours, but where git does not look (core.hooksPath points elsewhere).
@@ -220,6 +260,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
                 hook: hook.file_name(),
                 path: stray.display().to_string(),
                 state: "inactive",
+                runs: direct_hook_binary(&stray).map(|p| p.display().to_string()),
                 chained: None,
             });
         }
@@ -254,9 +295,13 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "active" => "installed, git runs it",
             "inactive" => "installed but inactive: git does not run it from there",
             "foreign" => "another hook, not git-ucg's",
+            "broken" => "BROKEN: its binary is gone; git refuses until it is reinstalled (git ucg hooks install)",
             _ => "not installed",
         };
         writeln!(out, "  {:<10}  {what}  ({})", s.hook, s.path)?;
+        if let Some(binary) = &s.runs {
+            writeln!(out, "  {:<10}  git starts {binary}", "")?;
+        }
         if let Some(chained) = &s.chained {
             writeln!(out, "  {:<10}  chains {chained}, run first", "")?;
         }
@@ -290,7 +335,13 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     if matches!(hook, HookName::PrePush | HookName::ReferenceTransaction) {
         std::io::stdin().lock().read_to_end(&mut stdin)?;
     }
-    if let Ok((dir, _)) = ctx.hooks_dir() {
+    // A hook installed as a link knows where git ran it from: the chained hook is beside it, and
+    // no repository needs opening to find it.
+    let dir = match args.invoked_as.as_deref().and_then(Path::parent) {
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => ctx.hooks_dir().map(|(dir, _)| dir),
+    };
+    if let Ok(dir) = dir {
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         // As git does, a hook file that is not executable is not run.
         if is_runnable(&chained) {

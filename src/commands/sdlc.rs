@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::sdlc::events::Line;
 use crate::sdlc::layout::{run_dirs, select, Layout};
 use crate::sdlc::ledger;
+use crate::sdlc::list_cache::{self, Entry, ListCache};
 use crate::sdlc::loaded::{json_bytes, load, refuse_completed, summarize, Loaded, Summary};
 use crate::sdlc::run;
 use crate::store;
@@ -32,22 +33,88 @@ pub fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
     }
 }
 
+/// One run as `list` shows it, and the entry to keep for it (found in the cache, or new).
+struct Listed {
+    line: String,
+    doc: Option<Value>,
+    entry: Option<Entry>,
+    new: bool,
+}
+
+/// A run from the cache when its entry holds, else read and summarized.
+fn list_one(
+    id: &str,
+    dir: &Path,
+    cache: Option<&ListCache>,
+    now: jiff::Timestamp,
+    json: bool,
+) -> Listed {
+    let stamps = list_cache::stamps(dir);
+    let kept = stamps
+        .as_ref()
+        .and_then(|s| cache?.get(id, s, now.as_second()));
+    if let Some(entry) = kept {
+        let doc = match json {
+            true => serde_json::from_str(&entry.doc).ok(),
+            false => None,
+        };
+        if doc.is_some() || !json {
+            return Listed {
+                line: entry.line.clone(),
+                doc,
+                entry: Some(entry.clone()),
+                new: false,
+            };
+        }
+    }
+    let loaded = load(id, dir, true);
+    let summary = summarize(&loaded, now);
+    // Kept only when nothing wrote the run's files while they were read.
+    let entry = stamps
+        .filter(|before| list_cache::stamps(dir).as_ref() == Some(before))
+        .map(|stamps| {
+            let holds = loaded
+                .meta
+                .as_ref()
+                .map_or((None, None), |meta| run::status_holds(meta, now));
+            Entry::new(&summary, stamps, holds)
+        });
+    Listed {
+        line: summary.line,
+        doc: Some(summary.doc),
+        entry,
+        new: true,
+    }
+}
+
 fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let dirs = run_dirs(&layout.runs, args.by_mtime)?;
     let now = jiff::Timestamp::now();
+    let json = args.layout.json.on;
+    // What the last listing showed, kept under the git directory.
+    let kept_at = ctx
+        .repo()
+        .ok()
+        .and_then(|repo| std::path::absolute(repo.git_dir()).ok())
+        .map(|git_dir| git_dir.join("ucg"));
+    let cache = kept_at
+        .as_ref()
+        .and_then(|dir| store::read_file(dir.join(list_cache::FILE)).ok())
+        .and_then(|bytes| ListCache::parse(&bytes, &layout.runs));
     // Each run is read on its own: split the list over the cores.
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(8);
     let chunk = dirs.len().div_ceil(workers).max(1);
-    let summaries: Vec<Summary> = std::thread::scope(|scope| {
+    let listed: Vec<Listed> = std::thread::scope(|scope| {
         let handles: Vec<_> = dirs
             .chunks(chunk)
             .map(|part| {
+                let cache = cache.as_ref();
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(id, dir)| summarize(&load(id, dir, true), now))
+                        .map(|(id, dir)| list_one(id, dir, cache, now, json))
                         .collect::<Vec<_>>()
                 })
             })
@@ -57,14 +124,32 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    if args.layout.json.on {
-        let runs: Vec<Value> = summaries.into_iter().map(|s| s.doc).collect();
+    if let Some(dir) = kept_at {
+        let changed = listed.iter().any(|l| l.new && l.entry.is_some())
+            || cache.as_ref().map_or(0, ListCache::len) != listed.iter().filter(|l| !l.new).count();
+        if changed {
+            let mut fresh = ListCache::new(&layout.runs);
+            for ((id, _), l) in dirs.iter().zip(&listed) {
+                if let Some(entry) = &l.entry {
+                    fresh.insert(id.clone(), entry.clone());
+                }
+            }
+            if store::create_dirs(&dir).is_ok() {
+                let _ = store::replace_cache(
+                    &dir.join(list_cache::FILE),
+                    ".sdlc-list",
+                    &fresh.to_bytes(),
+                );
+            }
+        }
+    }
+    if json {
+        let runs: Vec<Value> = listed.into_iter().filter_map(|l| l.doc).collect();
         return crate::output::print_json(&json!({"schema": "git-ucg.sdlc-runs/1", "runs": runs}));
     }
-    let mut out = std::io::stdout().lock();
-    for summary in &summaries {
-        writeln!(out, "{}", summary.line)?;
-    }
+    // One write, not one per run (stdout is line-buffered).
+    let text: String = listed.iter().map(|l| format!("{}\n", l.line)).collect();
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(0)
 }
 

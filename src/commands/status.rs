@@ -3,7 +3,7 @@
 //! segment (`--prompt`) and a live view (`--watch`). Every form reads and never writes under the
 //! artifact directories.
 
-mod prompt;
+pub mod prompt;
 
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;

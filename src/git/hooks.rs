@@ -13,6 +13,29 @@ pub fn is_ours(path: &Path) -> bool {
     crate::store::read_file(path).is_ok_and(|b| String::from_utf8_lossy(&b).contains(HOOK_ID))
 }
 
+/// The argument on the `#!` line of a hook that the kernel starts git-ucg for (`hooks/direct`):
+/// the binary then gets `__hook <hook path> <git's arguments>`.
+pub const DIRECT_HOOK_ARG: &str = "__hook";
+
+/// Whether `binary` can stand on a `#!` line: an absolute path without blanks (the kernel splits
+/// the line at the first one) that fits in the 255 bytes the kernel reads of it.
+pub fn fits_on_shebang(binary: &Path) -> bool {
+    binary.to_str().is_some_and(|path| {
+        path.starts_with('/')
+            && !path.chars().any(|c| c.is_whitespace() || c.is_control())
+            && "#!".len() + path.len() + 1 + DIRECT_HOOK_ARG.len() < 256
+    })
+}
+
+/// The binary a direct hook names on its `#!` line, if the file at `path` is one.
+pub fn direct_hook_binary(path: &Path) -> Option<PathBuf> {
+    let bytes = crate::store::read_file(path).ok()?;
+    let first = bytes.split(|b| *b == b'\n').next()?;
+    let line = std::str::from_utf8(first).ok()?.strip_prefix("#!")?;
+    let binary = line.strip_suffix(&format!(" {DIRECT_HOOK_ARG}"))?;
+    Some(PathBuf::from(binary))
+}
+
 /// Whether git would run the file at `path` as a hook: a file with an execute bit.
 pub fn is_runnable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

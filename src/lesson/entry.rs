@@ -256,7 +256,12 @@ pub fn index_keys(entry: &JsObject) -> Vec<JsString> {
 /// The token set `query` scores against: the tokenized `pattern` elements when it is an array,
 /// else the tokenized `pattern`.
 pub fn pattern_tokens(lesson: &JsValue) -> HashSet<String> {
-    match lesson.get("pattern") {
+    tokens_of_pattern(lesson.get("pattern"))
+}
+
+/// [`pattern_tokens`] of a lesson whose `pattern` is this value.
+pub fn tokens_of_pattern(pattern: Option<&JsValue>) -> HashSet<String> {
+    match pattern {
         Some(JsValue::Array(items)) => items.iter().flat_map(|p| value_tokens(Some(p))).collect(),
         other => value_tokens(other).into_iter().collect(),
     }

@@ -43,6 +43,12 @@ impl JsString {
         &self.0
     }
 
+    /// A string from bytes [`JsString::as_bytes`] gave (kept by git-ucg, e.g. in its query
+    /// index). Other bytes make a string that reads oddly but safely.
+    pub fn from_wtf8(bytes: Vec<u8>) -> JsString {
+        JsString(bytes)
+    }
+
     /// The text, when it holds no lone surrogate.
     pub fn as_str(&self) -> Option<&str> {
         std::str::from_utf8(&self.0).ok()
@@ -845,6 +851,12 @@ pub fn locale_compare(a: &JsString, b: &JsString) -> std::cmp::Ordering {
     if a == b {
         return std::cmp::Ordering::Equal;
     }
+    // Digits and hyphens — the dates DG-Anvil writes — collate as their bytes do: one weight
+    // each, `-` below the digits, the digits in order.
+    let date_like = |s: &JsString| s.0.iter().all(|c| c.is_ascii_digit() || *c == b'-');
+    if date_like(a) && date_like(b) {
+        return a.0.cmp(&b.0);
+    }
     let (a, b) = (a.to_lossy(), b.to_lossy());
     COLLATOR.with(|c| c.borrow_mut().collate(a.as_ref(), b.as_ref()))
 }
@@ -896,6 +908,45 @@ mod tests {
                 .to_lossy(),
             "1,2,3,,[object Object],true,"
         );
+    }
+
+    #[test]
+    fn dates_collate_as_their_bytes() {
+        let mut collator = feruca::Collator::new(feruca::Tailoring::default(), false, false);
+        let mut collate = |a: &str, b: &str| collator.collate(a, b);
+        let alphabet = ["-", "0", "1", "2", "5", "9"];
+        let mut texts: Vec<String> = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        texts.extend(
+            [
+                "2026-01-02",
+                "2026-1-02",
+                "2026-01-012",
+                "-2026",
+                "2025-12-31",
+            ]
+            .map(String::from),
+        );
+        for a in &texts {
+            for b in &texts {
+                let want = if a == b {
+                    std::cmp::Ordering::Equal
+                } else {
+                    collate(a, b)
+                };
+                assert_eq!(
+                    locale_compare(&a.as_str().into(), &b.as_str().into()),
+                    want,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -12,5 +12,7 @@ pub mod index;
 pub mod js;
 pub mod ledger;
 pub mod query;
+pub mod query_index;
 pub mod record;
+pub mod skim;
 pub mod state;

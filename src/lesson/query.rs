@@ -3,29 +3,34 @@
 //! truthy `invalidates`) left out; equal scores newest first by `created` (`localeCompare`); at
 //! most `limit` (`0` is 5, a negative one drops that many from the end, as `slice` does). Beyond
 //! the reference: a malformed or `null` line is skipped with a warning (the reference fails the
-//! whole query), the index is not read at all, and superseded lessons are flagged or hidden.
+//! whole query), DG-Anvil's index is not read at all, and superseded lessons are flagged or
+//! hidden.
+//!
+//! The answer comes from git-ucg's own index of the ledger ([`super::query_index`]): the one kept
+//! beside a large ledger when it is of the ledger as it is now, else one built by scanning it
+//! (and kept for the next query).
 
-use super::entry::{self, LessonError};
+use super::entry::LessonError;
 use super::js::{self, JsString, JsValue};
-use super::ledger::{self, Paths};
+use super::ledger::Paths;
+use super::query_index::{self, Answer, Ranked, View, Warning};
 use super::record::io_error;
-use std::collections::{HashMap, HashSet};
+use crate::store::{self, FileIdentity};
+use std::path::{Path, PathBuf};
 
-/// How deep a worker's stack lets the parser go (`js::MAX_DEPTH` levels).
-const WORKER_STACK: usize = 64 << 20;
+/// From this size on, the index built by a scan is kept for the next query.
+const KEEP_FROM: usize = 1 << 20;
 
-/// `slice(0, limit)` after `limit || 5`.
-fn kept(len: usize, limit: f64) -> usize {
-    let limit = if limit == 0.0 || limit.is_nan() {
-        5.0
-    } else {
-        limit.trunc()
-    };
-    if limit < 0.0 {
-        (len as f64 + limit).max(0.0) as usize
-    } else {
-        limit.min(len as f64) as usize
-    }
+/// The lessons a query found, with their scores.
+type Found = Vec<(usize, JsValue)>;
+
+/// Where the index of `ledger` is kept: `.<name>.git-ucg-query` beside it.
+pub fn index_path(ledger: &Path) -> PathBuf {
+    let name = ledger
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    ledger.with_file_name(format!(".{name}.git-ucg-query"))
 }
 
 /// The lessons that match `pattern`, best first, at most `limit`, each with its score and a
@@ -37,123 +42,137 @@ pub fn query(
     limit: f64,
     hide_superseded: bool,
     warn: &mut dyn FnMut(String),
-) -> Result<Vec<(usize, JsValue)>, LessonError> {
-    let bytes = crate::store::read_if_present(&paths.ledger)
-        .map_err(|e| io_error("cannot read", &paths.ledger, e))?
-        .unwrap_or_default();
-    let (lines, torn) = ledger::raw_lines(&bytes);
-    if let Some(line) = torn {
-        warn(format!(
-            "warning: {}:{line}: torn last line (no newline), skipped",
-            paths.ledger.display()
-        ));
+) -> Result<Found, LessonError> {
+    query_keeping(paths, pattern, limit, hide_superseded, KEEP_FROM, warn)
+}
+
+/// [`query`], keeping the index a scan builds when the ledger has at least `keep_from` bytes (the
+/// tests keep it for any ledger).
+pub fn query_keeping(
+    paths: &Paths,
+    pattern: &JsString,
+    limit: f64,
+    hide_superseded: bool,
+    keep_from: usize,
+    warn: &mut dyn FnMut(String),
+) -> Result<Found, LessonError> {
+    let ledger = paths.ledger.display();
+    let mut say = |w: Warning| {
+        warn(match w {
+            Warning::Torn(n) => {
+                format!("warning: {ledger}:{n}: torn last line (no newline), skipped")
+            }
+            Warning::Null(n) => format!("warning: {ledger}:{n}: a null line, skipped"),
+            Warning::Malformed(n, e) => {
+                format!("warning: {ledger}:{n}: malformed line skipped ({e})")
+            }
+        })
+    };
+    let kept = index_path(&paths.ledger);
+    if let Some((warnings, found)) =
+        from_kept_index(&paths.ledger, &kept, pattern, limit, hide_superseded)
+    {
+        warnings.into_iter().for_each(&mut say);
+        return Ok(found);
     }
-    // The reference drops the lines `trim` leaves empty before parsing.
-    let lines: Vec<(usize, &[u8])> = lines
-        .into_iter()
-        .filter(|(_, line)| !JsString::from(js::decode(line).as_ref()).is_blank())
-        .collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    let chunk = lines.len().div_ceil(workers).max(1);
-    type Parsed = Vec<(usize, Result<JsValue, String>)>;
-    let parsed: Parsed = std::thread::scope(|scope| {
-        let handles: Vec<_> = lines
-            .chunks(chunk)
-            .map(|part| {
-                let work = move || {
-                    part.iter()
-                        .map(|(n, line)| (*n, js::parse_bytes(line)))
-                        .collect::<Parsed>()
-                };
-                std::thread::Builder::new()
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(scope, work)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| match h {
-                Ok(handle) => handle.join().unwrap_or_default(),
-                Err(_) => Vec::new(),
-            })
-            .collect()
-    });
-    if parsed.len() != lines.len() {
-        // A worker could not be started: parse here.
-        return Err(LessonError::new(
+    let (bytes, identity) = match store::read_file_identified(&paths.ledger) {
+        Ok(read) => read,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), None),
+        Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
+    };
+    let index = query_index::build(&bytes, identity.unwrap_or_default()).map_err(|_| {
+        LessonError::new(
             "E_IO",
             "cannot start the threads that read the ledger",
             JsValue::Null,
-        ));
+        )
+    })?;
+    let answer = View::parse(&index)
+        .and_then(|view| view.answer(pattern, limit, hide_superseded))
+        .ok_or_else(|| {
+            LessonError::new("E_IO", "the ledger's index is unreadable", JsValue::Null)
+        })?;
+    // Kept only when nothing wrote the ledger while it was read.
+    if identity.is_some() && bytes.len() >= keep_from {
+        let _ = store::replace_cache(&kept, ".git-ucg-query", &index);
     }
-    let mut lessons: Vec<JsValue> = Vec::with_capacity(parsed.len());
-    for (number, value) in parsed {
-        match value {
-            Ok(JsValue::Null) => warn(format!(
-                "warning: {}:{number}: a null line, skipped",
-                paths.ledger.display()
-            )),
-            Ok(value) => lessons.push(value),
-            Err(e) => warn(format!(
-                "warning: {}:{number}: malformed line skipped ({e})",
-                paths.ledger.display()
-            )),
+    let Answer { warnings, kept } = answer;
+    warnings.into_iter().for_each(&mut say);
+    kept.into_iter()
+        .map(|k| {
+            let line = usize::try_from(k.line.start)
+                .ok()
+                .zip(usize::try_from(k.line.end).ok())
+                .and_then(|(start, end)| bytes.get(start..end))
+                .unwrap_or_default();
+            // Scored from these bytes, which parse (the skim answers only for lines that do).
+            let lesson = js::parse_bytes(line).map_err(|e| {
+                LessonError::new(
+                    "E_IO",
+                    format!("a ledger line read once could not be read again: {e}"),
+                    JsValue::Null,
+                )
+            })?;
+            Ok((k.score, with_superseded_by(lesson, k.superseded_by)))
+        })
+        .collect()
+}
+
+fn with_superseded_by(mut lesson: JsValue, by: Option<Vec<JsString>>) -> JsValue {
+    if let (Some(by), JsValue::Object(map)) = (by, &mut lesson) {
+        map.set(
+            "superseded_by",
+            JsValue::Array(by.into_iter().map(JsValue::String).collect()),
+        );
+    }
+    lesson
+}
+
+/// The answer from the index kept beside the ledger, when it is of the ledger as it is: the
+/// same device, inode, size and times before the lessons kept are read and after. Each lesson
+/// read back must be the one the index describes. `None` sends the query to a scan.
+fn from_kept_index(
+    ledger: &Path,
+    kept: &Path,
+    pattern: &JsString,
+    limit: f64,
+    hide_superseded: bool,
+) -> Option<(Vec<Warning>, Found)> {
+    let index = store::read_file(kept).ok()?;
+    let view = View::parse(&index)?;
+    let file = store::open_regular(ledger).ok()??;
+    if FileIdentity::of(&file.metadata().ok()?) != view.identity() {
+        return None;
+    }
+    let answer = view.answer(pattern, limit, hide_superseded)?;
+    let wanted = super::entry::tokens(pattern);
+    let mut found = Vec::with_capacity(answer.kept.len());
+    for k in answer.kept {
+        let len = k.line.end.checked_sub(k.line.start)?;
+        let line = store::read_at(&file, k.line.start, len).ok()?;
+        let mut tokens = Vec::new();
+        let Ranked::Lesson(facts) = query_index::read_line(&line, &mut tokens) else {
+            return None;
+        };
+        let score = wanted
+            .iter()
+            .filter(|t| {
+                tokens[facts.tokens.clone()]
+                    .iter()
+                    .any(|have| have[..] == *t.as_bytes())
+            })
+            .count();
+        if line.len() as u64 != len
+            || score != k.score
+            || facts.created[..] != *k.created.as_bytes()
+        {
+            return None;
         }
+        let lesson = js::parse_bytes(&line).ok()?;
+        found.push((k.score, with_superseded_by(lesson, k.superseded_by)));
     }
-    let id_of = |l: &JsValue| l.get("id").and_then(JsValue::as_js_str).cloned();
-    let invalidated: HashSet<JsString> = lessons
-        .iter()
-        .filter_map(|l| l.get("invalidates").and_then(JsValue::as_js_str).cloned())
-        .collect();
-    let mut superseded_by: HashMap<JsString, Vec<JsString>> = HashMap::new();
-    for lesson in &lessons {
-        if let Some(JsValue::Array(old)) = lesson.get("supersedes") {
-            for old in old.iter().filter_map(JsValue::as_js_str) {
-                superseded_by
-                    .entry(old.clone())
-                    .or_default()
-                    .push(id_of(lesson).unwrap_or_default());
-            }
-        }
+    if FileIdentity::of(&file.metadata().ok()?) != view.identity() {
+        return None;
     }
-    let wanted = entry::tokens(pattern);
-    let mut scored: Vec<(usize, JsString, JsValue)> = lessons
-        .into_iter()
-        .filter(|l| !id_of(l).is_some_and(|id| invalidated.contains(&id)))
-        .filter(|l| !l.get("invalidates").is_some_and(JsValue::truthy))
-        .filter(|l| {
-            !(hide_superseded && id_of(l).is_some_and(|id| superseded_by.contains_key(&id)))
-        })
-        .filter_map(|l| {
-            let have = entry::pattern_tokens(&l);
-            let score = wanted.iter().filter(|t| have.contains(*t)).count();
-            // `l.created || ''`; a non-string one (on which the reference's comparison throws)
-            // compares as `String(created)`.
-            let created = match l.get("created") {
-                Some(c) if c.truthy() => c.to_js_string(),
-                _ => JsString::new(),
-            };
-            (score > 0).then_some((score, created, l))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| js::locale_compare(&b.1, &a.1)));
-    let keep = kept(scored.len(), limit);
-    scored.truncate(keep);
-    Ok(scored
-        .into_iter()
-        .map(|(score, _, mut lesson)| {
-            if let (Some(by), JsValue::Object(map)) = (
-                id_of(&lesson).and_then(|id| superseded_by.get(&id)),
-                &mut lesson,
-            ) {
-                map.set(
-                    "superseded_by",
-                    JsValue::Array(by.iter().cloned().map(JsValue::String).collect()),
-                );
-            }
-            (score, lesson)
-        })
-        .collect())
+    Some((answer.warnings, found))
 }

@@ -90,6 +90,33 @@ pub fn may_be_phase_event(line: &[u8]) -> bool {
     memchr::memmem::find(line, b"phase.").is_some()
 }
 
+/// `parse_filtered(bytes, may_be_phase_event)`, reading only around the phase events: one search
+/// for `phase.` over the whole log (not one per line), each hit's line found from it, the lines
+/// between counted (for their numbers) but not looked at. A run's log is mostly other events, and
+/// listing runs reads every log.
+pub fn parse_phase_lines(bytes: &[u8]) -> Log {
+    static PHASE: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    let phase = PHASE.get_or_init(|| memchr::memmem::Finder::new(b"phase."));
+    let mut log = Log {
+        torn_tail: !bytes.is_empty() && !bytes.ends_with(b"\n"),
+        ..Log::default()
+    };
+    // The line numbers are counted up to `counted`, which starts line `number`.
+    let (mut counted, mut number) = (0, 1);
+    let mut from = 0;
+    while let Some(hit) = phase.find(&bytes[from..]).map(|at| from + at) {
+        let start = memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |at| at + 1);
+        let end = memchr::memchr(b'\n', &bytes[hit..]).map_or(bytes.len(), |at| hit + at);
+        number += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
+        counted = start;
+        let line = &bytes[start..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        log.lines.push((number, parse_line(line)));
+        from = end;
+    }
+    log
+}
+
 impl Log {
     pub fn events(&self) -> impl Iterator<Item = &Event> {
         self.lines.iter().filter_map(|(_, line)| match line {
@@ -113,6 +140,20 @@ impl Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn phase_lines_are_the_filtered_lines() {
+        let bytes = b"{\"event\":\"phase.started\",\"phase\":1}\r\n\n{\"x\":\"phase.phase.\"}\nno\nphase.\r\n{\"event\":\"phase.completed\",\"phase\":1}";
+        assert_eq!(
+            parse_phase_lines(bytes),
+            parse_filtered(bytes, may_be_phase_event)
+        );
+        assert_eq!(parse_phase_lines(bytes).lines.len(), 4);
+        assert_eq!(
+            parse_phase_lines(b""),
+            parse_filtered(b"", may_be_phase_event)
+        );
+    }
 
     #[test]
     fn lenient_lines() {

@@ -46,9 +46,7 @@ pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
             }
         });
     let log = match crate::store::read_if_present(&dir.join("events.jsonl")) {
-        Ok(Some(bytes)) if phase_lines_only => {
-            Some(events::parse_filtered(&bytes, events::may_be_phase_event))
-        }
+        Ok(Some(bytes)) if phase_lines_only => Some(events::parse_phase_lines(&bytes)),
         Ok(Some(bytes)) => Some(events::parse(&bytes)),
         Ok(None) => {
             warnings.push("events.jsonl is missing: meta.json alone is shown".into());
@@ -124,15 +122,16 @@ pub struct Summary {
 
 pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
     let mut warnings = loaded.warnings.clone();
-    let meta = loaded.meta_or_empty();
+    let empty = Meta::new();
+    let meta = loaded.meta.as_ref().unwrap_or(&empty);
     let recon = loaded.reconstruction();
     warnings.extend(recon.warnings.iter().map(|w| format!("events.jsonl: {w}")));
     let status = match &loaded.meta {
         Some(meta) => run::display_status(meta, now, &mut warnings),
         None => "unknown".into(),
     };
-    let phase = run::shown_phase(&meta, &recon);
-    let changes = run::repairs(&meta, &recon);
+    let phase = run::shown_phase(meta, &recon);
+    let changes = run::repairs(meta, &recon);
     if loaded.meta.is_some() && !changes.is_empty() {
         warnings.push(format!(
             "meta.json is stale against events.jsonl ({}): `git ucg sdlc repair {}`",
@@ -140,16 +139,16 @@ pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
             loaded.id
         ));
     }
-    let run_id = run::text(&meta, "run_id").unwrap_or(&loaded.id).to_string();
-    let line = run::status_line(&run_id, &meta, phase, &status);
+    let run_id = run::text(meta, "run_id").unwrap_or(&loaded.id).to_string();
+    let line = run::status_line(&run_id, meta, phase, &status);
     let doc = json!({
         "run_id": run_id,
         "dir": loaded.dir.to_string_lossy(),
-        "mode": run::text(&meta, "mode"),
+        "mode": run::text(meta, "mode"),
         "phase": phase,
         "status": status,
         "stored_status": loaded.stored_status(),
-        "branch": run::text(&meta, "branch"),
+        "branch": run::text(meta, "branch"),
         "line": line,
         "warnings": warnings,
     });

@@ -6,6 +6,7 @@
 pub mod events;
 pub mod layout;
 pub mod ledger;
+pub mod list_cache;
 pub mod loaded;
 pub mod markdown;
 pub mod run;

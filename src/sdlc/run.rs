@@ -182,6 +182,37 @@ pub fn is_stale(meta: &Meta, now: jiff::Timestamp) -> Result<bool, String> {
     Ok(!recent)
 }
 
+/// The seconds of the clock, `[from, until)` (`None`: unbounded), over which
+/// [`display_status`] shows what it shows at `now`: only a `running` run with a start time
+/// depends on the clock, and it turns stale once for good — at the first second past both an
+/// hour after its start and half an hour after its latest completed phase.
+pub fn status_holds(meta: &Meta, now: jiff::Timestamp) -> (Option<i64>, Option<i64>) {
+    if text(meta, "status") != Some("running") {
+        return (None, None);
+    }
+    let Some(started) = text(meta, "started_at").and_then(parse_ts) else {
+        return (None, None);
+    };
+    let latest_done = meta
+        .get("phases")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, phase)| {
+            phase
+                .get("completed_at")
+                .and_then(Value::as_str)
+                .and_then(parse_ts)
+        })
+        .map(|done| done.as_second())
+        .max();
+    let turns = (started.as_second() + 3601).max(latest_done.map_or(i64::MIN, |d| d + 1801));
+    match now.as_second() < turns {
+        true => (None, Some(turns)),
+        false => (Some(turns), None),
+    }
+}
+
 /// The status shown: the stored one, `running` reclassified as `interrupted` when stale.
 pub fn display_status(meta: &Meta, now: jiff::Timestamp, warnings: &mut Vec<String>) -> String {
     let stored = text(meta, "status").unwrap_or("unknown");

@@ -12,6 +12,7 @@ pub mod mkdir_lock;
 mod names;
 mod plain;
 mod read;
+mod stamp;
 
 pub use atomic::{
     read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
@@ -28,9 +29,10 @@ pub use plain::{
     CreateNewError, HeldElsewhere, InstallError,
 };
 pub use read::{
-    max_artifact_bytes, open_regular, read_file, read_text, set_max_artifact_bytes,
-    DEFAULT_MAX_ARTIFACT_BYTES,
+    max_artifact_bytes, open_regular, read_at, read_file, read_file_identified, read_text,
+    set_max_artifact_bytes, FileIdentity, DEFAULT_MAX_ARTIFACT_BYTES,
 };
+pub use stamp::{Stamp, Stamper};
 
 use std::path::{Path, PathBuf};
 

@@ -33,12 +33,85 @@ const FIRST_READ: usize = 16 << 10;
 /// device, a directory, a larger file — is an error of kind `InvalidData` that says what it was;
 /// an absent file is `NotFound`, as from `std::fs::read`.
 pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
-    let path = path.as_ref();
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+        .open(path.as_ref())?;
     let metadata = file.metadata()?;
+    read_open(file, &metadata)
+}
+
+/// What a cache keyed by a file compares: its device and inode, size, and modification and
+/// change times to the nanosecond. A write changes the size or the times, and the change time is
+/// the kernel's own (no one sets it back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileIdentity {
+    pub dev: u64,
+    pub ino: u64,
+    pub size: u64,
+    pub mtime: i64,
+    pub mtime_nsec: i64,
+    pub ctime: i64,
+    pub ctime_nsec: i64,
+}
+
+impl FileIdentity {
+    pub fn of(metadata: &std::fs::Metadata) -> FileIdentity {
+        use std::os::unix::fs::MetadataExt;
+        FileIdentity {
+            dev: metadata.dev(),
+            ino: metadata.ino(),
+            size: metadata.size(),
+            mtime: metadata.mtime(),
+            mtime_nsec: metadata.mtime_nsec(),
+            ctime: metadata.ctime(),
+            ctime_nsec: metadata.ctime_nsec(),
+        }
+    }
+}
+
+/// [`read_file`], with the file's identity when nothing wrote it while it was read (the same
+/// before and after, and as long as what was read); `None` when it changed meanwhile.
+pub fn read_file_identified(
+    path: impl AsRef<Path>,
+) -> std::io::Result<(Vec<u8>, Option<FileIdentity>)> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path.as_ref())?;
+    let before = file.metadata()?;
+    let bytes = read_open(&file, &before)?;
+    let (before, after) = (
+        FileIdentity::of(&before),
+        FileIdentity::of(&file.metadata()?),
+    );
+    let same = before == after && before.size == bytes.len() as u64;
+    Ok((bytes, same.then_some(before)))
+}
+
+/// `len` bytes at `offset` of a file [`open_regular`] opened; fewer only at its end.
+pub fn read_at(file: &std::fs::File, offset: u64, len: u64) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let cap = max_artifact_bytes();
+    if len > cap {
+        return Err(too_large(cap));
+    }
+    let mut bytes = vec![0u8; usize::try_from(len).map_err(|_| too_large(cap))?];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read_at(&mut bytes[filled..], offset + filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
+}
+
+/// The read behind [`read_file`], on a file already opened and `fstat`ed.
+fn read_open(file: impl Read, metadata: &std::fs::Metadata) -> std::io::Result<Vec<u8>> {
     let kind = metadata.file_type();
     if !kind.is_file() {
         let what = if kind.is_dir() {

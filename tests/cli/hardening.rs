@@ -176,7 +176,7 @@ fn no_reader_hangs_on_a_fifo_or_an_endless_file() {
     // refresher (the same command with GIT_UCG_PROMPT_BACKGROUND) return promptly.
     let ucg_dir = dir.join(".git/ucg");
     std::fs::create_dir_all(&ucg_dir).unwrap();
-    for name in ["prompt-cache.json", "prompt-refresh.lock"] {
+    for name in ["prompt-cache", "prompt-refresh.lock"] {
         let _ = std::fs::remove_file(ucg_dir.join(name));
         mkfifo(&ucg_dir.join(name));
     }

@@ -222,8 +222,14 @@ fn the_installer_chains_restores_and_refuses() {
         std::fs::read_to_string(hooks.join("pre-commit.pre-ucg")).unwrap(),
         foreign
     );
+    // The kernel starts git-ucg itself for the hook: no shell.
     let installed = std::fs::read_to_string(hooks.join("pre-commit")).unwrap();
-    assert!(installed.starts_with("#!/bin/sh\n# git-ucg managed hook — id: git-ucg-hook-v1\n"));
+    assert!(
+        installed.starts_with(&format!(
+            "#!{BIN} __hook\n# git-ucg managed hook — id: git-ucg-hook-v1\n"
+        )),
+        "{installed}"
+    );
     // Idempotent: no double chaining.
     let out = install(&env, &dir, &[]);
     assert!(stdout(&out).contains("up to date"), "{}", stdout(&out));
@@ -302,6 +308,51 @@ fn the_installer_chains_restores_and_refuses() {
     assert!(states.contains(&("pre-push", "inactive")), "{states:?}");
 }
 
+/// A hook whose binary is gone: git cannot start it and refuses; `hooks status` says why.
+#[test]
+fn a_direct_hook_whose_binary_is_gone_fails_closed() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    close_everything(&env, &dir);
+    let copy = env.path().join("bin/git-ucg");
+    copy_executable(Path::new(BIN), &copy);
+    let out = hermetic::isolate(&mut Command::new(&copy))
+        .current_dir(&dir)
+        .args(["hooks", "install", "--only", "pre-commit"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let commit = |message: &str| git_out(&env, &dir, &["commit", "--allow-empty", "-m", message]);
+    let out = commit("passes");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::remove_file(&copy).unwrap();
+    let out = commit("refused");
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "nothing pending, but no gate either"
+    );
+    assert!(stderr(&out).contains("pre-commit"), "{}", stderr(&out));
+    let out = env
+        .ucg(&dir)
+        .args(["hooks", "status", "--json"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pre_commit = &doc["hooks"][0];
+    assert_eq!(pre_commit["hook"], "pre-commit");
+    assert_eq!(pre_commit["state"], "broken");
+    assert_eq!(pre_commit["runs"], copy.display().to_string());
+    let out = env.ucg(&dir).args(["hooks", "status"]).output().unwrap();
+    assert!(stdout(&out).contains("BROKEN"), "{}", stdout(&out));
+    // Installed again from a binary that is there, it gates again.
+    assert_eq!(
+        install(&env, &dir, &["--only", "pre-commit"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(commit("passes again").status.code(), Some(0));
+}
+
 #[test]
 fn a_missing_binary_fails_closed_with_the_bypass() {
     let env = TestEnv::new();
@@ -311,10 +362,12 @@ fn a_missing_binary_fails_closed_with_the_bypass() {
     copy_executable(Path::new(BIN), &copy);
     let out = hermetic::isolate(&mut Command::new(&copy))
         .current_dir(&dir)
-        .args(["hooks", "install", "--only", "pre-commit"])
+        .args(["hooks", "install", "--script", "--only", "pre-commit"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let script = std::fs::read_to_string(dir.join(".git/hooks/pre-commit")).unwrap();
+    assert!(script.starts_with("#!/bin/sh\n# git-ucg managed hook — id: git-ucg-hook-v1\n"));
     std::fs::remove_file(&copy).unwrap();
     // PATH without any git-ucg: only the baked path, now gone.
     let mut commit = Command::new("git");
@@ -693,4 +746,37 @@ fn what_the_review_found_stays_fixed() {
         std::fs::read_to_string(hooks.join("pre-commit")).unwrap(),
         foreign
     );
+}
+
+/// A reference-transaction hook chained before ours runs for every state git runs it for, as it
+/// did before ours was installed — in either form of our hook.
+#[test]
+fn a_chained_reference_transaction_hook_sees_every_state() {
+    for form in [&[][..], &["--script"][..]] {
+        let env = TestEnv::new();
+        let dir = env.repo("r");
+        let log = env.path().join("states.log");
+        let foreign = format!(
+            "#!/bin/sh\necho \"$1 $(cat | wc -l)\" >> '{}'\n",
+            log.display()
+        );
+        write_executable(
+            &dir.join(".git/hooks/reference-transaction"),
+            foreign.as_bytes(),
+        );
+        let mut args = vec!["--all-commits"];
+        args.extend_from_slice(form);
+        assert_eq!(install(&env, &dir, &args).status.code(), Some(0));
+        let out = git_out(&env, &dir, &["commit", "--allow-empty", "-m", "x"]);
+        assert_eq!(out.status.code(), Some(0), "{form:?}: {}", stderr(&out));
+        let states = std::fs::read_to_string(&log).unwrap();
+        for state in ["prepared", "committed"] {
+            assert!(
+                states
+                    .lines()
+                    .any(|line| line.starts_with(state) && !line.ends_with(" 0")),
+                "{form:?}: the chained hook ran for `{state}` with its ref lines: {states}"
+            );
+        }
+    }
 }

@@ -3220,3 +3220,130 @@ fn difference_a_fifo_contract_is_refused() {
         stderr(&out)
     );
 }
+
+/// The query index kept beside a large ledger (`.ledger.jsonl.git-ucg-query`): the first query
+/// scans and keeps it, the next answers from it with the same output, warnings included. Any
+/// write to the ledger makes it stale — an append as DG-Anvil makes it, a same-size edit in
+/// place even with the modification time put back. Whatever stands in its place (a FIFO, a
+/// symlink, garbage) is not believed, never waited on, and replaced, not written through. A small
+/// ledger gets no index.
+#[test]
+fn query_keeps_an_index_of_a_large_ledger_while_the_ledger_is_unchanged() {
+    use std::os::unix::fs::MetadataExt;
+    let env = TestEnv::new();
+    let kept = env.path().join(".anvil/.ledger.jsonl.git-ucg-query");
+    append(&env, &[lesson("L-small", "2026-01-01", "g", &["rate"])]);
+    assert_eq!(ids(&query(&env, &["rate"])), ["L-small"]);
+    assert!(!kept.exists(), "no index for a small ledger");
+
+    let mut text = String::new();
+    for i in 0..4000 {
+        let word = format!("w{}", i % 50);
+        let date = format!("2026-01-{:02}", 1 + i % 28);
+        let line = lesson(
+            &format!("L-{i:05}"),
+            &date,
+            &"gap ".repeat(40),
+            &[&word, "rate"],
+        );
+        text.push_str(&format!("{line}\n"));
+        if i == 1000 {
+            text.push_str("{oops\nnull\n");
+        }
+    }
+    write(&ledger_path(&env), &text);
+    let ask = || run(&env, &["query", "w7 rate", "--json"]);
+    let shown = |out: &Output| (stdout(out), stderr(out));
+    let first = ask();
+    assert!(
+        stderr(&first).contains(":1002: malformed line skipped"),
+        "{}",
+        stderr(&first)
+    );
+    assert!(
+        stderr(&first).contains(":1003: a null line, skipped"),
+        "{}",
+        stderr(&first)
+    );
+    let ino = std::fs::metadata(&kept).expect("an index is kept").ino();
+    let second = ask();
+    assert_eq!(shown(&second), shown(&first));
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().ino(),
+        ino,
+        "answered from the index"
+    );
+
+    // An append as DG-Anvil makes it (no git-ucg involved).
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(ledger_path(&env))
+        .unwrap();
+    std::io::Write::write_all(
+        &mut file,
+        format!("{}\n", lesson("L-new", "2026-02-01", "g", &["w7", "rate"])).as_bytes(),
+    )
+    .unwrap();
+    drop(file);
+    let appended = ask();
+    assert_eq!(ids(ok_json(&appended).as_array().unwrap())[0], "L-new");
+    assert_ne!(std::fs::metadata(&kept).unwrap().ino(), ino, "rebuilt");
+
+    // The same size, edited in place, its modification time put back.
+    let before = std::fs::metadata(ledger_path(&env)).unwrap();
+    let edited = read_text(&ledger_path(&env)).replace("\"id\":\"L-new\"", "\"id\":\"L-neW\"");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(ledger_path(&env))
+        .unwrap();
+    std::io::Write::write_all(&mut &file, edited.as_bytes()).unwrap();
+    file.set_modified(before.modified().unwrap()).unwrap();
+    drop(file);
+    let after = std::fs::metadata(ledger_path(&env)).unwrap();
+    assert_eq!(
+        (after.len(), after.ino(), after.mtime_nsec()),
+        (before.len(), before.ino(), before.mtime_nsec())
+    );
+    assert_eq!(ids(ok_json(&ask()).as_array().unwrap())[0], "L-neW");
+    let settled = shown(&ask());
+
+    // Not an index: a FIFO, a symlink to something else, garbage.
+    let decoy = env.path().join("decoy");
+    write(&decoy, "not an index");
+    for plant in ["fifo", "symlink", "garbage"] {
+        std::fs::remove_file(&kept).unwrap();
+        match plant {
+            "fifo" => assert!(Command::new("mkfifo")
+                .arg(&kept)
+                .status()
+                .unwrap()
+                .success()),
+            "symlink" => std::os::unix::fs::symlink(&decoy, &kept).unwrap(),
+            _ => write(&kept, "git-ucg lessonq\nrest"),
+        }
+        let mut child = cmd(&env)
+            .args(["query", "w7 rate", "--json"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("query waits on a {plant} in the index's place");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(
+            shown(&child.wait_with_output().unwrap()),
+            settled,
+            "{plant}"
+        );
+        assert!(
+            std::fs::symlink_metadata(&kept).unwrap().is_file(),
+            "{plant} replaced"
+        );
+        assert_eq!(read_text(&decoy), "not an index");
+    }
+}

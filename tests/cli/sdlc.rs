@@ -398,11 +398,14 @@ fn s01_list_is_sorted_by_directory_name_descending() {
 }
 
 /// S2: listing, status and the catalog perform zero writes (the whole repository, `.git`
-/// included, is byte-identical afterwards).
+/// included, is byte-identical afterwards), but for git-ucg's own cache of what `list` showed
+/// (`.git/ucg/sdlc-list.json`, made by the first listing).
 #[test]
 fn s02_listing_performs_zero_writes() {
     let env = TestEnv::new();
     let demo = env.demo();
+    assert_code(&sdlc(&env, &demo, &["list"]), 0);
+    assert!(demo.join(".git/ucg/sdlc-list.json").is_file());
     let before = snapshot(&demo);
     let runs = [
         "20260601-0900-feat-csv-export",
@@ -1048,6 +1051,8 @@ fn s13_completed_run_is_never_written() {
         &repo.join(WORK_ITEMS).join("work-item-events.jsonl"),
         &(receipt(ID, "succeeded", "2026-07-14T14:00:00Z") + "\n"),
     );
+    // The first listing keeps what it showed under the git directory (nothing in the run).
+    assert_code(&sdlc(&env, &repo, &["list"]), 0);
     let before = snapshot(&repo);
 
     let reads: [&[&str]; 7] = [
@@ -2945,4 +2950,141 @@ fn demo_runs_are_listed() {
             + "\n"
     );
     assert_eq!(stderr(&out), "");
+}
+
+/// `list` keeps what it showed under the git directory (`.git/ucg/sdlc-list.json`) and shows it
+/// again for the runs nothing has touched: the same lines and documents. A run whose log or
+/// snapshot is written (appended to, edited in place with its modification time put back,
+/// replaced) is read again; a running run turns `interrupted` when the clock says so, cache or
+/// not; a FIFO in a run is never waited on (nor kept); a damaged cache is not believed.
+#[test]
+fn list_keeps_what_it_showed_while_the_runs_are_unchanged() {
+    use std::os::unix::fs::MetadataExt;
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    let cache = repo.join(".git/ucg/sdlc-list.json");
+    let a = Run::new(&repo, "20260714-1200-feat-a").at(3).write();
+    let b = Run::new(&repo, "20260714-1300-feat-b")
+        .at(5)
+        .set("status", "completed")
+        .write();
+    // Running, started an hour ago less two seconds: `interrupted` two seconds from now.
+    let c = Run::new(&repo, "20260714-1400-feat-c")
+        .set("started_at", ago(HOUR - 2))
+        .write();
+    let list = |args: &[&str]| {
+        let out = sdlc(&env, &repo, args);
+        assert_code(&out, 0);
+        stdout(&out)
+    };
+    let first = (list(&["list"]), list(&["list", "--json"]));
+    assert!(
+        first
+            .0
+            .contains(&line(&c.id, "hitl", "0", "running", "feat-rate-limit")),
+        "{}",
+        first.0
+    );
+    let ino = std::fs::metadata(&cache).expect("a cache").ino();
+    assert_eq!((list(&["list"]), list(&["list", "--json"])), first);
+    assert_eq!(
+        std::fs::metadata(&cache).unwrap().ino(),
+        ino,
+        "shown from the cache"
+    );
+
+    // An appended phase event moves run a on.
+    let mut log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(a.path("events.jsonl"))
+        .unwrap();
+    std::io::Write::write_all(
+        &mut log,
+        format!(
+            "{}\n{}\n",
+            event_line(&a.id, "phase.completed", Some(3)),
+            event_line(&a.id, "phase.started", Some(4))
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    drop(log);
+    let moved = list(&["list"]);
+    assert!(
+        moved.contains(&line(&a.id, "hitl", "4", "interrupted", "feat-rate-limit")),
+        "{moved}"
+    );
+    let fresh = sdlc(&env, &repo, &["status", &a.id, "--json"]);
+    assert_eq!(
+        json_of(&sdlc(&env, &repo, &["list", "--json"]))["runs"][2]["phase"],
+        json_of(&fresh)["phase"]
+    );
+
+    // meta.json edited in place, the same size, its modification time put back.
+    let before = std::fs::metadata(b.path("meta.json")).unwrap();
+    let text = String::from_utf8(b.read("meta.json"))
+        .unwrap()
+        .replace("\"hitl\"", "\"HITL\"");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(b.path("meta.json"))
+        .unwrap();
+    std::io::Write::write_all(&mut &file, text.as_bytes()).unwrap();
+    file.set_modified(before.modified().unwrap()).unwrap();
+    drop(file);
+    assert_eq!(
+        std::fs::metadata(b.path("meta.json")).unwrap().len(),
+        before.len()
+    );
+    assert!(list(&["list"]).contains(&line(&b.id, "HITL", "5", "completed", "feat-rate-limit")));
+
+    // The clock alone turns run c stale.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let later = list(&["list"]);
+    assert!(
+        later.contains(&line(&c.id, "hitl", "0", "interrupted", "feat-rate-limit")),
+        "{later}"
+    );
+
+    // A FIFO for a log: not waited on, not kept; the other runs still come from the cache.
+    std::fs::remove_file(c.path("events.jsonl")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(c.path("events.jsonl"))
+        .status()
+        .unwrap()
+        .success());
+    for _ in 0..2 {
+        let mut child = env
+            .ucg(&repo)
+            .args(["sdlc", "list", "--json"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("list waits on a FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            doc["runs"][0]["warnings"].to_string().contains("a FIFO"),
+            "{doc}"
+        );
+    }
+    let kept: Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+    assert!(
+        kept["entries"].get(&c.id).is_none(),
+        "a FIFO run is not kept"
+    );
+
+    // A damaged cache is not believed.
+    let now = (list(&["list"]), list(&["list", "--json"]));
+    for damaged in ["", "{", "{\"version\":\"0\"}", "not json at all"] {
+        std::fs::write(&cache, damaged).unwrap();
+        assert_eq!((list(&["list"]), list(&["list", "--json"])), now);
+    }
 }

@@ -439,7 +439,7 @@ fn the_prompt_shows_position_and_pending_and_serves_from_its_cache() {
         ok(&status(&env, &dir.join("_bmad-output"), &["--prompt"])),
         "ucg 7 3/3 ⚑2R1E1D\n"
     );
-    let cache = dir.join(".git/ucg/prompt-cache.json");
+    let cache = dir.join(".git/ucg/prompt-cache");
     assert!(cache.is_file(), "the cache lives under the git directory");
 
     // Stamps unchanged: the cached segment is what is printed, without reading the artifacts.
@@ -522,7 +522,7 @@ fn a_second_background_refresh_leaves_the_work_to_the_first() {
     let heartbeat = dir.join(IMPL).join("run-status.json");
     let text = std::fs::read_to_string(&heartbeat).unwrap();
     write(&heartbeat, &text.replace("\"index\": 3", "\"index\": 2"));
-    let cache = dir.join(".git/ucg/prompt-cache.json");
+    let cache = dir.join(".git/ucg/prompt-cache");
     let before = std::fs::read(&cache).unwrap();
     let background = || {
         env.ucg(&dir)
@@ -572,8 +572,7 @@ fn the_prompt_in_a_linked_worktree_and_under_a_ceiling() {
     );
     assert_eq!(ok(&status(&env, &linked, &["--prompt"])), "ucg 8 1/2\n");
     assert!(
-        dir.join(".git/worktrees/linked/ucg/prompt-cache.json")
-            .is_file(),
+        dir.join(".git/worktrees/linked/ucg/prompt-cache").is_file(),
         "each worktree caches its own segment"
     );
     // A ceiling above the work tree hides the repository from a subdirectory, as it does for git.

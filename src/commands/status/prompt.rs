@@ -10,13 +10,14 @@
 use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
 use crate::render::visible;
+use crate::store::{Stamp, Stamper};
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::escalations;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
 use crate::ucg::pending::{self, PendingInputs};
 use crate::ucg::reds::REGISTRY_FILE;
 use crate::ucg::status::PendingCounts;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -24,10 +25,8 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_TIMEOUT_MS: u64 = 50;
 /// Set in the detached process that finishes a computation the deadline cut short.
 const BACKGROUND_ENV: &str = "GIT_UCG_PROMPT_BACKGROUND";
-const CACHE_FILE: &str = "prompt-cache.json";
+const CACHE_FILE: &str = "prompt-cache";
 const REFRESH_LOCK_FILE: &str = "prompt-refresh.lock";
-/// Bumped when the cache's layout or the segment's meaning changes.
-const CACHE_VERSION: u64 = 2;
 
 /// What the segment shows.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -77,18 +76,8 @@ pub fn segment(summary: &Summary) -> String {
     out
 }
 
-/// A file's or directory's stamp: `None` when absent.
-type Stamp = Option<(i64, i64, u64, u64)>;
-
-fn stamp(path: &Path) -> Stamp {
-    std::fs::metadata(path)
-        .ok()
-        .map(|m| (m.mtime(), m.mtime_nsec(), m.size(), m.ino()))
-}
-
-#[derive(Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, PartialEq)]
 struct Cache {
-    version: u64,
     /// The work tree the segment is about: a copied repository (`cp -a`) carries the cache along,
     /// and must not show the original's run.
     root: PathBuf,
@@ -98,17 +87,138 @@ struct Cache {
     stamps: Vec<(PathBuf, Stamp)>,
 }
 
+/// The cache file's first line; its number is bumped when the layout or the segment's meaning
+/// changes.
+const CACHE_HEADER: &[u8] = b"git-ucg prompt cache 3";
+
 impl Cache {
-    /// Stamps are stored relative to the work tree where they lie inside it (so they name the
+    /// Lines: the header, the work tree, `-` or `=<env>`, the segment, then one stamp a line —
+    /// `<mtime> <nanoseconds> <size> <inode> <path>` or `- <path>` for an absent file. `None`
+    /// when a value holds a newline (such a segment is recomputed each time).
+    fn encode(&self) -> Option<Vec<u8>> {
+        let mut out = CACHE_HEADER.to_vec();
+        let line = |out: &mut Vec<u8>, bytes: &[u8]| {
+            out.push(b'\n');
+            out.extend_from_slice(bytes);
+            !bytes.contains(&b'\n')
+        };
+        let env = match &self.env {
+            Some(value) => format!("={value}"),
+            None => "-".into(),
+        };
+        let mut clean = line(&mut out, self.root.as_os_str().as_bytes())
+            && line(&mut out, env.as_bytes())
+            && line(&mut out, self.segment.as_bytes());
+        for (path, stamp) in &self.stamps {
+            let mut text = match stamp {
+                Some((seconds, nanoseconds, size, inode)) => {
+                    format!("{seconds} {nanoseconds} {size} {inode} ").into_bytes()
+                }
+                None => b"- ".to_vec(),
+            };
+            text.extend_from_slice(path.as_os_str().as_bytes());
+            clean = clean && line(&mut out, &text);
+        }
+        out.push(b'\n');
+        clean.then_some(out)
+    }
+
+    /// The segment, if the cache at `bytes` is this cache's layout, about `root` and `env`, and
+    /// every stamp still matches (checked in order, stopping at the first that does not).
+    /// Stamps are stored relative to the work tree where they lie inside it (so they name a
     /// copy's files in a copy) and checked against this work tree's files.
-    fn fresh(&self, root: &Path, env: &Option<String>) -> bool {
-        self.version == CACHE_VERSION
-            && self.root == root
-            && self.env == *env
-            && self
-                .stamps
-                .iter()
-                .all(|(path, old)| stamp(&root.join(path)) == *old)
+    fn fresh_segment(bytes: &[u8], root: &Path, env: Option<&str>) -> Option<String> {
+        let mut lines = bytes.strip_suffix(b"\n")?.split(|b| *b == b'\n');
+        if lines.next()? != CACHE_HEADER || lines.next()? != root.as_os_str().as_bytes() {
+            return None;
+        }
+        let cached_env = match lines.next()? {
+            b"-" => None,
+            value => Some(value.strip_prefix(b"=")?),
+        };
+        if cached_env != env.map(str::as_bytes) {
+            return None;
+        }
+        let segment = String::from_utf8(lines.next()?.to_vec()).ok()?;
+        let lines: Vec<&[u8]> = lines.collect();
+        // Each lookup is a system call: a long list is checked on two cores.
+        let fresh = if lines.len() < PARALLEL_STAMPS {
+            all_stamps_match(&lines, root)
+        } else {
+            let (first, second) = lines.split_at(lines.len() / 2);
+            std::thread::scope(|scope| {
+                let other = scope.spawn(|| all_stamps_match(second, root));
+                let here = all_stamps_match(first, root);
+                here && other.join().unwrap_or(false)
+            })
+        };
+        fresh.then_some(segment)
+    }
+}
+
+/// From how many stamps the freshness check splits them over two threads (a thread start costs
+/// about what a few dozen lookups cost).
+const PARALLEL_STAMPS: usize = 128;
+
+/// Whether every stamp line still matches its file, stopping at the first that does not.
+fn all_stamps_match(lines: &[&[u8]], root: &Path) -> bool {
+    let mut stamper = Stamper::default();
+    // As `root.join(path)`: an absolute path stays itself.
+    let mut full = Vec::new();
+    lines.iter().all(|line| {
+        let Some((stamp, path)) = parse_stamp(line) else {
+            return false;
+        };
+        full.clear();
+        if !path.starts_with(b"/") {
+            full.extend_from_slice(root.as_os_str().as_bytes());
+            full.push(b'/');
+        }
+        full.extend_from_slice(path);
+        stamper.stamp_bytes(&full) == stamp
+    })
+}
+
+/// The segment a cache file's bytes give for the work tree `root` when every stamp in it still
+/// matches (the prompt's fast path; public for the fuzz target).
+pub fn cached_segment(bytes: &[u8], root: &Path, env: Option<&str>) -> Option<String> {
+    Cache::fresh_segment(bytes, root, env)
+}
+
+/// One stamp line: the stamp and the path's bytes.
+fn parse_stamp(line: &[u8]) -> Option<(Stamp, &[u8])> {
+    if let Some(path) = line.strip_prefix(b"- ") {
+        return Some((None, path));
+    }
+    let mut fields = line.splitn(5, |b| *b == b' ');
+    let seconds = signed(fields.next()?)?;
+    let nanoseconds = signed(fields.next()?)?;
+    let size = unsigned(fields.next()?)?;
+    let inode = unsigned(fields.next()?)?;
+    let path = fields.next()?;
+    Some((Some((seconds, nanoseconds, size, inode)), path))
+}
+
+/// A decimal number as `encode` writes it (digits only, at least one).
+fn unsigned(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, d| {
+        d.is_ascii_digit()
+            .then(|| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+            .flatten()
+    })
+}
+
+/// As [`unsigned`], with an optional `-`.
+fn signed(text: &[u8]) -> Option<i64> {
+    match text.strip_prefix(b"-") {
+        Some(digits) => i64::try_from(unsigned(digits)?)
+            .ok()
+            .map(i64::wrapping_neg)
+            .or_else(|| (unsigned(digits)? == 1u64 << 63).then_some(i64::MIN)),
+        None => i64::try_from(unsigned(text)?).ok(),
     }
 }
 
@@ -170,11 +280,13 @@ fn discover(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
 /// What the segment is computed from, and the stamps that tell when to compute it again.
 fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
     // Stamps are taken before the reads: a change during the computation leaves a stamp older
-    // than the file, so the next prompt computes again.
+    // than the file, so the next prompt computes again. The same stamper as the check's, so the
+    // same looks-ups give the same stamps.
+    let mut stamper = Stamper::default();
     let mut stamps: Vec<(PathBuf, Stamp)> = crate::config::input_paths(root)
         .into_iter()
         .map(|p| {
-            let s = stamp(&p);
+            let s = stamper.stamp(&p);
             (p, s)
         })
         .collect();
@@ -213,7 +325,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
             .map(|n| impl_dir.join(n)),
     );
     stamps.extend(watched.into_iter().map(|p| {
-        let s = stamp(&p);
+        let s = stamper.stamp(&p);
         (p, s)
     }));
 
@@ -254,13 +366,9 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
     (segment(&summary), stamps)
 }
 
-fn read_cache(path: &Path) -> Option<Cache> {
-    serde_json::from_slice(&crate::store::read_file(path).ok()?).ok()
-}
-
 /// Best effort: a cache that cannot be written is recomputed next time.
 fn write_cache(dir: &Path, cache: &Cache) {
-    let Ok(bytes) = serde_json::to_vec(cache) else {
+    let Some(bytes) = cache.encode() else {
         return;
     };
     if crate::store::create_dirs(dir).is_err() {
@@ -324,9 +432,9 @@ pub fn run(started: Instant) -> String {
     let env = std::env::var(crate::context::IMPL_ARTIFACTS_ENV)
         .ok()
         .filter(|v| !v.is_empty());
-    let cached = read_cache(&cache_path);
-    if let Some(cache) = cached.as_ref().filter(|c| c.fresh(&root, &env)) {
-        return cache.segment.clone();
+    let cached = crate::store::read_file(&cache_path).unwrap_or_default();
+    if let Some(segment) = Cache::fresh_segment(&cached, &root, env.as_deref()) {
+        return segment;
     }
     // The deadline is read first: finding it counts against it, as everything else does.
     let remaining = if std::env::var_os(BACKGROUND_ENV).is_some() {
@@ -336,7 +444,13 @@ pub fn run(started: Instant) -> String {
     };
     let stale = || {
         finish_in_background();
-        let last = cached.as_ref().map_or("ucg", |c| c.segment.as_str());
+        // The last segment, fresh or not, is the cache's fourth line.
+        let last = cached
+            .split(|b| *b == b'\n')
+            .nth(3)
+            .filter(|_| cached.starts_with(CACHE_HEADER))
+            .and_then(|line| std::str::from_utf8(line).ok())
+            .unwrap_or("ucg");
         format!("{last}?")
     };
     if remaining.is_zero() {
@@ -356,7 +470,6 @@ pub fn run(started: Instant) -> String {
     match receiver.recv_timeout(remaining) {
         Ok((segment, stamps)) => {
             let cache = Cache {
-                version: CACHE_VERSION,
                 stamps: relative_stamps(&root, stamps),
                 root,
                 env,
@@ -372,6 +485,89 @@ pub fn run(started: Instant) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cache(stamps: Vec<(PathBuf, Stamp)>) -> Cache {
+        Cache {
+            root: PathBuf::from("/w/t"),
+            env: Some("impl dir".into()),
+            segment: "ucg 7 2/3 ⚑2R".into(),
+            stamps,
+        }
+    }
+
+    #[test]
+    fn a_cache_is_fresh_while_every_stamp_matches() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        std::fs::create_dir(root.join("impl")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(root.join("impl/a.json"), b"{}").unwrap_or_else(|e| panic!("{e}"));
+        let mut stamper = Stamper::default();
+        let paths = ["impl", "impl/a.json", "impl/absent.json", "outside file"];
+        let stamps = paths
+            .iter()
+            .map(|p| (PathBuf::from(p), stamper.stamp(&root.join(p))))
+            .collect();
+        let cache = Cache {
+            root: root.to_path_buf(),
+            env: None,
+            segment: "ucg ⚑1R".into(),
+            stamps,
+        };
+        let bytes = cache.encode().unwrap_or_default();
+        let fresh = |bytes: &[u8]| Cache::fresh_segment(bytes, root, None);
+        assert_eq!(fresh(&bytes).as_deref(), Some("ucg ⚑1R"));
+        assert_eq!(
+            Cache::fresh_segment(&bytes, root, Some("x")),
+            None,
+            "another env"
+        );
+        assert_eq!(
+            Cache::fresh_segment(&bytes, Path::new("/elsewhere"), None),
+            None
+        );
+        std::fs::write(root.join("impl/absent.json"), b"").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(fresh(&bytes), None, "a file that appeared");
+        let mut cut = bytes.clone();
+        cut.truncate(bytes.len() - 3);
+        assert_eq!(fresh(&cut), None, "a torn cache");
+    }
+
+    #[test]
+    fn a_value_with_a_newline_is_never_cached() {
+        assert!(cache(vec![]).encode().is_some());
+        let mut broken = cache(vec![(PathBuf::from("a\nb"), None)]);
+        assert_eq!(broken.encode(), None);
+        broken.stamps.clear();
+        broken.segment = "two\nlines".into();
+        assert_eq!(broken.encode(), None);
+    }
+
+    proptest::proptest! {
+        /// What `encode` writes, the reader takes back line for line; any bytes at all are read
+        /// without a panic.
+        #[test]
+        fn stamp_lines_round_trip(
+            stamps in proptest::collection::vec(
+                ("[^\n]{1,30}", proptest::option::of((proptest::num::i64::ANY, 0i64..1_000_000_000, proptest::num::u64::ANY, proptest::num::u64::ANY))),
+                0..8,
+            ),
+            noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
+        ) {
+            let stamps: Vec<(PathBuf, Stamp)> =
+                stamps.into_iter().map(|(p, s)| (PathBuf::from(p), s)).collect();
+            let bytes = cache(stamps.clone()).encode().unwrap_or_default();
+            let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').skip(4).filter(|l| !l.is_empty()).collect();
+            proptest::prop_assert_eq!(lines.len(), stamps.len());
+            for (line, (path, stamp)) in lines.iter().zip(&stamps) {
+                let parsed = parse_stamp(line);
+                proptest::prop_assert_eq!(parsed, Some((*stamp, path.as_os_str().as_bytes())));
+            }
+            let _ = Cache::fresh_segment(&noise, Path::new("/nonexistent"), None);
+            let mut spliced = bytes.clone();
+            spliced.extend_from_slice(&noise);
+            let _ = Cache::fresh_segment(&spliced, Path::new("/w/t"), Some("impl dir"));
+        }
+    }
 
     #[test]
     fn segments() {
