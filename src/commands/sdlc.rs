@@ -33,12 +33,11 @@ pub fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
     }
 }
 
-/// One run as `list` shows it, and the entry to keep for it (found in the cache, or new).
+/// One run as `list` shows it, and the entry to keep for it (the cache's, or a new one).
 struct Listed {
     line: String,
     doc: Option<Value>,
     entry: Option<Entry>,
-    new: bool,
 }
 
 /// A run from the cache when its entry holds, else read and summarized.
@@ -63,7 +62,6 @@ fn list_one(
                 line: entry.line.clone(),
                 doc,
                 entry: Some(entry.clone()),
-                new: false,
             };
         }
     }
@@ -83,7 +81,6 @@ fn list_one(
         line: summary.line,
         doc: Some(summary.doc),
         entry,
-        new: true,
     }
 }
 
@@ -107,7 +104,7 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
         .map_or(1, |n| n.get())
         .min(8);
     let chunk = dirs.len().div_ceil(workers).max(1);
-    let listed: Vec<Listed> = std::thread::scope(|scope| {
+    let mut listed: Vec<Listed> = std::thread::scope(|scope| {
         let handles: Vec<_> = dirs
             .chunks(chunk)
             .map(|part| {
@@ -125,22 +122,16 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
             .collect()
     });
     if let Some(dir) = kept_at {
-        let changed = listed.iter().any(|l| l.new && l.entry.is_some())
-            || cache.as_ref().map_or(0, ListCache::len) != listed.iter().filter(|l| !l.new).count();
-        if changed {
-            let mut fresh = ListCache::new(&layout.runs);
-            for ((id, _), l) in dirs.iter().zip(&listed) {
-                if let Some(entry) = &l.entry {
-                    fresh.insert(id.clone(), entry.clone());
-                }
+        let mut fresh = ListCache::new(&layout.runs);
+        for ((id, _), l) in dirs.iter().zip(&mut listed) {
+            if let Some(entry) = l.entry.take() {
+                fresh.insert(id.clone(), entry);
             }
-            if store::create_dirs(&dir).is_ok() {
-                let _ = store::replace_cache(
-                    &dir.join(list_cache::FILE),
-                    ".sdlc-list",
-                    &fresh.to_bytes(),
-                );
-            }
+        }
+        // Written only when it changed (best effort: lost, it is rebuilt).
+        if cache.as_ref() != Some(&fresh) && store::create_dirs(&dir).is_ok() {
+            let _ =
+                store::replace_cache(&dir.join(list_cache::FILE), ".sdlc-list", &fresh.to_bytes());
         }
     }
     if json {

@@ -13,7 +13,7 @@
 use super::entry::LessonError;
 use super::js::{self, JsString, JsValue};
 use super::ledger::Paths;
-use super::query_index::{self, Answer, Ranked, View, Warning};
+use super::query_index::{self, Answer, Ranked, Unbuilt, View, Warning};
 use super::record::io_error;
 use crate::store::{self, FileIdentity};
 use std::path::{Path, PathBuf};
@@ -80,12 +80,12 @@ pub fn query_keeping(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), None),
         Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
     };
-    let index = query_index::build(&bytes, identity.unwrap_or_default()).map_err(|_| {
-        LessonError::new(
-            "E_IO",
-            "cannot start the threads that read the ledger",
-            JsValue::Null,
-        )
+    let index = query_index::build(&bytes, identity.unwrap_or_default()).map_err(|why| {
+        let message = match why {
+            Unbuilt::NoThreads => "cannot start the threads that read the ledger",
+            Unbuilt::TooManyLessons => "more lessons than a query can rank (4,294,967,295)",
+        };
+        LessonError::new("E_IO", message, JsValue::Null)
     })?;
     let answer = View::parse(&index)
         .and_then(|view| view.answer(pattern, limit, hide_superseded))

@@ -16,11 +16,12 @@
 //! ([`super::skim`]) is sure of is read from its raw fields, any other is parsed whole.
 //!
 //! The layout (little-endian; lengths and offsets are `u64`, lesson numbers in postings `u32`):
-//! a header — magic, [`FORMAT`], a checksum of everything after it, the ledger's identity, the
-//! torn line (0 for none) and the counts of the five sections — then the warnings (kind, line,
-//! message), the lessons in ledger order (their line, `created`, `superseded_by`), the tokens in
-//! byte order (each with its run of postings), the postings (lesson numbers, ascending), and the
-//! heap of bytes the others point into.
+//! a header — magic, [`FORMAT`], a checksum of everything after it (seeded with git-ucg's
+//! version: another version's index is rebuilt, its facts may mean something else), the ledger's
+//! identity, the torn line (0 for none) and the counts of the five sections — then the warnings
+//! (kind, line, message), the lessons in ledger order (their line, `created`, `superseded_by`),
+//! the tokens in byte order (each with its run of postings), the postings (lesson numbers,
+//! ascending), and the heap of bytes the others point into.
 
 use super::entry;
 use super::js::{self, JsString, JsValue};
@@ -28,12 +29,13 @@ use super::skim::{self, Field, Skim};
 use crate::store::FileIdentity;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-
-type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use std::ops::Range;
 
-/// The layout's version. Bump it whenever the layout, or what a lesson's facts mean (the
-/// tokenizer, the parser's messages), changes: an index of another version is rebuilt.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type Set<K> = HashSet<K, foldhash::fast::RandomState>;
+
+/// The layout's version. Bump it whenever the layout changes (a new git-ucg version rebuilds the
+/// index anyway: the checksum is seeded with it).
 pub const FORMAT: u32 = 1;
 
 const MAGIC: &[u8; 16] = b"git-ucg lessonq\n";
@@ -361,9 +363,14 @@ fn split(bytes: &[u8], n: usize) -> Vec<Range<usize>> {
     ranges
 }
 
-/// The index could not be built: a worker thread could not be started.
+/// Why no index could be built.
 #[derive(Debug)]
-pub struct NoThreads;
+pub enum Unbuilt {
+    /// A worker thread could not be started.
+    NoThreads,
+    /// More lessons than a lesson number (`u32`) can count.
+    TooManyLessons,
+}
 
 /// Every line of the ledger that bears on a query, numbered physically from 1 (as
 /// `split(/\r?\n/)` counts); the tokens their facts point into; the number of the last
@@ -374,7 +381,7 @@ struct Lines<'a> {
     last: Option<usize>,
 }
 
-fn read_lines(bytes: &[u8]) -> Result<Lines<'_>, NoThreads> {
+fn read_lines(bytes: &[u8]) -> Result<Lines<'_>, Unbuilt> {
     let workers = match bytes.len() {
         n if n < PARALLEL_FROM => 1,
         _ => std::thread::available_parallelism()
@@ -399,7 +406,7 @@ fn read_lines(bytes: &[u8]) -> Result<Lines<'_>, NoThreads> {
                 .map(|h| h.ok().and_then(|handle| handle.join().ok()))
                 .collect::<Option<Vec<Part>>>()
         })
-        .ok_or(NoThreads)?,
+        .ok_or(Unbuilt::NoThreads)?,
     };
     let mut all = Lines {
         lines: Vec::new(),
@@ -449,7 +456,7 @@ const LESSON: usize = 6 * 8;
 const TOKEN: usize = 4 * 8;
 
 /// The index of the ledger `bytes`, whose identity is `identity`, in its layout.
-pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, NoThreads> {
+pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, Unbuilt> {
     let Lines {
         mut lines,
         tokens,
@@ -486,7 +493,7 @@ pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, NoThreads>
             Ranked::Lesson(facts) => lessons.push((range, facts)),
         }
     }
-    let invalidated: HashSet<&[u8], foldhash::fast::RandomState> = lessons
+    let invalidated: Set<&[u8]> = lessons
         .iter()
         .filter_map(|(_, l)| l.invalidates.as_ref().map(JsString::as_bytes))
         .collect();
@@ -535,7 +542,7 @@ pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, NoThreads>
                 lessons.push(count);
             }
         }
-        count += 1;
+        count = count.checked_add(1).ok_or(Unbuilt::TooManyLessons)?;
     }
     let mut by_token: Vec<(&[u8], Vec<u32>)> = postings.into_iter().collect();
     by_token.sort_unstable();
@@ -584,9 +591,13 @@ pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, NoThreads>
     Ok(out.0)
 }
 
-/// A check of the bytes after the header's checksum field, against a file cut short or damaged.
+/// A check of the bytes after the header's checksum field, against a file cut short or damaged
+/// and against another version of git-ucg.
 fn checksum(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in env!("CARGO_PKG_VERSION").as_bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
     let mut words = bytes.chunks_exact(8);
     for word in &mut words {
         let mut w = [0u8; 8];

@@ -120,12 +120,4 @@ impl ListCache {
     pub fn insert(&mut self, id: String, entry: Entry) {
         self.entries.insert(id, entry);
     }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
 }

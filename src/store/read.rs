@@ -99,7 +99,10 @@ pub fn read_at(file: &std::fs::File, offset: u64, len: u64) -> std::io::Result<V
     let mut bytes = vec![0u8; usize::try_from(len).map_err(|_| too_large(cap))?];
     let mut filled = 0;
     while filled < bytes.len() {
-        match file.read_at(&mut bytes[filled..], offset + filled as u64) {
+        let at = offset
+            .checked_add(filled as u64)
+            .ok_or_else(|| refused("an offset past the largest file".into()))?;
+        match file.read_at(&mut bytes[filled..], at) {
             Ok(0) => break,
             Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
