@@ -155,7 +155,7 @@ impl<'a> Scanner<'a> {
 
     /// Steps over `byte` (after whitespace), or fails.
     #[inline]
-    fn expect(&mut self, byte: u8) -> Option<()> {
+    fn step_over(&mut self, byte: u8) -> Option<()> {
         self.ws();
         (self.peek() == Some(byte)).then(|| self.pos += 1)
     }
@@ -230,7 +230,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let key = self.string()?;
-        self.expect(b':')?;
+        self.step_over(b':')?;
         self.ws();
         Some(key)
     }
@@ -240,18 +240,12 @@ impl<'a> Scanner<'a> {
         // Room for an id every 128 bytes (an answer is longer): room not filled is never
         // touched, and a growing list would copy itself over.
         let mut ids = Vec::with_capacity(self.bytes.len() / 128);
-        self.pos += 1;
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Some(ids);
-        }
-        loop {
-            if self.peek() == Some(b'{') {
+        self.list(|scanner| {
+            if scanner.peek() == Some(b'{') {
                 // Duplicate keys: the last one wins, as in a dict.
                 let mut id = None;
                 let mut closes = false;
-                self.members(3, |scanner, key| {
+                scanner.members(3, |scanner, key| {
                     let field = if key.is("id") {
                         &mut id
                     } else if key.is("action") {
@@ -267,38 +261,22 @@ impl<'a> Scanner<'a> {
                 if let (true, Some(id)) = (closes, id) {
                     ids.push(id);
                 }
+                Some(())
             } else {
-                self.skip(2)?;
+                scanner.skip(2)
             }
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.pos += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.pos += 1;
-                    return Some(ids);
-                }
-                _ => return None,
-            }
-        }
+        })?;
+        Some(ids)
     }
 
     /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
     /// `keep` wants.
     fn answer_entries(&mut self, keep: &dyn Fn(&str) -> bool) -> Option<Vec<AnswerEntry<'a>>> {
         let mut entries = Vec::new();
-        self.pos += 1;
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Some(entries);
-        }
-        loop {
-            if self.peek() == Some(b'{') {
+        self.list(|scanner| {
+            if scanner.peek() == Some(b'{') {
                 let (mut id, mut answer, mut action) = (None, None, None);
-                self.members(3, |scanner, key| {
+                scanner.members(3, |scanner, key| {
                     if key.is("id") {
                         return scanner.field(&mut id);
                     }
@@ -317,9 +295,25 @@ impl<'a> Scanner<'a> {
                 if let Some(id) = id.filter(|id| keep(id)) {
                     entries.push(AnswerEntry { id, answer, action });
                 }
+                Some(())
             } else {
-                self.skip(2)?;
+                scanner.skip(2)
             }
+        })?;
+        Some(entries)
+    }
+
+    /// A JSON list (the cursor on its `[`), `item` called with the cursor on each element, which
+    /// it steps over; the cursor ends past the `]`.
+    fn list(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
             self.ws();
             match self.peek()? {
                 b',' => {
@@ -328,7 +322,7 @@ impl<'a> Scanner<'a> {
                 }
                 b']' => {
                     self.pos += 1;
-                    return Some(entries);
+                    return Some(());
                 }
                 _ => return None,
             }
