@@ -67,12 +67,37 @@ pub struct Facts<'a> {
     pub id: Option<Cow<'a, [u8]>>,
     /// `String(created || '')`.
     pub created: Cow<'a, [u8]>,
+    /// What it does to other lessons, when it does anything.
+    pub rare: Option<Box<Rare>>,
+}
+
+/// What few lessons have: an invalidation, supersessions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rare {
     /// `invalidates`, when it is a string.
     pub invalidates: Option<JsString>,
     /// A truthy `invalidates`: an invalidation marker.
     pub marker: bool,
     /// The strings of a `supersedes` array.
     pub supersedes: Vec<JsString>,
+}
+
+impl Rare {
+    /// `None` when the lesson does none of it.
+    fn of(invalidates: Option<&JsValue>, supersedes: Vec<JsString>) -> Option<Box<Rare>> {
+        let rare = Rare {
+            invalidates: invalidates.and_then(JsValue::as_js_str).cloned(),
+            marker: invalidates.is_some_and(JsValue::truthy),
+            supersedes,
+        };
+        (rare != Rare::default()).then(|| Box::new(rare))
+    }
+}
+
+impl Facts<'_> {
+    fn supersedes(&self) -> &[JsString] {
+        self.rare.as_ref().map_or(&[], |r| &r.supersedes)
+    }
 }
 
 /// One non-blank ledger line, as a query sees it.
@@ -129,14 +154,11 @@ fn facts_of<'a>(lesson: &JsValue, tokens: &mut Vec<Cow<'a, [u8]>>) -> Facts<'a> 
         false => Cow::Borrowed(&[][..]),
         true => Cow::Owned(created_of(lesson.get("created")).as_bytes().to_vec()),
     };
-    let invalidates = lesson.get("invalidates");
     Facts {
         tokens: start..tokens.len(),
         id,
         created,
-        invalidates: invalidates.and_then(JsValue::as_js_str).cloned(),
-        marker: invalidates.is_some_and(JsValue::truthy),
-        supersedes,
+        rare: Rare::of(lesson.get("invalidates"), supersedes),
     }
 }
 
@@ -172,12 +194,9 @@ fn skimmed_facts<'a>(
         pattern_tokens(pattern, tokens)?;
     }
     let has_tokens = tokens.len() > start;
-    let (invalidates, marker) = match invalidates {
-        None => (None, false),
-        Some(field) => {
-            let value = parsed(field)?;
-            (value.as_js_str().cloned(), value.truthy())
-        }
+    let invalidates = match invalidates {
+        None => None,
+        Some(field) => Some(parsed(field)?),
     };
     let supersedes = match supersedes {
         None => Vec::new(),
@@ -203,9 +222,7 @@ fn skimmed_facts<'a>(
         tokens: start..tokens.len(),
         id,
         created,
-        invalidates,
-        marker,
-        supersedes,
+        rare: Rare::of(invalidates.as_ref(), supersedes),
     })
 }
 
@@ -297,11 +314,13 @@ fn is_blank(line: &[u8]) -> bool {
 }
 
 /// One part of the ledger read: the lines that bear on a query (numbered from the part's
-/// start), how many lines it has, and its last non-empty line.
+/// start), their tokens (as numbers into `names`: a lesson's facts point into `tokens`), how many
+/// lines the part has, and its last non-empty line.
 #[derive(Default)]
 struct Part<'a> {
     lines: Vec<(usize, Range<usize>, Ranked<'a>)>,
-    tokens: Vec<Cow<'a, [u8]>>,
+    tokens: Vec<u32>,
+    names: Vec<Cow<'a, [u8]>>,
     newlines: usize,
     last: Option<usize>,
 }
@@ -309,6 +328,8 @@ struct Part<'a> {
 /// Reads the lines of `bytes[range]` (which starts a line) that bear on a query.
 fn read_part(bytes: &[u8], range: Range<usize>) -> Part<'_> {
     let mut part = Part::default();
+    let mut numbers: Map<Cow<[u8]>, u32> = Map::default();
+    let mut scratch = Vec::new();
     let mut start = range.start;
     let mut number = 1;
     loop {
@@ -321,12 +342,21 @@ fn read_part(bytes: &[u8], range: Range<usize>) -> Part<'_> {
         if !line.is_empty() {
             part.last = Some(number);
             if !is_blank(line) {
-                let ranked = read_line(line, &mut part.tokens);
-                let bears = match &ranked {
+                scratch.clear();
+                let mut ranked = read_line(line, &mut scratch);
+                let bears = match &mut ranked {
                     Ranked::Lesson(facts) => {
-                        !facts.tokens.is_empty()
-                            || facts.invalidates.is_some()
-                            || !facts.supersedes.is_empty()
+                        let from = part.tokens.len();
+                        for token in scratch.drain(..) {
+                            let next = part.names.len() as u32;
+                            let n = *numbers.entry(token).or_insert_with_key(|token| {
+                                part.names.push(token.clone());
+                                next
+                            });
+                            part.tokens.push(n);
+                        }
+                        facts.tokens = from..part.tokens.len();
+                        !facts.tokens.is_empty() || facts.rare.is_some()
                     }
                     _ => true,
                 };
@@ -372,26 +402,17 @@ pub enum Unbuilt {
     TooManyLessons,
 }
 
-/// Every line of the ledger that bears on a query, numbered physically from 1 (as
-/// `split(/\r?\n/)` counts); the tokens their facts point into; the number of the last
-/// non-empty line.
-struct Lines<'a> {
-    lines: Vec<(usize, Range<usize>, Ranked<'a>)>,
-    tokens: Vec<Cow<'a, [u8]>>,
-    last: Option<usize>,
-}
-
-fn read_lines(bytes: &[u8]) -> Result<Lines<'_>, Unbuilt> {
+/// The ledger read in parts, one per core.
+fn read_parts(bytes: &[u8]) -> Result<Vec<Part<'_>>, Unbuilt> {
     let workers = match bytes.len() {
         n if n < PARALLEL_FROM => 1,
         _ => std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(8),
     };
-    let ranges = split(bytes, workers);
-    let parts: Vec<Part> = match ranges.as_slice() {
-        [only] => vec![read_part(bytes, only.clone())],
-        _ => std::thread::scope(|scope| {
+    match split(bytes, workers).as_slice() {
+        [only] => Ok(vec![read_part(bytes, only.clone())]),
+        ranges => std::thread::scope(|scope| {
             let handles: Vec<_> = ranges
                 .iter()
                 .map(|range| {
@@ -406,30 +427,8 @@ fn read_lines(bytes: &[u8]) -> Result<Lines<'_>, Unbuilt> {
                 .map(|h| h.ok().and_then(|handle| handle.join().ok()))
                 .collect::<Option<Vec<Part>>>()
         })
-        .ok_or(Unbuilt::NoThreads)?,
-    };
-    let mut all = Lines {
-        lines: Vec::new(),
-        tokens: Vec::new(),
-        last: None,
-    };
-    let mut before = 0;
-    for mut part in parts {
-        let shift = all.tokens.len();
-        all.lines
-            .extend(part.lines.into_iter().map(|(n, range, mut ranked)| {
-                if let Ranked::Lesson(facts) = &mut ranked {
-                    facts.tokens = facts.tokens.start + shift..facts.tokens.end + shift;
-                }
-                (before + n, range, ranked)
-            }));
-        all.tokens.append(&mut part.tokens);
-        if let Some(n) = part.last {
-            all.last = Some(before + n);
-        }
-        before += part.newlines;
+        .ok_or(Unbuilt::NoThreads),
     }
-    Ok(all)
 }
 
 /// Little-endian writer of the layout.
@@ -457,117 +456,158 @@ const TOKEN: usize = 4 * 8;
 
 /// The index of the ledger `bytes`, whose identity is `identity`, in its layout.
 pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, Unbuilt> {
-    let Lines {
-        mut lines,
-        tokens,
-        last,
-    } = read_lines(bytes)?;
-    let mut torn = 0;
+    let parts = read_parts(bytes)?;
+    // Each part's first line number, less one.
+    let bases: Vec<usize> = parts
+        .iter()
+        .scan(0, |before, part| {
+            let base = *before;
+            *before += part.newlines;
+            Some(base)
+        })
+        .collect();
+    let lines = || {
+        parts.iter().zip(&bases).flat_map(|(part, base)| {
+            part.lines
+                .iter()
+                .map(move |(n, range, ranked)| (part, base + n, range, ranked))
+        })
+    };
     // A last line without its newline that is neither blank nor JSON was torn by a crash.
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        if let Some(at) = lines.iter().rposition(|(n, _, _)| Some(*n) == last) {
-            if let (n, _, Ranked::Malformed(_)) = &lines[at] {
-                torn = *n;
-                lines.remove(at);
-            }
+    let last = parts
+        .iter()
+        .zip(&bases)
+        .filter_map(|(part, base)| part.last.map(|n| base + n))
+        .next_back();
+    let torn = match lines().last() {
+        Some((_, n, _, Ranked::Malformed(_)))
+            if !bytes.is_empty() && !bytes.ends_with(b"\n") && Some(n) == last =>
+        {
+            n
         }
-    }
+        _ => 0,
+    };
+    let mut out = Out(Vec::with_capacity(HEADER + bytes.len() / 4));
+    out.0.resize(HEADER, 0);
     let mut heap: Vec<u8> = Vec::new();
-    let mut warnings = Out(Vec::new());
-    let mut lessons: Vec<(Range<usize>, Facts)> = Vec::new();
-    for (number, range, ranked) in lines {
+    // The skipped lines, and what lessons do to others.
+    let mut warned = 0;
+    let mut invalidated: Set<&[u8]> = Set::default();
+    let mut superseded_by: Map<&[u8], Vec<&[u8]>> = Map::default();
+    for (_, number, _, ranked) in lines() {
         match ranked {
             Ranked::Null => {
-                warnings.u64(1);
-                warnings.usize(number);
-                warnings.u64(0);
-                warnings.u64(0);
+                out.u64(1);
+                out.usize(number);
+                out.u64(0);
+                out.u64(0);
+                warned += 1;
             }
+            Ranked::Malformed(_) if number == torn => {}
             Ranked::Malformed(e) => {
                 let (at, len) = put(&mut heap, e.as_bytes());
-                warnings.u64(2);
-                warnings.usize(number);
-                warnings.usize(at);
-                warnings.usize(len);
+                out.u64(2);
+                out.usize(number);
+                out.usize(at);
+                out.usize(len);
+                warned += 1;
             }
-            Ranked::Lesson(facts) => lessons.push((range, facts)),
+            Ranked::Lesson(facts) => {
+                if let Some(id) = facts.rare.as_ref().and_then(|r| r.invalidates.as_ref()) {
+                    invalidated.insert(id.as_bytes());
+                }
+                for old in facts.supersedes() {
+                    superseded_by
+                        .entry(old.as_bytes())
+                        .or_default()
+                        .push(facts.id.as_deref().unwrap_or_default());
+                }
+            }
         }
     }
-    let invalidated: Set<&[u8]> = lessons
+    // The lessons a query can return, numbered in ledger order; each token's lessons. Tokens
+    // are numbered across the parts in the order first met, and sorted at the end.
+    let mut numbers: Map<&[u8], u32> = Map::default();
+    let mut names: Vec<&[u8]> = Vec::new();
+    let mut postings: Vec<Vec<u32>> = Vec::new();
+    let local: Vec<Vec<u32>> = parts
         .iter()
-        .filter_map(|(_, l)| l.invalidates.as_ref().map(JsString::as_bytes))
+        .map(|part| {
+            part.names
+                .iter()
+                .map(|name| {
+                    *numbers.entry(name).or_insert_with(|| {
+                        names.push(name);
+                        postings.push(Vec::new());
+                        names.len() as u32 - 1
+                    })
+                })
+                .collect()
+        })
         .collect();
-    let mut superseded_by: Map<&[u8], Vec<&[u8]>> = Map::default();
-    for (_, lesson) in &lessons {
-        for old in &lesson.supersedes {
-            superseded_by
-                .entry(old.as_bytes())
-                .or_default()
-                .push(lesson.id.as_deref().unwrap_or_default());
-        }
-    }
-    // The lessons a query can return, numbered in ledger order; each token's lessons.
-    let mut records = Out(Vec::new());
-    let mut postings: Map<&[u8], Vec<u32>> = Map::default();
     // Many lessons share a date: each `created` is kept once.
     let mut dates: Map<&[u8], (usize, usize)> = Map::default();
     let mut count: u32 = 0;
-    for (range, lesson) in &lessons {
-        let id = lesson.id.as_deref();
-        if lesson.tokens.is_empty()
-            || lesson.marker
-            || id.is_some_and(|id| invalidated.contains(id))
-        {
-            continue;
-        }
-        let (created_at, created_len) = *dates
-            .entry(&lesson.created)
-            .or_insert_with(|| put(&mut heap, &lesson.created));
-        let by = id.and_then(|id| superseded_by.get(id));
-        let by_at = heap.len();
-        for id in by.into_iter().flatten() {
-            heap.extend_from_slice(&(id.len() as u64).to_le_bytes());
-            heap.extend_from_slice(id);
-        }
-        records.usize(range.start);
-        records.usize(range.len());
-        records.usize(created_at);
-        records.usize(created_len);
-        records.usize(by_at);
-        records.usize(by.map_or(0, Vec::len));
-        for token in &tokens[lesson.tokens.clone()] {
-            let lessons = postings.entry(token).or_default();
-            // A token the lesson repeats counts once.
-            if lessons.last() != Some(&count) {
-                lessons.push(count);
+    for (part, local) in parts.iter().zip(&local) {
+        for (_, range, ranked) in &part.lines {
+            let Ranked::Lesson(lesson) = ranked else {
+                continue;
+            };
+            let id = lesson.id.as_deref();
+            if lesson.tokens.is_empty()
+                || lesson.rare.as_ref().is_some_and(|r| r.marker)
+                || id.is_some_and(|id| invalidated.contains(id))
+            {
+                continue;
             }
+            let (created_at, created_len) = *dates
+                .entry(&lesson.created)
+                .or_insert_with(|| put(&mut heap, &lesson.created));
+            let by = id.and_then(|id| superseded_by.get(id));
+            let by_at = heap.len();
+            for id in by.into_iter().flatten() {
+                heap.extend_from_slice(&(id.len() as u64).to_le_bytes());
+                heap.extend_from_slice(id);
+            }
+            out.usize(range.start);
+            out.usize(range.len());
+            out.usize(created_at);
+            out.usize(created_len);
+            out.usize(by_at);
+            out.usize(by.map_or(0, Vec::len));
+            for token in &part.tokens[lesson.tokens.clone()] {
+                let lessons = &mut postings[local[*token as usize] as usize];
+                // A token the lesson repeats counts once.
+                if lessons.last() != Some(&count) {
+                    lessons.push(count);
+                }
+            }
+            count = count.checked_add(1).ok_or(Unbuilt::TooManyLessons)?;
         }
-        count = count.checked_add(1).ok_or(Unbuilt::TooManyLessons)?;
     }
-    let mut by_token: Vec<(&[u8], Vec<u32>)> = postings.into_iter().collect();
-    by_token.sort_unstable();
-    let mut table = Out(Vec::new());
-    let mut all = Out(Vec::new());
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_unstable_by_key(|&i| names[i]);
     let mut posted = 0;
-    for (token, lessons) in &by_token {
-        let (at, len) = put(&mut heap, token);
-        table.usize(at);
-        table.usize(len);
-        table.usize(posted);
-        table.usize(lessons.len());
-        posted += lessons.len();
-        for n in lessons {
-            all.0.extend_from_slice(&n.to_le_bytes());
+    for &i in &order {
+        let (at, len) = put(&mut heap, names[i]);
+        out.usize(at);
+        out.usize(len);
+        out.usize(posted);
+        out.usize(postings[i].len());
+        posted += postings[i].len();
+    }
+    for &i in &order {
+        for n in &postings[i] {
+            out.0.extend_from_slice(&n.to_le_bytes());
         }
     }
-    let mut out = Out(Vec::with_capacity(
-        HEADER + warnings.0.len() + records.0.len() + table.0.len() + all.0.len() + heap.len(),
-    ));
-    out.0.extend_from_slice(MAGIC);
-    out.u64(u64::from(FORMAT));
-    out.u64(0); // the checksum, below
+    out.0.extend_from_slice(&heap);
+    let mut header = Out(Vec::with_capacity(HEADER));
+    header.0.extend_from_slice(MAGIC);
+    header.u64(u64::from(FORMAT));
+    header.u64(0); // the checksum, below
     for n in [identity.dev, identity.ino, identity.size] {
-        out.u64(n);
+        header.u64(n);
     }
     for n in [
         identity.mtime,
@@ -575,17 +615,19 @@ pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, Unbuilt> {
         identity.ctime,
         identity.ctime_nsec,
     ] {
-        out.u64(n as u64);
+        header.u64(n as u64);
     }
-    out.usize(torn);
-    out.usize(warnings.0.len() / WARNING);
-    out.usize(records.0.len() / LESSON);
-    out.usize(by_token.len());
-    out.usize(posted);
-    out.usize(heap.len());
-    for section in [&warnings.0, &records.0, &table.0, &all.0, &heap] {
-        out.0.extend_from_slice(section);
+    for n in [
+        torn,
+        warned,
+        count as usize,
+        names.len(),
+        posted,
+        heap.len(),
+    ] {
+        header.usize(n);
     }
+    out.0[..HEADER].copy_from_slice(&header.0);
     let sum = checksum(&out.0[32..]);
     out.0[24..32].copy_from_slice(&sum.to_le_bytes());
     Ok(out.0)

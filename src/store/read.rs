@@ -155,11 +155,33 @@ fn read_open(file: impl Read, metadata: &std::fs::Metadata) -> std::io::Result<V
             .unwrap_or(0)
             .saturating_sub(FIRST_READ),
     );
+    huge_pages(&mut bytes);
     limited.read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
         return Err(too_large(cap));
     }
     Ok(bytes)
+}
+
+/// From this size on, a buffer is backed by huge pages (2 MiB each) where the kernel allows it.
+const HUGE_FROM: usize = 8 << 20;
+
+/// Asks the kernel to back the rest of a large buffer with huge pages while it is filled: one
+/// page fault per 2 MiB instead of one per 4 KiB (a 44 MB ledger took 11,000 faults).
+fn huge_pages(bytes: &mut Vec<u8>) {
+    let spare = bytes.spare_capacity_mut();
+    if spare.len() < HUGE_FROM {
+        return;
+    }
+    let page = 4096;
+    let start = spare.as_mut_ptr() as usize;
+    let aligned = start.next_multiple_of(page);
+    let len = (start + spare.len()).saturating_sub(aligned) / page * page;
+    // SAFETY: the range lies within this vector's allocation, owned here; MADV_HUGEPAGE is a
+    // hint about how to back it, which changes no byte of it. A refusal is ignored.
+    unsafe {
+        libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
 }
 
 /// A regular file opened for reading without blocking (for a caller that maps it): `Ok(None)`
