@@ -95,8 +95,8 @@ fn main() {
         with - skipped
     );
 
-    // `--all-commits`: the reference-transaction hook runs on every ref update, a start of
-    // git-ucg each time that leaves at once unless a prepared branch update must be judged.
+    // `--all-commits`: prepare-commit-msg runs for every commit, a start of git-ucg that leaves
+    // at once when pre-commit judged the commit; checkouts run no hook of it.
     let all = dir.path().join("all");
     std::fs::create_dir_all(&all).expect("dir");
     repo(&all);

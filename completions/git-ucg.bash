@@ -1375,7 +1375,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1415,7 +1415,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase reference-transaction" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -144,13 +144,14 @@ pre-push\t''
 pre-merge-commit\t''
 pre-applypatch\t''
 pre-rebase\t''
-reference-transaction\t'Opt-in (`hooks install --all-commits`): the commits no other hook sees (cherry-pick, revert)'"
+prepare-commit-msg\t'Opt-in (`hooks install --all-commits`): git runs it for every commit it makes, and it judges those no gate hook saw (cherry-pick, revert)'
+reference-transaction\t'Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update'"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l strict -d 'Also enforce the story invariants (git config ucg.gate.strict true)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l agent -d 'Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l all-commits -d 'Also gate the commits no commit hook sees (cherry-pick, revert) through the reference-transaction hook, which git runs on every ref update'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l all-commits -d 'Also gate the commits no gate hook sees (cherry-pick, revert) through the prepare-commit-msg hook, which git runs for every commit it makes'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l force -d 'Rewrite our hooks even when they are up to date (a chained hook is never overwritten)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l hooks-path-ok -d 'Install into a core.hooksPath outside the repository, or one another hook manager owns'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l script -d 'Install shell scripts that look for git-ucg at every run ($GIT_UCG_BIN, PATH, then this binary\'s path) instead of links to this binary: a shell start slower per hook, but they follow the binary when it moves and refuse when it is gone'
@@ -162,7 +163,8 @@ pre-push\t''
 pre-merge-commit\t''
 pre-applypatch\t''
 pre-rebase\t''
-reference-transaction\t'Opt-in (`hooks install --all-commits`): the commits no other hook sees (cherry-pick, revert)'"
+prepare-commit-msg\t'Opt-in (`hooks install --all-commits`): git runs it for every commit it makes, and it judges those no gate hook saw (cherry-pick, revert)'
+reference-transaction\t'Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update'"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -606,18 +606,23 @@ pub enum HookName {
     PreMergeCommit,
     PreApplypatch,
     PreRebase,
-    /// Opt-in (`hooks install --all-commits`): the commits no other hook sees (cherry-pick, revert).
+    /// Opt-in (`hooks install --all-commits`): git runs it for every commit it makes, and it
+    /// judges those no gate hook saw (cherry-pick, revert).
+    PrepareCommitMsg,
+    /// Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also
+    /// those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update.
     ReferenceTransaction,
 }
 
 impl HookName {
     /// Every hook git-ucg knows, in the order `hooks status` lists them.
-    pub const ALL: [HookName; 6] = [
+    pub const ALL: [HookName; 7] = [
         HookName::PreCommit,
         HookName::PrePush,
         HookName::PreMergeCommit,
         HookName::PreApplypatch,
         HookName::PreRebase,
+        HookName::PrepareCommitMsg,
         HookName::ReferenceTransaction,
     ];
 
@@ -638,6 +643,7 @@ impl HookName {
             HookName::PreMergeCommit => "pre-merge-commit",
             HookName::PreApplypatch => "pre-applypatch",
             HookName::PreRebase => "pre-rebase",
+            HookName::PrepareCommitMsg => "prepare-commit-msg",
             HookName::ReferenceTransaction => "reference-transaction",
         }
     }
@@ -645,7 +651,9 @@ impl HookName {
     /// The git command whose work this hook gates, for the refusal's bypass line.
     pub fn verb(self) -> &'static str {
         match self {
-            HookName::PreCommit | HookName::ReferenceTransaction => "commit",
+            HookName::PreCommit | HookName::PrepareCommitMsg | HookName::ReferenceTransaction => {
+                "commit"
+            }
             HookName::PrePush => "push",
             HookName::PreMergeCommit => "merge",
             HookName::PreApplypatch => "am",
@@ -684,8 +692,8 @@ pub struct HooksInstallArgs {
     /// Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json.
     #[arg(long)]
     pub agent: bool,
-    /// Also gate the commits no commit hook sees (cherry-pick, revert) through the
-    /// reference-transaction hook, which git runs on every ref update.
+    /// Also gate the commits no gate hook sees (cherry-pick, revert) through the
+    /// prepare-commit-msg hook, which git runs for every commit it makes.
     #[arg(long)]
     pub all_commits: bool,
     /// Rewrite our hooks even when they are up to date (a chained hook is never overwritten).

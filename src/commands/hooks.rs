@@ -55,7 +55,7 @@ fn hook_file(hook: HookName, form: Form, binary: &Path) -> String {
     template(hook, form).replace(BAKED, &baked)
 }
 
-/// The hooks `--only` names, else the default set (with `--all-commits`, the reference-transaction
+/// The hooks `--only` names, else the default set (with `--all-commits`, the prepare-commit-msg
 /// hook too).
 fn selected(only: &[HookName], all_commits: bool) -> Vec<HookName> {
     if !only.is_empty() {
@@ -63,7 +63,7 @@ fn selected(only: &[HookName], all_commits: bool) -> Vec<HookName> {
     }
     let mut hooks = HookName::DEFAULT.to_vec();
     if all_commits {
-        hooks.push(HookName::ReferenceTransaction);
+        hooks.push(HookName::PrepareCommitMsg);
     }
     hooks
 }
@@ -290,6 +290,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             .map(|c| format!(" (core.hooksPath = {c})"))
             .unwrap_or_default()
     )?;
+    let width = states.iter().map(|s| s.hook.len()).max().unwrap_or(0);
     for s in &states {
         let what = match s.state {
             "active" => "installed, git runs it",
@@ -298,12 +299,12 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "broken" => "BROKEN: its binary is gone; git refuses until it is reinstalled (git ucg hooks install)",
             _ => "not installed",
         };
-        writeln!(out, "  {:<10}  {what}  ({})", s.hook, s.path)?;
+        writeln!(out, "  {:<width$}  {what}  ({})", s.hook, s.path)?;
         if let Some(binary) = &s.runs {
-            writeln!(out, "  {:<10}  git starts {binary}", "")?;
+            writeln!(out, "  {:<width$}  git starts {binary}", "")?;
         }
         if let Some(chained) = &s.chained {
-            writeln!(out, "  {:<10}  chains {chained}, run first", "")?;
+            writeln!(out, "  {:<width$}  chains {chained}, run first", "")?;
         }
     }
     if let Ok(located) = ctx.gate_inputs(None) {
@@ -359,15 +360,23 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             return Ok(0);
         }
     }
-    let verb = hook.verb();
+    let mut verb = hook.verb().to_string();
+    if hook == HookName::PrepareCommitMsg {
+        match commit_without_gate_hook(ctx) {
+            Some(command) => verb = command,
+            None => return Ok(0),
+        }
+    }
     // `--no-verify` skips the commit hooks of commit, merge, am and rebase and the pre-push hook;
-    // git has none for the commits only the reference-transaction hook sees.
+    // git has none for the commits only prepare-commit-msg and reference-transaction see.
     let bypass = match hook {
+        HookName::PrepareCommitMsg => format!("Bypass once: GIT_UCG_SKIP=1 git {verb} …."),
         HookName::ReferenceTransaction => {
             "Bypass once: GIT_UCG_SKIP=1 git cherry-pick … (or git revert …).".to_string()
         }
         _ => format!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify."),
     };
+    let verb = verb.as_str();
     // A run that cannot be located because its configuration is broken fails closed; a
     // repository without any run artifacts is not gated.
     let located = match ctx.gate_inputs(None) {
@@ -446,6 +455,36 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         eprintln!("{bypass}");
     }
     Ok(u8::from(blocked))
+}
+
+/// The git commands whose commits a gate hook of the default set judges (or `--no-verify`
+/// bypasses) before git runs prepare-commit-msg: judging them again would cost a second decision
+/// and undo the bypass.
+const GATED_BEFORE: [&str; 5] = ["commit", "merge", "am", "rebase", "pull"];
+
+/// For prepare-commit-msg: the git command making this commit when no gate hook judged it before
+/// (a cherry-pick, a revert, or a command that cannot be recognised — judged, failing closed),
+/// `None` when one did. An alias is followed to the command it stands for.
+fn commit_without_gate_hook(ctx: &Context) -> Option<String> {
+    let Some(mut command) = crate::git::hooks::invoking_git_command() else {
+        return Some("commit".into());
+    };
+    // Aliases may name aliases; git refuses a loop, and so many levels are not followed here.
+    for _ in 0..8 {
+        if GATED_BEFORE.contains(&command.as_str()) {
+            return None;
+        }
+        let alias = ctx
+            .repo()
+            .ok()
+            .and_then(|repo| crate::git::config_string(repo, &format!("alias.{command}")));
+        // A shell alias (`!…`) runs git as a child: the hook's parent is then that git.
+        match alias.as_deref().and_then(|a| a.split_whitespace().next()) {
+            Some(first) if !first.starts_with('!') => command = first.to_string(),
+            _ => break,
+        }
+    }
+    Some(command)
 }
 
 fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {

@@ -126,22 +126,28 @@ pub fn something_staged() -> Option<bool> {
 /// Whether a `reference-transaction` update (its stdin: `<old> <new> <ref>` lines) makes a new
 /// commit on a branch: a `refs/heads/` ref moved from `old` to a commit whose first parent is
 /// `old` and that no other ref already points at (a cherry-pick, a revert, a commit — not a
-/// fast-forward to a fetched or local tip, not a reset, a creation or a deletion).
+/// fast-forward to a fetched or local tip, not a reset, a creation or a deletion). git gives a
+/// zero `old` when the updater did not say what it expects (`git update-ref <ref> <new>`): the
+/// ref's value, not yet changed while the transaction is prepared, is then the old one.
 pub fn makes_a_new_commit(repo: &gix::Repository, lines: &str) -> bool {
     let zero = |id: &str| id.bytes().all(|b| b == b'0');
+    let current = |name: &str| {
+        let mut reference = repo.try_find_reference(name).ok()??;
+        reference.peel_to_id().ok().map(|id| id.detach())
+    };
     let updates: Vec<(gix::ObjectId, gix::ObjectId, &str)> = lines
         .lines()
         .filter_map(|line| {
             let mut fields = line.split(' ');
             let (old, new, name) = (fields.next()?, fields.next()?, fields.next()?);
-            if !name.starts_with("refs/heads/") || zero(old) || zero(new) {
+            if !name.starts_with("refs/heads/") || zero(new) {
                 return None;
             }
-            Some((
-                gix::ObjectId::from_hex(old.as_bytes()).ok()?,
-                gix::ObjectId::from_hex(new.as_bytes()).ok()?,
-                name,
-            ))
+            let old = match zero(old) {
+                true => current(name)?,
+                false => gix::ObjectId::from_hex(old.as_bytes()).ok()?,
+            };
+            Some((old, gix::ObjectId::from_hex(new.as_bytes()).ok()?, name))
         })
         .collect();
     let on_top = |old: gix::ObjectId, new: gix::ObjectId| {
@@ -177,4 +183,87 @@ pub fn makes_a_new_commit(repo: &gix::Repository, lines: &str) -> bool {
         }
     }
     candidates.iter().any(|(new, _)| !tips.contains(new))
+}
+
+/// The git command that runs this hook — `commit`, `cherry-pick`, an alias as typed — read from
+/// the parent process's command line (git starts a hook directly, and the scripts `exec` git-ucg,
+/// so the parent is git). `None` where that cannot be known (no `/proc`, a parent that is not
+/// git): the caller then assumes the worst.
+pub fn invoking_git_command() -> Option<String> {
+    let parent = std::os::unix::process::parent_id();
+    let file = std::fs::File::open(format!("/proc/{parent}/cmdline")).ok()?;
+    // A command line is a few pages at most (the kernel's limit); the cap is only a bound.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, 4 << 20), &mut bytes).ok()?;
+    git_subcommand(&bytes)
+}
+
+/// The subcommand of a git command line (NUL-separated words, as `/proc/<pid>/cmdline` gives
+/// it): the first word after git's own options, or the dashed form's suffix (`git-commit`).
+pub fn git_subcommand(cmdline: &[u8]) -> Option<String> {
+    let mut words = cmdline
+        .split(|b| *b == 0)
+        .map(|word| std::str::from_utf8(word).ok());
+    let program = words.next()??;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    if let Some(dashed) = program.strip_prefix("git-") {
+        return Some(dashed.to_string());
+    }
+    if program != "git" {
+        return None;
+    }
+    // git's options that take their value as the next word.
+    const WITH_VALUE: [&str; 7] = [
+        "-c",
+        "-C",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--config-env",
+        "--attr-source",
+    ];
+    while let Some(word) = words.next() {
+        let word = word?;
+        if WITH_VALUE.contains(&word) {
+            words.next();
+        } else if !word.starts_with('-') {
+            return Some(word.to_string());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::git_subcommand;
+
+    #[test]
+    fn the_subcommand_is_the_first_word_after_gits_options() {
+        let cases: [(&[u8], Option<&str>); 8] = [
+            (b"git\0commit\0-m\0x\0", Some("commit")),
+            (
+                b"/usr/bin/git\0-c\0a.b=c\0-C\0dir\0cherry-pick\0side\0",
+                Some("cherry-pick"),
+            ),
+            (
+                b"git\0--no-pager\0--git-dir=x\0revert\0HEAD\0",
+                Some("revert"),
+            ),
+            (b"git\0--work-tree\0w\0ci\0", Some("ci")),
+            (b"/usr/lib/git-core/git-merge\0--no-edit\0", Some("merge")),
+            (b"git\0-c\0", None),
+            (b"sh\0-c\0git commit\0", None),
+            (b"", None),
+        ];
+        for (cmdline, expected) in cases {
+            assert_eq!(git_subcommand(cmdline).as_deref(), expected, "{cmdline:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_command_line_is_read_without_panic(bytes: Vec<u8>) {
+            let _ = git_subcommand(&bytes);
+        }
+    }
 }

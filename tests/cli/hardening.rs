@@ -654,9 +654,41 @@ fn a_copied_repositorys_prompt_is_its_own() {
     assert_eq!(prompt(&dir), original, "the original is unchanged");
 }
 
+/// The demo's run committed on its epic branch, a branch `side` with one commit off it, and one
+/// more commit on the epic (with the tests' fixed dates, a pick onto the side's own parent would
+/// remake the very same commit), then `hooks install` with `hooks`. Returns the epic branch, checked
+/// out.
+fn epic_and_side(env: &TestEnv, dir: &Path, hooks: &[&str]) -> String {
+    let ok = |args: &[&str]| {
+        let out = env.git_command(dir).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    ok(&["add", "-A"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "run artifacts"]);
+    let epic = ok(&["branch", "--show-current"]);
+    ok(&["checkout", "-q", "-b", "side"]);
+    write(&dir.join("side.txt"), "side\n");
+    ok(&["add", "side.txt"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "side work"]);
+    ok(&["checkout", "-q", &epic]);
+    write(&dir.join("epic.txt"), "epic\n");
+    ok(&["add", "epic.txt"]);
+    ok(&["commit", "-q", "--no-verify", "-m", "epic work"]);
+    let out = env
+        .ucg(dir)
+        .args(["hooks", "install"])
+        .args(hooks)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    epic
+}
+
 /// Item 3: the commits `git commit` does not make are gated too — merge, am and rebase by their
-/// own hooks, cherry-pick and revert through the reference-transaction hook (`--all-commits`) —
-/// and ordinary ref updates (a new branch, a checkout) pass.
+/// own hooks, cherry-pick and revert through the prepare-commit-msg hook (`--all-commits`), also
+/// through an alias — and ordinary ref updates (a new branch, a checkout) pass, as does the
+/// `--no-verify` bypass of `git commit`, typed or through an alias.
 #[test]
 fn every_way_of_committing_is_gated() {
     let env = TestEnv::new();
@@ -666,27 +698,10 @@ fn every_way_of_committing_is_gated() {
         let out = git(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     };
-    ok(&["add", "-A"]);
-    ok(&["commit", "-q", "--no-verify", "-m", "run artifacts"]);
-    let epic = String::from_utf8(git(&["branch", "--show-current"]).stdout).unwrap();
-    let epic = epic.trim().to_string();
-    ok(&["checkout", "-q", "-b", "side"]);
-    write(&dir.join("side.txt"), "side\n");
-    ok(&["add", "side.txt"]);
-    ok(&["commit", "-q", "--no-verify", "-m", "side work"]);
-    ok(&["checkout", "-q", &epic]);
-    write(&dir.join("epic.txt"), "epic\n");
-    ok(&["add", "epic.txt"]);
-    ok(&["commit", "-q", "--no-verify", "-m", "epic work"]);
+    let epic = epic_and_side(&env, &dir, &["--all-commits"]);
     let patch = env.path().join("side.patch");
     let out = git(&["format-patch", "-1", "side", "--stdout"]);
     std::fs::write(&patch, &out.stdout).unwrap();
-    let out = env
-        .ucg(&dir)
-        .args(["hooks", "install", "--all-commits"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let refused = |args: &[&str], verb: &str, cleanup: &[&str]| {
         let out = git(args);
@@ -711,14 +726,42 @@ fn every_way_of_committing_is_gated() {
     refused(&["rebase", "side"], "rebase", &[]);
     refused(
         &["cherry-pick", "side"],
-        "commit",
+        "cherry-pick",
+        &["cherry-pick", "--abort"],
+    );
+    refused(
+        &["-c", "alias.pick=cherry-pick", "pick", "side"],
+        "cherry-pick",
         &["cherry-pick", "--abort"],
     );
     refused(
         &["revert", "--no-edit", "HEAD"],
-        "commit",
+        "revert",
         &["revert", "--abort"],
     );
+    // `--no-verify` still bypasses a commit: prepare-commit-msg leaves `git commit` to pre-commit.
+    for args in [
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "--allow-empty",
+            "-m",
+            "bypassed",
+        ][..],
+        &[
+            "-c",
+            "alias.ci=commit -q",
+            "ci",
+            "--no-verify",
+            "--allow-empty",
+            "-m",
+            "bypassed",
+        ],
+    ] {
+        ok(args);
+        ok(&["reset", "-q", "--hard", "HEAD~1"]);
+    }
     // Ordinary ref updates are not commits.
     ok(&["checkout", "-q", "-b", "other"]);
     ok(&["checkout", "-q", &epic]);
@@ -739,6 +782,39 @@ fn every_way_of_committing_is_gated() {
     ok(&["cherry-pick", "side"]);
     ok(&["revert", "--no-edit", "HEAD"]);
     ok(&["merge", "-q", "--no-edit", "side"]);
+}
+
+/// The reference-transaction hook (`--only reference-transaction`) refuses a new commit on a
+/// branch whatever made it — a cherry-pick, plumbing's `commit-tree` + `update-ref` — and lets a
+/// new branch and a fast-forward through.
+#[test]
+fn the_reference_transaction_hook_refuses_new_commits_on_a_branch() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let git = |args: &[&str]| env.git_command(&dir).args(args).output().unwrap();
+    let ok = |args: &[&str]| {
+        let out = git(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let epic = epic_and_side(&env, &dir, &["--only", "reference-transaction"]);
+    let before = ok(&["rev-parse", "HEAD"]);
+    let out = git(&["cherry-pick", "side"]);
+    assert_ne!(out.status.code(), Some(0), "the cherry-pick went through");
+    assert!(
+        stderr(&out).contains("git-ucg: commit refused"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = git(&["cherry-pick", "--abort"]);
+    let tree = ok(&["rev-parse", "HEAD^{tree}"]);
+    let made = ok(&["commit-tree", &tree, "-p", "HEAD", "-m", "plumbing"]);
+    let out = git(&["update-ref", &format!("refs/heads/{epic}"), &made]);
+    assert_ne!(out.status.code(), Some(0), "update-ref went through");
+    assert_eq!(ok(&["rev-parse", "HEAD"]), before, "the branch moved");
+    ok(&["branch", "-q", "another", "side"]);
+    ok(&["checkout", "-q", "-b", "behind", "HEAD~1"]);
+    ok(&["merge", "-q", "--ff-only", &epic]);
 }
 
 /// Items 4 and 5: the run belongs to the repository. A linked worktree cannot commit or push the

@@ -764,7 +764,7 @@ fn a_chained_reference_transaction_hook_sees_every_state() {
             &dir.join(".git/hooks/reference-transaction"),
             foreign.as_bytes(),
         );
-        let mut args = vec!["--all-commits"];
+        let mut args = vec!["--only", "reference-transaction"];
         args.extend_from_slice(form);
         assert_eq!(install(&env, &dir, &args).status.code(), Some(0));
         let out = git_out(&env, &dir, &["commit", "--allow-empty", "-m", "x"]);
