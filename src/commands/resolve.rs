@@ -53,6 +53,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         log_dir,
         dry_run: args.dry_run,
         once: !interactive,
+        by: ctx.repo().ok().and_then(crate::git::user_email),
     };
     run.check_log_target()?;
     let mut outcome = Outcome::default();
@@ -187,11 +188,7 @@ fn given_answers(args: &ResolveArgs) -> Result<Vec<Answer>> {
         .map(|(action, id, answer)| match (action, answer) {
             (Action::Close, None) => Err(Error::new(format!("--close {id} needs an --answer"))
                 .hint("a close records the decision made: --close ID --answer TEXT")),
-            _ => Ok(Answer {
-                id: id.clone(),
-                answer: answer.clone().unwrap_or_default(),
-                action: *action,
-            }),
+            _ => Ok(Answer::new(id, answer.clone().unwrap_or_default(), *action)),
         })
         .collect()
 }
@@ -228,11 +225,7 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
                 "{name}: the close of {} has no answer",
                 item.id
             ))),
-            (action, answer) => Ok(Answer {
-                id: item.id,
-                answer: answer.unwrap_or_default(),
-                action,
-            }),
+            (action, answer) => Ok(Answer::new(item.id, answer.unwrap_or_default(), action)),
         })
         .collect()
 }
@@ -309,11 +302,7 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<(
 (Ctrl-D stops the pass, keeping what was answered)"
             );
         };
-        let answer = Answer {
-            id: item.id.clone(),
-            answer,
-            action,
-        };
+        let answer = Answer::new(item.id.clone(), answer, action);
         let applied_before = outcome.applied.len();
         commit(run, std::slice::from_ref(&answer), outcome)?;
         // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.

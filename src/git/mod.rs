@@ -502,6 +502,14 @@ pub fn resolve_to_commit(repo: &gix::Repository, spec: &str) -> GitResult<Object
     Ok(commit.id)
 }
 
+/// Who answers here: `user.email`, else the email git would give a commit's author
+/// (`GIT_AUTHOR_EMAIL`, `author.email`); `None` when neither is configured.
+pub fn user_email(repo: &gix::Repository) -> Option<String> {
+    config_string(repo, "user.email")
+        .or_else(|| Some(repo.author()?.ok()?.email.to_string()))
+        .filter(|email| !email.is_empty())
+}
+
 /// A string from the repository's configuration (`section.key`).
 pub fn config_string(repo: &gix::Repository, key: &str) -> Option<String> {
     repo.config_snapshot().string(key).map(|s| s.to_string())

@@ -43,6 +43,32 @@ pub struct Answer {
     pub id: String,
     pub answer: String,
     pub action: Action,
+    /// Who answered (`user.email`), stamped when the answer is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// When (UTC, ISO-8601 to the second), stamped when the answer is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+impl Answer {
+    /// An answer not yet stamped with who gave it and when.
+    pub fn new(id: impl Into<String>, answer: impl Into<String>, action: Action) -> Answer {
+        Answer {
+            id: id.into(),
+            answer: answer.into(),
+            action,
+            by: None,
+            at: None,
+        }
+    }
+}
+
+/// The time an answer is recorded at, as its `at` gives it.
+pub fn now_stamp() -> String {
+    jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
 }
 
 fn entry_id(entry: &Value) -> Option<&str> {
@@ -120,12 +146,18 @@ pub fn closed_in_pieces(entries: &[FileEntry], pieces: &[Piece]) -> IdSet {
         .collect()
 }
 
-/// The entry that records `answer`.
+/// The entry that records `answer`: `id`, `answer`, `action`, then `by` and `at` when stamped
+/// (keys the registry writer and UltraCode Goal's readers ignore).
 fn record(answer: &Answer) -> Value {
     let mut record = Object::default();
     record.insert("id".into(), Value::Str(answer.id.clone()));
     record.insert("answer".into(), Value::Str(answer.answer.clone()));
     record.insert("action".into(), Value::Str(answer.action.name().into()));
+    for (key, value) in [("by", &answer.by), ("at", &answer.at)] {
+        if let Some(value) = value {
+            record.insert(key.into(), Value::Str(value.clone()));
+        }
+    }
     Value::Object(Box::new(record))
 }
 
@@ -241,11 +273,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn answer(id: &str, text: &str, action: Action) -> Answer {
-        Answer {
-            id: id.into(),
-            answer: text.into(),
-            action,
-        }
+        Answer::new(id, text, action)
     }
 
     #[test]
@@ -354,6 +382,8 @@ pub struct Pass {
     /// answers document, the artifacts and the answers are left to the exit instead of being
     /// freed value by value (for a long project's file, a fifth of the pass).
     pub once: bool,
+    /// Who answers (`user.email`), recorded with each answer as `by`.
+    pub by: Option<String>,
 }
 
 /// What the pass did.
@@ -539,6 +569,16 @@ back every RED its closes suppressed, to be answered again",
 /// on record whose artifact is still there.
 pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
     check_answered(answers)?;
+    let at = now_stamp();
+    let stamped: Vec<Answer> = answers
+        .iter()
+        .map(|answer| Answer {
+            by: answer.by.clone().or_else(|| pass.by.clone()),
+            at: answer.at.clone().or_else(|| Some(at.clone())),
+            ..answer.clone()
+        })
+        .collect();
+    let answers = &stamped[..];
     if !pass.impl_dir.is_dir() {
         return check_known(&Pending::default(), &Default::default(), answers);
     }
@@ -909,8 +949,10 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         } else {
             cleared.join("; ")
         };
+        let by = answer.by.as_deref().unwrap_or("(no user.email)");
+        let at = answer.at.as_deref().unwrap_or_default();
         section.push_str(&format!(
-            "- `{}` — {} — {} — cleared: {cleared}\n",
+            "- `{}` — {} — {} — by {by} at {at} — cleared: {cleared}\n",
             answer.id,
             answer.action.name(),
             one_line(&answer.answer)

@@ -873,3 +873,81 @@ fn the_hand_back_lists_every_file_changed() {
     let status = env.git(&dir, &["status", "--porcelain"]);
     assert!(status.contains(".decisions.json"), "{status}");
 }
+
+/// Issue 19 item 2: every answer recorded carries who gave it (git's author email) and when (UTC,
+/// ISO-8601), the decision log's bullet names both, and the registry writer still reads the
+/// answers file as before (the close removes the RED, the tombstone is written).
+#[test]
+fn answers_record_who_and_when() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["config", "user.email", "pm@example.com"]);
+    let ids = pending_ids(&env, &dir, &[]);
+    let (_, red) = ids
+        .iter()
+        .find(|(source, _)| source == "red")
+        .unwrap()
+        .clone();
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", &red, "--answer", "30 days"],
+    );
+    let decisions: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(IMPL).join(".decisions.json")).unwrap())
+            .unwrap();
+    let entry = &decisions["decisions"][0];
+    assert_eq!(
+        object_keys(entry),
+        ["id", "answer", "action", "by", "at"],
+        "{entry}"
+    );
+    assert_eq!(entry["by"], "pm@example.com");
+    let at = entry["at"].as_str().unwrap();
+    let shape: String = at
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '0' } else { c })
+        .collect();
+    assert_eq!(shape, "0000-00-00T00:00:00Z", "{at}");
+    let log = std::fs::read_to_string(walk_for(&dir, ".decision-log.md")).unwrap();
+    assert!(
+        log.contains(&format!(
+            "`{red}` — close — 30 days — by pm@example.com at {at}"
+        )),
+        "{log}"
+    );
+    // The registry writer reads the file with the new keys as before: the close stands.
+    let registry = std::fs::read(dir.join(IMPL).join(".preflight-reds.json")).unwrap();
+    run_ok(&env, &dir, &["reds", "apply", "--from-sidecar"]);
+    let again = std::fs::read(dir.join(IMPL).join(".preflight-reds.json")).unwrap();
+    assert_eq!(
+        again, registry,
+        "the registry writer reads the close as before"
+    );
+    let registry: serde_json::Value = serde_json::from_slice(&registry).unwrap();
+    let ids = |key: &str| -> Vec<String> {
+        registry[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!ids("reds").contains(&red) && ids("resolved").contains(&red));
+}
+
+/// The one file named `name` below `dir` (`.git` aside).
+fn walk_for(dir: &Path, name: &str) -> PathBuf {
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        for entry in std::fs::read_dir(&next).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() && entry.file_name() != ".git" {
+                stack.push(path);
+            } else if entry.file_name() == name {
+                return path;
+            }
+        }
+    }
+    panic!("no {name} below {}", dir.display())
+}
