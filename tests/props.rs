@@ -487,9 +487,9 @@ proptest! {
         let answers: Vec<Answer> = answers
             .into_iter()
             .map(|(id, answer, close)| Answer {
-                id,
-                answer,
-                action: if close { Action::Close } else { Action::Defer },
+                by: close.then(|| "pm@example.com".into()),
+                at: Some("2026-12-02T09:30:00Z".into()),
+                ..Answer::new(id, answer, if close { Action::Close } else { Action::Defer })
             })
             .collect();
         let whole = decisions_for_write(Some(&bytes)).map(|(mut doc, mut entries)| {
@@ -509,11 +509,11 @@ proptest! {
 fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
     use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
     use git_ucg::ucg::resolve::{self, Action, Answer};
-    let answers = [Answer {
-        id: "k:p.md:0123456789ab".into(),
-        answer: "yes \"quoted\" é".into(),
-        action: Action::Close,
-    }];
+    let answers = [Answer::new(
+        "k:p.md:0123456789ab",
+        "yes \"quoted\" é",
+        Action::Close,
+    )];
     let (mut doc, mut entries) = decisions_for_write(None).unwrap_or_default();
     resolve::merge(&mut entries, &answers);
     let file = AnswersFile::read(None).unwrap_or_default();
