@@ -1706,7 +1706,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__resolve)
-            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --run --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
+            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1730,6 +1730,18 @@ _git__ucg() {
                     ;;
                 --run)
                     COMPREPLY=($(compgen -W "$(git-ucg __complete runs 2>/dev/null)" -- "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --push)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --impl-artifacts)

@@ -347,6 +347,17 @@ pub struct ResolveArgs {
     /// The run folder (under the runs root) whose decision log gets the pass's section.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,
+    /// Answer on BRANCH's committed artifacts and commit the answers there, without a checkout:
+    /// the work tree, the index and HEAD are not touched.
+    #[arg(long, value_name = "BRANCH", conflicts_with = "interactive")]
+    pub branch: Option<String>,
+    /// With --branch: push BRANCH to REMOTE afterwards (a rejected push is retried once, the
+    /// answers applied again on the fetched tip).
+    #[arg(long, value_name = "REMOTE", requires = "branch")]
+    pub push: Option<String>,
+    /// With --branch: the first line of the commit's message.
+    #[arg(long, value_name = "TEXT", requires = "branch")]
+    pub message: Option<String>,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
     #[command(flatten)]

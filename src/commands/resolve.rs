@@ -16,9 +16,14 @@ use crate::ucg::{resume, runs};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+mod branch;
+
 pub const SCHEMA: &str = "git-ucg.resolve/1";
 
 pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
+    if let Some(name) = &args.branch {
+        return branch::run(ctx, args, name);
+    }
     let given = given_answers(args)?;
     let nothing_given = given.is_empty() && args.answers.is_none();
     let terminal = std::io::stdin().is_terminal();
@@ -117,29 +122,12 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         );
     }
     if args.json.on {
-        let doc = serde_json::json!({
-            "schema": SCHEMA,
-            "dry_run": run.dry_run,
-            "recorded": outcome.recorded,
-            "applied": outcome.applied,
-            "pending": after.items,
-            "unpromoted": after.unpromoted,
-            "blockers": after.blockers,
-            "decision_log": logged.as_ref().map(|p| p.to_string_lossy()),
-        });
-        let changed: Vec<serde_json::Value> = outcome
-            .changed
-            .iter()
-            .map(|c| {
-                serde_json::json!({
-                    "path": shown(&c.path, &run.project_root),
-                    "change": c.change.name(),
-                })
-            })
-            .collect();
-        let mut doc = doc;
-        doc["changed"] = serde_json::Value::Array(changed);
-        return crate::output::print_json(&doc);
+        return crate::output::print_json(&json_document(
+            &run,
+            &outcome,
+            &after,
+            logged.as_deref(),
+        ));
     }
     let mut out = std::io::stdout().lock();
     let mut text = hand_back(&run, &after, &outcome, logged.as_deref());
@@ -160,6 +148,36 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(0)
+}
+
+/// The `--json` document of a pass.
+fn json_document(
+    run: &Pass,
+    outcome: &Outcome,
+    after: &Pending,
+    logged: Option<&Path>,
+) -> serde_json::Value {
+    let changed: Vec<serde_json::Value> = outcome
+        .changed
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "path": shown(&c.path, &run.project_root),
+                "change": c.change.name(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "schema": SCHEMA,
+        "dry_run": run.dry_run,
+        "recorded": outcome.recorded,
+        "applied": outcome.applied,
+        "pending": after.items,
+        "unpromoted": after.unpromoted,
+        "blockers": after.blockers,
+        "decision_log": logged.map(|p| p.to_string_lossy()),
+        "changed": changed,
+    })
 }
 
 /// The refusal of a pass with nothing to do but ask, and no terminal to ask on.

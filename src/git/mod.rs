@@ -4,6 +4,7 @@
 //! directory and hook programs (`hooks`), and a hermetic `git` runner for the demo, tests and
 //! benches (`hermetic`).
 
+pub mod commit;
 pub mod hermetic;
 pub mod hooks;
 pub mod linecache;
@@ -532,4 +533,33 @@ pub fn config_u64(repo: &gix::Repository, key: &str) -> Option<u64> {
 /// A boolean from the repository's configuration (`section.key`).
 pub fn config_bool(repo: &gix::Repository, key: &str) -> Option<bool> {
     repo.config_snapshot().boolean(key)
+}
+
+/// `git <args>` in `dir`, its output captured: whether it succeeded, its stdout and its stderr
+/// (for a push or a fetch, whose transport gitoxide does not drive here).
+pub fn run_git_captured(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> std::io::Result<(bool, String, String)> {
+    let output = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()?;
+    Ok((
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    ))
+}
+
+/// The commit the last `git fetch` brought (the first line of `FETCH_HEAD`).
+pub fn fetched_tip(repo: &gix::Repository) -> Option<ObjectId> {
+    let bytes = crate::store::read_file(repo.git_dir().join("FETCH_HEAD")).ok()?;
+    let hex: Vec<u8> = bytes
+        .iter()
+        .take_while(|b| b.is_ascii_hexdigit())
+        .copied()
+        .collect();
+    ObjectId::from_hex(&hex).ok()
 }

@@ -209,6 +209,35 @@ pub fn work_trees(repo: &Repository) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The work trees (main and linked) whose HEAD is on the branch `full_name` (`refs/heads/…`).
+pub fn work_trees_on_branch(repo: &Repository, full_name: &str) -> Vec<PathBuf> {
+    let on_branch = |repo: &Repository| {
+        repo.head_name()
+            .ok()
+            .flatten()
+            .is_some_and(|name| name.as_bstr() == full_name)
+    };
+    let mut found = Vec::new();
+    if let Ok(main) = repo.main_repo() {
+        if let Some(dir) = main.workdir().filter(|_| on_branch(&main)) {
+            found.push(dir.to_path_buf());
+        }
+    }
+    for linked in repo.worktrees().unwrap_or_default() {
+        let Ok(base) = linked.base() else { continue };
+        if linked
+            .into_repo_with_possibly_inaccessible_worktree()
+            .is_ok_and(|linked| on_branch(&linked))
+        {
+            found.push(base);
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|root| std::path::absolute(root).ok())
+        .collect()
+}
+
 /// The short name of the branch HEAD is on (`None` when detached or unreadable).
 pub fn current_branch(repo: &Repository) -> Option<String> {
     repo.head_name()

@@ -107,3 +107,76 @@ impl<'r> CommitTree<'r> {
             .unwrap_or_default()
     }
 }
+
+/// A file of a commit's tree: its path from the tree's root ('/'-separated), whether git records
+/// it executable, and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeFile {
+    pub path: String,
+    pub executable: bool,
+    pub bytes: Vec<u8>,
+}
+
+impl<'r> CommitTree<'r> {
+    /// Every regular file at or below `path` (a file, or a directory walked whole), in tree order;
+    /// nothing when nothing is there. Symlinks and submodules are not files and are left out; a
+    /// blob over the artifact cap is an error.
+    pub fn files_below(&self, path: &Path) -> Result<Vec<TreeFile>, String> {
+        let prefix = path.to_string_lossy().replace('\\', "/");
+        let entry = match prefix.is_empty() {
+            true => None,
+            false => match self.tree.lookup_entry_by_path(path) {
+                Ok(Some(entry)) => Some(entry),
+                Ok(None) => return Ok(Vec::new()),
+                Err(e) => return Err(e.to_string()),
+            },
+        };
+        let subtree = match entry {
+            Some(entry) if entry.mode().is_blob() => {
+                let bytes = self.read_checked(path)?.unwrap_or_default();
+                return Ok(vec![TreeFile {
+                    path: prefix,
+                    executable: entry.mode().is_executable(),
+                    bytes,
+                }]);
+            }
+            Some(entry) if entry.mode().is_tree() => {
+                entry.object().map_err(|e| e.to_string())?.into_tree()
+            }
+            Some(_) => return Ok(Vec::new()),
+            None => self.tree.clone(),
+        };
+        let mut recorder = gix::traverse::tree::Recorder::default();
+        subtree
+            .traverse()
+            .breadthfirst(&mut recorder)
+            .map_err(|e| e.to_string())?;
+        let mut files = Vec::new();
+        for found in recorder.records {
+            if !found.mode.is_blob() {
+                continue;
+            }
+            let relative = found.filepath.to_string();
+            let full = match prefix.is_empty() {
+                true => relative,
+                false => format!("{prefix}/{relative}"),
+            };
+            let bytes = self.read_checked(Path::new(&full))?.unwrap_or_default();
+            files.push(TreeFile {
+                path: full,
+                executable: found.mode.is_executable(),
+                bytes,
+            });
+        }
+        Ok(files)
+    }
+
+    /// The tree of the commit `id`.
+    pub fn of_commit(repo: &'r gix::Repository, id: gix::ObjectId) -> Result<Self, String> {
+        let tree = repo
+            .find_commit(id)
+            .and_then(|c| c.tree())
+            .map_err(|e| format!("cannot read commit {id}: {e}"))?;
+        Ok(CommitTree { tree })
+    }
+}

@@ -17,6 +17,12 @@ pub fn new_kept_temp_dir(prefix: &str) -> std::io::Result<PathBuf> {
     Ok(tempfile::Builder::new().prefix(prefix).tempdir()?.keep())
 }
 
+/// A new private directory under the system's temporary directory, named `prefix…`, removed with
+/// everything in it when the value is dropped: scratch space that is never the project.
+pub fn scratch_dir(prefix: &str) -> std::io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix(prefix).tempdir()
+}
+
 /// Removes `path`; a file already gone is not an error.
 pub fn remove_if_present(path: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(path) {

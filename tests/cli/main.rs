@@ -1,6 +1,7 @@
 //! Integration tests: the real `git-ucg` binary in real temporary directories and git repositories,
 //! with a hermetic environment (no user or system git configuration, fixed dates).
 
+mod branch;
 mod common;
 
 mod config;

@@ -1,0 +1,499 @@
+//! `git ucg resolve --branch BRANCH`: answering on a branch's committed artifacts without a
+//! checkout. The branch's artifact directory, ledger and decision logs are copied out of its tip
+//! into a private scratch directory; the same record-then-apply pass as on a checkout runs there;
+//! what it changed becomes one commit on the branch, which moves only if nobody moved it
+//! meanwhile (else the pass runs again on the new tip, so neither writer's answers are lost).
+//! The work tree, the index and HEAD are never touched; a work tree that has the branch checked
+//! out is told how to catch up, and refused when its copy of a changed file has edits of its own.
+
+use super::{given_answers, hand_back, json_document};
+use crate::cli::ResolveArgs;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::git::commit::{self, Edit, Moved};
+use crate::git::tree::{CommitTree, TreeFile};
+use crate::git::ObjectId;
+use crate::store;
+use crate::ucg::resolve::{append_to_log, commit as record_and_apply, decision_log_folder};
+use crate::ucg::resolve::{enumerate, Answer, Outcome, Pass};
+use crate::ucg::runs;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// How often the branch is read again when another writer moved it between our read and our
+/// update, before giving up.
+const ATTEMPTS: usize = 8;
+
+/// Where the pass's files live in the branch's tree, '/'-separated from the repository's root.
+struct Places {
+    impl_dir: String,
+    /// `None` when the ledger lies outside the repository (it cannot be on a branch).
+    ledger: Option<String>,
+    runs_root: Option<String>,
+}
+
+/// One pass over one tip: what it did, and the edits that carry it into a commit.
+struct Done {
+    outcome: Outcome,
+    edits: Vec<Edit>,
+    /// The files as the tip had them, by path.
+    before: BTreeMap<String, TreeFile>,
+    /// What the hand-back and `--json` say, worked out while the scratch copy exists.
+    text: String,
+    json: serde_json::Value,
+}
+
+pub fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
+    let given = given_answers(args)?;
+    if given.is_empty() {
+        return Err(Error::new(format!(
+            "resolve --branch {branch} needs the answers: nothing is asked on a branch"
+        ))
+        .hint("answer with flags: git ucg resolve --branch BRANCH --close ID --answer TEXT [--defer ID --answer TEXT …]")
+        .hint("or from a file: git ucg resolve --branch BRANCH --answers FILE (`git ucg pending --rev BRANCH` lists the ids)"));
+    }
+    let repo = ctx.repo()?;
+    let places = places(ctx, args)?;
+    let by = crate::git::user_email(repo);
+    let full = commit::full_branch_name(branch);
+    let short = commit::short_branch_name(branch).to_string();
+    if commit::branch_tip(repo, branch).is_err() {
+        // Only the remote has it (a fresh clone): set up the local branch, as a checkout would.
+        if let Some(from) =
+            commit::branch_from_remote(repo, branch, args.push.as_deref()).map_err(Error::new)?
+        {
+            eprintln!("git-ucg: branch {short} set up from {from}");
+        }
+    }
+
+    let mut last_error = None;
+    let mut landed = None;
+    for _ in 0..ATTEMPTS {
+        let tip = commit::branch_tip(repo, branch).map_err(Error::new)?;
+        let done = pass_on(repo, args, &places, &given, by.as_deref(), tip, &short)?;
+        if args.dry_run {
+            return finish(args, done, None);
+        }
+        if done.edits.is_empty() {
+            println!("Nothing to commit on {short}: the answers change none of its files.");
+            return finish(args, done, None);
+        }
+        refuse_dirty_checkouts(repo, &full, &done)?;
+        let message = message(args, &done.outcome.recorded);
+        match commit::commit_on_branch(repo, branch, tip, tip, &done.edits, &message) {
+            Ok(Moved::To(id)) => {
+                landed = Some((tip, id, done));
+                break;
+            }
+            Ok(Moved::Unchanged) => return finish(args, done, None),
+            Ok(Moved::Elsewhere) => {}
+            Err(error) => last_error = Some(error),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let Some((mut base, mut new_tip, mut done)) = landed else {
+        return Err(Error::new(format!(
+            "{short} kept moving while the answers were committed ({ATTEMPTS} attempts){}",
+            last_error.map(|e| format!(": {e}")).unwrap_or_default()
+        ))
+        .hint("try again; nothing was committed"));
+    };
+    let mut pushed = None;
+    if let Some(remote) = &args.push {
+        match push(ctx, remote, &full)? {
+            Ok(()) => pushed = Some(remote.clone()),
+            Err(rejection) => {
+                // The remote moved on: fetch its tip, answer again on it, push once more.
+                eprintln!("git-ucg: {remote} refused the push ({}); fetching it and answering again on its tip", rejection.trim());
+                let fetched = fetch_tip(ctx, remote, &full)?;
+                let ours_behind = crate::git::is_ancestor(repo, base, fetched).unwrap_or(false);
+                if !ours_behind {
+                    return Err(Error::new(format!(
+                        "{remote}'s {short} has commits that {short} here does not, and the other way round: the answers are committed here ({}) but not pushed",
+                        short_id(new_tip)
+                    ))
+                    .hint(format!("merge or rebase {short} on {remote}'s, then: git push {remote} {short}")));
+                }
+                base = fetched;
+                done = pass_on(repo, args, &places, &given, by.as_deref(), fetched, &short)?;
+                refuse_dirty_checkouts(repo, &full, &done)?;
+                let message = message(args, &done.outcome.recorded);
+                new_tip = match commit::commit_on_branch(
+                    repo,
+                    branch,
+                    fetched,
+                    new_tip,
+                    &done.edits,
+                    &message,
+                )
+                .map_err(Error::new)?
+                {
+                    Moved::To(id) => id,
+                    Moved::Unchanged => fetched,
+                    Moved::Elsewhere => {
+                        return Err(Error::new(format!(
+                        "{short} moved here while the answers were applied again on {remote}'s tip"
+                    ))
+                        .hint("try again"))
+                    }
+                };
+                match push(ctx, remote, &full)? {
+                    Ok(()) => pushed = Some(remote.clone()),
+                    Err(rejection) => {
+                        return Err(Error::new(format!(
+                            "{remote} refused the push again: {}",
+                            rejection.trim()
+                        ))
+                        .hint(format!(
+                            "the answers are committed on {short} here ({}); push when the remote allows: git push {remote} {short}",
+                            short_id(new_tip)
+                        )))
+                    }
+                }
+            }
+        }
+    }
+    let landed = Landed {
+        branch: short,
+        from: base,
+        to: new_tip,
+        pushed,
+        behind: crate::git::repo::work_trees_on_branch(repo, &full),
+        changed: done.edits.iter().map(|e| e.path().to_string()).collect(),
+    };
+    finish(args, done, Some(landed))
+}
+
+/// What the commit did to the branch, for the hand-back.
+struct Landed {
+    branch: String,
+    from: ObjectId,
+    to: ObjectId,
+    pushed: Option<String>,
+    /// Work trees with the branch checked out, now behind it.
+    behind: Vec<PathBuf>,
+    changed: Vec<String>,
+}
+
+fn short_id(id: ObjectId) -> String {
+    id.to_hex_with_len(7).to_string()
+}
+
+fn finish(args: &ResolveArgs, done: Done, landed: Option<Landed>) -> Result<u8> {
+    if args.json.on {
+        let mut doc = done.json;
+        doc["branch"] = match &landed {
+            Some(landed) => serde_json::json!({
+                "name": landed.branch,
+                "from": landed.from.to_string(),
+                "to": landed.to.to_string(),
+                "pushed_to": landed.pushed,
+                "work_trees_behind": landed.behind.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            }),
+            None => serde_json::Value::Null,
+        };
+        return crate::output::print_json(&doc);
+    }
+    let mut text = done.text;
+    if let Some(landed) = &landed {
+        text.push_str(&format!(
+            "Committed on {} ({} → {}); the work tree, the index and HEAD are untouched.\n",
+            landed.branch,
+            short_id(landed.from),
+            short_id(landed.to)
+        ));
+        for path in &landed.changed {
+            text.push_str(&format!("  {path}\n"));
+        }
+        if let Some(remote) = &landed.pushed {
+            text.push_str(&format!("Pushed {} to {remote}.\n", landed.branch));
+        }
+        for dir in &landed.behind {
+            text.push_str(&format!(
+                "{} is checked out in {}: its index and files still hold the answers as they were. Catch up with:\n  git -C {} restore --source=HEAD --staged --worktree -- {}\n",
+                landed.branch,
+                dir.display(),
+                dir.display(),
+                landed.changed.join(" ")
+            ));
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    std::io::Write::write_all(&mut out, text.as_bytes())?;
+    Ok(0)
+}
+
+/// The artifact directory, the ledger and the runs root as paths of the repository's tree
+/// (located by this checkout's configuration, as `--rev` locates them).
+fn places(ctx: &Context, args: &ResolveArgs) -> Result<Places> {
+    let root = store::lexical_normal(&ctx.project_root()?);
+    let within = |path: &Path| -> Option<String> {
+        let absolute = store::lexical_normal(&std::path::absolute(path).ok()?);
+        let relative = absolute.strip_prefix(&root).ok()?;
+        let text = relative.to_str()?.replace('\\', "/");
+        Some(text)
+    };
+    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
+    let impl_rel = within(&impl_dir).filter(|p| !p.is_empty()).ok_or_else(|| {
+        Error::new(format!(
+            "the artifact directory {} is not inside the repository: it cannot be on a branch",
+            impl_dir.display()
+        ))
+    })?;
+    let ledger = ctx.deferred_work(
+        args.deferred_work.file.as_deref(),
+        args.impl_artifacts.dir.as_deref(),
+        &impl_dir,
+    );
+    let runs_root = args
+        .runs_root
+        .dir
+        .clone()
+        .unwrap_or_else(|| root.join(runs::RUNS_ROOT));
+    Ok(Places {
+        impl_dir: impl_rel,
+        ledger: within(&ledger),
+        runs_root: within(&runs_root),
+    })
+}
+
+/// The pass on `tip`: its files copied into scratch space, answered and applied there, and the
+/// difference as edits of the tip's tree.
+fn pass_on(
+    repo: &crate::git::Repository,
+    args: &ResolveArgs,
+    places: &Places,
+    given: &[Answer],
+    by: Option<&str>,
+    tip: ObjectId,
+    branch: &str,
+) -> Result<Done> {
+    let tree = CommitTree::of_commit(repo, tip).map_err(Error::new)?;
+    if !tree.is_dir(Path::new(&places.impl_dir)) {
+        return Err(Error::new(format!(
+            "{branch} does not track the artifact directory {}: there is nothing to answer on it",
+            places.impl_dir
+        ))
+        .hint(format!(
+            "track it on {branch} (in a checkout of it): git add -f {} && git commit -m \"Track the run's artifacts\"",
+            places.impl_dir
+        )));
+    }
+    let before = files_of(&tree, places)?;
+    let scratch = store::scratch_dir("git-ucg-branch-")
+        .map_err(|e| Error::new(format!("cannot make a scratch directory: {e}")))?;
+    let root = scratch.path().to_path_buf();
+    for file in before.values() {
+        let path = root.join(&file.path);
+        store::write_creating_dirs(&path, &file.bytes)
+            .map_err(|e| Error::new(format!("cannot copy {} out of {branch}: {e}", file.path)))?;
+    }
+    let impl_dir = root.join(&places.impl_dir);
+    let runs_root = root.join(places.runs_root.as_deref().unwrap_or(runs::RUNS_ROOT));
+    let log_dir = decision_log_folder(&impl_dir, &runs_root, args.run.as_deref(), None)?;
+    let pass = Pass {
+        project_root: root.clone(),
+        bounds_root: Some(root.clone()),
+        ledger: match &places.ledger {
+            Some(ledger) => root.join(ledger),
+            None => root.join(".git-ucg-no-ledger"),
+        },
+        impl_dir,
+        log_dir,
+        dry_run: args.dry_run,
+        once: false,
+        by: by.map(str::to_string),
+    };
+    pass.check_log_target()?;
+    let mut outcome = Outcome::default();
+    record_and_apply(&pass, given, &mut outcome)?;
+    let logged = append_to_log(&pass, &mut outcome)?;
+    let logged = logged.map(|p| p.strip_prefix(&root).map(Path::to_path_buf).unwrap_or(p));
+    let after = match outcome.after.take() {
+        Some(after) => after,
+        None => enumerate(&pass),
+    };
+    let text = hand_back(&pass, &after, &outcome, logged.as_deref());
+    let json = json_document(&pass, &outcome, &after, logged.as_deref());
+    outcome.after = Some(after);
+    let edits = edits(&root, &before)?;
+    // A file the pass created where the tree holds a symlink or a submodule would replace it.
+    if let Some(edit) = edits
+        .iter()
+        .find(|e| !before.contains_key(e.path()) && tree.exists(Path::new(e.path())))
+    {
+        return Err(Error::new(format!(
+            "{} on {branch} is not a regular file (a symlink or a submodule): answering would replace it",
+            edit.path()
+        ))
+        .hint("answer in a checkout of the branch: git ucg resolve"));
+    }
+    Ok(Done {
+        outcome,
+        edits,
+        before,
+        text,
+        json,
+    })
+}
+
+/// The files the pass reads and may change, as `tip` has them: the artifact directory whole, the
+/// ledger, and every run folder's decision log.
+fn files_of(tree: &CommitTree, places: &Places) -> Result<BTreeMap<String, TreeFile>> {
+    let mut wanted = vec![places.impl_dir.clone()];
+    wanted.extend(places.ledger.clone());
+    if let Some(runs_root) = &places.runs_root {
+        for name in tree.list(Path::new(runs_root)) {
+            wanted.push(format!(
+                "{runs_root}/{name}/{}",
+                crate::ucg::decision_log::DECISION_LOG_FILE
+            ));
+        }
+    }
+    let mut files = BTreeMap::new();
+    for path in wanted {
+        for file in tree.files_below(Path::new(&path)).map_err(Error::new)? {
+            files.insert(file.path.clone(), file);
+        }
+    }
+    Ok(files)
+}
+
+/// What the pass changed in the scratch copy: files rewritten or deleted, and files it created.
+fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> {
+    let mut edits = Vec::new();
+    for (path, file) in before {
+        match store::read_if_present(&root.join(path))? {
+            None => edits.push(Edit::Remove { path: path.clone() }),
+            Some(bytes) if bytes != file.bytes => edits.push(Edit::Write {
+                path: path.clone(),
+                bytes,
+                executable: file.executable,
+            }),
+            Some(_) => {}
+        }
+    }
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)?.flatten() {
+            let path = entry.path();
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let Some(relative) = path
+                .strip_prefix(root)
+                .ok()
+                .and_then(Path::to_str)
+                .map(|p| p.replace('\\', "/"))
+            else {
+                continue;
+            };
+            if kind.is_file() && !before.contains_key(&relative) {
+                let bytes = store::read_file(&path)?;
+                edits.push(Edit::Write {
+                    path: relative,
+                    bytes,
+                    executable: false,
+                });
+            }
+        }
+    }
+    edits.sort_by(|a, b| a.path().cmp(b.path()));
+    Ok(edits)
+}
+
+/// A work tree with the branch checked out keeps its files: refused when its copy of a file the
+/// commit changes differs from the branch's (its own edits would then look reverted, or be lost
+/// when it catches up).
+fn refuse_dirty_checkouts(repo: &crate::git::Repository, full: &str, done: &Done) -> Result<()> {
+    for dir in crate::git::repo::work_trees_on_branch(repo, full) {
+        for edit in &done.edits {
+            let on_branch = done.before.get(edit.path()).map(|f| f.bytes.as_slice());
+            let in_work_tree = store::read_if_present(&dir.join(edit.path()))?;
+            if in_work_tree.as_deref() != on_branch {
+                return Err(Error::new(format!(
+                    "{} is checked out in {} and its {} has changes not committed: answering on the branch would bury them",
+                    commit::short_branch_name(full),
+                    dir.display(),
+                    edit.path()
+                ))
+                .hint(format!("commit or stash them there first (git -C {} status)", dir.display()))
+                .hint("or answer in that work tree: git ucg resolve"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The commit's message: `--message` or a summary line, then one line per answer.
+fn message(args: &ResolveArgs, recorded: &[Answer]) -> String {
+    let subject = args.message.clone().unwrap_or_else(|| {
+        let n = recorded.len();
+        format!(
+            "Answer {n} decision{} of the run (git ucg resolve)",
+            if n == 1 { "" } else { "s" }
+        )
+    });
+    let mut text = format!("{}\n\n", subject.trim());
+    for answer in recorded {
+        let one_line = answer
+            .answer
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        text.push_str(&format!(
+            "- {} {}: {one_line}\n",
+            answer.action.name(),
+            answer.id
+        ));
+    }
+    if let Some(by) = recorded.first().and_then(|a| a.by.as_deref()) {
+        text.push_str(&format!("\nAnswered-by: {by}\n"));
+    }
+    text
+}
+
+/// `git push REMOTE BRANCH:BRANCH`: `Ok(Err(why))` when the remote refused it.
+fn push(ctx: &Context, remote: &str, full: &str) -> Result<std::result::Result<(), String>> {
+    let root = ctx.project_root()?;
+    let refspec = format!("{full}:{full}");
+    let (ok, stdout, stderr) =
+        crate::git::run_git_captured(&root, &["push", "--porcelain", remote, &refspec])
+            .map_err(|e| Error::new(format!("cannot run git push: {e}")))?;
+    if ok {
+        return Ok(Ok(()));
+    }
+    // `--porcelain`: a refused ref is `!<TAB><from>:<to><TAB><summary> (<reason>)`.
+    let refused = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("!\t")?.split('\t').nth(1))
+        .map(str::to_string);
+    Ok(Err(refused.unwrap_or_else(|| {
+        stderr
+            .lines()
+            .next()
+            .unwrap_or("git push failed")
+            .to_string()
+    })))
+}
+
+/// Fetches REMOTE's BRANCH and returns its tip.
+fn fetch_tip(ctx: &Context, remote: &str, full: &str) -> Result<ObjectId> {
+    let root = ctx.project_root()?;
+    let (ok, _, stderr) =
+        crate::git::run_git_captured(&root, &["fetch", "--no-tags", remote, full])
+            .map_err(|e| Error::new(format!("cannot run git fetch: {e}")))?;
+    if !ok {
+        return Err(Error::new(format!(
+            "cannot fetch {full} from {remote}: {}",
+            stderr.trim()
+        )));
+    }
+    crate::git::fetched_tip(ctx.repo()?).ok_or_else(|| {
+        Error::new(format!(
+            "fetched {full} from {remote}, but FETCH_HEAD cannot be read"
+        ))
+    })
+}
