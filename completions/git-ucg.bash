@@ -1632,12 +1632,16 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__pending)
-            opts="-h -V --json --exit-code --rev --impl-artifacts --deferred-work --color --no-pager --help --version"
+            opts="-h -V --json --exit-code --mine --for --rev --impl-artifacts --deferred-work --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1706,7 +1710,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__resolve)
-            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
+            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --mine --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

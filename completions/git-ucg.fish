@@ -84,6 +84,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l json -d 'Print 
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand runs" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l for -d 'Only the items EMAIL decides (by the ucg.decider rules)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l deferred-work -d 'The deferred-work ledger (default: workflow.deferred_work_path, else deferred-work.md in the artifact directory)' -r -F
@@ -92,6 +93,7 @@ always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l exit-code -d 'Exit 1 when anything is pending or blocked (like `git diff --exit-code`)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l mine -d 'Only the items you decide (your user.email, by the ucg.decider rules)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -s V -l version -d 'Print version'
@@ -112,6 +114,7 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l dry-run -d 'Show what would be recorded and applied; write nothing'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l interactive -d 'Ask on standard input even when it is not a terminal'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l mine -d 'The guided pass asks only the items you decide (your user.email, by the ucg.decider rules)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -s V -l version -d 'Print version'

@@ -282,6 +282,12 @@ pub struct PendingArgs {
     /// Exit 1 when anything is pending or blocked (like `git diff --exit-code`).
     #[arg(long)]
     pub exit_code: bool,
+    /// Only the items you decide (your user.email, by the ucg.decider rules).
+    #[arg(long)]
+    pub mine: bool,
+    /// Only the items EMAIL decides (by the ucg.decider rules).
+    #[arg(long = "for", value_name = "EMAIL", conflicts_with = "mine")]
+    pub for_email: Option<String>,
     #[command(flatten)]
     pub rev: RevFlag,
     #[command(flatten)]
@@ -344,6 +350,9 @@ pub struct ResolveArgs {
     /// Ask on standard input even when it is not a terminal.
     #[arg(long)]
     pub interactive: bool,
+    /// The guided pass asks only the items you decide (your user.email, by the ucg.decider rules).
+    #[arg(long, conflicts_with_all = ["close", "defer", "answers", "branch"])]
+    pub mine: bool,
     /// The run folder (under the runs root) whose decision log gets the pass's section.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,

@@ -256,6 +256,41 @@ impl Context {
         gated
     }
 
+    /// Who decides what (`git config ucg.decider`, over the layers' `workflow.deciders` table);
+    /// a rule that cannot be read is a warning on stderr.
+    pub fn decider_rules(&self) -> crate::ucg::deciders::Rules {
+        let git = self
+            .repo()
+            .map(|repo| crate::git::config_strings(repo, "ucg.decider"))
+            .unwrap_or_default();
+        let mut workflow = Vec::new();
+        let table = self
+            .config()
+            .ok()
+            .and_then(|config| config.expanded("deciders").ok().flatten());
+        if let Some(toml::Value::Table(table)) = table {
+            for (pattern, who) in table {
+                match who {
+                    toml::Value::String(email) => workflow.push((pattern, email)),
+                    toml::Value::Array(emails) => workflow.extend(
+                        emails
+                            .iter()
+                            .filter_map(|e| e.as_str())
+                            .map(|email| (pattern.clone(), email.to_string())),
+                    ),
+                    _ => eprintln!(
+                        "warning: workflow.deciders.{pattern} is not an email or a list of them; ignored"
+                    ),
+                }
+            }
+        }
+        let (rules, warnings) = crate::ucg::deciders::Rules::new(&git, &workflow);
+        for warning in warnings {
+            eprintln!("warning: {warning}");
+        }
+        rules
+    }
+
     /// Whether strict mode is on (`ucg.gate.strict` in git's configuration).
     pub fn strict_mode(&self) -> bool {
         self.repo()

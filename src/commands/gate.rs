@@ -17,7 +17,9 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
             located.impl_dir.display()
         );
     }
-    let decision = located.decide(source, &ctx.gated_sources());
+    let decision = located
+        .decide(source, &ctx.gated_sources())
+        .with_deciders(&ctx.decider_rules());
     let code = u8::from(decision.blocked());
     if args.json.on {
         crate::output::print_json(&serde_json::json!({

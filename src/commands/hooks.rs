@@ -415,6 +415,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     if located.impl_dir.is_dir() {
         let decision = located.decide(&ArtifactSource::WorkTree, &gated);
         if decision.blocked() {
+            let decision = decision.with_deciders(&ctx.decider_rules());
             let refusal = gate::refusal(&decision, Some(verb), "the work tree");
             eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
             return Ok(1);
@@ -446,6 +447,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
                 "the run in {}, whose epic branch is {branch}",
                 run.inputs.project_root.display()
             );
+            let decision = decision.with_deciders(&ctx.decider_rules());
             let refusal = gate::refusal(&decision, Some(verb), &where_read);
             eprint!("{}", visible::escape_controls(&refusal, &[]));
             blocked = true;
@@ -513,7 +515,8 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
     let mut blocked = false;
     let mut refuse = |decision: &gate::Decision, where_read: &str| {
         if decision.blocked() {
-            let refusal = gate::refusal(decision, Some("push"), where_read);
+            let decision = decision.clone().with_deciders(&ctx.decider_rules());
+            let refusal = gate::refusal(&decision, Some("push"), where_read);
             eprint!("{}", visible::escape_controls(&refusal, &[]));
             blocked = true;
         }

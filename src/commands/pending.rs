@@ -5,6 +5,7 @@ use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
+use crate::ucg::deciders;
 use crate::ucg::pending::{self, Pending, PendingInputs, PendingItem, Source};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -26,7 +27,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         None => p,
     };
     let (impl_dir, ledger) = (place(impl_dir), place(ledger));
-    let found = pending::enumerate(
+    let mut found = pending::enumerate(
         &PendingInputs {
             project_root: &project_root,
             impl_dir: &impl_dir,
@@ -34,6 +35,30 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         },
         source,
     );
+    pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    // `--mine` / `--for EMAIL`: only the items that person decides.
+    let decider = match (&args.for_email, args.mine) {
+        (Some(email), _) => Some(email.clone()),
+        (None, true) => Some(
+            ctx.repo()
+                .ok()
+                .and_then(crate::git::user_email)
+                .ok_or_else(|| {
+                    crate::error::Error::new(
+                        "--mine needs your email: git config user.email is not set",
+                    )
+                    .hint(
+                        "set it (git config user.email you@example.com), or name one: --for EMAIL",
+                    )
+                })?,
+        ),
+        (None, false) => None,
+    };
+    if let Some(email) = &decider {
+        found
+            .items
+            .retain(|item| deciders::decides(&item.deciders, email));
+    }
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json.on {
         crate::output::print_json_of(&Document::of(&found))?;
@@ -79,7 +104,9 @@ impl<'a> Document<'a> {
 /// decision is cut to the terminal's width (`--json` has every field whole).
 pub fn human(found: &Pending, width: Option<usize>) -> String {
     let mut out = String::new();
-    let rows: Vec<[String; 5]> = found
+    // Who decides gets a column only where some rule names someone.
+    let routed = found.items.iter().any(|item| !item.deciders.is_empty());
+    let rows: Vec<Vec<String>> = found
         .items
         .iter()
         .map(|item| {
@@ -100,18 +127,31 @@ pub fn human(found: &Pending, width: Option<usize>) -> String {
                 (Some(action), Some(answer)) => format!("  [{action} on record: {answer}]"),
                 _ => String::new(),
             };
-            [
+            let mut row = vec![
                 handle,
                 source.to_string(),
                 item.kind.clone(),
                 file.to_string(),
-                format!("{}{on_record}", item.decision_needed),
-            ]
+            ];
+            if routed {
+                row.push(match item.deciders.is_empty() {
+                    true => "-".to_string(),
+                    false => item.deciders.join(", "),
+                });
+            }
+            row.push(format!("{}{on_record}", item.decision_needed));
+            row
         })
         .collect();
     if !rows.is_empty() {
-        let header = ["handle", "source", "kind", "file", "decision"];
-        let widths: Vec<usize> = (0..4)
+        let mut header = vec!["handle", "source", "kind", "file"];
+        if routed {
+            header.push("decided by");
+        }
+        header.push("decision");
+        // Every column but the last (the decision, cut to the terminal) is padded to its widest.
+        let fixed = header.len() - 1;
+        let widths: Vec<usize> = (0..fixed)
             .map(|c| {
                 rows.iter()
                     .map(|r| r[c].chars().count())
@@ -120,26 +160,28 @@ pub fn human(found: &Pending, width: Option<usize>) -> String {
                     .unwrap_or(0)
             })
             .collect();
-        let line = |cells: [&str; 5]| {
+        let line = |cells: &[&str]| {
             let mut text = String::new();
-            for (c, cell) in cells.iter().take(4).enumerate() {
+            for (c, cell) in cells.iter().take(fixed).enumerate() {
                 text.push_str(&format!("{cell:<w$}  ", w = widths[c]));
             }
+            let last = cells[fixed];
             let room = width.map(|w| w.saturating_sub(text.chars().count()).max(10));
             match room {
-                Some(room) if cells[4].chars().count() > room => {
-                    let cut: String = cells[4].chars().take(room.saturating_sub(1)).collect();
+                Some(room) if last.chars().count() > room => {
+                    let cut: String = last.chars().take(room.saturating_sub(1)).collect();
                     text.push_str(&cut);
                     text.push('…');
                 }
-                _ => text.push_str(cells[4]),
+                _ => text.push_str(last),
             }
             text.push('\n');
             text
         };
-        out.push_str(&line(header));
+        out.push_str(&line(&header));
         for row in &rows {
-            out.push_str(&line([&row[0], &row[1], &row[2], &row[3], &row[4]]));
+            let cells: Vec<&str> = row.iter().map(String::as_str).collect();
+            out.push_str(&line(&cells));
         }
     }
     for file in &found.unpromoted {

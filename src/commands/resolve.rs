@@ -61,11 +61,31 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         by: ctx.repo().ok().and_then(crate::git::user_email),
     };
     run.check_log_target()?;
+    let rules = ctx.decider_rules();
+    // `--mine`: the guided pass walks only the items whose deciders name you.
+    let mine = match args.mine {
+        false => None,
+        true => Some(
+            ctx.repo()
+                .ok()
+                .and_then(crate::git::user_email)
+                .ok_or_else(|| {
+                    Error::new("--mine needs your email: git config user.email is not set")
+                        .hint("set it: git config user.email you@example.com")
+                })?,
+        ),
+    };
     let mut outcome = Outcome::default();
     let pass = |outcome: &mut Outcome| -> Result<()> {
         if interactive {
             read_answers_doc(&run)?;
-            let before = enumerate(&run);
+            let mut before = enumerate(&run);
+            crate::ucg::pending::assign_deciders(&mut before.items, &rules);
+            if let Some(email) = &mine {
+                before
+                    .items
+                    .retain(|item| crate::ucg::deciders::decides(&item.deciders, email));
+            }
             // Closes already on record are applied first, without asking.
             commit(&run, &[], outcome)?;
             guided_pass(&run, &before, outcome)
@@ -103,10 +123,11 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         return Err(error);
     }
     let logged = append_to_log(&run, &mut outcome)?;
-    let after = match outcome.after.take() {
+    let mut after = match outcome.after.take() {
         Some(after) => after,
         None => enumerate(&run),
     };
+    crate::ucg::pending::assign_deciders(&mut after.items, &rules);
     let askable = after
         .items
         .iter()
@@ -276,6 +297,9 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<(
         eprintln!("  kind      {}", item.kind);
         eprintln!("  artifact  {}", item.artifact);
         eprintln!("  decision  {}", item.decision_needed);
+        if !item.deciders.is_empty() {
+            eprintln!("  decider   {}", item.deciders.join(", "));
+        }
         if !item.evidence.is_empty() {
             eprintln!("  evidence  {}", item.evidence);
         }

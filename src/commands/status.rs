@@ -138,6 +138,7 @@ fn render(
     if !args.fast {
         count_changes(ctx, args, source, &mut report);
     }
+    crate::ucg::pending::assign_deciders(&mut report.pending.pending.items, &ctx.decider_rules());
     Ok(match format {
         StatusFormat::Json => {
             let mut text = serde_json::to_string_pretty(&report)

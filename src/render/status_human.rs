@@ -307,6 +307,9 @@ fn pending(out: &mut String, style: &Style, report: &Report) {
             for line in wrap(&needed, usize::from(style.width).saturating_sub(14).max(30)) {
                 let _ = writeln!(out, "              {line}");
             }
+            if !item.deciders.is_empty() {
+                let _ = writeln!(out, "              decided by {}", item.deciders.join(", "));
+            }
         }
     }
     for blocker in &view.pending.blockers {

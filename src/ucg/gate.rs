@@ -40,13 +40,19 @@ pub fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
 }
 
 /// What blocks.
-#[derive(Debug, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Decision {
     pub blocking: Vec<PendingItem>,
     pub blockers: Vec<Blocker>,
 }
 
 impl Decision {
+    /// The decision with each blocking item's deciders (for the refusal, which names them).
+    pub fn with_deciders(mut self, rules: &crate::ucg::deciders::Rules) -> Decision {
+        pending::assign_deciders(&mut self.blocking, rules);
+        self
+    }
+
     pub fn blocked(&self) -> bool {
         !self.blocking.is_empty() || !self.blockers.is_empty()
     }
@@ -97,6 +103,12 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
             "  {source:<10}  {}  [{}]\n              {}  ({})\n",
             item.id, item.kind, item.decision_needed, item.artifact
         ));
+        if !item.deciders.is_empty() {
+            out.push_str(&format!(
+                "              decided by {}\n",
+                item.deciders.join(", ")
+            ));
+        }
     }
     for blocker in &decision.blockers {
         out.push_str(&format!(

@@ -3,6 +3,7 @@
 //! and the run models built on them (pending, status, epic, gate, registry, resolve, resume).
 
 pub mod budget;
+pub mod deciders;
 pub mod decision_log;
 pub mod decisions;
 pub mod epic;

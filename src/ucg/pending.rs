@@ -47,6 +47,8 @@ pub struct PendingItem {
     /// A ledger decision's own row id (`d2`), which names it too.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<String>,
+    /// Who decides it (`ucg.decider` rules; empty when none names its kind).
+    pub deciders: Vec<String>,
 }
 
 impl PendingItem {
@@ -80,6 +82,16 @@ pub struct Pending {
     /// The registry is there but is not a registry (its blocker is among `blockers`).
     #[serde(skip)]
     pub registry_corrupt: bool,
+}
+
+/// Gives every item the deciders `rules` name for its kind.
+pub fn assign_deciders(items: &mut [PendingItem], rules: &crate::ucg::deciders::Rules) {
+    if rules.is_empty() {
+        return;
+    }
+    for item in items {
+        item.deciders = rules.deciders(&item.kind);
+    }
 }
 
 /// Where the three sources are.
@@ -423,6 +435,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     answer: None,
                     action: None,
                     row: None,
+                    deciders: Vec::new(),
                 });
             }
         }
@@ -465,6 +478,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             answer: None,
             action: None,
             row: None,
+            deciders: Vec::new(),
         });
     }
     for name in names {
@@ -499,6 +513,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             answer: None,
             action: None,
             row: Some(cell("id")).filter(|id| !id.is_empty()),
+            deciders: Vec::new(),
         });
     }
     pending

@@ -18,6 +18,7 @@ mod lesson;
 mod pty;
 mod reds;
 mod resolve;
+mod routing;
 mod sdlc;
 mod status;
 mod status_views;
