@@ -52,6 +52,9 @@ _git__ucg() {
             git__ucg,lesson)
                 cmd="git__ucg__subcmd__lesson"
                 ;;
+            git__ucg,notify)
+                cmd="git__ucg__subcmd__notify"
+                ;;
             git__ucg,pending)
                 cmd="git__ucg__subcmd__pending"
                 ;;
@@ -236,7 +239,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate hooks baseline goal sdlc lesson budget epic diff id reds demo help"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds demo help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1631,6 +1634,32 @@ _git__ucg() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__ucg__subcmd__notify)
+            opts="-h -V --exec --watch --impl-artifacts --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --impl-artifacts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__ucg__subcmd__pending)
             opts="-h -V --json --exit-code --mine --for --rev --impl-artifacts --deferred-work --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1970,7 +1999,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__status)
-            opts="-h -V --format --json --prompt --watch --fast --no-cache --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
+            opts="-h -V --format --json --prompt --watch --exec --fast --no-cache --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1978,6 +2007,10 @@ _git__ucg() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "human json markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --impl-artifacts)

@@ -38,6 +38,7 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "pending" -d 'The de
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resolve" -d 'Answer what the run waits on (the guided pass), record the answers and apply them'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "resume" -d 'Where a resume re-enters the run, and what it must re-assert (read-only)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "gate" -d 'The hook decision as a command: exit 1 and the blockers while decisions are pending'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "notify" -d 'Run a command when the pending decisions change (new items, items closed), once per change'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "hooks" -d 'Git hooks that refuse commits and pushes while decisions are pending'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "baseline" -d 'A story\'s anchors: its baseline and end markers, and the tests-ran marker\'s freshness'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "goal" -d 'The ultragoal state machine (its state CLI\'s commands, on the same files)'
@@ -60,6 +61,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -s V -l version 
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l format -d 'The view: `human` (the dashboard), `json` (the same as --json), or `markdown` (the reference renderer\'s document)' -r -f -a "human\t''
 json\t''
 markdown\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l exec -d 'With --watch: announce each change of the pending decisions to CMD, as `git ucg notify --exec CMD` does' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l run-dir -d 'The run folder whose decision log\'s tail is shown (default: the heartbeat epic\'s run)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l runs-root -d 'Where run folders live (default: <project root>/_bmad-output/ultracode-goal)' -r -F
@@ -136,6 +138,15 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l json -d 'Print 
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l exec -d 'The command to run on each change (through sh -c)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l watch -d 'Keep watching the run\'s artifacts and announce every change (Ctrl-C ends); without it, one check (for cron, a hook, a CI step)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -214,6 +214,8 @@ pub enum Command {
     Resume(Deferred<ResumeArgs>),
     /// The hook decision as a command: exit 1 and the blockers while decisions are pending.
     Gate(Deferred<GateArgs>),
+    /// Run a command when the pending decisions change (new items, items closed), once per change.
+    Notify(Deferred<NotifyArgs>),
     /// Git hooks that refuse commits and pushes while decisions are pending.
     #[command(subcommand)]
     Hooks(Deferred<HooksCommand>),
@@ -458,6 +460,10 @@ pub struct StatusArgs {
     /// one document per line per change.
     #[arg(long, conflicts_with = "rev")]
     pub watch: bool,
+    /// With --watch: announce each change of the pending decisions to CMD, as `git ucg notify
+    /// --exec CMD` does.
+    #[arg(long, value_name = "CMD", requires = "watch")]
+    pub exec: Option<String>,
     /// Skip the per-story commit and line counts (no git history is read).
     #[arg(long)]
     pub fast: bool,
@@ -615,6 +621,22 @@ pub struct GateArgs {
     pub rev: RevFlag,
     #[command(flatten)]
     pub json: JsonFlag,
+    #[command(flatten)]
+    pub impl_artifacts: ImplArtifacts,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "CMD runs through sh -c, once per change, with {\"schema\": \"git-ucg.notify/1\", \"new\": [items], \"closed\": [ids], \"pending\": N} on its standard input and GIT_UCG_DECIDERS (the new items' deciders), GIT_UCG_NEW, GIT_UCG_CLOSED and GIT_UCG_PENDING in its environment. What was announced is recorded under the git directory (ucg/notify.json) after CMD succeeds: a change is never announced twice, and a failed CMD is reported and the change announced again with the next one."
+)]
+pub struct NotifyArgs {
+    /// The command to run on each change (through sh -c).
+    #[arg(long, value_name = "CMD", required = true)]
+    pub exec: String,
+    /// Keep watching the run's artifacts and announce every change (Ctrl-C ends); without it, one
+    /// check (for cron, a hook, a CI step).
+    #[arg(long)]
+    pub watch: bool,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
 }
@@ -1218,6 +1240,7 @@ pub fn hot_path(args: &[OsString]) -> Option<Cli> {
             json: JsonFlag::default(),
             prompt: true,
             watch: false,
+            exec: None,
             fast: false,
             no_cache: false,
             impl_artifacts: ImplArtifacts::default(),

@@ -326,3 +326,41 @@ pub fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
         return Ok(Some(key));
     }
 }
+
+/// Runs the user's `command` through `sh -c` with `input` on its standard input and `env` added
+/// to its environment (a notification command, a program the user configured, not git):
+/// `Err(why)` when it cannot start or does not succeed.
+pub fn run_user_command(
+    command: &str,
+    input: &[u8],
+    env: &[(&str, String)],
+) -> std::result::Result<(), String> {
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run `{command}`: {e}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A command that does not read its input closes it early: not a failure.
+        let _ = std::io::Write::write_all(&mut stdin, input);
+    }
+    match child.wait() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("`{command}` failed ({status})")),
+        Err(e) => Err(format!("`{command}`: {e}")),
+    }
+}
+
+/// Runs a notification command for [`crate::ucg::notify::announce`], saying on stderr when it
+/// failed: the change is then announced again with the next one.
+pub fn notify_runner(
+    command: &str,
+) -> impl Fn(&[u8], &[(&str, String)]) -> std::result::Result<(), String> + '_ {
+    move |input, env| {
+        run_user_command(command, input, env).inspect_err(|why| {
+            eprintln!("git-ucg notify: {why}; the change is announced again with the next one");
+        })
+    }
+}

@@ -63,7 +63,7 @@ const PRINTERS: &[&str] = &[
 const PROCESS_EXCEPTIONS: &[(&str, &str)] = &[
     (
         "src/output.rs",
-        "the pager: a program the user configured, not git",
+        "the pager and the notification command: programs the user configured, not git",
     ),
     (
         "src/commands/status/prompt.rs",

@@ -14,6 +14,7 @@ pub mod help;
 pub mod hooks;
 pub mod id;
 pub mod lesson;
+pub mod notify;
 pub mod pending;
 pub mod reds;
 pub mod resolve;
@@ -35,6 +36,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Resolve(args) => resolve::run(ctx, args),
         Command::Resume(args) => resume::run(ctx, args),
         Command::Gate(args) => gate::run(ctx, args),
+        Command::Notify(args) => notify::run(ctx, args),
         Command::Hooks(Deferred(HooksCommand::Install(args))) => hooks::run_install(ctx, args),
         Command::Hooks(Deferred(HooksCommand::Uninstall(args))) => hooks::run_uninstall(ctx, args),
         Command::Hooks(Deferred(HooksCommand::Status(args))) => hooks::run_status(ctx, args),

@@ -275,6 +275,35 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
     result
 }
 
+/// `--watch --exec CMD`: announces a change of the pending decisions, as `git ucg notify` does;
+/// a failed announcement is tried again once the pending set has changed again.
+fn announce(
+    ctx: &Context,
+    located: &Located,
+    command: &str,
+    failed_on: &mut Option<Vec<String>>,
+) -> Result<()> {
+    let mut found = crate::ucg::pending::enumerate(
+        &crate::ucg::pending::PendingInputs {
+            project_root: &located.project_root,
+            impl_dir: &located.impl_dir,
+            ledger: &located.deferred_work,
+        },
+        &ArtifactSource::WorkTree,
+    );
+    crate::ucg::pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    let ids: Vec<String> = found.items.iter().map(|i| i.id.clone()).collect();
+    if failed_on.as_ref() == Some(&ids) {
+        return Ok(());
+    }
+    let run = crate::output::notify_runner(command);
+    *failed_on = match crate::ucg::notify::announce(ctx.repo()?.git_dir(), &found.items, &run)? {
+        crate::ucg::notify::Announced::Failed(_) => Some(ids),
+        _ => None,
+    };
+    Ok(())
+}
+
 /// Reads keys while the watch runs: the interrupt key or `q` ends it with exit 0 (the terminal
 /// restored first); the suspend key suspends it as a signal would, and resumes the key reading.
 fn listen_for_the_end(raw: crate::output::RawMode) -> crate::output::RawMode {
@@ -324,6 +353,7 @@ fn watch_loop(
         .map_err(|e| Error::new(format!("cannot watch for changes: {e}")))?;
     let mut watched: Vec<PathBuf> = Vec::new();
     let mut shown: Option<String> = None;
+    let mut failed_on: Option<Vec<String>> = None;
     let mut changed = true;
     loop {
         // Where to look is located afresh each time: the heartbeat may now name another run.
@@ -356,6 +386,9 @@ fn watch_loop(
         }
 
         if changed {
+            if let Some(command) = &args.exec {
+                announce(ctx, &located, command, &mut failed_on)?;
+            }
             let mut document = render(ctx, args, format, &source, &located)?;
             if terminal && format == StatusFormat::Human {
                 // A screenful, the header on top: redrawn in place, nothing scrolls away.

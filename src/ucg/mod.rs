@@ -13,6 +13,7 @@ pub mod heartbeat;
 pub mod ids;
 pub mod ledger;
 pub mod markers;
+pub mod notify;
 pub mod pending;
 pub mod reds;
 pub mod registry;

@@ -15,6 +15,7 @@ mod goal;
 mod hardening;
 mod hooks;
 mod lesson;
+mod notify;
 mod pty;
 mod reds;
 mod resolve;

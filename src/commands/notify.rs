@@ -1,0 +1,86 @@
+//! `git ucg notify --exec CMD [--watch]`: runs CMD once per change of what the run waits on (new
+//! items, items closed), with the change as JSON on its standard input and the new items'
+//! deciders in its environment (src/ucg/notify.rs). One check, or `--watch` for every change.
+
+use crate::cli::NotifyArgs;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::git::ArtifactSource;
+use crate::ucg::notify::{self, Announced};
+use crate::ucg::pending::{self, PendingInputs, PendingItem};
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
+    if !args.watch {
+        return Ok(match check(ctx, args)? {
+            Announced::Failed(_) => 1,
+            Announced::Nothing | Announced::Done => 0,
+        });
+    }
+    ctrlc::set_handler(|| std::process::exit(0))
+        .map_err(|e| Error::new(format!("cannot handle Ctrl-C: {e}")))?;
+    watch(ctx, args)
+}
+
+/// The items pending now in this work tree, with their deciders.
+fn pending_now(ctx: &Context, args: &NotifyArgs) -> Result<Vec<PendingItem>> {
+    let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
+    let mut found = pending::enumerate(
+        &PendingInputs {
+            project_root: &located.project_root,
+            impl_dir: &located.impl_dir,
+            ledger: &located.ledger,
+        },
+        &ArtifactSource::WorkTree,
+    );
+    pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    Ok(found.items)
+}
+
+fn check(ctx: &Context, args: &NotifyArgs) -> Result<Announced> {
+    let items = pending_now(ctx, args)?;
+    let run = crate::output::notify_runner(&args.exec);
+    notify::announce(ctx.repo()?.git_dir(), &items, &run)
+}
+
+/// Checks on every change under the artifact directory and the ledger's directory (debounced by
+/// 200 ms, and every few seconds besides, for a directory that came back). A failed announcement
+/// is tried again only once the pending set has changed again.
+fn watch(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
+    use notify_debouncer_mini::notify::RecursiveMode;
+    let (sender, events) = std::sync::mpsc::channel();
+    let mut debouncer = notify_debouncer_mini::new_debouncer(Duration::from_millis(200), sender)
+        .map_err(|e| Error::new(format!("cannot watch for changes: {e}")))?;
+    let mut watched: Vec<PathBuf> = Vec::new();
+    let mut failed_on: Option<Vec<String>> = None;
+    loop {
+        let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
+        let mut targets = vec![located.impl_dir.clone()];
+        targets.extend(located.ledger.parent().map(PathBuf::from));
+        for dir in targets {
+            if !watched.contains(&dir)
+                && dir.is_dir()
+                && debouncer
+                    .watcher()
+                    .watch(&dir, RecursiveMode::NonRecursive)
+                    .is_ok()
+            {
+                watched.push(dir);
+            }
+        }
+        let items = pending_now(ctx, args)?;
+        let ids: Vec<String> = items.iter().map(|i| i.id.clone()).collect();
+        if failed_on.as_ref() != Some(&ids) {
+            let run = crate::output::notify_runner(&args.exec);
+            failed_on = match notify::announce(ctx.repo()?.git_dir(), &items, &run)? {
+                Announced::Failed(_) => Some(ids),
+                Announced::Nothing | Announced::Done => None,
+            };
+        }
+        match events.recv_timeout(Duration::from_secs(5)) {
+            Ok(_) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(0),
+        }
+    }
+}

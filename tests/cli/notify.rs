@@ -1,0 +1,233 @@
+//! `git ucg notify --exec CMD` (issue 20 item 2): one run of CMD per change of the pending set,
+//! never twice for one change, a failure retried with the next change, a crash before the
+//! announcement made good after a restart.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const IMPL: &str = "_bmad-output/implementation-artifacts";
+
+/// The documents CMD received, one per line of `log`.
+fn announcements(log: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn wait_for(log: &Path, count: usize) -> Vec<serde_json::Value> {
+    let start = Instant::now();
+    loop {
+        let seen = announcements(log);
+        if seen.len() >= count || start.elapsed() > Duration::from_secs(20) {
+            return seen;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The id the registry writer gives a RED of ours with `decision`.
+fn red_id(env: &TestEnv, dir: &Path, decision: &str) -> String {
+    let out = env
+        .ucg(dir)
+        .args([
+            "id",
+            "mint",
+            "--",
+            "undecided-product",
+            "docs/prd.md:40",
+            decision,
+        ])
+        .output()
+        .unwrap();
+    stdout(&out).trim().to_string()
+}
+
+/// Adds a RED to the registry, as a preflight would.
+fn add_red(dir: &Path, id: &str, decision: &str) {
+    let path = dir.join(IMPL).join(".preflight-reds.json");
+    let mut registry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    registry["reds"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "id": id,
+            "source": "docs/prd.md:40",
+            "kind": "undecided-product",
+            "decision_needed": decision,
+            "evidence": "\"TBD\"",
+        }));
+    let mut text = serde_json::to_string_pretty(&registry).unwrap();
+    text.push('\n');
+    // Replaced by a rename, as the registry writer does: the watcher sees one complete file.
+    let temp = dir.join(IMPL).join(".reds.tmp");
+    std::fs::write(&temp, text).unwrap();
+    std::fs::rename(&temp, &path).unwrap();
+}
+
+struct Watcher(Child);
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn watcher(env: &TestEnv, dir: &Path, command: &str) -> Watcher {
+    Watcher(
+        env.ucg(dir)
+            .args(["notify", "--watch", "--exec", command])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+fn setup() -> (TestEnv, PathBuf, PathBuf) {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(
+        &dir,
+        &[
+            "config",
+            "--add",
+            "ucg.decider",
+            "undecided-product=pm@example.com",
+        ],
+    );
+    let log = env.path().join("announced.jsonl");
+    (env, dir, log)
+}
+
+#[test]
+fn a_new_red_a_close_and_another_red_are_three_announcements() {
+    let (env, dir, log) = setup();
+    let command = format!(
+        "{{ tr -d '\\n'; echo; }} >> '{}'; echo \"$GIT_UCG_DECIDERS\" >> '{}.env'",
+        log.display(),
+        log.display()
+    );
+    // What is pending at the start is announced once, by a first check.
+    let out = env
+        .ucg(&dir)
+        .args(["notify", "--exec", &command])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(announcements(&log).len(), 1);
+    let out = env
+        .ucg(&dir)
+        .args(["notify", "--exec", &command])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        announcements(&log).len(),
+        1,
+        "a change is never announced twice"
+    );
+    std::fs::remove_file(&log).unwrap();
+
+    let _watch = watcher(&env, &dir, &command);
+    std::thread::sleep(Duration::from_millis(700));
+    let red = red_id(&env, &dir, "Is there a free tier?");
+    let red = red.as_str();
+    add_red(&dir, red, "Is there a free tier?");
+    let seen = wait_for(&log, 1);
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0]["schema"], "git-ucg.notify/1");
+    assert_eq!(seen[0]["new"][0]["id"], red);
+    assert_eq!(seen[0]["new"][0]["deciders"][0], "pm@example.com");
+    assert_eq!(seen[0]["closed"], serde_json::json!([]));
+    assert_eq!(seen[0]["pending"], 5);
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", red, "--answer", "no"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let seen = wait_for(&log, 2);
+    assert_eq!(seen[1]["new"], serde_json::json!([]));
+    assert_eq!(seen[1]["closed"], serde_json::json!([red]));
+    assert_eq!(seen[1]["pending"], 4);
+    let other = red_id(&env, &dir, "Which regions first?");
+    let other = other.as_str();
+    add_red(&dir, other, "Which regions first?");
+    let seen = wait_for(&log, 3);
+    assert_eq!(seen[2]["new"][0]["id"], other);
+    // Nothing else happens: exactly three.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(announcements(&log).len(), 3);
+    let env_lines = std::fs::read_to_string(format!("{}.env", log.display())).unwrap();
+    assert!(
+        env_lines.lines().any(|l| l == "pm@example.com"),
+        "{env_lines}"
+    );
+}
+
+#[test]
+fn a_change_made_while_the_watcher_is_down_is_announced_once_after_a_restart() {
+    let (env, dir, log) = setup();
+    let command = format!("{{ tr -d '\\n'; echo; }} >> '{}'", log.display());
+    let watch = watcher(&env, &dir, &command);
+    let seen = wait_for(&log, 1);
+    assert_eq!(seen.len(), 1, "the start is announced");
+    // Killed before it could announce what comes next.
+    drop(watch);
+    let red = red_id(&env, &dir, "Is there a free tier?");
+    let red = red.as_str();
+    add_red(&dir, red, "Is there a free tier?");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(announcements(&log).len(), 1);
+    let _watch = watcher(&env, &dir, &command);
+    let seen = wait_for(&log, 2);
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[1]["new"][0]["id"], red);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(announcements(&log).len(), 2, "announced once");
+}
+
+#[test]
+fn a_failing_command_is_reported_and_the_change_announced_with_the_next_one() {
+    let (env, dir, log) = setup();
+    let fail = env.path().join("fail");
+    write(&fail, "");
+    let command = format!(
+        "if [ -e '{}' ]; then exit 7; fi; {{ tr -d '\\n'; echo; }} >> '{}'",
+        fail.display(),
+        log.display()
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["notify", "--exec", &command])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("failed (exit status: 7)"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(&fail).unwrap();
+    let red = red_id(&env, &dir, "Is there a free tier?");
+    let red = red.as_str();
+    add_red(&dir, red, "Is there a free tier?");
+    let out = env
+        .ucg(&dir)
+        .args(["notify", "--exec", &command])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let seen = announcements(&log);
+    assert_eq!(seen.len(), 1);
+    // The failed change (the four of the start) and the new RED, in one announcement.
+    assert_eq!(seen[0]["new"].as_array().unwrap().len(), 5, "{}", seen[0]);
+    assert_eq!(seen[0]["pending"], 5);
+}
