@@ -548,7 +548,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__gate)
-            opts="-h -V --rev --json --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --rev --format --json --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -556,6 +556,10 @@ _git__ucg() {
             case "${prev}" in
                 --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github junit" -- "${cur}"))
                     return 0
                     ;;
                 --impl-artifacts)

@@ -122,6 +122,10 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l no-pager -d '
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l format -d 'How the decision is printed: `text` (the blockers on stderr), `json` (the same as --json), `github` (GitHub Actions annotations on stdout), `junit` (a JUnit XML report on stdout)' -r -f -a "text\t''
+json\t''
+github\t''
+junit\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''

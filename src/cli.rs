@@ -588,15 +588,29 @@ pub struct IdMintArgs {
 #[command(
     after_help = "Blocked while anything of `ucg.gate.sources` (git config; default \
 reds,escalations,decisions) is pending, or while the RED registry is corrupt. Exit 1 when blocked, 0 \
-otherwise (also when no run exists)."
+otherwise (also when no run exists), whatever the format. `github` prints one workflow command per \
+blocker (`::error file=…,title=…::…`, nothing when the gate is open); `junit` prints a JUnit XML report, \
+one failing test case per blocker, one passing case when nothing is pending."
 )]
 pub struct GateArgs {
     #[command(flatten)]
     pub rev: RevFlag,
+    /// How the decision is printed: `text` (the blockers on stderr), `json` (the same as --json),
+    /// `github` (GitHub Actions annotations on stdout), `junit` (a JUnit XML report on stdout).
+    #[arg(long, value_enum, default_value_t = GateFormat::Text, conflicts_with = "json")]
+    pub format: GateFormat,
     #[command(flatten)]
     pub json: JsonFlag,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormat {
+    Text,
+    Json,
+    Github,
+    Junit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1209,6 +1223,7 @@ pub fn hot_path(args: &[OsString]) -> Option<Cli> {
         ["budget", "tick"] => Command::Budget(Deferred(BudgetCommand::Tick)),
         ["gate"] => Command::Gate(Deferred(GateArgs {
             rev: RevFlag::default(),
+            format: GateFormat::Text,
             json: JsonFlag::default(),
             impl_artifacts: ImplArtifacts::default(),
         })),

@@ -1,11 +1,12 @@
 //! `git ucg gate`: the hook decision as a command, for CI and manual checks. Exit 1 with the
-//! blockers when blocked, 0 otherwise.
+//! blockers when blocked, 0 otherwise, in every format.
 
-use crate::cli::GateArgs;
+use crate::cli::{GateArgs, GateFormat};
 use crate::context::Context;
 use crate::error::Result;
-use crate::render::visible;
+use crate::render::{ci, visible};
 use crate::ucg::gate;
+use std::io::Write;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
@@ -19,23 +20,42 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     }
     let decision = located.decide(source, &ctx.gated_sources());
     let code = u8::from(decision.blocked());
-    if args.json.on {
-        crate::output::print_json(&serde_json::json!({
+    let format = match args.json.on {
+        true => GateFormat::Json,
+        false => args.format,
+    };
+    let printed = match format {
+        GateFormat::Json => crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.gate/1",
             "blocked": decision.blocked(),
             "read_from": source.describe(),
             "blocking": decision.blocking,
             "blockers": decision.blockers,
-        }))?;
-        return Ok(code);
+        }))
+        .map(drop),
+        GateFormat::Github => print(&ci::github(&decision)),
+        GateFormat::Junit => print(&ci::junit(&decision, &source.describe())),
+        GateFormat::Text if decision.blocked() => {
+            let refusal = gate::refusal(&decision, None, &source.describe());
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            Ok(())
+        }
+        GateFormat::Text => print(&format!(
+            "gate open: nothing pending ({})\n",
+            source.describe()
+        )),
+    };
+    match printed {
+        // A reader that stopped early (a closed pipe exits 0 elsewhere) never opens the gate.
+        Err(_) if decision.blocked() => Ok(code),
+        Err(error) => Err(error),
+        Ok(()) => Ok(code),
     }
-    if decision.blocked() {
-        eprint!(
-            "{}",
-            visible::escape_controls(&gate::refusal(&decision, None, &source.describe()), &[])
-        );
-    } else {
-        println!("gate open: nothing pending ({})", source.describe());
-    }
-    Ok(code)
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }

@@ -10,6 +10,7 @@ mod diff;
 mod discovery;
 mod docs;
 mod first_hour;
+mod gate;
 mod goal;
 mod hardening;
 mod hooks;
