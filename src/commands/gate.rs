@@ -3,14 +3,26 @@
 
 use crate::cli::{GateArgs, GateFormat};
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::render::{ci, visible};
 use crate::ucg::gate;
 use std::io::Write;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
-    let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
-    let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
+    let impl_flag = args.impl_artifacts.dir.as_deref();
+    // A bare repository (the shared remote) has no work tree, nor a configuration outside the
+    // commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.
+    let (located, source) = match (args.rev.commit.as_deref(), ctx.is_bare()) {
+        (Some(rev), true) => ctx.commit_gate_inputs(rev, impl_flag)?,
+        (None, true) => {
+            return Err(Error::new(
+                "this repository has no work tree (bare repository): nothing to gate there",
+            )
+            .hint("judge a commit from its tree: git ucg gate --rev REV"))
+        }
+        (rev, false) => (ctx.gate_inputs(impl_flag)?, ctx.artifact_source(rev)?),
+    };
+    let source = &source;
     if matches!(source, crate::git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
         // The gate opens on a directory that is not there: say so, as a misconfiguration would.
         eprintln!(

@@ -3,6 +3,7 @@
 //! closed where the registry writer does). Raw escalation markers do not block: nothing can
 //! answer them until the run promotes them.
 
+use crate::config::{Config, ConfigError};
 use crate::git::ArtifactSource;
 use crate::ucg::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
 use std::path::{Path, PathBuf};
@@ -146,30 +147,57 @@ pub struct WorkTreeRun {
 /// The run of the work tree at `root`, located by its own configuration (`None` when it has no
 /// artifact directory).
 pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
-    let config = crate::config::Config::load(root).ok()?;
-    let impl_dir = root.join(config.path("implementation_artifacts").ok()??);
-    if !impl_dir.is_dir() {
+    let config = Config::load(root).ok()?;
+    let inputs = located_by(&config, root).ok()?;
+    if !inputs.impl_dir.is_dir() {
         return None;
     }
-    let ledger = config
-        .path("deferred_work_path")
-        .ok()
-        .flatten()
-        .map(|p| root.join(p))
-        .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
-    let inputs = GateInputs {
-        project_root: root.to_path_buf(),
-        impl_dir,
-        ledger,
-    };
     Some(WorkTreeRun {
         epic_branch: epic_branch(&config, &inputs.impl_dir),
         inputs,
     })
 }
 
+/// Where the artifact directory is when no configuration layer says.
+const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";
+
+/// Where the run of the project at `root` is, by its configuration: `implementation_artifacts`
+/// (else [`DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). A path that
+/// cannot be resolved is the error.
+fn located_by(config: &Config, root: &Path) -> Result<GateInputs, ConfigError> {
+    let impl_dir = root.join(
+        config
+            .path("implementation_artifacts")?
+            .unwrap_or_else(|| DEFAULT_IMPL_DIR.into()),
+    );
+    // As the context does: a ledger path that cannot be resolved is the default one.
+    let ledger = match config.path("deferred_work_path").ok().flatten() {
+        Some(path) => root.join(path),
+        None => impl_dir.join("deferred-work.md"),
+    };
+    Ok(GateInputs {
+        project_root: root.to_path_buf(),
+        impl_dir,
+        ledger,
+    })
+}
+
+/// Where the commit whose tree `source` reads keeps its run, by the configuration that tree
+/// carries (its `customize.toml` layers, else the built-in defaults), `root` standing for the
+/// tree's root: how a repository without a work tree — the shared remote's pre-receive hook,
+/// `gate --rev` in a bare repository — judges a commit from its tree alone. Also the warnings of
+/// the layers it ignored. A configuration that cannot be resolved is the error (the gate fails
+/// closed on it).
+pub fn located_in_tree(
+    source: &ArtifactSource,
+    root: &Path,
+) -> Result<(GateInputs, Vec<String>), ConfigError> {
+    let config = Config::load_from(root, source)?;
+    Ok((located_by(&config, root)?, config.warnings))
+}
+
 /// The branch the run in `impl_dir` lands on: `epic_branch_prefix` and the heartbeat's epic.
-pub fn epic_branch(config: &crate::config::Config, impl_dir: &Path) -> Option<String> {
+pub fn epic_branch(config: &Config, impl_dir: &Path) -> Option<String> {
     let prefix = config
         .expanded("epic_branch_prefix")
         .ok()
