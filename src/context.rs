@@ -297,8 +297,30 @@ impl Context {
 
     /// Where git runs hooks, `..` resolved, and the raw `core.hooksPath`.
     pub fn hooks_dir(&self) -> Result<(PathBuf, Option<String>)> {
-        let (dir, configured) = crate::git::hooks::hooks_dir(self.repo()?, || self.project_root())?;
+        let (dir, configured) = crate::git::hooks::hooks_dir(self.repo()?, || self.hooks_home())?;
         Ok((crate::store::lexical_normal(&dir), configured))
+    }
+
+    /// The directory git runs hooks in, which a relative `core.hooksPath` is relative to: the
+    /// work tree's root, or the git directory of a bare repository.
+    pub fn hooks_home(&self) -> Result<PathBuf> {
+        match self.try_project_root() {
+            Some(root) => Ok(root),
+            None => Ok(absolute(self.repo()?.git_dir())),
+        }
+    }
+
+    /// The refs the shared remote's gate protects: every `ucg.gate.protect` value (a branch name
+    /// or a full ref name), else `main` and `master`.
+    pub fn gate_protected(&self) -> Vec<String> {
+        self.repo()
+            .ok()
+            .and_then(|repo| git::config_strings(repo, "ucg.gate.protect"))
+            .unwrap_or_else(|| {
+                crate::ucg::gate::PROTECTED_BY_DEFAULT
+                    .map(String::from)
+                    .to_vec()
+            })
     }
 
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.

@@ -515,6 +515,14 @@ pub fn config_string(repo: &gix::Repository, key: &str) -> Option<String> {
     repo.config_snapshot().string(key).map(|s| s.to_string())
 }
 
+/// Every value of a multi-valued key of the repository's configuration, in order (`None` when
+/// the key is not set at all).
+pub fn config_strings(repo: &gix::Repository, key: &str) -> Option<Vec<String>> {
+    repo.config_snapshot()
+        .strings(key)
+        .map(|values| values.iter().map(|v| v.to_string()).collect())
+}
+
 /// A whole number from the repository's configuration, with git's `k`, `m` and `g` suffixes
 /// (`None` when unset or not a number).
 pub fn config_u64(repo: &gix::Repository, key: &str) -> Option<u64> {

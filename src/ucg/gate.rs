@@ -114,6 +114,19 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
     out
 }
 
+/// The branches the shared remote's gate protects when `ucg.gate.protect` is not set.
+pub const PROTECTED_BY_DEFAULT: [&str; 2] = ["main", "master"];
+
+/// Whether `reference` (a full ref name, as a pre-receive hook reads it) is one of `protected`:
+/// a branch name (`main`, for `refs/heads/main`) or a full ref name. An empty value names none.
+pub fn protects(protected: &[String], reference: &str) -> bool {
+    let branch = reference.strip_prefix("refs/heads/");
+    protected
+        .iter()
+        .filter(|name| !name.is_empty())
+        .any(|name| name == reference || Some(name.as_str()) == branch)
+}
+
 /// Where the decision reads from.
 #[derive(Debug, Clone)]
 pub struct GateInputs {
@@ -213,6 +226,17 @@ pub fn epic_branch(config: &Config, impl_dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn protected_refs_by_branch_or_full_name() {
+        let protected = vec!["main".to_string(), "refs/heads/release".into(), "".into()];
+        assert!(protects(&protected, "refs/heads/main"));
+        assert!(protects(&protected, "refs/heads/release"));
+        assert!(!protects(&protected, "refs/heads/feature/main"));
+        assert!(!protects(&protected, "refs/tags/main"));
+        assert!(!protects(&protected, "refs/heads/"));
+        assert!(!protects(&[String::new()], "refs/heads/main"));
+    }
 
     #[test]
     fn sources_from_the_configuration() {

@@ -19,5 +19,6 @@ mod pty;
 mod reds;
 mod resolve;
 mod sdlc;
+mod server;
 mod status;
 mod status_views;
