@@ -70,27 +70,6 @@ fn committed_demo(env: &TestEnv) -> PathBuf {
     dir
 }
 
-fn close_everything(env: &TestEnv, dir: &Path) {
-    let out = ucg_out(env, dir, &["pending", "--json"]);
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut args = vec!["resolve".to_string()];
-    for item in doc["items"].as_array().unwrap() {
-        args.extend([
-            "--close".into(),
-            item["id"].as_str().unwrap().into(),
-            "--answer".into(),
-            "decided".into(),
-        ]);
-    }
-    let out = env
-        .ucg(dir)
-        .args(&args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-}
-
 #[test]
 fn the_server_refuses_a_protected_push_until_the_answers_are_committed() {
     let env = TestEnv::new();
@@ -152,7 +131,7 @@ fn the_server_refuses_a_protected_push_until_the_answers_are_committed() {
     assert!(stderr(&out).contains("--rev REV"), "{}", stderr(&out));
 
     // Answered in the clone but not committed: the pushed tree still waits.
-    close_everything(&env, &dir);
+    env.close_everything(&dir);
     let out = push(&env, &dir, &remote, "HEAD:refs/heads/main");
     assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
     // Committed: accepted, and main moves.
@@ -311,12 +290,7 @@ fn the_server_hook_chains_a_foreign_pre_receive() {
     );
     let out = ucg_out(&env, &remote, &["hooks", "status", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let states: Vec<(&str, &str)> = doc["hooks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| (h["hook"].as_str().unwrap(), h["state"].as_str().unwrap()))
-        .collect();
+    let states = hook_states(&doc);
     assert_eq!(states, [("pre-receive", "active")]);
     assert_eq!(doc["protected"], serde_json::json!(["main", "master"]));
     // A checkout lists it only when it is there.
