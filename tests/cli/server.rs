@@ -107,14 +107,23 @@ fn the_server_refuses_a_protected_push_until_the_answers_are_committed() {
     }
     assert_eq!(tip(&env, &remote, "refs/heads/main"), None);
 
-    // The pusher's bypass of the client hooks is not one here.
+    // The pusher's bypass of the client hooks is not one here (a file:// URL as well).
     let out = env
         .git_command(&dir)
-        .args(["push", remote.to_str().unwrap(), "HEAD:refs/heads/main"])
+        .args([
+            "push",
+            &format!("file://{}", remote.display()),
+            "HEAD:refs/heads/main",
+        ])
         .env("GIT_UCG_SKIP", "1")
         .output()
         .unwrap();
     assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("remote: git-ucg: push to main refused"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(tip(&env, &remote, "refs/heads/main"), None);
 
     // Another branch with the same decisions pending passes, silently.
