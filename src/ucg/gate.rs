@@ -175,8 +175,8 @@ pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
 const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";
 
 /// Where the run of the project at `root` is, by its configuration: `implementation_artifacts`
-/// (else [`DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). A path that
-/// cannot be resolved is the error.
+/// (else [`DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An artifact
+/// directory that cannot be resolved is the error.
 fn located_by(config: &Config, root: &Path) -> Result<GateInputs, ConfigError> {
     let impl_dir = root.join(
         config
