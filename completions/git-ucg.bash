@@ -551,7 +551,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__gate)
-            opts="-h -V --rev --json --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --rev --format --json --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -559,6 +559,10 @@ _git__ucg() {
             case "${prev}" in
                 --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json github junit" -- "${cur}"))
                     return 0
                     ;;
                 --impl-artifacts)
@@ -1371,14 +1375,14 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__hooks__subcmd__install)
-            opts="-h -V --only --strict --agent --all-commits --force --hooks-path-ok --script --color --no-pager --help --version"
+            opts="-h -V --only --server --strict --agent --all-commits --force --hooks-path-ok --script --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction pre-receive" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1418,7 +1422,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction pre-receive" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -130,6 +130,10 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -l no-pager -d '
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resume" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l format -d 'How the decision is printed: `text` (the blockers on stderr), `json` (the same as --json), `github` (GitHub Actions annotations on stdout), `junit` (a JUnit XML report on stdout)' -r -f -a "text\t''
+json\t''
+github\t''
+junit\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
@@ -153,7 +157,7 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -f -a "install" -d 'Install the gate hooks where git runs them: pre-commit, pre-push, pre-merge-commit, pre-applypatch, pre-rebase (a foreign hook is chained)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -f -a "install" -d 'Install the gate hooks where git runs them: pre-commit, pre-push, pre-merge-commit, pre-applypatch, pre-rebase (a foreign hook is chained); with --server, the shared remote\'s pre-receive hook'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -f -a "uninstall" -d 'Remove the hooks git-ucg installed and restore the hooks they chained'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and not __fish_seen_subcommand_from install uninstall status" -f -a "status" -d 'What is installed where, and whether git will run it'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l only -d 'Install only this hook (repeatable)' -r -f -a "pre-commit\t''
@@ -162,10 +166,12 @@ pre-merge-commit\t''
 pre-applypatch\t''
 pre-rebase\t''
 prepare-commit-msg\t'Opt-in (`hooks install --all-commits`): git runs it for every commit it makes, and it judges those no gate hook saw (cherry-pick, revert)'
-reference-transaction\t'Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update'"
+reference-transaction\t'Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update'
+pre-receive\t'The shared remote\'s gate (`hooks install --server`, in the repository pushes go to): a push that updates a protected branch to a commit whose tree tracks pending decisions'"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l server -d 'Install the shared remote\'s gate, the pre-receive hook, instead of the commit and push hooks (run it in the repository pushes go to)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l strict -d 'Also enforce the story invariants (git config ucg.gate.strict true)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l agent -d 'Also merge the Claude Code Stop hook (`git ucg budget tick`) into .claude/settings.local.json'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from install" -l all-commits -d 'Also gate the commits no gate hook sees (cherry-pick, revert) through the prepare-commit-msg hook, which git runs for every commit it makes'
@@ -181,7 +187,8 @@ pre-merge-commit\t''
 pre-applypatch\t''
 pre-rebase\t''
 prepare-commit-msg\t'Opt-in (`hooks install --all-commits`): git runs it for every commit it makes, and it judges those no gate hook saw (cherry-pick, revert)'
-reference-transaction\t'Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update'"
+reference-transaction\t'Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update'
+pre-receive\t'The shared remote\'s gate (`hooks install --server`, in the repository pushes go to): a push that updates a protected branch to a commit whose tree tracks pending decisions'"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand hooks; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

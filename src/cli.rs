@@ -614,11 +614,19 @@ pub struct IdMintArgs {
 #[command(
     after_help = "Blocked while anything of `ucg.gate.sources` (git config; default \
 reds,escalations,decisions) is pending, or while the RED registry is corrupt. Exit 1 when blocked, 0 \
-otherwise (also when no run exists)."
+otherwise (also when no run exists), whatever the format. `github` prints one workflow command per \
+blocker (`::error file=…,title=…::…`, nothing when the gate is open); `junit` prints a JUnit XML report, \
+one failing test case per blocker, one passing case when nothing is pending. In a bare repository (no \
+work tree) --rev is required, and the commit is judged from its tree alone: the run located by the \
+configuration layers the tree carries, as the shared remote's pre-receive hook judges a push."
 )]
 pub struct GateArgs {
     #[command(flatten)]
     pub rev: RevFlag,
+    /// How the decision is printed: `text` (the blockers on stderr), `json` (the same as --json),
+    /// `github` (GitHub Actions annotations on stdout), `junit` (a JUnit XML report on stdout).
+    #[arg(long, value_enum, default_value_t = GateFormat::Text, conflicts_with = "json")]
+    pub format: GateFormat,
     #[command(flatten)]
     pub json: JsonFlag,
     #[command(flatten)]
@@ -642,6 +650,14 @@ pub struct NotifyArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GateFormat {
+    Text,
+    Json,
+    Github,
+    Junit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HookName {
     PreCommit,
     PrePush,
@@ -654,11 +670,14 @@ pub enum HookName {
     /// Opt-in (`hooks install --only reference-transaction`): every new commit on a branch, also
     /// those plumbing makes (`commit-tree` + `update-ref`); git runs it for every ref update.
     ReferenceTransaction,
+    /// The shared remote's gate (`hooks install --server`, in the repository pushes go to): a push
+    /// that updates a protected branch to a commit whose tree tracks pending decisions.
+    PreReceive,
 }
 
 impl HookName {
     /// Every hook git-ucg knows, in the order `hooks status` lists them.
-    pub const ALL: [HookName; 7] = [
+    pub const ALL: [HookName; 8] = [
         HookName::PreCommit,
         HookName::PrePush,
         HookName::PreMergeCommit,
@@ -666,6 +685,7 @@ impl HookName {
         HookName::PreRebase,
         HookName::PrepareCommitMsg,
         HookName::ReferenceTransaction,
+        HookName::PreReceive,
     ];
 
     /// What `hooks install` writes without `--only`: every commit git makes through a commit hook
@@ -687,7 +707,14 @@ impl HookName {
             HookName::PreRebase => "pre-rebase",
             HookName::PrepareCommitMsg => "prepare-commit-msg",
             HookName::ReferenceTransaction => "reference-transaction",
+            HookName::PreReceive => "pre-receive",
         }
+    }
+
+    /// Whether git runs this hook in the repository a push goes to, rather than where commits are
+    /// made.
+    pub fn is_server_side(self) -> bool {
+        self == HookName::PreReceive
     }
 
     /// The git command whose work this hook gates, for the refusal's bypass line.
@@ -696,7 +723,7 @@ impl HookName {
             HookName::PreCommit | HookName::PrepareCommitMsg | HookName::ReferenceTransaction => {
                 "commit"
             }
-            HookName::PrePush => "push",
+            HookName::PrePush | HookName::PreReceive => "push",
             HookName::PreMergeCommit => "merge",
             HookName::PreApplypatch => "am",
             HookName::PreRebase => "rebase",
@@ -707,7 +734,8 @@ impl HookName {
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
     /// Install the gate hooks where git runs them: pre-commit, pre-push, pre-merge-commit,
-    /// pre-applypatch, pre-rebase (a foreign hook is chained).
+    /// pre-applypatch, pre-rebase (a foreign hook is chained); with --server, the shared remote's
+    /// pre-receive hook.
     Install(HooksInstallArgs),
     /// Remove the hooks git-ucg installed and restore the hooks they chained.
     Uninstall(HooksUninstallArgs),
@@ -720,14 +748,22 @@ pub enum HooksCommand {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The hooks go where git looks for them: core.hooksPath (relative to the work tree), \
-else the common git directory's hooks/ (shared by every worktree). A hook already there that is not ours \
-is kept as <hook>.pre-ucg and run first, its failure blocking. Reinstalling changes nothing."
+    after_help = "The hooks go where git looks for them: core.hooksPath (relative to the work tree; \
+to the git directory in a bare repository), else the common git directory's hooks/ (shared by every \
+worktree). A hook already there that is not ours is kept as <hook>.pre-ucg and run first, its failure \
+blocking. Reinstalling changes nothing. --server, in the repository everyone pushes to (a bare one), \
+installs the pre-receive hook instead: a push that updates a protected branch (git config \
+ucg.gate.protect, repeatable, default main and master) is refused while the pushed commit's tree \
+tracks pending decisions; a pusher cannot bypass it."
 )]
 pub struct HooksInstallArgs {
     /// Install only this hook (repeatable).
     #[arg(long, value_enum, value_name = "HOOK")]
     pub only: Vec<HookName>,
+    /// Install the shared remote's gate, the pre-receive hook, instead of the commit and push
+    /// hooks (run it in the repository pushes go to).
+    #[arg(long, conflicts_with_all = ["only", "strict", "agent", "all_commits"])]
+    pub server: bool,
     /// Also enforce the story invariants (git config ucg.gate.strict true).
     #[arg(long)]
     pub strict: bool,
@@ -1252,6 +1288,7 @@ pub fn hot_path(args: &[OsString]) -> Option<Cli> {
         ["budget", "tick"] => Command::Budget(Deferred(BudgetCommand::Tick)),
         ["gate"] => Command::Gate(Deferred(GateArgs {
             rev: RevFlag::default(),
+            format: GateFormat::Text,
             json: JsonFlag::default(),
             impl_artifacts: ImplArtifacts::default(),
         })),

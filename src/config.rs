@@ -127,11 +127,37 @@ pub struct Config {
     pub warnings: Vec<String>,
 }
 
+/// Where the layers are read from: the file system ([`OnDisk`]), or a commit's tree (a bare
+/// repository's gate has no work tree to read them from).
+pub trait LayerFiles {
+    /// Whether a directory is at `path`.
+    fn is_dir(&self, path: &Path) -> bool;
+    /// The file's bytes, `Ok(None)` when it is absent, or why it cannot be read.
+    fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, String>;
+}
+
+/// The layers on disk.
+pub struct OnDisk;
+
+impl LayerFiles for OnDisk {
+    fn is_dir(&self, path: &Path) -> bool {
+        path.is_dir()
+    }
+
+    fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+        crate::store::read_if_present(path).map_err(|e| e.to_string())
+    }
+}
+
 /// `{ucg-root}`: the first existing of the installed and the source-checkout locations.
 pub fn find_ucg_root(project_root: &Path) -> Option<PathBuf> {
+    find_ucg_root_in(project_root, &OnDisk)
+}
+
+fn find_ucg_root_in(project_root: &Path, files: &dyn LayerFiles) -> Option<PathBuf> {
     ucg_root_candidates(project_root)
         .into_iter()
-        .find(|p| p.is_dir())
+        .find(|p| files.is_dir(p))
 }
 
 fn ucg_root_candidates(project_root: &Path) -> [PathBuf; 2] {
@@ -167,7 +193,12 @@ pub fn input_paths(project_root: &Path) -> Vec<PathBuf> {
 impl Config {
     /// Loads and merges the layers of the project at `project_root`.
     pub fn load(project_root: &Path) -> Result<Config, ConfigError> {
-        let ucg_root = find_ucg_root(project_root);
+        Config::load_from(project_root, &OnDisk)
+    }
+
+    /// Loads and merges the layers of the project at `project_root`, read through `files`.
+    pub fn load_from(project_root: &Path, files: &dyn LayerFiles) -> Result<Config, ConfigError> {
+        let ucg_root = find_ucg_root_in(project_root, files);
         let base_path = ucg_root
             .as_ref()
             .map(|r| r.join("customize.toml"))
@@ -180,7 +211,7 @@ impl Config {
         // that is there but cannot be read or parsed stops everything: it is required once present.
         let base_text = match &ucg_root {
             None => None,
-            Some(_) => match crate::store::read_if_present(&base_path) {
+            Some(_) => match files.read(&base_path) {
                 Ok(Some(bytes)) => Some(bytes),
                 Ok(None) => {
                     warnings.push(format!(
@@ -189,10 +220,10 @@ impl Config {
                     ));
                     None
                 }
-                Err(e) => {
+                Err(reason) => {
                     return Err(ConfigError::BaseUnparseable {
                         path: base_path,
-                        reason: e.to_string(),
+                        reason,
                     })
                 }
             },
@@ -218,9 +249,9 @@ impl Config {
         tables.push((LayerKind::Base, base_table));
 
         for (kind, path) in custom_layers(project_root) {
-            let state = match crate::store::read_if_present(&path) {
+            let state = match files.read(&path) {
                 Ok(None) => LayerState::Absent,
-                Err(e) => LayerState::Ignored(e.to_string()),
+                Err(reason) => LayerState::Ignored(reason),
                 Ok(Some(bytes)) => match parse_layer(&bytes) {
                     Ok(table) => {
                         tables.push((kind, table));

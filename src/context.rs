@@ -206,6 +206,37 @@ impl Context {
         })
     }
 
+    /// Whether the repository has no work tree (a bare one, as a shared remote is).
+    pub fn is_bare(&self) -> bool {
+        self.repo().is_ok_and(|repo| repo.workdir().is_none())
+    }
+
+    /// A commit judged from its tree alone, as a repository without a work tree must (the shared
+    /// remote's pre-receive hook, `gate --rev` in a bare repository): its tree, and where its run
+    /// is by the configuration that tree carries (`impl_flag`, relative to the tree's root,
+    /// overrides the directory). The tree's paths stand under the project root, or the git
+    /// directory of a bare repository.
+    pub fn commit_gate_inputs(
+        &self,
+        rev: &str,
+        impl_flag: Option<&Path>,
+    ) -> Result<(GateInputs, crate::git::ArtifactSource<'_>)> {
+        let repo = self.repo()?;
+        let root = self
+            .try_project_root()
+            .unwrap_or_else(|| absolute(repo.git_dir()));
+        let source = crate::git::ArtifactSource::at_rev(repo, rev, &root).map_err(Error::new)?;
+        let (mut inputs, warnings) = crate::ucg::gate::located_in_tree(&source, &root)?;
+        for warning in warnings {
+            eprintln!("warning: {rev}: {warning}");
+        }
+        if let Some(dir) = impl_flag {
+            inputs.impl_dir = root.join(dir);
+            inputs.ledger = inputs.impl_dir.join("deferred-work.md");
+        }
+        Ok((inputs, source))
+    }
+
     /// The runs of every work tree of the repository (the hooks are shared by all of them): this
     /// one's, located as `own` says, then each linked or main work tree's by its configuration.
     pub fn work_tree_runs(&self, own: &GateInputs) -> Vec<WorkTreeRun> {
@@ -261,7 +292,8 @@ impl Context {
     pub fn decider_rules(&self) -> crate::ucg::deciders::Rules {
         let git = self
             .repo()
-            .map(|repo| crate::git::config_strings(repo, "ucg.decider"))
+            .ok()
+            .and_then(|repo| crate::git::config_strings(repo, "ucg.decider"))
             .unwrap_or_default();
         let mut workflow = Vec::new();
         let table = self
@@ -301,8 +333,30 @@ impl Context {
 
     /// Where git runs hooks, `..` resolved, and the raw `core.hooksPath`.
     pub fn hooks_dir(&self) -> Result<(PathBuf, Option<String>)> {
-        let (dir, configured) = crate::git::hooks::hooks_dir(self.repo()?, || self.project_root())?;
+        let (dir, configured) = crate::git::hooks::hooks_dir(self.repo()?, || self.hooks_home())?;
         Ok((crate::store::lexical_normal(&dir), configured))
+    }
+
+    /// The directory git runs hooks in, which a relative `core.hooksPath` is relative to: the
+    /// work tree's root, or the git directory of a bare repository.
+    pub fn hooks_home(&self) -> Result<PathBuf> {
+        match self.try_project_root() {
+            Some(root) => Ok(root),
+            None => Ok(absolute(self.repo()?.git_dir())),
+        }
+    }
+
+    /// The refs the shared remote's gate protects: every `ucg.gate.protect` value (a branch name
+    /// or a full ref name), else `main` and `master`.
+    pub fn gate_protected(&self) -> Vec<String> {
+        self.repo()
+            .ok()
+            .and_then(|repo| git::config_strings(repo, "ucg.gate.protect"))
+            .unwrap_or_else(|| {
+                crate::ucg::gate::PROTECTED_BY_DEFAULT
+                    .map(String::from)
+                    .to_vec()
+            })
     }
 
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.

@@ -1,15 +1,28 @@
 //! `git ucg gate`: the hook decision as a command, for CI and manual checks. Exit 1 with the
-//! blockers when blocked, 0 otherwise.
+//! blockers when blocked, 0 otherwise, in every format.
 
-use crate::cli::GateArgs;
+use crate::cli::{GateArgs, GateFormat};
 use crate::context::Context;
-use crate::error::Result;
-use crate::render::visible;
+use crate::error::{Error, Result};
+use crate::render::{ci, visible};
 use crate::ucg::gate;
+use std::io::Write;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
-    let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
-    let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
+    let impl_flag = args.impl_artifacts.dir.as_deref();
+    // A bare repository (the shared remote) has no work tree, nor a configuration outside the
+    // commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.
+    let (located, source) = match (args.rev.commit.as_deref(), ctx.is_bare()) {
+        (Some(rev), true) => ctx.commit_gate_inputs(rev, impl_flag)?,
+        (None, true) => {
+            return Err(Error::new(
+                "this repository has no work tree (bare repository): nothing to gate there",
+            )
+            .hint("judge a commit from its tree: git ucg gate --rev REV"))
+        }
+        (rev, false) => (ctx.gate_inputs(impl_flag)?, ctx.artifact_source(rev)?),
+    };
+    let source = &source;
     if matches!(source, crate::git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
         // The gate opens on a directory that is not there: say so, as a misconfiguration would.
         eprintln!(
@@ -21,23 +34,42 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         .decide(source, &ctx.gated_sources())
         .with_deciders(&ctx.decider_rules());
     let code = u8::from(decision.blocked());
-    if args.json.on {
-        crate::output::print_json(&serde_json::json!({
+    let format = match args.json.on {
+        true => GateFormat::Json,
+        false => args.format,
+    };
+    let printed = match format {
+        GateFormat::Json => crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.gate/1",
             "blocked": decision.blocked(),
             "read_from": source.describe(),
             "blocking": decision.blocking,
             "blockers": decision.blockers,
-        }))?;
-        return Ok(code);
+        }))
+        .map(drop),
+        GateFormat::Github => print(&ci::github(&decision)),
+        GateFormat::Junit => print(&ci::junit(&decision, &source.describe())),
+        GateFormat::Text if decision.blocked() => {
+            let refusal = gate::refusal(&decision, None, &source.describe());
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            Ok(())
+        }
+        GateFormat::Text => print(&format!(
+            "gate open: nothing pending ({})\n",
+            source.describe()
+        )),
+    };
+    match printed {
+        // A reader that stopped early (a closed pipe exits 0 elsewhere) never opens the gate.
+        Err(_) if decision.blocked() => Ok(code),
+        Err(error) => Err(error),
+        Ok(()) => Ok(code),
     }
-    if decision.blocked() {
-        eprint!(
-            "{}",
-            visible::escape_controls(&gate::refusal(&decision, None, &source.describe()), &[])
-        );
-    } else {
-        println!("gate open: nothing pending ({})", source.describe());
-    }
-    Ok(code)
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }

@@ -2,6 +2,7 @@
 //! the run waits on decisions (docs/product.md §5). The scripts live in the project's `hooks/` and
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
+mod receive;
 mod strict;
 
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
@@ -32,13 +33,16 @@ enum Form {
 }
 
 /// The file of `hook` in `form`: every gate hook is one template with its name filled in; the
-/// reference-transaction script, run for every ref update, filters in the shell first.
+/// reference-transaction script, run for every ref update, filters in the shell first; the
+/// shared remote's pre-receive hook has its own pair, without the pusher's bypass.
 fn template(hook: HookName, form: Form) -> String {
     let text = match (form, hook) {
+        (Form::Direct, HookName::PreReceive) => include_str!("../../hooks/direct-pre-receive"),
         (Form::Direct, _) => include_str!("../../hooks/direct"),
         (Form::Script, HookName::ReferenceTransaction) => {
             include_str!("../../hooks/reference-transaction")
         }
+        (Form::Script, HookName::PreReceive) => include_str!("../../hooks/pre-receive"),
         (Form::Script, _) => include_str!("../../hooks/gate"),
     };
     text.replace("@HOOK@", hook.file_name())
@@ -55,11 +59,14 @@ fn hook_file(hook: HookName, form: Form, binary: &Path) -> String {
     template(hook, form).replace(BAKED, &baked)
 }
 
-/// The hooks `--only` names, else the default set (with `--all-commits`, the prepare-commit-msg
-/// hook too).
-fn selected(only: &[HookName], all_commits: bool) -> Vec<HookName> {
+/// The hooks `--only` names, else the server's (`--server`), else the default set (with
+/// `--all-commits`, the prepare-commit-msg hook too).
+fn selected(only: &[HookName], server: bool, all_commits: bool) -> Vec<HookName> {
     if !only.is_empty() {
         return only.to_vec();
+    }
+    if server {
+        return vec![HookName::PreReceive];
     }
     let mut hooks = HookName::DEFAULT.to_vec();
     if all_commits {
@@ -92,9 +99,9 @@ fn other_manager(dir: &Path) -> Option<&'static str> {
 
 pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     let (dir, configured) = ctx.hooks_dir()?;
-    let root = ctx.project_root()?;
     if let Some(raw) = &configured {
-        let outside = !dir.starts_with(crate::store::lexical_normal(&root));
+        let home = ctx.hooks_home()?;
+        let outside = !dir.starts_with(crate::store::lexical_normal(&home));
         let manager = other_manager(&dir);
         if (outside || manager.is_some()) && !args.hooks_path_ok {
             let why = match manager {
@@ -120,7 +127,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
         true => Form::Script,
         false => Form::Direct,
     };
-    for hook in selected(&args.only, args.all_commits) {
+    for hook in selected(&args.only, args.server, args.all_commits) {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -154,11 +161,12 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
         println!("installed: {}", path.display());
     }
     if args.strict {
+        let root = ctx.project_root()?;
         git_config(&root, &["config", "--local", "ucg.gate.strict", "true"])?;
         println!("strict: ucg.gate.strict = true");
     }
     if args.agent {
-        agent::install(&root)?;
+        agent::install(&ctx.project_root()?)?;
     }
     Ok(0)
 }
@@ -230,10 +238,21 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
     let (dir, configured) = ctx.hooks_dir()?;
     let repo = ctx.repo()?;
     let default_dir = std::path::absolute(repo.common_dir().join("hooks"))?;
+    // A bare repository is where pushes go: its hook is pre-receive, and a commit hook there is
+    // listed only when one is present; a checkout's list is the other way round.
+    let bare = ctx.is_bare();
     let mut states = Vec::new();
     for hook in HookName::ALL {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let expected = hook.is_server_side() == bare;
+        let stray = default_dir.join(hook.file_name());
+        let present = [&path, &chained, &stray]
+            .iter()
+            .any(|p| std::fs::symlink_metadata(p).is_ok());
+        if !expected && !present {
+            continue;
+        }
         let executable =
             std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
         let interpreter = direct_hook_binary(&path);
@@ -254,7 +273,6 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             chained: chained.exists().then(|| chained.display().to_string()),
         });
         // Ours, but where git does not look (core.hooksPath points elsewhere).
-        let stray = default_dir.join(hook.file_name());
         if default_dir != dir && is_ours(&stray) {
             states.push(HookState {
                 hook: hook.file_name(),
@@ -269,7 +287,11 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         .config_snapshot()
         .boolean("ucg.gate.strict")
         .unwrap_or(false);
-    let agent = agent::installed(&ctx.project_root()?);
+    let agent = ctx
+        .try_project_root()
+        .is_some_and(|root| agent::installed(&root));
+    // What the pre-receive hook guards, where it runs.
+    let protected = ctx.gate_protected();
     if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.hooks/1",
@@ -278,6 +300,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "hooks": states,
             "strict": strict,
             "agent_stop_hook": agent,
+            "protected": protected,
         }));
     }
     let mut out = ctx.paged_output();
@@ -316,6 +339,20 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             )?;
         }
     }
+    if bare {
+        let names: Vec<&str> = protected
+            .iter()
+            .map(String::as_str)
+            .filter(|name| !name.is_empty())
+            .collect();
+        let names = match names.is_empty() {
+            true => "none".to_string(),
+            false => names.join(", "),
+        };
+        writeln!(out, "protected (git config ucg.gate.protect): {names}")?;
+        out.finish()?;
+        return Ok(0);
+    }
     writeln!(out, "strict mode: {}", if strict { "on" } else { "off" })?;
     writeln!(
         out,
@@ -329,11 +366,16 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
 /// What the installed scripts call: the chained hook first, then the decision.
 pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     let hook = args.hook;
-    if skipped(hook) {
+    // The shared remote's gate is not the pusher's to skip (a local push hands the pusher's
+    // environment to the hook).
+    if !hook.is_server_side() && skipped(hook) {
         return Ok(0);
     }
     let mut stdin = Vec::new();
-    if matches!(hook, HookName::PrePush | HookName::ReferenceTransaction) {
+    if matches!(
+        hook,
+        HookName::PrePush | HookName::ReferenceTransaction | HookName::PreReceive
+    ) {
         std::io::stdin().lock().read_to_end(&mut stdin)?;
     }
     // A hook installed as a link knows where git ran it from: the chained hook is beside it, and
@@ -351,6 +393,9 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
                 return Ok(code);
             }
         }
+    }
+    if hook == HookName::PreReceive {
+        return receive::pre_receive(ctx, &stdin);
     }
     // Only the prepared state of a transaction that makes a new commit on a branch is judged.
     if hook == HookName::ReferenceTransaction {

@@ -516,13 +516,12 @@ pub fn config_string(repo: &gix::Repository, key: &str) -> Option<String> {
     repo.config_snapshot().string(key).map(|s| s.to_string())
 }
 
-/// Every value of a multi-valued key of the repository's configuration (`section.key`), in
-/// configuration order.
-pub fn config_strings(repo: &gix::Repository, key: &str) -> Vec<String> {
+/// Every value of a multi-valued key of the repository's configuration, in order (`None` when
+/// the key is not set at all).
+pub fn config_strings(repo: &gix::Repository, key: &str) -> Option<Vec<String>> {
     repo.config_snapshot()
         .strings(key)
         .map(|values| values.iter().map(|v| v.to_string()).collect())
-        .unwrap_or_default()
 }
 
 /// A whole number from the repository's configuration, with git's `k`, `m` and `g` suffixes

@@ -104,3 +104,14 @@ impl<'r> ArtifactSource<'r> {
         }
     }
 }
+
+/// The configuration's layers read where the artifacts are: a commit's tree carries its own.
+impl crate::config::LayerFiles for ArtifactSource<'_> {
+    fn is_dir(&self, path: &Path) -> bool {
+        ArtifactSource::is_dir(self, path)
+    }
+
+    fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+        self.read_checked(path)
+    }
+}

@@ -23,7 +23,7 @@ pub fn escape_controls<'t>(text: &'t str, ours: &[&str]) -> Cow<'t, str> {
             }
         }
         if is_hostile(c) {
-            let _ = write!(out, "\\x{:02x}", u32::from(c));
+            push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
@@ -40,7 +40,18 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().filter(|c| !c.is_control()).collect())
 }
 
-fn is_hostile(c: char) -> bool {
+/// `c` written visibly, as `\xNN` (every control character is below U+0100), or `\u{NNNN}` for
+/// anything else a caller cannot emit as it is.
+pub fn push_escaped(out: &mut String, c: char) {
+    let _ = match u32::from(c) {
+        code @ 0..=0xff => write!(out, "\\x{code:02x}"),
+        code => write!(out, "\\u{{{code:x}}}"),
+    };
+}
+
+/// Whether `c` is a control character other than the newline and the tab: what must not reach a
+/// terminal as it is.
+pub fn is_hostile(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 

@@ -3,6 +3,7 @@
 //! closed where the registry writer does). Raw escalation markers do not block: nothing can
 //! answer them until the run promotes them.
 
+use crate::config::{Config, ConfigError};
 use crate::git::ArtifactSource;
 use crate::ucg::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
 use std::path::{Path, PathBuf};
@@ -125,6 +126,19 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
     out
 }
 
+/// The branches the shared remote's gate protects when `ucg.gate.protect` is not set.
+pub const PROTECTED_BY_DEFAULT: [&str; 2] = ["main", "master"];
+
+/// Whether `reference` (a full ref name, as a pre-receive hook reads it) is one of `protected`:
+/// a branch name (`main`, for `refs/heads/main`) or a full ref name. An empty value names none.
+pub fn protects(protected: &[String], reference: &str) -> bool {
+    let branch = reference.strip_prefix("refs/heads/");
+    protected
+        .iter()
+        .filter(|name| !name.is_empty())
+        .any(|name| name == reference || Some(name.as_str()) == branch)
+}
+
 /// Where the decision reads from.
 #[derive(Debug, Clone)]
 pub struct GateInputs {
@@ -158,30 +172,57 @@ pub struct WorkTreeRun {
 /// The run of the work tree at `root`, located by its own configuration (`None` when it has no
 /// artifact directory).
 pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
-    let config = crate::config::Config::load(root).ok()?;
-    let impl_dir = root.join(config.path("implementation_artifacts").ok()??);
-    if !impl_dir.is_dir() {
+    let config = Config::load(root).ok()?;
+    let inputs = located_by(&config, root).ok()?;
+    if !inputs.impl_dir.is_dir() {
         return None;
     }
-    let ledger = config
-        .path("deferred_work_path")
-        .ok()
-        .flatten()
-        .map(|p| root.join(p))
-        .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
-    let inputs = GateInputs {
-        project_root: root.to_path_buf(),
-        impl_dir,
-        ledger,
-    };
     Some(WorkTreeRun {
         epic_branch: epic_branch(&config, &inputs.impl_dir),
         inputs,
     })
 }
 
+/// Where the artifact directory is when no configuration layer says.
+const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";
+
+/// Where the run of the project at `root` is, by its configuration: `implementation_artifacts`
+/// (else [`DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An artifact
+/// directory that cannot be resolved is the error.
+fn located_by(config: &Config, root: &Path) -> Result<GateInputs, ConfigError> {
+    let impl_dir = root.join(
+        config
+            .path("implementation_artifacts")?
+            .unwrap_or_else(|| DEFAULT_IMPL_DIR.into()),
+    );
+    // As the context does: a ledger path that cannot be resolved is the default one.
+    let ledger = match config.path("deferred_work_path").ok().flatten() {
+        Some(path) => root.join(path),
+        None => impl_dir.join("deferred-work.md"),
+    };
+    Ok(GateInputs {
+        project_root: root.to_path_buf(),
+        impl_dir,
+        ledger,
+    })
+}
+
+/// Where the commit whose tree `source` reads keeps its run, by the configuration that tree
+/// carries (its `customize.toml` layers, else the built-in defaults), `root` standing for the
+/// tree's root: how a repository without a work tree — the shared remote's pre-receive hook,
+/// `gate --rev` in a bare repository — judges a commit from its tree alone. Also the warnings of
+/// the layers it ignored. A configuration that cannot be resolved is the error (the gate fails
+/// closed on it).
+pub fn located_in_tree(
+    source: &ArtifactSource,
+    root: &Path,
+) -> Result<(GateInputs, Vec<String>), ConfigError> {
+    let config = Config::load_from(root, source)?;
+    Ok((located_by(&config, root)?, config.warnings))
+}
+
 /// The branch the run in `impl_dir` lands on: `epic_branch_prefix` and the heartbeat's epic.
-pub fn epic_branch(config: &crate::config::Config, impl_dir: &Path) -> Option<String> {
+pub fn epic_branch(config: &Config, impl_dir: &Path) -> Option<String> {
     let prefix = config
         .expanded("epic_branch_prefix")
         .ok()
@@ -197,6 +238,17 @@ pub fn epic_branch(config: &crate::config::Config, impl_dir: &Path) -> Option<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn protected_refs_by_branch_or_full_name() {
+        let protected = vec!["main".to_string(), "refs/heads/release".into(), "".into()];
+        assert!(protects(&protected, "refs/heads/main"));
+        assert!(protects(&protected, "refs/heads/release"));
+        assert!(!protects(&protected, "refs/heads/feature/main"));
+        assert!(!protects(&protected, "refs/tags/main"));
+        assert!(!protects(&protected, "refs/heads/"));
+        assert!(!protects(&[String::new()], "refs/heads/main"));
+    }
 
     #[test]
     fn sources_from_the_configuration() {

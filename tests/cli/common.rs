@@ -88,6 +88,29 @@ impl TestEnv {
         dir
     }
 
+    /// Closes everything pending in the run at `dir` (`git ucg resolve --close … --answer
+    /// decided`), insisting it succeeds.
+    pub fn close_everything(&self, dir: &Path) {
+        let out = self.ucg(dir).args(["pending", "--json"]).output().unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut args = vec!["resolve".to_string()];
+        for item in doc["items"].as_array().unwrap() {
+            args.extend([
+                "--close".into(),
+                item["id"].as_str().unwrap().into(),
+                "--answer".into(),
+                "decided".into(),
+            ]);
+        }
+        let out = self
+            .ucg(dir)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+
     /// A new repository at `name` with one commit on `main`.
     pub fn repo(&self, name: &str) -> PathBuf {
         let root = self.path().join(name);
@@ -141,6 +164,16 @@ pub fn object_keys(value: &serde_json::Value) -> Vec<&str> {
         .expect("a JSON object")
         .keys()
         .map(String::as_str)
+        .collect()
+}
+
+/// `hooks status --json`'s hooks as (hook, state) pairs, in its order.
+pub fn hook_states(doc: &serde_json::Value) -> Vec<(&str, &str)> {
+    doc["hooks"]
+        .as_array()
+        .expect("a hooks list")
+        .iter()
+        .map(|h| (h["hook"].as_str().unwrap(), h["state"].as_str().unwrap()))
         .collect()
 }
 

@@ -44,27 +44,6 @@ fn change(dir: &Path, name: &str) {
     write(&path, &text);
 }
 
-fn close_everything(env: &TestEnv, dir: &Path) {
-    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut args = vec!["resolve".to_string()];
-    for item in doc["items"].as_array().unwrap() {
-        args.extend([
-            "--close".into(),
-            item["id"].as_str().unwrap().into(),
-            "--answer".into(),
-            "decided".into(),
-        ]);
-    }
-    let out = env
-        .ucg(dir)
-        .args(&args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-}
-
 #[test]
 fn commits_and_pushes_wait_for_the_decisions() {
     let env = TestEnv::new();
@@ -148,7 +127,7 @@ fn commits_and_pushes_wait_for_the_decisions() {
 
     // Answered: the work tree is clear, so commits pass; the branch's committed artifacts still
     // hold the REDs until the answers are committed too.
-    close_everything(&env, &dir);
+    env.close_everything(&dir);
     change(&dir, "README.md");
     let out = git_out(&env, &dir, &["commit", "-a", "-m", "now allowed"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -169,7 +148,7 @@ fn pre_push_reads_the_pushed_commit_not_the_work_tree() {
     let env = TestEnv::new();
     let (dir, _) = gated_demo(&env);
     // The work tree is clear, the committed artifacts are not: refused.
-    close_everything(&env, &dir);
+    env.close_everything(&dir);
     let out = git_out(&env, &dir, &["push", "origin", "HEAD"]);
     assert_ne!(out.status.code(), Some(0), "committed REDs block");
     // The reverse: committed clear, work tree pending again.
@@ -299,12 +278,7 @@ fn the_installer_chains_restores_and_refuses() {
         .output()
         .unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let states: Vec<(&str, &str)> = doc["hooks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| (h["hook"].as_str().unwrap(), h["state"].as_str().unwrap()))
-        .collect();
+    let states = hook_states(&doc);
     assert!(states.contains(&("pre-push", "inactive")), "{states:?}");
 }
 
@@ -313,7 +287,7 @@ fn the_installer_chains_restores_and_refuses() {
 fn a_direct_hook_whose_binary_is_gone_fails_closed() {
     let env = TestEnv::new();
     let dir = env.demo();
-    close_everything(&env, &dir);
+    env.close_everything(&dir);
     let copy = env.path().join("bin/git-ucg");
     copy_executable(Path::new(BIN), &copy);
     let out = hermetic::isolate(&mut Command::new(&copy))

@@ -1,0 +1,63 @@
+//! The shared remote's gate (`hooks install --server`): the pre-receive hook of the repository
+//! everyone pushes to. A push that updates a protected branch (`ucg.gate.protect`, default `main`
+//! and `master`) is refused while the pushed commit's tree tracks pending decisions, judged from
+//! that tree alone — the run located by the configuration the tree carries — exactly as
+//! `git ucg gate --rev <commit>` judges it there. Other refs, and deletions, pass. git shows what
+//! this prints on stderr to the pusher (`remote: …`); a refusal refuses the whole push.
+
+use crate::context::Context;
+use crate::error::Result;
+use crate::render::visible;
+use crate::ucg::gate;
+
+/// Judges the `<old> <new> <ref>` lines git gives a pre-receive hook: the exit code (1 refuses).
+pub fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
+    let way_forward =
+        "Then commit the answers and push again: this server's gate has no bypass for a push.";
+    let Ok(text) = std::str::from_utf8(stdin) else {
+        eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
+        return Ok(1);
+    };
+    let protected = ctx.gate_protected();
+    let gated = ctx.gated_sources();
+    let mut blocked = false;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [_old, new, reference] = fields[..] else {
+            eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
+            return Ok(1);
+        };
+        // A deletion pushes no commit; a ref that is not protected is not the gate's.
+        if new.bytes().all(|b| b == b'0') || !gate::protects(&protected, reference) {
+            continue;
+        }
+        let name = reference.strip_prefix("refs/heads/").unwrap_or(reference);
+        let action = format!("push to {name}");
+        let short: String = new.chars().take(7).collect();
+        match ctx.commit_gate_inputs(new, None) {
+            Ok((inputs, commit)) => {
+                let decision = inputs.decide(&commit, &gated);
+                if decision.blocked() {
+                    let decision = decision.with_deciders(&ctx.decider_rules());
+                    let where_read = format!("{reference} at {short}");
+                    let refusal = gate::refusal(&decision, Some(&action), &where_read);
+                    eprint!("{}", visible::escape_controls(&refusal, &[]));
+                    blocked = true;
+                }
+            }
+            // A commit whose run cannot be located (its configuration cannot be resolved) may
+            // hide a decision: refused, as the hooks refuse a commit then.
+            Err(error) => {
+                eprint!("{}", visible::escape_controls(&error.render(), &[]));
+                eprintln!(
+                    "git-ucg: {action} refused: the run of {reference} at {short} cannot be located (above)."
+                );
+                blocked = true;
+            }
+        }
+    }
+    if blocked {
+        eprintln!("{way_forward}");
+    }
+    Ok(u8::from(blocked))
+}
