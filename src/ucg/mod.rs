@@ -1,6 +1,7 @@
 //! UltraCode Goal (docs/formats/ucg.md): its on-disk formats as pure functions over bytes (ids,
 //! reds, decisions, escalations, ledger, heartbeat, markers, budget, sprint, runs, decision_log),
-//! and the run models built on them (pending, status, epic, gate, registry, resolve, resume).
+//! and the run models built on them (pending, status, epic, gate, registry, resolve, resume, and
+//! merge, the merge driver's three-way merges).
 
 pub mod budget;
 pub mod decision_log;
@@ -12,6 +13,7 @@ pub mod heartbeat;
 pub mod ids;
 pub mod ledger;
 pub mod markers;
+pub mod merge;
 pub mod pending;
 pub mod reds;
 pub mod registry;
