@@ -2,6 +2,7 @@
 //! the run waits on decisions (docs/product.md §5). The scripts live in the project's `hooks/` and
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
+mod merge_driver;
 mod strict;
 
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
@@ -50,9 +51,14 @@ fn hook_file(hook: HookName, form: Form, binary: &Path) -> String {
     let binary = binary.to_string_lossy();
     let baked = match form {
         Form::Direct => binary.into_owned(),
-        Form::Script => binary.replace('\'', "'\\''"),
+        Form::Script => sh_escape(&binary),
     };
     template(hook, form).replace(BAKED, &baked)
+}
+
+/// `text` made fit to stand between single quotes in sh.
+fn sh_escape(text: &str) -> String {
+    text.replace('\'', "'\\''")
 }
 
 /// The hooks `--only` names, else the default set (with `--all-commits`, the prepare-commit-msg
@@ -160,6 +166,9 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     if args.agent {
         agent::install(&root)?;
     }
+    if args.merge_driver {
+        merge_driver::install(ctx, &root)?;
+    }
     Ok(0)
 }
 
@@ -210,6 +219,10 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     }
     if args.agent {
         agent::uninstall(&ctx.project_root()?)?;
+    }
+    // The whole uninstall takes the merge driver out too; `--only` names hooks, and keeps it.
+    if args.only.is_empty() {
+        merge_driver::uninstall(&ctx.project_root()?)?;
     }
     Ok(0)
 }
@@ -270,6 +283,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         .boolean("ucg.gate.strict")
         .unwrap_or(false);
     let agent = agent::installed(&ctx.project_root()?);
+    let merge_driver = merge_driver::state(ctx, &ctx.project_root()?);
     if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.hooks/1",
@@ -278,6 +292,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "hooks": states,
             "strict": strict,
             "agent_stop_hook": agent,
+            "merge_driver": merge_driver,
         }));
     }
     let mut out = ctx.paged_output();
@@ -322,6 +337,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         "agent Stop hook (git ucg budget tick): {}",
         if agent { "present" } else { "absent" }
     )?;
+    writeln!(out, "{}", merge_driver::describe(&merge_driver))?;
     out.finish()?;
     Ok(0)
 }

@@ -14,6 +14,7 @@ mod goal;
 mod hardening;
 mod hooks;
 mod lesson;
+mod merge;
 mod pty;
 mod reds;
 mod resolve;
