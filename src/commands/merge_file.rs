@@ -55,11 +55,10 @@ fn merged(kind: Kind, args: &MergeFileArgs) -> std::result::Result<Merged, Strin
             Kind::Answers => "an answers file",
             Kind::Registry => "a RED registry",
         };
-        format!(
-            "{} is not {what} the driver can merge ({})",
-            refused.side.name(),
-            refused.reason
-        )
+        let which = refused
+            .side
+            .map_or("the sides together", |side| side.name());
+        format!("{which} cannot be merged as {what} ({})", refused.reason)
     })
 }
 

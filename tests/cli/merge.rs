@@ -309,7 +309,7 @@ fn a_corrupt_side_falls_back_to_conflict_markers() {
     assert!(!out.status.success(), "{}", stdout(&out));
     let said = stderr(&out);
     assert!(
-        said.contains("theirs is not an answers file the driver can merge (it is not JSON"),
+        said.contains("theirs cannot be merged as an answers file (it is not JSON"),
         "{said}"
     );
     assert!(said.contains("merging it as text"), "{said}");
