@@ -52,6 +52,9 @@ _git__ucg() {
             git__ucg,lesson)
                 cmd="git__ucg__subcmd__lesson"
                 ;;
+            git__ucg,merge-file)
+                cmd="git__ucg__subcmd__merge__subcmd__file"
+                ;;
             git__ucg,notify)
                 cmd="git__ucg__subcmd__notify"
                 ;;
@@ -239,7 +242,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds demo help"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds merge-file demo help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1375,7 +1378,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__hooks__subcmd__install)
-            opts="-h -V --only --server --strict --agent --all-commits --force --hooks-path-ok --script --color --no-pager --help --version"
+            opts="-h -V --only --server --strict --agent --all-commits --merge-driver --force --hooks-path-ok --script --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1623,6 +1626,24 @@ _git__ucg() {
         git__ucg__subcmd__lesson__subcmd__retro)
             opts="-h -V --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__merge__subcmd__file)
+            opts="-h -V --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

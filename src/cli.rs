@@ -244,6 +244,10 @@ pub enum Command {
     /// The preflight RED registry (.preflight-reds.json).
     #[command(subcommand)]
     Reds(Deferred<RedsCommand>),
+    /// The git merge driver for the answers file and the RED registry (git runs it; `hooks install
+    /// --merge-driver` sets it up).
+    #[command(name = "merge-file")]
+    MergeFile(Deferred<MergeFileArgs>),
     /// Create a sample repository with a stopped run, and show what to try on it.
     Demo(Deferred<DemoArgs>),
     /// The full help of a command (`git ucg help resolve`, `git ucg help hooks install`).
@@ -737,7 +741,8 @@ pub enum HooksCommand {
     /// pre-applypatch, pre-rebase (a foreign hook is chained); with --server, the shared remote's
     /// pre-receive hook.
     Install(HooksInstallArgs),
-    /// Remove the hooks git-ucg installed and restore the hooks they chained.
+    /// Remove the hooks git-ucg installed and restore the hooks they chained; unset the merge
+    /// driver and take its lines out of .gitattributes.
     Uninstall(HooksUninstallArgs),
     /// What is installed where, and whether git will run it.
     Status(HooksStatusArgs),
@@ -774,6 +779,11 @@ pub struct HooksInstallArgs {
     /// prepare-commit-msg hook, which git runs for every commit it makes.
     #[arg(long)]
     pub all_commits: bool,
+    /// Also set up the merge driver for the answers file and the RED registry: merge.ucg in this
+    /// repository's config, and a `merge=ucg` line for each in .gitattributes (commit it; every
+    /// clone runs this once).
+    #[arg(long)]
+    pub merge_driver: bool,
     /// Rewrite our hooks even when they are up to date (a chained hook is never overwritten).
     #[arg(long)]
     pub force: bool,
@@ -788,8 +798,33 @@ pub struct HooksInstallArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "git runs it as `merge-file %O %A %B %P` for the paths .gitattributes gives `merge=ucg` \
+(`git ucg hooks install --merge-driver` sets up the driver and those lines). By file name: .decisions.json is merged answer by answer \
+(an id answered on one side is kept; a side that did not change an answer gives way; a close beats a defer; of \
+two different closes the later `at` wins, with a warning naming both, and the one let go goes to the run's \
+decision log); .preflight-reds.json keeps every tombstone and the reds neither side closed or removed. Each is \
+written as its own writer writes it, over OURS. Any other file, or a side that cannot be read as its kind: git's \
+text merge (git merge-file), conflict markers and all. Exit 0 when merged cleanly, non-zero on a conflict."
+)]
+pub struct MergeFileArgs {
+    /// The common ancestor's version (git's %O; empty when there is none).
+    #[arg(value_name = "BASE")]
+    pub base: PathBuf,
+    /// Our version (git's %A): the merge is written over it.
+    #[arg(value_name = "OURS")]
+    pub ours: PathBuf,
+    /// Their version (git's %B).
+    #[arg(value_name = "THEIRS")]
+    pub theirs: PathBuf,
+    /// The file's path in the repository (git's %P): its name picks the merge.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Args)]
 pub struct HooksUninstallArgs {
-    /// Remove only this hook (repeatable).
+    /// Remove only this hook (repeatable; the merge driver then stays).
     #[arg(long, value_enum, value_name = "HOOK")]
     pub only: Vec<HookName>,
     /// Also remove our Stop hook from .claude/settings.local.json.

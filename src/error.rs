@@ -70,6 +70,14 @@ impl Error {
         }
     }
 
+    /// What went wrong, without the hints (for a caller that reports it within its own words).
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Failure { message, .. } | Error::JsonLine(message) => message,
+            Error::BrokenPipe => "the output was closed",
+        }
+    }
+
     /// The text for stderr (empty for a broken pipe).
     pub fn render(&self) -> String {
         match self {

@@ -544,3 +544,151 @@ proptest! {
         prop_assert_eq!(ids::normalize_decision(&text).into_owned(), expected.join(" "));
     }
 }
+
+/// Bytes a merge driver may be handed: nearly an answers file, nearly a registry, or anything.
+fn merge_side() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        3 => answers_text().prop_map(String::into_bytes),
+        3 => registry_text(true).prop_map(String::into_bytes),
+        1 => proptest::collection::vec(any::<u8>(), 0..64),
+    ]
+}
+
+/// A registry as its writer writes it (when `overlap`, a red's id may also be tombstoned),
+/// with an extra key or two on the odd red or tombstone.
+fn registry_text(overlap: bool) -> impl Strategy<Value = String> {
+    let red = ("r[a-d]", "[a-z ]{0,6}", any::<bool>()).prop_map(|(id, decision, extra)| {
+        let extra = if extra { ", \"x\": [1, null]" } else { "" };
+        format!("{{\"id\": \"{id}\", \"source\": \"p.md:1\", \"kind\": \"k\", \"decision_needed\": \"{decision}\", \"evidence\": \"\"{extra}}}")
+    });
+    let tombstone_id = if overlap { "[rt][a-d]" } else { "t[a-d]" };
+    let tombstone = (tombstone_id, any::<bool>()).prop_map(|(id, extra)| {
+        let extra = if extra { ", \"note\": \"é\"" } else { "" };
+        format!("{{\"id\": \"{id}\", \"kind\": \"k\", \"path\": \"p.md\"{extra}}}")
+    });
+    (
+        proptest::collection::vec(red, 0..5),
+        proptest::collection::vec(tombstone, 0..5),
+    )
+        .prop_map(|(reds, resolved)| {
+            format!(
+                "{{\"reds\": [{}], \"resolved\": [{}]}}",
+                reds.join(", "),
+                resolved.join(", ")
+            )
+        })
+}
+
+/// An answers file of answers only: ids `a`–`e`, closes and defers, some stamped.
+fn answers_doc() -> impl Strategy<Value = String> {
+    let entry = (
+        "[a-e]",
+        "[xyz]{1,2}",
+        any::<bool>(),
+        proptest::option::of(0..3u8),
+    )
+        .prop_map(|(id, answer, close, at)| {
+            let action = if close { "close" } else { "defer" };
+            let at = at
+                .map(|h| format!(", \"at\": \"2026-12-02T0{h}:00:00Z\""))
+                .unwrap_or_default();
+            format!("{{\"id\": \"{id}\", \"answer\": \"{answer}\", \"action\": \"{action}\"{at}}}")
+        });
+    proptest::collection::vec(entry, 0..6)
+        .prop_map(|entries| format!("{{\"decisions\": [{}]}}", entries.join(", ")))
+}
+
+fn answer_ids(bytes: &[u8]) -> HashSet<String> {
+    let (_, entries) = git_ucg::ucg::decisions::decisions_for_write(Some(bytes)).unwrap();
+    entries
+        .iter()
+        .filter_map(|e| Some(e.as_object()?.get("id")?.as_str()?.to_string()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_merge_driver_never_panics(base in merge_side(), ours in merge_side(), theirs in merge_side()) {
+        use git_ucg::ucg::merge::{merge, Kind};
+        for kind in [Kind::Answers, Kind::Registry] {
+            if let Ok(merged) = merge(kind, &base, &ours, &theirs) {
+                // What it writes, it can merge again.
+                prop_assert!(merge(kind, &base, merged.bytes.as_bytes(), &theirs).is_ok());
+            }
+        }
+    }
+
+    #[test]
+    fn an_answers_file_merged_with_itself_is_written_as_its_writer_writes_it(text in answers_text()) {
+        use git_ucg::ucg::decisions::decisions_for_write;
+        use git_ucg::ucg::merge::merge_answers;
+        let bytes = text.as_bytes();
+        let Ok((mut doc, mut entries)) = decisions_for_write(Some(bytes)) else {
+            prop_assert!(merge_answers(bytes, bytes, bytes).is_err());
+            return Ok(());
+        };
+        let canonical = git_ucg::ucg::resolve::render(&mut doc, &mut entries);
+        for base in [bytes, b""] {
+            let merged = merge_answers(base, bytes, bytes).unwrap();
+            prop_assert_eq!(&merged.bytes, &canonical);
+            prop_assert!(merged.overridden.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_registry_merged_with_itself_is_written_as_its_writer_writes_it(text in registry_text(false)) {
+        use git_ucg::ucg::merge::merge_registry;
+        let bytes = text.as_bytes();
+        let registry = reds::Registry::parse(Some(bytes), "r").unwrap();
+        let canonical = reds::Registry {
+            resolved: reds::carried_tombstones(registry.resolved.iter().cloned()).unwrap(),
+            ..registry
+        }
+        .to_pretty_json();
+        for base in [bytes, b""] {
+            prop_assert_eq!(&merge_registry(base, bytes, bytes).unwrap(), &canonical);
+        }
+    }
+
+    #[test]
+    fn merged_answers_keep_every_id_of_both_sides_once(
+        base in answers_doc(),
+        ours in answers_doc(),
+        theirs in answers_doc(),
+    ) {
+        use git_ucg::ucg::merge::merge_answers;
+        let merged = merge_answers(base.as_bytes(), ours.as_bytes(), theirs.as_bytes()).unwrap();
+        let mut expected = answer_ids(ours.as_bytes());
+        expected.extend(answer_ids(theirs.as_bytes()));
+        prop_assert_eq!(answer_ids(merged.bytes.as_bytes()), expected);
+        // Without an ancestor (both sides added the file), a close on either side is never lost.
+        let merged = merge_answers(b"", ours.as_bytes(), theirs.as_bytes()).unwrap();
+        let closed = |bytes: &[u8]| git_ucg::ucg::decisions::closed_ids(Some(bytes));
+        let merged_closed = closed(merged.bytes.as_bytes());
+        for id in closed(ours.as_bytes()).iter().chain(closed(theirs.as_bytes()).iter()) {
+            prop_assert!(merged_closed.contains(id), "{} lost its close", id);
+        }
+    }
+
+    #[test]
+    fn merged_registries_keep_every_tombstone_and_no_tombstoned_red(
+        base in registry_text(true),
+        ours in registry_text(true),
+        theirs in registry_text(true),
+    ) {
+        use git_ucg::ucg::merge::merge_registry;
+        let merged = merge_registry(base.as_bytes(), ours.as_bytes(), theirs.as_bytes()).unwrap();
+        let parse = |text: &str| reds::Registry::parse(Some(text.as_bytes()), "r").unwrap();
+        let tombstones = |r: &reds::Registry| -> HashSet<String> {
+            r.resolved.iter().filter_map(|t| Some(t.as_object()?.get("id")?.as_str()?.to_string())).collect()
+        };
+        let merged = parse(&merged);
+        let mut all = tombstones(&parse(&base));
+        all.extend(tombstones(&parse(&ours)));
+        all.extend(tombstones(&parse(&theirs)));
+        prop_assert_eq!(tombstones(&merged), all.clone());
+        prop_assert!(merged.red_ids().all(|id| !all.contains(id)));
+    }
+}

@@ -2,6 +2,7 @@
 //! the run waits on decisions (docs/product.md §5). The scripts live in the project's `hooks/` and
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
+mod merge_driver;
 mod receive;
 mod strict;
 
@@ -54,9 +55,14 @@ fn hook_file(hook: HookName, form: Form, binary: &Path) -> String {
     let binary = binary.to_string_lossy();
     let baked = match form {
         Form::Direct => binary.into_owned(),
-        Form::Script => binary.replace('\'', "'\\''"),
+        Form::Script => sh_escape(&binary),
     };
     template(hook, form).replace(BAKED, &baked)
+}
+
+/// `text` made fit to stand between single quotes in sh.
+fn sh_escape(text: &str) -> String {
+    text.replace('\'', "'\\''")
 }
 
 /// The hooks `--only` names, else the server's (`--server`), else the default set (with
@@ -168,6 +174,9 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     if args.agent {
         agent::install(&ctx.project_root()?)?;
     }
+    if args.merge_driver {
+        merge_driver::install(ctx, &ctx.project_root()?)?;
+    }
     Ok(0)
 }
 
@@ -218,6 +227,10 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     }
     if args.agent {
         agent::uninstall(&ctx.project_root()?)?;
+    }
+    // The whole uninstall takes the merge driver out too; `--only` names hooks, and keeps it.
+    if args.only.is_empty() {
+        merge_driver::uninstall(&ctx.project_root()?)?;
     }
     Ok(0)
 }
@@ -292,6 +305,9 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         .is_some_and(|root| agent::installed(&root));
     // What the pre-receive hook guards, where it runs.
     let protected = ctx.gate_protected();
+    let merge_driver = ctx
+        .try_project_root()
+        .map(|root| merge_driver::state(ctx, &root));
     if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.hooks/1",
@@ -301,6 +317,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "strict": strict,
             "agent_stop_hook": agent,
             "protected": protected,
+            "merge_driver": merge_driver,
         }));
     }
     let mut out = ctx.paged_output();
@@ -359,6 +376,10 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         "agent Stop hook (git ucg budget tick): {}",
         if agent { "present" } else { "absent" }
     )?;
+    // A bare repository (the server's) has no work tree to merge in.
+    if let Some(merge_driver) = &merge_driver {
+        writeln!(out, "{}", merge_driver::describe(merge_driver))?;
+    }
     out.finish()?;
     Ok(0)
 }

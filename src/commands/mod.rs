@@ -14,6 +14,7 @@ pub mod help;
 pub mod hooks;
 pub mod id;
 pub mod lesson;
+pub mod merge_file;
 pub mod notify;
 pub mod pending;
 pub mod reds;
@@ -52,6 +53,7 @@ pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::Diff(args) => diff::run(ctx, args),
         Command::Id(Deferred(IdCommand::Mint(args))) => id::run_mint(ctx, args),
         Command::Reds(Deferred(RedsCommand::Apply(args))) => reds::run_apply(ctx, args),
+        Command::MergeFile(args) => merge_file::run(ctx, args),
         Command::Demo(args) => demo::run(ctx, args),
         Command::Generate(args) => generate::run(ctx, args),
         Command::Help(args) => help::run(ctx, args),

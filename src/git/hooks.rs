@@ -108,6 +108,22 @@ pub fn run_git(dir: &Path, args: &[&str]) -> std::io::Result<bool> {
         .success())
 }
 
+/// `git config --local --unset KEY` in `dir`: whether the key was there to remove (git's exit
+/// code 5 says it was not); any other failure is an error.
+pub fn unset_local_config(dir: &Path, key: &str) -> std::io::Result<bool> {
+    let status = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["config", "--local", "--unset-all", key])
+        .status()?;
+    match status.code() {
+        Some(0) => Ok(true),
+        Some(5) => Ok(false),
+        _ => Err(std::io::Error::other(format!(
+            "git config --local --unset-all {key} failed ({status})"
+        ))),
+    }
+}
+
 /// `git diff --cached --quiet` in the current directory: `Some(true)` when something is staged,
 /// `Some(false)` when nothing is, `None` when the index could not be read.
 pub fn something_staged() -> Option<bool> {

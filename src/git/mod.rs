@@ -8,6 +8,7 @@ pub mod commit;
 pub mod hermetic;
 pub mod hooks;
 pub mod linecache;
+pub mod merge;
 pub mod patch;
 pub mod repo;
 pub mod similarity;

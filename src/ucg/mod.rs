@@ -1,6 +1,7 @@
 //! UltraCode Goal (docs/formats/ucg.md): its on-disk formats as pure functions over bytes (ids,
 //! reds, decisions, escalations, ledger, heartbeat, markers, budget, sprint, runs, decision_log),
-//! and the run models built on them (pending, status, epic, gate, registry, resolve, resume).
+//! and the run models built on them (pending, status, epic, gate, registry, resolve, resume, and
+//! merge, the merge driver's three-way merges).
 
 pub mod budget;
 pub mod deciders;
@@ -13,6 +14,7 @@ pub mod heartbeat;
 pub mod ids;
 pub mod ledger;
 pub mod markers;
+pub mod merge;
 pub mod notify;
 pub mod pending;
 pub mod reds;

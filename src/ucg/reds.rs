@@ -489,6 +489,13 @@ where
     Ok(out)
 }
 
+/// Tombstones as the writer carries them forward: those without a truthy id dropped, one per id
+/// (a later one replaces an earlier one), sorted by id. The merge driver's union of several
+/// sides' tombstones goes through this, so it writes them exactly as the writer would.
+pub fn carried_tombstones(tombstones: impl Iterator<Item = Value>) -> Result<Vec<Value>, RedError> {
+    sorted_tombstones(tombstones_of(tombstones)?)
+}
+
 /// Tombstones keyed by id as a Python dict would key them; those without a truthy id are dropped.
 type Tombstones = IndexMap<TombstoneKey, Value, foldhash::fast::RandomState>;
 

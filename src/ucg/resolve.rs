@@ -932,11 +932,9 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
     if recorded.is_empty() && applied.is_empty() {
         return Ok(outcome.log_started.then_some(path));
     }
-    let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut section = String::new();
     if !outcome.log_started {
-        let stamp = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ");
-        section.push_str(&format!("\n## ucg-resolve {stamp}\n\n"));
+        section.push_str(&format!("\n## ucg-resolve {}\n\n", now_stamp()));
     }
     for answer in recorded {
         let cleared: Vec<&str> = applied
@@ -972,9 +970,20 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
     if pass.dry_run {
         return Ok(Some(path));
     }
+    append_section(dir, pass.bounds_root.as_deref(), section).map(Some)
+}
+
+/// `text` on one line, its runs of whitespace one space (a bullet of the log is one line).
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Appends `section` to the decision log in the run folder `dir`, under the folder's lock, where
+/// the log resolves (only inside the run folder or `bounds_root`, as every writer). The log must
+/// exist: a run folder is one because it has one. Returns the path appended to.
+fn append_section(dir: &Path, bounds_root: Option<&Path>, mut section: String) -> Result<PathBuf> {
     let _lock = store::lock_dir(dir)?;
-    // Appended to where it resolves, only inside the run folder or the project (as every writer).
-    let bounds = || pass.bounds_root.clone().into_iter().collect();
+    let bounds = || bounds_root.map(Path::to_path_buf).into_iter().collect();
     let path = store::write_target(dir, DECISION_LOG_FILE, bounds)?;
     // A log that does not end its last line gets one first, so the heading starts a line.
     let ends_in_newline = crate::store::read_file(&path)
@@ -985,5 +994,36 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
     }
     store::append_existing_synced(&path, section.as_bytes())
         .map_err(|e| Error::new(format!("cannot append to {}: {e}", path.display())))?;
-    Ok(Some(path))
+    Ok(path)
+}
+
+/// Appends to the run folder's decision log the closes a merge of the answers file let go (the
+/// same id closed differently on both sides, the later kept): a `## ucg merge-file <time>`
+/// heading for `file` (the answers file's path in the repository), then one bullet per close
+/// overridden — its id, answer, by whom and when, and the answer that was kept instead.
+pub fn append_overridden(
+    dir: &Path,
+    bounds_root: Option<&Path>,
+    file: &str,
+    overridden: &[crate::ucg::merge::Overridden],
+) -> Result<PathBuf> {
+    let who = |seen: &crate::ucg::merge::Seen| {
+        format!(
+            "by {} at {}",
+            seen.by.as_deref().map_or("(unknown)".into(), one_line),
+            seen.at.as_deref().map_or("(unknown)".into(), one_line),
+        )
+    };
+    let mut section = format!("\n## ucg merge-file {} — {file}\n\n", now_stamp());
+    for o in overridden {
+        section.push_str(&format!(
+            "- `{}` — close — {} — {} — overridden in a merge by the later close: {} — {}\n",
+            o.id,
+            one_line(&o.lost.answer),
+            who(&o.lost),
+            one_line(&o.kept.answer),
+            who(&o.kept),
+        ));
+    }
+    append_section(dir, bounds_root, section)
 }
