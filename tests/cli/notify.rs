@@ -231,3 +231,26 @@ fn a_failing_command_is_reported_and_the_change_announced_with_the_next_one() {
     assert_eq!(seen[0]["new"].as_array().unwrap().len(), 5, "{}", seen[0]);
     assert_eq!(seen[0]["pending"], 5);
 }
+
+/// `status --watch --exec CMD` announces as `notify --watch` does, beside its rendering.
+#[test]
+fn the_status_watch_announces_too() {
+    let (env, dir, log) = setup();
+    let command = format!("{{ tr -d '\\n'; echo; }} >> '{}'", log.display());
+    let _watch = Watcher(
+        env.ucg(&dir)
+            .args(["status", "--watch", "--json", "--exec", &command])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let seen = wait_for(&log, 1);
+    assert_eq!(seen.len(), 1, "the start is announced");
+    assert_eq!(seen[0]["new"].as_array().unwrap().len(), 4);
+    let red = red_id(&env, &dir, "Is there a free tier?");
+    add_red(&dir, &red, "Is there a free tier?");
+    let seen = wait_for(&log, 2);
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[1]["new"][0]["id"], red.as_str());
+}
