@@ -228,9 +228,10 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     if args.agent {
         agent::uninstall(&ctx.project_root()?)?;
     }
-    // The whole uninstall takes the merge driver out too; `--only` names hooks, and keeps it.
-    if args.only.is_empty() {
-        merge_driver::uninstall(&ctx.project_root()?)?;
+    // The whole uninstall takes the merge driver out too; `--only` names hooks, and keeps it. A
+    // bare repository (the server's) has no work tree, so no merge driver.
+    if let Some(root) = ctx.try_project_root().filter(|_| args.only.is_empty()) {
+        merge_driver::uninstall(&root)?;
     }
     Ok(0)
 }
