@@ -394,3 +394,29 @@ fn a_checked_out_branch_is_answered_only_over_a_clean_copy() {
     );
     assert_eq!(team.env.git(&team.a, &["rev-parse", EPIC]), tip);
 }
+
+/// An answer's control characters reach the commit message escaped: `git log` shows them, it
+/// does not run them.
+#[test]
+fn control_characters_of_an_answer_do_not_reach_the_commit_message_raw() {
+    let team = Team::new();
+    let ids = team.pending(&team.a, None);
+    team.ok(
+        &team.b,
+        &[
+            "resolve",
+            "--branch",
+            EPIC,
+            "--close",
+            &ids[0],
+            "--answer",
+            "yes\u{1b}]0;pwned\u{7}",
+        ],
+    );
+    let message = team.env.git(&team.b, &["log", "-1", "--format=%B", EPIC]);
+    assert!(
+        !message.contains('\u{1b}') && !message.contains('\u{7}'),
+        "{message:?}"
+    );
+    assert!(message.contains("yes\\x1b]0;pwned\\x07"), "{message}");
+}

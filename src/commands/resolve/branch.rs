@@ -443,6 +443,8 @@ fn message(args: &ResolveArgs, recorded: &[Answer]) -> String {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        // An answer's control characters would drive the terminal of whoever runs `git log`.
+        let one_line = crate::render::visible::escape_controls(&one_line, &[]);
         text.push_str(&format!(
             "- {} {}: {one_line}\n",
             answer.action.name(),
