@@ -840,8 +840,13 @@ pub struct HooksStatusArgs {
 
 #[derive(Debug, Args)]
 pub struct HooksRunArgs {
-    #[arg(value_enum)]
-    pub hook: HookName,
+    /// The hook git runs (absent with --from-env).
+    #[arg(value_enum, required_unless_present = "from_env")]
+    pub hook: Option<HookName>,
+    /// Run as the pre-commit framework's hook (`.pre-commit-hooks.yaml`): the stage and, for a
+    /// push, the pushed ref come from pre-commit's environment (PRE_COMMIT_*), not from git.
+    #[arg(long, conflicts_with = "hook")]
+    pub from_env: bool,
     /// The arguments git gave the hook.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,
