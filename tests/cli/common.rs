@@ -48,6 +48,14 @@ impl TestEnv {
         command
     }
 
+    /// Any `program` in `cwd` with the hermetic environment (a hook manager, say).
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>, cwd: &Path) -> Command {
+        let mut command = Command::new(program);
+        self.hermetic(&mut command);
+        command.current_dir(cwd);
+        command
+    }
+
     /// `git-ucg ARGS` run in `cwd`.
     pub fn ucg(&self, cwd: &Path) -> Command {
         let mut command = Command::new(BIN);
