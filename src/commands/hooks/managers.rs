@@ -201,24 +201,29 @@ fn pre_commit_gated(text: &str) -> Vec<&'static str> {
     gated
 }
 
-/// Whether any string under `yaml` runs git-ucg.
-fn any_string_runs_git_ucg(yaml: &Yaml) -> bool {
+/// Whether a lefthook command (or job) under `yaml` runs git-ucg: its `run` names it and, when
+/// `stdin` is needed (pre-push: the pushed refs), it has `use_stdin: true` — without the refs the
+/// pre-push gate would judge nothing.
+fn runs_git_ucg(yaml: &Yaml, stdin: bool) -> bool {
     match yaml {
-        Yaml::String(text) => names_git_ucg(text),
-        Yaml::Array(items) => items.iter().any(any_string_runs_git_ucg),
-        Yaml::Hash(map) => map.values().any(any_string_runs_git_ucg),
+        Yaml::Hash(map) => {
+            let here = yaml["run"].as_str().is_some_and(names_git_ucg)
+                && (!stdin || yaml["use_stdin"].as_bool() == Some(true));
+            here || map.values().any(|v| runs_git_ucg(v, stdin))
+        }
+        Yaml::Array(items) => items.iter().any(|v| runs_git_ucg(v, stdin)),
         _ => false,
     }
 }
 
-/// The git hooks a `lefthook.yml` runs git-ucg in: each hook's block (its commands, jobs or
-/// scripts) with a string naming `git ucg` or `git-ucg`.
+/// The git hooks a `lefthook.yml` runs git-ucg in: each hook's block (its commands, jobs) with a
+/// `run:` naming `git ucg` or `git-ucg` (with `use_stdin: true` for pre-push).
 fn lefthook_gated(text: &str) -> Vec<&'static str> {
     let Some(doc) = load_yaml(text) else {
         return Vec::new();
     };
     client_hooks()
-        .filter(|hook| any_string_runs_git_ucg(&doc[*hook]))
+        .filter(|hook| runs_git_ucg(&doc[*hook], *hook == "pre-push"))
         .collect()
 }
 
@@ -373,6 +378,11 @@ mod tests {
         );
         assert!(
             lefthook_gated("pre-commit:\n  commands:\n    lint:\n      run: eslint\n").is_empty()
+        );
+        let without_stdin = LEFTHOOK_SNIPPET.replace("      use_stdin: true\n", "");
+        assert_eq!(
+            lefthook_gated(&without_stdin),
+            ["pre-commit", "pre-merge-commit"]
         );
         assert!(runs_the_gate_in_sh(
             "npx lint-staged\ngit ucg hooks run pre-commit\n"
