@@ -96,6 +96,19 @@ impl TestEnv {
         dir
     }
 
+    /// The demo with its run committed on the epic branch and a bare remote `origin`
+    /// (`<scratch>/remote.git`), no hooks.
+    pub fn demo_with_remote(&self) -> (PathBuf, PathBuf) {
+        let dir = self.demo();
+        self.git(&dir, &["add", "-A"]);
+        self.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
+        let remote = self.path().join("remote.git");
+        let remote_text = remote.to_str().expect("utf-8 temp path");
+        self.git(self.path(), &["init", "-q", "--bare", remote_text]);
+        self.git(&dir, &["remote", "add", "origin", remote_text]);
+        (dir, remote)
+    }
+
     /// Closes everything pending in the run at `dir` (`git ucg resolve --close … --answer
     /// decided`), insisting it succeeds.
     pub fn close_everything(&self, dir: &Path) {

@@ -104,6 +104,28 @@ set GIT_UCG_TEST_HOOK_TOOLS to a directory holding it (see .ci/run) ***\n"
     found
 }
 
+/// A test's scene: the tool (skipped loudly when it cannot be had), the demo with a bare remote,
+/// and PATH with the built git-ucg and the tool.
+struct Scene {
+    env: TestEnv,
+    dir: PathBuf,
+    tool: PathBuf,
+    path: std::ffi::OsString,
+}
+
+fn scene(which: fn(&Tools) -> &Option<PathBuf>, name: &str, test: &str) -> Option<Scene> {
+    let tool = tool(which, name, test)?;
+    let env = TestEnv::new();
+    let (dir, _) = env.demo_with_remote();
+    let path = path_with(&tool);
+    Some(Scene {
+        env,
+        dir,
+        tool,
+        path,
+    })
+}
+
 /// PATH with the built git-ucg and the tool's directory first.
 fn path_with(tool: &Path) -> std::ffi::OsString {
     let mut dirs = vec![
@@ -114,20 +136,6 @@ fn path_with(tool: &Path) -> std::ffi::OsString {
         &std::env::var_os("PATH").unwrap_or_default(),
     ));
     std::env::join_paths(dirs).unwrap()
-}
-
-/// The demo with its run committed on the epic branch and a bare remote, no hooks.
-fn demo_with_remote(env: &TestEnv) -> PathBuf {
-    let dir = env.demo();
-    env.git(&dir, &["add", "-A"]);
-    env.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
-    let remote = env.path().join("remote.git");
-    env.git(
-        env.path(),
-        &["init", "-q", "--bare", remote.to_str().unwrap()],
-    );
-    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
-    dir
 }
 
 fn both(out: &Output) -> String {
@@ -280,16 +288,19 @@ fn pre_commit_try_repo_runs_the_gate_of_this_repository() {
 
 #[test]
 fn pre_commit_gates_commits_and_pushes() {
-    let Some(pre_commit) = tool(
+    let Some(Scene {
+        env,
+        dir,
+        tool: pre_commit,
+        path,
+    }) = scene(
         |t| &t.pre_commit,
         "pre-commit",
         "pre_commit_gates_commits_and_pushes",
-    ) else {
+    )
+    else {
         return;
     };
-    let env = TestEnv::new();
-    let dir = demo_with_remote(&env);
-    let path = path_with(&pre_commit);
     // The hooks' repository as pre-commit fetches it: this repository's .pre-commit-hooks.yaml,
     // committed (a local clone: no network).
     let source = env.repo("hooks-source");
@@ -328,16 +339,19 @@ fn pre_commit_gates_commits_and_pushes() {
 
 #[test]
 fn lefthook_runs_the_readme_snippet() {
-    let Some(lefthook) = tool(
+    let Some(Scene {
+        env,
+        dir,
+        tool: lefthook,
+        path,
+    }) = scene(
         |t| &t.lefthook,
         "lefthook",
         "lefthook_runs_the_readme_snippet",
-    ) else {
+    )
+    else {
         return;
     };
-    let env = TestEnv::new();
-    let dir = demo_with_remote(&env);
-    let path = path_with(&lefthook);
     let expected = snippet("lefthook.yml");
     write(
         &dir.join("lefthook.yml"),
@@ -358,12 +372,15 @@ fn lefthook_runs_the_readme_snippet() {
 
 #[test]
 fn husky_runs_the_readme_snippet() {
-    let Some(husky) = tool(|t| &t.husky, "husky", "husky_runs_the_readme_snippet") else {
+    let Some(Scene {
+        env,
+        dir,
+        tool: husky,
+        path,
+    }) = scene(|t| &t.husky, "husky", "husky_runs_the_readme_snippet")
+    else {
         return;
     };
-    let env = TestEnv::new();
-    let dir = demo_with_remote(&env);
-    let path = path_with(&husky);
     // What `husky` (the `prepare` script `husky init` adds) does: .husky/_ and core.hooksPath.
     let out = env
         .command(&husky, &dir)
@@ -427,7 +444,7 @@ fn the_readme_shows_the_tested_snippets() {
 #[test]
 fn from_env_reads_pre_commits_environment() {
     let env = TestEnv::new();
-    let dir = demo_with_remote(&env);
+    let (dir, _) = env.demo_with_remote();
     let out = env
         .ucg(&dir)
         .args(["hooks", "run", "--from-env"])
