@@ -183,6 +183,11 @@ fn commits_and_pushes_wait(env: &TestEnv, dir: &Path, path: &std::ffi::OsStr, ma
     assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
     let out = git_with(env, dir, path, &["push", "origin", "HEAD:refs/heads/epic"]);
     assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+    // A push on top of what the remote has (pre-commit then gives PRE_COMMIT_TO_REF).
+    let out = git_with(env, dir, path, &["commit", "--allow-empty", "-m", "next"]);
+    assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+    let out = git_with(env, dir, path, &["push", "origin", "HEAD:refs/heads/epic"]);
+    assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
 }
 
 fn install(env: &TestEnv, dir: &Path) -> Output {
@@ -321,8 +326,10 @@ fn pre_commit_gates_commits_and_pushes() {
     write(&dir.join(".pre-commit-config.yaml"), "repos: []\n");
     let wire = || write(&dir.join(".pre-commit-config.yaml"), &config);
     install_prints_the_snippet_then_sees_the_gate(&env, &dir, "pre-commit", wire, &expected);
-    // pre-commit refuses to run with its configuration unstaged.
+    // pre-commit refuses to run with its configuration unstaged; committed, it stays through the
+    // branch switches below.
     env.git(&dir, &["add", ".pre-commit-config.yaml"]);
+    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "pre-commit"]);
     let out = env
         .command(&pre_commit, &dir)
         .env("PATH", &path)
@@ -334,6 +341,30 @@ fn pre_commit_gates_commits_and_pushes() {
         assert!(dir.join(".git/hooks").join(hook).is_file(), "{hook}");
     }
     status_says_gated_through(&env, &dir, "pre-commit");
+    // A merge commit: pre-commit's pre-merge-commit stage is the merge gate (GIT_REFLOG_ACTION).
+    env.git(&dir, &["checkout", "-q", "-b", "side"]);
+    let out = git_with(
+        &env,
+        &dir,
+        &path,
+        &["commit", "--no-verify", "--allow-empty", "-m", "side"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", both(&out));
+    env.git(&dir, &["checkout", "-q", "-"]);
+    let out = git_with(
+        &env,
+        &dir,
+        &path,
+        &["merge", "--no-ff", "--no-edit", "side"],
+    );
+    assert_ne!(out.status.code(), Some(0), "{}", both(&out));
+    assert!(
+        both(&out).contains("git-ucg: merge refused")
+            && both(&out).contains("git merge --no-verify"),
+        "{}",
+        both(&out)
+    );
+    let _ = git_with(&env, &dir, &path, &["merge", "--abort"]);
     commits_and_pushes_wait(&env, &dir, &path, "pre-commit");
 }
 
