@@ -398,6 +398,23 @@ fn lefthook_runs_the_readme_snippet() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", both(&out));
     status_says_gated_through(&env, &dir, "lefthook");
+    // resume's checklist counts the manager's gate as the git hooks.
+    let out = env.ucg(&dir).args(["resume", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = doc["checklist"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["item"] == "git hooks")
+        .unwrap();
+    assert_eq!(check["state"], "ok", "{check}");
+    assert!(
+        check["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("pre-commit and pre-push gated through lefthook"),
+        "{check}"
+    );
     commits_and_pushes_wait(&env, &dir, &path, "lefthook");
 }
 
