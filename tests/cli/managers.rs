@@ -66,9 +66,14 @@ fn tools() -> &'static Tools {
                     );
             }
             if !lefthook.exists() || !husky.exists() {
+                // Outside any repository, and without lefthook's install script (it runs
+                // `lefthook install` in the directory npm was started from).
+                let _ = std::fs::create_dir_all(&root);
                 let _ = run_quietly(
                     Command::new("npm")
-                        .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+                        .current_dir(&root)
+                        .args(["install", "--ignore-scripts", "--no-audit", "--no-fund"])
+                        .args(["--silent", "--prefix"])
                         .arg(root.join("npm"))
                         .arg(format!("lefthook@{LEFTHOOK_VERSION}"))
                         .arg(format!("husky@{HUSKY_VERSION}")),
