@@ -8,7 +8,8 @@ use crate::error::{Error, Result};
 use crate::git::hook_managers::stage_hook;
 pub use crate::git::hook_managers::{detect, Found, Manager};
 
-/// The `.pre-commit-config.yaml` entry (and the install types it needs).
+/// The `.pre-commit-config.yaml` entry (and the install types it needs); its `repo:` and `rev:`
+/// are Cargo.toml's `repository` and `v<version>` (tests/cli/managers.rs holds them to it).
 pub const PRE_COMMIT_SNIPPET: &str = include_str!("../../../hooks/managers/pre-commit-config.yaml");
 /// The `lefthook.yml` commands.
 pub const LEFTHOOK_SNIPPET: &str = include_str!("../../../hooks/managers/lefthook.yml");
@@ -44,7 +45,7 @@ pub fn refusal(found: &[&Found]) -> String {
                     "pre-commit manages this repository's hooks ({config}): add git-ucg's gate to it \
 (the `repos:` entry, and the hook types to install), then run `pre-commit install`:\n\n"
                 ));
-                out.push_str(&indent(&pre_commit_snippet()));
+                out.push_str(&indent(PRE_COMMIT_SNIPPET));
             }
             Manager::Lefthook => {
                 out.push_str(&format!(
@@ -69,19 +70,6 @@ files (append the line to a file that is already there):\n"
         ));
     }
     out
-}
-
-/// The pre-commit entry as this binary's release names it.
-pub fn pre_commit_snippet() -> String {
-    PRE_COMMIT_SNIPPET
-        .replace(
-            "https://example.invalid/git-ucg",
-            env!("CARGO_PKG_REPOSITORY"),
-        )
-        .replace(
-            "rev: v0.1.0",
-            &format!("rev: v{}", env!("CARGO_PKG_VERSION")),
-        )
 }
 
 fn indent(text: &str) -> String {
