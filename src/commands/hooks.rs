@@ -113,6 +113,14 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
                 f.config.display(),
                 f.gated.join(", ")
             );
+            if !f.installed {
+                println!(
+                    "  but {}'s own hooks are not where git runs hooks ({}): run `{}`",
+                    f.manager.name(),
+                    dir.display(),
+                    f.manager.install_command()
+                );
+            }
             hooks_managed = true;
         }
     }
@@ -383,15 +391,11 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             f.gated.join(", ")
         )?;
         if !f.installed {
-            let how = match f.manager {
-                managers::Manager::PreCommit => "pre-commit install",
-                managers::Manager::Lefthook => "lefthook install",
-                managers::Manager::Husky => "npx husky",
-            };
             writeln!(
                 out,
-                "  but {name}'s hooks are not where git runs hooks ({}): run `{how}`",
-                dir.display()
+                "  but {name}'s own hooks are not where git runs hooks ({}): run `{}`",
+                dir.display(),
+                f.manager.install_command()
             )?;
         }
     }

@@ -45,6 +45,16 @@ impl Manager {
             Manager::Husky => "husky",
         }
     }
+
+    /// What puts its own hooks where git runs hooks.
+    pub fn install_command(self) -> &'static str {
+        match self {
+            Manager::PreCommit => "pre-commit install",
+            Manager::Lefthook => "lefthook install",
+            // The `prepare` script `husky init` adds: core.hooksPath = .husky/_.
+            Manager::Husky => "npx husky",
+        }
+    }
 }
 
 /// A manager found in the repository.

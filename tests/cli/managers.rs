@@ -242,6 +242,15 @@ fn install_prints_the_snippet_then_sees_the_gate(
         "{}",
         stdout(&out)
     );
+    // husky's hooks are in place before its files are written; the others install theirs after.
+    assert_eq!(
+        stdout(&out).contains(&format!(
+            "but {manager}'s own hooks are not where git runs hooks"
+        )),
+        manager != "husky",
+        "{}",
+        stdout(&out)
+    );
     assert_eq!(snapshot(&hooks), before, "nothing written");
 }
 
