@@ -756,7 +756,9 @@ pub enum HooksCommand {
     after_help = "The hooks go where git looks for them: core.hooksPath (relative to the work tree; \
 to the git directory in a bare repository), else the common git directory's hooks/ (shared by every \
 worktree). A hook already there that is not ours is kept as <hook>.pre-ucg and run first, its failure \
-blocking. Reinstalling changes nothing. --server, in the repository everyone pushes to (a bare one), \
+blocking. Reinstalling changes nothing. Where pre-commit (.pre-commit-config.yaml), lefthook (lefthook.yml) or \
+husky (.husky/) runs the hooks, nothing is written: the snippet to add to its configuration is printed \
+(exit 2), or, once it runs the gate, \"gated through <manager>\". --server, in the repository everyone pushes to (a bare one), \
 installs the pre-receive hook instead: a push that updates a protected branch (git config \
 ucg.gate.protect, repeatable, default main and master) is refused while the pushed commit's tree \
 tracks pending decisions; a pusher cannot bypass it."
@@ -787,7 +789,9 @@ pub struct HooksInstallArgs {
     /// Rewrite our hooks even when they are up to date (a chained hook is never overwritten).
     #[arg(long)]
     pub force: bool,
-    /// Install into a core.hooksPath outside the repository, or one another hook manager owns.
+    /// Install into a core.hooksPath outside the repository, or where a hook manager
+    /// (pre-commit, lefthook, husky) runs the hooks — which otherwise prints the snippet that gives
+    /// that manager the gate, and writes nothing.
     #[arg(long)]
     pub hooks_path_ok: bool,
     /// Install shell scripts that look for git-ucg at every run ($GIT_UCG_BIN, PATH, then this
@@ -840,8 +844,13 @@ pub struct HooksStatusArgs {
 
 #[derive(Debug, Args)]
 pub struct HooksRunArgs {
-    #[arg(value_enum)]
-    pub hook: HookName,
+    /// The hook git runs (absent with --from-env).
+    #[arg(value_enum, required_unless_present = "from_env")]
+    pub hook: Option<HookName>,
+    /// Run as the pre-commit framework's hook (`.pre-commit-hooks.yaml`): the stage and, for a
+    /// push, the pushed ref come from pre-commit's environment (PRE_COMMIT_*), not from git.
+    #[arg(long, conflicts_with = "hook")]
+    pub from_env: bool,
     /// The arguments git gave the hook.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,

@@ -115,7 +115,8 @@ fn as_hook(args: &[std::ffi::OsString]) -> Option<cli::Cli> {
         no_pager: false,
         chdir: Vec::new(),
         command: cli::Command::Hooks(cli::Deferred(cli::HooksCommand::Run(cli::HooksRunArgs {
-            hook,
+            hook: Some(hook),
+            from_env: false,
             args: args[3..].to_vec(),
             invoked_as: Some(path.to_path_buf()),
         }))),

@@ -2,6 +2,7 @@
 //! the run waits on decisions (docs/product.md §5). The scripts live in the project's `hooks/` and
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
+mod managers;
 mod merge_driver;
 mod receive;
 mod strict;
@@ -91,40 +92,55 @@ fn skipped(hook: HookName) -> bool {
     })
 }
 
-/// Another hook manager's directory, by the marks they leave.
-fn other_manager(dir: &Path) -> Option<&'static str> {
-    let text = dir.to_string_lossy();
-    if text.contains(".husky") || dir.join("husky.sh").exists() || dir.join("_/husky.sh").exists() {
-        return Some("husky");
-    }
-    if dir.join("lefthook.yml").exists() || text.contains("lefthook") {
-        return Some("lefthook");
-    }
-    None
-}
-
 pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     let (dir, configured) = ctx.hooks_dir()?;
-    if let Some(raw) = &configured {
+    // A hook manager runs the hooks here: the gate goes in its configuration, not over its hooks.
+    let mut hooks_managed = false;
+    if !args.hooks_path_ok && !args.server {
+        let found = managers::detect(ctx.try_project_root().as_deref(), &dir);
+        let missing: Vec<&managers::Found> = found.iter().filter(|f| f.gated.is_empty()).collect();
+        if !missing.is_empty() {
+            return Err(Error::new(format!(
+                "not installing git-ucg's hooks where a hook manager runs them\n\n{}",
+                managers::refusal(&missing)
+            ))
+            .hint("install git-ucg's own hooks anyway (a hook already there is chained): git ucg hooks install --hooks-path-ok"));
+        }
+        for f in &found {
+            println!(
+                "gated through {}: {} runs git-ucg's gate ({}); no hook written",
+                f.manager.name(),
+                f.config.display(),
+                f.gated.join(", ")
+            );
+            if !f.installed {
+                println!(
+                    "  but {}'s own hooks are not where git runs hooks ({}): run `{}`",
+                    f.manager.name(),
+                    dir.display(),
+                    f.manager.install_command()
+                );
+            }
+            hooks_managed = true;
+        }
+    }
+    if let Some(raw) = configured.as_ref().filter(|_| !hooks_managed) {
         let home = ctx.hooks_home()?;
         let outside = !dir.starts_with(crate::store::lexical_normal(&home));
-        let manager = other_manager(&dir);
-        if (outside || manager.is_some()) && !args.hooks_path_ok {
-            let why = match manager {
-                Some(name) => format!("it is {name}'s directory"),
-                None => "it is outside this repository (shared by other repositories)".into(),
-            };
+        if outside && !args.hooks_path_ok {
             return Err(Error::new(format!(
-                "core.hooksPath is {raw} ({}): {why}; not installing there",
+                "core.hooksPath is {raw} ({}): it is outside this repository (shared by other repositories); not installing there",
                 dir.display()
             ))
             .hint("install anyway (our hook chains the one there): git ucg hooks install --hooks-path-ok")
-            .hint("or call `git ucg hooks run pre-commit` / `git ucg hooks run pre-push` from that manager's configuration")
+            .hint("or call `git ucg hooks run pre-commit` / `git ucg hooks run pre-push` from that directory's hooks")
             .hint("or unset it for this repository: git config --unset core.hooksPath"));
         }
     }
-    store::create_dirs(&dir)
-        .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+    if !hooks_managed {
+        store::create_dirs(&dir)
+            .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+    }
     // The kernel starts this binary for a direct hook: a shell start less per hook. `--script`
     // installs the scripts that look for the binary at every run; so does a binary whose path
     // cannot stand on a `#!` line.
@@ -133,7 +149,11 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
         true => Form::Script,
         false => Form::Direct,
     };
-    for hook in selected(&args.only, args.server, args.all_commits) {
+    let hooks = match hooks_managed {
+        true => Vec::new(),
+        false => selected(&args.only, args.server, args.all_commits),
+    };
+    for hook in hooks {
         let path = dir.join(hook.file_name());
         let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
         let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -309,6 +329,12 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
     let merge_driver = ctx
         .try_project_root()
         .map(|root| merge_driver::state(ctx, &root));
+    let managers = managers::detect(ctx.try_project_root().as_deref(), &dir);
+    let gated_through: Vec<&str> = managers
+        .iter()
+        .filter(|f| !f.gated.is_empty())
+        .map(|f| f.manager.name())
+        .collect();
     if args.json.on {
         return crate::output::print_json(&serde_json::json!({
             "schema": "git-ucg.hooks/1",
@@ -319,6 +345,8 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "agent_stop_hook": agent,
             "protected": protected,
             "merge_driver": merge_driver,
+            "managers": managers,
+            "gated_through": gated_through,
         }));
     }
     let mut out = ctx.paged_output();
@@ -346,6 +374,30 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         }
         if let Some(chained) = &s.chained {
             writeln!(out, "  {:<width$}  chains {chained}, run first", "")?;
+        }
+    }
+    for f in &managers {
+        let config = f.config.display();
+        let name = f.manager.name();
+        if f.gated.is_empty() {
+            writeln!(
+                out,
+                "{name} manages hooks here ({config}) but does not run git-ucg's gate: `git ucg hooks install` prints what to add"
+            )?;
+            continue;
+        }
+        writeln!(
+            out,
+            "gated through {name} ({config}): {}",
+            f.gated.join(", ")
+        )?;
+        if !f.installed {
+            writeln!(
+                out,
+                "  but {name}'s own hooks are not where git runs hooks ({}): run `{}`",
+                dir.display(),
+                f.manager.install_command()
+            )?;
         }
     }
     if let Ok(located) = ctx.gate_inputs(None) {
@@ -387,14 +439,28 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
 
 /// What the installed scripts call: the chained hook first, then the decision.
 pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
-    let hook = args.hook;
+    // pre-commit's entry: the stage and the pushed ref from its environment; pre-commit runs
+    // its own chained (`.legacy`) hook, so ours is not looked for.
+    let (hook, from_env) = match (args.hook, args.from_env) {
+        (_, true) => {
+            let (hook, line) = managers::pre_commit_stage(|rev| {
+                let repo = ctx.repo().map_err(|e| e.render().trim().to_string())?;
+                crate::git::repo::commit_of(repo, rev).map(|id| id.to_string())
+            })?;
+            (hook, Some(line))
+        }
+        (Some(hook), false) => (hook, None),
+        (None, false) => return Err(Error::new("which hook? git ucg hooks run <HOOK>")),
+    };
     // The shared remote's gate is not the pusher's to skip (a local push hands the pusher's
     // environment to the hook).
     if !hook.is_server_side() && skipped(hook) {
         return Ok(0);
     }
     let mut stdin = Vec::new();
-    if matches!(
+    if let Some(line) = &from_env {
+        stdin.clone_from(line);
+    } else if matches!(
         hook,
         HookName::PrePush | HookName::ReferenceTransaction | HookName::PreReceive
     ) {
@@ -403,6 +469,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     // A hook installed as a link knows where git ran it from: the chained hook is beside it, and
     // no repository needs opening to find it.
     let dir = match args.invoked_as.as_deref().and_then(Path::parent) {
+        _ if from_env.is_some() => Err(Error::new("no chained hook under pre-commit")),
         Some(dir) => Ok(dir.to_path_buf()),
         None => ctx.hooks_dir().map(|(dir, _)| dir),
     };

@@ -92,14 +92,35 @@ fn git_hooks_check(ctx: &Context) -> Check {
         crate::git::hooks::is_ours(&path)
             && std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
     };
+    // A hook manager (pre-commit, lefthook, husky) that runs the gate counts as the hook.
+    let managers = crate::git::hook_managers::detect(ctx.try_project_root().as_deref(), &dir);
+    let through = |name: &str| {
+        managers
+            .iter()
+            .find(|f| f.installed && f.gated.contains(&name))
+            .map(|f| f.manager.name())
+    };
     let missing: Vec<&str> = ["pre-commit", "pre-push"]
         .into_iter()
-        .filter(|h| !active(h))
+        .filter(|h| !active(h) && through(h).is_none())
         .collect();
+    let mut names: Vec<&str> = ["pre-commit", "pre-push"]
+        .into_iter()
+        .filter_map(through)
+        .collect();
+    names.dedup();
+    let present = match names.is_empty() {
+        true => format!("pre-commit and pre-push in {}", dir.display()),
+        false => format!(
+            "pre-commit and pre-push gated through {} ({})",
+            names.join(" and "),
+            dir.display()
+        ),
+    };
     Check::of_parts(
         "git hooks",
         &missing,
-        format!("pre-commit and pre-push in {}", dir.display()),
+        present,
         format!("not installed in {}", dir.display()),
         "git ucg hooks install",
     )

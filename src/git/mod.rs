@@ -6,6 +6,7 @@
 
 pub mod commit;
 pub mod hermetic;
+pub mod hook_managers;
 pub mod hooks;
 pub mod linecache;
 pub mod merge;

@@ -48,6 +48,14 @@ impl TestEnv {
         command
     }
 
+    /// Any `program` in `cwd` with the hermetic environment (a hook manager, say).
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>, cwd: &Path) -> Command {
+        let mut command = Command::new(program);
+        self.hermetic(&mut command);
+        command.current_dir(cwd);
+        command
+    }
+
     /// `git-ucg ARGS` run in `cwd`.
     pub fn ucg(&self, cwd: &Path) -> Command {
         let mut command = Command::new(BIN);
@@ -86,6 +94,19 @@ impl TestEnv {
             String::from_utf8_lossy(&out.stderr)
         );
         dir
+    }
+
+    /// The demo with its run committed on the epic branch and a bare remote `origin`
+    /// (`<scratch>/remote.git`), no hooks.
+    pub fn demo_with_remote(&self) -> (PathBuf, PathBuf) {
+        let dir = self.demo();
+        self.git(&dir, &["add", "-A"]);
+        self.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
+        let remote = self.path().join("remote.git");
+        let remote_text = remote.to_str().expect("utf-8 temp path");
+        self.git(self.path(), &["init", "-q", "--bare", remote_text]);
+        self.git(&dir, &["remote", "add", "origin", remote_text]);
+        (dir, remote)
     }
 
     /// Closes everything pending in the run at `dir` (`git ucg resolve --close … --answer

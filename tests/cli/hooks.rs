@@ -23,15 +23,7 @@ fn install(env: &TestEnv, dir: &Path, args: &[&str]) -> Output {
 
 /// The demo with its run committed on the epic branch, hooks installed, and a bare remote.
 fn gated_demo(env: &TestEnv) -> (PathBuf, PathBuf) {
-    let dir = env.demo();
-    env.git(&dir, &["add", "-A"]);
-    env.git(&dir, &["commit", "-q", "-m", "run artifacts"]);
-    let remote = env.path().join("remote.git");
-    env.git(
-        env.path(),
-        &["init", "-q", "--bare", remote.to_str().unwrap()],
-    );
-    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    let (dir, remote) = env.demo_with_remote();
     let out = install(env, &dir, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     (dir, remote)

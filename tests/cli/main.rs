@@ -16,6 +16,7 @@ mod goal;
 mod hardening;
 mod hooks;
 mod lesson;
+mod managers;
 mod merge;
 mod notify;
 mod pty;
