@@ -544,3 +544,56 @@ proptest! {
         prop_assert_eq!(ids::normalize_decision(&text).into_owned(), expected.join(" "));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A close bound to an escalation's occurrence never clears a sidecar whose bytes differ from
+    /// the ones it answered; one recorded without an occurrence answers every occurrence.
+    #[test]
+    fn an_occurrence_bound_close_never_clears_other_bytes(
+        answered in proptest::collection::vec(any::<u8>(), 0..64),
+        now in prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..64),
+            Just(Vec::new()),
+        ],
+        same in any::<bool>(),
+        bound in any::<bool>(),
+    ) {
+        use git_ucg::ucg::pending::{self, Answers, OnRecord, Pending, PendingItem, Source};
+        use std::borrow::Cow;
+        let now = if same { answered.clone() } else { now };
+        let item = PendingItem {
+            id: "budget-overrun:.escalation-7-3.md:0123456789ab".into(),
+            source: Source::Escalation,
+            kind: "budget-overrun".into(),
+            artifact: "impl/escalation-7-3.json".into(),
+            decision_needed: "re-scope".into(),
+            evidence: String::new(),
+            answer: None,
+            action: None,
+            row: None,
+            deciders: Vec::new(),
+            occurrence: Some(pending::occurrence(&now)),
+        };
+        let recorded = pending::occurrence(&answered);
+        let mut answers = Answers::default();
+        answers.insert(
+            Cow::Borrowed(item.id.as_str()),
+            OnRecord {
+                answer: Cow::Borrowed("split"),
+                action: Cow::Borrowed("close"),
+                occurrence: bound.then(|| Cow::Borrowed(recorded.as_str())),
+            },
+        );
+        let laid = pending::with_answers(
+            Pending { items: vec![item.clone()], ..Pending::default() },
+            &answers,
+        );
+        let closes = laid.items[0].action.as_deref() == Some("close");
+        if bound && answered != now {
+            prop_assert!(!closes);
+        }
+        prop_assert_eq!(closes, !bound || answered == now);
+    }
+}

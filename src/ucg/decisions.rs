@@ -35,13 +35,15 @@ pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
 }
 
 /// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
-/// and the JSON text of its `answer` and `action` values (`None`: absent). Of a repeated key, the
-/// last one counts, as in a dict.
+/// the JSON text of its `answer` and `action` values (`None`: absent), and its `occurrence` when
+/// that is a string (the escalation sidecar it answered). Of a repeated key, the last one counts,
+/// as in a dict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnswerEntry<'a> {
     pub id: Cow<'a, str>,
     pub answer: Option<&'a str>,
     pub action: Option<&'a str>,
+    pub occurrence: Option<Cow<'a, str>>,
 }
 
 /// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
@@ -276,9 +278,13 @@ impl<'a> Scanner<'a> {
         self.list(|scanner| {
             if scanner.peek() == Some(b'{') {
                 let (mut id, mut answer, mut action) = (None, None, None);
+                let mut occurrence = None;
                 scanner.members(3, |scanner, key| {
                     if key.is("id") {
                         return scanner.field(&mut id);
+                    }
+                    if key.is("occurrence") {
+                        return scanner.field(&mut occurrence);
                     }
                     let slot = if key.is("answer") {
                         &mut answer
@@ -293,7 +299,12 @@ impl<'a> Scanner<'a> {
                     Some(())
                 })?;
                 if let Some(id) = id.filter(|id| keep(id)) {
-                    entries.push(AnswerEntry { id, answer, action });
+                    entries.push(AnswerEntry {
+                        id,
+                        answer,
+                        action,
+                        occurrence,
+                    });
                 }
                 Some(())
             } else {

@@ -150,6 +150,7 @@ mod tests {
             action: None,
             row: None,
             deciders: deciders.iter().map(|d| d.to_string()).collect(),
+            occurrence: None,
         }
     }
 

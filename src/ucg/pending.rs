@@ -7,7 +7,8 @@
 //! 2. `escalation-<story>.json`: id = mint(kind, source, decision_needed) of its fields; pending
 //!    while the sidecar exists. A raw `.escalation-<story>.md` without a sidecar is unpromoted: shown,
 //!    not answerable until promoted — unless a close on record names it (the residual a close
-//!    leaves on purpose).
+//!    leaves on purpose). A close bound to an occurrence (the SHA-256 of the sidecar it answered)
+//!    does not answer a sidecar with other bytes under the same id: a recurrence is pending again.
 //! 3. Deferred-work ledger rows with `source` `decision` and `status` `open`, in every table: id =
 //!    mint("decision", the ledger's path relative to the project root, the row's reason).
 
@@ -49,6 +50,10 @@ pub struct PendingItem {
     pub row: Option<String>,
     /// Who decides it (`ucg.decider` rules; empty when none names its kind).
     pub deciders: Vec<String>,
+    /// An escalation's occurrence: the lowercase hex SHA-256 of its sidecar's bytes as read. A
+    /// close recorded with another occurrence answered an earlier escalation with the same id.
+    #[serde(skip)]
+    pub occurrence: Option<String>,
 }
 
 impl PendingItem {
@@ -196,10 +201,57 @@ fn checked(
     })
 }
 
-/// The answers on record by id: (answer, action), borrowed from the parsed entries; a later entry
-/// for the same id wins, but never over a close.
-pub type Answers<'e> =
-    HashMap<Cow<'e, str>, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
+/// The answers on record by id, borrowed from the parsed entries; a later entry for the same id
+/// wins, but never over a close.
+pub type Answers<'e> = HashMap<Cow<'e, str>, OnRecord<'e>, foldhash::fast::RandomState>;
+
+/// One answer on record: its `answer` and `action` as Python's `str()` prints them, and the
+/// escalation occurrence it answered (its `occurrence`, when that is a string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnRecord<'e> {
+    pub answer: Cow<'e, str>,
+    pub action: Cow<'e, str>,
+    pub occurrence: Option<Cow<'e, str>>,
+}
+
+impl OnRecord<'_> {
+    pub fn closes(&self) -> bool {
+        self.action == "close"
+    }
+
+    /// Whether this answer is about `item` as it stands: always, except an answer bound to an
+    /// escalation's occurrence (docs/product.md §4) when the sidecar now holds another one. An
+    /// answer without an occurrence (recorded before they were) matches every occurrence.
+    pub fn answers(&self, item: &PendingItem) -> bool {
+        match (&self.occurrence, item.source) {
+            (Some(recorded), Source::Escalation) => {
+                item.occurrence.as_deref() == Some(recorded.as_ref())
+            }
+            _ => true,
+        }
+    }
+
+    fn owned(&self) -> OnRecord<'static> {
+        let owned = |text: &Cow<str>| Cow::Owned(text.to_string());
+        OnRecord {
+            answer: owned(&self.answer),
+            action: owned(&self.action),
+            occurrence: self.occurrence.as_ref().map(owned),
+        }
+    }
+}
+
+/// The occurrence of an escalation sidecar: the lowercase hex SHA-256 of its bytes.
+pub fn occurrence(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write;
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        })
+}
 
 /// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
 /// refuse to write it (then no answer is read from it: every item it would close stands).
@@ -236,10 +288,11 @@ pub fn recorded_answers<'b>(
     if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &relevant)) {
         let mut answers = Answers::default();
         for entry in entries {
-            let answer = (
-                decisions::field_text(entry.answer),
-                decisions::field_text(entry.action),
-            );
+            let answer = OnRecord {
+                answer: decisions::field_text(entry.answer),
+                action: decisions::field_text(entry.action),
+                occurrence: entry.occurrence,
+            };
             record(&mut answers, entry.id, answer);
         }
         return (answers, None);
@@ -247,10 +300,7 @@ pub fn recorded_answers<'b>(
     let (entries, blocker) = recorded_entries(inputs, bytes);
     let answers = answers_for(&entries, pending)
         .into_iter()
-        .map(|(id, (answer, action))| {
-            let owned = |text: Cow<str>| Cow::Owned(text.into_owned());
-            (owned(id), (owned(answer), owned(action)))
-        })
+        .map(|(id, answer)| (Cow::Owned(id.into_owned()), answer.owned()))
         .collect();
     (answers, blocker)
 }
@@ -273,11 +323,9 @@ pub fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
 
 /// Records an answer: a later entry wins, except over a close (the registry writer counts an id
 /// closed when any entry closes it, and every reader must agree with it).
-fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: (Cow<'e, str>, Cow<'e, str>)) {
-    let closed = answers
-        .get(id.as_ref())
-        .is_some_and(|(_, action)| action == "close");
-    if !closed || answer.1 == "close" {
+fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: OnRecord<'e>) {
+    let closed = answers.get(id.as_ref()).is_some_and(OnRecord::closes);
+    if !closed || answer.closes() {
         answers.insert(id, answer);
     }
 }
@@ -296,7 +344,14 @@ pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
         else {
             continue;
         };
-        let answer = (cell(entry.get("answer")), cell(entry.get("action")));
+        let answer = OnRecord {
+            answer: cell(entry.get("answer")),
+            action: cell(entry.get("action")),
+            occurrence: entry
+                .get("occurrence")
+                .and_then(Value::as_str)
+                .map(Cow::Borrowed),
+        };
         record(&mut answers, Cow::Borrowed(id), answer);
     }
     answers
@@ -350,18 +405,20 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
 }
 
 /// The answers on record laid over an enumeration: REDs closed on record are not pending (their
-/// close is applied by the registry writer), every item shows its recorded answer, and a raw
+/// close is applied by the registry writer), every item shows its recorded answer — but an
+/// escalation only one bound to its present occurrence, or to none —, and a raw
 /// marker whose promoted escalation was closed is the residual the close leaves on purpose (the
 /// closed id's path, between its kind and its digest, names the marker), not an unpromoted one.
 pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
-    let closed = |id: &str| answers.get(id).is_some_and(|(_, action)| action == "close");
+    let closed = |id: &str| answers.get(id).is_some_and(OnRecord::closes);
     pending
         .items
         .retain(|item| !(item.source == Source::Red && closed(&item.id)));
     for item in &mut pending.items {
-        if let Some((answer, action)) = answers.get(item.id.as_str()) {
-            item.answer = Some(answer.to_string());
-            item.action = Some(action.to_string());
+        let on_record = answers.get(item.id.as_str());
+        if let Some(on_record) = on_record.filter(|a| a.answers(item)) {
+            item.answer = Some(on_record.answer.to_string());
+            item.action = Some(on_record.action.to_string());
         }
     }
     let closed_markers = markers_closed(answers);
@@ -375,7 +432,7 @@ pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
 pub fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a str> {
     answers
         .iter()
-        .filter(|(_, (_, action))| action == "close")
+        .filter(|(_, answer)| answer.closes())
         .filter_map(|(id, _)| marker_named(id.as_ref()))
         .collect()
 }
@@ -436,6 +493,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     action: None,
                     row: None,
                     deciders: Vec::new(),
+                    occurrence: None,
                 });
             }
         }
@@ -451,9 +509,8 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
         typed.push(story.to_string());
         let path = inputs.impl_dir.join(name);
         let artifact = relative(inputs.project_root, &path);
-        let fields = artifacts
-            .sidecars
-            .get(name)
+        let bytes = artifacts.sidecars.get(name);
+        let fields = bytes
             .and_then(|bytes| escalations::sidecar_payload(bytes))
             .and_then(|o| {
                 let field = |k: &str| o.get(k)?.as_str().map(str::to_string);
@@ -479,6 +536,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             action: None,
             row: None,
             deciders: Vec::new(),
+            occurrence: bytes.map(|b| occurrence(b)),
         });
     }
     for name in names {
@@ -514,6 +572,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             action: None,
             row: Some(cell("id")).filter(|id| !id.is_empty()),
             deciders: Vec::new(),
+            occurrence: None,
         });
     }
     pending

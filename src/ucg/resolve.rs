@@ -49,6 +49,10 @@ pub struct Answer {
     /// When (UTC, ISO-8601 to the second), stamped when the answer is recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<String>,
+    /// For an escalation, the occurrence answered (the SHA-256 of its sidecar's bytes as read),
+    /// stamped when the answer is recorded: a later escalation with the same id is asked again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<String>,
 }
 
 impl Answer {
@@ -60,6 +64,7 @@ impl Answer {
             action,
             by: None,
             at: None,
+            occurrence: None,
         }
     }
 }
@@ -146,14 +151,18 @@ pub fn closed_in_pieces(entries: &[FileEntry], pieces: &[Piece]) -> IdSet {
         .collect()
 }
 
-/// The entry that records `answer`: `id`, `answer`, `action`, then `by` and `at` when stamped
-/// (keys the registry writer and UltraCode Goal's readers ignore).
+/// The entry that records `answer`: `id`, `answer`, `action`, then `by`, `at` and `occurrence`
+/// when stamped (keys the registry writer and UltraCode Goal's readers ignore).
 fn record(answer: &Answer) -> Value {
     let mut record = Object::default();
     record.insert("id".into(), Value::Str(answer.id.clone()));
     record.insert("answer".into(), Value::Str(answer.answer.clone()));
     record.insert("action".into(), Value::Str(answer.action.name().into()));
-    for (key, value) in [("by", &answer.by), ("at", &answer.at)] {
+    for (key, value) in [
+        ("by", &answer.by),
+        ("at", &answer.at),
+        ("occurrence", &answer.occurrence),
+    ] {
         if let Some(value) = value {
             record.insert(key.into(), Value::Str(value.clone()));
         }
@@ -604,7 +613,17 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     let file = doc;
     let entries = file.entries();
     // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
-    let expanded = expand_ids(answers, &found)?;
+    let mut expanded = expand_ids(answers, &found)?;
+    // An answer to an escalation is bound to the occurrence it answered.
+    for answer in &mut expanded {
+        let item = found
+            .items
+            .iter()
+            .find(|i| i.id == answer.id && i.source == Source::Escalation);
+        if let Some(item) = item {
+            answer.occurrence.clone_from(&item.occurrence);
+        }
+    }
     let answers = &expanded[..];
     // Answered before: answering again replaces the answer (so a rerun is harmless).
     let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
@@ -732,7 +751,9 @@ fn apply_reds(
 }
 
 /// Closed escalations lose their typed sidecar (the raw marker stays) and, for a budget overrun,
-/// their turn counter; closed ledger rows get their `status` cell flipped and nothing else.
+/// their turn counter — only when the close answered the occurrence the sidecar holds now (an
+/// escalation's `action` is laid over it only then); closed ledger rows get their `status` cell
+/// flipped and nothing else.
 fn apply_files(
     pass: &Pass,
     root: Option<&Path>,
@@ -746,6 +767,7 @@ fn apply_files(
         .items
         .iter()
         .filter(|i| i.source == Source::Escalation && closed(&i.id))
+        .filter(|i| i.action.as_deref() == Some("close"))
     {
         let file_name = Path::new(&item.artifact)
             .file_name()

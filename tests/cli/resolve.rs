@@ -951,3 +951,135 @@ fn walk_for(dir: &Path, name: &str) -> PathBuf {
     }
     panic!("no {name} below {}", dir.display())
 }
+
+/// The lowercase hex SHA-256 of `bytes` (an escalation's occurrence).
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The `.decisions.json` entries recorded for `id`.
+fn entries_for(impl_dir: &Path, id: &str) -> Vec<serde_json::Value> {
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(impl_dir.join(".decisions.json")).unwrap()).unwrap();
+    doc["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["id"] == id)
+        .cloned()
+        .collect()
+}
+
+/// The pending item `id` as `pending --json` gives it.
+fn pending_item(env: &TestEnv, dir: &Path, id: &str) -> Option<serde_json::Value> {
+    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == id)
+        .cloned()
+}
+
+#[test]
+fn a_recurring_escalation_is_asked_again() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let sidecar = impl_dir.join("escalation-7-3.json");
+    let first = std::fs::read(&sidecar).unwrap();
+    let esc = pending_ids(&env, &dir, &[])
+        .into_iter()
+        .find(|(source, _)| source == "escalation")
+        .unwrap()
+        .1;
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", &esc, "--answer", "split 7-3"],
+    );
+    assert!(!sidecar.exists());
+    let recorded = entries_for(&impl_dir, &esc);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["occurrence"], sha256_hex(&first).as_str());
+
+    // The story overruns its budget again: the Stop hook writes the raw marker, the run promotes
+    // it into a typed sidecar with the same kind, source and decision (so the same id).
+    let event = format!(r#"{{"cwd": "{}"}}"#, dir.display());
+    for _ in 0..2 {
+        let out = output_with_stdin(
+            env.ucg(&dir)
+                .args(["budget", "tick"])
+                .env("ULTRACODE_STORY_ID", "7-3")
+                .env("ULTRACODE_MAX_TURNS", "2"),
+            event.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    assert!(std::fs::read_to_string(impl_dir.join(".escalation-7-3.md"))
+        .unwrap()
+        .contains("turns 2/2"));
+    let second = "{\"source\": \".escalation-7-3.md\", \"kind\": \"budget-overrun\", \"decision_needed\": \"re-scope, split, or hand off the story\", \"evidence\": \"Story turn budget exceeded (turns 2/2).\"}";
+    write(&sidecar, second);
+
+    // Pending again, under the same id, with no answer on record.
+    let item = pending_item(&env, &dir, &esc).expect("the new escalation is pending");
+    assert!(item.get("action").is_none(), "{item}");
+    let human = run_ok(&env, &dir, &["pending"]);
+    assert!(!human.contains("close on record"), "{human}");
+    // A pass with nothing given applies the closes on record: not this one.
+    let out = env
+        .ucg(&dir)
+        .arg("resolve")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(stderr(&out).contains("did not ask"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&sidecar).unwrap(), second.as_bytes());
+    assert!(impl_dir.join(".budget-7-3.json").exists());
+
+    // Answering it again records the new occurrence in place of the old, and clears it.
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", &esc, "--answer", "hand off 7-3"],
+    );
+    assert!(!sidecar.exists());
+    assert!(!impl_dir.join(".budget-7-3.json").exists());
+    let recorded = entries_for(&impl_dir, &esc);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["answer"], "hand off 7-3");
+    assert_eq!(
+        recorded[0]["occurrence"],
+        sha256_hex(second.as_bytes()).as_str()
+    );
+}
+
+#[test]
+fn a_close_recorded_before_occurrences_still_clears_its_escalation() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let esc = pending_ids(&env, &dir, &[])
+        .into_iter()
+        .find(|(source, _)| source == "escalation")
+        .unwrap()
+        .1;
+    write(
+        &impl_dir.join(".decisions.json"),
+        &format!(
+            "{{\"decisions\": [{{\"id\": \"{esc}\", \"answer\": \"split 7-3\", \"action\": \"close\"}}]}}\n"
+        ),
+    );
+    let item = pending_item(&env, &dir, &esc).unwrap();
+    assert_eq!(item["action"], "close");
+    let text = run_ok(&env, &dir, &["resolve"]);
+    assert!(text.contains("Closed: 1"), "{text}");
+    assert!(!impl_dir.join("escalation-7-3.json").exists());
+    assert!(!impl_dir.join(".budget-7-3.json").exists());
+}
