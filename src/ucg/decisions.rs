@@ -44,6 +44,9 @@ pub struct AnswerEntry<'a> {
     pub answer: Option<&'a str>,
     pub action: Option<&'a str>,
     pub occurrence: Option<Cow<'a, str>>,
+    /// Its `decision_needed` when that is a string: the question it answered, kept with answers
+    /// recorded since git-ucg keeps it (for reworded questions).
+    pub decision_needed: Option<Cow<'a, str>>,
 }
 
 /// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
@@ -278,13 +281,16 @@ impl<'a> Scanner<'a> {
         self.list(|scanner| {
             if scanner.peek() == Some(b'{') {
                 let (mut id, mut answer, mut action) = (None, None, None);
-                let mut occurrence = None;
+                let (mut occurrence, mut decision_needed) = (None, None);
                 scanner.members(3, |scanner, key| {
                     if key.is("id") {
                         return scanner.field(&mut id);
                     }
                     if key.is("occurrence") {
                         return scanner.field(&mut occurrence);
+                    }
+                    if key.is("decision_needed") {
+                        return scanner.field(&mut decision_needed);
                     }
                     let slot = if key.is("answer") {
                         &mut answer
@@ -304,6 +310,7 @@ impl<'a> Scanner<'a> {
                         answer,
                         action,
                         occurrence,
+                        decision_needed,
                     });
                 }
                 Some(())

@@ -151,6 +151,8 @@ mod tests {
             row: None,
             deciders: deciders.iter().map(|d| d.to_string()).collect(),
             occurrence: None,
+            origin: String::new(),
+            similar_to: None,
         }
     }
 

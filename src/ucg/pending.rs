@@ -16,7 +16,7 @@ use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
 use crate::ucg::decisions::{self, DECISIONS_FILE};
 use crate::ucg::reds::{Registry, REGISTRY_FILE};
-use crate::ucg::{escalations, ids, ledger};
+use crate::ucg::{escalations, ids, ledger, similarity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
@@ -54,6 +54,37 @@ pub struct PendingItem {
     /// close recorded with another occurrence answered an earlier escalation with the same id.
     #[serde(skip)]
     pub occurrence: Option<String>,
+    /// The item's source as its artifact names it: a RED's registry `source` (`docs/prd.md:7`),
+    /// an escalation's `source`, the ledger's path for a ledger decision.
+    #[serde(skip)]
+    pub origin: String,
+    /// An answer on record for an earlier wording of this question (same kind, same source
+    /// file, a similar decision text), when this item has none of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similar_to: Option<SimilarTo>,
+}
+
+/// An earlier question's answer a pending item may reuse (see [`offer_similar`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SimilarTo {
+    pub id: String,
+    pub action: String,
+    pub answer: String,
+    /// The word ratio of the two decision texts (`ucg::similarity::ratio`).
+    pub ratio: f64,
+    /// The earlier question, as recorded with its answer.
+    #[serde(skip)]
+    pub decision_needed: String,
+}
+
+/// An answer on record that kept the question it answered (its `decision_needed`), in the scope
+/// (kind and source file) of some item: what a reworded question may reuse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Earlier<'e> {
+    pub id: Cow<'e, str>,
+    pub answer: Cow<'e, str>,
+    pub action: Cow<'e, str>,
+    pub decision_needed: Cow<'e, str>,
 }
 
 impl PendingItem {
@@ -284,10 +315,45 @@ pub fn recorded_answers<'b>(
     bytes: Option<&'b [u8]>,
     pending: &Pending,
 ) -> (Answers<'b>, Option<Blocker>) {
+    let (answers, _, blocker) = recorded(inputs, bytes, pending, false);
+    (answers, blocker)
+}
+
+/// [`recorded_answers`], and with `earlier` the answers that kept their question in the scope of
+/// some item (see [`Earlier`]), from the same scan.
+pub fn recorded<'b>(
+    inputs: &PendingInputs,
+    bytes: Option<&'b [u8]>,
+    pending: &Pending,
+    earlier: bool,
+) -> (Answers<'b>, Vec<Earlier<'b>>, Option<Blocker>) {
     let relevant = relevance(pending);
-    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &relevant)) {
+    let scopes: std::collections::HashSet<&str, foldhash::fast::RandomState> = match earlier {
+        true => pending
+            .items
+            .iter()
+            .filter_map(|i| similarity::scope(&i.id))
+            .collect(),
+        false => Default::default(),
+    };
+    let in_scope =
+        |id: &str| !scopes.is_empty() && similarity::scope(id).is_some_and(|s| scopes.contains(s));
+    let keep = |id: &str| relevant(id) || in_scope(id);
+    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &keep)) {
         let mut answers = Answers::default();
+        let mut found = Vec::new();
         for entry in entries {
+            if let Some(question) = entry.decision_needed.filter(|_| in_scope(&entry.id)) {
+                found.push(Earlier {
+                    id: entry.id.clone(),
+                    answer: decisions::field_text(entry.answer),
+                    action: decisions::field_text(entry.action),
+                    decision_needed: question,
+                });
+            }
+            if !relevant(&entry.id) {
+                continue;
+            }
             let answer = OnRecord {
                 answer: decisions::field_text(entry.answer),
                 action: decisions::field_text(entry.action),
@@ -295,14 +361,69 @@ pub fn recorded_answers<'b>(
             };
             record(&mut answers, entry.id, answer);
         }
-        return (answers, None);
+        return (answers, found, None);
     }
     let (entries, blocker) = recorded_entries(inputs, bytes);
     let answers = answers_for(&entries, pending)
         .into_iter()
         .map(|(id, answer)| (Cow::Owned(id.into_owned()), answer.owned()))
         .collect();
-    (answers, blocker)
+    let owned = |text: &str| Cow::Owned(text.to_string());
+    let found = entries
+        .iter()
+        .filter_map(Value::as_object)
+        .filter_map(|entry| {
+            let id = entry.get("id")?.as_str().filter(|id| in_scope(id))?;
+            Some(Earlier {
+                id: owned(id),
+                answer: Cow::Owned(cell(entry.get("answer")).into_owned()),
+                action: Cow::Owned(cell(entry.get("action")).into_owned()),
+                decision_needed: owned(entry.get("decision_needed")?.as_str()?),
+            })
+        })
+        .collect();
+    (answers, found, blocker)
+}
+
+/// Offers each item without an answer of its own the answer of the earlier question most like it
+/// (same kind and source file, a word ratio of at least `threshold`: `ucg::similarity`).
+pub fn offer_similar(pending: &mut Pending, earlier: &[Earlier], threshold: f64) {
+    if earlier.is_empty() {
+        return;
+    }
+    for item in pending.items.iter_mut().filter(|i| i.action.is_none()) {
+        let candidates = earlier
+            .iter()
+            .map(|e| (e.id.as_ref(), e.decision_needed.as_ref()));
+        let found = similarity::best_match(&item.id, &item.decision_needed, candidates, threshold);
+        item.similar_to = found.and_then(|(index, ratio)| {
+            let e = earlier.get(index)?;
+            Some(SimilarTo {
+                id: e.id.to_string(),
+                action: e.action.to_string(),
+                answer: e.answer.to_string(),
+                ratio,
+                decision_needed: e.decision_needed.to_string(),
+            })
+        });
+    }
+}
+
+/// [`enumerate`], each item without an answer offered an earlier question's (see
+/// [`offer_similar`]).
+pub fn enumerate_offering(
+    inputs: &PendingInputs,
+    source: &ArtifactSource,
+    threshold: f64,
+) -> Pending {
+    let artifacts = Artifacts::read(inputs, source).0;
+    let mut found = enumerate_unanswered(inputs, &artifacts);
+    let (answers, earlier, corrupt) =
+        recorded(inputs, artifacts.decisions.as_deref(), &found, true);
+    found.blockers.extend(corrupt);
+    let mut found = with_answers(found, &answers);
+    offer_similar(&mut found, &earlier, threshold);
+    found
 }
 
 /// Whether an answer's id bears on `pending`: it is one of its items', or a close of it would
@@ -483,7 +604,6 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     pending.registry_ids.push(id.clone());
                 }
                 pending.items.push(PendingItem {
-                    id,
                     source: Source::Red,
                     kind: text("kind"),
                     artifact: registry_name.clone(),
@@ -494,6 +614,15 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     row: None,
                     deciders: Vec::new(),
                     occurrence: None,
+                    origin: match text("source") {
+                        source if source.is_empty() => similarity::scope(&id)
+                            .and_then(|s| s.split_once(':'))
+                            .map(|(_, path)| path.to_string())
+                            .unwrap_or_default(),
+                        source => source,
+                    },
+                    similar_to: None,
+                    id,
                 });
             }
         }
@@ -527,6 +656,8 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
         };
         pending.items.push(PendingItem {
             id: ids::mint(&kind, &origin, &decision_needed),
+            origin,
+            similar_to: None,
             source: Source::Escalation,
             kind,
             artifact,
@@ -573,6 +704,8 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             row: Some(cell("id")).filter(|id| !id.is_empty()),
             deciders: Vec::new(),
             occurrence: None,
+            origin: ledger_name.clone(),
+            similar_to: None,
         });
     }
     pending

@@ -53,6 +53,17 @@ pub struct Answer {
     /// stamped when the answer is recorded: a later escalation with the same id is asked again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub occurrence: Option<String>,
+    /// The question answered — its kind, source and decision text —, stamped when the answer is
+    /// recorded, so that a reworded question can be offered this answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision_needed: Option<String>,
+    /// The id whose answer this one reuses (a reworded question's earlier wording).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<String>,
 }
 
 impl Answer {
@@ -65,6 +76,10 @@ impl Answer {
             by: None,
             at: None,
             occurrence: None,
+            kind: None,
+            source: None,
+            decision_needed: None,
+            reused_from: None,
         }
     }
 }
@@ -151,8 +166,9 @@ pub fn closed_in_pieces(entries: &[FileEntry], pieces: &[Piece]) -> IdSet {
         .collect()
 }
 
-/// The entry that records `answer`: `id`, `answer`, `action`, then `by`, `at` and `occurrence`
-/// when stamped (keys the registry writer and UltraCode Goal's readers ignore).
+/// The entry that records `answer`: `id`, `answer`, `action`, then `by`, `at`, `occurrence`,
+/// `kind`, `source`, `decision_needed` and `reused_from` when stamped (keys the registry writer
+/// and UltraCode Goal's readers ignore).
 fn record(answer: &Answer) -> Value {
     let mut record = Object::default();
     record.insert("id".into(), Value::Str(answer.id.clone()));
@@ -162,6 +178,10 @@ fn record(answer: &Answer) -> Value {
         ("by", &answer.by),
         ("at", &answer.at),
         ("occurrence", &answer.occurrence),
+        ("kind", &answer.kind),
+        ("source", &answer.source),
+        ("decision_needed", &answer.decision_needed),
+        ("reused_from", &answer.reused_from),
     ] {
         if let Some(value) = value {
             record.insert(key.into(), Value::Str(value.clone()));
@@ -430,6 +450,12 @@ pub fn enumerate(pass: &Pass) -> Pending {
     pending::enumerate(&inputs(pass), &ArtifactSource::WorkTree)
 }
 
+/// [`enumerate`], each item without an answer offered the answer of an earlier wording of its
+/// question (`pending::offer_similar`) at `threshold`.
+pub fn enumerate_offering(pass: &Pass, threshold: f64) -> Pending {
+    pending::enumerate_offering(&inputs(pass), &ArtifactSource::WorkTree, threshold)
+}
+
 /// The answers with each short id made whole: an id that is not one the run knows stands for the
 /// ledger decision whose row id it is (`d2`), else the single known id whose 12-hex hash it is, or
 /// begins, or whose whole text it begins. Several such
@@ -614,15 +640,17 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     let entries = file.entries();
     // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
     let mut expanded = expand_ids(answers, &found)?;
-    // An answer to an escalation is bound to the occurrence it answered.
+    // An answer keeps the question it answered; an escalation's, the occurrence.
     for answer in &mut expanded {
-        let item = found
-            .items
-            .iter()
-            .find(|i| i.id == answer.id && i.source == Source::Escalation);
-        if let Some(item) = item {
+        let Some(item) = found.items.iter().find(|i| i.id == answer.id) else {
+            continue;
+        };
+        if item.source == Source::Escalation {
             answer.occurrence.clone_from(&item.occurrence);
         }
+        answer.kind = Some(item.kind.clone());
+        answer.source = Some(item.origin.clone());
+        answer.decision_needed = Some(item.decision_needed.clone());
     }
     let answers = &expanded[..];
     // Answered before: answering again replaces the answer (so a rerun is harmless).

@@ -899,7 +899,16 @@ fn answers_record_who_and_when() {
     let entry = &decisions["decisions"][0];
     assert_eq!(
         object_keys(entry),
-        ["id", "answer", "action", "by", "at"],
+        [
+            "id",
+            "answer",
+            "action",
+            "by",
+            "at",
+            "kind",
+            "source",
+            "decision_needed"
+        ],
         "{entry}"
     );
     assert_eq!(entry["by"], "pm@example.com");
@@ -1082,4 +1091,119 @@ fn a_close_recorded_before_occurrences_still_clears_its_escalation() {
     assert!(text.contains("Closed: 1"), "{text}");
     assert!(!impl_dir.join("escalation-7-3.json").exists());
     assert!(!impl_dir.join(".budget-7-3.json").exists());
+}
+
+/// The `similar_to` of each pending item, by id (`None`: not offered).
+fn offers(env: &TestEnv, dir: &Path) -> Vec<(String, Option<serde_json::Value>)> {
+    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap().to_string(),
+                i.get("similar_to").cloned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_reworded_red_is_offered_its_earlier_answer() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let old = "undecided-product:docs/prd.md:7662cf80acff";
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", "7662cf80acff", "--answer", "24 hours"],
+    );
+    // The answer keeps the question it answered.
+    let recorded = entries_for(&impl_dir, old);
+    assert_eq!(recorded[0]["kind"], "undecided-product");
+    assert_eq!(recorded[0]["source"], "docs/prd.md:11");
+    assert_eq!(
+        recorded[0]["decision_needed"],
+        "Do sessions expire, and after how long?"
+    );
+
+    // The next preflight words the question differently (a new id), and finds a new question.
+    let scan = serde_json::json!({"reds": [
+        {"kind": "undecided-product", "source": "docs/prd.md:11",
+         "decision_needed": "Do sessions expire and, if so, after how long?", "evidence": "\"Sessions: TBD\""},
+        {"kind": "undecided-architecture", "source": "docs/prd.md:17",
+         "decision_needed": "Which payment provider ships first: Stripe or Adyen?", "evidence": "e"},
+        {"kind": "undecided-product", "source": "docs/prd.md:30",
+         "decision_needed": "Which locales ship at launch?", "evidence": "e"},
+    ]});
+    write(&dir.join("scan.json"), &scan.to_string());
+    run_ok(&env, &dir, &["reds", "apply", "--scan", "scan.json"]);
+    let offered = offers(&env, &dir);
+    let reworded = offered
+        .iter()
+        .find(|(id, _)| id.starts_with("undecided-product:docs/prd.md:") && id != old)
+        .filter(|(_, offer)| offer.is_some())
+        .expect("the reworded RED is offered the earlier answer");
+    let new = reworded.0.clone();
+    let offer = reworded.1.clone().unwrap();
+    assert_eq!(offer["id"], old);
+    assert_eq!(offer["action"], "close");
+    assert_eq!(offer["answer"], "24 hours");
+    assert!(offer["ratio"].as_f64().unwrap() >= 0.8, "{offer}");
+    // Nothing else is: not the unrelated question in the same file, not another kind.
+    assert_eq!(offered.iter().filter(|(_, o)| o.is_some()).count(), 1);
+    let human = run_ok(&env, &dir, &["pending"]);
+    assert!(
+        human.contains("[reworded? 7662cf80acff was answered close: 24 hours]"),
+        "{human}"
+    );
+
+    // The threshold is configurable: nearly the same words only, and this one is not offered.
+    env.git(&dir, &["config", "ucg.similarity", "0.99"]);
+    assert!(offers(&env, &dir).iter().all(|(_, o)| o.is_none()));
+    let text = run_ok(&env, &dir, &["resolve", "--reuse-similar"]);
+    assert!(text.contains("Reused: none"), "{text}");
+    assert!(entries_for(&impl_dir, &new).is_empty());
+    // A threshold outside 0..1 is refused by resolve, and pending warns and uses the default.
+    env.git(&dir, &["config", "ucg.similarity", "1.5"]);
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--reuse-similar"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("ucg.similarity"), "{}", stderr(&out));
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    assert!(
+        stderr(&out).contains("warning: ucg.similarity"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Reused without asking: the same answer and action, noting where it came from.
+    env.git(&dir, &["config", "--unset", "ucg.similarity"]);
+    let text = run_ok(&env, &dir, &["resolve", "--reuse-similar"]);
+    assert!(text.contains("Reused: 1"), "{text}");
+    assert!(text.contains(&format!("{new}  close as {old}")), "{text}");
+    let recorded = entries_for(&impl_dir, &new);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["answer"], "24 hours");
+    assert_eq!(recorded[0]["action"], "close");
+    assert_eq!(recorded[0]["reused_from"], old);
+    let registry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(impl_dir.join(".preflight-reds.json")).unwrap())
+            .unwrap();
+    let ids: Vec<&str> = registry["reds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert!(!ids.contains(&new.as_str()), "{ids:?}");
+    assert_eq!(ids.len(), 2);
 }
