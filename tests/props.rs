@@ -585,7 +585,7 @@ proptest! {
             OnRecord {
                 answer: Cow::Borrowed("split"),
                 action: Cow::Borrowed("close"),
-                occurrence: bound.then(|| Cow::Borrowed(recorded.as_str())),
+                occurrence: bound.then_some(Cow::Borrowed(recorded.as_str())),
             },
         );
         let laid = pending::with_answers(
