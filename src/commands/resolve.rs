@@ -395,18 +395,9 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool
         let action = match choose_action(reusable.is_some())? {
             Choice::Act(action) => action,
             Choice::Reuse => {
-                let Some(answer) = reusable else { continue };
-                let applied_before = outcome.applied.len();
-                commit(run, std::slice::from_ref(&answer), outcome)?;
-                append_to_log(run, outcome)?;
-                eprintln!(
-                    "{}",
-                    confirmation(
-                        run,
-                        &answer,
-                        outcome.applied.get(applied_before..).unwrap_or_default()
-                    )
-                );
+                if let Some(answer) = reusable {
+                    answer_one(run, &answer, outcome)?;
+                }
                 continue;
             }
             Choice::Skip => {
@@ -445,20 +436,25 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool
 (Ctrl-D stops the pass, keeping what was answered)"
             );
         };
-        let answer = Answer::new(item.id.clone(), answer, action);
-        let applied_before = outcome.applied.len();
-        commit(run, std::slice::from_ref(&answer), outcome)?;
-        // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
-        append_to_log(run, outcome)?;
-        eprintln!(
-            "{}",
-            confirmation(
-                run,
-                &answer,
-                outcome.applied.get(applied_before..).unwrap_or_default()
-            )
-        );
+        answer_one(run, &Answer::new(item.id.clone(), answer, action), outcome)?;
     }
+    Ok(())
+}
+
+/// One answer of the guided pass: recorded and applied, logged, and confirmed.
+fn answer_one(run: &Pass, answer: &Answer, outcome: &mut Outcome) -> Result<()> {
+    let applied_before = outcome.applied.len();
+    commit(run, std::slice::from_ref(answer), outcome)?;
+    // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
+    append_to_log(run, outcome)?;
+    eprintln!(
+        "{}",
+        confirmation(
+            run,
+            answer,
+            outcome.applied.get(applied_before..).unwrap_or_default()
+        )
+    );
     Ok(())
 }
 

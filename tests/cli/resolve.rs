@@ -983,16 +983,26 @@ fn entries_for(impl_dir: &Path, id: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The items of `pending --json`.
+fn pending_items(env: &TestEnv, dir: &Path) -> Vec<serde_json::Value> {
+    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["items"].as_array().cloned().unwrap_or_default()
+}
+
 /// The pending item `id` as `pending --json` gives it.
 fn pending_item(env: &TestEnv, dir: &Path, id: &str) -> Option<serde_json::Value> {
-    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    doc["items"]
-        .as_array()
+    pending_items(env, dir).into_iter().find(|i| i["id"] == id)
+}
+
+/// The id of the demo's one escalation.
+fn the_escalation(env: &TestEnv, dir: &Path) -> String {
+    pending_ids(env, dir, &[])
+        .into_iter()
+        .find(|(source, _)| source == "escalation")
+        .map(|(_, id)| id)
         .unwrap()
-        .iter()
-        .find(|i| i["id"] == id)
-        .cloned()
 }
 
 #[test]
@@ -1002,11 +1012,7 @@ fn a_recurring_escalation_is_asked_again() {
     let impl_dir = dir.join(IMPL);
     let sidecar = impl_dir.join("escalation-7-3.json");
     let first = std::fs::read(&sidecar).unwrap();
-    let esc = pending_ids(&env, &dir, &[])
-        .into_iter()
-        .find(|(source, _)| source == "escalation")
-        .unwrap()
-        .1;
+    let esc = the_escalation(&env, &dir);
     run_ok(
         &env,
         &dir,
@@ -1074,11 +1080,7 @@ fn a_close_recorded_before_occurrences_still_clears_its_escalation() {
     let env = TestEnv::new();
     let dir = env.demo();
     let impl_dir = dir.join(IMPL);
-    let esc = pending_ids(&env, &dir, &[])
-        .into_iter()
-        .find(|(source, _)| source == "escalation")
-        .unwrap()
-        .1;
+    let esc = the_escalation(&env, &dir);
     write(
         &impl_dir.join(".decisions.json"),
         &format!(
@@ -1095,16 +1097,11 @@ fn a_close_recorded_before_occurrences_still_clears_its_escalation() {
 
 /// The `similar_to` of each pending item, by id (`None`: not offered).
 fn offers(env: &TestEnv, dir: &Path) -> Vec<(String, Option<serde_json::Value>)> {
-    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    doc["items"]
-        .as_array()
-        .unwrap()
+    pending_items(env, dir)
         .iter()
         .map(|i| {
             (
-                i["id"].as_str().unwrap().to_string(),
+                i["id"].as_str().unwrap_or_default().to_string(),
                 i.get("similar_to").cloned(),
             )
         })
