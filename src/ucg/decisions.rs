@@ -57,6 +57,14 @@ pub fn answer_entries<'a>(
     bytes: &'a [u8],
     keep: &dyn Fn(&str) -> bool,
 ) -> Option<Vec<AnswerEntry<'a>>> {
+    answer_entries_where(bytes, &|entry| keep(&entry.id))
+}
+
+/// [`answer_entries`], `keep` judging each entry whole (its id, and whether it kept its question).
+pub fn answer_entries_where<'a>(
+    bytes: &'a [u8],
+    keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
+) -> Option<Vec<AnswerEntry<'a>>> {
     let text = std::str::from_utf8(bytes).ok()?;
     let mut scanner = Scanner::new(text, true);
     if text.starts_with('\u{feff}') {
@@ -276,7 +284,10 @@ impl<'a> Scanner<'a> {
 
     /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
     /// `keep` wants.
-    fn answer_entries(&mut self, keep: &dyn Fn(&str) -> bool) -> Option<Vec<AnswerEntry<'a>>> {
+    fn answer_entries(
+        &mut self,
+        keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
+    ) -> Option<Vec<AnswerEntry<'a>>> {
         let mut entries = Vec::new();
         self.list(|scanner| {
             if scanner.peek() == Some(b'{') {
@@ -304,14 +315,17 @@ impl<'a> Scanner<'a> {
                     *slot = scanner.text.get(start..scanner.pos);
                     Some(())
                 })?;
-                if let Some(id) = id.filter(|id| keep(id)) {
-                    entries.push(AnswerEntry {
+                if let Some(id) = id {
+                    let entry = AnswerEntry {
                         id,
                         answer,
                         action,
                         occurrence,
                         decision_needed,
-                    });
+                    };
+                    if keep(&entry) {
+                        entries.push(entry);
+                    }
                 }
                 Some(())
             } else {

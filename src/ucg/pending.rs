@@ -338,8 +338,11 @@ pub fn recorded<'b>(
     };
     let in_scope =
         |id: &str| !scopes.is_empty() && similarity::scope(id).is_some_and(|s| scopes.contains(s));
-    let keep = |id: &str| relevant(id) || in_scope(id);
-    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &keep)) {
+    // An entry that kept no question is only wanted for its own item (older files: one id test).
+    let keep = |entry: &decisions::AnswerEntry| {
+        relevant(&entry.id) || (entry.decision_needed.is_some() && in_scope(&entry.id))
+    };
+    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries_where(b, &keep)) {
         let mut answers = Answers::default();
         let mut found = Vec::new();
         for entry in entries {

@@ -1108,15 +1108,17 @@ fn offers(env: &TestEnv, dir: &Path) -> Vec<(String, Option<serde_json::Value>)>
         .collect()
 }
 
-#[test]
-fn a_reworded_red_is_offered_its_earlier_answer() {
-    let env = TestEnv::new();
-    let dir = env.demo();
+/// The demo's sessions RED, as first worded.
+const SESSIONS_RED: &str = "undecided-product:docs/prd.md:7662cf80acff";
+
+/// Closes the demo's sessions RED, then has the next preflight word it differently (a new id)
+/// and find an unrelated question in the same file.
+fn reword_the_sessions_red(env: &TestEnv, dir: &Path) {
     let impl_dir = dir.join(IMPL);
-    let old = "undecided-product:docs/prd.md:7662cf80acff";
+    let old = SESSIONS_RED;
     run_ok(
-        &env,
-        &dir,
+        env,
+        dir,
         &["resolve", "--close", "7662cf80acff", "--answer", "24 hours"],
     );
     // The answer keeps the question it answered.
@@ -1138,7 +1140,16 @@ fn a_reworded_red_is_offered_its_earlier_answer() {
          "decision_needed": "Which locales ship at launch?", "evidence": "e"},
     ]});
     write(&dir.join("scan.json"), &scan.to_string());
-    run_ok(&env, &dir, &["reds", "apply", "--scan", "scan.json"]);
+    run_ok(env, dir, &["reds", "apply", "--scan", "scan.json"]);
+}
+
+#[test]
+fn a_reworded_red_is_offered_its_earlier_answer() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let old = SESSIONS_RED;
+    reword_the_sessions_red(&env, &dir);
     let offered = offers(&env, &dir);
     let reworded = offered
         .iter()
@@ -1203,4 +1214,41 @@ fn a_reworded_red_is_offered_its_earlier_answer() {
         .collect();
     assert!(!ids.contains(&new.as_str()), "{ids:?}");
     assert_eq!(ids.len(), 2);
+}
+
+#[test]
+fn the_guided_pass_shows_the_rewording_and_reuses_the_answer() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    reword_the_sessions_red(&env, &dir);
+    let out = output_with_stdin(env.ucg(&dir).args(["resolve", "--interactive"]), b"r\nq\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("earlier   Do sessions expire, and after how long?"),
+        "{err}"
+    );
+    // Not a terminal: the word diff is marked as git's --word-diff marks it.
+    assert!(err.contains("[-expire,-]"), "{err}");
+    assert!(err.contains("answered  close: 24 hours"), "{err}");
+    assert!(err.contains("[r]euse"), "{err}");
+    assert!(
+        err.contains("closed — removed from .preflight-reds.json"),
+        "{err}"
+    );
+    let reused: Vec<serde_json::Value> = pending_items(&env, &dir);
+    assert!(reused
+        .iter()
+        .all(|i| i["kind"] != "undecided-product" || i.get("similar_to").is_none()));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(IMPL).join(".decisions.json")).unwrap())
+            .unwrap();
+    let entries = doc["decisions"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[1]["reused_from"], SESSIONS_RED);
+    assert_eq!(entries[1]["answer"], "24 hours");
+    assert_eq!(
+        entries[1]["decision_needed"],
+        "Do sessions expire and, if so, after how long?"
+    );
 }
