@@ -641,8 +641,13 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
     let mut expanded = expand_ids(answers, &found)?;
     // An answer keeps the question it answered; an escalation's, the occurrence.
+    let by_id: std::collections::HashMap<&str, &pending::PendingItem, foldhash::fast::RandomState> =
+        match expanded.is_empty() {
+            true => Default::default(),
+            false => found.items.iter().map(|i| (i.id.as_str(), i)).collect(),
+        };
     for answer in &mut expanded {
-        let Some(item) = found.items.iter().find(|i| i.id == answer.id) else {
+        let Some(item) = by_id.get(answer.id.as_str()) else {
             continue;
         };
         if item.source == Source::Escalation {
