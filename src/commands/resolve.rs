@@ -694,3 +694,30 @@ fn choose(found: &[PathBuf]) -> Result<PathBuf> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::word_diff;
+
+    #[test]
+    fn the_word_diff_is_coloured_only_where_colour_is_on() {
+        let (earlier, now) = (
+            "Do sessions expire, and after how long?",
+            "Do sessions expire and, if so, after how long?",
+        );
+        let plain = word_diff(earlier, now, false);
+        assert_eq!(
+            plain,
+            "Do sessions [-expire,-]{+expire and, if+} [-and-]{+so,+} after how long?"
+        );
+        let coloured = word_diff(earlier, now, true);
+        assert!(coloured.contains("\x1b[31mexpire,\x1b[m"), "{coloured:?}");
+        assert!(
+            coloured.contains("\x1b[32mexpire and, if\x1b[m"),
+            "{coloured:?}"
+        );
+        assert!(!coloured.contains("[-"));
+        // A control character in a question is shown, not sent to the terminal.
+        assert!(!word_diff("a\x1b[2Jb", "a c", true).contains("\x1b[2J"));
+    }
+}
