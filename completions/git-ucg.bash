@@ -1764,7 +1764,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__resolve)
-            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --mine --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
+            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --mine --reuse-similar --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

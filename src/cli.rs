@@ -326,7 +326,9 @@ pub struct ResumeArgs {
 input is a terminal (or with --interactive): each pending item in turn, with its kind, artifact, decision \
 and evidence; one key, no Enter needed on a terminal: `c` closes it (then its answer, which may not be \
 blank), `d` defers it (answer optional), `s` or Enter skips it, `q` or Ctrl-D quits, keeping everything \
-answered so far. An ID may be shortened to its 12-hex hash or \
+answered so far. An item whose question is a rewording of one answered before (same kind and source file, \
+words at least `git config ucg.similarity` alike, default 0.8) shows the earlier question and answer with \
+a word diff, and `r` reuses that answer. An ID may be shortened to its 12-hex hash or \
 a unique prefix.\n\n\
 Each answer is recorded in .decisions.json (read-modify-write keyed by id, under the \
 artifact directory's lock) and then applied: a closed RED leaves the registry through the `reds apply \
@@ -359,6 +361,11 @@ pub struct ResolveArgs {
     /// The guided pass asks only the items you decide (your user.email, by the ucg.decider rules).
     #[arg(long, conflicts_with_all = ["close", "defer", "answers", "branch"])]
     pub mine: bool,
+    /// Reuse, for every pending item without an answer, the answer on record for an earlier
+    /// wording of its question (same kind and source file, words at least `ucg.similarity` alike,
+    /// default 0.8), listing each; its entry notes `reused_from`.
+    #[arg(long, conflicts_with_all = ["interactive", "answers", "branch"])]
+    pub reuse_similar: bool,
     /// The run folder (under the runs root) whose decision log gets the pass's section.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,

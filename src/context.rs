@@ -323,6 +323,20 @@ impl Context {
         rules
     }
 
+    /// `ucg.similarity` in git's configuration: how alike (0 to 1) a reworded question's words
+    /// must be to an answered one's to be offered its answer. Unset: the default; a value outside
+    /// 0..1 (or not a number) is the error.
+    pub fn similarity_threshold(&self) -> std::result::Result<f64, String> {
+        let configured = self
+            .repo()
+            .ok()
+            .and_then(|repo| git::config_string(repo, "ucg.similarity"));
+        match configured {
+            None => Ok(crate::ucg::similarity::DEFAULT_THRESHOLD),
+            Some(value) => crate::ucg::similarity::threshold(&value),
+        }
+    }
+
     /// Whether strict mode is on (`ucg.gate.strict` in git's configuration).
     pub fn strict_mode(&self) -> bool {
         self.repo()

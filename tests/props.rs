@@ -692,3 +692,119 @@ proptest! {
         prop_assert!(merged.red_ids().all(|id| !all.contains(id)));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A close bound to an escalation's occurrence never clears a sidecar whose bytes differ from
+    /// the ones it answered; one recorded without an occurrence answers every occurrence.
+    #[test]
+    fn an_occurrence_bound_close_never_clears_other_bytes(
+        answered in proptest::collection::vec(any::<u8>(), 0..64),
+        now in prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..64),
+            Just(Vec::new()),
+        ],
+        same in any::<bool>(),
+        bound in any::<bool>(),
+    ) {
+        use git_ucg::ucg::pending::{self, Answers, OnRecord, Pending, PendingItem, Source};
+        use std::borrow::Cow;
+        let now = if same { answered.clone() } else { now };
+        let item = PendingItem {
+            id: "budget-overrun:.escalation-7-3.md:0123456789ab".into(),
+            source: Source::Escalation,
+            kind: "budget-overrun".into(),
+            artifact: "impl/escalation-7-3.json".into(),
+            decision_needed: "re-scope".into(),
+            evidence: String::new(),
+            answer: None,
+            action: None,
+            row: None,
+            deciders: Vec::new(),
+            occurrence: Some(pending::occurrence(&now)),
+            origin: ".escalation-7-3.md".into(),
+            similar_to: None,
+        };
+        let recorded = pending::occurrence(&answered);
+        let mut answers = Answers::default();
+        answers.insert(
+            Cow::Borrowed(item.id.as_str()),
+            OnRecord {
+                answer: Cow::Borrowed("split"),
+                action: Cow::Borrowed("close"),
+                occurrence: bound.then_some(Cow::Borrowed(recorded.as_str())),
+            },
+        );
+        let laid = pending::with_answers(
+            Pending { items: vec![item.clone()], ..Pending::default() },
+            &answers,
+        );
+        let closes = laid.items[0].action.as_deref() == Some("close");
+        if bound && answered != now {
+            prop_assert!(!closes);
+        }
+        prop_assert_eq!(closes, !bound || answered == now);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// An earlier answer is offered only within its kind and source file, whatever the texts.
+    #[test]
+    fn reuse_never_crosses_kinds_or_source_files(
+        earlier in proptest::collection::vec(
+            (0..3usize, 0..3usize, "[a-f]{12}", proptest::collection::vec("(sessions|expire|after|how|long|do)", 1..6)),
+            0..8,
+        ),
+        item in (0..3usize, 0..3usize, proptest::collection::vec("(sessions|expire|after|how|long|do)", 1..6)),
+        threshold in 0.0..=1.0f64,
+    ) {
+        use git_ucg::ucg::pending::{self, Earlier, Pending, PendingItem, Source};
+        use git_ucg::ucg::similarity;
+        use std::borrow::Cow;
+        const KINDS: [&str; 3] = ["undecided-product", "undecided-architecture", "budget-overrun"];
+        const PATHS: [&str; 3] = ["docs/prd.md", "docs/arch.md", "docs/sub/prd.md"];
+        let earlier: Vec<Earlier> = earlier
+            .into_iter()
+            .map(|(k, p, hash, words)| Earlier {
+                id: Cow::Owned(format!("{}:{}:{hash}", KINDS[k], PATHS[p])),
+                answer: Cow::Borrowed("yes"),
+                action: Cow::Borrowed("close"),
+                decision_needed: Cow::Owned(words.join(" ")),
+            })
+            .collect();
+        let (k, p, words) = item;
+        let id = format!("{}:{}:999999999999", KINDS[k], PATHS[p]);
+        let mut found = Pending {
+            items: vec![PendingItem {
+                id: id.clone(),
+                source: Source::Red,
+                kind: KINDS[k].into(),
+                artifact: "impl/.preflight-reds.json".into(),
+                decision_needed: words.join(" "),
+                evidence: String::new(),
+                answer: None,
+                action: None,
+                row: None,
+                deciders: Vec::new(),
+                occurrence: None,
+                origin: PATHS[p].into(),
+                similar_to: None,
+            }],
+            ..Pending::default()
+        };
+        pending::offer_similar(&mut found, &earlier, threshold);
+        if let Some(offer) = &found.items[0].similar_to {
+            prop_assert_eq!(similarity::scope(&offer.id), similarity::scope(&id));
+            prop_assert!(offer.ratio >= threshold);
+        }
+        // Offered whenever some earlier question in scope is alike enough.
+        let in_scope = earlier.iter().any(|e| {
+            similarity::scope(&e.id) == similarity::scope(&id)
+                && similarity::ratio(&e.decision_needed, &found.items[0].decision_needed) >= threshold
+        });
+        prop_assert_eq!(found.items[0].similar_to.is_some(), in_scope);
+    }
+}

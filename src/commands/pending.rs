@@ -27,13 +27,21 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         None => p,
     };
     let (impl_dir, ledger) = (place(impl_dir), place(ledger));
-    let mut found = pending::enumerate(
+    let threshold = ctx.similarity_threshold().unwrap_or_else(|problem| {
+        eprintln!(
+            "warning: {problem}; using {}",
+            crate::ucg::similarity::DEFAULT_THRESHOLD
+        );
+        crate::ucg::similarity::DEFAULT_THRESHOLD
+    });
+    let mut found = pending::enumerate_offering(
         &PendingInputs {
             project_root: &project_root,
             impl_dir: &impl_dir,
             ledger: &ledger,
         },
         source,
+        threshold,
     );
     pending::assign_deciders(&mut found.items, &ctx.decider_rules());
     // `--mine` / `--for EMAIL`: only the items that person decides.
@@ -125,7 +133,15 @@ pub fn human(found: &Pending, width: Option<usize>) -> String {
                     format!("  [{action} on record]")
                 }
                 (Some(action), Some(answer)) => format!("  [{action} on record: {answer}]"),
-                _ => String::new(),
+                _ => match &item.similar_to {
+                    Some(earlier) => format!(
+                        "  [reworded? {} was answered {}: {}]",
+                        earlier.id.rsplit(':').next().unwrap_or(&earlier.id),
+                        earlier.action,
+                        earlier.answer
+                    ),
+                    None => String::new(),
+                },
             };
             let mut row = vec![
                 handle,

@@ -9,9 +9,10 @@ use crate::output::Key;
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::pending::{Pending, PendingItem, Source};
 use crate::ucg::resolve::{
-    append_to_log, commit, decision_log_folder, enumerate, read_answers_doc, Answer, Applied,
-    Change, Chooser, Outcome, Pass,
+    append_to_log, commit, decision_log_folder, enumerate, enumerate_offering, read_answers_doc,
+    Answer, Applied, Change, Chooser, Outcome, Pass,
 };
+use crate::ucg::similarity::{self, Piece};
 use crate::ucg::{resume, runs};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         return branch::run(ctx, args, name);
     }
     let given = given_answers(args)?;
-    let nothing_given = given.is_empty() && args.answers.is_none();
+    let nothing_given = given.is_empty() && args.answers.is_none() && !args.reuse_similar;
     let terminal = std::io::stdin().is_terminal();
     let interactive = args.interactive || (nothing_given && terminal);
     // Nothing given and no one to ask: what is on record is applied, and the rest is not asked.
@@ -61,6 +62,14 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         by: ctx.repo().ok().and_then(crate::git::user_email),
     };
     run.check_log_target()?;
+    // How alike a reworded question must be to be offered an earlier answer: a threshold that
+    // cannot be read refuses the passes that would offer one.
+    let threshold = match interactive || args.reuse_similar {
+        false => similarity::DEFAULT_THRESHOLD,
+        true => ctx.similarity_threshold().map_err(|problem| {
+            Error::new(problem).hint("set a number from 0 to 1: git config ucg.similarity 0.8")
+        })?,
+    };
     let rules = ctx.decider_rules();
     // `--mine`: the guided pass walks only the items whose deciders name you.
     let mine = match args.mine {
@@ -76,10 +85,11 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         ),
     };
     let mut outcome = Outcome::default();
-    let pass = |outcome: &mut Outcome| -> Result<()> {
+    let mut reused = Vec::new();
+    let mut pass = |outcome: &mut Outcome| -> Result<()> {
         if interactive {
             read_answers_doc(&run)?;
-            let mut before = enumerate(&run);
+            let mut before = enumerate_offering(&run, threshold);
             crate::ucg::pending::assign_deciders(&mut before.items, &rules);
             if let Some(email) = &mine {
                 before
@@ -88,7 +98,29 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             }
             // Closes already on record are applied first, without asking.
             commit(&run, &[], outcome)?;
-            guided_pass(&run, &before, outcome)
+            guided_pass(&run, &before, outcome, ctx.color)
+        } else if args.reuse_similar {
+            // Earlier answers first: an answer given with it for the same item wins.
+            let offered = enumerate_offering(&run, threshold);
+            let mut answers: Vec<Answer> = offered.items.iter().filter_map(reuse).collect();
+            for answer in &answers {
+                let from = answer.reused_from.as_deref().unwrap_or_default();
+                let ratio = offered
+                    .items
+                    .iter()
+                    .find(|i| i.id == answer.id)
+                    .and_then(|i| i.similar_to.as_ref())
+                    .map_or(0.0, |s| s.ratio);
+                reused.push(format!(
+                    "  {}  {} as {from} (words {:.0}% alike): {}\n",
+                    answer.id,
+                    answer.action.name(),
+                    ratio * 100.0,
+                    answer.answer
+                ));
+            }
+            answers.extend(given.iter().cloned());
+            commit(&run, &answers, outcome)
         } else {
             // Also with nothing given: what an earlier pass recorded and did not apply is applied.
             commit(&run, &given, outcome)
@@ -151,7 +183,14 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         ));
     }
     let mut out = std::io::stdout().lock();
-    let mut text = hand_back(&run, &after, &outcome, logged.as_deref());
+    let mut text = String::new();
+    if args.reuse_similar {
+        match reused.is_empty() {
+            true => text.push_str("Reused: none (no pending question rewords an answered one)\n"),
+            false => text.push_str(&format!("Reused: {}\n{}", reused.len(), reused.concat())),
+        }
+    }
+    text.push_str(&hand_back(&run, &after, &outcome, logged.as_deref()));
     text.push_str(&what_changed(ctx, &run, &outcome));
     if !outcome.applied.is_empty() {
         // Where the run goes next (a pass that only deferred hands nothing back).
@@ -269,9 +308,42 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
         .collect()
 }
 
+/// The answer an item's earlier wording offers it (`similar_to`) as its own, noting where it came
+/// from; none when the earlier action is neither close nor defer, or is a close without an answer.
+fn reuse(item: &PendingItem) -> Option<Answer> {
+    let earlier = item.similar_to.as_ref()?;
+    let action = match earlier.action.as_str() {
+        "close" if !earlier.answer.trim().is_empty() => Action::Close,
+        "defer" => Action::Defer,
+        _ => return None,
+    };
+    Some(Answer {
+        reused_from: Some(earlier.id.clone()),
+        ..Answer::new(item.id.clone(), earlier.answer.clone(), action)
+    })
+}
+
+/// The word diff from an earlier question to the new one: on a terminal (the colour rules) words
+/// gone in red and new words in green; otherwise as `git diff --word-diff` marks them,
+/// `[-gone-]` and `{+new+}`.
+fn word_diff(earlier: &str, now: &str, color: bool) -> String {
+    let mut out = String::new();
+    for (piece, text) in similarity::word_diff(earlier, now) {
+        let text = crate::render::visible::escape_controls(&text, &[]);
+        match (piece, color) {
+            (Piece::Same, _) => out.push_str(&text),
+            (Piece::Gone, true) => out.push_str(&format!("\x1b[31m{text}\x1b[m")),
+            (Piece::New, true) => out.push_str(&format!("\x1b[32m{text}\x1b[m")),
+            (Piece::Gone, false) => out.push_str(&format!("[-{text}-]")),
+            (Piece::New, false) => out.push_str(&format!("{{+{text}+}}")),
+        }
+    }
+    out
+}
+
 /// The interactive pass: every pending item once, in order; each answer recorded and applied at
 /// once, so quitting keeps everything answered so far.
-fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<()> {
+fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool) -> Result<()> {
     let asked: Vec<&PendingItem> = pending
         .items
         .iter()
@@ -306,8 +378,28 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<(
         if let (Some("defer"), Some(answer)) = (item.action.as_deref(), &item.answer) {
             eprintln!("  deferred before: {answer}");
         }
-        let action = match choose_action()? {
+        if let Some(earlier) = &item.similar_to {
+            eprintln!(
+                "  reworded? {} was answered before (words {:.0}% alike):",
+                earlier.id,
+                earlier.ratio * 100.0
+            );
+            eprintln!("  earlier   {}", earlier.decision_needed);
+            eprintln!(
+                "  wording   {}",
+                word_diff(&earlier.decision_needed, &item.decision_needed, color)
+            );
+            eprintln!("  answered  {}: {}", earlier.action, earlier.answer);
+        }
+        let reusable = reuse(item);
+        let action = match choose_action(reusable.is_some())? {
             Choice::Act(action) => action,
+            Choice::Reuse => {
+                if let Some(answer) = reusable {
+                    answer_one(run, &answer, outcome)?;
+                }
+                continue;
+            }
             Choice::Skip => {
                 eprintln!("  skipped — nothing recorded");
                 continue;
@@ -344,42 +436,53 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome) -> Result<(
 (Ctrl-D stops the pass, keeping what was answered)"
             );
         };
-        let answer = Answer::new(item.id.clone(), answer, action);
-        let applied_before = outcome.applied.len();
-        commit(run, std::slice::from_ref(&answer), outcome)?;
-        // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
-        append_to_log(run, outcome)?;
-        eprintln!(
-            "{}",
-            confirmation(
-                run,
-                &answer,
-                outcome.applied.get(applied_before..).unwrap_or_default()
-            )
-        );
+        answer_one(run, &Answer::new(item.id.clone(), answer, action), outcome)?;
     }
+    Ok(())
+}
+
+/// One answer of the guided pass: recorded and applied, logged, and confirmed.
+fn answer_one(run: &Pass, answer: &Answer, outcome: &mut Outcome) -> Result<()> {
+    let applied_before = outcome.applied.len();
+    commit(run, std::slice::from_ref(answer), outcome)?;
+    // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
+    append_to_log(run, outcome)?;
+    eprintln!(
+        "{}",
+        confirmation(
+            run,
+            answer,
+            outcome.applied.get(applied_before..).unwrap_or_default()
+        )
+    );
     Ok(())
 }
 
 /// What the operator chose for one item.
 enum Choice {
     Act(Action),
+    /// Record the earlier wording's answer for this item.
+    Reuse,
     Skip,
     Quit,
     /// End of input (Ctrl-D): the pass stops, as with quit.
     End,
 }
 
-/// One key on a terminal (no Enter; Enter takes the default, skip); a whole line otherwise.
-fn choose_action() -> Result<Choice> {
-    const PROMPT: &str = "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ";
+/// One key on a terminal (no Enter; Enter takes the default, skip); a whole line otherwise. `r`
+/// (reuse) is offered when the item rewords an answered question.
+fn choose_action(reusable: bool) -> Result<Choice> {
+    let prompt = match reusable {
+        true => "[c]lose, [d]efer, [r]euse, [s]kip, [q]uit (Enter: skip)? ",
+        false => "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ",
+    };
     loop {
-        let given = match crate::output::ask_key(PROMPT)? {
+        let given = match crate::output::ask_key(prompt)? {
             Some(Key::Char(c)) => c.to_string(),
             Some(Key::Enter) => String::new(),
             Some(Key::End) => return Ok(Choice::End),
             Some(Key::Other) => "?".to_string(),
-            None => match crate::output::ask(PROMPT)? {
+            None => match crate::output::ask(prompt)? {
                 Some(line) => line,
                 None => {
                     // The prompt's line is ended before the last words.
@@ -393,6 +496,10 @@ fn choose_action() -> Result<Choice> {
             "d" | "defer" => return Ok(Choice::Act(Action::Defer)),
             "s" | "skip" | "" => return Ok(Choice::Skip),
             "q" | "quit" => return Ok(Choice::Quit),
+            "r" | "reuse" if reusable => return Ok(Choice::Reuse),
+            _ if reusable => eprintln!(
+                "  c closes, d defers, r reuses the earlier answer, s (or Enter) skips, q quits"
+            ),
             _ => eprintln!("  c closes, d defers, s (or Enter) skips, q quits"),
         }
     }
@@ -585,5 +692,32 @@ fn choose(found: &[PathBuf]) -> Result<PathBuf> {
         if let Some(dir) = pick.and_then(|n| found.get(n)) {
             return Ok(dir.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word_diff;
+
+    #[test]
+    fn the_word_diff_is_coloured_only_where_colour_is_on() {
+        let (earlier, now) = (
+            "Do sessions expire, and after how long?",
+            "Do sessions expire and, if so, after how long?",
+        );
+        let plain = word_diff(earlier, now, false);
+        assert_eq!(
+            plain,
+            "Do sessions [-expire,-]{+expire and, if+} [-and-]{+so,+} after how long?"
+        );
+        let coloured = word_diff(earlier, now, true);
+        assert!(coloured.contains("\x1b[31mexpire,\x1b[m"), "{coloured:?}");
+        assert!(
+            coloured.contains("\x1b[32mexpire and, if\x1b[m"),
+            "{coloured:?}"
+        );
+        assert!(!coloured.contains("[-"));
+        // A control character in a question is shown, not sent to the terminal.
+        assert!(!word_diff("a\x1b[2Jb", "a c", true).contains("\x1b[2J"));
     }
 }

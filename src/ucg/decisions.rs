@@ -35,13 +35,18 @@ pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
 }
 
 /// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
-/// and the JSON text of its `answer` and `action` values (`None`: absent). Of a repeated key, the
-/// last one counts, as in a dict.
+/// the JSON text of its `answer` and `action` values (`None`: absent), and its `occurrence` when
+/// that is a string (the escalation sidecar it answered). Of a repeated key, the last one counts,
+/// as in a dict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnswerEntry<'a> {
     pub id: Cow<'a, str>,
     pub answer: Option<&'a str>,
     pub action: Option<&'a str>,
+    pub occurrence: Option<Cow<'a, str>>,
+    /// Its `decision_needed` when that is a string: the question it answered, kept with answers
+    /// recorded since git-ucg keeps it (for reworded questions).
+    pub decision_needed: Option<Cow<'a, str>>,
 }
 
 /// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
@@ -51,6 +56,14 @@ pub struct AnswerEntry<'a> {
 pub fn answer_entries<'a>(
     bytes: &'a [u8],
     keep: &dyn Fn(&str) -> bool,
+) -> Option<Vec<AnswerEntry<'a>>> {
+    answer_entries_where(bytes, &|entry| keep(&entry.id))
+}
+
+/// [`answer_entries`], `keep` judging each entry whole (its id, and whether it kept its question).
+pub fn answer_entries_where<'a>(
+    bytes: &'a [u8],
+    keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
 ) -> Option<Vec<AnswerEntry<'a>>> {
     let text = std::str::from_utf8(bytes).ok()?;
     let mut scanner = Scanner::new(text, true);
@@ -271,14 +284,24 @@ impl<'a> Scanner<'a> {
 
     /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
     /// `keep` wants.
-    fn answer_entries(&mut self, keep: &dyn Fn(&str) -> bool) -> Option<Vec<AnswerEntry<'a>>> {
+    fn answer_entries(
+        &mut self,
+        keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
+    ) -> Option<Vec<AnswerEntry<'a>>> {
         let mut entries = Vec::new();
         self.list(|scanner| {
             if scanner.peek() == Some(b'{') {
                 let (mut id, mut answer, mut action) = (None, None, None);
+                let (mut occurrence, mut decision_needed) = (None, None);
                 scanner.members(3, |scanner, key| {
                     if key.is("id") {
                         return scanner.field(&mut id);
+                    }
+                    if key.is("occurrence") {
+                        return scanner.field(&mut occurrence);
+                    }
+                    if key.is("decision_needed") {
+                        return scanner.field(&mut decision_needed);
                     }
                     let slot = if key.is("answer") {
                         &mut answer
@@ -292,8 +315,17 @@ impl<'a> Scanner<'a> {
                     *slot = scanner.text.get(start..scanner.pos);
                     Some(())
                 })?;
-                if let Some(id) = id.filter(|id| keep(id)) {
-                    entries.push(AnswerEntry { id, answer, action });
+                if let Some(id) = id {
+                    let entry = AnswerEntry {
+                        id,
+                        answer,
+                        action,
+                        occurrence,
+                        decision_needed,
+                    };
+                    if keep(&entry) {
+                        entries.push(entry);
+                    }
                 }
                 Some(())
             } else {

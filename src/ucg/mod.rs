@@ -22,5 +22,6 @@ pub mod registry;
 pub mod resolve;
 pub mod resume;
 pub mod runs;
+pub mod similarity;
 pub mod sprint;
 pub mod status;

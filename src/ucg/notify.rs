@@ -150,6 +150,9 @@ mod tests {
             action: None,
             row: None,
             deciders: deciders.iter().map(|d| d.to_string()).collect(),
+            occurrence: None,
+            origin: String::new(),
+            similar_to: None,
         }
     }
 

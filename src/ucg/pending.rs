@@ -7,7 +7,8 @@
 //! 2. `escalation-<story>.json`: id = mint(kind, source, decision_needed) of its fields; pending
 //!    while the sidecar exists. A raw `.escalation-<story>.md` without a sidecar is unpromoted: shown,
 //!    not answerable until promoted — unless a close on record names it (the residual a close
-//!    leaves on purpose).
+//!    leaves on purpose). A close bound to an occurrence (the SHA-256 of the sidecar it answered)
+//!    does not answer a sidecar with other bytes under the same id: a recurrence is pending again.
 //! 3. Deferred-work ledger rows with `source` `decision` and `status` `open`, in every table: id =
 //!    mint("decision", the ledger's path relative to the project root, the row's reason).
 
@@ -15,7 +16,7 @@ use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
 use crate::ucg::decisions::{self, DECISIONS_FILE};
 use crate::ucg::reds::{Registry, REGISTRY_FILE};
-use crate::ucg::{escalations, ids, ledger};
+use crate::ucg::{escalations, ids, ledger, similarity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
@@ -49,6 +50,41 @@ pub struct PendingItem {
     pub row: Option<String>,
     /// Who decides it (`ucg.decider` rules; empty when none names its kind).
     pub deciders: Vec<String>,
+    /// An escalation's occurrence: the lowercase hex SHA-256 of its sidecar's bytes as read. A
+    /// close recorded with another occurrence answered an earlier escalation with the same id.
+    #[serde(skip)]
+    pub occurrence: Option<String>,
+    /// The item's source as its artifact names it: a RED's registry `source` (`docs/prd.md:7`),
+    /// an escalation's `source`, the ledger's path for a ledger decision.
+    #[serde(skip)]
+    pub origin: String,
+    /// An answer on record for an earlier wording of this question (same kind, same source
+    /// file, a similar decision text), when this item has none of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similar_to: Option<SimilarTo>,
+}
+
+/// An earlier question's answer a pending item may reuse (see [`offer_similar`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SimilarTo {
+    pub id: String,
+    pub action: String,
+    pub answer: String,
+    /// The word ratio of the two decision texts (`ucg::similarity::ratio`).
+    pub ratio: f64,
+    /// The earlier question, as recorded with its answer.
+    #[serde(skip)]
+    pub decision_needed: String,
+}
+
+/// An answer on record that kept the question it answered (its `decision_needed`), in the scope
+/// (kind and source file) of some item: what a reworded question may reuse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Earlier<'e> {
+    pub id: Cow<'e, str>,
+    pub answer: Cow<'e, str>,
+    pub action: Cow<'e, str>,
+    pub decision_needed: Cow<'e, str>,
 }
 
 impl PendingItem {
@@ -196,10 +232,57 @@ fn checked(
     })
 }
 
-/// The answers on record by id: (answer, action), borrowed from the parsed entries; a later entry
-/// for the same id wins, but never over a close.
-pub type Answers<'e> =
-    HashMap<Cow<'e, str>, (Cow<'e, str>, Cow<'e, str>), foldhash::fast::RandomState>;
+/// The answers on record by id, borrowed from the parsed entries; a later entry for the same id
+/// wins, but never over a close.
+pub type Answers<'e> = HashMap<Cow<'e, str>, OnRecord<'e>, foldhash::fast::RandomState>;
+
+/// One answer on record: its `answer` and `action` as Python's `str()` prints them, and the
+/// escalation occurrence it answered (its `occurrence`, when that is a string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnRecord<'e> {
+    pub answer: Cow<'e, str>,
+    pub action: Cow<'e, str>,
+    pub occurrence: Option<Cow<'e, str>>,
+}
+
+impl OnRecord<'_> {
+    pub fn closes(&self) -> bool {
+        self.action == "close"
+    }
+
+    /// Whether this answer is about `item` as it stands: always, except an answer bound to an
+    /// escalation's occurrence (docs/product.md §4) when the sidecar now holds another one. An
+    /// answer without an occurrence (recorded before they were) matches every occurrence.
+    pub fn answers(&self, item: &PendingItem) -> bool {
+        match (&self.occurrence, item.source) {
+            (Some(recorded), Source::Escalation) => {
+                item.occurrence.as_deref() == Some(recorded.as_ref())
+            }
+            _ => true,
+        }
+    }
+
+    fn owned(&self) -> OnRecord<'static> {
+        let owned = |text: &Cow<str>| Cow::Owned(text.to_string());
+        OnRecord {
+            answer: owned(&self.answer),
+            action: owned(&self.action),
+            occurrence: self.occurrence.as_ref().map(owned),
+        }
+    }
+}
+
+/// The occurrence of an escalation sidecar: the lowercase hex SHA-256 of its bytes.
+pub fn occurrence(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write;
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        })
+}
 
 /// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
 /// refuse to write it (then no answer is read from it: every item it would close stands).
@@ -232,27 +315,118 @@ pub fn recorded_answers<'b>(
     bytes: Option<&'b [u8]>,
     pending: &Pending,
 ) -> (Answers<'b>, Option<Blocker>) {
+    let (answers, _, blocker) = recorded(inputs, bytes, pending, false);
+    (answers, blocker)
+}
+
+/// [`recorded_answers`], and with `earlier` the answers that kept their question in the scope of
+/// some item (see [`Earlier`]), from the same scan.
+pub fn recorded<'b>(
+    inputs: &PendingInputs,
+    bytes: Option<&'b [u8]>,
+    pending: &Pending,
+    earlier: bool,
+) -> (Answers<'b>, Vec<Earlier<'b>>, Option<Blocker>) {
     let relevant = relevance(pending);
-    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &relevant)) {
+    let scopes: std::collections::HashSet<&str, foldhash::fast::RandomState> = match earlier {
+        true => pending
+            .items
+            .iter()
+            .filter_map(|i| similarity::scope(&i.id))
+            .collect(),
+        false => Default::default(),
+    };
+    let in_scope =
+        |id: &str| !scopes.is_empty() && similarity::scope(id).is_some_and(|s| scopes.contains(s));
+    // An entry that kept no question is only wanted for its own item (older files: one id test).
+    let keep = |entry: &decisions::AnswerEntry| {
+        relevant(&entry.id) || (entry.decision_needed.is_some() && in_scope(&entry.id))
+    };
+    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries_where(b, &keep)) {
         let mut answers = Answers::default();
+        let mut found = Vec::new();
         for entry in entries {
-            let answer = (
-                decisions::field_text(entry.answer),
-                decisions::field_text(entry.action),
-            );
+            if let Some(question) = entry.decision_needed.filter(|_| in_scope(&entry.id)) {
+                found.push(Earlier {
+                    id: entry.id.clone(),
+                    answer: decisions::field_text(entry.answer),
+                    action: decisions::field_text(entry.action),
+                    decision_needed: question,
+                });
+            }
+            if !relevant(&entry.id) {
+                continue;
+            }
+            let answer = OnRecord {
+                answer: decisions::field_text(entry.answer),
+                action: decisions::field_text(entry.action),
+                occurrence: entry.occurrence,
+            };
             record(&mut answers, entry.id, answer);
         }
-        return (answers, None);
+        return (answers, found, None);
     }
     let (entries, blocker) = recorded_entries(inputs, bytes);
     let answers = answers_for(&entries, pending)
         .into_iter()
-        .map(|(id, (answer, action))| {
-            let owned = |text: Cow<str>| Cow::Owned(text.into_owned());
-            (owned(id), (owned(answer), owned(action)))
+        .map(|(id, answer)| (Cow::Owned(id.into_owned()), answer.owned()))
+        .collect();
+    let owned = |text: &str| Cow::Owned(text.to_string());
+    let found = entries
+        .iter()
+        .filter_map(Value::as_object)
+        .filter_map(|entry| {
+            let id = entry.get("id")?.as_str().filter(|id| in_scope(id))?;
+            Some(Earlier {
+                id: owned(id),
+                answer: Cow::Owned(cell(entry.get("answer")).into_owned()),
+                action: Cow::Owned(cell(entry.get("action")).into_owned()),
+                decision_needed: owned(entry.get("decision_needed")?.as_str()?),
+            })
         })
         .collect();
-    (answers, blocker)
+    (answers, found, blocker)
+}
+
+/// Offers each item without an answer of its own the answer of the earlier question most like it
+/// (same kind and source file, a word ratio of at least `threshold`: `ucg::similarity`).
+pub fn offer_similar(pending: &mut Pending, earlier: &[Earlier], threshold: f64) {
+    if earlier.is_empty() {
+        return;
+    }
+    for item in pending.items.iter_mut().filter(|i| i.action.is_none()) {
+        let candidates = earlier
+            .iter()
+            .map(|e| (e.id.as_ref(), e.decision_needed.as_ref()));
+        let found = similarity::best_match(&item.id, &item.decision_needed, candidates, threshold);
+        item.similar_to = found.and_then(|(index, ratio)| {
+            let e = earlier.get(index)?;
+            Some(SimilarTo {
+                id: e.id.to_string(),
+                action: e.action.to_string(),
+                answer: e.answer.to_string(),
+                ratio,
+                decision_needed: e.decision_needed.to_string(),
+            })
+        });
+    }
+}
+
+/// [`enumerate`], each item without an answer offered an earlier question's (see
+/// [`offer_similar`]).
+pub fn enumerate_offering(
+    inputs: &PendingInputs,
+    source: &ArtifactSource,
+    threshold: f64,
+) -> Pending {
+    let artifacts = Artifacts::read(inputs, source).0;
+    let mut found = enumerate_unanswered(inputs, &artifacts);
+    let (answers, earlier, corrupt) =
+        recorded(inputs, artifacts.decisions.as_deref(), &found, true);
+    found.blockers.extend(corrupt);
+    let mut found = with_answers(found, &answers);
+    offer_similar(&mut found, &earlier, threshold);
+    found
 }
 
 /// Whether an answer's id bears on `pending`: it is one of its items', or a close of it would
@@ -273,11 +447,9 @@ pub fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
 
 /// Records an answer: a later entry wins, except over a close (the registry writer counts an id
 /// closed when any entry closes it, and every reader must agree with it).
-fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: (Cow<'e, str>, Cow<'e, str>)) {
-    let closed = answers
-        .get(id.as_ref())
-        .is_some_and(|(_, action)| action == "close");
-    if !closed || answer.1 == "close" {
+fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: OnRecord<'e>) {
+    let closed = answers.get(id.as_ref()).is_some_and(OnRecord::closes);
+    if !closed || answer.closes() {
         answers.insert(id, answer);
     }
 }
@@ -296,7 +468,14 @@ pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
         else {
             continue;
         };
-        let answer = (cell(entry.get("answer")), cell(entry.get("action")));
+        let answer = OnRecord {
+            answer: cell(entry.get("answer")),
+            action: cell(entry.get("action")),
+            occurrence: entry
+                .get("occurrence")
+                .and_then(Value::as_str)
+                .map(Cow::Borrowed),
+        };
         record(&mut answers, Cow::Borrowed(id), answer);
     }
     answers
@@ -350,18 +529,20 @@ pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending 
 }
 
 /// The answers on record laid over an enumeration: REDs closed on record are not pending (their
-/// close is applied by the registry writer), every item shows its recorded answer, and a raw
+/// close is applied by the registry writer), every item shows its recorded answer — but an
+/// escalation only one bound to its present occurrence, or to none —, and a raw
 /// marker whose promoted escalation was closed is the residual the close leaves on purpose (the
 /// closed id's path, between its kind and its digest, names the marker), not an unpromoted one.
 pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
-    let closed = |id: &str| answers.get(id).is_some_and(|(_, action)| action == "close");
+    let closed = |id: &str| answers.get(id).is_some_and(OnRecord::closes);
     pending
         .items
         .retain(|item| !(item.source == Source::Red && closed(&item.id)));
     for item in &mut pending.items {
-        if let Some((answer, action)) = answers.get(item.id.as_str()) {
-            item.answer = Some(answer.to_string());
-            item.action = Some(action.to_string());
+        let on_record = answers.get(item.id.as_str());
+        if let Some(on_record) = on_record.filter(|a| a.answers(item)) {
+            item.answer = Some(on_record.answer.to_string());
+            item.action = Some(on_record.action.to_string());
         }
     }
     let closed_markers = markers_closed(answers);
@@ -375,7 +556,7 @@ pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
 pub fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a str> {
     answers
         .iter()
-        .filter(|(_, (_, action))| action == "close")
+        .filter(|(_, answer)| answer.closes())
         .filter_map(|(id, _)| marker_named(id.as_ref()))
         .collect()
 }
@@ -426,7 +607,6 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     pending.registry_ids.push(id.clone());
                 }
                 pending.items.push(PendingItem {
-                    id,
                     source: Source::Red,
                     kind: text("kind"),
                     artifact: registry_name.clone(),
@@ -436,6 +616,16 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
                     action: None,
                     row: None,
                     deciders: Vec::new(),
+                    occurrence: None,
+                    origin: match text("source") {
+                        source if source.is_empty() => similarity::scope(&id)
+                            .and_then(|s| s.split_once(':'))
+                            .map(|(_, path)| path.to_string())
+                            .unwrap_or_default(),
+                        source => source,
+                    },
+                    similar_to: None,
+                    id,
                 });
             }
         }
@@ -451,9 +641,8 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
         typed.push(story.to_string());
         let path = inputs.impl_dir.join(name);
         let artifact = relative(inputs.project_root, &path);
-        let fields = artifacts
-            .sidecars
-            .get(name)
+        let bytes = artifacts.sidecars.get(name);
+        let fields = bytes
             .and_then(|bytes| escalations::sidecar_payload(bytes))
             .and_then(|o| {
                 let field = |k: &str| o.get(k)?.as_str().map(str::to_string);
@@ -470,6 +659,8 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
         };
         pending.items.push(PendingItem {
             id: ids::mint(&kind, &origin, &decision_needed),
+            origin,
+            similar_to: None,
             source: Source::Escalation,
             kind,
             artifact,
@@ -479,6 +670,7 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             action: None,
             row: None,
             deciders: Vec::new(),
+            occurrence: bytes.map(|b| occurrence(b)),
         });
     }
     for name in names {
@@ -514,6 +706,9 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             action: None,
             row: Some(cell("id")).filter(|id| !id.is_empty()),
             deciders: Vec::new(),
+            occurrence: None,
+            origin: ledger_name.clone(),
+            similar_to: None,
         });
     }
     pending

@@ -49,6 +49,21 @@ pub struct Answer {
     /// When (UTC, ISO-8601 to the second), stamped when the answer is recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at: Option<String>,
+    /// For an escalation, the occurrence answered (the SHA-256 of its sidecar's bytes as read),
+    /// stamped when the answer is recorded: a later escalation with the same id is asked again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<String>,
+    /// The question answered — its kind, source and decision text —, stamped when the answer is
+    /// recorded, so that a reworded question can be offered this answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision_needed: Option<String>,
+    /// The id whose answer this one reuses (a reworded question's earlier wording).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<String>,
 }
 
 impl Answer {
@@ -60,6 +75,11 @@ impl Answer {
             action,
             by: None,
             at: None,
+            occurrence: None,
+            kind: None,
+            source: None,
+            decision_needed: None,
+            reused_from: None,
         }
     }
 }
@@ -146,14 +166,23 @@ pub fn closed_in_pieces(entries: &[FileEntry], pieces: &[Piece]) -> IdSet {
         .collect()
 }
 
-/// The entry that records `answer`: `id`, `answer`, `action`, then `by` and `at` when stamped
-/// (keys the registry writer and UltraCode Goal's readers ignore).
+/// The entry that records `answer`: `id`, `answer`, `action`, then `by`, `at`, `occurrence`,
+/// `kind`, `source`, `decision_needed` and `reused_from` when stamped (keys the registry writer
+/// and UltraCode Goal's readers ignore).
 fn record(answer: &Answer) -> Value {
     let mut record = Object::default();
     record.insert("id".into(), Value::Str(answer.id.clone()));
     record.insert("answer".into(), Value::Str(answer.answer.clone()));
     record.insert("action".into(), Value::Str(answer.action.name().into()));
-    for (key, value) in [("by", &answer.by), ("at", &answer.at)] {
+    for (key, value) in [
+        ("by", &answer.by),
+        ("at", &answer.at),
+        ("occurrence", &answer.occurrence),
+        ("kind", &answer.kind),
+        ("source", &answer.source),
+        ("decision_needed", &answer.decision_needed),
+        ("reused_from", &answer.reused_from),
+    ] {
         if let Some(value) = value {
             record.insert(key.into(), Value::Str(value.clone()));
         }
@@ -421,6 +450,12 @@ pub fn enumerate(pass: &Pass) -> Pending {
     pending::enumerate(&inputs(pass), &ArtifactSource::WorkTree)
 }
 
+/// [`enumerate`], each item without an answer offered the answer of an earlier wording of its
+/// question (`pending::offer_similar`) at `threshold`.
+pub fn enumerate_offering(pass: &Pass, threshold: f64) -> Pending {
+    pending::enumerate_offering(&inputs(pass), &ArtifactSource::WorkTree, threshold)
+}
+
 /// The answers with each short id made whole: an id that is not one the run knows stands for the
 /// ledger decision whose row id it is (`d2`), else the single known id whose 12-hex hash it is, or
 /// begins, or whose whole text it begins. Several such
@@ -604,7 +639,24 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     let file = doc;
     let entries = file.entries();
     // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
-    let expanded = expand_ids(answers, &found)?;
+    let mut expanded = expand_ids(answers, &found)?;
+    // An answer keeps the question it answered; an escalation's, the occurrence.
+    let by_id: std::collections::HashMap<&str, &pending::PendingItem, foldhash::fast::RandomState> =
+        match expanded.is_empty() {
+            true => Default::default(),
+            false => found.items.iter().map(|i| (i.id.as_str(), i)).collect(),
+        };
+    for answer in &mut expanded {
+        let Some(item) = by_id.get(answer.id.as_str()) else {
+            continue;
+        };
+        if item.source == Source::Escalation {
+            answer.occurrence.clone_from(&item.occurrence);
+        }
+        answer.kind = Some(item.kind.clone());
+        answer.source = Some(item.origin.clone());
+        answer.decision_needed = Some(item.decision_needed.clone());
+    }
     let answers = &expanded[..];
     // Answered before: answering again replaces the answer (so a rerun is harmless).
     let given: std::collections::HashSet<&str> = answers.iter().map(|a| a.id.as_str()).collect();
@@ -732,7 +784,9 @@ fn apply_reds(
 }
 
 /// Closed escalations lose their typed sidecar (the raw marker stays) and, for a budget overrun,
-/// their turn counter; closed ledger rows get their `status` cell flipped and nothing else.
+/// their turn counter — only when the close answered the occurrence the sidecar holds now (an
+/// escalation's `action` is laid over it only then); closed ledger rows get their `status` cell
+/// flipped and nothing else.
 fn apply_files(
     pass: &Pass,
     root: Option<&Path>,
@@ -746,6 +800,7 @@ fn apply_files(
         .items
         .iter()
         .filter(|i| i.source == Source::Escalation && closed(&i.id))
+        .filter(|i| i.action.as_deref() == Some("close"))
     {
         let file_name = Path::new(&item.artifact)
             .file_name()

@@ -899,7 +899,16 @@ fn answers_record_who_and_when() {
     let entry = &decisions["decisions"][0];
     assert_eq!(
         object_keys(entry),
-        ["id", "answer", "action", "by", "at"],
+        [
+            "id",
+            "answer",
+            "action",
+            "by",
+            "at",
+            "kind",
+            "source",
+            "decision_needed"
+        ],
         "{entry}"
     );
     assert_eq!(entry["by"], "pm@example.com");
@@ -950,4 +959,296 @@ fn walk_for(dir: &Path, name: &str) -> PathBuf {
         }
     }
     panic!("no {name} below {}", dir.display())
+}
+
+/// The lowercase hex SHA-256 of `bytes` (an escalation's occurrence).
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The `.decisions.json` entries recorded for `id`.
+fn entries_for(impl_dir: &Path, id: &str) -> Vec<serde_json::Value> {
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(impl_dir.join(".decisions.json")).unwrap()).unwrap();
+    doc["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["id"] == id)
+        .cloned()
+        .collect()
+}
+
+/// The items of `pending --json`.
+fn pending_items(env: &TestEnv, dir: &Path) -> Vec<serde_json::Value> {
+    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["items"].as_array().cloned().unwrap_or_default()
+}
+
+/// The pending item `id` as `pending --json` gives it.
+fn pending_item(env: &TestEnv, dir: &Path, id: &str) -> Option<serde_json::Value> {
+    pending_items(env, dir).into_iter().find(|i| i["id"] == id)
+}
+
+/// The id of the demo's one escalation.
+fn the_escalation(env: &TestEnv, dir: &Path) -> String {
+    pending_ids(env, dir, &[])
+        .into_iter()
+        .find(|(source, _)| source == "escalation")
+        .map(|(_, id)| id)
+        .unwrap()
+}
+
+#[test]
+fn a_recurring_escalation_is_asked_again() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let sidecar = impl_dir.join("escalation-7-3.json");
+    let first = std::fs::read(&sidecar).unwrap();
+    let esc = the_escalation(&env, &dir);
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", &esc, "--answer", "split 7-3"],
+    );
+    assert!(!sidecar.exists());
+    let recorded = entries_for(&impl_dir, &esc);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["occurrence"], sha256_hex(&first).as_str());
+
+    // The story overruns its budget again: the Stop hook writes the raw marker, the run promotes
+    // it into a typed sidecar with the same kind, source and decision (so the same id).
+    let event = format!(r#"{{"cwd": "{}"}}"#, dir.display());
+    for _ in 0..2 {
+        let out = output_with_stdin(
+            env.ucg(&dir)
+                .args(["budget", "tick"])
+                .env("ULTRACODE_STORY_ID", "7-3")
+                .env("ULTRACODE_MAX_TURNS", "2"),
+            event.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    assert!(std::fs::read_to_string(impl_dir.join(".escalation-7-3.md"))
+        .unwrap()
+        .contains("turns 2/2"));
+    let second = "{\"source\": \".escalation-7-3.md\", \"kind\": \"budget-overrun\", \"decision_needed\": \"re-scope, split, or hand off the story\", \"evidence\": \"Story turn budget exceeded (turns 2/2).\"}";
+    write(&sidecar, second);
+
+    // Pending again, under the same id, with no answer on record.
+    let item = pending_item(&env, &dir, &esc).expect("the new escalation is pending");
+    assert!(item.get("action").is_none(), "{item}");
+    let human = run_ok(&env, &dir, &["pending"]);
+    assert!(!human.contains("close on record"), "{human}");
+    // A pass with nothing given applies the closes on record: not this one.
+    let out = env
+        .ucg(&dir)
+        .arg("resolve")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(stderr(&out).contains("did not ask"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&sidecar).unwrap(), second.as_bytes());
+    assert!(impl_dir.join(".budget-7-3.json").exists());
+
+    // Answering it again records the new occurrence in place of the old, and clears it.
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", &esc, "--answer", "hand off 7-3"],
+    );
+    assert!(!sidecar.exists());
+    assert!(!impl_dir.join(".budget-7-3.json").exists());
+    let recorded = entries_for(&impl_dir, &esc);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["answer"], "hand off 7-3");
+    assert_eq!(
+        recorded[0]["occurrence"],
+        sha256_hex(second.as_bytes()).as_str()
+    );
+}
+
+#[test]
+fn a_close_recorded_before_occurrences_still_clears_its_escalation() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let esc = the_escalation(&env, &dir);
+    write(
+        &impl_dir.join(".decisions.json"),
+        &format!(
+            "{{\"decisions\": [{{\"id\": \"{esc}\", \"answer\": \"split 7-3\", \"action\": \"close\"}}]}}\n"
+        ),
+    );
+    let item = pending_item(&env, &dir, &esc).unwrap();
+    assert_eq!(item["action"], "close");
+    let text = run_ok(&env, &dir, &["resolve"]);
+    assert!(text.contains("Closed: 1"), "{text}");
+    assert!(!impl_dir.join("escalation-7-3.json").exists());
+    assert!(!impl_dir.join(".budget-7-3.json").exists());
+}
+
+/// The `similar_to` of each pending item, by id (`None`: not offered).
+fn offers(env: &TestEnv, dir: &Path) -> Vec<(String, Option<serde_json::Value>)> {
+    pending_items(env, dir)
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap_or_default().to_string(),
+                i.get("similar_to").cloned(),
+            )
+        })
+        .collect()
+}
+
+/// The demo's sessions RED, as first worded.
+const SESSIONS_RED: &str = "undecided-product:docs/prd.md:7662cf80acff";
+
+/// Closes the demo's sessions RED, then has the next preflight word it differently (a new id)
+/// and find an unrelated question in the same file.
+fn reword_the_sessions_red(env: &TestEnv, dir: &Path) {
+    let impl_dir = dir.join(IMPL);
+    let old = SESSIONS_RED;
+    run_ok(
+        env,
+        dir,
+        &["resolve", "--close", "7662cf80acff", "--answer", "24 hours"],
+    );
+    // The answer keeps the question it answered.
+    let recorded = entries_for(&impl_dir, old);
+    assert_eq!(recorded[0]["kind"], "undecided-product");
+    assert_eq!(recorded[0]["source"], "docs/prd.md:11");
+    assert_eq!(
+        recorded[0]["decision_needed"],
+        "Do sessions expire, and after how long?"
+    );
+
+    // The next preflight words the question differently (a new id), and finds a new question.
+    let scan = serde_json::json!({"reds": [
+        {"kind": "undecided-product", "source": "docs/prd.md:11",
+         "decision_needed": "Do sessions expire and, if so, after how long?", "evidence": "\"Sessions: TBD\""},
+        {"kind": "undecided-architecture", "source": "docs/prd.md:17",
+         "decision_needed": "Which payment provider ships first: Stripe or Adyen?", "evidence": "e"},
+        {"kind": "undecided-product", "source": "docs/prd.md:30",
+         "decision_needed": "Which locales ship at launch?", "evidence": "e"},
+    ]});
+    write(&dir.join("scan.json"), &scan.to_string());
+    run_ok(env, dir, &["reds", "apply", "--scan", "scan.json"]);
+}
+
+#[test]
+fn a_reworded_red_is_offered_its_earlier_answer() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    let old = SESSIONS_RED;
+    reword_the_sessions_red(&env, &dir);
+    let offered = offers(&env, &dir);
+    let reworded = offered
+        .iter()
+        .find(|(id, _)| id.starts_with("undecided-product:docs/prd.md:") && id != old)
+        .filter(|(_, offer)| offer.is_some())
+        .expect("the reworded RED is offered the earlier answer");
+    let new = reworded.0.clone();
+    let offer = reworded.1.clone().unwrap();
+    assert_eq!(offer["id"], old);
+    assert_eq!(offer["action"], "close");
+    assert_eq!(offer["answer"], "24 hours");
+    assert!(offer["ratio"].as_f64().unwrap() >= 0.8, "{offer}");
+    // Nothing else is: not the unrelated question in the same file, not another kind.
+    assert_eq!(offered.iter().filter(|(_, o)| o.is_some()).count(), 1);
+    let human = run_ok(&env, &dir, &["pending"]);
+    assert!(
+        human.contains("[reworded? 7662cf80acff was answered close: 24 hours]"),
+        "{human}"
+    );
+
+    // The threshold is configurable: nearly the same words only, and this one is not offered.
+    env.git(&dir, &["config", "ucg.similarity", "0.99"]);
+    assert!(offers(&env, &dir).iter().all(|(_, o)| o.is_none()));
+    let text = run_ok(&env, &dir, &["resolve", "--reuse-similar"]);
+    assert!(text.contains("Reused: none"), "{text}");
+    assert!(entries_for(&impl_dir, &new).is_empty());
+    // A threshold outside 0..1 is refused by resolve, and pending warns and uses the default.
+    env.git(&dir, &["config", "ucg.similarity", "1.5"]);
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--reuse-similar"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("ucg.similarity"), "{}", stderr(&out));
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    assert!(
+        stderr(&out).contains("warning: ucg.similarity"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Reused without asking: the same answer and action, noting where it came from.
+    env.git(&dir, &["config", "--unset", "ucg.similarity"]);
+    let text = run_ok(&env, &dir, &["resolve", "--reuse-similar"]);
+    assert!(text.contains("Reused: 1"), "{text}");
+    assert!(text.contains(&format!("{new}  close as {old}")), "{text}");
+    let recorded = entries_for(&impl_dir, &new);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["answer"], "24 hours");
+    assert_eq!(recorded[0]["action"], "close");
+    assert_eq!(recorded[0]["reused_from"], old);
+    let registry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(impl_dir.join(".preflight-reds.json")).unwrap())
+            .unwrap();
+    let ids: Vec<&str> = registry["reds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert!(!ids.contains(&new.as_str()), "{ids:?}");
+    assert_eq!(ids.len(), 2);
+}
+
+#[test]
+fn the_guided_pass_shows_the_rewording_and_reuses_the_answer() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    reword_the_sessions_red(&env, &dir);
+    let out = output_with_stdin(env.ucg(&dir).args(["resolve", "--interactive"]), b"r\nq\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("earlier   Do sessions expire, and after how long?"),
+        "{err}"
+    );
+    // Not a terminal: the word diff is marked as git's --word-diff marks it.
+    assert!(err.contains("[-expire,-]"), "{err}");
+    assert!(err.contains("answered  close: 24 hours"), "{err}");
+    assert!(err.contains("[r]euse"), "{err}");
+    assert!(
+        err.contains("closed — removed from .preflight-reds.json"),
+        "{err}"
+    );
+    let reused: Vec<serde_json::Value> = pending_items(&env, &dir);
+    assert!(reused
+        .iter()
+        .all(|i| i["kind"] != "undecided-product" || i.get("similar_to").is_none()));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join(IMPL).join(".decisions.json")).unwrap())
+            .unwrap();
+    let entries = doc["decisions"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[1]["reused_from"], SESSIONS_RED);
+    assert_eq!(entries[1]["answer"], "24 hours");
+    assert_eq!(
+        entries[1]["decision_needed"],
+        "Do sessions expire and, if so, after how long?"
+    );
 }
