@@ -58,6 +58,8 @@ fn watch(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
         let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
         let mut targets = vec![located.impl_dir.clone()];
         targets.extend(located.ledger.parent().map(PathBuf::from));
+        // A directory that went is watched again once it is back.
+        watched.retain(|dir| dir.is_dir());
         for dir in targets {
             if !watched.contains(&dir)
                 && dir.is_dir()
