@@ -126,6 +126,12 @@ pub fn announce(git_dir: &Path, pending: &[PendingItem], run: Runner) -> Result<
     ];
     match run(input.as_bytes(), &env) {
         Ok(()) => {
+            // Our own record: anything else in its place (a link, a FIFO) is replaced, not
+            // followed, and lends the record none of its permissions.
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+                store::remove_if_present(&path)
+                    .map_err(|e| Error::new(format!("cannot replace {}: {e}", path.display())))?;
+            }
             store::write_atomic(&lock, &path, state(pending).as_bytes())?;
             Ok(Announced::Done)
         }

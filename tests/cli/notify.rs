@@ -254,3 +254,45 @@ fn the_status_watch_announces_too() {
     assert_eq!(seen.len(), 2);
     assert_eq!(seen[1]["new"][0]["id"], red.as_str());
 }
+
+/// The record of what was announced is git-ucg's own: a FIFO, `/dev/zero` or a link out of the
+/// project in its place is neither waited on, read whole nor written through, and the record
+/// written in its place takes none of its permissions.
+#[test]
+fn the_announcement_record_is_replaced_not_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let (env, dir, log) = setup();
+    let command = format!("cat >> '{}'", log.display());
+    let record = dir.join(".git/ucg/notify.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    let outside = env.path().join("outside.txt");
+    write(&outside, "keep\n");
+    std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let planted: [&dyn Fn(&Path); 3] = [
+        &|p| {
+            let status = std::process::Command::new("mkfifo")
+                .arg(p)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        },
+        &|p| std::os::unix::fs::symlink("/dev/zero", p).unwrap(),
+        &|p| std::os::unix::fs::symlink(&outside, p).unwrap(),
+    ];
+    for plant in planted {
+        let _ = std::fs::remove_file(&record);
+        plant(&record);
+        let start = Instant::now();
+        let out = env
+            .ucg(&dir)
+            .args(["notify", "--exec", &command])
+            .output()
+            .unwrap();
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let meta = std::fs::symlink_metadata(&record).unwrap();
+        assert!(meta.is_file(), "{meta:?}");
+        assert_eq!(meta.permissions().mode() & 0o022, 0, "writable by others");
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep\n");
+}
