@@ -17,6 +17,26 @@ use std::path::{Path, PathBuf};
 
 pub fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
     let shown = args.path.display().to_string();
+    // git hands a driver regular files. Anything else (a FIFO, a device) would hang git's text
+    // merge or feed it endless bytes over ours: a conflict, ours untouched.
+    let sides = [
+        (&args.base, "the common ancestor"),
+        (&args.ours, "ours"),
+        (&args.theirs, "theirs"),
+    ];
+    for (path, side) in sides {
+        let why = match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => continue,
+            Ok(_) => "it is not a regular file".to_string(),
+            Err(e) => e.to_string(),
+        };
+        eprintln!(
+            "git-ucg: {}: cannot read {side} ({}): {why}; not merged, ours left as it was",
+            escape_controls(&shown, &[]),
+            escape_controls(&path.display().to_string(), &[])
+        );
+        return Ok(1);
+    }
     let kind = args
         .path
         .file_name()

@@ -529,3 +529,43 @@ fn the_merge_driver_is_set_up_once_and_taken_out_byte_for_byte() {
         assert_eq!(std::fs::read_to_string(&attributes).unwrap(), left);
     }
 }
+
+/// A side that is not a regular file — a FIFO, `/dev/zero` — is a conflict with ours untouched,
+/// on every path (the text merge included, which would hang on the one and empty ours with the
+/// other), and it returns at once.
+#[test]
+fn a_side_that_is_not_a_file_is_a_conflict_and_ours_stays() {
+    let env = TestEnv::new();
+    let dir = env.path();
+    write(&dir.join("base"), "{\"decisions\": []}\n");
+    write(&dir.join("ours"), "{\"decisions\": []}\n");
+    let status = std::process::Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for theirs in ["fifo", "/dev/zero"] {
+        for path in [
+            "_bmad-output/implementation-artifacts/.decisions.json",
+            "notes.txt",
+        ] {
+            let start = std::time::Instant::now();
+            let out = env
+                .ucg(dir)
+                .args(["merge-file", "base", "ours", theirs, path])
+                .output()
+                .unwrap();
+            assert!(start.elapsed() < std::time::Duration::from_secs(5));
+            assert_eq!(out.status.code(), Some(1), "{theirs} {path}");
+            assert!(
+                stderr(&out).contains("is not a regular file"),
+                "{}",
+                stderr(&out)
+            );
+            assert_eq!(
+                std::fs::read_to_string(dir.join("ours")).unwrap(),
+                "{\"decisions\": []}\n"
+            );
+        }
+    }
+}
