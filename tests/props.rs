@@ -354,9 +354,24 @@ proptest! {
         findings in proptest::collection::vec(
             (word(), "[a-z]{1,4}\\.md:[0-9]{1,3}", "\\PC{0,12}", json_value(), 0..4u8), 0..8),
         tombstones in proptest::collection::vec(prop_oneof![
-            "[a-z:]{1,6}".prop_map(Value::Str),
-            json_value(),
-        ], 0..4),
+            "[a-z:]{1,6}".prop_map(|id| vec![("id", Value::Str(id))]),
+            json_value().prop_map(|id| vec![("id", id)]),
+            // The writers' own shape, with text that needs escapes and an empty (falsy) id.
+            ("[a-z:]{0,6}", "\\PC{0,6}", "[a-z\"\\\\\u{1}é]{0,6}").prop_map(|(id, kind, path)| vec![
+                ("id", Value::Str(id)), ("kind", Value::Str(kind)), ("path", Value::Str(path)),
+            ]),
+            // Nearly that shape: a value that is not text, the keys in another order, one more.
+            ("[a-z:]{1,6}", json_value()).prop_map(|(id, kind)| vec![
+                ("id", Value::Str(id)), ("kind", kind), ("path", Value::Str("p".into())),
+            ]),
+            "[a-z:]{1,6}".prop_map(|id| vec![
+                ("kind", Value::Str("k".into())), ("id", Value::Str(id)), ("path", Value::Str("p".into())),
+            ]),
+            "[a-z:]{1,6}".prop_map(|id| vec![
+                ("id", Value::Str(id)), ("kind", Value::Str("k".into())), ("path", Value::Str("p".into())),
+                ("note", Value::Null),
+            ]),
+        ], 0..5),
         close_mask in any::<u16>(),
     ) {
         // Reds with fields left out, values of every kind, and keys apply does not read.
@@ -378,12 +393,32 @@ proptest! {
             .collect();
         let resolved: Vec<Value> = tombstones
             .into_iter()
-            .map(|id| {
+            .map(|members| {
                 let mut o = pyjson::Object::default();
-                o.insert("id".into(), id);
+                for (key, value) in members {
+                    o.insert(key.into(), value);
+                }
                 Value::Object(Box::new(o))
             })
             .collect();
+        // The writer reads the stored tombstones from the registry's text.
+        let stored = pyjson::dumps_pretty(&Value::Object(Box::new(
+            [
+                ("reds".to_string(), Value::Array(Vec::new())),
+                ("resolved".to_string(), Value::Array(resolved.clone())),
+            ]
+            .into_iter()
+            .collect(),
+        )));
+        let (_, stored_tombstones) =
+            reds::Registry::parse_for_apply(Some(stored.as_bytes()), "r", reds::RedsAs::Checked)
+                .unwrap();
+        prop_assert_eq!(
+            pyjson::dumps_pretty(&Value::Array(
+                stored_tombstones.iter().cloned().map(reds::Tombstone::into_value).collect()
+            )),
+            pyjson::dumps_pretty(&Value::Array(resolved.clone()))
+        );
         let text = pyjson::dumps_pretty(&Value::Object(Box::new(
             [("reds".to_string(), Value::Array(scan.clone()))].into_iter().collect(),
         )));
@@ -403,7 +438,7 @@ proptest! {
             .collect();
         let whole = reds::apply(parsed, &resolved, &closed).map(|r| r.to_pretty_json());
         let document = match reds::validate_red_fields(&fields) {
-            Ok(()) => reds::apply_document(fields, resolved, &closed),
+            Ok(()) => reds::apply_document(fields, stored_tombstones, &closed),
             Err(e) => Err(e),
         };
         prop_assert_eq!(document, whole);

@@ -96,8 +96,17 @@ fuzz_target!(|data: &[u8]| {
         }
         // The registry writer's own path: the four fields, the document written directly.
         let fields = reds::parse_scan_fields(data).expect("the same scan");
+        // Its tombstones as it reads them: the same as the whole reader's, borrowed where it can.
+        let tombstones = reds::Registry::parse_for_apply(Some(data), "fuzz", reds::RedsAs::Stored)
+            .map(|(_, tombstones)| tombstones)
+            .unwrap_or_default();
+        let as_values: Vec<_> = tombstones.iter().cloned().map(reds::Tombstone::into_value).collect();
+        assert_eq!(
+            pyjson::dumps_pretty(&pyjson::Value::Array(as_values)),
+            pyjson::dumps_pretty(&pyjson::Value::Array(existing.resolved.clone()))
+        );
         let document = reds::validate_red_fields(&fields)
-            .and_then(|()| reds::apply_document(fields, existing.resolved.clone(), &closed));
+            .and_then(|()| reds::apply_document(fields, tombstones, &closed));
         assert_eq!(document, applied.map(|r| r.to_pretty_json()));
     }
 });

@@ -7,7 +7,7 @@
 use super::ids;
 use crate::pyjson::{self, DecodeError, Object, Reader, Value};
 use indexmap::IndexMap;
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash};
 
@@ -79,60 +79,19 @@ impl Registry {
         path: &str,
         reds_as: RedsAs,
     ) -> Result<Registry, RedError> {
-        let Some(bytes) = bytes else {
-            return Ok(Registry::default());
-        };
-        let unreadable = |reason: String| RedError::RegistryUnreadable {
-            path: path.to_string(),
-            reason,
-        };
-        let text = std::str::from_utf8(bytes).map_err(|e| unreadable(utf8_reason(bytes, &e)))?;
-        // Each field: absent, a list of objects (kept or not), or malformed; as in a dict, the last
-        // occurrence of a duplicated key wins.
-        let mut reds: Option<Option<Vec<Value>>> = None;
-        let mut resolved: Option<Option<Vec<Value>>> = None;
-        let is_object = Reader::document(text, |reader, pos| {
-            if reader.peek(pos) != Some(b'{') {
-                return Ok((false, reader.skip(pos)?));
-            }
-            let end = reader.object(pos, &mut |reader, key, at| {
-                let (slot, keep) = match key {
-                    "reds" => (
-                        &mut reds,
-                        match reds_as {
-                            RedsAs::Stored => Keep::Verbatim,
-                            RedsAs::ApplyInput => Keep::RedFields,
-                            RedsAs::Checked => Keep::Nothing,
-                        },
-                    ),
-                    "resolved" => (&mut resolved, Keep::Verbatim),
-                    _ => return reader.skip(at),
-                };
-                let (list, end) = list_of_objects(reader, at, keep)?;
-                *slot = Some(list);
-                Ok(end)
-            })?;
-            Ok((true, end))
-        })
-        .map_err(|e| unreadable(e.to_string()))?;
-        if !is_object {
-            return Err(RedError::RegistryNotObject {
-                path: path.to_string(),
-            });
-        }
-        let malformed = |field| RedError::RegistryMalformed {
-            path: path.to_string(),
-            field,
-        };
-        let reds = match reds {
-            None => Vec::new(),
-            Some(list) => list.ok_or_else(|| malformed("reds"))?,
-        };
-        let resolved = match resolved {
-            None => Vec::new(),
-            Some(list) => list.ok_or_else(|| malformed("resolved"))?,
-        };
+        let (reds, resolved) = parse_lists(bytes, path, reds_as, |reader, at| reader.value(at))?;
         Ok(Registry { reds, resolved })
+    }
+
+    /// [`Registry::parse_as`] for the writer: the tombstones as [`Tombstone`]s, borrowed from
+    /// `bytes` where they hold no escape (what the writer carries forward, unchanged, is never
+    /// turned into maps of values).
+    pub fn parse_for_apply<'a>(
+        bytes: Option<&'a [u8]>,
+        path: &str,
+        reds_as: RedsAs,
+    ) -> Result<(Vec<Value>, Vec<Tombstone<'a>>), RedError> {
+        parse_lists(bytes, path, reds_as, read_tombstone)
     }
 
     /// The ids of the reds, as stored (never re-derived).
@@ -154,20 +113,209 @@ impl Registry {
     }
 }
 
+/// The registry's two lists: the reds as `reds_as` says, each tombstone by `read_tombstone`.
+fn parse_lists<'a, T>(
+    bytes: Option<&'a [u8]>,
+    path: &str,
+    reds_as: RedsAs,
+    mut read_tombstone: impl FnMut(&mut Reader<'a>, usize) -> Result<(T, usize), DecodeError>,
+) -> Result<(Vec<Value>, Vec<T>), RedError> {
+    let Some(bytes) = bytes else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let unreadable = |reason: String| RedError::RegistryUnreadable {
+        path: path.to_string(),
+        reason,
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| unreadable(utf8_reason(bytes, &e)))?;
+    // Each field: absent, a list of objects (kept or not), or malformed; as in a dict, the last
+    // occurrence of a duplicated key wins.
+    let mut reds: Option<Option<Vec<Value>>> = None;
+    let mut resolved: Option<Option<Vec<T>>> = None;
+    let is_object = Reader::document(text, |reader, pos| {
+        if reader.peek(pos) != Some(b'{') {
+            return Ok((false, reader.skip(pos)?));
+        }
+        let end = reader.object(pos, &mut |reader, key, at| match key {
+            "reds" => {
+                let (list, end) =
+                    list_of_objects(reader, at, |reader: &mut Reader<'a>, at| match reds_as {
+                        RedsAs::Stored => reader.value(at).map(|(v, end)| (Some(v), end)),
+                        RedsAs::ApplyInput => read_red(reader, at).map(|(v, end)| (Some(v), end)),
+                        RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
+                    })?;
+                reds = Some(list);
+                Ok(end)
+            }
+            "resolved" => {
+                let (list, end) = list_of_objects(reader, at, |reader, at| {
+                    read_tombstone(reader, at).map(|(t, end)| (Some(t), end))
+                })?;
+                resolved = Some(list);
+                Ok(end)
+            }
+            _ => reader.skip(at),
+        })?;
+        Ok((true, end))
+    })
+    .map_err(|e| unreadable(e.to_string()))?;
+    if !is_object {
+        return Err(RedError::RegistryNotObject {
+            path: path.to_string(),
+        });
+    }
+    let malformed = |field| RedError::RegistryMalformed {
+        path: path.to_string(),
+        field,
+    };
+    let reds = match reds {
+        None => Vec::new(),
+        Some(list) => list.ok_or_else(|| malformed("reds"))?,
+    };
+    let resolved = match resolved {
+        None => Vec::new(),
+        Some(list) => list.ok_or_else(|| malformed("resolved"))?,
+    };
+    Ok((reds, resolved))
+}
+
+/// A stored tombstone as the writer carries it forward.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tombstone<'a> {
+    /// `{"id": …, "kind": …, "path": …}`, three strings in that order: every tombstone the
+    /// writers make (held without a map; written back exactly as the map would be).
+    Plain {
+        id: Cow<'a, str>,
+        kind: Cow<'a, str>,
+        path: Cow<'a, str>,
+    },
+    /// Anything else, carried verbatim.
+    Other(Value),
+}
+
+/// The keys of a [`Tombstone::Plain`], in order.
+const TOMBSTONE_KEYS: [&str; 3] = ["id", "kind", "path"];
+
+impl Tombstone<'static> {
+    /// The tombstone a [`Value`] is: plain when it has exactly the plain shape.
+    pub fn from_value(value: Value) -> Tombstone<'static> {
+        if let Value::Object(map) = &value {
+            let plain = map.len() == 3
+                && map
+                    .keys()
+                    .zip(TOMBSTONE_KEYS)
+                    .all(|(key, want)| key == want)
+                && map.values().all(|v| matches!(v, Value::Str(_)));
+            if plain {
+                let text = |i: usize| match map.get_index(i) {
+                    Some((_, Value::Str(s))) => Cow::Owned(s.clone()),
+                    _ => Cow::Borrowed(""),
+                };
+                return Tombstone::Plain {
+                    id: text(0),
+                    kind: text(1),
+                    path: text(2),
+                };
+            }
+        }
+        Tombstone::Other(value)
+    }
+}
+
+impl<'t> Tombstone<'t> {
+    /// The tombstone as a [`Value`] (what the registry's readers see).
+    pub fn into_value(self) -> Value {
+        match self {
+            Tombstone::Plain { id, kind, path } => {
+                let mut map = Object::with_capacity_and_hasher(3, Default::default());
+                for (key, text) in TOMBSTONE_KEYS.into_iter().zip([id, kind, path]) {
+                    map.insert(key.to_string(), Value::Str(text.into_owned()));
+                }
+                Value::Object(Box::new(map))
+            }
+            Tombstone::Other(value) => value,
+        }
+    }
+
+    /// Its dict key in the writer's tombstone map (`None`: no truthy id, so it is dropped; an
+    /// unusable id is an error).
+    fn key(&self) -> Result<Option<TombstoneKey<'t>>, RedError> {
+        match self {
+            Tombstone::Plain { id, .. } if id.is_empty() => Ok(None),
+            Tombstone::Plain { id, .. } => Ok(Some(TombstoneKey::Text(id.clone()))),
+            Tombstone::Other(value) => {
+                let Some(id) = value.as_object().and_then(|t| t.get("id")) else {
+                    return Ok(None);
+                };
+                if !id.is_truthy() {
+                    return Ok(None);
+                }
+                TombstoneKey::of(id)
+                    .map(Some)
+                    .ok_or(RedError::TombstoneIdsUnorderable)
+            }
+        }
+    }
+
+    /// Writes it as `json.dumps(indent=2)` writes the object one level inside `resolved`.
+    fn write(&self, out: &mut String) {
+        match self {
+            Tombstone::Plain { id, kind, path } => {
+                for (i, (key, text)) in TOMBSTONE_KEYS.into_iter().zip([id, kind, path]).enumerate()
+                {
+                    out.push_str(if i == 0 { "{\n      \"" } else { ",\n      \"" });
+                    out.push_str(key);
+                    out.push_str("\": ");
+                    pyjson::write_string(out, text, false);
+                }
+                out.push_str("\n    }");
+            }
+            Tombstone::Other(value) => pyjson::write_pretty_value(out, value, 2),
+        }
+    }
+}
+
+/// Reads one tombstone: plain when it has exactly that shape, else as [`Reader::value`] reads it
+/// (which also gives every error exactly as before).
+fn read_tombstone<'a>(
+    reader: &mut Reader<'a>,
+    pos: usize,
+) -> Result<(Tombstone<'a>, usize), DecodeError> {
+    let mut texts: [Option<Cow<'a, str>>; 3] = Default::default();
+    let mut members = 0;
+    let mut plain = true;
+    let attempt = reader.object(pos, &mut |reader, key, at| {
+        let expected = TOMBSTONE_KEYS.get(members).is_some_and(|want| *want == key);
+        members += 1;
+        if !(plain && expected && reader.peek(at) == Some(b'"')) {
+            plain = false;
+            return reader.skip(at);
+        }
+        let (text, end) = reader.str(at)?;
+        texts[members - 1] = Some(text);
+        Ok(end)
+    });
+    if let (Ok(end), true, [Some(id), Some(kind), Some(path)]) = (attempt, plain, texts) {
+        return Ok((Tombstone::Plain { id, kind, path }, end));
+    }
+    let (value, end) = reader.value(pos)?;
+    Ok((Tombstone::Other(value), end))
+}
+
 /// A tombstone id as a dict key: text (always, for tombstones git-ucg writes) or a number, which
 /// Python hashes and orders by value (`1`, `1.0` and `true` are one key).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-enum TombstoneKey {
-    Text(String),
+enum TombstoneKey<'a> {
+    Text(Cow<'a, str>),
     /// The value's `f64` bits, made orderable (sign-magnitude to two's-complement order).
     Number(i64),
 }
 
-impl TombstoneKey {
+impl TombstoneKey<'_> {
     /// `None` for ids Python could not use (lists, objects: unhashable) or order (NaN).
-    fn of(id: &Value) -> Option<TombstoneKey> {
+    fn of(id: &Value) -> Option<TombstoneKey<'static>> {
         let number = match id {
-            Value::Str(s) => return Some(TombstoneKey::Text(s.clone())),
+            Value::Str(s) => return Some(TombstoneKey::Text(Cow::Owned(s.clone()))),
             Value::Bool(b) => f64::from(u8::from(*b)),
             Value::Int(digits) => digits.parse::<f64>().ok()?,
             Value::Float(f) if !f.is_nan() => *f,
@@ -191,17 +339,6 @@ pub enum RedsAs {
     ApplyInput,
     /// Checked to be a list of objects, not kept (a new scan replaces them).
     Checked,
-}
-
-/// What a list of objects is read for.
-#[derive(Debug, Clone, Copy)]
-enum Keep {
-    /// Checked, not kept.
-    Nothing,
-    /// Kept as they are (tombstones).
-    Verbatim,
-    /// Reds: only the fields `apply` reads are kept (see [`read_red`]).
-    RedFields,
 }
 
 /// The fields of a red that `apply` reads; every other key of a scanned or stored red is dropped.
@@ -271,12 +408,12 @@ pub fn red_fields(red: Value) -> RedFields {
 }
 
 /// Reads the value at `pos` if it is a list of objects (`None` inside when it is anything else);
-/// the objects themselves are kept only when asked for.
-fn list_of_objects(
-    reader: &mut Reader,
+/// `read` reads each object, keeping what it returns (`None`: checked, not kept).
+fn list_of_objects<'a, T>(
+    reader: &mut Reader<'a>,
     pos: usize,
-    keep: Keep,
-) -> Result<(Option<Vec<Value>>, usize), DecodeError> {
+    mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<(Option<T>, usize), DecodeError>,
+) -> Result<(Option<Vec<T>>, usize), DecodeError> {
     if reader.peek(pos) != Some(b'[') {
         return Ok((None, reader.skip(pos)?));
     }
@@ -286,12 +423,8 @@ fn list_of_objects(
             items = None;
             return reader.skip(at);
         }
-        let (value, end) = match keep {
-            Keep::Nothing => return reader.skip(at),
-            Keep::Verbatim => reader.value(at)?,
-            Keep::RedFields => read_red(reader, at)?,
-        };
-        if let Some(items) = items.as_mut() {
+        let (value, end) = read(reader, at)?;
+        if let (Some(items), Some(value)) = (items.as_mut(), value) {
             items.push(value);
         }
         Ok(end)
@@ -419,7 +552,8 @@ where
     S: BuildHasher,
 {
     let mut reds = Vec::with_capacity(scan_reds.len());
-    let mut tombstones = tombstones_of(existing_resolved.iter().cloned())?;
+    let mut tombstones =
+        tombstones_of(existing_resolved.iter().cloned().map(Tombstone::from_value))?;
     for red in scan_reds {
         let Some(fields) = red_fields(red) else {
             continue; // validate_reds admits objects only
@@ -437,7 +571,10 @@ where
     }
     Ok(Registry {
         reds,
-        resolved: sorted_tombstones(tombstones)?,
+        resolved: sorted_tombstones(tombstones)?
+            .into_iter()
+            .map(Tombstone::into_value)
+            .collect(),
     })
 }
 
@@ -446,7 +583,7 @@ where
 /// without building the registry first. Consumes the tombstones: they move into the document.
 pub fn apply_document<K, S>(
     scan_reds: Vec<RedFields>,
-    existing_resolved: Vec<Value>,
+    existing_resolved: Vec<Tombstone<'_>>,
     closed: &HashSet<K, S>,
 ) -> Result<String, RedError>
 where
@@ -483,7 +620,12 @@ where
     out.push_str(if written == 0 { "[]" } else { "\n  ]" });
     out.push_str(",\n  \"resolved\": ");
     let resolved = sorted_tombstones(tombstones)?;
-    pyjson::write_pretty_array(&mut out, &resolved, 1);
+    // As `pyjson::write_pretty_array` lays out the list, one level down.
+    for (i, tombstone) in resolved.iter().enumerate() {
+        out.push_str(if i == 0 { "[\n    " } else { ",\n    " });
+        tombstone.write(&mut out);
+    }
+    out.push_str(if resolved.is_empty() { "[]" } else { "\n  ]" });
     out.push_str("\n}\n");
     std::mem::forget(resolved);
     Ok(out)
@@ -493,20 +635,22 @@ where
 /// (a later one replaces an earlier one), sorted by id. The merge driver's union of several
 /// sides' tombstones goes through this, so it writes them exactly as the writer would.
 pub fn carried_tombstones(tombstones: impl Iterator<Item = Value>) -> Result<Vec<Value>, RedError> {
-    sorted_tombstones(tombstones_of(tombstones)?)
+    let tombstones = tombstones_of(tombstones.map(Tombstone::from_value))?;
+    Ok(sorted_tombstones(tombstones)?
+        .into_iter()
+        .map(Tombstone::into_value)
+        .collect())
 }
 
 /// Tombstones keyed by id as a Python dict would key them; those without a truthy id are dropped.
-type Tombstones = IndexMap<TombstoneKey, Value, foldhash::fast::RandomState>;
+type Tombstones<'a> = IndexMap<TombstoneKey<'a>, Tombstone<'a>, foldhash::fast::RandomState>;
 
-fn tombstones_of(existing: impl Iterator<Item = Value>) -> Result<Tombstones, RedError> {
+fn tombstones_of<'a>(
+    existing: impl Iterator<Item = Tombstone<'a>>,
+) -> Result<Tombstones<'a>, RedError> {
     let mut tombstones = Tombstones::default();
     for tombstone in existing {
-        let Some(id) = tombstone.as_object().and_then(|t| t.get("id")) else {
-            continue;
-        };
-        if id.is_truthy() {
-            let key = TombstoneKey::of(id).ok_or(RedError::TombstoneIdsUnorderable)?;
+        if let Some(key) = tombstone.key()? {
             tombstones.insert(key, tombstone);
         }
     }
@@ -518,7 +662,7 @@ fn tombstones_of(existing: impl Iterator<Item = Value>) -> Result<Tombstones, Re
 fn minted<K, S>(
     fields: [Option<Value>; 4],
     closed: &HashSet<K, S>,
-    tombstones: &mut Tombstones,
+    tombstones: &mut Tombstones<'_>,
 ) -> Option<(String, [Option<Value>; 4])>
 where
     K: Borrow<str> + Hash + Eq,
@@ -530,21 +674,19 @@ where
         return Some((id, fields));
     }
     // What is let go below goes with the process (see `apply_document`).
-    let mut tombstone = Object::default();
-    tombstone.insert("id".into(), Value::Str(id.clone()));
-    tombstone.insert("kind".into(), Value::Str(ids::py_strip(text(KIND)).into()));
-    tombstone.insert(
-        "path".into(),
-        Value::Str(ids::bare_path(text(SOURCE)).into()),
-    );
-    let replaced = tombstones.insert(TombstoneKey::Text(id), Value::Object(Box::new(tombstone)));
+    let tombstone = Tombstone::Plain {
+        id: Cow::Owned(id.clone()),
+        kind: Cow::Owned(ids::py_strip(text(KIND)).into()),
+        path: Cow::Owned(ids::bare_path(text(SOURCE)).into()),
+    };
+    let replaced = tombstones.insert(TombstoneKey::Text(Cow::Owned(id)), tombstone);
     std::mem::forget((fields, replaced));
     None
 }
 
 /// The tombstones in id order; ids of both kinds cannot be ordered (Python's sort would compare
 /// a str with a number and fail).
-fn sorted_tombstones(mut tombstones: Tombstones) -> Result<Vec<Value>, RedError> {
+fn sorted_tombstones(mut tombstones: Tombstones<'_>) -> Result<Vec<Tombstone<'_>>, RedError> {
     let has_text = tombstones
         .keys()
         .any(|k| matches!(k, TombstoneKey::Text(_)));

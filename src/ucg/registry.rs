@@ -5,12 +5,11 @@
 //! `project_root` (asked only when the registry is a symlink) bounds where it may point.
 
 use crate::error::{Error, Result};
-use crate::pyjson::Value;
 use crate::store::{self, pathlib_display};
 use crate::ucg::decisions::{closing_ids, IdSet, DECISIONS_FILE};
 use crate::ucg::reds::{
     apply_document, parse_scan_fields, red_fields, validate_red_fields, RedError, RedFields,
-    RedsAs, Registry, REGISTRY_FILE,
+    RedsAs, Registry, Tombstone, REGISTRY_FILE,
 };
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -54,10 +53,12 @@ pub fn compute(
     known_closed: Option<IdSet>,
 ) -> Result<(String, PathBuf)> {
     if let Some(closed) = known_closed {
-        let (reds, resolved, target) = read_inputs(project_root, impl_dir, scan)?;
+        let scan = scan.map(checked_scan).transpose()?;
+        let stored = StoredRegistry::read(project_root, impl_dir)?;
+        let (reds, resolved) = stored.inputs(scan)?;
         let document = apply_document(reds, resolved, &closed)?;
         std::mem::forget(closed);
-        return Ok((document, target));
+        return Ok((document, stored.target));
     }
     // The answers file (often the largest input) is scanned on a second thread meanwhile; the
     // closed ids are borrowed from its bytes.
@@ -74,71 +75,72 @@ pub fn compute(
                     .collect::<HashSet<_, foldhash::fast::RandomState>>()
             })
             .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
-        let (reds, resolved, target) = read_inputs(project_root, impl_dir, scan)?;
+        // The scan is checked before the registry is read, as the reference does.
+        let scan = scan.map(checked_scan).transpose()?;
+        let stored = StoredRegistry::read(project_root, impl_dir)?;
+        let (reds, resolved) = stored.inputs(scan)?;
         let closed = closed
             .join()
             .map_err(|_| Error::new("internal error while reading the answers file"))?;
         let document = apply_document(reds, resolved, &closed)?;
         std::mem::forget(closed);
-        Ok::<_, Error>((document, target))
+        std::mem::forget(stored.bytes);
+        Ok::<_, Error>((document, stored.target))
     });
     std::mem::forget(answers);
     document
 }
 
-/// The reds to apply — the scan's, else the stored ones — checked, the stored tombstones, and
-/// the path a write must replace. The scan is checked before the registry is read, as the
-/// reference does.
-fn read_inputs(
-    project_root: &dyn Fn() -> Option<PathBuf>,
-    impl_dir: &Path,
-    scan: Option<&[u8]>,
-) -> Result<(Vec<RedFields>, Vec<Value>, PathBuf)> {
-    let scan = match scan {
-        Some(bytes) => {
-            let reds = parse_scan_fields(bytes)?;
-            validate_red_fields(&reds)?;
-            Some(reds)
-        }
-        None => None,
-    };
-    let (existing, target) = read_registry(project_root, impl_dir, scan.is_some())?;
-    let reds = match scan {
-        Some(reds) => {
-            std::mem::forget(existing.reds);
-            reds
-        }
-        None => {
-            let stored: Vec<RedFields> = existing.reds.into_iter().map(red_fields).collect();
-            validate_red_fields(&stored)?;
-            stored
-        }
-    };
-    Ok((reds, existing.resolved, target))
+/// The scan's reds, checked.
+fn checked_scan(bytes: &[u8]) -> Result<Vec<RedFields>> {
+    let reds = parse_scan_fields(bytes)?;
+    validate_red_fields(&reds)?;
+    Ok(reds)
 }
 
-/// Reads the registry (fail-closed) and returns it with the path a write must replace. With a new
-/// scan the stored reds are only checked: the scan replaces them.
-fn read_registry(
-    project_root: &dyn Fn() -> Option<PathBuf>,
-    impl_dir: &Path,
-    rescan: bool,
-) -> Result<(Registry, PathBuf)> {
-    let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
-    let bounds = || project_root().into_iter().collect();
-    let target = store::write_target(impl_dir, REGISTRY_FILE, bounds)?;
-    let bytes = store::read_optional(&target).map_err(|e| match e {
-        store::StoreError::Io { source, .. } => Error::from(RedError::RegistryUnreadable {
-            path: display.clone(),
-            reason: source.to_string(),
-        }),
-        other => other.into(),
-    })?;
-    let reds_as = if rescan {
-        RedsAs::Checked
-    } else {
-        RedsAs::ApplyInput
-    };
-    let registry = Registry::parse_as(bytes.as_deref(), &display, reds_as)?;
-    Ok((registry, target))
+/// The registry as stored (fail-closed), with the path a write must replace.
+struct StoredRegistry {
+    bytes: Option<Vec<u8>>,
+    display: String,
+    target: PathBuf,
+}
+
+impl StoredRegistry {
+    fn read(project_root: &dyn Fn() -> Option<PathBuf>, impl_dir: &Path) -> Result<Self> {
+        let display = pathlib_display(&impl_dir.join(REGISTRY_FILE));
+        let bounds = || project_root().into_iter().collect();
+        let target = store::write_target(impl_dir, REGISTRY_FILE, bounds)?;
+        let bytes = store::read_optional(&target).map_err(|e| match e {
+            store::StoreError::Io { source, .. } => Error::from(RedError::RegistryUnreadable {
+                path: display.clone(),
+                reason: source.to_string(),
+            }),
+            other => other.into(),
+        })?;
+        Ok(StoredRegistry {
+            bytes,
+            display,
+            target,
+        })
+    }
+
+    /// The reds to apply — the scan's, else the stored ones, checked — and the stored
+    /// tombstones. With a scan the stored reds are only checked: the scan replaces them.
+    fn inputs(&self, scan: Option<Vec<RedFields>>) -> Result<(Vec<RedFields>, Vec<Tombstone<'_>>)> {
+        let reds_as = match scan {
+            Some(_) => RedsAs::Checked,
+            None => RedsAs::ApplyInput,
+        };
+        let (stored, resolved) =
+            Registry::parse_for_apply(self.bytes.as_deref(), &self.display, reds_as)?;
+        let reds = match scan {
+            Some(reds) => reds,
+            None => {
+                let stored: Vec<RedFields> = stored.into_iter().map(red_fields).collect();
+                validate_red_fields(&stored)?;
+                stored
+            }
+        };
+        Ok((reds, resolved))
+    }
 }
