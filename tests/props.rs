@@ -843,3 +843,22 @@ proptest! {
         prop_assert_eq!(found.items[0].similar_to.is_some(), in_scope);
     }
 }
+
+proptest! {
+    /// The reworded-question ratio counts the common subsequence itself for short texts: it must
+    /// be `similar`'s ratio of the diff exactly (the threshold compares it to the last bit).
+    #[test]
+    fn the_word_ratio_is_similars_ratio(
+        a in proptest::collection::vec("[abc]{1,2}", 0..40),
+        b in proptest::collection::vec("[abc]{1,2}", 0..40),
+    ) {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let b: Vec<&str> = b.iter().map(String::as_str).collect();
+        let expected = if a.is_empty() && b.is_empty() {
+            1.0
+        } else {
+            f64::from(similar::TextDiff::configure().diff_slices(&a, &b).ratio())
+        };
+        prop_assert_eq!(git_ucg::ucg::similarity::words_ratio(&a, &b).to_bits(), expected.to_bits());
+    }
+}

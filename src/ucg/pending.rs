@@ -394,11 +394,13 @@ pub fn offer_similar(pending: &mut Pending, earlier: &[Earlier], threshold: f64)
     if earlier.is_empty() {
         return;
     }
-    for item in pending.items.iter_mut().filter(|i| i.action.is_none()) {
-        let candidates = earlier
+    let candidates = similarity::Candidates::new(
+        earlier
             .iter()
-            .map(|e| (e.id.as_ref(), e.decision_needed.as_ref()));
-        let found = similarity::best_match(&item.id, &item.decision_needed, candidates, threshold);
+            .map(|e| (e.id.as_ref(), e.decision_needed.as_ref())),
+    );
+    for item in pending.items.iter_mut().filter(|i| i.action.is_none()) {
+        let found = candidates.best_match(&item.id, &item.decision_needed, threshold);
         item.similar_to = found.and_then(|(index, ratio)| {
             let e = earlier.get(index)?;
             Some(SimilarTo {
