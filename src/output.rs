@@ -133,11 +133,12 @@ pub fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
 /// text as the tree of the same fields in the same order.
 pub fn print_json_of(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
     use std::io::Write;
-    let text =
-        serde_json::to_string_pretty(doc).map_err(|e| crate::error::Error::new(e.to_string()))?;
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}")?;
-    stdout.flush()?;
+    // Written as it is serialized: a large run's document (megabytes) is never held whole, and
+    // the memory a growing copy of it would touch is never faulted in.
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, doc).map_err(std::io::Error::from)?;
+    writeln!(out)?;
+    out.flush()?;
     Ok(0)
 }
 

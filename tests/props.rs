@@ -862,3 +862,55 @@ proptest! {
         prop_assert_eq!(git_ucg::ucg::similarity::words_ratio(&a, &b).to_bits(), expected.to_bits());
     }
 }
+
+proptest! {
+    /// `pending` reads the stored reds' shown fields without a map per red: the same fields as
+    /// the whole reader's, and a refusal exactly when it refuses — on registries, on registries
+    /// with a red cut short or given a lone surrogate, duplicate or odd keys, and on noise.
+    #[test]
+    fn the_shown_reds_are_the_parsed_reds(
+        text in prop_oneof![
+            3 => registry_text(true),
+            2 => (registry_text(false), 0..6usize, prop_oneof![
+                Just(", \"id\": \"dup\""),
+                Just(", \"kind\": \"\\ud800\""),
+                Just(", \"\\ud800\": 1"),
+                Just(", \"evidence\": [1, {\"a\": null}]"),
+                Just(", \"id\": 7"),
+                Just("\""),
+            ]).prop_map(|(text, nth, extra)| {
+                // After the nth `"evidence": ""` of the text.
+                match text.match_indices("\"evidence\": \"\"").nth(nth) {
+                    Some((at, found)) => {
+                        let at = at + found.len();
+                        format!("{}{extra}{}", &text[..at], &text[at..])
+                    }
+                    None => text,
+                }
+            }),
+            1 => "[ -~]{0,40}",
+        ],
+    ) {
+        let parsed = reds::Registry::parse(Some(text.as_bytes()), "r");
+        let shown = reds::Registry::parse_shown(Some(text.as_bytes()), "r");
+        match (parsed, shown) {
+            (Ok(registry), Ok((reds_shown, resolved))) => {
+                prop_assert_eq!(&resolved, &registry.resolved);
+                let expected: Vec<Vec<Option<Value>>> = registry
+                    .reds
+                    .iter()
+                    .map(|red| {
+                        let red = red.as_object().unwrap();
+                        reds::SHOWN_FIELDS.iter().map(|k| red.get(*k).cloned()).collect()
+                    })
+                    .collect();
+                let got: Vec<Vec<Option<Value>>> =
+                    reds_shown.into_iter().map(|red| red.to_vec()).collect();
+                // Compared as text: a NaN is never equal to itself.
+                prop_assert_eq!(format!("{got:?}"), format!("{expected:?}"));
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a, b),
+            (a, b) => prop_assert!(false, "parse {:?} but parse_shown {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
+}

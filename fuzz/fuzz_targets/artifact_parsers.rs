@@ -8,8 +8,7 @@
 use git_ucg::pyjson;
 use git_ucg::ucg::pending::{self, Artifacts, PendingInputs};
 use git_ucg::ucg::{
-    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve,
-    sprint,
+    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve, sprint,
 };
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
@@ -21,6 +20,20 @@ fuzz_target!(|data: &[u8]| {
         git_ucg::commands::status::prompt::cached_segment(data, Path::new("/nonexistent"), None);
     let closed = decisions::closed_ids(Some(data));
     let registry = reds::Registry::parse(Some(data), "fuzz");
+    // `pending`'s reading of the stored reds: the whole reader's fields, its refusals.
+    match (&registry, reds::Registry::parse_shown(Some(data), "fuzz")) {
+        (Ok(whole), Ok((shown, resolved))) => {
+            // Compared as text: a NaN read from the bytes is never equal to itself.
+            assert_eq!(format!("{resolved:?}"), format!("{:?}", whole.resolved));
+            let fields = |red: &pyjson::Value| {
+                reds::SHOWN_FIELDS.map(|k| red.as_object().and_then(|o| o.get(k)).cloned())
+            };
+            let expected: Vec<_> = whole.reds.iter().map(fields).collect();
+            assert_eq!(format!("{shown:?}"), format!("{expected:?}"));
+        }
+        (Err(a), Err(b)) => assert_eq!(a, &b),
+        (a, b) => panic!("parse {:?}, parse_shown {:?}", a.is_ok(), b.is_ok()),
+    }
     let _ = heartbeat::parse(data);
     // The pending enumeration with these bytes as every one of its sources at once.
     let names: Vec<String> = [".escalation-x.md", "escalation-x.json", "escalation-y.json"]
@@ -100,7 +113,11 @@ fuzz_target!(|data: &[u8]| {
         let tombstones = reds::Registry::parse_for_apply(Some(data), "fuzz", reds::RedsAs::Stored)
             .map(|(_, tombstones)| tombstones)
             .unwrap_or_default();
-        let as_values: Vec<_> = tombstones.iter().cloned().map(reds::Tombstone::into_value).collect();
+        let as_values: Vec<_> = tombstones
+            .iter()
+            .cloned()
+            .map(reds::Tombstone::into_value)
+            .collect();
         assert_eq!(
             pyjson::dumps_pretty(&pyjson::Value::Array(as_values)),
             pyjson::dumps_pretty(&pyjson::Value::Array(existing.resolved.clone()))

@@ -79,8 +79,20 @@ impl Registry {
         path: &str,
         reds_as: RedsAs,
     ) -> Result<Registry, RedError> {
-        let (reds, resolved) = parse_lists(bytes, path, reds_as, |reader, at| reader.value(at))?;
+        let (reds, resolved) = parse_lists(bytes, path, reds_reader(reds_as), |reader, at| {
+            reader.value(at)
+        })?;
         Ok(Registry { reds, resolved })
+    }
+
+    /// The stored reds as `pending` reads them — the fields it shows of each, without a map per
+    /// red — and the tombstones as [`Registry::parse`] reads them. Fails exactly when
+    /// [`Registry::parse`] fails.
+    pub fn parse_shown(
+        bytes: Option<&[u8]>,
+        path: &str,
+    ) -> Result<(Vec<ShownRed>, Vec<Value>), RedError> {
+        parse_lists(bytes, path, read_shown_red, |reader, at| reader.value(at))
     }
 
     /// [`Registry::parse_as`] for the writer: the tombstones as [`Tombstone`]s, borrowed from
@@ -91,7 +103,7 @@ impl Registry {
         path: &str,
         reds_as: RedsAs,
     ) -> Result<(Vec<Value>, Vec<Tombstone<'a>>), RedError> {
-        parse_lists(bytes, path, reds_as, read_tombstone)
+        parse_lists(bytes, path, reds_reader(reds_as), read_tombstone)
     }
 
     /// The ids of the reds, as stored (never re-derived).
@@ -113,13 +125,14 @@ impl Registry {
     }
 }
 
-/// The registry's two lists: the reds as `reds_as` says, each tombstone by `read_tombstone`.
-fn parse_lists<'a, T>(
+/// The registry's two lists: each red by `read_red` (kept when it returns one), each tombstone
+/// by `read_tombstone`.
+fn parse_lists<'a, R, T>(
     bytes: Option<&'a [u8]>,
     path: &str,
-    reds_as: RedsAs,
+    mut read_red: impl FnMut(&mut Reader<'a>, usize) -> Result<(Option<R>, usize), DecodeError>,
     mut read_tombstone: impl FnMut(&mut Reader<'a>, usize) -> Result<(T, usize), DecodeError>,
-) -> Result<(Vec<Value>, Vec<T>), RedError> {
+) -> Result<(Vec<R>, Vec<T>), RedError> {
     let Some(bytes) = bytes else {
         return Ok((Vec::new(), Vec::new()));
     };
@@ -130,7 +143,7 @@ fn parse_lists<'a, T>(
     let text = std::str::from_utf8(bytes).map_err(|e| unreadable(utf8_reason(bytes, &e)))?;
     // Each field: absent, a list of objects (kept or not), or malformed; as in a dict, the last
     // occurrence of a duplicated key wins.
-    let mut reds: Option<Option<Vec<Value>>> = None;
+    let mut reds: Option<Option<Vec<R>>> = None;
     let mut resolved: Option<Option<Vec<T>>> = None;
     let is_object = Reader::document(text, |reader, pos| {
         if reader.peek(pos) != Some(b'{') {
@@ -138,12 +151,7 @@ fn parse_lists<'a, T>(
         }
         let end = reader.object(pos, &mut |reader, key, at| match key {
             "reds" => {
-                let (list, end) =
-                    list_of_objects(reader, at, |reader: &mut Reader<'a>, at| match reds_as {
-                        RedsAs::Stored => reader.value(at).map(|(v, end)| (Some(v), end)),
-                        RedsAs::ApplyInput => read_red(reader, at).map(|(v, end)| (Some(v), end)),
-                        RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
-                    })?;
+                let (list, end) = list_of_objects(reader, at, &mut read_red)?;
                 reds = Some(list);
                 Ok(end)
             }
@@ -177,6 +185,57 @@ fn parse_lists<'a, T>(
         Some(list) => list.ok_or_else(|| malformed("resolved"))?,
     };
     Ok((reds, resolved))
+}
+
+/// How a list of reds is read for `reds_as`.
+fn reds_reader<'a>(
+    reds_as: RedsAs,
+) -> impl FnMut(&mut Reader<'a>, usize) -> Result<(Option<Value>, usize), DecodeError> {
+    move |reader, at| match reds_as {
+        RedsAs::Stored => reader.value(at).map(|(v, end)| (Some(v), end)),
+        RedsAs::ApplyInput => read_red(reader, at).map(|(v, end)| (Some(v), end)),
+        RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
+    }
+}
+
+/// The fields of a stored red that `pending` shows, in [`SHOWN_FIELDS`] order (`None`: absent).
+pub type ShownRed = [Option<Value>; 5];
+
+/// The keys of a [`ShownRed`].
+pub const SHOWN_FIELDS: [&str; 5] = ["id", "source", "kind", "decision_needed", "evidence"];
+
+/// Reads one stored red (an object) into its [`ShownRed`]. A red with any other key, or a key
+/// that is not plain text, is read as [`Reader::value`] reads it — which also gives every error
+/// exactly as [`Registry::parse`] does.
+fn read_shown_red(
+    reader: &mut Reader,
+    pos: usize,
+) -> Result<(Option<ShownRed>, usize), DecodeError> {
+    let mut fields: ShownRed = Default::default();
+    let mut usual = true;
+    let attempt = reader.object(pos, &mut |reader, key, at| {
+        let slot = SHOWN_FIELDS.iter().position(|k| *k == key);
+        match slot {
+            Some(i) if usual && !reader.key_replaced() => {
+                let (value, end) = reader.value(at)?;
+                fields[i] = Some(value);
+                Ok(end)
+            }
+            _ => {
+                usual = false;
+                reader.skip(at)
+            }
+        }
+    });
+    if let (Ok(end), true) = (attempt, usual) {
+        return Ok((Some(fields), end));
+    }
+    let (value, end) = reader.value(pos)?;
+    let shown = match value {
+        Value::Object(mut red) => SHOWN_FIELDS.map(|key| red.swap_remove(key)),
+        _ => Default::default(),
+    };
+    Ok((Some(shown), end))
 }
 
 /// A stored tombstone as the writer carries it forward.
