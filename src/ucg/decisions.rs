@@ -592,7 +592,9 @@ impl AnswersFile {
     fn walk(text: &str) -> Result<Option<(Object, String, Vec<FileEntry>)>, pyjson::DecodeError> {
         let mut doc = Object::default();
         let mut rendered = String::with_capacity(text.len() + text.len() / 2);
-        let mut entries = Vec::new();
+        // Room for an entry every 64 bytes (an answer is longer): room not filled is never
+        // touched, and a list of 100,000 entries growing by doubling would copy itself over.
+        let mut entries = Vec::with_capacity(text.len() / 64);
         let mut listed = false;
         let refused = || pyjson::DecodeError {
             message: String::new(),
