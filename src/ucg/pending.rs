@@ -15,7 +15,7 @@
 use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
 use crate::ucg::decisions::{self, DECISIONS_FILE};
-use crate::ucg::reds::{Registry, ShownRed, REGISTRY_FILE, SHOWN_FIELDS};
+use crate::ucg::reds::{shown, Registry, REGISTRY_FILE};
 use crate::ucg::{escalations, ids, ledger, similarity};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -601,21 +601,17 @@ pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pe
             // copy itself into fresh memory a dozen times (room not filled is never touched).
             let at_most = reds.len() + artifacts.sidecars.len() + artifacts.ledger_rows.len();
             pending.items.reserve(at_most);
-            fn get<'r>(red: &'r ShownRed, k: &str) -> Option<&'r Value> {
-                let i = SHOWN_FIELDS.iter().position(|f| *f == k)?;
-                red.get(i)?.as_ref()
-            }
             pending.registry_ids = reds
                 .iter()
-                .filter_map(|red| get(red, "id")?.as_str().map(str::to_string))
+                .filter_map(|red| shown(red, "id")?.as_str().map(str::to_string))
                 .collect();
             for red in &reds {
-                let text = |k: &str| get(red, k).map(pyjson::py_str).unwrap_or_default();
+                let text = |k: &str| shown(red, k).map(pyjson::py_str).unwrap_or_default();
                 // An entry without an id is pending under the id the registry writer gives it
                 // (it mints every red's id from these three fields), so `resolve` can answer it.
                 let mut id = text("id");
                 if id.is_empty() {
-                    let field = |k: &str| get(red, k).and_then(Value::as_str).unwrap_or("");
+                    let field = |k: &str| shown(red, k).and_then(Value::as_str).unwrap_or("");
                     id = ids::mint(field("kind"), field("source"), field("decision_needed"));
                     pending.registry_ids.push(id.clone());
                 }

@@ -204,6 +204,12 @@ pub type ShownRed = [Option<Value>; 5];
 /// The keys of a [`ShownRed`].
 pub const SHOWN_FIELDS: [&str; 5] = ["id", "source", "kind", "decision_needed", "evidence"];
 
+/// The field `key` of a [`ShownRed`] (`None`: absent, or not one of [`SHOWN_FIELDS`]).
+pub fn shown<'r>(red: &'r ShownRed, key: &str) -> Option<&'r Value> {
+    let i = SHOWN_FIELDS.iter().position(|k| *k == key)?;
+    red.get(i)?.as_ref()
+}
+
 /// Reads one stored red (an object) into its [`ShownRed`]. A red with any other key, or a key
 /// that is not plain text, is read as [`Reader::value`] reads it — which also gives every error
 /// exactly as [`Registry::parse`] does.

@@ -28,11 +28,19 @@ fn words(text: &str) -> Vec<&str> {
 /// longest common subsequence (its Myers diff is minimal). Short texts — questions, nearly always
 /// — count that subsequence directly, without building the diff (`props.rs` holds both equal).
 pub fn words_ratio(a: &[&str], b: &[&str]) -> f64 {
+    ratio_by_subsequence(a, b, || {
+        f64::from(TextDiff::configure().diff_slices(a, b).ratio())
+    })
+}
+
+/// [`words_ratio`] of two word lists in any form words compare in (text, or numbers standing for
+/// words); `diff` gives `similar`'s ratio of the same texts when they are too long to count.
+fn ratio_by_subsequence<T: PartialEq>(a: &[T], b: &[T], diff: impl FnOnce() -> f64) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
     if a.len().saturating_mul(b.len()) > DIRECT_LCS_CELLS {
-        return f64::from(TextDiff::configure().diff_slices(a, b).ratio());
+        return diff();
     }
     ratio_of(common_subsequence(a, b), a.len() + b.len())
 }
@@ -201,13 +209,9 @@ impl<'c> Candidates<'c> {
             {
                 continue;
             }
-            let r = if mine.len().saturating_mul(candidate.words.len()) > DIRECT_LCS_CELLS {
+            let r = ratio_by_subsequence(&mine, &candidate.words, || {
                 words_ratio(&mine_words, &words(&candidate.normalized))
-            } else if total == 0 {
-                1.0
-            } else {
-                ratio_of(common_subsequence(&mine, &candidate.words), total)
-            };
+            });
             if r >= threshold && best.is_none_or(|(_, b)| r >= b) {
                 best = Some((candidate.index, r));
             }
