@@ -9,39 +9,33 @@ use std::ops::Range;
 /// One ledger row: header name → cell, in header order.
 pub type Row = IndexMap<String, String>;
 
-/// Python's `str.splitlines()`: every line boundary Python knows, `\r\n` as one.
+/// Python's `str.splitlines()`: every line boundary Python knows, `\r\n` as one. Read a byte at a
+/// time: each boundary is an ASCII byte or starts with `0xC2` (U+0085) or `0xE2` (U+2028, U+2029),
+/// so every cut falls between characters.
 pub fn py_splitlines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
     let mut lines = Vec::new();
     let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let boundary = matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if !boundary {
-            continue;
-        }
-        lines.push(&text[start..i]);
-        let mut end = i + c.len_utf8();
-        if c == '\r' {
-            if let Some(&(j, '\n')) = chars.peek() {
-                chars.next();
-                end = j + 1;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        let next = |k: usize| bytes.get(i + k).copied();
+        let width = match byte {
+            b'\n' | 0x0b | 0x0c | 0x1c..=0x1e => 1,
+            b'\r' if next(1) == Some(b'\n') => 2,
+            b'\r' => 1,
+            0xc2 if next(1) == Some(0x85) => 2,
+            0xe2 if next(1) == Some(0x80) && matches!(next(2), Some(0xa8 | 0xa9)) => 3,
+            _ => {
+                i += 1;
+                continue;
             }
-        }
-        start = end;
+        };
+        lines.push(text.get(start..i).unwrap_or_default());
+        i += width;
+        start = i;
     }
     if start < text.len() {
-        lines.push(&text[start..]);
+        lines.push(text.get(start..).unwrap_or_default());
     }
     lines
 }
@@ -142,9 +136,65 @@ pub fn rows(text: &str) -> Vec<Row> {
 /// cell (the last `status` column, as a later duplicate header wins), for the one sanctioned edit:
 /// flipping that cell and nothing else.
 pub fn rows_with_status(text: &str) -> Vec<(Row, Option<Range<usize>>)> {
+    let mut out = Vec::new();
+    each_row(text, |row| {
+        let mut cells = Row::new();
+        for (header, span) in row.headers.iter().zip(row.spans) {
+            cells.shift_remove(header);
+            cells.insert(header.clone(), row.line[span.clone()].to_string());
+        }
+        out.push((cells, row.status()));
+    });
+    out
+}
+
+/// [`rows_with_status`] without the rows built: for each row, the cells named in `wanted` (empty
+/// where the row has none) and the range of its `status` cell.
+pub fn cells_with_status<'a>(
+    text: &'a str,
+    wanted: &[&str],
+) -> Vec<(Vec<&'a str>, Option<Range<usize>>)> {
+    let mut out = Vec::new();
+    each_row(text, |row| {
+        let cells = wanted.iter().map(|name| row.cell(name)).collect();
+        out.push((cells, row.status()));
+    });
+    out
+}
+
+/// A data row of a ledger table, as [`each_row`] finds it.
+struct TableRow<'t, 'r> {
+    headers: &'r [String],
+    status_column: Option<usize>,
+    line: &'t str,
+    /// Where `line` starts in the text.
+    offset: usize,
+    spans: &'r [Range<usize>],
+}
+
+impl<'t> TableRow<'t, '_> {
+    /// The cell under the last header called `name` that the row reaches (a dict built from the
+    /// headers zipped with the cells, in order, would hold it); empty when there is none.
+    fn cell(&self, name: &str) -> &'t str {
+        let reached = &self.headers[..self.headers.len().min(self.spans.len())];
+        reached
+            .iter()
+            .rposition(|h| h == name)
+            .and_then(|column| self.line.get(self.spans.get(column)?.clone()))
+            .unwrap_or_default()
+    }
+
+    /// The status cell's range in the text: the last `status` column's, when the row reaches it.
+    fn status(&self) -> Option<Range<usize>> {
+        let span = self.spans.get(self.status_column?)?;
+        Some(self.offset + span.start..self.offset + span.end)
+    }
+}
+
+/// Visits every row of every table whose id cell is not empty.
+fn each_row<'t>(text: &'t str, mut visit: impl FnMut(&TableRow<'t, '_>)) {
     let base = text.as_ptr() as usize;
     let lines = py_splitlines(text);
-    let mut out = Vec::new();
     let mut i = 0;
     while i + 1 < lines.len() {
         if !(py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1])) {
@@ -159,25 +209,22 @@ pub fn rows_with_status(text: &str) -> Vec<(Row, Option<Range<usize>>)> {
         let mut j = i + 2;
         while j < lines.len() && py_strip(lines[j]).starts_with('|') {
             let line = lines[j];
-            // Lines are slices of `text`: their offset is where they start in it.
-            let offset = line.as_ptr() as usize - base;
             let spans = cell_spans(line);
-            let mut row = Row::new();
-            for (header, span) in headers.iter().zip(&spans) {
-                row.shift_remove(header);
-                row.insert(header.clone(), line[span.clone()].to_string());
-            }
-            if headers.iter().any(|h| h == "id") && row.get("id").is_some_and(|id| !id.is_empty()) {
-                let status = status_column
-                    .and_then(|c| spans.get(c))
-                    .map(|span| offset + span.start..offset + span.end);
-                out.push((row, status));
+            let row = TableRow {
+                headers: &headers,
+                status_column,
+                line,
+                // Lines are slices of `text`: their offset is where they start in it.
+                offset: line.as_ptr() as usize - base,
+                spans: &spans,
+            };
+            if !row.cell("id").is_empty() {
+                visit(&row);
             }
             j += 1;
         }
         i = j;
     }
-    out
 }
 
 #[cfg(test)]
@@ -208,7 +255,65 @@ mod tests {
         assert_eq!(found[0].0, rows(text)[0]);
     }
 
+    /// `str.splitlines()` a character at a time, as the byte reader must read it.
+    fn splitlines_by_chars(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let boundary = matches!(
+                c,
+                '\n' | '\r'
+                    | '\u{b}'
+                    | '\u{c}'
+                    | '\u{1c}'
+                    | '\u{1d}'
+                    | '\u{1e}'
+                    | '\u{85}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+            );
+            if !boundary {
+                continue;
+            }
+            lines.push(&text[start..i]);
+            let mut end = i + c.len_utf8();
+            if c == '\r' {
+                if let Some(&(j, '\n')) = chars.peek() {
+                    chars.next();
+                    end = j + 1;
+                }
+            }
+            start = end;
+        }
+        if start < text.len() {
+            lines.push(&text[start..]);
+        }
+        lines
+    }
+
     proptest! {
+        #[test]
+        fn lines_split_as_python_splits_them(
+            text in "([a\n\r\u{b}\u{c}\u{1c}\u{1d}\u{1e}\u{1f}\u{85}\u{84}\u{2028}\u{2029}\u{2027}\u{2030}\u{c5}é€]|\r\n){0,40}"
+        ) {
+            prop_assert_eq!(py_splitlines(&text), splitlines_by_chars(&text));
+        }
+
+        #[test]
+        fn the_cells_are_the_rows_cells(text in "[|:\\- a-z*`_\\n\\r\u{2028}]{0,300}") {
+            let wanted = ["id", "status", "source", "reason", "a", "b"];
+            let rows = rows_with_status(&text);
+            let cells = cells_with_status(&text, &wanted);
+            prop_assert_eq!(rows.len(), cells.len());
+            for ((row, span), (cells, cell_span)) in rows.iter().zip(&cells) {
+                prop_assert_eq!(span, cell_span);
+                for (name, cell) in wanted.iter().zip(cells) {
+                    prop_assert_eq!(row.get(*name).map(String::as_str).unwrap_or(""), *cell);
+                }
+            }
+        }
+
         #[test]
         fn never_panics(text in "[|:\\- a-z*`_\\n\\r]{0,200}") {
             let _ = rows(&text);
