@@ -66,9 +66,14 @@ fn main() {
     std::fs::write(&file, serde_json::json!({"answers": answers}).to_string()).expect("answers");
     let template = root.join("template");
     copy_dir(&impl_dir, &template);
+    // Each pass appends its section to the run's decision log: the log is put back too, so every
+    // run reads the same input.
+    let log = root.join(support::RUN_FOLDER).join(".decision-log.md");
+    let log_before = std::fs::read(&log).expect("decision log");
     let mut samples = Vec::new();
     for _ in 0..21 {
         copy_dir(&template, &impl_dir);
+        std::fs::write(&log, &log_before).expect("decision log");
         samples.push(time_runs(1, || {
             ucg(
                 root,

@@ -466,7 +466,7 @@ pub fn write_run(root: &Path, shape: RunShape, sha: &str) -> usize {
     let registry = git_ucg::ucg::reds::apply(scan, &[], &git_ucg::ucg::decisions::IdSet::default())
         .expect("registry");
     put(".preflight-reds.json".into(), registry.to_pretty_json());
-    let run = root.join("_bmad-output/ultracode-goal/epic-1-20260604T172512Z");
+    let run = root.join(RUN_FOLDER);
     std::fs::create_dir_all(&run).expect("run folder");
     let log: String = (1..=shape.stories)
         .map(|n| format!("### Story 1-{n}\n\n```json\n{{\"verdict\": \"advance\"}}\n```\n\n"))
@@ -474,6 +474,9 @@ pub fn write_run(root: &Path, shape: RunShape, sha: &str) -> usize {
     std::fs::write(run.join(".decision-log.md"), log).expect("decision log");
     files
 }
+
+/// The run folder [`write_run`] makes, under the project root (its decision log included).
+pub const RUN_FOLDER: &str = "_bmad-output/ultracode-goal/epic-1-20260604T172512Z";
 
 /// Writes `IMPL/.decisions.json` with `n` answers to ids no scan produces (two in three defers),
 /// one per line as an agent appending to the file writes it.
