@@ -87,8 +87,8 @@ fuzz_target!(|data: &[u8]| {
                 .count();
             assert_eq!(entries_scanned.map(|e| e.len()), Some(with_ids));
             let written = file.map(|file| {
-                let pieces = resolve::merge_pieces(file.entries(), &[]);
-                file.render(&pieces)
+                let merged = resolve::merge_pieces(file.entries(), &[]);
+                file.render(&merged.pieces)
             });
             assert_eq!(written, Ok(resolve::render(&mut doc, &mut entries)));
         }
@@ -110,7 +110,7 @@ fuzz_target!(|data: &[u8]| {
         // The registry writer's own path: the four fields, the document written directly.
         let fields = reds::parse_scan_fields(data).expect("the same scan");
         // Its tombstones as it reads them: the same as the whole reader's, borrowed where it can.
-        let tombstones = reds::Registry::parse_for_apply(Some(data), "fuzz", reds::RedsAs::Stored)
+        let tombstones = reds::Registry::parse_for_apply(Some(data), "fuzz", reds::RedsAs::Checked)
             .map(|(_, tombstones)| tombstones)
             .unwrap_or_default();
         let as_values: Vec<_> = tombstones

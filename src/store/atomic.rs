@@ -29,6 +29,68 @@ pub fn write_atomic(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), S
     replace(lock, target, bytes, true)
 }
 
+/// [`write_atomic`] for content written in pieces (no whole copy of it in memory). The disk is
+/// set to work as the pieces come, so the final fsync waits only for the last of them.
+pub fn write_atomic_with(
+    lock: &DirLock,
+    target: &Path,
+    write: impl FnOnce(&mut Writeback) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
+    replace_with(lock, target, true, |file| {
+        let mut writeback = Writeback {
+            file,
+            written: 0,
+            started: 0,
+        };
+        write(&mut writeback)
+    })
+}
+
+/// A file being written whose pages are handed to the disk a few megabytes at a time
+/// (`sync_file_range`), rather than all at the fsync that ends the write.
+pub struct Writeback<'f> {
+    file: &'f mut std::fs::File,
+    written: u64,
+    /// Where the pages not yet handed over begin.
+    started: u64,
+}
+
+/// How much is written before it is handed to the disk.
+const WRITEBACK_EVERY: u64 = 2 << 20;
+
+impl Write for Writeback<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(bytes)?;
+        self.written += n as u64;
+        if self.written - self.started >= WRITEBACK_EVERY {
+            start_writeback(self.file, self.started, self.written - self.started);
+            self.started = self.written;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Starts writing a range of `file` to the disk without waiting for it: a hint, which the fsync
+/// after it makes good whatever it did.
+#[cfg(target_os = "linux")]
+fn start_writeback(file: &std::fs::File, offset: u64, len: u64) {
+    use std::os::fd::AsRawFd;
+    let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+        return;
+    };
+    // SAFETY: a system call on a descriptor this function borrows; it reads no memory of ours.
+    unsafe {
+        libc::sync_file_range(file.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_writeback(_file: &std::fs::File, _offset: u64, _len: u64) {}
+
 /// [`write_atomic`] without the fsyncs, for a file derived from another that is synced (a cache
 /// or an index that can be rebuilt): readers still see the old file or the new one, never a
 /// mixture; after a power loss it may be the old one, or empty or cut short.

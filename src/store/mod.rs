@@ -16,7 +16,7 @@ mod stamp;
 
 pub use atomic::{
     read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
-    write_atomic_unsynced_with,
+    write_atomic_unsynced_with, write_atomic_with, Writeback,
 };
 pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
 pub use log::{

@@ -3,12 +3,16 @@
 use crate::pyjson::{self, Object, Reader, Value};
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::ops::Range;
 
 /// The answers file's name inside the implementation-artifacts directory.
 pub const DECISIONS_FILE: &str = ".decisions.json";
 
 /// A set of decision ids.
 pub type IdSet = HashSet<String, foldhash::fast::RandomState>;
+
+/// A set of decision ids borrowed from the document that holds them.
+pub type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
 
 /// The ids closed by the answers file, as the registry writer reads them: entries that are objects
 /// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,
@@ -542,7 +546,8 @@ pub struct AnswersFile {
     source: String,
     /// The top-level members, `decisions` holding its place with a placeholder.
     doc: Object,
-    /// Every entry as `json.dumps(indent=2, ensure_ascii=False)` writes it two levels deep.
+    /// The entries whose text in the file is not already what
+    /// `json.dumps(indent=2, ensure_ascii=False)` writes two levels deep, as it writes them.
     rendered: String,
     entries: Vec<FileEntry>,
 }
@@ -552,8 +557,9 @@ pub struct AnswersFile {
 pub struct FileEntry {
     /// Its text in the file.
     source: std::ops::Range<usize>,
-    /// Its text as written back.
-    rendered: std::ops::Range<usize>,
+    /// Its text as written back, in `rendered`; `None` when that is its text in the file (a file
+    /// this tool or UltraCode Goal wrote: then nothing is copied).
+    rendered: Option<Range<usize>>,
     /// Its `id`, when it is an object whose `id` is a string.
     pub id: Option<String>,
     /// It is an object whose `action` is exactly `"close"`.
@@ -591,7 +597,23 @@ impl AnswersFile {
     /// `decisions` (the last one counts, as in a dict).
     fn walk(text: &str) -> Result<Option<(Object, String, Vec<FileEntry>)>, pyjson::DecodeError> {
         let mut doc = Object::default();
-        let mut rendered = String::with_capacity(text.len() + text.len() / 2);
+        let mut rendered = String::new();
+        let mut sized = false;
+        // An entry is laid out after the others; when that is its text in the file, it is cut
+        // again: the file as written back keeps the text. Otherwise the layout is kept, in room
+        // for the rest of the file laid out the same way (sized once: a buffer of megabytes
+        // growing by doubling would copy itself over).
+        let mut keep_layout = |rendered: &mut String, start: usize, source: Range<usize>| {
+            if rendered.get(start..) == text.get(source.clone()) {
+                rendered.truncate(start);
+                return None;
+            }
+            if !sized {
+                sized = true;
+                rendered.reserve(text.len().saturating_sub(source.end) * 3 / 2);
+            }
+            Some(start..rendered.len())
+        };
         // Room for an entry every 64 bytes (an answer is longer): room not filled is never
         // touched, and a list of 100,000 entries growing by doubling would copy itself over.
         let mut entries = Vec::with_capacity(text.len() / 64);
@@ -623,7 +645,7 @@ impl AnswersFile {
                     if let Some((end, id, closes)) = flat_entry(reader, item, &mut rendered)? {
                         entries.push(FileEntry {
                             source: item..end,
-                            rendered: start..rendered.len(),
+                            rendered: keep_layout(&mut rendered, start, item..end),
                             id,
                             closes,
                         });
@@ -635,7 +657,7 @@ impl AnswersFile {
                     let object = value.as_object();
                     entries.push(FileEntry {
                         source: item..end,
-                        rendered: start..rendered.len(),
+                        rendered: keep_layout(&mut rendered, start, item..end),
                         id: object
                             .and_then(|o| o.get("id")?.as_str())
                             .map(str::to_string),
@@ -663,38 +685,63 @@ impl AnswersFile {
     /// The document with `decisions` made of `pieces` (kept entries, by index, and new entries),
     /// as `json.dumps(indent=2, ensure_ascii=False)` writes it, with a final newline.
     pub fn render(&self, pieces: &[Piece]) -> String {
-        let mut out = String::with_capacity(self.rendered.len() + 256 * pieces.len() + 64);
-        out.push('{');
+        let mut out = Vec::new();
+        // Writing to a vector cannot fail.
+        let _ = self.write_to(pieces, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`AnswersFile::render`] written to `out` as it is laid out, a chunk at a time (a long
+    /// project's file is never held twice).
+    pub fn write_to(&self, pieces: &[Piece], out: &mut impl std::io::Write) -> std::io::Result<()> {
+        const CHUNK: usize = 256 << 10;
+        let mut chunk = String::with_capacity(CHUNK + 4096);
+        let mut flush = |chunk: &mut String, at_least: usize| {
+            if chunk.len() < at_least {
+                return Ok(());
+            }
+            out.write_all(chunk.as_bytes())?;
+            chunk.clear();
+            Ok::<_, std::io::Error>(())
+        };
+        chunk.push('{');
         for (i, (key, value)) in self.doc.iter().enumerate() {
-            out.push_str(if i == 0 { "\n  " } else { ",\n  " });
-            pyjson::write_string(&mut out, key, false);
-            out.push_str(": ");
+            chunk.push_str(if i == 0 { "\n  " } else { ",\n  " });
+            pyjson::write_string(&mut chunk, key, false);
+            chunk.push_str(": ");
             if key != "decisions" {
-                pyjson::write_pretty_value(&mut out, value, 1);
+                pyjson::write_pretty_value(&mut chunk, value, 1);
+                flush(&mut chunk, CHUNK)?;
                 continue;
             }
             if pieces.is_empty() {
-                out.push_str("[]");
+                chunk.push_str("[]");
                 continue;
             }
-            out.push('[');
+            chunk.push('[');
             for (i, piece) in pieces.iter().enumerate() {
-                out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+                chunk.push_str(if i == 0 { "\n    " } else { ",\n    " });
                 match piece {
                     Piece::Kept(index) => {
-                        let text = self
-                            .entries
-                            .get(*index)
-                            .and_then(|e| self.rendered.get(e.rendered.clone()));
-                        out.push_str(text.unwrap_or("null"));
+                        let text = self.entries.get(*index).and_then(|e| self.layout(e));
+                        chunk.push_str(text.unwrap_or("null"));
                     }
-                    Piece::New(value) => pyjson::write_pretty_value(&mut out, value, 2),
+                    Piece::New(value) => pyjson::write_pretty_value(&mut chunk, value, 2),
                 }
+                flush(&mut chunk, CHUNK)?;
             }
-            out.push_str("\n  ]");
+            chunk.push_str("\n  ]");
         }
-        out.push_str("\n}\n");
-        out
+        chunk.push_str("\n}\n");
+        flush(&mut chunk, 0)
+    }
+
+    /// An entry's text as written back.
+    fn layout(&self, entry: &FileEntry) -> Option<&str> {
+        match &entry.rendered {
+            Some(rendered) => self.rendered.get(rendered.clone()),
+            None => self.source.get(entry.source.clone()),
+        }
     }
 }
 

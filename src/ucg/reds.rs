@@ -97,13 +97,20 @@ impl Registry {
 
     /// [`Registry::parse_as`] for the writer: the tombstones as [`Tombstone`]s, borrowed from
     /// `bytes` where they hold no escape (what the writer carries forward, unchanged, is never
-    /// turned into maps of values).
+    /// turned into maps of values), and the stored reds as the fields `apply` reads of each
+    /// ([`RedsAs::Stored`] reads them so too), or only checked ([`RedsAs::Checked`]).
     pub fn parse_for_apply<'a>(
         bytes: Option<&'a [u8]>,
         path: &str,
         reds_as: RedsAs,
-    ) -> Result<(Vec<Value>, Vec<Tombstone<'a>>), RedError> {
-        parse_lists(bytes, path, reds_reader(reds_as), read_tombstone)
+    ) -> Result<(Vec<RedFields>, Vec<Tombstone<'a>>), RedError> {
+        let read_red = |reader: &mut Reader<'a>, at| match reds_as {
+            RedsAs::Stored | RedsAs::ApplyInput => {
+                read_red_fields(reader, at).map(|(fields, end)| (Some(fields), end))
+            }
+            RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
+        };
+        parse_lists(bytes, path, read_red, read_tombstone)
     }
 
     /// The ids of the reds, as stored (never re-derived).

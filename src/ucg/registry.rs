@@ -6,10 +6,10 @@
 
 use crate::error::{Error, Result};
 use crate::store::{self, pathlib_display};
-use crate::ucg::decisions::{closing_ids, IdSet, DECISIONS_FILE};
+use crate::ucg::decisions::{closing_ids, IdRefs, DECISIONS_FILE};
 use crate::ucg::reds::{
-    apply_document, parse_scan_fields, red_fields, validate_red_fields, RedError, RedFields,
-    RedsAs, Registry, Tombstone, REGISTRY_FILE,
+    apply_document, parse_scan_fields, validate_red_fields, RedError, RedFields, RedsAs, Registry,
+    Tombstone, REGISTRY_FILE,
 };
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ pub fn from_sidecar_locked(
     project_root: &dyn Fn() -> Option<PathBuf>,
     impl_dir: &Path,
     lock: &store::DirLock,
-    closed: IdSet,
+    closed: &IdRefs,
 ) -> Result<String> {
     let (document, target) = compute(project_root, impl_dir, None, Some(closed))?;
     store::write_atomic(lock, &target, document.as_bytes())?;
@@ -50,14 +50,13 @@ pub fn compute(
     project_root: &dyn Fn() -> Option<PathBuf>,
     impl_dir: &Path,
     scan: Option<&[u8]>,
-    known_closed: Option<IdSet>,
+    known_closed: Option<&IdRefs>,
 ) -> Result<(String, PathBuf)> {
     if let Some(closed) = known_closed {
         let scan = scan.map(checked_scan).transpose()?;
         let stored = StoredRegistry::read(project_root, impl_dir)?;
         let (reds, resolved) = stored.inputs(scan)?;
-        let document = apply_document(reds, resolved, &closed)?;
-        std::mem::forget(closed);
+        let document = apply_document(reds, resolved, closed)?;
         return Ok((document, stored.target));
     }
     // The answers file (often the largest input) is scanned on a second thread meanwhile; the
@@ -136,7 +135,6 @@ impl StoredRegistry {
         let reds = match scan {
             Some(reds) => reds,
             None => {
-                let stored: Vec<RedFields> = stored.into_iter().map(red_fields).collect();
                 validate_red_fields(&stored)?;
                 stored
             }
