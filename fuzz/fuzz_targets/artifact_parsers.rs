@@ -65,7 +65,17 @@ fuzz_target!(|data: &[u8]| {
         let _ = markers::tests_ran_fresh(text, text);
         let _ = sprint::development_status(text);
         let _ = markers::marker_sha(text);
-        let _ = ledger::rows(text);
+        // The flip's reader: each row's wanted cells and status span, as the rows hold them.
+        let wanted = ["id", "status", "source", "reason"];
+        let rows = ledger::rows_with_status(text);
+        let cells = ledger::cells_with_status(text, &wanted);
+        assert_eq!(rows.len(), cells.len());
+        for ((row, span), (cells, cell_span)) in rows.iter().zip(&cells) {
+            assert_eq!(span, cell_span);
+            for (name, cell) in wanted.iter().zip(cells) {
+                assert_eq!(row.get(*name).map(String::as_str).unwrap_or(""), *cell);
+            }
+        }
         let verdicts = decision_log::recorded_verdicts(text);
         let stories: Vec<String> = verdicts.iter().map(|(id, _)| format!("{id}-x")).collect();
         let _ = decision_log::verdicts_for(&verdicts, &stories);

@@ -556,7 +556,7 @@ pub struct AnswersFile {
 #[derive(Debug, Clone)]
 pub struct FileEntry {
     /// Its text in the file.
-    source: std::ops::Range<usize>,
+    source: Range<usize>,
     /// Its text as written back, in `rendered`; `None` when that is its text in the file (a file
     /// this tool or UltraCode Goal wrote: then nothing is copied).
     rendered: Option<Range<usize>>,
