@@ -134,7 +134,8 @@ pub fn rows(text: &str) -> Vec<Row> {
 
 /// The ledger's rows as [`rows`] reads them, each with the byte range in `text` of its `status`
 /// cell (the last `status` column, as a later duplicate header wins), for the one sanctioned edit:
-/// flipping that cell and nothing else.
+/// flipping that cell and nothing else. The flip reads [`cells_with_status`]; this whole-row form
+/// is what the tests and the fuzz target hold it to.
 pub fn rows_with_status(text: &str) -> Vec<(Row, Option<Range<usize>>)> {
     let mut out = Vec::new();
     each_row(text, |row| {
