@@ -442,3 +442,37 @@ fn numeric_tombstone_ids_are_carried_as_python_carries_them() {
     assert_refused(&out);
     assert_eq!(snapshot(cwd), before);
 }
+
+/// `red_ids.py` lets a truthy `kind` or `source` that is not a string through its check and then
+/// dies on it (`AttributeError: 'int' object has no attribute 'strip'`, a traceback, exit 1,
+/// nothing written); git-ucg refuses it as an error, exit 2, nothing written — on both entry paths.
+#[test]
+fn difference_a_kind_or_source_that_is_not_a_string_is_refused() {
+    for red in [
+        serde_json::json!({"kind": 7, "source": "p.md:1", "decision_needed": "Q?"}),
+        serde_json::json!({"kind": "k", "source": ["p.md"], "decision_needed": "Q?"}),
+    ] {
+        let env = TestEnv::new();
+        let cwd = env.path();
+        let reds = serde_json::json!({"reds": [red]}).to_string();
+        write(&cwd.join("scan.json"), &reds);
+        let before = snapshot(cwd);
+        let out = apply(&env, cwd, &["--scan", "scan.json"]);
+        assert_refused(&out);
+        assert!(stderr(&out).contains("`kind` and `source` as strings"));
+        assert_eq!(snapshot(cwd), before);
+        // The same red stored in the registry, re-applied.
+        let stored = serde_json::json!({"reds": [red_with_id(&red)], "resolved": []});
+        write(&cwd.join("impl/.preflight-reds.json"), &stored.to_string());
+        let before = snapshot(cwd);
+        let out = apply(&env, cwd, &["--from-sidecar"]);
+        assert_refused(&out);
+        assert_eq!(snapshot(cwd), before);
+    }
+}
+
+fn red_with_id(red: &serde_json::Value) -> serde_json::Value {
+    let mut red = red.clone();
+    red["id"] = "stored".into();
+    red
+}
