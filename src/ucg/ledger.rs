@@ -84,51 +84,10 @@ fn normalize_header(cell: &str) -> String {
     py_strip(trimmed).to_lowercase()
 }
 
-/// Every table of the text: (headers, rows of cells).
-pub fn tables(text: &str) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
-    let lines = py_splitlines(text);
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i + 1 < lines.len() {
-        if py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1]) {
-            let headers = cells(lines[i])
-                .iter()
-                .map(|c| normalize_header(c))
-                .collect();
-            let mut rows = Vec::new();
-            let mut j = i + 2;
-            while j < lines.len() && py_strip(lines[j]).starts_with('|') {
-                rows.push(cells(lines[j]));
-                j += 1;
-            }
-            out.push((headers, rows));
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
 /// The ledger's rows, from every table whose header has `id`; rows with an empty id are skipped.
 pub fn rows(text: &str) -> Vec<Row> {
     let mut out = Vec::new();
-    for (headers, rows) in tables(text) {
-        if !headers.iter().any(|h| h == "id") {
-            continue;
-        }
-        for cells in rows {
-            let mut row = Row::new();
-            for (header, cell) in headers.iter().zip(cells) {
-                // A later duplicate header wins, as a dict built in order would have it.
-                row.shift_remove(header);
-                row.insert(header.clone(), cell);
-            }
-            if row.get("id").is_some_and(|id| !id.is_empty()) {
-                out.push(row);
-            }
-        }
-    }
+    each_row(text, |row| out.push(row.to_row()));
     out
 }
 
@@ -138,14 +97,7 @@ pub fn rows(text: &str) -> Vec<Row> {
 /// is what the tests and the fuzz target hold it to.
 pub fn rows_with_status(text: &str) -> Vec<(Row, Option<Range<usize>>)> {
     let mut out = Vec::new();
-    each_row(text, |row| {
-        let mut cells = Row::new();
-        for (header, span) in row.headers.iter().zip(row.spans) {
-            cells.shift_remove(header);
-            cells.insert(header.clone(), row.line[span.clone()].to_string());
-        }
-        out.push((cells, row.status()));
-    });
+    each_row(text, |row| out.push((row.to_row(), row.status())));
     out
 }
 
@@ -174,6 +126,16 @@ struct TableRow<'t, 'r> {
 }
 
 impl<'t> TableRow<'t, '_> {
+    /// Header name → cell, a later duplicate header winning, as a dict built in order would have it.
+    fn to_row(&self) -> Row {
+        let mut row = Row::new();
+        for (header, span) in self.headers.iter().zip(self.spans) {
+            row.shift_remove(header);
+            row.insert(header.clone(), self.line[span.clone()].to_string());
+        }
+        row
+    }
+
     /// The cell under the last header called `name` that the row reaches (a dict built from the
     /// headers zipped with the cells, in order, would hold it); empty when there is none.
     fn cell(&self, name: &str) -> &'t str {
@@ -256,6 +218,40 @@ mod tests {
         assert_eq!(found[0].0, rows(text)[0]);
     }
 
+    /// The rows as the first reader walked them — every table, then its rows — which the
+    /// row-at-a-time walk must give the same.
+    fn rows_by_tables(text: &str) -> Vec<Row> {
+        let lines = py_splitlines(text);
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + 1 < lines.len() {
+            if !(py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1])) {
+                i += 1;
+                continue;
+            }
+            let headers: Vec<String> = cells(lines[i])
+                .iter()
+                .map(|c| normalize_header(c))
+                .collect();
+            let mut j = i + 2;
+            while j < lines.len() && py_strip(lines[j]).starts_with('|') {
+                let mut row = Row::new();
+                for (header, cell) in headers.iter().zip(cells(lines[j])) {
+                    row.shift_remove(header);
+                    row.insert(header.clone(), cell);
+                }
+                if headers.iter().any(|h| h == "id")
+                    && row.get("id").is_some_and(|id| !id.is_empty())
+                {
+                    out.push(row);
+                }
+                j += 1;
+            }
+            i = j;
+        }
+        out
+    }
+
     /// `str.splitlines()` a character at a time, as the byte reader must read it.
     fn splitlines_by_chars(text: &str) -> Vec<&str> {
         let mut lines = Vec::new();
@@ -324,6 +320,7 @@ mod tests {
         fn status_spans_agree_with_the_rows(text in "[|:\\- a-z*`_\\n\\r\u{2028}]{0,300}") {
             let with = rows_with_status(&text);
             let plain = rows(&text);
+            prop_assert_eq!(&plain, &rows_by_tables(&text));
             prop_assert_eq!(with.len(), plain.len());
             for ((row, span), expected) in with.iter().zip(&plain) {
                 prop_assert_eq!(row, expected);

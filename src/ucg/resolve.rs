@@ -639,13 +639,14 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     })?;
     let file = doc;
     let entries = file.entries();
-    // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
+    // The ids the run waits on: an answer must name one (or one answered before).
     let known: IdRefs = found
         .items
         .iter()
         .map(|i| i.id.as_str())
         .chain(found.registry_ids.iter().map(String::as_str))
         .collect();
+    // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
     let mut expanded = expand_ids(answers, &found, &known)?;
     // An answer keeps the question it answered; an escalation's, the occurrence.
     let by_id: std::collections::HashMap<&str, &pending::PendingItem, foldhash::fast::RandomState> =
