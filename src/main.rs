@@ -4,7 +4,8 @@
 //! thread's stack guard — about a fifth of what a warm prompt executes (BENCHMARKS.md,
 //! "start-up") — for a thread on which no command runs: `git_ucg::run` runs every command on its own
 //! thread. The C `main` below does what that preamble did that git-ucg relies on: ignore SIGPIPE
-//! (a closed pipe is an error each writer handles; BrokenPipe exits 0), and flush stdout at exit.
+//! (a closed pipe is an error each writer handles; BrokenPipe exits 0), and flush stdout at exit
+//! (then it ends the process without the C library's exit handlers: see the end of `main`).
 // The test harness brings its own `main`.
 #![cfg_attr(not(test), no_main)]
 
@@ -95,5 +96,10 @@ extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc:
     // `.init_array` hook, other platforms keep it for the process.
     let code = git_ucg::run(std::env::args_os());
     let _ = std::io::Write::flush(&mut std::io::stdout());
-    libc::c_int::from(code)
+    // Everything git-ucg writes is flushed, its files closed and its children waited for by
+    // now; what the C library's exit would still run is the allocator handing its memory back
+    // page range by page range (mimalloc's exit purge: a millisecond after a large run), which
+    // the kernel does anyway, all at once.
+    // SAFETY: `_exit` ends the process at once; nothing after it runs.
+    unsafe { libc::_exit(libc::c_int::from(code)) }
 }

@@ -169,6 +169,11 @@ impl<'a> Reader<'a> {
         self.key_replaced
     }
 
+    /// How many bytes of the text lie from `pos` on (a bound on what a list there can hold).
+    pub fn left_from(&self, pos: usize) -> usize {
+        self.bytes.len().saturating_sub(pos)
+    }
+
     /// The byte at `pos`, if any (`{`, `[`, `"` tell a caller what kind of value starts there).
     pub fn peek(&self, pos: usize) -> Option<u8> {
         self.bytes.get(pos).copied()

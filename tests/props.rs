@@ -292,6 +292,37 @@ fn answers_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// `text` now and then cut short (`mutate` 0) or with a byte changed to one of `stray` (1), so
+/// that refusals are compared too.
+fn mutated(
+    text: String,
+    cut: prop::sample::Index,
+    flip: prop::sample::Index,
+    mutate: u8,
+    stray: &[u8],
+) -> Vec<u8> {
+    let mut bytes = text.into_bytes();
+    if !bytes.is_empty() {
+        match mutate {
+            0 => bytes.truncate(cut.index(bytes.len())),
+            1 => {
+                let at = flip.index(bytes.len());
+                bytes[at] = stray[cut.index(stray.len())];
+            }
+            _ => {}
+        }
+    }
+    bytes
+}
+
+/// The closing ids the whole-text scanner finds, owned.
+fn closing_ids_of(bytes: &[u8]) -> Vec<String> {
+    git_ucg::ucg::decisions::closing_ids(Some(bytes))
+        .into_iter()
+        .map(|id| id.into_owned())
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -302,25 +333,132 @@ proptest! {
         flip in any::<prop::sample::Index>(),
         mutate in 0..4u8,
     ) {
-        let mut bytes = text.into_bytes();
-        // Now and then a document cut short, or a byte changed, so refusals are compared too.
-        if !bytes.is_empty() {
-            match mutate {
-                0 => bytes.truncate(cut.index(bytes.len())),
-                1 => {
-                    let at = flip.index(bytes.len());
-                    let stray = b"{}[],:\"\\ \x01";
-                    bytes[at] = stray[cut.index(stray.len())];
-                }
-                _ => {}
-            }
-        }
-        let scanned: Vec<String> = git_ucg::ucg::decisions::closing_ids(Some(&bytes))
-            .into_iter()
-            .map(|id| id.into_owned())
-            .collect();
-        prop_assert_eq!(scanned, closing_ids_by_reader(&bytes));
+        let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01");
+        prop_assert_eq!(closing_ids_of(&bytes), closing_ids_by_reader(&bytes));
     }
+}
+
+/// A reader that hands out at most `most` bytes a call (the file read in pieces the way a slow
+/// disk or a pipe hands them out).
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    most: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.most).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// Whole answers documents of every top-level shape the windowed reader walks a step at a time:
+/// members before and after `decisions`, `decisions` repeated or not a list, whitespace runs
+/// longer than a window, a byte-order mark, characters of every UTF-8 length.
+fn answers_shapes() -> impl Strategy<Value = String> {
+    let ws = prop_oneof![
+        Just(""),
+        Just(" "),
+        Just("\n  "),
+        Just("\t\r\n"),
+        Just("                                "),
+    ];
+    let entry = prop_oneof![
+        "[a-z:/.0-9é漢𝄞]{0,12}"
+            .prop_map(|id| format!("{{\"id\": \"{id}\", \"action\": \"close\"}}")),
+        "[a-z]{0,6}".prop_map(|id| format!(
+            "{{\"action\":\"close\",\"answer\":[1,{{\"a\":null}}],\"id\":\"{id}\"}}"
+        )),
+        Just("{\"id\": \"k:\\u00e9:1\", \"action\": \"close\"}".to_string()),
+        Just("{\"id\": \"kept\", \"action\": \"defer\"}".to_string()),
+        Just("{\"id\": \"twice\", \"action\": \"close\", \"action\": \"keep\"}".to_string()),
+        Just("12345".to_string()),
+        Just("[[\"x\"], {}]".to_string()),
+        Just("-1.5e-7".to_string()),
+    ];
+    let value = prop_oneof![
+        Just("{}".to_string()),
+        Just("null".to_string()),
+        Just("[1, [2, {\"a\": \"b\"}], -Infinity]".to_string()),
+        Just("\"str\\u00e9 漢\"".to_string()),
+        Just("123456789".to_string()),
+    ];
+    let member = prop_oneof![
+        3 => (proptest::collection::vec((entry, ws.clone()), 0..6)).prop_map(|entries| {
+            let items: Vec<String> = entries.into_iter().map(|(e, w)| format!("{w}{e}{w}")).collect();
+            format!("\"decisions\": [{}]", items.join(","))
+        }),
+        1 => value.clone().prop_map(|v| format!("\"decisions\": {v}")),
+        1 => ("[a-z]{1,4}", value).prop_map(|(k, v)| format!("\"{k}\" : {v}")),
+    ];
+    (
+        prop_oneof![4 => Just(""), 1 => Just("\u{feff}"), 1 => Just("  \n"), 1 => Just("[")],
+        proptest::collection::vec((member, ws.clone()), 0..4),
+        ws,
+        prop_oneof![4 => Just(""), 1 => Just("x"), 1 => Just("}")],
+    )
+        .prop_map(|(prefix, members, inner, tail)| {
+            let members: Vec<String> = members
+                .into_iter()
+                .map(|(m, w)| format!("{w}{m}{w}"))
+                .collect();
+            format!("{prefix}{{{inner}{}}}{inner}{tail}", members.join(","))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_windowed_answers_scanner_agrees_with_the_whole_text_one(
+        text in prop_oneof![answers_text(), answers_shapes()],
+        cut in any::<prop::sample::Index>(),
+        flip in any::<prop::sample::Index>(),
+        mutate in 0..4u8,
+        most in 1..40usize,
+    ) {
+        // Bytes that are no UTF-8 too: the windows end inside characters.
+        let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01\xff\xe6");
+        let whole = closing_ids_of(&bytes);
+        for window in [1, 2, 3, 4, 5, 7, 16, 61, 1 << 16] {
+            let read = git_ucg::ucg::decisions::closing_ids_read(Trickle { bytes: &bytes, most }, window, (most as u64) * 7);
+            prop_assert_eq!(read.iter().collect::<Vec<_>>(), whole.clone(), "window {}", window);
+        }
+    }
+}
+
+#[test]
+fn the_windowed_answers_scanner_closes_nothing_when_the_read_fails() {
+    struct Failing<'a>(&'a [u8]);
+    impl std::io::Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("disk gone"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let text =
+        br#"{"decisions": [{"id": "a", "action": "close"}, {"id": "b", "action": "close"}]}"#;
+    let read = |bytes: &[u8]| git_ucg::ucg::decisions::closing_ids_read(Failing(bytes), 8, 0);
+    assert!(
+        read(&text[..40]).is_empty(),
+        "a read that fails part way closes nothing"
+    );
+    let whole = git_ucg::ucg::decisions::closing_ids_read(
+        Trickle {
+            bytes: text,
+            most: 3,
+        },
+        8,
+        text.len() as u64,
+    );
+    assert_eq!(whole.iter().collect::<Vec<_>>(), ["a", "b"]);
 }
 
 #[test]
@@ -341,6 +479,8 @@ fn the_answers_scanner_keeps_python_s_depth_limit() {
                         .map(|id| id.into_owned())
                         .collect();
                     assert_eq!(scanned, closing_ids_by_reader(doc.as_bytes()), "depth {depth}");
+                    let read = git_ucg::ucg::decisions::closing_ids_read(doc.as_bytes(), 64, doc.len() as u64);
+                    assert_eq!(read.iter().collect::<Vec<_>>(), scanned, "depth {depth}, windowed");
                 }
             }
         })

@@ -19,6 +19,13 @@ fuzz_target!(|data: &[u8]| {
     let _ =
         git_ucg::commands::status::prompt::cached_segment(data, Path::new("/nonexistent"), None);
     let closed = decisions::closed_ids(Some(data));
+    // The registry writer's windowed reading of the answers file: the same ids, in order, for
+    // windows that split every step.
+    let whole = decisions::closing_ids(Some(data));
+    for window in [1, 7, 64] {
+        let read = decisions::closing_ids_read(data, window, data.len() as u64);
+        assert!(read.iter().eq(whole.iter().map(|id| id.as_ref())));
+    }
     let registry = reds::Registry::parse(Some(data), "fuzz");
     // `pending`'s reading of the stored reds: the whole reader's fields, its refusals.
     match (&registry, reds::Registry::parse_shown(Some(data), "fuzz")) {

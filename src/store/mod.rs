@@ -29,8 +29,8 @@ pub use plain::{
     write_small, CreateNewError, HeldElsewhere, InstallError,
 };
 pub use read::{
-    max_artifact_bytes, open_regular, read_at, read_file, read_file_identified, read_text,
-    set_max_artifact_bytes, FileIdentity, DEFAULT_MAX_ARTIFACT_BYTES,
+    max_artifact_bytes, open_capped, open_regular, read_at, read_file, read_file_identified,
+    read_text, set_max_artifact_bytes, Capped, FileIdentity, DEFAULT_MAX_ARTIFACT_BYTES,
 };
 pub use stamp::{Stamp, Stamper};
 

@@ -202,6 +202,58 @@ pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
     Ok(Some(file))
 }
 
+/// A regular file to read a piece at a time, with [`read_file`]'s refusals: `Ok(None)` when
+/// absent; anything but a regular file, or a file larger than [`max_artifact_bytes`] (as `fstat`
+/// says, or as it turns out while read), an `InvalidData` error. For a reader that keeps nothing
+/// of the file but what it finds in it (a 10 MB answers file read whole is 10 MB of fresh memory
+/// the kernel must clear first).
+pub fn open_capped(path: &Path) -> std::io::Result<Option<Capped>> {
+    let Some(file) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let cap = max_artifact_bytes();
+    let size = file.metadata()?.len();
+    if size > cap {
+        return Err(too_large(cap));
+    }
+    Ok(Some(Capped {
+        file,
+        left: cap,
+        size,
+    }))
+}
+
+/// See [`open_capped`].
+pub struct Capped {
+    file: std::fs::File,
+    /// How many more bytes may be read.
+    left: u64,
+    size: u64,
+}
+
+impl Capped {
+    /// The file's size when it was opened (it may change while read).
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+impl Read for Capped {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // One byte past the cap tells a file that grew past it from one that ends there.
+        let room = usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX);
+        let len = buf.len().min(room);
+        let n = self.file.read(&mut buf[..len])?;
+        match self.left.checked_sub(n as u64) {
+            Some(left) => {
+                self.left = left;
+                Ok(n)
+            }
+            None => Err(too_large(max_artifact_bytes())),
+        }
+    }
+}
+
 /// [`read_file`] as text; bytes that are not UTF-8 are an `InvalidData` error.
 pub fn read_text(path: impl AsRef<Path>) -> std::io::Result<String> {
     String::from_utf8(read_file(path)?).map_err(|_| refused("not valid UTF-8".to_string()))

@@ -38,6 +38,199 @@ pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
         .unwrap_or_default()
 }
 
+/// The ids of [`closing_ids`], read from `reader` a window of about `window` bytes at a time —
+/// the same ids, in the same order, accepted or refused with the same grammar — without keeping
+/// the file: a project's answers file can be ten megabytes, which read whole are ten megabytes
+/// of fresh memory the kernel must clear and map first (the registry writer's slowest step).
+/// A read error closes nothing, as an unreadable file does.
+/// `size` is the file's size as far as it is known (what the ids can take at most, reserved
+/// once: the ids of a large file copied over as their list grew were a fifth of the scan).
+pub fn closing_ids_read(reader: impl std::io::Read, window: usize, size: u64) -> ClosingIds {
+    let size = usize::try_from(size).unwrap_or(0);
+    // An id is shorter than its entry, and a closing entry is at least 26 bytes.
+    let mut ids = ClosingIds {
+        text: String::with_capacity(size),
+        ends: Vec::with_capacity(size / 26),
+    };
+    match Stream::new(reader, window).document(&mut ids) {
+        Ok(true) => ids,
+        Ok(false) | Err(_) => ClosingIds::default(),
+    }
+}
+
+/// Closing ids, copied one after the other into one string.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ClosingIds {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl ClosingIds {
+    /// In file order, repeats included.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, id: &str) {
+        self.text.push_str(id);
+        self.ends.push(self.text.len());
+    }
+
+    /// How many there are, to go back to when a step is tried again.
+    fn mark(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn back_to(&mut self, mark: usize) {
+        self.ends.truncate(mark);
+        self.text.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    fn clear(&mut self) {
+        self.back_to(0);
+    }
+}
+
+/// Where [`Stream`] is in the document: each step reads from here to the next byte that ends
+/// one (a `{`, `:`, `,`, `]` or `}`), so that whether it holds never depends on bytes after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Before the top-level value.
+    Open,
+    /// After the top-level `{`.
+    FirstMember,
+    /// After a `,` between members.
+    Member,
+    /// After a key and its `:`; whether the key is `decisions`.
+    Value { decisions: bool },
+    /// After the `[` of the `decisions` list.
+    FirstEntry,
+    /// After a `,` between entries.
+    Entry,
+    /// After the top-level `}`: only whitespace may follow.
+    Tail,
+}
+
+/// [`Scanner`] run over a file a window at a time. A step that fails is tried again with more
+/// of the file in the window (the window grows when the step alone fills it), and fails for
+/// good only once the window holds the rest of the file: so every step ends exactly where the
+/// whole-text scanner's would, and fails exactly where it would.
+struct Stream<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Where the next step starts.
+    start: usize,
+    /// How much of `buf` holds the file.
+    end: usize,
+    /// The window holds the rest of the file.
+    eof: bool,
+}
+
+/// The outcome of a step.
+enum Went {
+    To(Step),
+    /// The document closes nothing, whatever follows (not an object: as [`Scanner::document`]).
+    Nowhere,
+}
+
+impl<R: std::io::Read> Stream<R> {
+    fn new(reader: R, window: usize) -> Self {
+        Stream {
+            reader,
+            buf: vec![0; window.max(4)],
+            start: 0,
+            end: 0,
+            eof: false,
+        }
+    }
+
+    /// Keeps what is left of the window, reads more of the file after it (the window doubles
+    /// when what is left fills it).
+    fn more(&mut self) -> std::io::Result<()> {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        if self.end == self.buf.len() {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        while self.end < self.buf.len() {
+            match self.reader.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Walks the document, collecting into `ids`: `false` when it closes nothing (not a document
+    /// Python reads, or not an object).
+    fn document(&mut self, ids: &mut ClosingIds) -> std::io::Result<bool> {
+        let mut step = Step::Open;
+        loop {
+            self.more()?;
+            // Text up to the last whole character; a byte that is no UTF-8 refuses the file, as
+            // Python's decoding of the whole file does.
+            let text = match std::str::from_utf8(&self.buf[..self.end]) {
+                Ok(text) => text,
+                Err(e) if e.error_len().is_none() && !self.eof => {
+                    match std::str::from_utf8(&self.buf[..e.valid_up_to()]) {
+                        Ok(text) => text,
+                        Err(_) => return Ok(false),
+                    }
+                }
+                Err(_) => return Ok(false),
+            };
+            if step == Step::Open && text.starts_with('\u{feff}') {
+                return Ok(false);
+            }
+            let mut scanner = Scanner::new(text, false);
+            scanner.pos = self.start;
+            loop {
+                if step == Step::Tail {
+                    // Only whitespace may follow, which need not stay in the window.
+                    scanner.ws();
+                    if scanner.pos < text.len() {
+                        return Ok(false);
+                    }
+                    if self.eof {
+                        return Ok(true);
+                    }
+                    self.start = scanner.pos;
+                    break;
+                }
+                let (at, mark) = (scanner.pos, ids.mark());
+                match scanner.step(step, ids) {
+                    Some(Went::To(next)) => step = next,
+                    Some(Went::Nowhere) => return Ok(false),
+                    None if self.eof => return Ok(false),
+                    None => {
+                        // Not within this window: again with more of the file.
+                        ids.back_to(mark);
+                        self.start = at;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
 /// the JSON text of its `answer` and `action` values (`None`: absent), and its `occurrence` when
 /// that is a string (the escalation sidecar it answered). Of a repeated key, the last one counts,
@@ -252,38 +445,111 @@ impl<'a> Scanner<'a> {
         Some(key)
     }
 
+    /// One step of [`Stream`]'s walk (as [`Scanner::document`] walks, a piece at a time): where
+    /// it goes, `None` when it does not hold in this text.
+    fn step(&mut self, step: Step, ids: &mut ClosingIds) -> Option<Went> {
+        self.ws();
+        match step {
+            Step::Open => {
+                if self.peek()? != b'{' {
+                    return Some(Went::Nowhere);
+                }
+                self.pos += 1;
+                Some(Went::To(Step::FirstMember))
+            }
+            Step::FirstMember if self.peek()? == b'}' => {
+                self.pos += 1;
+                Some(Went::To(Step::Tail))
+            }
+            Step::FirstMember | Step::Member => {
+                let decisions = self.key()?.is("decisions");
+                Some(Went::To(Step::Value { decisions }))
+            }
+            Step::Value { decisions } => {
+                if decisions {
+                    // As in a dict, the last `decisions` key wins.
+                    ids.clear();
+                    if self.peek()? == b'[' {
+                        self.pos += 1;
+                        return Some(Went::To(Step::FirstEntry));
+                    }
+                }
+                self.skip(1)?;
+                self.after_member()
+            }
+            Step::FirstEntry if self.peek()? == b']' => {
+                self.pos += 1;
+                self.after_member()
+            }
+            Step::FirstEntry | Step::Entry => {
+                if let Some(id) = self.entry()? {
+                    ids.push(&id);
+                }
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        Some(Went::To(Step::Entry))
+                    }
+                    b']' => {
+                        self.pos += 1;
+                        self.after_member()
+                    }
+                    _ => None,
+                }
+            }
+            // Walked by `Stream::document` itself.
+            Step::Tail => None,
+        }
+    }
+
+    /// After a member's value: the next member, or the end of the top-level object.
+    fn after_member(&mut self) -> Option<Went> {
+        self.ws();
+        let next = match self.peek()? {
+            b',' => Step::Member,
+            b'}' => Step::Tail,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(Went::To(next))
+    }
+
     /// The `decisions` list (the cursor on its `[`): the ids its entries close.
     fn entries(&mut self) -> Option<Vec<Cow<'a, str>>> {
         // Room for an id every 128 bytes (an answer is longer): room not filled is never
         // touched, and a growing list would copy itself over.
         let mut ids = Vec::with_capacity(self.bytes.len() / 128);
         self.list(|scanner| {
-            if scanner.peek() == Some(b'{') {
-                // Duplicate keys: the last one wins, as in a dict.
-                let mut id = None;
-                let mut closes = false;
-                scanner.members(3, |scanner, key| {
-                    let field = if key.is("id") {
-                        &mut id
-                    } else if key.is("action") {
-                        let mut action = None;
-                        scanner.field(&mut action)?;
-                        closes = action.is_some_and(|a: Cow<str>| a == "close");
-                        return Some(());
-                    } else {
-                        return scanner.skip(3);
-                    };
-                    scanner.field(field)
-                })?;
-                if let (true, Some(id)) = (closes, id) {
-                    ids.push(id);
-                }
-                Some(())
-            } else {
-                scanner.skip(2)
-            }
+            ids.extend(scanner.entry()?);
+            Some(())
         })?;
         Some(ids)
+    }
+
+    /// An entry of the `decisions` list (the cursor on it): the id it closes, if it does.
+    #[inline]
+    fn entry(&mut self) -> Option<Option<Cow<'a, str>>> {
+        if self.peek() != Some(b'{') {
+            return self.skip(2).map(|()| None);
+        }
+        // Duplicate keys: the last one wins, as in a dict.
+        let mut id = None;
+        let mut closes = false;
+        self.members(3, |scanner, key| {
+            let field = if key.is("id") {
+                &mut id
+            } else if key.is("action") {
+                let mut action = None;
+                scanner.field(&mut action)?;
+                closes = action.is_some_and(|a: Cow<str>| a == "close");
+                return Some(());
+            } else {
+                return scanner.skip(3);
+            };
+            scanner.field(field)
+        })?;
+        Some(id.filter(|_| closes))
     }
 
     /// The `decisions` list (the cursor on its `[`): the object entries with a string id that

@@ -489,7 +489,10 @@ fn list_of_objects<'a, T>(
     if reader.peek(pos) != Some(b'[') {
         return Ok((None, reader.skip(pos)?));
     }
-    let mut items = Some(Vec::new());
+    // Room for an object every 64 bytes (a red or a tombstone is longer): a list of thousands
+    // growing by doubling would copy itself over into fresh memory a dozen times, and room not
+    // filled is never touched.
+    let mut items = Some(Vec::with_capacity(reader.left_from(pos) / 64));
     let end = reader.array(pos, &mut |reader, at| {
         if reader.peek(at) != Some(b'{') {
             items = None;
@@ -662,45 +665,131 @@ where
     K: Borrow<str> + Hash + Eq,
     S: BuildHasher,
 {
-    let mut tombstones = tombstones_of(existing_resolved.into_iter())?;
-    let mut out = String::with_capacity(64 + 256 * (scan_reds.len() + tombstones.len()));
-    out.push_str("{\n  \"reds\": ");
-    let mut written = 0;
-    for fields in scan_reds.into_iter().flatten() {
-        let Some((id, fields)) = minted(fields, closed, &mut tombstones) else {
-            continue;
-        };
-        // As `pyjson::write_pretty_array` lays out an object of five members, one level down.
-        out.push_str(if written == 0 { "[" } else { "," });
-        out.push_str("\n    {\n      \"id\": ");
-        pyjson::write_string(&mut out, &id, false);
-        for (field, value) in RED_FIELDS.into_iter().zip(&fields) {
-            out.push_str(",\n      \"");
-            out.push_str(field);
-            out.push_str("\": ");
-            match value {
-                Some(value) => pyjson::write_pretty_value(&mut out, value, 3),
-                None => out.push_str("\"\""),
+    Document::prepare(scan_reds, existing_resolved)?.finish(closed)
+}
+
+/// [`apply_document`] in two halves: everything that does not depend on the answers — the ids
+/// minted, every red laid out as if none were closed, the stored tombstones keyed — then, once
+/// the answers are known, the closed reds cut out of the text and their tombstones added. The
+/// registry writer does the first half while the answers file is still being read.
+pub struct Document<'t> {
+    /// `{"reds": ` and every red laid out, each after a `,`.
+    text: String,
+    scan_reds: Vec<RedFields>,
+    /// Each red's id and where its text ends (it starts where the previous one ends).
+    laid_out: Vec<(String, usize)>,
+    tombstones: Tombstones<'t>,
+}
+
+impl<'t> Document<'t> {
+    pub fn prepare(
+        scan_reds: Vec<RedFields>,
+        existing_resolved: Vec<Tombstone<'t>>,
+    ) -> Result<Document<'t>, RedError> {
+        let tombstones = tombstones_of(existing_resolved.into_iter())?;
+        let mut text = String::with_capacity(64 + 256 * (scan_reds.len() + tombstones.len()));
+        text.push_str("{\n  \"reds\": ");
+        let mut laid_out = Vec::with_capacity(scan_reds.len());
+        for fields in scan_reds.iter().flatten() {
+            let id = {
+                let text = |i: usize| fields[i].as_ref().and_then(Value::as_str).unwrap_or("");
+                ids::mint(text(KIND), text(SOURCE), text(DECISION))
+            };
+            // As `pyjson::write_pretty_array` lays out an object of five members, one level down.
+            text.push_str(",\n    {\n      \"id\": ");
+            pyjson::write_string(&mut text, &id, false);
+            for (field, value) in RED_FIELDS.into_iter().zip(fields) {
+                text.push_str(",\n      \"");
+                text.push_str(field);
+                text.push_str("\": ");
+                match value {
+                    Some(value) => pyjson::write_pretty_value(&mut text, value, 3),
+                    None => text.push_str("\"\""),
+                }
+            }
+            text.push_str("\n    }");
+            laid_out.push((id, text.len()));
+        }
+        Ok(Document {
+            text,
+            scan_reds,
+            laid_out,
+            tombstones,
+        })
+    }
+
+    /// [`Document::finish`] with the ids an answers file closes, in any number and order: only
+    /// those that name one of the reds are looked up again (a project's history of answers is
+    /// mostly about reds long gone).
+    pub fn finish_closing<'c>(
+        self,
+        closing: impl Iterator<Item = &'c str>,
+    ) -> Result<String, RedError> {
+        type Set<'s> = HashSet<&'s str, foldhash::fast::RandomState>;
+        let minted: Set = self.laid_out.iter().map(|(id, _)| id.as_str()).collect();
+        let closed: Set<'c> = closing.filter(|id| minted.contains(id)).collect();
+        drop(minted);
+        self.finish(&closed)
+    }
+
+    /// The document, the reds `closed` holds cut out and carried forward as tombstones (after the
+    /// stored ones, in scan order: one per id, newest wins).
+    pub fn finish<K, S>(mut self, closed: &HashSet<K, S>) -> Result<String, RedError>
+    where
+        K: Borrow<str> + Hash + Eq,
+        S: BuildHasher,
+    {
+        let reds_from = "{\n  \"reds\": ".len();
+        let mut bytes = std::mem::take(&mut self.text).into_bytes();
+        let (mut kept_to, mut start) = (reds_from, reds_from);
+        let scanned = self.scan_reds.iter().flatten();
+        for ((id, end), fields) in std::mem::take(&mut self.laid_out).into_iter().zip(scanned) {
+            let laid_out = start..end;
+            start = end;
+            if !closed.contains(id.as_str()) {
+                bytes.copy_within(laid_out.clone(), kept_to);
+                kept_to += laid_out.len();
+                // Freed with the process: one by one, tens of thousands of strings cost more
+                // than all of this (so are the scan, replaced tombstones and the tombstones).
+                std::mem::forget(id);
+                continue;
+            }
+            let text = |i: usize| fields[i].as_ref().and_then(Value::as_str).unwrap_or("");
+            let tombstone = Tombstone::Plain {
+                id: Cow::Owned(id.clone()),
+                kind: Cow::Owned(ids::py_strip(text(KIND)).into()),
+                path: Cow::Owned(ids::bare_path(text(SOURCE)).into()),
+            };
+            let replaced = self
+                .tombstones
+                .insert(TombstoneKey::Text(Cow::Owned(id)), tombstone);
+            std::mem::forget(replaced);
+        }
+        std::mem::forget(std::mem::take(&mut self.scan_reds));
+        bytes.truncate(kept_to);
+        // Whole reds moved whole: the text is still UTF-8 (checked, not assumed).
+        let mut out = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        match kept_to == reds_from {
+            true => out.push_str("[]"),
+            false => {
+                // Every red was laid out after a `,`: the list's first one opens it instead.
+                out.replace_range(reds_from..reds_from + 1, "[");
+                out.push_str("\n  ]");
             }
         }
-        out.push_str("\n    }");
-        written += 1;
-        // Freed with the process: one by one, tens of thousands of strings cost more than all
-        // of this (so are the closed reds' fields, replaced tombstones and the tombstones).
-        std::mem::forget(fields);
+        out.push_str(",\n  \"resolved\": ");
+        let resolved = sorted_tombstones(self.tombstones)?;
+        // As `pyjson::write_pretty_array` lays out the list, one level down.
+        for (i, tombstone) in resolved.iter().enumerate() {
+            out.push_str(if i == 0 { "[\n    " } else { ",\n    " });
+            tombstone.write(&mut out);
+        }
+        out.push_str(if resolved.is_empty() { "[]" } else { "\n  ]" });
+        out.push_str("\n}\n");
+        std::mem::forget(resolved);
+        Ok(out)
     }
-    out.push_str(if written == 0 { "[]" } else { "\n  ]" });
-    out.push_str(",\n  \"resolved\": ");
-    let resolved = sorted_tombstones(tombstones)?;
-    // As `pyjson::write_pretty_array` lays out the list, one level down.
-    for (i, tombstone) in resolved.iter().enumerate() {
-        out.push_str(if i == 0 { "[\n    " } else { ",\n    " });
-        tombstone.write(&mut out);
-    }
-    out.push_str(if resolved.is_empty() { "[]" } else { "\n  ]" });
-    out.push_str("\n}\n");
-    std::mem::forget(resolved);
-    Ok(out)
 }
 
 /// Tombstones as the writer carries them forward: those without a truthy id dropped, one per id
@@ -720,7 +809,8 @@ type Tombstones<'a> = IndexMap<TombstoneKey<'a>, Tombstone<'a>, foldhash::fast::
 fn tombstones_of<'a>(
     existing: impl Iterator<Item = Tombstone<'a>>,
 ) -> Result<Tombstones<'a>, RedError> {
-    let mut tombstones = Tombstones::default();
+    let mut tombstones =
+        Tombstones::with_capacity_and_hasher(existing.size_hint().0, Default::default());
     for tombstone in existing {
         if let Some(key) = tombstone.key()? {
             tombstones.insert(key, tombstone);

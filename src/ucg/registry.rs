@@ -6,12 +6,11 @@
 
 use crate::error::{Error, Result};
 use crate::store::{self, pathlib_display};
-use crate::ucg::decisions::{closing_ids, IdRefs, DECISIONS_FILE};
+use crate::ucg::decisions::{closing_ids_read, ClosingIds, IdRefs, DECISIONS_FILE};
 use crate::ucg::reds::{
-    apply_document, parse_scan_fields, validate_red_fields, RedError, RedFields, RedsAs, Registry,
-    Tombstone, REGISTRY_FILE,
+    apply_document, parse_scan_fields, validate_red_fields, Document, RedError, RedFields, RedsAs,
+    Registry, Tombstone, REGISTRY_FILE,
 };
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// `--from-sidecar` under the artifact directory's lock, which the caller holds: the stored reds
@@ -59,36 +58,39 @@ pub fn compute(
         let document = apply_document(reds, resolved, closed)?;
         return Ok((document, stored.target));
     }
-    // The answers file (often the largest input) is scanned on a second thread meanwhile; the
-    // closed ids are borrowed from its bytes.
+    // The answers file (often the largest input) is scanned on a second thread meanwhile, a
+    // window at a time, for the ids it closes.
     let decisions_path = impl_dir.join(DECISIONS_FILE);
-    let answers = std::sync::OnceLock::new();
-    let document = std::thread::scope(|scope| {
-        let closed = std::thread::Builder::new()
-            .spawn_scoped(scope, || {
-                // Read fail-open: an answers file that cannot be read closes nothing.
-                let bytes =
-                    answers.get_or_init(|| store::read_optional(&decisions_path).ok().flatten());
-                closing_ids(bytes.as_deref())
-                    .into_iter()
-                    .collect::<HashSet<_, foldhash::fast::RandomState>>()
+    std::thread::scope(|scope| {
+        let closing = std::thread::Builder::new()
+            // Read fail-open: an answers file that cannot be read closes nothing.
+            .spawn_scoped(scope, || match store::open_capped(&decisions_path) {
+                Ok(Some(file)) => {
+                    let size = file.size();
+                    closing_ids_read(file, ANSWERS_WINDOW, size)
+                }
+                Ok(None) | Err(_) => ClosingIds::default(),
             })
             .map_err(|e| Error::new(format!("cannot start a thread: {e}")))?;
         // The scan is checked before the registry is read, as the reference does.
         let scan = scan.map(checked_scan).transpose()?;
         let stored = StoredRegistry::read(project_root, impl_dir)?;
         let (reds, resolved) = stored.inputs(scan)?;
-        let closed = closed
+        // All that does not need the answers, while they are read.
+        let prepared = Document::prepare(reds, resolved)?;
+        let closing = closing
             .join()
             .map_err(|_| Error::new("internal error while reading the answers file"))?;
-        let document = apply_document(reds, resolved, &closed)?;
-        std::mem::forget(closed);
+        let document = prepared.finish_closing(closing.iter())?;
+        std::mem::forget(closing);
         std::mem::forget(stored.bytes);
-        Ok::<_, Error>((document, stored.target))
-    });
-    std::mem::forget(answers);
-    document
+        Ok((document, stored.target))
+    })
 }
+
+/// How much of the answers file is read at a time: a window the caches keep, refilled a few
+/// dozen times for a large file.
+const ANSWERS_WINDOW: usize = 256 << 10;
 
 /// The scan's reds, checked.
 fn checked_scan(bytes: &[u8]) -> Result<Vec<RedFields>> {
