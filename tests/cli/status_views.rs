@@ -479,6 +479,59 @@ fn the_prompt_shows_position_and_pending_and_serves_from_its_cache() {
 }
 
 #[test]
+fn the_prompt_counts_escalation_files_by_name_through_their_directory() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+    let cache = dir.join(".git/ucg/prompt-cache");
+    let cached = std::fs::read_to_string(&cache).unwrap();
+    assert!(
+        !cached.contains("escalation-7-3"),
+        "no stamp per escalation file: {cached}"
+    );
+    std::fs::write(&cache, cached.replace("ucg 7 3/3", "ucg 7 CACHED")).unwrap();
+    // What a sidecar or a marker says does not change the count: edited in place, unreadable or
+    // not, the segment is served from the cache, and is what a computation would give.
+    let sidecar = dir.join(IMPL).join("escalation-7-3.json");
+    std::fs::write(&sidecar, "{ not json").unwrap();
+    std::fs::write(dir.join(IMPL).join(".escalation-7-3.md"), "rewritten\n").unwrap();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 CACHED ⚑2R1E1D\n"
+    );
+    std::fs::remove_file(&cache).unwrap();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+    // A file added to the directory or taken from it changes the directory's stamp.
+    let cached = std::fs::read_to_string(&cache).unwrap();
+    std::fs::write(&cache, cached.replace("ucg 7 3/3", "ucg 7 CACHED")).unwrap();
+    write(
+        &dir.join(IMPL).join("escalation-7-4.json"),
+        r#"{"kind": "budget-overrun", "source": ".escalation-7-4.md", "decision_needed": "split the story", "evidence": "turns 30/25"}"#,
+    );
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R2E1D\n"
+    );
+    std::fs::remove_file(&sidecar).unwrap();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R2E1D\n",
+        "the marker stands in for it"
+    );
+    std::fs::remove_file(dir.join(IMPL).join(".escalation-7-3.md")).unwrap();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 3/3 ⚑2R1E1D\n"
+    );
+}
+
+#[test]
 fn past_its_deadline_the_prompt_prints_the_last_value_marked_stale() {
     let env = TestEnv::new();
     let dir = env.demo();

@@ -2,7 +2,8 @@
 //!
 //! A prompt runs before every command line, so the common case is a handful of `stat` calls: the
 //! last segment is cached under the git directory with the stamps (mtime, size, inode) of every
-//! file and directory it was computed from, and served while they all still match. Only a changed
+//! file and directory it was computed from (the escalation files through their directory's: they
+//! count by name), and served while they all still match. Only a changed
 //! stamp recomputes, and that under a hard deadline: past it the last segment is printed with a
 //! `?` and a detached `git ucg` finishes the work for the next prompt. Nothing is written under
 //! the artifact directories; no worktree status, tree diff or object read ever happens here.
@@ -12,7 +13,6 @@ use crate::pyjson::{self, Value};
 use crate::render::visible;
 use crate::store::{Stamp, Stamper};
 use crate::ucg::decisions::DECISIONS_FILE;
-use crate::ucg::escalations;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
 use crate::ucg::pending::{self, PendingInputs};
 use crate::ucg::reds::REGISTRY_FILE;
@@ -307,23 +307,17 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
         .map(|p| root.join(p))
         .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
 
-    let mut names: Vec<String> = crate::git::ArtifactSource::WorkTree.list(&impl_dir);
-    names.sort();
-    let mut watched = vec![
+    // The escalation files count by their names alone — a sidecar that reads and one that does
+    // not are both an escalation, a raw marker is one by its name — so the directory's own
+    // stamp, which every file created, removed or renamed in it changes, stands for them all:
+    // one `stat` instead of one per file (a run of 1,000 stories has thousands).
+    let watched = [
         impl_dir.clone(),
         impl_dir.join(HEARTBEAT_FILE),
         impl_dir.join(REGISTRY_FILE),
         impl_dir.join(DECISIONS_FILE),
         ledger.clone(),
     ];
-    watched.extend(
-        names
-            .iter()
-            .filter(|n| {
-                escalations::sidecar_story(n).is_some() || escalations::marker_story(n).is_some()
-            })
-            .map(|n| impl_dir.join(n)),
-    );
     stamps.extend(watched.into_iter().map(|p| {
         let s = stamper.stamp(&p);
         (p, s)
