@@ -1312,6 +1312,12 @@ pub enum GenerateWhat {
     Completions,
 }
 
+/// Whether the command line is `status --prompt` exactly (the one [`hot_path`] that runs on the
+/// process's first thread).
+pub fn is_prompt(args: &[OsString]) -> bool {
+    matches!(args.get(1..), Some([status, prompt]) if status == "status" && prompt == "--prompt")
+}
+
 /// The command lines a prompt, a hook or an agent's Stop hook runs on every turn, parsed without
 /// clap (building even one command's arguments costs more than the work of `budget tick`): exactly
 /// these words and nothing else. `tests/deferred_cli.rs` proves each is what clap makes of them.

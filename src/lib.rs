@@ -37,6 +37,12 @@ pub const STACK_SIZE: usize = 256 << 20;
 /// Parses the arguments, runs the command, reports any error, and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if cli::is_prompt(&args) {
+        // The hottest path runs here, without starting the command thread (a tenth of a warm
+        // prompt): serving the cache reads a line file and stamps a dozen files, recursing
+        // nowhere, and a computation runs on a thread of its own with the command stack.
+        return std::panic::catch_unwind(commands::status::print_prompt).unwrap_or(2);
+    }
     let worker = std::thread::Builder::new()
         .name("git-ucg".into())
         .stack_size(STACK_SIZE)

@@ -26,15 +26,20 @@ struct Located {
     deferred_work: PathBuf,
 }
 
+/// `status --prompt`: the segment and its newline, or nothing; always exit 0.
+pub fn print_prompt() -> u8 {
+    let started = Instant::now();
+    let segment = prompt::run(started);
+    if !segment.is_empty() {
+        // A prompt that cannot print has nowhere to say so.
+        let _ = writeln!(std::io::stdout().lock(), "{segment}");
+    }
+    0
+}
+
 pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     if args.prompt {
-        let started = Instant::now();
-        let segment = prompt::run(started);
-        if !segment.is_empty() {
-            // A prompt that cannot print has nowhere to say so.
-            let _ = writeln!(std::io::stdout().lock(), "{segment}");
-        }
-        return Ok(0);
+        return Ok(print_prompt());
     }
     let format = if args.json.on {
         StatusFormat::Json

@@ -449,6 +449,17 @@ fn the_prompt_shows_position_and_pending_and_serves_from_its_cache() {
         ok(&status(&env, &dir, &["--prompt"])),
         "ucg 7 CACHED ⚑2R1E1D\n"
     );
+    // A cache written by something else prints no control character either.
+    std::fs::write(
+        &cache,
+        cached.replace("ucg 7 3/3", "ucg 7 \u{1b}]0;x\u{7}EVIL"),
+    )
+    .unwrap();
+    assert_eq!(
+        ok(&status(&env, &dir, &["--prompt"])),
+        "ucg 7 ]0;xEVIL ⚑2R1E1D\n"
+    );
+    std::fs::write(&cache, &cached).unwrap();
 
     // One artifact changed: computed again.
     let decisions = dir.join(IMPL).join(".decisions.json");

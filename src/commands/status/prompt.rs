@@ -139,7 +139,11 @@ impl Cache {
         if cached_env != env.map(str::as_bytes) {
             return None;
         }
-        let segment = String::from_utf8(lines.next()?.to_vec()).ok()?;
+        // Drawn by the shell as it stands: a cache written by anything but this code (it lies
+        // under the git directory, where whoever can write can write it) still prints no
+        // control character.
+        let segment = std::str::from_utf8(lines.next()?).ok()?;
+        let segment = visible::strip_controls(segment).into_owned();
         let lines: Vec<&[u8]> = lines.collect();
         // Each lookup is a system call: a long list is checked on two cores.
         let fresh = if lines.len() < PARALLEL_STAMPS {
