@@ -2,8 +2,9 @@
 //!
 //! std's `main` wrapper reads `/proc/self/maps` (through `pthread_getattr_np`) to place the main
 //! thread's stack guard — about a fifth of what a warm prompt executes (BENCHMARKS.md,
-//! "start-up") — for a thread on which no command runs: `git_ucg::run` runs every command on its own
-//! thread. The C `main` below does what that preamble did that git-ucg relies on: ignore SIGPIPE
+//! "start-up") — for a thread on which no command recurses: `git_ucg::run` runs every command on
+//! a thread of its own with a large stack, but for the warm prompt, which recurses nowhere. The
+//! kernel's guard gap below the first thread's stack still stops an overflow. The C `main` below does what that preamble did that git-ucg relies on: ignore SIGPIPE
 //! (a closed pipe is an error each writer handles; BrokenPipe exits 0), and flush stdout at exit
 //! (then it ends the process without the C library's exit handlers: see the end of `main`).
 // The test harness brings its own `main`.
