@@ -358,13 +358,15 @@ impl std::io::Read for Trickle<'_> {
 /// members before and after `decisions`, `decisions` repeated or not a list, whitespace runs
 /// longer than a window, a byte-order mark, characters of every UTF-8 length.
 fn answers_shapes() -> impl Strategy<Value = String> {
-    let ws = prop_oneof![
-        Just(""),
-        Just(" "),
-        Just("\n  "),
-        Just("\t\r\n"),
-        Just("                                "),
-    ];
+    let ws = prop::sample::select(
+        &[
+            "",
+            " ",
+            "\n  ",
+            "\t\r\n",
+            "                                ",
+        ][..],
+    );
     let entry = prop_oneof![
         "[a-z:/.0-9é漢𝄞]{0,12}"
             .prop_map(|id| format!("{{\"id\": \"{id}\", \"action\": \"close\"}}")),
@@ -378,13 +380,15 @@ fn answers_shapes() -> impl Strategy<Value = String> {
         Just("[[\"x\"], {}]".to_string()),
         Just("-1.5e-7".to_string()),
     ];
-    let value = prop_oneof![
-        Just("{}".to_string()),
-        Just("null".to_string()),
-        Just("[1, [2, {\"a\": \"b\"}], -Infinity]".to_string()),
-        Just("\"str\\u00e9 漢\"".to_string()),
-        Just("123456789".to_string()),
-    ];
+    let value = prop::sample::select(
+        &[
+            "{}",
+            "null",
+            "[1, [2, {\"a\": \"b\"}], -Infinity]",
+            "\"str\\u00e9 漢\"",
+            "123456789",
+        ][..],
+    );
     let member = prop_oneof![
         3 => (proptest::collection::vec((entry, ws.clone()), 0..6)).prop_map(|entries| {
             let items: Vec<String> = entries.into_iter().map(|(e, w)| format!("{w}{e}{w}")).collect();
@@ -613,18 +617,7 @@ proptest! {
         mutate in 0..4u8,
     ) {
         use git_ucg::ucg::decisions;
-        let mut bytes = text.into_bytes();
-        if !bytes.is_empty() {
-            match mutate {
-                0 => bytes.truncate(cut.index(bytes.len())),
-                1 => {
-                    let at = flip.index(bytes.len());
-                    let stray = b"{}[],:\"\\ \x01";
-                    bytes[at] = stray[cut.index(stray.len())];
-                }
-                _ => {}
-            }
-        }
+        let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01");
         let scanned = decisions::answer_entries(&bytes, &|_| true).map(|entries| {
             entries
                 .into_iter()

@@ -74,10 +74,6 @@ impl ClosingIds {
             .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
     }
 
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }

@@ -426,6 +426,19 @@ fn without_an_artifact_directory_it_stops_with_2() {
     assert!(out.stdout.is_empty() && out.stderr.is_empty());
 }
 
+/// The demo's cached segment (`ucg 7 3/3 …`) rewritten with `position` in place of `3/3`, its
+/// stamps kept: what the next prompt prints tells whether it served the cache. Returns the cache
+/// as it was.
+fn rewrite_cached(cache: &Path, position: &str) -> String {
+    let cached = std::fs::read_to_string(cache).unwrap();
+    std::fs::write(
+        cache,
+        cached.replace("ucg 7 3/3", &format!("ucg 7 {position}")),
+    )
+    .unwrap();
+    cached
+}
+
 #[test]
 fn the_prompt_shows_position_and_pending_and_serves_from_its_cache() {
     let env = TestEnv::new();
@@ -443,18 +456,14 @@ fn the_prompt_shows_position_and_pending_and_serves_from_its_cache() {
     assert!(cache.is_file(), "the cache lives under the git directory");
 
     // Stamps unchanged: the cached segment is what is printed, without reading the artifacts.
-    let cached = std::fs::read_to_string(&cache).unwrap();
-    std::fs::write(&cache, cached.replace("ucg 7 3/3", "ucg 7 CACHED")).unwrap();
+    let cached = rewrite_cached(&cache, "CACHED");
     assert_eq!(
         ok(&status(&env, &dir, &["--prompt"])),
         "ucg 7 CACHED ⚑2R1E1D\n"
     );
     // A cache written by something else prints no control character either.
-    std::fs::write(
-        &cache,
-        cached.replace("ucg 7 3/3", "ucg 7 \u{1b}]0;x\u{7}EVIL"),
-    )
-    .unwrap();
+    std::fs::write(&cache, &cached).unwrap();
+    rewrite_cached(&cache, "\u{1b}]0;x\u{7}EVIL");
     assert_eq!(
         ok(&status(&env, &dir, &["--prompt"])),
         "ucg 7 ]0;xEVIL ⚑2R1E1D\n"
@@ -498,12 +507,11 @@ fn the_prompt_counts_escalation_files_by_name_through_their_directory() {
         "ucg 7 3/3 ⚑2R1E1D\n"
     );
     let cache = dir.join(".git/ucg/prompt-cache");
-    let cached = std::fs::read_to_string(&cache).unwrap();
+    let cached = rewrite_cached(&cache, "CACHED");
     assert!(
         !cached.contains("escalation-7-3"),
         "no stamp per escalation file: {cached}"
     );
-    std::fs::write(&cache, cached.replace("ucg 7 3/3", "ucg 7 CACHED")).unwrap();
     // What a sidecar or a marker says does not change the count: edited in place, unreadable or
     // not, the segment is served from the cache, and is what a computation would give.
     let sidecar = dir.join(IMPL).join("escalation-7-3.json");
@@ -519,8 +527,7 @@ fn the_prompt_counts_escalation_files_by_name_through_their_directory() {
         "ucg 7 3/3 ⚑2R1E1D\n"
     );
     // A file added to the directory or taken from it changes the directory's stamp.
-    let cached = std::fs::read_to_string(&cache).unwrap();
-    std::fs::write(&cache, cached.replace("ucg 7 3/3", "ucg 7 CACHED")).unwrap();
+    rewrite_cached(&cache, "CACHED");
     write(
         &dir.join(IMPL).join("escalation-7-4.json"),
         r#"{"kind": "budget-overrun", "source": ".escalation-7-4.md", "decision_needed": "split the story", "evidence": "turns 30/25"}"#,
