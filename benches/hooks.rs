@@ -56,6 +56,10 @@ fn main() {
         "{}",
         String::from_utf8_lossy(&status.stderr)
     );
+    // A run at rest: nothing it holds changed in the last two seconds, so the first commit's
+    // hook remembers its pass (README, "A remembered pass") and the timed ones are served by it.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let _ = git(&hooked, &["commit", "-q", "--allow-empty", "-m", "x"]).status();
     let (with, without) = time_pair(
         101,
         || git(&hooked, &["commit", "-q", "--allow-empty", "-m", "x"]),
@@ -93,6 +97,54 @@ fn main() {
     println!(
         "| `git commit` with the hooks, nothing pending | same repository | {with:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms |",
         with - skipped
+    );
+    // The hook's process alone, as git starts it (its remembered pass), against an empty program
+    // and against a hook that is one (`true` in its place: git's own cost of running a hook).
+    let hook = hooked.join(".git/hooks/pre-commit");
+    let hook_process = || {
+        let mut command = Command::new(BIN);
+        command.current_dir(&hooked).arg("__hook").arg(&hook);
+        command
+    };
+    let _ = hook_process().status();
+    let (alone, empty) = time_pair(201, hook_process, || Command::new("true"));
+    println!(
+        "| the hook's process alone (`git-ucg __hook .git/hooks/pre-commit`), nothing pending | same repository | {alone:.2} ms | {empty:.2} ms (`true`) | +{:.2} ms |",
+        alone - empty
+    );
+    let true_hooks = dir.path().join("true-hooks");
+    std::fs::create_dir_all(&true_hooks).expect("dir");
+    let _ = std::os::unix::fs::symlink(
+        which_true().unwrap_or_else(|| "/bin/true".into()),
+        true_hooks.join("pre-commit"),
+    );
+    let hooks_path = format!("core.hooksPath={}", true_hooks.display());
+    let (empty_hook, skipped) = time_pair(
+        101,
+        || {
+            git(
+                &hooked,
+                &[
+                    "-c",
+                    &hooks_path,
+                    "commit",
+                    "-q",
+                    "--allow-empty",
+                    "-m",
+                    "x",
+                ],
+            )
+        },
+        || {
+            git(
+                &hooked,
+                &["commit", "-q", "--allow-empty", "--no-verify", "-m", "x"],
+            )
+        },
+    );
+    println!(
+        "| `git commit` with `true` as its pre-commit hook | same repository | {empty_hook:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms (git's cost of any hook) |",
+        empty_hook - skipped
     );
 
     // `--all-commits`: prepare-commit-msg runs for every commit, a start of git-ucg that leaves
@@ -164,4 +216,11 @@ fn main() {
     );
     let gate = time_runs_exiting(21, 1, || support::ucg(&busy, &["gate", "--json"]));
     println!("| `git ucg gate --json` (exit 1) | 10,000 pending: 8,000 REDs, 1,000 escalations, 1,000 ledger decisions | {gate:.1} ms | — | — |");
+}
+
+/// Where `true` is on `PATH`.
+fn which_true() -> Option<std::path::PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join("true"))
+        .find(|path| path.is_file())
 }

@@ -21,6 +21,8 @@ pub struct Context {
     pub no_pager: bool,
     repo: OnceCell<std::result::Result<Repository, String>>,
     config: OnceCell<Config>,
+    /// Whether a warning was printed (the hooks remember no pass that warned).
+    warned: std::cell::Cell<bool>,
 }
 
 impl Context {
@@ -38,6 +40,7 @@ impl Context {
             no_pager: cli.no_pager,
             repo: OnceCell::new(),
             config: OnceCell::new(),
+            warned: Default::default(),
         })
     }
 
@@ -49,6 +52,7 @@ impl Context {
             no_pager: true,
             repo: OnceCell::from(git::repo::discover(dir)),
             config: OnceCell::new(),
+            warned: Default::default(),
         }
     }
 
@@ -99,9 +103,20 @@ impl Context {
         }
         let config = Config::load(&self.project_root()?)?;
         for warning in &config.warnings {
-            eprintln!("warning: {warning}");
+            self.warn(warning);
         }
         Ok(self.config.get_or_init(|| config))
+    }
+
+    /// Prints a warning on stderr.
+    fn warn(&self, warning: &str) {
+        self.warned.set(true);
+        eprintln!("warning: {warning}");
+    }
+
+    /// Whether a warning was printed.
+    pub fn warned(&self) -> bool {
+        self.warned.get()
     }
 
     /// The implementation-artifacts directory: the flag, else `ULTRACODE_IMPL_ARTIFACTS`, else the
@@ -282,7 +297,7 @@ impl Context {
             .and_then(|repo| crate::git::config_string(repo, "ucg.gate.sources"));
         let (gated, warnings) = crate::ucg::gate::sources(configured.as_deref());
         for warning in warnings {
-            eprintln!("warning: {warning}");
+            self.warn(&warning);
         }
         gated
     }

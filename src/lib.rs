@@ -43,6 +43,9 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
         // nowhere, and a computation runs on a thread of its own with the command stack.
         return std::panic::catch_unwind(commands::status::print_prompt).unwrap_or(2);
     }
+    if hook_passes_by_memory(&args) {
+        return 0;
+    }
     let worker = std::thread::Builder::new()
         .name("git-ucg".into())
         .stack_size(STACK_SIZE)
@@ -53,6 +56,23 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
         Ok(Err(_)) => 2,
         Err(_) => run_here_fallback(),
     }
+}
+
+/// The next hottest path: a commit hook started by git whose last pass still holds (every file
+/// it read unchanged), answered here as the prompt is, without the command thread. A panic is a
+/// "no": the full hook decides.
+fn hook_passes_by_memory(args: &[std::ffi::OsString]) -> bool {
+    let Some(cli::Cli {
+        command: cli::Command::Hooks(cli::Deferred(cli::HooksCommand::Run(run))),
+        ..
+    }) = as_hook(args)
+    else {
+        return false;
+    };
+    let (Some(hook), Some(path)) = (run.hook, run.invoked_as.as_deref()) else {
+        return false;
+    };
+    std::panic::catch_unwind(|| commands::hooks::pass_remembered(hook, path)).unwrap_or(false)
 }
 
 /// When no thread can be started (a process limit), say so rather than risk the small main stack.

@@ -1,7 +1,8 @@
 //! Every parser of on-disk UCG data, fed the same arbitrary bytes: the RED registry, a scan, the
 //! answers file, the heartbeat, sprint-status, markers, the ledger, the decision log, and the
-//! Python-compatible JSON beneath them, and the prompt's cache. None may panic; whatever parses must
-//! survive `apply` and serialize to a document that parses back to the same registry.
+//! Python-compatible JSON beneath them, the prompt's cache and the hooks' remembered pass. None
+//! may panic; whatever parses must survive `apply` and serialize to a document that parses back
+//! to the same registry.
 
 #![no_main]
 
@@ -18,6 +19,8 @@ fuzz_target!(|data: &[u8]| {
     // does not exist).
     let _ =
         git_ucg::commands::status::prompt::cached_segment(data, Path::new("/nonexistent"), None);
+    // The commit hooks' remembered pass, likewise.
+    let _ = git_ucg::commands::hooks::pass_cache::fresh(data, Path::new("/nonexistent"));
     let closed = decisions::closed_ids(Some(data));
     // The registry writer's windowed reading of the answers file: the same ids, in order, for
     // windows that split every step.

@@ -4,6 +4,7 @@
 
 mod managers;
 mod merge_driver;
+pub mod pass_cache;
 mod receive;
 mod strict;
 
@@ -546,6 +547,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         return pre_push(ctx, &located, &stdin, &bypass);
     }
     let gated = ctx.gated_sources();
+    let watch = pass_cache::Watch::start(ctx, hook, &located);
     if located.impl_dir.is_dir() {
         let decision = located.decide(&ArtifactSource::WorkTree, &gated);
         if decision.blocked() {
@@ -589,8 +591,16 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     }
     if blocked {
         eprintln!("{bypass}");
+    } else if let Some(watch) = watch {
+        watch.remember_pass(ctx);
     }
     Ok(u8::from(blocked))
+}
+
+/// Whether the hook `hook`, run by git from `invoked_as`, passes by the pass its last run
+/// remembered (the commit hooks' fast path: no repository opened, no run read).
+pub fn pass_remembered(hook: HookName, invoked_as: &Path) -> bool {
+    pass_cache::passes(hook, invoked_as)
 }
 
 /// The git commands whose commits a gate hook of the default set judges (or `--no-verify`

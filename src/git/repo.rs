@@ -123,6 +123,98 @@ pub fn parse_config_parameters(text: &str) -> Vec<String> {
     found
 }
 
+/// The work tree and git directory around `cwd`, found with a few `stat` calls: `.git` as a
+/// directory or as a `gitdir:` file (linked worktrees, submodules), stopping at
+/// `GIT_CEILING_DIRECTORIES`. `GIT_DIR` in the environment hands over to gix's full discovery.
+/// Bare repositories have no run: `None`.
+pub fn work_tree_around(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
+    if std::env::var_os("GIT_DIR").is_some() {
+        let repo = discover_from_environment(cwd).ok()?;
+        let work_tree = std::path::absolute(repo.workdir()?).ok()?;
+        let git_dir = std::path::absolute(repo.git_dir()).ok()?;
+        return Some((work_tree, git_dir));
+    }
+    let ceilings: Vec<PathBuf> = std::env::var_os("GIT_CEILING_DIRECTORIES")
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| p.is_absolute())
+                .collect()
+        })
+        .unwrap_or_default();
+    for (depth, dir) in cwd.ancestors().enumerate() {
+        // Like git: a ceiling is never entered from below (the start itself is searched).
+        if depth > 0 && ceilings.iter().any(|c| c == dir) {
+            return None;
+        }
+        let dot_git = dir.join(".git");
+        let Ok(meta) = std::fs::metadata(&dot_git) else {
+            continue;
+        };
+        if meta.is_dir() {
+            return dot_git
+                .join("HEAD")
+                .is_file()
+                .then(|| (dir.to_path_buf(), dot_git));
+        }
+        let text = crate::store::read_text(&dot_git).ok()?;
+        let target = text.strip_prefix("gitdir:")?.trim();
+        let git_dir = dir.join(target);
+        return git_dir
+            .join("HEAD")
+            .is_file()
+            .then(|| (dir.to_path_buf(), git_dir));
+    }
+    None
+}
+
+/// Every file git's configuration for `repo` was read from, or would be read from were it there:
+/// the files its sections came from (includes among them), the standard locations (system,
+/// global, user, the repository's `config` and `config.worktree`) and each `include.path` and
+/// `includeIf.*.path` target, as absolute paths — what a cache of a decision that reads the
+/// configuration stamps. The second list: the files sections were actually read from.
+pub fn config_files(repo: &Repository) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    use gix::config::Source;
+    use std::os::unix::ffi::OsStrExt;
+    let config = repo.config_snapshot();
+    let file = config.plumbing();
+    let mut read = Vec::new();
+    let mut files = Vec::new();
+    for section in file.sections() {
+        let Some(source_path) = section.meta().path.as_deref() else {
+            continue;
+        };
+        let source_path = std::path::absolute(source_path).unwrap_or_else(|_| source_path.into());
+        let name = section.header().name();
+        if name.eq_ignore_ascii_case(b"include") || name.eq_ignore_ascii_case(b"includeIf") {
+            for value in section.values("path") {
+                let value = PathBuf::from(std::ffi::OsStr::from_bytes(&value));
+                let target = match value.strip_prefix("~") {
+                    Ok(rest) => std::env::var_os("HOME").map(|home| PathBuf::from(home).join(rest)),
+                    Err(_) => Some(source_path.parent().unwrap_or(Path::new("/")).join(&value)),
+                };
+                files.extend(target);
+            }
+        }
+        if !read.contains(&source_path) {
+            read.push(source_path);
+        }
+    }
+    let mut env = |name: &str| std::env::var_os(name);
+    for source in [Source::System, Source::Git, Source::User] {
+        files.extend(source.storage_location(&mut env));
+    }
+    files.push(repo.common_dir().join("config"));
+    files.push(repo.git_dir().join("config.worktree"));
+    files.extend(read.iter().cloned());
+    let mut files: Vec<PathBuf> = files
+        .into_iter()
+        .filter_map(|path| std::path::absolute(path).ok())
+        .collect();
+    files.sort();
+    files.dedup();
+    (files, read)
+}
+
 /// The repository whose git directory is `git_dir`.
 pub fn open(git_dir: &Path) -> Option<Repository> {
     gix::open(git_dir).ok()

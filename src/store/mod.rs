@@ -12,7 +12,7 @@ pub mod mkdir_lock;
 mod names;
 mod plain;
 mod read;
-mod stamp;
+pub mod stamp;
 
 pub use atomic::{
     read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,

@@ -160,6 +160,25 @@ impl GateInputs {
         );
         decide(found, gated)
     }
+
+    /// Every path the decision on the work tree reads: the artifact directory (the names in it
+    /// count), the registry, the answers, the ledger, and each escalation sidecar.
+    pub fn read_paths(&self) -> Vec<PathBuf> {
+        let mut paths = vec![
+            self.impl_dir.clone(),
+            self.impl_dir.join(crate::ucg::reds::REGISTRY_FILE),
+            self.impl_dir.join(crate::ucg::decisions::DECISIONS_FILE),
+            self.ledger.clone(),
+        ];
+        let names = ArtifactSource::WorkTree.list(&self.impl_dir);
+        paths.extend(
+            names
+                .iter()
+                .filter(|name| crate::ucg::escalations::sidecar_story(name).is_some())
+                .map(|name| self.impl_dir.join(name)),
+        );
+        paths
+    }
 }
 
 /// A run in one of the repository's work trees: where it reads, and the branch it lands on.

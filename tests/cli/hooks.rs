@@ -746,3 +746,120 @@ fn a_chained_reference_transaction_hook_sees_every_state() {
         }
     }
 }
+
+/// The commit hook remembers a pass (issue 18: a commit hook under 2 ms) and serves it while
+/// every file the decision read is unchanged; anything that could change the decision makes the
+/// next commit decide in full.
+#[test]
+fn a_remembered_pass_holds_until_anything_the_gate_read_changes() {
+    use std::os::unix::fs::MetadataExt;
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let impl_dir = dir.join(IMPL);
+    // The run as it waits, kept to put back later.
+    let waiting: Vec<(PathBuf, Vec<u8>)> = snapshot(&impl_dir);
+    env.close_everything(&dir);
+    assert_eq!(
+        install(&env, &dir, &["--only", "pre-commit"]).status.code(),
+        Some(0)
+    );
+    let cache = dir.join(".git/ucg/gate-cache");
+    let commit = |extra_env: &[(&str, &str)]| {
+        let mut command = env.git_command(&dir);
+        command.args(["commit", "-q", "--allow-empty", "-m", "x"]);
+        for (name, value) in extra_env {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    };
+    let identity = |path: &Path| {
+        std::fs::metadata(path)
+            .map(|m| (m.ino(), m.mtime_nsec()))
+            .ok()
+    };
+    // Files changed within two seconds are not trusted to show a change by their stamps.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = identity(&cache);
+    assert!(written.is_some(), "the pass is remembered");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    for read in [
+        ".preflight-reds.json",
+        ".decisions.json",
+        "deferred-work.md",
+    ] {
+        assert!(text.contains(&format!("{IMPL}/{read}\n")), "{text}");
+    }
+    // Served from memory: the full hook would have written the cache again.
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(identity(&cache), written, "served, not decided again");
+
+    // A chained hook runs first, cache or not.
+    let chained = dir.join(".git/hooks/pre-commit.pre-ucg");
+    write_executable(&chained, b"#!/bin/sh\necho chained says no >&2\nexit 5\n");
+    let out = commit(&[]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("chained says no"), "{}", stderr(&out));
+    std::fs::remove_file(&chained).unwrap();
+
+    // Another artifact directory in the environment: decided there.
+    let elsewhere = env.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    for (path, bytes) in &waiting {
+        let target = elsewhere.join(path.strip_prefix(&impl_dir).unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    let out = commit(&[("ULTRACODE_IMPL_ARTIFACTS", elsewhere.to_str().unwrap())]);
+    assert!(stderr(&out).contains("commit refused"), "{}", stderr(&out));
+    assert_eq!(identity(&cache), written, "a refusal is not remembered");
+
+    // A new escalation in the artifact directory: the directory's stamp changed.
+    let sidecar = impl_dir.join("escalation-9-9.json");
+    write(
+        &sidecar,
+        r#"{"kind": "product", "source": "x", "decision_needed": "which?", "evidence": "e"}"#,
+    );
+    let out = commit(&[]);
+    assert!(stderr(&out).contains("commit refused"), "{}", stderr(&out));
+    std::fs::remove_file(&sidecar).unwrap();
+
+    // The registry written back in place as the run left it: refused.
+    for (path, bytes) in &waiting {
+        std::fs::write(path, bytes).unwrap();
+    }
+    let out = commit(&[]);
+    assert!(stderr(&out).contains("commit refused"), "{}", stderr(&out));
+    env.close_everything(&dir);
+    // Passes again, but the files just written are too recent to be remembered.
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(identity(&cache), written);
+
+    // Git's configuration is read too: strict mode turned on refuses an empty commit of the
+    // story the run is on.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rewritten = identity(&cache);
+    assert_ne!(rewritten, written, "remembered anew");
+    env.git(&dir, &["config", "ucg.gate.strict", "true"]);
+    let out = commit(&[]);
+    assert!(
+        stderr(&out).contains("refused by strict mode"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(identity(&cache), rewritten);
+    // A cache that is not one is decided in full, and written over.
+    env.git(&dir, &["config", "--unset", "ucg.gate.strict"]);
+    std::fs::write(&cache, b"\x00garbage\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&cache)
+        .unwrap()
+        .starts_with("git-ucg gate cache"));
+}

@@ -1,7 +1,7 @@
 //! `git ucg status --prompt`: one short segment for a shell prompt, e.g. `ucg 7 2/3 ⚑2R1E`.
 //!
 //! A prompt runs before every command line, so the common case is a handful of `stat` calls: the
-//! last segment is cached under the git directory with the stamps (mtime, size, inode) of every
+//! last segment is cached under the git directory with the stamps (change time, size, inode) of every
 //! file and directory it was computed from (the escalation files through their directory's: they
 //! count by name), and served while they all still match. Only a changed
 //! stamp recomputes, and that under a hard deadline: past it the last segment is printed with a
@@ -11,6 +11,7 @@
 use crate::git::ArtifactSource;
 use crate::pyjson::{self, Value};
 use crate::render::visible;
+use crate::store::stamp::{all_stamps_match, relative_stamps, stamp_line};
 use crate::store::{Stamp, Stamper};
 use crate::ucg::decisions::DECISIONS_FILE;
 use crate::ucg::heartbeat::HEARTBEAT_FILE;
@@ -89,11 +90,11 @@ struct Cache {
 
 /// The cache file's first line; its number is bumped when the layout or the segment's meaning
 /// changes.
-const CACHE_HEADER: &[u8] = b"git-ucg prompt cache 3";
+const CACHE_HEADER: &[u8] = b"git-ucg prompt cache 4";
 
 impl Cache {
     /// Lines: the header, the work tree, `-` or `=<env>`, the segment, then one stamp a line —
-    /// `<mtime> <nanoseconds> <size> <inode> <path>` or `- <path>` for an absent file. `None`
+    /// `<ctime> <nanoseconds> <size> <inode> <path>` or `- <path>` for an absent file. `None`
     /// when a value holds a newline (such a segment is recomputed each time).
     fn encode(&self) -> Option<Vec<u8>> {
         let mut out = CACHE_HEADER.to_vec();
@@ -110,13 +111,7 @@ impl Cache {
             && line(&mut out, env.as_bytes())
             && line(&mut out, self.segment.as_bytes());
         for (path, stamp) in &self.stamps {
-            let mut text = match stamp {
-                Some((seconds, nanoseconds, size, inode)) => {
-                    format!("{seconds} {nanoseconds} {size} {inode} ").into_bytes()
-                }
-                None => b"- ".to_vec(),
-            };
-            text.extend_from_slice(path.as_os_str().as_bytes());
+            let text = stamp_line(path.as_os_str().as_bytes(), *stamp);
             clean = clean && line(&mut out, &text);
         }
         out.push(b'\n');
@@ -164,121 +159,10 @@ impl Cache {
 /// about what a few dozen lookups cost).
 const PARALLEL_STAMPS: usize = 128;
 
-/// Whether every stamp line still matches its file, stopping at the first that does not.
-fn all_stamps_match(lines: &[&[u8]], root: &Path) -> bool {
-    let mut stamper = Stamper::default();
-    // As `root.join(path)`: an absolute path stays itself.
-    let mut full = Vec::new();
-    lines.iter().all(|line| {
-        let Some((stamp, path)) = parse_stamp(line) else {
-            return false;
-        };
-        full.clear();
-        if !path.starts_with(b"/") {
-            full.extend_from_slice(root.as_os_str().as_bytes());
-            full.push(b'/');
-        }
-        full.extend_from_slice(path);
-        stamper.stamp_bytes(&full) == stamp
-    })
-}
-
 /// The segment a cache file's bytes give for the work tree `root` when every stamp in it still
 /// matches (the prompt's fast path; public for the fuzz target).
 pub fn cached_segment(bytes: &[u8], root: &Path, env: Option<&str>) -> Option<String> {
     Cache::fresh_segment(bytes, root, env)
-}
-
-/// One stamp line: the stamp and the path's bytes.
-fn parse_stamp(line: &[u8]) -> Option<(Stamp, &[u8])> {
-    if let Some(path) = line.strip_prefix(b"- ") {
-        return Some((None, path));
-    }
-    let mut fields = line.splitn(5, |b| *b == b' ');
-    let seconds = signed(fields.next()?)?;
-    let nanoseconds = signed(fields.next()?)?;
-    let size = unsigned(fields.next()?)?;
-    let inode = unsigned(fields.next()?)?;
-    let path = fields.next()?;
-    Some((Some((seconds, nanoseconds, size, inode)), path))
-}
-
-/// A decimal number as `encode` writes it (digits only, at least one).
-fn unsigned(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() {
-        return None;
-    }
-    digits.iter().try_fold(0u64, |n, d| {
-        d.is_ascii_digit()
-            .then(|| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
-            .flatten()
-    })
-}
-
-/// As [`unsigned`], with an optional `-`.
-fn signed(text: &[u8]) -> Option<i64> {
-    match text.strip_prefix(b"-") {
-        Some(digits) => i64::try_from(unsigned(digits)?)
-            .ok()
-            .map(i64::wrapping_neg)
-            .or_else(|| (unsigned(digits)? == 1u64 << 63).then_some(i64::MIN)),
-        None => i64::try_from(unsigned(text)?).ok(),
-    }
-}
-
-/// `stamps` with the paths inside `root` made relative to it.
-fn relative_stamps(root: &Path, stamps: Vec<(PathBuf, Stamp)>) -> Vec<(PathBuf, Stamp)> {
-    stamps
-        .into_iter()
-        .map(|(path, s)| match path.strip_prefix(root) {
-            Ok(inside) => (inside.to_path_buf(), s),
-            Err(_) => (path, s),
-        })
-        .collect()
-}
-
-/// The work tree and git directory around `cwd`, found with a few `stat` calls: `.git` as a
-/// directory or as a `gitdir:` file (linked worktrees, submodules), stopping at
-/// `GIT_CEILING_DIRECTORIES`. `GIT_DIR` in the environment hands over to gix's full discovery.
-/// Bare repositories have no run: `None`.
-fn discover(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
-    if std::env::var_os("GIT_DIR").is_some() {
-        let repo = crate::git::repo::discover_from_environment(cwd).ok()?;
-        let work_tree = std::path::absolute(repo.workdir()?).ok()?;
-        let git_dir = std::path::absolute(repo.git_dir()).ok()?;
-        return Some((work_tree, git_dir));
-    }
-    let ceilings: Vec<PathBuf> = std::env::var_os("GIT_CEILING_DIRECTORIES")
-        .map(|v| {
-            std::env::split_paths(&v)
-                .filter(|p| p.is_absolute())
-                .collect()
-        })
-        .unwrap_or_default();
-    for (depth, dir) in cwd.ancestors().enumerate() {
-        // Like git: a ceiling is never entered from below (the start itself is searched).
-        if depth > 0 && ceilings.iter().any(|c| c == dir) {
-            return None;
-        }
-        let dot_git = dir.join(".git");
-        let Ok(meta) = std::fs::metadata(&dot_git) else {
-            continue;
-        };
-        if meta.is_dir() {
-            return dot_git
-                .join("HEAD")
-                .is_file()
-                .then(|| (dir.to_path_buf(), dot_git));
-        }
-        let text = crate::store::read_text(&dot_git).ok()?;
-        let target = text.strip_prefix("gitdir:")?.trim();
-        let git_dir = dir.join(target);
-        return git_dir
-            .join("HEAD")
-            .is_file()
-            .then(|| (dir.to_path_buf(), git_dir));
-    }
-    None
 }
 
 /// What the segment is computed from, and the stamps that tell when to compute it again.
@@ -413,7 +297,10 @@ fn take_refresh_lock(cache_dir: &Path) -> Result<Option<std::fs::File>, AnotherR
 
 /// The segment for the repository around the current directory (empty outside one). Never fails.
 pub fn run(started: Instant) -> String {
-    let Some((root, git_dir)) = std::env::current_dir().ok().and_then(|cwd| discover(&cwd)) else {
+    let Some((root, git_dir)) = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| crate::git::repo::work_tree_around(&cwd))
+    else {
         return String::new();
     };
     let cache_dir = git_dir.join("ucg");
@@ -557,7 +444,7 @@ mod tests {
             let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').skip(4).filter(|l| !l.is_empty()).collect();
             proptest::prop_assert_eq!(lines.len(), stamps.len());
             for (line, (path, stamp)) in lines.iter().zip(&stamps) {
-                let parsed = parse_stamp(line);
+                let parsed = crate::store::stamp::parse_stamp_line(line);
                 proptest::prop_assert_eq!(parsed, Some((*stamp, path.as_os_str().as_bytes())));
             }
             let _ = Cache::fresh_segment(&noise, Path::new("/nonexistent"), None);

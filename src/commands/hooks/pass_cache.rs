@@ -1,0 +1,309 @@
+//! The commit hooks' remembered pass: a commit hook runs at every commit, and with nothing pending
+//! its answer is the same until something it reads changes. When the gate lets a commit through,
+//! the stamps (change time, size, inode) of everything the decision read are written to
+//! `<git dir>/ucg/gate-cache`; the next commit hook whose stamps all still match passes at once,
+//! on the process's first thread, without opening the repository or reading the run.
+//!
+//! Only a pass is remembered, and only when nothing can make it differ but those files: not under
+//! strict mode, a chained hook, linked worktrees (another work tree's run can gate this branch),
+//! `GIT_DIR` and its kind in the environment, or a warning printed; not when a file it read was
+//! changed in the last two seconds (a change in the same clock tick as the stamp would not show:
+//! git's "racily clean" case), nor when a file changed while the decision read it. The cache
+//! keys on the environment that moves the run or git's configuration, and on git-ucg's version.
+
+use crate::cli::HookName;
+use crate::context::Context;
+use crate::store::stamp::{all_stamps_match, relative_stamps, stamp_line};
+use crate::store::{Stamp, Stamper};
+use crate::ucg::gate::GateInputs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+const CACHE_FILE: &str = "gate-cache";
+/// The cache's first line: its layout and the version that wrote it (another version may decide
+/// otherwise).
+const HEADER: &str = concat!("git-ucg gate cache 1 ", env!("CARGO_PKG_VERSION"));
+/// The environment that moves the run or git's configuration: its values are part of the cache.
+const KEYED_ENV: [&str; 8] = [
+    crate::context::IMPL_ARTIFACTS_ENV,
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG_NOSYSTEM",
+    "GIT_CEILING_DIRECTORIES",
+];
+/// The environment under which the cache is neither read nor written: another repository or
+/// configuration than the files say, or a bypass the full hook handles.
+const BYPASSING_ENV: [&str; 6] = [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_CONFIG_COUNT",
+    "GIT_UCG_SKIP",
+    "ULTRACODE_STORY_ID",
+];
+/// How recent a change must be for its stamp not to be trusted (filesystems with one-second
+/// timestamps included).
+const RACY_SECONDS: i64 = 2;
+
+/// The hooks whose pass depends on the work tree's run alone (not on stdin, the invoking command,
+/// or the refs pushed).
+fn remembered(hook: HookName) -> bool {
+    matches!(
+        hook,
+        HookName::PreCommit
+            | HookName::PreMergeCommit
+            | HookName::PreApplypatch
+            | HookName::PreRebase
+    )
+}
+
+fn bypassed() -> bool {
+    BYPASSING_ENV
+        .iter()
+        .any(|name| std::env::var_os(name).is_some())
+}
+
+/// Whether the hook at `invoked_as` passes by the remembered verdict. Never fails: anything
+/// unexpected is `false`, and the full hook decides.
+pub fn passes(hook: HookName, invoked_as: &Path) -> bool {
+    if !remembered(hook) || bypassed() {
+        return false;
+    }
+    // A chained hook runs first: its program is not ours to predict.
+    let chained =
+        invoked_as.with_file_name(format!("{}{}", hook.file_name(), super::CHAINED_SUFFIX));
+    if std::fs::symlink_metadata(chained).is_ok() {
+        return false;
+    }
+    let Some((root, git_dir)) = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| crate::git::repo::work_tree_around(&cwd))
+    else {
+        return false;
+    };
+    crate::store::read_file(git_dir.join("ucg").join(CACHE_FILE))
+        .is_ok_and(|bytes| fresh(&bytes, &root))
+}
+
+/// The environment's line for each of [`KEYED_ENV`]: `-` when unset, else `=` and the value.
+fn env_lines() -> Vec<Vec<u8>> {
+    KEYED_ENV
+        .iter()
+        .map(|name| match std::env::var_os(name) {
+            Some(value) => [b"=".as_slice(), value.as_bytes()].concat(),
+            None => b"-".to_vec(),
+        })
+        .collect()
+}
+
+/// Whether the cache at `bytes` is this version's, about the work tree `root` and this
+/// environment, with every stamp still matching (public for the fuzz target).
+pub fn fresh(bytes: &[u8], root: &Path) -> bool {
+    let Some(body) = bytes.strip_suffix(b"\n") else {
+        return false;
+    };
+    let mut lines = body.split(|b| *b == b'\n');
+    if lines.next() != Some(HEADER.as_bytes()) || lines.next() != Some(root.as_os_str().as_bytes())
+    {
+        return false;
+    }
+    for expected in env_lines() {
+        if lines.next() != Some(expected.as_slice()) {
+            return false;
+        }
+    }
+    let stamps: Vec<&[u8]> = lines.collect();
+    !stamps.is_empty() && all_stamps_match(&stamps, root)
+}
+
+/// A decision being watched: the files it reads, stamped before it reads them.
+pub struct Watch {
+    root: PathBuf,
+    cache: PathBuf,
+    /// Files the configuration was read from (each must still be there).
+    read: Vec<PathBuf>,
+    before: Vec<(PathBuf, Stamp)>,
+}
+
+impl Watch {
+    /// Stamps what the gate's decision for `hook` is about to read, when a pass could be
+    /// remembered; `None` otherwise.
+    pub fn start(ctx: &Context, hook: HookName, located: &GateInputs) -> Option<Watch> {
+        if !remembered(hook) || bypassed() || ctx.strict_mode() {
+            return None;
+        }
+        let repo = ctx.repo().ok()?;
+        let git_dir = std::path::absolute(repo.git_dir()).ok()?;
+        let common_dir = std::path::absolute(repo.common_dir()).ok()?;
+        // Linked worktrees: another work tree's run may gate the branch committed on.
+        let worktrees = common_dir.join("worktrees");
+        if git_dir != common_dir || std::fs::symlink_metadata(&worktrees).is_ok() {
+            return None;
+        }
+        let (config_files, config_read) = crate::git::repo::config_files(repo);
+        let root = located.project_root.clone();
+        let mut read: Vec<PathBuf> = ctx
+            .config()
+            .ok()?
+            .layers
+            .iter()
+            .filter(|layer| matches!(layer.state, crate::config::LayerState::Loaded))
+            .map(|layer| layer.path.clone())
+            .collect();
+        read.extend(config_read);
+        let mut paths = crate::config::input_paths(&root);
+        paths.extend(config_files);
+        paths.extend([git_dir.join("HEAD"), worktrees]);
+        paths.extend(located.read_paths());
+        let before = stamps(&paths);
+        Some(Watch {
+            root,
+            cache: git_dir.join("ucg").join(CACHE_FILE),
+            read,
+            before,
+        })
+    }
+
+    /// Remembers the pass the decision came to, when every file it read is as it was before and
+    /// none was changed too recently to tell.
+    pub fn remember_pass(self, ctx: &Context) {
+        if ctx.warned() {
+            return;
+        }
+        let paths: Vec<PathBuf> = self.before.iter().map(|(p, _)| p.clone()).collect();
+        let after = stamps(&paths);
+        let present = |path: &PathBuf| {
+            self.before
+                .iter()
+                .any(|(p, stamp)| p == path && stamp.is_some())
+        };
+        if after != self.before || !self.read.iter().all(present) || after.iter().any(racy) {
+            return;
+        }
+        let mut out = HEADER.as_bytes().to_vec();
+        let mut lines = vec![self.root.as_os_str().as_bytes().to_vec()];
+        lines.extend(env_lines());
+        for (path, stamp) in relative_stamps(&self.root, after) {
+            lines.push(stamp_line(path.as_os_str().as_bytes(), stamp));
+        }
+        for line in &lines {
+            // A value holding a newline cannot be written as a line: nothing is remembered.
+            if line.contains(&b'\n') {
+                return;
+            }
+            out.push(b'\n');
+            out.extend_from_slice(line);
+        }
+        out.push(b'\n');
+        // Best effort: a cache that cannot be written is decided in full next time.
+        if let Some(dir) = self.cache.parent() {
+            if crate::store::create_dirs(dir).is_ok() {
+                let _ = crate::store::replace_cache(&self.cache, ".gate-cache", &out);
+            }
+        }
+    }
+}
+
+fn stamps(paths: &[PathBuf]) -> Vec<(PathBuf, Stamp)> {
+    let mut stamper = Stamper::default();
+    let mut seen = std::collections::HashSet::new();
+    paths
+        .iter()
+        .filter(|path| seen.insert(path.as_path()))
+        .map(|path| (path.clone(), stamper.stamp(path)))
+        .collect()
+}
+
+/// Changed within [`RACY_SECONDS`] of now, or in the future: a later change within the same
+/// timestamp would leave the stamp as it is.
+fn racy((_, stamp): &(PathBuf, Stamp)) -> bool {
+    let Some((seconds, ..)) = stamp else {
+        return false;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(i64::MAX, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    *seconds > now.saturating_sub(RACY_SECONDS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cache about `root` with these stamp lines, for this process's environment.
+    fn cache(root: &Path, stamp_lines: &[Vec<u8>]) -> Vec<u8> {
+        let mut lines = vec![
+            HEADER.as_bytes().to_vec(),
+            root.as_os_str().as_bytes().to_vec(),
+        ];
+        lines.extend(env_lines());
+        lines.extend(stamp_lines.iter().cloned());
+        let mut out = lines.join(&b'\n');
+        out.push(b'\n');
+        out
+    }
+
+    #[test]
+    fn a_pass_holds_while_the_version_the_work_tree_the_environment_and_every_stamp_do() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        std::fs::write(root.join("registry"), b"{}").unwrap_or_else(|e| panic!("{e}"));
+        let mut stamper = Stamper::default();
+        let lines = vec![
+            stamp_line(b"registry", stamper.stamp(&root.join("registry"))),
+            stamp_line(b"absent", None),
+        ];
+        let good = cache(root, &lines);
+        assert!(fresh(&good, root));
+        assert!(!fresh(&good, Path::new("/elsewhere")), "another work tree");
+        let other_version = [
+            b"git-ucg gate cache 1 0.0.0".as_slice(),
+            &good[HEADER.len()..],
+        ]
+        .concat();
+        assert!(!fresh(&other_version, root), "another version");
+        assert!(!fresh(&good[..good.len() - 1], root), "a torn cache");
+        assert!(
+            !fresh(&cache(root, &[]), root),
+            "no stamps: nothing was read"
+        );
+        let one_env_line_less = {
+            let mut lines: Vec<&[u8]> = good.split(|b| *b == b'\n').collect();
+            lines.remove(2);
+            lines.join(&b'\n')
+        };
+        assert!(!fresh(&one_env_line_less, root), "another environment");
+        std::fs::write(root.join("absent"), b"").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!fresh(&good, root), "a file that appeared");
+        std::fs::remove_file(root.join("absent")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(root.join("registry"), b"{\"reds\": []}").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!fresh(&good, root), "a file that changed");
+    }
+
+    #[test]
+    fn only_a_recent_or_future_change_is_racy() {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
+        let at = |seconds: i64| (PathBuf::from("f"), Some((seconds, 0, 1, 1)));
+        assert!(racy(&at(now)));
+        assert!(racy(&at(now - 1)));
+        assert!(racy(&at(now + 3600)));
+        assert!(!racy(&at(now - 3)));
+        assert!(!racy(&(PathBuf::from("f"), None)));
+    }
+
+    proptest::proptest! {
+        /// Any bytes at all are read without a panic, and only a cache of this layout passes.
+        #[test]
+        fn any_bytes_are_read_without_a_panic(noise in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
+            proptest::prop_assert!(!fresh(&noise, Path::new("/nonexistent")));
+            let mut spliced = cache(Path::new("/nonexistent"), &[]);
+            spliced.extend_from_slice(&noise);
+            let _ = fresh(&spliced, Path::new("/nonexistent"));
+        }
+    }
+}
