@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 use std::process::Command;
-use support::{time_pair, time_runs_exiting, RepoShape, RunShape, BIN};
+use support::{time_alternating, time_pair, time_runs_exiting, RepoShape, RunShape, BIN};
 
 fn git(root: &Path, args: &[&str]) -> Command {
     let mut command = support::git_command(
@@ -83,23 +83,47 @@ fn main() {
         "| `git commit` with the `--script` hooks, nothing pending | same | {with:.2} ms | {without:.2} ms (a twin repository without hooks) | +{:.2} ms |",
         with - without
     );
-    // The same repository, the hook skipped: the hook's own cost, without two repositories' noise.
-    let (with, skipped) = time_pair(
-        101,
-        || git(&hooked, &["commit", "-q", "--allow-empty", "-m", "x"]),
-        || {
-            git(
-                &hooked,
-                &["commit", "-q", "--allow-empty", "--no-verify", "-m", "x"],
-            )
-        },
+    // The same repository three ways, in turn: the hook (its remembered pass), `true` in its
+    // place (what git's running of any hook costs) and the hook skipped (`--no-verify`) — the
+    // hook's own cost, without two repositories' noise.
+    let true_hooks = dir.path().join("true-hooks");
+    std::fs::create_dir_all(&true_hooks).expect("dir");
+    let _ = std::os::unix::fs::symlink(
+        which_true().unwrap_or_else(|| "/bin/true".into()),
+        true_hooks.join("pre-commit"),
     );
+    let hooks_path = format!("core.hooksPath={}", true_hooks.display());
+    let commit = |extra: &[&str]| {
+        let mut args: Vec<&str> = extra.to_vec();
+        args.extend(["commit", "-q", "--allow-empty", "-m", "x"]);
+        git(&hooked, &args)
+    };
+    let medians = time_alternating(
+        151,
+        &mut [
+            &mut || commit(&[]),
+            &mut || commit(&["-c", &hooks_path]),
+            &mut || {
+                git(
+                    &hooked,
+                    &["commit", "-q", "--allow-empty", "--no-verify", "-m", "x"],
+                )
+            },
+        ],
+    );
+    let [with, empty_hook, skipped] = medians[..] else {
+        unreachable!("three commands, three medians")
+    };
     println!(
         "| `git commit` with the hooks, nothing pending | same repository | {with:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms |",
         with - skipped
     );
-    // The hook's process alone, as git starts it (its remembered pass), against an empty program
-    // and against a hook that is one (`true` in its place: git's own cost of running a hook).
+    println!(
+        "| `git commit` with `true` as its pre-commit hook (git's cost of running any hook) | same repository, same run | {empty_hook:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms (the hooks: {:+.2} ms over it) |",
+        empty_hook - skipped,
+        with - empty_hook
+    );
+    // The hook's process alone, as git starts it (its remembered pass), against an empty program.
     let hook = hooked.join(".git/hooks/pre-commit");
     let hook_process = || {
         let mut command = Command::new(BIN);
@@ -111,40 +135,6 @@ fn main() {
     println!(
         "| the hook's process alone (`git-ucg __hook .git/hooks/pre-commit`), nothing pending | same repository | {alone:.2} ms | {empty:.2} ms (`true`) | +{:.2} ms |",
         alone - empty
-    );
-    let true_hooks = dir.path().join("true-hooks");
-    std::fs::create_dir_all(&true_hooks).expect("dir");
-    let _ = std::os::unix::fs::symlink(
-        which_true().unwrap_or_else(|| "/bin/true".into()),
-        true_hooks.join("pre-commit"),
-    );
-    let hooks_path = format!("core.hooksPath={}", true_hooks.display());
-    let (empty_hook, skipped) = time_pair(
-        101,
-        || {
-            git(
-                &hooked,
-                &[
-                    "-c",
-                    &hooks_path,
-                    "commit",
-                    "-q",
-                    "--allow-empty",
-                    "-m",
-                    "x",
-                ],
-            )
-        },
-        || {
-            git(
-                &hooked,
-                &["commit", "-q", "--allow-empty", "--no-verify", "-m", "x"],
-            )
-        },
-    );
-    println!(
-        "| `git commit` with `true` as its pre-commit hook | same repository | {empty_hook:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms (git's cost of any hook) |",
-        empty_hook - skipped
     );
 
     // `--all-commits`: prepare-commit-msg runs for every commit, a start of git-ucg that leaves

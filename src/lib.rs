@@ -43,7 +43,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
         // nowhere, and a computation runs on a thread of its own with the command stack.
         return std::panic::catch_unwind(commands::status::print_prompt).unwrap_or(2);
     }
-    if hook_passes_by_memory(&args) {
+    if hook_passes_at_once(&args) {
         return 0;
     }
     let worker = std::thread::Builder::new()
@@ -58,10 +58,11 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
     }
 }
 
-/// The next hottest path: a commit hook started by git whose last pass still holds (every file
-/// it read unchanged), answered here as the prompt is, without the command thread. A panic is a
+/// The next hottest path: a hook started by git that passes without a decision — a commit hook
+/// whose last pass still holds (every file it read unchanged), prepare-commit-msg for a commit
+/// already judged —, answered here as the prompt is, without the command thread. A panic is a
 /// "no": the full hook decides.
-fn hook_passes_by_memory(args: &[std::ffi::OsString]) -> bool {
+fn hook_passes_at_once(args: &[std::ffi::OsString]) -> bool {
     let Some(cli::Cli {
         command: cli::Command::Hooks(cli::Deferred(cli::HooksCommand::Run(run))),
         ..
@@ -72,7 +73,7 @@ fn hook_passes_by_memory(args: &[std::ffi::OsString]) -> bool {
     let (Some(hook), Some(path)) = (run.hook, run.invoked_as.as_deref()) else {
         return false;
     };
-    std::panic::catch_unwind(|| commands::hooks::pass_remembered(hook, path)).unwrap_or(false)
+    std::panic::catch_unwind(|| commands::hooks::passes_at_once(hook, path)).unwrap_or(false)
 }
 
 /// When no thread can be started (a process limit), say so rather than risk the small main stack.

@@ -597,10 +597,20 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     Ok(u8::from(blocked))
 }
 
-/// Whether the hook `hook`, run by git from `invoked_as`, passes by the pass its last run
-/// remembered (the commit hooks' fast path: no repository opened, no run read).
-pub fn pass_remembered(hook: HookName, invoked_as: &Path) -> bool {
-    pass_cache::passes(hook, invoked_as)
+/// Whether the hook `hook`, run by git from `invoked_as`, passes without a decision, opening no
+/// repository: a commit hook by the pass its last run remembered, prepare-commit-msg when the
+/// git command making the commit had a gate hook of its own judge it. A chained hook beside it
+/// always means the full run (it runs first).
+pub fn passes_at_once(hook: HookName, invoked_as: &Path) -> bool {
+    let chained = invoked_as.with_file_name(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+    if std::fs::symlink_metadata(chained).is_ok() {
+        return false;
+    }
+    match hook {
+        HookName::PrepareCommitMsg => crate::git::hooks::invoking_git_command()
+            .is_some_and(|command| GATED_BEFORE.contains(&command.as_str())),
+        _ => pass_cache::passes(hook),
+    }
 }
 
 /// The git commands whose commits a gate hook of the default set judges (or `--no-verify`

@@ -862,4 +862,52 @@ fn a_remembered_pass_holds_until_anything_the_gate_read_changes() {
     assert!(std::fs::read_to_string(&cache)
         .unwrap()
         .starts_with("git-ucg gate cache"));
+
+    // A file git's configuration includes, not there when the pass was remembered, is watched.
+    env.git(&dir, &["config", "include.path", "extra.cfg"]);
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&cache)
+        .unwrap()
+        .contains("- .git/extra.cfg\n"));
+    write(
+        &dir.join(".git/extra.cfg"),
+        "[ucg \"gate\"]\n\tstrict = true\n",
+    );
+    let out = commit(&[]);
+    assert!(
+        stderr(&out).contains("refused by strict mode"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// prepare-commit-msg leaves `git commit` to pre-commit without a decision, but a chained
+/// prepare-commit-msg of the project's own (one that edits the message) still runs.
+#[test]
+fn a_chained_prepare_commit_msg_still_runs_under_all_commits() {
+    let env = TestEnv::new();
+    let dir = env.repo("r");
+    let hooks = dir.join(".git/hooks");
+    write_executable(
+        &hooks.join("prepare-commit-msg"),
+        b"#!/bin/sh\nprintf 'ticket: UCG-1\\n' >> \"$1\"\n",
+    );
+    assert_eq!(
+        install(&env, &dir, &["--all-commits"]).status.code(),
+        Some(0)
+    );
+    assert!(hooks.join("prepare-commit-msg.pre-ucg").is_file());
+    let out = git_out(&env, &dir, &["commit", "-q", "--allow-empty", "-m", "x"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        env.git(&dir, &["log", "-1", "--format=%B"]),
+        "x\nticket: UCG-1"
+    );
+    // Without it, the commit passes as before.
+    std::fs::remove_file(hooks.join("prepare-commit-msg.pre-ucg")).unwrap();
+    let out = git_out(&env, &dir, &["commit", "-q", "--allow-empty", "-m", "y"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(env.git(&dir, &["log", "-1", "--format=%B"]), "y");
 }

@@ -66,16 +66,10 @@ fn bypassed() -> bool {
         .any(|name| std::env::var_os(name).is_some())
 }
 
-/// Whether the hook at `invoked_as` passes by the remembered verdict. Never fails: anything
-/// unexpected is `false`, and the full hook decides.
-pub fn passes(hook: HookName, invoked_as: &Path) -> bool {
+/// Whether `hook` (with no chained hook beside it: the caller checks) passes by the remembered
+/// verdict. Never fails: anything unexpected is `false`, and the full hook decides.
+pub fn passes(hook: HookName) -> bool {
     if !remembered(hook) || bypassed() {
-        return false;
-    }
-    // A chained hook runs first: its program is not ours to predict.
-    let chained =
-        invoked_as.with_file_name(format!("{}{}", hook.file_name(), super::CHAINED_SUFFIX));
-    if std::fs::symlink_metadata(chained).is_ok() {
         return false;
     }
     let Some((root, git_dir)) = std::env::current_dir()
