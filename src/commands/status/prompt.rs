@@ -1,10 +1,10 @@
 //! `git ucg status --prompt`: one short segment for a shell prompt, e.g. `ucg 7 2/3 ⚑2R1E`.
 //!
 //! A prompt runs before every command line, so the common case is a handful of `stat` calls: the
-//! last segment is cached under the git directory with the stamps (change time, size, inode) of every
-//! file and directory it was computed from (the escalation files through their directory's: they
-//! count by name), and served while they all still match. Only a changed
-//! stamp recomputes, and that under a hard deadline: past it the last segment is printed with a
+//! last segment is cached under the git directory with the stamps (change time, size, inode) of
+//! every file and directory it was computed from (the escalation files through their directory's:
+//! they count by name), and served while they all still match. Only a changed stamp recomputes,
+//! and that under a hard deadline: past it the last segment is printed with a
 //! `?` and a detached `git ucg` finishes the work for the next prompt. Nothing is written under
 //! the artifact directories; no worktree status, tree diff or object read ever happens here.
 
