@@ -17,7 +17,10 @@ fn comparable(line: &[u8], read: ReadLine) -> String {
     let mut tokens = Vec::new();
     match read(line, &mut tokens) {
         Ranked::Lesson(mut facts) => {
-            let mut set: Vec<&[u8]> = tokens[facts.tokens.clone()].iter().map(|t| &t[..]).collect();
+            let mut set: Vec<&[u8]> = tokens[facts.tokens.clone()]
+                .iter()
+                .map(|t| &t[..])
+                .collect();
             set.sort();
             set.dedup();
             facts.tokens = 0..0;
@@ -29,7 +32,10 @@ fn comparable(line: &[u8], read: ReadLine) -> String {
 
 fuzz_target!(|data: &[u8]| {
     for line in data.split(|b| *b == b'\n') {
-        assert_eq!(comparable(line, read_line), comparable(line, read_line_parsed));
+        assert_eq!(
+            comparable(line, read_line),
+            comparable(line, read_line_parsed)
+        );
     }
     let index = query_index::build(data, FileIdentity::default()).expect("threads");
     let view = View::parse(&index).expect("a built index reads back");
