@@ -161,24 +161,39 @@ impl GateInputs {
         decide(found, gated)
     }
 
-    /// Every path the decision on the work tree reads: the artifact directory (the names in it
-    /// count), the registry, the answers, the ledger, and each escalation sidecar.
-    pub fn read_paths(&self) -> Vec<PathBuf> {
+    /// Every file the decision on the work tree reads, the artifact directory holding `names`
+    /// ([`escalation_names`]: of the directory itself, only they count): the registry, the
+    /// answers, the ledger, and each escalation sidecar.
+    pub fn read_paths(&self, names: &[String]) -> Vec<PathBuf> {
         let mut paths = vec![
-            self.impl_dir.clone(),
             self.impl_dir.join(crate::ucg::reds::REGISTRY_FILE),
             self.impl_dir.join(crate::ucg::decisions::DECISIONS_FILE),
             self.ledger.clone(),
         ];
-        let names = ArtifactSource::WorkTree.list(&self.impl_dir);
-        paths.extend(
-            names
-                .iter()
-                .filter(|name| crate::ucg::escalations::sidecar_story(name).is_some())
-                .map(|name| self.impl_dir.join(name)),
-        );
+        for name in names {
+            if crate::ucg::escalations::sidecar_story(name).is_some() {
+                paths.push(self.impl_dir.join(name));
+            }
+        }
         paths
     }
+}
+
+/// What the decision on the work tree takes from the artifact directory itself: whether it is a
+/// directory (`None`: nothing is decided), and the names of its escalation sidecars and raw
+/// markers, sorted — the heartbeat, the turn counters and any other file in it change nothing.
+pub fn escalation_names(impl_dir: &Path) -> Option<Vec<String>> {
+    use crate::ucg::escalations::{marker_story, sidecar_story};
+    if !impl_dir.is_dir() {
+        return None;
+    }
+    let mut names: Vec<String> = ArtifactSource::WorkTree
+        .list(impl_dir)
+        .into_iter()
+        .filter(|name| sidecar_story(name).is_some() || marker_story(name).is_some())
+        .collect();
+    names.sort();
+    Some(names)
 }
 
 /// A run in one of the repository's work trees: where it reads, and the branch it lands on.

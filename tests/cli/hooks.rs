@@ -795,6 +795,18 @@ fn a_remembered_pass_holds_until_anything_the_gate_read_changes() {
     let out = commit(&[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(identity(&cache), written, "served, not decided again");
+    // An active run rewrites its heartbeat (here by a rename) and its turn counters: nothing the
+    // decision reads, so the pass still holds.
+    write(&impl_dir.join("run-status.json.tmp"), "{\"epic\": \"7\"}\n");
+    std::fs::rename(
+        impl_dir.join("run-status.json.tmp"),
+        impl_dir.join("run-status.json"),
+    )
+    .unwrap();
+    write(&impl_dir.join(".budget-7-3.json"), "{\"turns\": 3}\n");
+    let out = commit(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(identity(&cache), written, "still served");
 
     // A chained hook runs first, cache or not.
     let chained = dir.join(".git/hooks/pre-commit.pre-ucg");

@@ -13,16 +13,16 @@
 
 use crate::cli::HookName;
 use crate::context::Context;
-use crate::store::stamp::{all_stamps_match, relative_stamps, stamp_line};
+use crate::store::stamp::{all_stamps_match, parse_stamp_line, relative_stamps, stamp_line};
 use crate::store::{Stamp, Stamper};
-use crate::ucg::gate::GateInputs;
+use crate::ucg::gate::{escalation_names, GateInputs};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 const CACHE_FILE: &str = "gate-cache";
 /// The cache's first line: its layout and the version that wrote it (another version may decide
 /// otherwise).
-const HEADER: &str = concat!("git-ucg gate cache 1 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("git-ucg gate cache 2 ", env!("CARGO_PKG_VERSION"));
 /// The environment that moves the run or git's configuration: its values are part of the cache.
 const KEYED_ENV: [&str; 8] = [
     crate::context::IMPL_ARTIFACTS_ENV,
@@ -109,14 +109,50 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
             return false;
         }
     }
+    // The artifact directory: its escalation names, listed again unless the directory's stamp
+    // says nothing in it changed (an active run's heartbeat and turn counters move the stamp, not
+    // the names).
+    let Some((stamp, dir)) = lines.next().and_then(parse_dir_line) else {
+        return false;
+    };
+    let dir = root.join(std::ffi::OsStr::from_bytes(dir));
+    let Some(names) = lines.next() else {
+        return false;
+    };
+    let unchanged = stamp.is_some_and(|stamp| Stamper::default().stamp(&dir) == stamp);
+    if !unchanged && names != names_line(escalation_names(&dir).as_deref()).as_slice() {
+        return false;
+    }
     let stamps: Vec<&[u8]> = lines.collect();
     !stamps.is_empty() && all_stamps_match(&stamps, root)
+}
+
+/// The artifact directory's line: its stamp line when the stamp can stand for its names, else
+/// `? ` and its path.
+fn parse_dir_line(line: &[u8]) -> Option<(Option<Stamp>, &[u8])> {
+    match line.strip_prefix(b"? ") {
+        Some(path) => Some((None, path)),
+        None => parse_stamp_line(line).map(|(stamp, path)| (Some(stamp), path)),
+    }
+}
+
+/// The line for the artifact directory's escalation names: `-` when it is not a directory, else
+/// `=` and the names joined by `/` (which no name holds).
+fn names_line(names: Option<&[String]>) -> Vec<u8> {
+    match names {
+        Some(names) => format!("={}", names.join("/")).into_bytes(),
+        None => b"-".to_vec(),
+    }
 }
 
 /// A decision being watched: the files it reads, stamped before it reads them.
 pub struct Watch {
     root: PathBuf,
     cache: PathBuf,
+    impl_dir: PathBuf,
+    /// The artifact directory's stamp and escalation names before the decision.
+    dir_stamp: Stamp,
+    names: Option<Vec<String>>,
     /// Files the configuration was read from (each must still be there).
     read: Vec<PathBuf>,
     before: Vec<(PathBuf, Stamp)>,
@@ -151,11 +187,18 @@ impl Watch {
         let mut paths = crate::config::input_paths(&root);
         paths.extend(config_files);
         paths.extend([git_dir.join("HEAD"), worktrees]);
-        paths.extend(located.read_paths());
+        // The directory's stamp before its names, and the names before the sidecars' stamps: a
+        // change after one moves the next.
+        let dir_stamp = Stamper::default().stamp(&located.impl_dir);
+        let names = escalation_names(&located.impl_dir);
+        paths.extend(located.read_paths(names.as_deref().unwrap_or_default()));
         let before = stamps(&paths);
         Some(Watch {
             root,
             cache: git_dir.join("ucg").join(CACHE_FILE),
+            impl_dir: located.impl_dir.clone(),
+            dir_stamp,
+            names,
             read,
             before,
         })
@@ -174,12 +217,29 @@ impl Watch {
                 .iter()
                 .any(|(p, stamp)| p == path && stamp.is_some())
         };
-        if after != self.before || !self.read.iter().all(present) || after.iter().any(racy) {
+        if after != self.before
+            || !self.read.iter().all(present)
+            || after.iter().any(racy)
+            || escalation_names(&self.impl_dir) != self.names
+        {
             return;
         }
         let mut out = HEADER.as_bytes().to_vec();
         let mut lines = vec![self.root.as_os_str().as_bytes().to_vec()];
         lines.extend(env_lines());
+        let impl_dir = self
+            .impl_dir
+            .strip_prefix(&self.root)
+            .unwrap_or(&self.impl_dir);
+        let impl_dir = impl_dir.as_os_str().as_bytes();
+        // The stamp stands for the names only if it held through the decision and is not racy.
+        let dir_stamp = Stamper::default().stamp(&self.impl_dir);
+        let steady = dir_stamp == self.dir_stamp && !racy(&(self.impl_dir.clone(), dir_stamp));
+        lines.push(match steady {
+            true => stamp_line(impl_dir, dir_stamp),
+            false => [b"? ".as_slice(), impl_dir].concat(),
+        });
+        lines.push(names_line(self.names.as_deref()));
         for (path, stamp) in relative_stamps(&self.root, after) {
             lines.push(stamp_line(path.as_os_str().as_bytes(), stamp));
         }
@@ -234,6 +294,8 @@ mod tests {
             root.as_os_str().as_bytes().to_vec(),
         ];
         lines.extend(env_lines());
+        // An artifact directory that is not there.
+        lines.extend([b"? absent-dir".to_vec(), b"-".to_vec()]);
         lines.extend(stamp_lines.iter().cloned());
         let mut out = lines.join(&b'\n');
         out.push(b'\n');
@@ -254,7 +316,7 @@ mod tests {
         assert!(fresh(&good, root));
         assert!(!fresh(&good, Path::new("/elsewhere")), "another work tree");
         let other_version = [
-            b"git-ucg gate cache 1 0.0.0".as_slice(),
+            b"git-ucg gate cache 2 0.0.0".as_slice(),
             &good[HEADER.len()..],
         ]
         .concat();
@@ -275,6 +337,56 @@ mod tests {
         std::fs::remove_file(root.join("absent")).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(root.join("registry"), b"{\"reds\": []}").unwrap_or_else(|e| panic!("{e}"));
         assert!(!fresh(&good, root), "a file that changed");
+    }
+
+    #[test]
+    fn of_the_artifact_directory_only_the_escalation_names_count() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        let impl_dir = root.join("impl");
+        std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+        let touch = |name: &str| {
+            std::fs::write(impl_dir.join(name), b"{}").unwrap_or_else(|e| panic!("{e}"));
+        };
+        touch("escalation-7-3.json");
+        touch("run-status.json");
+        let mut lines = vec![
+            HEADER.as_bytes().to_vec(),
+            root.as_os_str().as_bytes().to_vec(),
+        ];
+        lines.extend(env_lines());
+        let names = b"=escalation-7-3.json".to_vec();
+        let listed = [lines.clone(), vec![b"? impl".to_vec(), names.clone()]].concat();
+        let dir_stamp = Stamper::default().stamp(&impl_dir);
+        let stamped = [lines, vec![stamp_line(b"impl", dir_stamp), names]].concat();
+        let cache = |lines: &[Vec<u8>]| {
+            let mut out = [lines, &[stamp_line(b"absent", None)]]
+                .concat()
+                .join(&b'\n');
+            out.push(b'\n');
+            out
+        };
+        let (cached, stamped) = (cache(&listed), cache(&stamped));
+        assert!(fresh(&cached, root) && fresh(&stamped, root));
+        // The heartbeat rewritten by a rename, a turn counter: the same names.
+        std::fs::rename(impl_dir.join("run-status.json"), impl_dir.join("x.tmp"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        touch("run-status.json");
+        touch(".budget-7-3.json");
+        assert!(fresh(&cached, root), "files the decision does not read");
+        assert!(
+            fresh(&stamped, root),
+            "the directory's stamp moved, the names did not"
+        );
+        touch(".escalation-8-1.md");
+        assert!(!fresh(&cached, root), "a raw marker");
+        assert!(!fresh(&stamped, root), "a raw marker, the stamp moved");
+        std::fs::remove_file(impl_dir.join(".escalation-8-1.md")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_file(impl_dir.join("escalation-7-3.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!fresh(&cached, root), "a sidecar gone");
+        std::fs::remove_dir_all(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!fresh(&cached, root), "the directory gone");
     }
 
     #[test]
