@@ -26,6 +26,11 @@ const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
 const CHAINED_SUFFIX: &str = ".pre-ucg";
 
+/// Where the foreign hook ours chains sits: beside it in the hooks directory `dir`.
+fn chained_path(dir: &Path, hook: HookName) -> std::path::PathBuf {
+    dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()))
+}
+
 /// How a hook starts git-ucg.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -156,7 +161,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     };
     for hook in hooks {
         let path = dir.join(hook.file_name());
-        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let chained = chained_path(&dir, hook);
         let exists = std::fs::symlink_metadata(&path).is_ok();
         if exists && !is_ours(&path) {
             // A chained hook is the user's; it is never overwritten.
@@ -229,7 +234,7 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     };
     for hook in hooks {
         let path = dir.join(hook.file_name());
-        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let chained = chained_path(&dir, hook);
         let present = std::fs::symlink_metadata(&path).is_ok();
         if present && !is_ours(&path) {
             println!("left alone: {} (not ours)", path.display());
@@ -279,7 +284,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
     let mut states = Vec::new();
     for hook in HookName::ALL {
         let path = dir.join(hook.file_name());
-        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let chained = chained_path(&dir, hook);
         let expected = hook.is_server_side() == bare;
         let stray = default_dir.join(hook.file_name());
         let present = [&path, &chained, &stray]
@@ -475,7 +480,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         None => ctx.hooks_dir().map(|(dir, _)| dir),
     };
     if let Ok(dir) = dir {
-        let chained = dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
+        let chained = chained_path(&dir, hook);
         // As git does, a hook file that is not executable is not run.
         if is_runnable(&chained) {
             let code = run_chained(&chained, &args.args, &stdin)?;
@@ -602,8 +607,8 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
 /// git command making the commit had a gate hook of its own judge it. A chained hook beside it
 /// always means the full run (it runs first).
 pub fn passes_at_once(hook: HookName, invoked_as: &Path) -> bool {
-    let chained = invoked_as.with_file_name(format!("{}{CHAINED_SUFFIX}", hook.file_name()));
-    if std::fs::symlink_metadata(chained).is_ok() {
+    let dir = invoked_as.parent().unwrap_or(Path::new(""));
+    if std::fs::symlink_metadata(chained_path(dir, hook)).is_ok() {
         return false;
     }
     match hook {
