@@ -40,7 +40,7 @@ fn main() {
         command
     };
     let query = || lesson(&["query", "word42 word43 window", "--json"]);
-    let kept = git_ucg::lesson::query::index_path(&ledger);
+    let kept = ucg_lesson::query::index_path(&ledger);
     let medians = time_alternating(
         21,
         &mut [

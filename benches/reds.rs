@@ -34,7 +34,7 @@ fn bench_mint() -> String {
         for _ in 0..10 {
             for (kind, source, decision) in &inputs {
                 total +=
-                    std::hint::black_box(git_ucg::ucg::ids::mint(kind, source, decision)).len();
+                    std::hint::black_box(ucg_ultracode::ids::mint(kind, source, decision)).len();
             }
         }
         std::hint::black_box(total);

@@ -1,10 +1,10 @@
 //! The command line: one `enum Command`, one args struct per command. Help, man pages and
 //! completions are all generated from these definitions.
 
-pub use crate::ucg::resolve::Action;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::path::PathBuf;
+pub use ucg_ultracode::resolve::Action;
 
 /// Every command's `--impl-artifacts` help, said once.
 const IMPL_ARTIFACTS_HELP: &str =

@@ -2,15 +2,15 @@
 //! root, `{ucg-root}`, the configuration, and the artifact directories, each resolved once here.
 
 use crate::cli::Cli;
-use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::git::{self, Repository};
 use crate::output::{self, Output};
-use crate::ucg::epic::EpicInputs;
-use crate::ucg::gate::{GateInputs, WorkTreeRun};
-use crate::ucg::pending::Source;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
+use ucg_git::Repository;
+use ucg_ultracode::config::Config;
+use ucg_ultracode::epic::EpicInputs;
+use ucg_ultracode::gate::{GateInputs, WorkTreeRun};
+use ucg_ultracode::pending::Source;
 
 /// Environment variable naming the implementation-artifacts directory (the hooks' override).
 pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
@@ -50,7 +50,7 @@ impl Context {
         Context {
             color,
             no_pager: true,
-            repo: OnceCell::from(git::repo::discover(dir)),
+            repo: OnceCell::from(ucg_git::repo::discover(dir)),
             config: OnceCell::new(),
             warned: Default::default(),
         }
@@ -70,9 +70,9 @@ impl Context {
         self.repo
             .get_or_init(|| {
                 let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-                let repo = git::repo::discover_from_environment(&cwd)?;
-                if let Some(cap) = git::config_u64(&repo, "ucg.maxArtifactBytes") {
-                    crate::store::set_max_artifact_bytes(cap);
+                let repo = ucg_git::repo::discover_from_environment(&cwd)?;
+                if let Some(cap) = ucg_git::config_u64(&repo, "ucg.maxArtifactBytes") {
+                    ucg_store::set_max_artifact_bytes(cap);
                 }
                 Ok(repo)
             })
@@ -172,12 +172,12 @@ impl Context {
 
     /// Where artifacts are read from: the tree of `rev` (read commands' `--rev`), else the work
     /// tree.
-    pub fn artifact_source(&self, rev: Option<&str>) -> Result<crate::git::ArtifactSource<'_>> {
+    pub fn artifact_source(&self, rev: Option<&str>) -> Result<ucg_git::ArtifactSource<'_>> {
         match rev {
-            None => Ok(crate::git::ArtifactSource::WorkTree),
+            None => Ok(ucg_git::ArtifactSource::WorkTree),
             Some(rev) => {
                 let root = self.project_root()?;
-                crate::git::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::new)
+                ucg_git::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::new)
             }
         }
     }
@@ -235,13 +235,13 @@ impl Context {
         &self,
         rev: &str,
         impl_flag: Option<&Path>,
-    ) -> Result<(GateInputs, crate::git::ArtifactSource<'_>)> {
+    ) -> Result<(GateInputs, ucg_git::ArtifactSource<'_>)> {
         let repo = self.repo()?;
         let root = self
             .try_project_root()
             .unwrap_or_else(|| absolute(repo.git_dir()));
-        let source = crate::git::ArtifactSource::at_rev(repo, rev, &root).map_err(Error::new)?;
-        let (mut inputs, warnings) = crate::ucg::gate::located_in_tree(&source, &root)?;
+        let source = ucg_git::ArtifactSource::at_rev(repo, rev, &root).map_err(Error::new)?;
+        let (mut inputs, warnings) = ucg_ultracode::gate::located_in_tree(&source, &root)?;
         for warning in warnings {
             eprintln!("warning: {rev}: {warning}");
         }
@@ -260,7 +260,7 @@ impl Context {
             epic_branch: self
                 .config()
                 .ok()
-                .and_then(|config| crate::ucg::gate::epic_branch(config, &own.impl_dir)),
+                .and_then(|config| ucg_ultracode::gate::epic_branch(config, &own.impl_dir)),
         }];
         runs.extend(self.other_work_tree_runs(&own.project_root));
         runs
@@ -272,10 +272,10 @@ impl Context {
         let Ok(repo) = self.repo() else {
             return Vec::new();
         };
-        git::repo::work_trees(repo)
+        ucg_git::repo::work_trees(repo)
             .into_iter()
             .filter(|root| root != own_root)
-            .filter_map(|root| crate::ucg::gate::work_tree_run(&root))
+            .filter_map(|root| ucg_ultracode::gate::work_tree_run(&root))
             .collect()
     }
 
@@ -284,7 +284,7 @@ impl Context {
     pub fn gate_scope_all(&self) -> bool {
         self.repo()
             .ok()
-            .and_then(|repo| git::config_string(repo, "ucg.gate.scope"))
+            .and_then(|repo| ucg_git::config_string(repo, "ucg.gate.scope"))
             .is_some_and(|scope| scope.eq_ignore_ascii_case("all"))
     }
 
@@ -294,8 +294,8 @@ impl Context {
         let configured = self
             .repo()
             .ok()
-            .and_then(|repo| crate::git::config_string(repo, "ucg.gate.sources"));
-        let (gated, warnings) = crate::ucg::gate::sources(configured.as_deref());
+            .and_then(|repo| ucg_git::config_string(repo, "ucg.gate.sources"));
+        let (gated, warnings) = ucg_ultracode::gate::sources(configured.as_deref());
         for warning in warnings {
             self.warn(&warning);
         }
@@ -304,11 +304,11 @@ impl Context {
 
     /// Who decides what (`git config ucg.decider`, over the layers' `workflow.deciders` table);
     /// a rule that cannot be read is a warning on stderr.
-    pub fn decider_rules(&self) -> crate::ucg::deciders::Rules {
+    pub fn decider_rules(&self) -> ucg_ultracode::deciders::Rules {
         let git = self
             .repo()
             .ok()
-            .and_then(|repo| crate::git::config_strings(repo, "ucg.decider"))
+            .and_then(|repo| ucg_git::config_strings(repo, "ucg.decider"))
             .unwrap_or_default();
         let mut workflow = Vec::new();
         let table = self
@@ -331,7 +331,7 @@ impl Context {
                 }
             }
         }
-        let (rules, warnings) = crate::ucg::deciders::Rules::new(&git, &workflow);
+        let (rules, warnings) = ucg_ultracode::deciders::Rules::new(&git, &workflow);
         for warning in warnings {
             eprintln!("warning: {warning}");
         }
@@ -345,10 +345,10 @@ impl Context {
         let configured = self
             .repo()
             .ok()
-            .and_then(|repo| git::config_string(repo, "ucg.similarity"));
+            .and_then(|repo| ucg_git::config_string(repo, "ucg.similarity"));
         match configured {
-            None => Ok(crate::ucg::similarity::DEFAULT_THRESHOLD),
-            Some(value) => crate::ucg::similarity::threshold(&value),
+            None => Ok(ucg_ultracode::similarity::DEFAULT_THRESHOLD),
+            Some(value) => ucg_ultracode::similarity::threshold(&value),
         }
     }
 
@@ -356,14 +356,14 @@ impl Context {
     pub fn strict_mode(&self) -> bool {
         self.repo()
             .ok()
-            .and_then(|repo| crate::git::config_bool(repo, "ucg.gate.strict"))
+            .and_then(|repo| ucg_git::config_bool(repo, "ucg.gate.strict"))
             .unwrap_or(false)
     }
 
     /// Where git runs hooks, `..` resolved, and the raw `core.hooksPath`.
     pub fn hooks_dir(&self) -> Result<(PathBuf, Option<String>)> {
-        let (dir, configured) = crate::git::hooks::hooks_dir(self.repo()?, || self.hooks_home())?;
-        Ok((crate::store::lexical_normal(&dir), configured))
+        let (dir, configured) = ucg_git::hooks::hooks_dir(self.repo()?, || self.hooks_home())?;
+        Ok((ucg_store::lexical_normal(&dir), configured))
     }
 
     /// The directory git runs hooks in, which a relative `core.hooksPath` is relative to: the
@@ -380,9 +380,9 @@ impl Context {
     pub fn gate_protected(&self) -> Vec<String> {
         self.repo()
             .ok()
-            .and_then(|repo| git::config_strings(repo, "ucg.gate.protect"))
+            .and_then(|repo| ucg_git::config_strings(repo, "ucg.gate.protect"))
             .unwrap_or_else(|| {
-                crate::ucg::gate::PROTECTED_BY_DEFAULT
+                ucg_ultracode::gate::PROTECTED_BY_DEFAULT
                     .map(String::from)
                     .to_vec()
             })
@@ -393,7 +393,7 @@ impl Context {
         let core_pager = self
             .repo()
             .ok()
-            .and_then(|repo| crate::git::config_string(repo, "core.pager"));
+            .and_then(|repo| ucg_git::config_string(repo, "core.pager"));
         Output::paged(output::resolve_pager(self.no_pager, core_pager))
     }
 }

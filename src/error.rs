@@ -4,9 +4,9 @@
 //! caller asked for (returned as `Ok(1)` by the command, never as an error), 2 everything that
 //! failed or was refused.
 
-use crate::config::ConfigError;
-use crate::store::StoreError;
-use crate::ucg::reds::RedError;
+use ucg_store::StoreError;
+use ucg_ultracode::config::ConfigError;
+use ucg_ultracode::reds::RedError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -83,13 +83,16 @@ impl Error {
         match self {
             Error::BrokenPipe => String::new(),
             Error::JsonLine(message) => {
-                let mut doc = crate::pyjson::Object::default();
-                doc.insert("error".into(), crate::pyjson::Value::Str(message.clone()));
+                let mut doc = ucg_store::pyjson::Object::default();
+                doc.insert(
+                    "error".into(),
+                    ucg_store::pyjson::Value::Str(message.clone()),
+                );
                 format!(
                     "{}\n",
-                    crate::pyjson::dumps_compact_ascii(&crate::pyjson::Value::Object(Box::new(
-                        doc
-                    )))
+                    ucg_store::pyjson::dumps_compact_ascii(&ucg_store::pyjson::Value::Object(
+                        Box::new(doc)
+                    ))
                 )
             }
             Error::Failure { message, hints, .. } => {
@@ -144,5 +147,66 @@ impl From<ConfigError> for Error {
 impl From<RedError> for Error {
     fn from(e: RedError) -> Self {
         Error::JsonLine(e.to_string())
+    }
+}
+
+/// The run models' refusals, each with the way out a person needs.
+impl From<ucg_ultracode::error::Error> for Error {
+    fn from(e: ucg_ultracode::error::Error) -> Self {
+        use ucg_ultracode::error::Error as Run;
+        let error = Error::new(e.to_string());
+        match e {
+            Run::Store(e) => e.into(),
+            Run::Red(e) => e.into(),
+            Run::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe => {
+                Error::BrokenPipe
+            }
+            Run::AmbiguousId { .. } => {
+                error.hint("give more of the id (`git ucg pending` lists them)")
+            }
+            Run::BlankAnswer { .. } => error.hint(
+                "a close records the decision made: --close ID --answer TEXT (or defer it: --defer ID)",
+            ),
+            Run::NotPending { .. } => {
+                error.hint("`git ucg pending` lists the ids the run waits on; nothing was written")
+            }
+            Run::AnswersUnwritable { path, .. } => {
+                let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ");
+                error.hint(format!(
+                    "repair it by hand, or move it aside (mv {0} {0}.corrupt-{stamp}): moving it aside brings \
+back every RED its closes suppressed, to be answered again",
+                    path.display()
+                ))
+            }
+            Run::NotARunFolder { .. } => error.hint("`git ucg runs` lists the run folders"),
+            Run::SeveralRunFolders { .. } => {
+                error.hint("pick the one whose decision log gets this pass with --run NAME")
+            }
+            Run::UnknownEpic => error.hint("name it: git ucg epic --epic <id>"),
+            Run::NoSuchEpic { known, .. } => {
+                let known = match known.is_empty() {
+                    true => "none".to_string(),
+                    false => known.join(", "),
+                };
+                error.hint(format!("the epics git and the artifacts know: {known}"))
+            }
+            Run::Io { .. } | Run::Thread(_) | Run::Internal(_) => error,
+        }
+    }
+}
+
+impl From<ucg_sdlc::Error> for Error {
+    fn from(e: ucg_sdlc::Error) -> Self {
+        let error = Error::new(e.to_string());
+        match e {
+            ucg_sdlc::Error::NoSuchRun { .. } => error.hint("`git ucg sdlc list` shows the runs"),
+            _ => error,
+        }
+    }
+}
+
+impl From<ucg_ultragoal::view::CorruptState> for Error {
+    fn from(e: ucg_ultragoal::view::CorruptState) -> Self {
+        Error::new(e.0)
     }
 }

@@ -13,26 +13,15 @@
 
 pub mod cli;
 pub mod commands;
-pub mod config;
 pub mod context;
 pub mod error;
-pub mod git;
-pub mod goal;
-pub mod js;
-pub mod lesson;
 pub mod output;
-pub mod pyjson;
 pub mod render;
-pub mod sdlc;
-pub mod store;
-pub mod ucg;
 
 use std::io::Write;
 
-/// The stack of the thread commands run on. The JSON reader recurses once per nesting level, up to
-/// Python's own depth limit ([`pyjson::MAX_DEPTH`]); this leaves ample room even in a debug build.
-/// Untouched stack costs nothing but address space.
-pub const STACK_SIZE: usize = 256 << 20;
+/// The stack of the thread commands run on: the JSON reader's.
+use ucg_store::pyjson::STACK_SIZE;
 
 /// Parses the arguments, runs the command, reports any error, and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
@@ -129,7 +118,7 @@ fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -
 /// `__hook <hook path> <git's arguments>`: that is `git ucg hooks run <hook> <git's arguments>`,
 /// without the command line parser — git's arguments are the hook's, whatever they look like.
 fn as_hook(args: &[std::ffi::OsString]) -> Option<cli::Cli> {
-    if args.get(1)? != git::hooks::DIRECT_HOOK_ARG {
+    if args.get(1)? != ucg_git::hooks::DIRECT_HOOK_ARG {
         return None;
     }
     let path = std::path::Path::new(args.get(2)?);

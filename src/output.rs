@@ -354,7 +354,7 @@ pub fn run_user_command(
     }
 }
 
-/// Runs a notification command for [`crate::ucg::notify::announce`], saying on stderr when it
+/// Runs a notification command for [`ucg_ultracode::notify::announce`], saying on stderr when it
 /// failed: the change is then announced again with the next one.
 pub fn notify_runner(
     command: &str,

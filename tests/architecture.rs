@@ -1,65 +1,45 @@
-//! The layering rules of `src/`, enforced by reading the source (`docs/ARCHITECTURE.md` describes
-//! the layers; this test keeps the tree true to it).
+//! The layering rules the compiler cannot hold, enforced by reading the source, and the crate
+//! graph the compiler does hold, checked against docs/ARCHITECTURE.md.
 //!
-//! 1. **commands-on-top**: only `src/commands/` and `src/main.rs` mention `crate::commands`.
+//! **The crate graph** (`Cargo.toml` of each crate): `ucg-store` depends on no crate of the
+//! workspace; `ucg-git` on the store alone; each agent system (`ucg-ultracode`, `ucg-ultragoal`,
+//! `ucg-sdlc`, `ucg-lesson`) on the store and git at most, never on another system; the binary
+//! crate on top. gitoxide is a dependency of `ucg-git` alone, and the terminal's crates (clap, the
+//! table, the pager's and the watch's) of the binary alone. Within a crate, the layers are the
+//! rules below.
+//!
+//! 1. **commands-on-top**: in the binary crate, only `src/commands/` and `src/lib.rs` (which
+//!    dispatches) name `crate::commands`.
 //! 2. **commands-independent**: no command module imports another command module.
-//! 3. **gix-in-git**: the gitoxide crate (`gix`) is used only under `src/git/`.
-//! 4. **processes-in-git**: `std::process::Command` is used only under `src/git/`, save for the
+//! 3. **processes-in-git**: `std::process::Command` is used only in `crates/git/`, save for the
 //!    exceptions named in [`PROCESS_EXCEPTIONS`].
-//! 5. **domain-never-reaches-up**: the domain and the layers below it never mention
-//!    `crate::commands`, `crate::cli`, `crate::context`, `crate::output` or `crate::render`.
-//! 6. **domain-never-prints**: the domain never writes to the terminal itself.
-//! 7. **writes-in-store**: only `src/store/` writes to the file system (creates, replaces,
+//! 4. **domain-never-prints**: no library crate writes to the terminal itself.
+//! 5. **writes-in-store**: only `crates/store/` writes to the file system (creates, replaces,
 //!    appends to, renames or removes files and directories).
 //!
 //! The check is textual, not a parse. Comments are stripped first, so prose may name anything;
 //! paths are matched as whole identifiers, directly (`crate::cli::Args`) or as members of a `use`
-//! group (`crate::{cli, store}`). Each rule has a synthetic test below proving it can fail.
+//! group (`crate::{cli, store}`). Test code — the item after each `#[cfg(test)]`, to its closing
+//! brace — may print and write scratch files; the code after it is checked again. Each rule has a
+//! synthetic test below proving it can fail.
 
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Where the command modules live.
 const COMMANDS_DIR: &str = "src/commands/";
 
-/// The one file outside `src/commands/` that may reach into it: the binary dispatches to commands.
-const MAIN: &str = "src/main.rs";
+/// The one file outside `src/commands/` that may reach into it: the library root dispatches.
+const DISPATCHER: &str = "src/lib.rs";
 
-/// The only home of gix and of git subprocesses.
-const GIT_DIR: &str = "src/git/";
+/// The only home of git subprocesses.
+const GIT_DIR: &str = "crates/git/src/";
 
-/// The domain, and the layers below it, as directories.
-const DOMAIN_DIRS: &[&str] = &[
-    "src/ucg/",
-    "src/goal/",
-    "src/sdlc/",
-    "src/lesson/",
-    "src/git/",
-    "src/store/",
-];
+/// The library crates: none of them prints.
+const LIBRARY_DIRS: &str = "crates/";
 
-/// Single-file modules that sit with the domain or below it, and so must not reach up.
-const LOWER_FILES: &[&str] = &["src/pyjson.rs", "src/config.rs", "src/error.rs"];
-
-/// Single-file modules that, like the domain directories, must not print. `src/error.rs` is not
-/// among them: it shapes the text an error shows on stderr.
-const QUIET_FILES: &[&str] = &["src/pyjson.rs", "src/config.rs"];
-
-/// The layers above the domain, as named after `crate::`.
-const UPPER_LAYERS: &[&str] = &["commands", "cli", "context", "output", "render"];
-
-/// What writes to the terminal directly.
-const PRINTERS: &[&str] = &[
-    "println!",
-    "print!",
-    "eprintln!",
-    "eprint!",
-    "dbg!",
-    "stdout()",
-    "stderr()",
-];
-
-/// Files outside `src/git/` that may start a process, each with the reason it is not git.
+/// Files outside `crates/git/` that may start a process, each with the reason it is not git.
 const PROCESS_EXCEPTIONS: &[(&str, &str)] = &[
     (
         "src/output.rs",
@@ -72,7 +52,18 @@ const PROCESS_EXCEPTIONS: &[(&str, &str)] = &[
 ];
 
 /// The only home of file-system writes.
-const STORE_DIR: &str = "src/store/";
+const STORE_DIR: &str = "crates/store/src/";
+
+/// What writes to the terminal directly.
+const PRINTERS: &[&str] = &[
+    "println!",
+    "print!",
+    "eprintln!",
+    "eprint!",
+    "dbg!",
+    "stdout()",
+    "stderr()",
+];
 
 /// What writes to the file system: std's writing calls and the temporary-file crate.
 const WRITERS: &[&str] = &[
@@ -92,7 +83,7 @@ const WRITERS: &[&str] = &[
     "tempfile::",
 ];
 
-/// The line that opens a file's test module: what follows it may print (and write scratch files).
+/// The attribute that opens test code: the item after it may print and write scratch files.
 const CFG_TEST: &str = "#[cfg(test)]";
 
 /// A layering rule: the name it is reported under, and the check that finds, in one file, the
@@ -112,16 +103,8 @@ const RULES: &[Rule] = &[
         check: commands_independent,
     },
     Rule {
-        name: "gix-in-git",
-        check: gix_in_git,
-    },
-    Rule {
         name: "processes-in-git",
         check: processes_in_git,
-    },
-    Rule {
-        name: "domain-never-reaches-up",
-        check: domain_never_reaches_up,
     },
     Rule {
         name: "domain-never-prints",
@@ -160,16 +143,18 @@ fn violations(files: &[(String, String)]) -> Vec<String> {
     found
 }
 
-/// **commands-on-top**: `crate::commands` may be mentioned only by files under `src/commands/`
-/// and by `src/main.rs`.
+/// **commands-on-top**: `crate::commands` (or `super::commands` from a module one level down)
+/// may be named only by files under `src/commands/` and by `src/lib.rs`.
 ///
-/// Why: commands are the top layer. The domain and everything below it serve them and never reach
-/// up into them, or the layers stop being layers.
+/// Why: commands are the top layer. The binary crate's helpers (cli, context, output, render)
+/// serve them and never reach up into them, or the layers stop being layers.
 fn commands_on_top(file: &SourceFile, _: &Layout) -> Vec<usize> {
-    if file.path.starts_with(COMMANDS_DIR) || file.path == MAIN {
+    if file.path.starts_with(COMMANDS_DIR) || file.path == DISPATCHER {
         return Vec::new();
     }
-    mentions(&file.code, "crate", "commands", Start::OfPath)
+    let mut hits = mentions(&file.code, "crate", "commands", Start::OfPath);
+    hits.extend(mentions(&file.code, "super", "commands", Start::OfPath));
+    hits
 }
 
 /// **commands-independent**: no command module imports another command module, whether as
@@ -177,7 +162,7 @@ fn commands_on_top(file: &SourceFile, _: &Layout) -> Vec<usize> {
 /// `src/commands/X/mod.rs`, `super::super::Y` one level down). Items of `src/commands/mod.rs`
 /// itself are shared ground, not a command.
 ///
-/// Why: what two commands share belongs in the domain (or in `commands/mod.rs`), where every
+/// Why: what two commands share belongs in a library crate (or in `commands/mod.rs`), where every
 /// command can use it; a command borrowing from another ties the two together.
 fn commands_independent(file: &SourceFile, layout: &Layout) -> Vec<usize> {
     let Some(own) = command_module_of(file.path) else {
@@ -196,26 +181,11 @@ fn commands_independent(file: &SourceFile, layout: &Layout) -> Vec<usize> {
         .collect()
 }
 
-/// **gix-in-git**: `gix::` (the gitoxide crate), `use gix` and `extern crate gix` appear only
-/// under `src/git/`.
-///
-/// Why: `src/git/` is the one adapter to the repository; keeping gix behind it keeps the rest of
-/// the code independent of gitoxide's API and its upgrades.
-fn gix_in_git(file: &SourceFile, _: &Layout) -> Vec<usize> {
-    if file.path.starts_with(GIT_DIR) {
-        return Vec::new();
-    }
-    ["gix::", "use gix", "extern crate gix"]
-        .iter()
-        .flat_map(|needle| find_path(&file.code, needle, Start::Anywhere))
-        .collect()
-}
-
 /// **processes-in-git**: `std::process::Command` (as `process::Command`, or as `Command` in a
-/// `process::{…}` group) appears only under `src/git/`, save for [`PROCESS_EXCEPTIONS`].
+/// `process::{…}` group) appears only under `crates/git/`, save for [`PROCESS_EXCEPTIONS`].
 ///
-/// Why: running git is the git adapter's job; a subprocess elsewhere is git called behind its
-/// back, with its own environment, errors and cost.
+/// Why: running git is the git crate's job; a subprocess elsewhere is git called behind its back,
+/// with its own environment, errors and cost.
 fn processes_in_git(file: &SourceFile, _: &Layout) -> Vec<usize> {
     let excepted = PROCESS_EXCEPTIONS
         .iter()
@@ -226,42 +196,24 @@ fn processes_in_git(file: &SourceFile, _: &Layout) -> Vec<usize> {
     mentions(&file.code, "process", "Command", Start::Anywhere)
 }
 
-/// **domain-never-reaches-up**: files under `src/ucg/`, `src/goal/`, `src/sdlc/`, `src/lesson/`,
-/// `src/git/` and `src/store/`, and `src/pyjson.rs`, `src/config.rs` and `src/error.rs`, never
-/// mention `crate::commands`, `crate::cli`, `crate::context`, `crate::output` or `crate::render`.
+/// **domain-never-prints**: no file of a library crate (`crates/`) uses `println!`, `print!`,
+/// `eprintln!`, `eprint!`, `dbg!`, `stdout()` or `stderr()` outside test code.
 ///
-/// Why: dependencies point down. The domain knows nothing of the command line, the run context,
-/// or how results are shown, so it can be tested and reused without them.
-fn domain_never_reaches_up(file: &SourceFile, _: &Layout) -> Vec<usize> {
-    if !is_domain_dir(file.path) && !LOWER_FILES.contains(&file.path) {
-        return Vec::new();
-    }
-    UPPER_LAYERS
-        .iter()
-        .flat_map(|layer| mentions(&file.code, "crate", layer, Start::OfPath))
-        .collect()
-}
-
-/// **domain-never-prints**: files under `src/ucg/`, `src/goal/`, `src/sdlc/`, `src/lesson/`,
-/// `src/git/` and `src/store/`, and `src/pyjson.rs` and `src/config.rs`, use none of `println!`,
-/// `print!`, `eprintln!`, `eprint!`, `dbg!`, `stdout()` or `stderr()` outside their
-/// `#[cfg(test)]` tail.
-///
-/// Why: the domain returns values and errors; deciding what reaches the terminal, and in which
-/// format, is the job of the layers above it.
+/// Why: the libraries return values and errors; deciding what reaches the terminal, and in which
+/// format, is the binary's job.
 fn domain_never_prints(file: &SourceFile, _: &Layout) -> Vec<usize> {
-    if !is_domain_dir(file.path) && !QUIET_FILES.contains(&file.path) {
+    if !file.path.starts_with(LIBRARY_DIRS) {
         return Vec::new();
     }
-    let outside_tests = &file.code[..file.test_tail];
     PRINTERS
         .iter()
-        .flat_map(|printer| find_path(outside_tests, printer, Start::Anywhere))
+        .flat_map(|printer| find_path(&file.code, printer, Start::Anywhere))
+        .filter(|&at| !file.in_tests(at))
         .collect()
 }
 
-/// **writes-in-store**: outside `src/store/`, no file under `src/` uses any of [`WRITERS`]
-/// (outside its `#[cfg(test)]` tail).
+/// **writes-in-store**: outside `crates/store/`, no file uses any of [`WRITERS`] outside test
+/// code.
 ///
 /// Why: every write must be atomic, locked where writers race, append-only where it is a log, and
 /// must never follow a symlink out of the project. Those rules live in one place, and a write
@@ -270,15 +222,11 @@ fn writes_in_store(file: &SourceFile, _: &Layout) -> Vec<usize> {
     if file.path.starts_with(STORE_DIR) {
         return Vec::new();
     }
-    let outside_tests = &file.code[..file.test_tail];
     WRITERS
         .iter()
-        .flat_map(|writer| find_path(outside_tests, writer, Start::Anywhere))
+        .flat_map(|writer| find_path(&file.code, writer, Start::Anywhere))
+        .filter(|&at| !file.in_tests(at))
         .collect()
-}
-
-fn is_domain_dir(path: &str) -> bool {
-    DOMAIN_DIRS.iter().any(|dir| path.starts_with(dir))
 }
 
 /// What the rules need to know about the file set as a whole.
@@ -328,8 +276,8 @@ struct SourceFile<'a> {
     code: String,
     /// The offset in `code` at which each line starts.
     line_starts: Vec<usize>,
-    /// The offset in `code` of the first line that is exactly `#[cfg(test)]`, or its length.
-    test_tail: usize,
+    /// The spans of `code` that are test code: each `#[cfg(test)]` and the item it opens.
+    tests: Vec<Range<usize>>,
 }
 
 impl<'a> SourceFile<'a> {
@@ -338,18 +286,18 @@ impl<'a> SourceFile<'a> {
         let line_starts: Vec<usize> = std::iter::once(0)
             .chain(code.match_indices('\n').map(|(at, _)| at + 1))
             .collect();
-        let test_tail = line_starts
-            .iter()
-            .zip(code.split('\n'))
-            .find(|(_, line)| line.trim() == CFG_TEST)
-            .map_or(code.len(), |(&start, _)| start);
+        let tests = test_spans(&code);
         SourceFile {
             path,
             lines: contents.lines().collect(),
             code,
             line_starts,
-            test_tail,
+            tests,
         }
+    }
+
+    fn in_tests(&self, offset: usize) -> bool {
+        self.tests.iter().any(|span| span.contains(&offset))
     }
 
     /// The 1-based number of the line holding `offset` (in `code`).
@@ -361,6 +309,39 @@ impl<'a> SourceFile<'a> {
     fn original_line(&self, number: usize) -> &str {
         self.lines.get(number - 1).map_or("", |line| line.trim())
     }
+}
+
+/// The spans of `code` (comments stripped) that are test code: from each `#[cfg(test)]` to the
+/// end of the item it qualifies — its `;`, or the brace that closes its body. Literals are
+/// skipped, so a `'}'` or a `"{"` inside the item does not end or deepen it.
+fn test_spans(code: &str) -> Vec<Range<usize>> {
+    let chars: Vec<(usize, char)> = code.char_indices().collect();
+    let plain: Vec<char> = chars.iter().map(|&(_, c)| c).collect();
+    let byte_at = |index: usize| chars.get(index).map_or(code.len(), |&(at, _)| at);
+    let mut spans = Vec::new();
+    for (start, _) in code.match_indices(CFG_TEST) {
+        let mut index = chars.partition_point(|&(at, _)| at < start + CFG_TEST.len());
+        let mut depth = 0usize;
+        let end = loop {
+            let Some(&c) = plain.get(index) else {
+                break code.len();
+            };
+            if let Some(length) = literal_length(&plain, index) {
+                index += length;
+                continue;
+            }
+            match c {
+                '{' => depth += 1,
+                '}' if depth <= 1 => break byte_at(index + 1),
+                '}' => depth -= 1,
+                ';' if depth == 0 => break byte_at(index + 1),
+                _ => {}
+            }
+            index += 1;
+        };
+        spans.push(start..end);
+    }
+    spans
 }
 
 /// Whether a match may continue a longer path (`std::process::Command` matches
@@ -555,14 +536,37 @@ fn is_identifier_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// Every `.rs` file under `src/` of the crate, as `(path relative to the root, contents)`.
+/// Every `.rs` file under the binary crate's `src/` and each library crate's `crates/*/src/`, as
+/// `(path relative to the workspace root, contents)`.
 fn source_tree() -> Vec<(String, String)> {
-    let root =
-        std::env::var("CARGO_MANIFEST_DIR").map_or_else(|_| PathBuf::from("."), PathBuf::from);
+    let root = workspace_root();
     let mut files = Vec::new();
     collect_rust_files(&root, Path::new("src"), &mut files);
+    for krate in library_crates(&root) {
+        collect_rust_files(
+            &root,
+            &Path::new("crates").join(krate).join("src"),
+            &mut files,
+        );
+    }
     files.sort();
     files
+}
+
+fn workspace_root() -> PathBuf {
+    std::env::var("CARGO_MANIFEST_DIR").map_or_else(|_| PathBuf::from("."), PathBuf::from)
+}
+
+/// The directory names under `crates/`.
+fn library_crates(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(root.join("crates"))
+        .unwrap_or_else(|error| panic!("reading crates/: {error}"))
+        .map(|entry| entry.expect("a directory entry"))
+        .filter(|entry| entry.path().join("Cargo.toml").is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 fn collect_rust_files(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) {
@@ -588,13 +592,173 @@ fn collect_rust_files(root: &Path, dir: &Path, files: &mut Vec<(String, String)>
     }
 }
 
+/// The crate graph: each crate of the workspace with the workspace crates it may depend on.
+const CRATE_GRAPH: &[(&str, &[&str])] = &[
+    ("ucg-store", &[]),
+    ("ucg-git", &["ucg-store"]),
+    ("ucg-ultracode", &["ucg-store", "ucg-git"]),
+    ("ucg-ultragoal", &["ucg-store", "ucg-git"]),
+    ("ucg-sdlc", &["ucg-store", "ucg-git"]),
+    ("ucg-lesson", &["ucg-store", "ucg-git"]),
+    (
+        "git-ucg",
+        &[
+            "ucg-store",
+            "ucg-git",
+            "ucg-ultracode",
+            "ucg-ultragoal",
+            "ucg-sdlc",
+            "ucg-lesson",
+        ],
+    ),
+];
+
+/// External crates that only one workspace crate may depend on (outside its tests): gitoxide
+/// stays behind the git crate, the command line and the terminal in the binary.
+const CONFINED: &[(&str, &str)] = &[
+    ("gix", "ucg-git"),
+    ("clap", "git-ucg"),
+    ("clap_complete", "git-ucg"),
+    ("clap_mangen", "git-ucg"),
+    ("comfy-table", "git-ucg"),
+    ("terminal_size", "git-ucg"),
+    ("ctrlc", "git-ucg"),
+    ("notify-debouncer-mini", "git-ucg"),
+    ("mimalloc", "git-ucg"),
+];
+
+/// Every way the manifests (`(package name, the manifest's text)`) break the crate graph, one
+/// line per edge: an unknown workspace crate, a dependency the graph does not allow, a confined
+/// crate outside its home.
+fn graph_violations(manifests: &[(String, String)]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, text) in manifests {
+        let manifest: toml::Table =
+            toml::from_str(text).unwrap_or_else(|error| panic!("{name}'s Cargo.toml: {error}"));
+        let dependencies = manifest
+            .get("dependencies")
+            .and_then(toml::Value::as_table)
+            .map(|table| table.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default();
+        let Some(&(_, allowed)) = CRATE_GRAPH
+            .iter()
+            .find(|(crate_name, _)| crate_name == name)
+        else {
+            found.push(format!("{name}: not in the crate graph"));
+            continue;
+        };
+        for dependency in &dependencies {
+            let is_workspace_crate = CRATE_GRAPH.iter().any(|(other, _)| other == dependency);
+            if is_workspace_crate && !allowed.contains(&dependency.as_str()) {
+                found.push(format!(
+                    "{name} -> {dependency}: not an edge of the crate graph"
+                ));
+            }
+            if let Some((_, home)) = CONFINED.iter().find(|(confined, _)| confined == dependency) {
+                if home != name {
+                    found.push(format!(
+                        "{name} -> {dependency}: only {home} may depend on it"
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The workspace's manifests, by package name.
+fn manifests() -> Vec<(String, String)> {
+    let root = workspace_root();
+    let mut paths = vec![root.join("Cargo.toml")];
+    paths.extend(
+        library_crates(&root)
+            .into_iter()
+            .map(|krate| root.join("crates").join(krate).join("Cargo.toml")),
+    );
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("reading {}: {error}", path.display()));
+            let manifest: toml::Table =
+                toml::from_str(&text).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            let name = manifest
+                .get("package")
+                .and_then(|package| package.get("name"))
+                .and_then(toml::Value::as_str)
+                .unwrap_or_else(|| panic!("{}: no package name", path.display()))
+                .to_string();
+            (name, text)
+        })
+        .collect()
+}
+
+#[test]
+fn the_crates_keep_their_graph() {
+    let manifests = manifests();
+    let names: Vec<&str> = manifests.iter().map(|(name, _)| name.as_str()).collect();
+    for (expected, _) in CRATE_GRAPH {
+        assert!(
+            names.contains(expected),
+            "no crate {expected} in the workspace"
+        );
+    }
+    let found = graph_violations(&manifests);
+    assert!(
+        found.is_empty(),
+        "the crate graph is broken (docs/ARCHITECTURE.md):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_crate_graph_is_broken_by_a_system_depending_on_another_or_a_confined_crate() {
+    let manifest =
+        |dependencies: &str| format!("[package]\nname = \"x\"\n\n[dependencies]\n{dependencies}\n");
+    let manifests = vec![
+        (
+            "ucg-sdlc".to_string(),
+            manifest("ucg-store.workspace = true\nucg-lesson.workspace = true"),
+        ),
+        (
+            "ucg-store".to_string(),
+            manifest("ucg-git = { path = \"../git\" }"),
+        ),
+        (
+            "ucg-lesson".to_string(),
+            manifest("gix = \"0.90\"\nclap = \"4\""),
+        ),
+        (
+            "ucg-git".to_string(),
+            manifest("gix = \"0.90\"\nucg-store.workspace = true"),
+        ),
+        ("ucg-extra".to_string(), manifest("")),
+    ];
+    assert_eq!(
+        graph_violations(&manifests),
+        [
+            "ucg-sdlc -> ucg-lesson: not an edge of the crate graph",
+            "ucg-store -> ucg-git: not an edge of the crate graph",
+            "ucg-lesson -> gix: only ucg-git may depend on it",
+            "ucg-lesson -> clap: only git-ucg may depend on it",
+            "ucg-extra: not in the crate graph",
+        ]
+    );
+}
+
 #[test]
 fn the_source_tree_keeps_its_layers() {
     let files = source_tree();
-    assert!(
-        files.iter().any(|(path, _)| path == "src/lib.rs"),
-        "found no src/lib.rs: is CARGO_MANIFEST_DIR the crate root?"
-    );
+    for expected in [
+        "src/lib.rs",
+        "crates/store/src/lib.rs",
+        "crates/git/src/lib.rs",
+    ] {
+        assert!(
+            files.iter().any(|(path, _)| path == expected),
+            "found no {expected}: is CARGO_MANIFEST_DIR the workspace root?"
+        );
+    }
     let found = violations(&files);
     assert!(
         found.is_empty(),
@@ -630,8 +794,7 @@ fn assert_breaks(rule: &str, files: &[(&str, &[&str])], expected: &[&str]) {
 #[test]
 fn a_compliant_tree_has_no_violations() {
     let files = tree(&[
-        ("src/main.rs", &["fn main() { crate::commands::run(); }"]),
-        ("src/lib.rs", &["pub mod commands;", "pub mod git;"]),
+        ("src/lib.rs", &["fn run() { crate::commands::run(); }"]),
         (
             "src/cli.rs",
             &[
@@ -682,7 +845,7 @@ fn a_compliant_tree_has_no_violations() {
             ],
         ),
         (
-            "src/git/mod.rs",
+            "crates/git/src/lib.rs",
             &[
                 "extern crate gix;",
                 "use gix::Repository;",
@@ -690,7 +853,7 @@ fn a_compliant_tree_has_no_violations() {
             ],
         ),
         (
-            "src/goal/lock.rs",
+            "crates/ultragoal/src/lock.rs",
             &[
                 "use std::os::unix::process::CommandExt;",
                 "use crate::git::gix_free;",
@@ -706,7 +869,7 @@ fn a_compliant_tree_has_no_violations() {
             ],
         ),
         (
-            "src/ucg/mod.rs",
+            "crates/ultracode/src/lib.rs",
             &[
                 "pub fn one() -> u8 { 1 }",
                 "fn my_stdout() {}",
@@ -720,7 +883,7 @@ fn a_compliant_tree_has_no_violations() {
         ),
         ("src/error.rs", &["fn report() { eprintln!(\"error\"); }"]),
         (
-            "src/store/atomic.rs",
+            "crates/store/src/atomic.rs",
             &["fn f(out: &mut impl std::io::Write) { writeln!(out).ok(); }"],
         ),
     ]);
@@ -733,7 +896,7 @@ fn commands_on_top_is_broken_by_a_lower_module_reaching_into_commands() {
     assert_breaks(
         "commands-on-top",
         &[
-            ("src/main.rs", &["fn main() { crate::commands::run(); }"]),
+            ("src/lib.rs", &["fn run() { crate::commands::run(); }"]),
             (
                 "src/commands/mod.rs",
                 &["pub fn run() { crate::commands::go(); }"],
@@ -830,45 +993,11 @@ fn command_modules_are_the_entries_of_src_commands() {
 }
 
 #[test]
-fn gix_in_git_is_broken_by_gix_outside_src_git() {
-    assert_breaks(
-        "gix-in-git",
-        &[
-            ("src/git/mod.rs", &["use gix::Repository;"]),
-            (
-                "src/goal/base.rs",
-                &[
-                    "extern crate gix;",
-                    "use gix;",
-                    "use gix::ObjectId;",
-                    "fn f(repo: &gix::Repository) {}",
-                    "fn g() { let _ = ::gix::discover(\".\"); }",
-                    "use crate::git::gix_free;",
-                    "// gix::discover, in a comment",
-                ],
-            ),
-            (
-                "src/commands/diff.rs",
-                &["fn f() { gix::ObjectId::null(); }"],
-            ),
-        ],
-        &[
-            "src/goal/base.rs:1",
-            "src/goal/base.rs:2",
-            "src/goal/base.rs:3",
-            "src/goal/base.rs:4",
-            "src/goal/base.rs:5",
-            "src/commands/diff.rs:1",
-        ],
-    );
-}
-
-#[test]
 fn processes_in_git_is_broken_by_a_subprocess_outside_src_git() {
     assert_breaks(
         "processes-in-git",
         &[
-            ("src/git/mod.rs", &["use std::process::Command;"]),
+            ("crates/git/src/lib.rs", &["use std::process::Command;"]),
             (
                 "src/output.rs",
                 &["use std::process::{Child, Command, Stdio};"],
@@ -912,73 +1041,12 @@ fn processes_in_git_is_broken_by_a_subprocess_outside_src_git() {
 }
 
 #[test]
-fn domain_never_reaches_up_is_broken_by_the_domain_naming_an_upper_layer() {
-    assert_breaks(
-        "domain-never-reaches-up",
-        &[
-            (
-                "src/store/tree.rs",
-                &[
-                    "use crate::cli::Args;",
-                    "use crate::{context::Context, error::Error};",
-                    "use crate::{",
-                    "    error::Error,",
-                    "    output::Output,",
-                    "};",
-                ],
-            ),
-            (
-                "src/error.rs",
-                &["impl From<crate::render::Table> for Error {}"],
-            ),
-            (
-                "src/lesson/mod.rs",
-                &[
-                    "use crate::git::Repo;",
-                    "pub fn f(ctx: &crate::context::Context) {}",
-                ],
-            ),
-            (
-                "src/git/mod.rs",
-                &["use crate::clip;", "use crate::rendering;"],
-            ),
-            (
-                "src/status.rs",
-                &["use crate::{cli, context, output, render};"],
-            ),
-        ],
-        &[
-            "src/store/tree.rs:1",
-            "src/store/tree.rs:2",
-            "src/store/tree.rs:5",
-            "src/error.rs:1",
-            "src/lesson/mod.rs:2",
-        ],
-    );
-}
-
-#[test]
-fn a_domain_file_reaching_into_commands_breaks_both_layer_rules() {
-    let found = violations(&tree(&[(
-        "src/sdlc/workitem.rs",
-        &["use crate::commands::sdlc::Layout;"],
-    )]));
-    assert_eq!(
-        found,
-        [
-            "src/sdlc/workitem.rs:1: commands-on-top: use crate::commands::sdlc::Layout;",
-            "src/sdlc/workitem.rs:1: domain-never-reaches-up: use crate::commands::sdlc::Layout;",
-        ]
-    );
-}
-
-#[test]
 fn domain_never_prints_is_broken_by_the_domain_printing() {
     assert_breaks(
         "domain-never-prints",
         &[
             (
-                "src/sdlc/run.rs",
+                "crates/sdlc/src/run.rs",
                 &[
                     "fn a() { println!(\"x\"); }",
                     "fn b() { print!(\"x\"); }",
@@ -992,9 +1060,9 @@ fn domain_never_prints_is_broken_by_the_domain_printing() {
                     "mod tests { fn t() { println!(\"tests may print\"); } }",
                 ],
             ),
-            ("src/pyjson.rs", &["fn p() { print!(\"x\") }"]),
+            ("crates/store/src/pyjson.rs", &["fn p() { print!(\"x\") }"]),
             (
-                "src/config.rs",
+                "crates/ultracode/src/config.rs",
                 &["// println!, in a comment", "fn q() { dbg!(2); }"],
             ),
             ("src/error.rs", &["fn report() { eprintln!(\"error\"); }"]),
@@ -1004,16 +1072,16 @@ fn domain_never_prints_is_broken_by_the_domain_printing() {
             ),
         ],
         &[
-            "src/sdlc/run.rs:1",
-            "src/sdlc/run.rs:2",
-            "src/sdlc/run.rs:3",
-            "src/sdlc/run.rs:4",
-            "src/sdlc/run.rs:5",
-            "src/sdlc/run.rs:6",
-            "src/sdlc/run.rs:7",
-            "src/sdlc/run.rs:8",
-            "src/pyjson.rs:1",
-            "src/config.rs:2",
+            "crates/sdlc/src/run.rs:1",
+            "crates/sdlc/src/run.rs:2",
+            "crates/sdlc/src/run.rs:3",
+            "crates/sdlc/src/run.rs:4",
+            "crates/sdlc/src/run.rs:5",
+            "crates/sdlc/src/run.rs:6",
+            "crates/sdlc/src/run.rs:7",
+            "crates/sdlc/src/run.rs:8",
+            "crates/store/src/pyjson.rs:1",
+            "crates/ultracode/src/config.rs:2",
         ],
     );
 }
@@ -1024,7 +1092,7 @@ fn writes_in_store_is_broken_by_a_write_outside_src_store() {
         "writes-in-store",
         &[
             (
-                "src/goal/session.rs",
+                "crates/ultragoal/src/session.rs",
                 &[
                     "fn a() { std::fs::write(p, b); }",
                     "fn b() { let f = File::create(p); }",
@@ -1037,24 +1105,33 @@ fn writes_in_store_is_broken_by_a_write_outside_src_store() {
                     "// std::fs::write, in a comment",
                     "fn i() { std::fs::read(p); }",
                     "#[cfg(test)]",
-                    "mod tests { fn t() { std::fs::write(p, b); } }",
+                    "mod tests { fn t() { std::fs::write(p, b); } const C: char = '}'; }",
+                    "fn after_the_tests() { std::fs::write(p, b); }",
+                    "#[cfg(test)]",
+                    "mod scratch;",
+                    "fn after_a_test_module_file() { std::fs::remove_file(p); }",
                 ],
             ),
             (
                 "src/commands/hooks.rs",
                 &["fn j() { std::fs::remove_dir_all(p); }"],
             ),
-            ("src/store/plain.rs", &["fn k() { std::fs::write(p, b); }"]),
+            (
+                "crates/store/src/plain.rs",
+                &["fn k() { std::fs::write(p, b); }"],
+            ),
         ],
         &[
-            "src/goal/session.rs:1",
-            "src/goal/session.rs:2",
-            "src/goal/session.rs:3",
-            "src/goal/session.rs:4",
-            "src/goal/session.rs:5",
-            "src/goal/session.rs:6",
-            "src/goal/session.rs:7",
-            "src/goal/session.rs:8",
+            "crates/ultragoal/src/session.rs:1",
+            "crates/ultragoal/src/session.rs:2",
+            "crates/ultragoal/src/session.rs:3",
+            "crates/ultragoal/src/session.rs:4",
+            "crates/ultragoal/src/session.rs:5",
+            "crates/ultragoal/src/session.rs:6",
+            "crates/ultragoal/src/session.rs:7",
+            "crates/ultragoal/src/session.rs:8",
+            "crates/ultragoal/src/session.rs:13",
+            "crates/ultragoal/src/session.rs:16",
             "src/commands/hooks.rs:1",
         ],
     );

@@ -3,9 +3,9 @@
 //! JavaScript JSON round trip, the argument rules, the non-goals gate, timestamps and the Stop
 //! hook's event and digest.
 
-use git_ucg::goal::{self, args, hook, js, liveness, ops, review, state};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use ucg_ultragoal::{args, hook, js, liveness, ops, review, state};
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -390,13 +390,13 @@ proptest! {
     #[test]
     fn state_readers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), value in json_value()) {
         for input in [bytes.clone(), value.to_string().into_bytes()] {
-            let _ = goal::status_token(Some(&input));
+            let _ = ucg_ultragoal::status_token(Some(&input));
             let _ = review::verdicts(Some(&input));
             let _ = review::code_review(Some(&input));
             let _ = hook::parse_event(&input);
             let _ = js::parse(&String::from_utf8_lossy(&input));
             if let Some(parsed) = state::parse(&input) {
-                let _ = goal::is_pristine(&parsed);
+                let _ = ucg_ultragoal::is_pristine(&parsed);
                 let _ = hook::stories_digest(&parsed);
                 let _ = liveness::touched(&parsed);
                 let _ = state::merged(&Value::Object(parsed), &Map::new(), "T");

@@ -6,9 +6,9 @@
 //! Jaccard follow their rules; validation and the readers never panic; the contract edit changes
 //! nothing but the entry it adds.
 
-use git_ucg::lesson::js::{self, JsObject, JsString, JsValue};
-use git_ucg::lesson::{contract, entry, index, ledger};
 use proptest::prelude::*;
+use ucg_lesson::js::{self, JsObject, JsString, JsValue};
+use ucg_lesson::{contract, entry, index, ledger};
 
 /// Number literals and what `JSON.stringify(JSON.parse(literal))` gives for them (recorded from
 /// Node 20).
@@ -443,9 +443,9 @@ proptest! {
 // parsed whole, in the reference's order.
 
 mod oracle {
-    use git_ucg::lesson::js::{self, JsString, JsValue};
-    use git_ucg::lesson::{entry, ledger};
     use std::collections::{HashMap, HashSet};
+    use ucg_lesson::js::{self, JsString, JsValue};
+    use ucg_lesson::{entry, ledger};
 
     fn kept(len: usize, limit: f64) -> usize {
         let limit = if limit == 0.0 || limit.is_nan() {
@@ -673,11 +673,11 @@ fn query_words() -> impl Strategy<Value = String> {
 type ReadLine = for<'a> fn(
     &'a [u8],
     &mut Vec<std::borrow::Cow<'a, [u8]>>,
-) -> git_ucg::lesson::query_index::Ranked<'a>;
+) -> ucg_lesson::query_index::Ranked<'a>;
 
 /// A line's facts in a comparable form: its tokens as a set, in byte order.
 fn comparable(line: &[u8], read: ReadLine) -> String {
-    use git_ucg::lesson::query_index::Ranked;
+    use ucg_lesson::query_index::Ranked;
     let mut tokens = Vec::new();
     match read(line, &mut tokens) {
         Ranked::Lesson(mut facts) => {
@@ -700,7 +700,7 @@ proptest! {
     /// A line skimmed gives the facts of the line parsed whole.
     #[test]
     fn a_skimmed_line_reads_as_the_parsed_line(line in ledger_line(), bytes in prop::collection::vec(any::<u8>(), 0..40)) {
-        use git_ucg::lesson::query_index::{read_line, read_line_parsed};
+        use ucg_lesson::query_index::{read_line, read_line_parsed};
         for line in [&line[..], &bytes[..]] {
             prop_assert_eq!(comparable(line, read_line), comparable(line, read_line_parsed), "{}", String::from_utf8_lossy(line));
         }
@@ -710,7 +710,7 @@ proptest! {
     /// index a scan builds and from the index kept beside the ledger, read back.
     #[test]
     fn query_answers_as_the_scan(ledger in ledger_bytes(), pattern in query_words(), limit in prop::sample::select(vec![0.0, 1.0, 2.0, 5.0, -1.0, 100.0, f64::NAN]), hide in any::<bool>()) {
-        use git_ucg::lesson::query;
+        use ucg_lesson::query;
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("ledger.jsonl");
         std::fs::write(&path, &ledger).unwrap_or_else(|e| panic!("{e}"));
@@ -731,13 +731,13 @@ proptest! {
     /// Whatever stands where the index is kept, the query answers as the scan.
     #[test]
     fn a_damaged_kept_index_is_not_believed(ledger in ledger_bytes(), cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(), noise in prop::collection::vec(any::<u8>(), 0..64)) {
-        use git_ucg::lesson::{query, query_index};
+        use ucg_lesson::{query, query_index};
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("ledger.jsonl");
         std::fs::write(&path, &ledger).unwrap_or_else(|e| panic!("{e}"));
         let paths = ledger::paths(Some(&path));
         let want = oracle::query(&ledger, &path.display().to_string(), "rate cache", 5.0, false);
-        let identity = git_ucg::store::FileIdentity::of(&std::fs::metadata(&path).unwrap_or_else(|e| panic!("{e}")));
+        let identity = ucg_store::FileIdentity::of(&std::fs::metadata(&path).unwrap_or_else(|e| panic!("{e}")));
         let good = query_index::build(&ledger, identity).unwrap_or_default();
         let mut flipped = good.clone();
         if !flipped.is_empty() {

@@ -1,10 +1,10 @@
 //! The pending-decision enumeration over a real run's artifacts (the demo's), as status, pending,
 //! resolve and the hooks will read it.
 
-use git_ucg::git::{hermetic, ArtifactSource};
-use git_ucg::ucg::pending::{enumerate, PendingInputs, Source};
 use std::path::Path;
 use std::process::Command;
+use ucg_git::{hermetic, ArtifactSource};
+use ucg_ultracode::pending::{enumerate, PendingInputs, Source};
 
 fn demo(dir: &Path) {
     let status = hermetic::isolate(&mut Command::new(env!("CARGO_BIN_EXE_git-ucg")))

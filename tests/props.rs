@@ -1,10 +1,10 @@
 //! Property tests of the pure format code: ids, the Python-compatible JSON, and the registry.
 
-use git_ucg::pyjson::{self, DecodeError, Reader, Value};
-use git_ucg::ucg::decisions::IdSet;
-use git_ucg::ucg::{ids, reds};
 use proptest::prelude::*;
 use std::collections::HashSet;
+use ucg_store::pyjson::{self, DecodeError, Reader, Value};
+use ucg_ultracode::decisions::IdSet;
+use ucg_ultracode::{ids, reds};
 
 /// Python's whitespace, including the four separators Rust does not count as whitespace.
 const PY_SPACES: [char; 12] = [
@@ -100,12 +100,12 @@ proptest! {
     fn the_registry_parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..128)) {
         let _ = reds::Registry::parse(Some(&bytes), "r");
         let _ = reds::parse_scan(&bytes);
-        let _ = git_ucg::ucg::decisions::closed_ids(Some(&bytes));
+        let _ = ucg_ultracode::decisions::closed_ids(Some(&bytes));
     }
 
     #[test]
     fn the_run_artifact_readers_never_panic(text in "\\PC{0,160}", bytes in proptest::collection::vec(any::<u8>(), 0..96)) {
-        use git_ucg::ucg::{decision_log, heartbeat, ledger, markers, sprint};
+        use ucg_ultracode::{decision_log, heartbeat, ledger, markers, sprint};
         let _ = heartbeat::parse(&bytes);
         let _ = heartbeat::parse(text.as_bytes());
         let _ = sprint::development_status(&text);
@@ -317,7 +317,7 @@ fn mutated(
 
 /// The closing ids the whole-text scanner finds, owned.
 fn closing_ids_of(bytes: &[u8]) -> Vec<String> {
-    git_ucg::ucg::decisions::closing_ids(Some(bytes))
+    ucg_ultracode::decisions::closing_ids(Some(bytes))
         .into_iter()
         .map(|id| id.into_owned())
         .collect()
@@ -427,7 +427,7 @@ proptest! {
         let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01\xff\xe6");
         let whole = closing_ids_of(&bytes);
         for window in [1, 2, 3, 4, 5, 7, 16, 61, 1 << 16] {
-            let read = git_ucg::ucg::decisions::closing_ids_read(Trickle { bytes: &bytes, most }, window, (most as u64) * 7);
+            let read = ucg_ultracode::decisions::closing_ids_read(Trickle { bytes: &bytes, most }, window, (most as u64) * 7);
             prop_assert_eq!(read.iter().collect::<Vec<_>>(), whole.clone(), "window {}", window);
         }
     }
@@ -449,12 +449,12 @@ fn the_windowed_answers_scanner_closes_nothing_when_the_read_fails() {
     }
     let text =
         br#"{"decisions": [{"id": "a", "action": "close"}, {"id": "b", "action": "close"}]}"#;
-    let read = |bytes: &[u8]| git_ucg::ucg::decisions::closing_ids_read(Failing(bytes), 8, 0);
+    let read = |bytes: &[u8]| ucg_ultracode::decisions::closing_ids_read(Failing(bytes), 8, 0);
     assert!(
         read(&text[..40]).is_empty(),
         "a read that fails part way closes nothing"
     );
-    let whole = git_ucg::ucg::decisions::closing_ids_read(
+    let whole = ucg_ultracode::decisions::closing_ids_read(
         Trickle {
             bytes: text,
             most: 3,
@@ -478,12 +478,12 @@ fn the_answers_scanner_keeps_python_s_depth_limit() {
                     format!("{{\"decisions\": [{{\"id\": \"a\", \"action\": \"close\"}}, {nested}]}}"),
                     format!("{{\"x\": {nested}, \"decisions\": [{{\"id\": \"a\", \"action\": \"close\"}}]}}"),
                 ] {
-                    let scanned: Vec<String> = git_ucg::ucg::decisions::closing_ids(Some(doc.as_bytes()))
+                    let scanned: Vec<String> = ucg_ultracode::decisions::closing_ids(Some(doc.as_bytes()))
                         .into_iter()
                         .map(|id| id.into_owned())
                         .collect();
                     assert_eq!(scanned, closing_ids_by_reader(doc.as_bytes()), "depth {depth}");
-                    let read = git_ucg::ucg::decisions::closing_ids_read(doc.as_bytes(), 64, doc.len() as u64);
+                    let read = ucg_ultracode::decisions::closing_ids_read(doc.as_bytes(), 64, doc.len() as u64);
                     assert_eq!(read.iter().collect::<Vec<_>>(), scanned, "depth {depth}, windowed");
                 }
             }
@@ -616,7 +616,7 @@ proptest! {
         flip in any::<prop::sample::Index>(),
         mutate in 0..4u8,
     ) {
-        use git_ucg::ucg::decisions;
+        use ucg_ultracode::decisions;
         let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01");
         let scanned = decisions::answer_entries(&bytes, &|_| true).map(|entries| {
             entries
@@ -649,8 +649,8 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         mutate in 0..5u8,
     ) {
-        use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
-        use git_ucg::ucg::resolve::{self, Action, Answer};
+        use ucg_ultracode::decisions::{decisions_for_write, AnswersFile};
+        use ucg_ultracode::resolve::{self, Action, Answer};
         // Top-level members around `decisions`, a second `decisions`, a document cut short.
         let mut text = text;
         if let Some(body) = text.strip_prefix('{') {
@@ -686,7 +686,7 @@ proptest! {
         });
         let by_entry = AnswersFile::read(Some(bytes.clone())).map(|file| {
             let merged = resolve::merge_pieces(file.entries(), &answers);
-            let closed: git_ucg::ucg::decisions::IdSet =
+            let closed: ucg_ultracode::decisions::IdSet =
                 merged.closed.iter().map(|id| id.to_string()).collect();
             let answered_before = merged.answered_before.iter().map(|id| id.to_string()).collect();
             (file.render(&merged.pieces), closed, answered_before)
@@ -697,8 +697,8 @@ proptest! {
 
 #[test]
 fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
-    use git_ucg::ucg::decisions::{decisions_for_write, AnswersFile};
-    use git_ucg::ucg::resolve::{self, Action, Answer};
+    use ucg_ultracode::decisions::{decisions_for_write, AnswersFile};
+    use ucg_ultracode::resolve::{self, Action, Answer};
     let answers = [Answer::new(
         "k:p.md:0123456789ab",
         "yes \"quoted\" é",
@@ -712,7 +712,7 @@ fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
         file.render(&merged.pieces),
         resolve::render(&mut doc, &mut entries)
     );
-    let closed: git_ucg::ucg::decisions::IdSet =
+    let closed: ucg_ultracode::decisions::IdSet =
         merged.closed.iter().map(|id| id.to_string()).collect();
     assert_eq!(closed, resolve::closed_in(&entries));
 }
@@ -788,7 +788,7 @@ fn answers_doc() -> impl Strategy<Value = String> {
 }
 
 fn answer_ids(bytes: &[u8]) -> HashSet<String> {
-    let (_, entries) = git_ucg::ucg::decisions::decisions_for_write(Some(bytes)).unwrap();
+    let (_, entries) = ucg_ultracode::decisions::decisions_for_write(Some(bytes)).unwrap();
     entries
         .iter()
         .filter_map(|e| Some(e.as_object()?.get("id")?.as_str()?.to_string()))
@@ -800,7 +800,7 @@ proptest! {
 
     #[test]
     fn the_merge_driver_never_panics(base in merge_side(), ours in merge_side(), theirs in merge_side()) {
-        use git_ucg::ucg::merge::{merge, Kind};
+        use ucg_ultracode::merge::{merge, Kind};
         for kind in [Kind::Answers, Kind::Registry] {
             if let Ok(merged) = merge(kind, &base, &ours, &theirs) {
                 // What it writes, it can merge again.
@@ -811,14 +811,14 @@ proptest! {
 
     #[test]
     fn an_answers_file_merged_with_itself_is_written_as_its_writer_writes_it(text in answers_text()) {
-        use git_ucg::ucg::decisions::decisions_for_write;
-        use git_ucg::ucg::merge::merge_answers;
+        use ucg_ultracode::decisions::decisions_for_write;
+        use ucg_ultracode::merge::merge_answers;
         let bytes = text.as_bytes();
         let Ok((mut doc, mut entries)) = decisions_for_write(Some(bytes)) else {
             prop_assert!(merge_answers(bytes, bytes, bytes).is_err());
             return Ok(());
         };
-        let canonical = git_ucg::ucg::resolve::render(&mut doc, &mut entries);
+        let canonical = ucg_ultracode::resolve::render(&mut doc, &mut entries);
         for base in [bytes, b""] {
             let merged = merge_answers(base, bytes, bytes).unwrap();
             prop_assert_eq!(&merged.bytes, &canonical);
@@ -828,7 +828,7 @@ proptest! {
 
     #[test]
     fn a_registry_merged_with_itself_is_written_as_its_writer_writes_it(text in registry_text(false)) {
-        use git_ucg::ucg::merge::merge_registry;
+        use ucg_ultracode::merge::merge_registry;
         let bytes = text.as_bytes();
         let registry = reds::Registry::parse(Some(bytes), "r").unwrap();
         let canonical = reds::Registry {
@@ -847,14 +847,14 @@ proptest! {
         ours in answers_doc(),
         theirs in answers_doc(),
     ) {
-        use git_ucg::ucg::merge::merge_answers;
+        use ucg_ultracode::merge::merge_answers;
         let merged = merge_answers(base.as_bytes(), ours.as_bytes(), theirs.as_bytes()).unwrap();
         let mut expected = answer_ids(ours.as_bytes());
         expected.extend(answer_ids(theirs.as_bytes()));
         prop_assert_eq!(answer_ids(merged.bytes.as_bytes()), expected);
         // Without an ancestor (both sides added the file), a close on either side is never lost.
         let merged = merge_answers(b"", ours.as_bytes(), theirs.as_bytes()).unwrap();
-        let closed = |bytes: &[u8]| git_ucg::ucg::decisions::closed_ids(Some(bytes));
+        let closed = |bytes: &[u8]| ucg_ultracode::decisions::closed_ids(Some(bytes));
         let merged_closed = closed(merged.bytes.as_bytes());
         for id in closed(ours.as_bytes()).iter().chain(closed(theirs.as_bytes()).iter()) {
             prop_assert!(merged_closed.contains(id), "{} lost its close", id);
@@ -867,7 +867,7 @@ proptest! {
         ours in registry_text(true),
         theirs in registry_text(true),
     ) {
-        use git_ucg::ucg::merge::merge_registry;
+        use ucg_ultracode::merge::merge_registry;
         let merged = merge_registry(base.as_bytes(), ours.as_bytes(), theirs.as_bytes()).unwrap();
         let parse = |text: &str| reds::Registry::parse(Some(text.as_bytes()), "r").unwrap();
         let tombstones = |r: &reds::Registry| -> HashSet<String> {
@@ -897,7 +897,7 @@ proptest! {
         same in any::<bool>(),
         bound in any::<bool>(),
     ) {
-        use git_ucg::ucg::pending::{self, Answers, OnRecord, Pending, PendingItem, Source};
+        use ucg_ultracode::pending::{self, Answers, OnRecord, Pending, PendingItem, Source};
         use std::borrow::Cow;
         let now = if same { answered.clone() } else { now };
         let item = PendingItem {
@@ -950,8 +950,8 @@ proptest! {
         item in (0..3usize, 0..3usize, proptest::collection::vec("(sessions|expire|after|how|long|do)", 1..6)),
         threshold in 0.0..=1.0f64,
     ) {
-        use git_ucg::ucg::pending::{self, Earlier, Pending, PendingItem, Source};
-        use git_ucg::ucg::similarity;
+        use ucg_ultracode::pending::{self, Earlier, Pending, PendingItem, Source};
+        use ucg_ultracode::similarity;
         use std::borrow::Cow;
         const KINDS: [&str; 3] = ["undecided-product", "undecided-architecture", "budget-overrun"];
         const PATHS: [&str; 3] = ["docs/prd.md", "docs/arch.md", "docs/sub/prd.md"];
@@ -1013,7 +1013,7 @@ proptest! {
         } else {
             f64::from(similar::TextDiff::configure().diff_slices(&a, &b).ratio())
         };
-        prop_assert_eq!(git_ucg::ucg::similarity::words_ratio(&a, &b).to_bits(), expected.to_bits());
+        prop_assert_eq!(ucg_ultracode::similarity::words_ratio(&a, &b).to_bits(), expected.to_bits());
     }
 }
 

@@ -1,9 +1,9 @@
 //! Property tests of the agentic-sdlc format code: the lenient event log, the run algorithms over
 //! any snapshot and log, and the Markdown edits that must change only the bytes they mean to.
 
-use git_ucg::sdlc::{events, markdown, run};
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use ucg_sdlc::{events, markdown, run};
 
 fn event_line() -> impl Strategy<Value = String> {
     let name = prop_oneof![
@@ -194,8 +194,8 @@ proptest! {
     /// back, for its own runs directory only.
     #[test]
     fn the_list_cache_reads_back(bytes in proptest::collection::vec(any::<u8>(), 0..200), line in "\\PC{0,20}") {
-        use git_ucg::sdlc::list_cache::{Entry, ListCache};
-        use git_ucg::sdlc::loaded::Summary;
+        use ucg_sdlc::list_cache::{Entry, ListCache};
+        use ucg_sdlc::loaded::Summary;
         let runs = std::path::Path::new("/r/docs/superpowers/runs");
         let _ = ListCache::parse(&bytes, runs);
         let mut cache = ListCache::new(runs);

@@ -3,10 +3,10 @@
 
 #![allow(dead_code)] // each benchmark uses the part it needs
 
-use git_ucg::git::hermetic;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use ucg_git::hermetic;
 
 /// The binary under measurement.
 pub const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
@@ -93,7 +93,7 @@ pub fn write_artifacts(root: &Path, workload: Workload) -> Generated {
     for j in 0..workload.decisions {
         let id = if j % 10 == 0 && j / 10 < workload.reds {
             let (kind, source, decision) = finding(j / 10);
-            git_ucg::ucg::ids::mint(&kind, &source, &decision)
+            ucg_ultracode::ids::mint(&kind, &source, &decision)
         } else {
             let digest = (j as u64).wrapping_mul(2_654_435_761) & 0xffff_ffff_ffff;
             format!(
@@ -461,10 +461,11 @@ pub fn write_run(root: &Path, shape: RunShape, sha: &str) -> usize {
         })
         .collect();
     let scan =
-        git_ucg::ucg::reds::parse_scan(serde_json::json!({"reds": scan}).to_string().as_bytes())
+        ucg_ultracode::reds::parse_scan(serde_json::json!({"reds": scan}).to_string().as_bytes())
             .expect("scan");
-    let registry = git_ucg::ucg::reds::apply(scan, &[], &git_ucg::ucg::decisions::IdSet::default())
-        .expect("registry");
+    let registry =
+        ucg_ultracode::reds::apply(scan, &[], &ucg_ultracode::decisions::IdSet::default())
+            .expect("registry");
     put(".preflight-reds.json".into(), registry.to_pretty_json());
     let run = root.join(RUN_FOLDER);
     std::fs::create_dir_all(&run).expect("run folder");

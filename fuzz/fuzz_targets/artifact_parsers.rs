@@ -6,13 +6,13 @@
 
 #![no_main]
 
-use git_ucg::pyjson;
-use git_ucg::ucg::pending::{self, Artifacts, PendingInputs};
-use git_ucg::ucg::{
-    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve, sprint,
-};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
+use ucg_store::pyjson;
+use ucg_ultracode::pending::{self, Artifacts, PendingInputs};
+use ucg_ultracode::{
+    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve, sprint,
+};
 
 fuzz_target!(|data: &[u8]| {
     // The prompt's cache, as found under the git directory (stamps looked up under a root that
@@ -69,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = budget::turns(Some(data));
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(value) = pyjson::loads(text) {
-            let _ = git_ucg::ucg::status::to_json(&value);
+            let _ = ucg_ultracode::status::to_json(&value);
         }
         let _ = budget::max_turns(Some(text));
         let _ = markers::tests_ran_fresh(text, text);

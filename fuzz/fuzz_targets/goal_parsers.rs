@@ -9,12 +9,12 @@
 
 #![no_main]
 
-use git_ucg::goal::session::{self, Session};
-use git_ucg::goal::{self, args, hook, js, liveness, ops, review, state, view};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use ucg_ultragoal::session::{self, Session};
+use ucg_ultragoal::{args, hook, js, liveness, ops, review, state, view};
 
 /// This process's session directory (libFuzzer's workers and jobs are processes: one each).
 fn session_dir() -> &'static Path {
@@ -37,7 +37,7 @@ fn put(path: &Path, bytes: &[u8]) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let _ = goal::status_token(Some(data));
+    let _ = ucg_ultragoal::status_token(Some(data));
     let _ = review::verdicts(Some(data));
     let _ = review::code_review(Some(data));
     let _ = hook::parse_event(data);
@@ -91,7 +91,7 @@ fuzz_target!(|data: &[u8]| {
                 "the merge-write is not idempotent"
             );
         }
-        let _ = goal::is_pristine(&parsed);
+        let _ = ucg_ultragoal::is_pristine(&parsed);
         let _ = hook::stories_digest(&parsed);
         let _ = liveness::touched(&parsed);
         let _ = liveness::progress_touched(&parsed);

@@ -4,9 +4,9 @@
 
 #![no_main]
 
-use git_ucg::lesson::js::{JsObject, JsString, JsValue};
-use git_ucg::lesson::{contract, entry, index, ledger};
 use libfuzzer_sys::fuzz_target;
+use ucg_lesson::js::{JsObject, JsString, JsValue};
+use ucg_lesson::{contract, entry, index, ledger};
 
 fuzz_target!(|data: &[u8]| {
     let (lines, _) = ledger::lines(data);

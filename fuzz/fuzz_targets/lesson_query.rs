@@ -4,11 +4,11 @@
 
 #![no_main]
 
-use git_ucg::lesson::js::JsString;
-use git_ucg::lesson::query_index::{self, read_line, read_line_parsed, Ranked, View};
-use git_ucg::store::FileIdentity;
 use libfuzzer_sys::fuzz_target;
 use std::borrow::Cow;
+use ucg_lesson::js::JsString;
+use ucg_lesson::query_index::{self, read_line, read_line_parsed, Ranked, View};
+use ucg_store::FileIdentity;
 
 type ReadLine = for<'a> fn(&'a [u8], &mut Vec<Cow<'a, [u8]>>) -> Ranked<'a>;
 

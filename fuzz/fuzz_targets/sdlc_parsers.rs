@@ -4,8 +4,8 @@
 
 #![no_main]
 
-use git_ucg::sdlc::{events, list_cache, markdown, run};
 use libfuzzer_sys::fuzz_target;
+use ucg_sdlc::{events, list_cache, markdown, run};
 
 fuzz_target!(|data: &[u8]| {
     let log = events::parse(data);

@@ -5,9 +5,8 @@
 use crate::cli::{BaselineCommand, BaselineShowArgs, BaselineStoryArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::store;
-use crate::ucg::markers;
 use std::path::Path;
+use ucg_ultracode::markers;
 
 pub fn run(ctx: &Context, command: &BaselineCommand) -> Result<u8> {
     match command {
@@ -28,27 +27,27 @@ fn head(ctx: &Context) -> Result<String> {
 
 /// Writes `<impl>/<name>` = `<text>` atomically under the directory's lock.
 fn write_marker(ctx: &Context, impl_dir: &Path, name: &str, text: &str) -> Result<()> {
-    store::create_dirs(impl_dir)
+    ucg_store::create_dirs(impl_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
-    let lock = store::lock_dir(impl_dir)?;
+    let lock = ucg_store::lock_dir(impl_dir)?;
     let bounds = || ctx.try_project_root().into_iter().collect();
-    let target = store::write_target(impl_dir, name, bounds)?;
-    store::write_atomic(&lock, &target, text.as_bytes())?;
+    let target = ucg_store::write_target(impl_dir, name, bounds)?;
+    ucg_store::write_atomic(&lock, &target, text.as_bytes())?;
     Ok(())
 }
 
 fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
-    store::validate_story_id(&args.story)?;
+    ucg_store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::baseline_file(&args.story);
-    store::create_dirs(&impl_dir)
+    ucg_store::create_dirs(&impl_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
     // Decided under the lock, by presence alone: a baseline that exists in any form — unreadable,
     // not UTF-8, a dangling link — is never replaced.
-    let lock = store::lock_dir(&impl_dir)?;
+    let lock = ucg_store::lock_dir(&impl_dir)?;
     let path = impl_dir.join(&name);
     if std::fs::symlink_metadata(&path).is_ok() {
-        let text = crate::store::read_file(&path)
+        let text = ucg_store::read_file(&path)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
         let sha = markers::marker_sha(&text).unwrap_or("(no commit id)");
@@ -60,14 +59,14 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     }
     let sha = head(ctx)?;
     let bounds = || ctx.try_project_root().into_iter().collect();
-    let target = store::write_target(&impl_dir, &name, bounds)?;
-    store::write_atomic(&lock, &target, format!("{sha}\n").as_bytes())?;
+    let target = ucg_store::write_target(&impl_dir, &name, bounds)?;
+    ucg_store::write_atomic(&lock, &target, format!("{sha}\n").as_bytes())?;
     println!("{name}: {sha} (written at HEAD)");
     Ok(0)
 }
 
 fn end(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
-    store::validate_story_id(&args.story)?;
+    ucg_store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::commit_file(&args.story);
     let sha = head(ctx)?;
@@ -77,12 +76,12 @@ fn end(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
 }
 
 fn check(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
-    store::validate_story_id(&args.story)?;
+    ucg_store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let marker_name = markers::tests_ran_file(&args.story);
     let baseline_name = markers::baseline_file(&args.story);
     let read = |name: &str| {
-        crate::store::read_file(impl_dir.join(name))
+        ucg_store::read_file(impl_dir.join(name))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -112,7 +111,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
         None => std::env::var("ULTRACODE_STORY_ID")
             .ok()
             .filter(|s| !s.trim().is_empty())
-            .or_else(|| crate::store::read_text(impl_dir.join(".current-story")).ok())
+            .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .ok_or_else(|| {
@@ -120,9 +119,9 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
                     .hint("name it: git ucg baseline show STORY")
             })?,
     };
-    store::validate_story_id(&story)?;
+    ucg_store::validate_story_id(&story)?;
     let sha = |name: String| {
-        crate::store::read_text(impl_dir.join(name))
+        ucg_store::read_text(impl_dir.join(name))
             .ok()
             .and_then(|t| markers::marker_sha(&t).map(str::to_string))
     };
@@ -130,9 +129,9 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
     let end = sha(markers::commit_file(&story));
     let commits = match (&baseline, &end) {
         (Some(base), Some(end)) => ctx.repo().ok().and_then(|repo| {
-            let base = crate::git::resolve_commit(repo, base).ok()?;
-            let end = crate::git::resolve_commit(repo, end).ok()?;
-            crate::git::commits_in_range(repo, base, end)
+            let base = ucg_git::resolve_commit(repo, base).ok()?;
+            let end = ucg_git::resolve_commit(repo, end).ok()?;
+            ucg_git::commits_in_range(repo, base, end)
                 .ok()
                 .map(|c| c.len())
         }),

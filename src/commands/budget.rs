@@ -5,13 +5,12 @@
 use crate::cli::{BudgetResetArgs, BudgetShowArgs};
 use crate::context::{Context, IMPL_ARTIFACTS_ENV};
 use crate::error::{Error, Result};
-use crate::pyjson::{self, Value};
-use crate::store;
-use crate::store::pathlib_display;
-use crate::ucg::budget::{self, DEFAULT_MAX_TURNS};
-use crate::ucg::ids::py_strip;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use ucg_store::pathlib_display;
+use ucg_store::pyjson::{self, Value};
+use ucg_ultracode::budget::{self, DEFAULT_MAX_TURNS};
+use ucg_ultracode::ids::py_strip;
 
 const MAX_TURNS_ENV: &str = "ULTRACODE_MAX_TURNS";
 const STORY_ENV: &str = "ULTRACODE_STORY_ID";
@@ -47,13 +46,13 @@ fn tick() -> std::result::Result<(), String> {
         },
     };
     let story = story_id(&impl_dir);
-    store::validate_story_id(&story).map_err(|e| format!("story {story:?}: {e}"))?;
+    ucg_store::validate_story_id(&story).map_err(|e| format!("story {story:?}: {e}"))?;
     let max = budget::max_turns(std::env::var(MAX_TURNS_ENV).ok().as_deref());
 
-    store::create_dirs(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
-    let lock = store::lock_dir(&impl_dir).map_err(|e| e.to_string())?;
+    ucg_store::create_dirs(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
+    let lock = ucg_store::lock_dir(&impl_dir).map_err(|e| e.to_string())?;
     let counter = impl_dir.join(budget::counter_file(&story));
-    let turns = budget::turns(crate::store::read_file(&counter).ok().as_deref()).saturating_add(1);
+    let turns = budget::turns(ucg_store::read_file(&counter).ok().as_deref()).saturating_add(1);
     // Saved best-effort, as the reference does: a count that cannot be saved still counts now.
     if let Err(e) = write(
         &lock,
@@ -86,7 +85,7 @@ fn story_id(impl_dir: &Path) -> String {
     let from_env = std::env::var(STORY_ENV).ok().filter(|v| !v.is_empty());
     let story = match from_env {
         Some(story) => py_strip(&story).to_string(),
-        None => crate::store::read_file(impl_dir.join(".current-story"))
+        None => ucg_store::read_file(impl_dir.join(".current-story"))
             .ok()
             .map(|b| py_strip(&String::from_utf8_lossy(&b)).to_string())
             .unwrap_or_default(),
@@ -99,13 +98,13 @@ fn story_id(impl_dir: &Path) -> String {
 }
 
 fn write(
-    lock: &store::DirLock,
+    lock: &ucg_store::DirLock,
     dir: &Path,
     name: &str,
     text: &str,
 ) -> std::result::Result<(), String> {
-    let target = store::write_target(dir, name, Vec::new).map_err(|e| e.to_string())?;
-    store::write_atomic(lock, &target, text.as_bytes()).map_err(|e| e.to_string())
+    let target = ucg_store::write_target(dir, name, Vec::new).map_err(|e| e.to_string())?;
+    ucg_store::write_atomic(lock, &target, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// The ceiling an operator sees: `ULTRACODE_MAX_TURNS`, else `workflow.max_turns_per_story`.
@@ -143,10 +142,10 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
     stories.sort();
     let rows: Vec<(String, i128, bool)> = stories
         .into_iter()
-        .filter(|s| store::validate_story_id(s).is_ok())
+        .filter(|s| ucg_store::validate_story_id(s).is_ok())
         .map(|story| {
             let turns = budget::turns(
-                crate::store::read_file(impl_dir.join(budget::counter_file(&story)))
+                ucg_store::read_file(impl_dir.join(budget::counter_file(&story)))
                     .ok()
                     .as_deref(),
             );
@@ -184,16 +183,16 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
 }
 
 pub fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
-    store::validate_story_id(&args.story)?;
+    ucg_store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let counter = impl_dir.join(budget::counter_file(&args.story));
     if !counter.exists() {
         println!("{}: no counter, nothing to reset", args.story);
         return Ok(0);
     }
-    let _lock = store::lock_dir(&impl_dir)?;
-    let was = budget::turns(crate::store::read_file(&counter).ok().as_deref());
-    store::remove_if_present(&counter)
+    let _lock = ucg_store::lock_dir(&impl_dir)?;
+    let was = budget::turns(ucg_store::read_file(&counter).ok().as_deref());
+    ucg_store::remove_if_present(&counter)
         .map_err(|e| Error::new(format!("cannot delete {}: {e}", counter.display())))?;
     println!("{}: counter reset (was {was} turns)", args.story);
     Ok(0)

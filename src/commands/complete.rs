@@ -3,10 +3,10 @@
 
 use crate::cli::{CompleteArgs, CompleteWhat};
 use crate::context::Context;
-use crate::git::ArtifactSource;
-use crate::ucg::pending::{self, PendingInputs};
-use crate::ucg::{runs, sprint};
 use std::io::Write;
+use ucg_git::ArtifactSource;
+use ucg_ultracode::pending::{self, PendingInputs};
+use ucg_ultracode::{runs, sprint};
 
 pub fn run(ctx: &Context, args: &CompleteArgs) -> u8 {
     let candidates = match args.what {
@@ -49,7 +49,7 @@ fn stories(ctx: &Context) -> Vec<String> {
     let Ok(impl_dir) = ctx.impl_artifacts(None) else {
         return Vec::new();
     };
-    let mut found: Vec<String> = crate::store::read_text(impl_dir.join("sprint-status.yaml"))
+    let mut found: Vec<String> = ucg_store::read_text(impl_dir.join("sprint-status.yaml"))
         .map(|text| {
             sprint::development_status(&text)
                 .keys()
@@ -62,7 +62,7 @@ fn stories(ctx: &Context) -> Vec<String> {
         .list(&impl_dir)
         .iter()
         .filter_map(|name| name.strip_prefix(".baseline-").map(str::to_string))
-        .filter(|story| crate::store::validate_story_id(story).is_ok())
+        .filter(|story| ucg_store::validate_story_id(story).is_ok())
         .collect();
     marked.sort();
     for story in marked {
@@ -84,10 +84,10 @@ fn run_names(ctx: &Context) -> Vec<String> {
 
 /// The agentic-sdlc runs, newest first as `sdlc list` shows them, and `latest`.
 fn sdlc_runs(ctx: &Context) -> Vec<String> {
-    let Ok(layout) = crate::sdlc::layout::locate(None, ctx.project_root()) else {
+    let Ok(layout) = ucg_sdlc::layout::locate(None, ctx.project_root()) else {
         return Vec::new();
     };
-    let mut names: Vec<String> = crate::sdlc::layout::run_dirs(&layout.runs, false)
+    let mut names: Vec<String> = ucg_sdlc::layout::run_dirs(&layout.runs, false)
         .map(|runs| runs.into_iter().map(|(id, _)| id).collect())
         .unwrap_or_default();
     names.push("latest".into());

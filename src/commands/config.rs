@@ -1,11 +1,11 @@
 //! `git ucg config [KEY] [--json]`: the resolved `[workflow]` block and each value's origin layer.
 
 use crate::cli::ConfigArgs;
-use crate::config::{to_json, Config};
 use crate::context::Context;
 use crate::error::Result;
 use crate::output::print_json;
 use std::io::Write;
+use ucg_ultracode::config::{to_json, Config};
 
 pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
     let config = ctx.config()?;
@@ -71,7 +71,7 @@ fn write_listing(out: &mut impl Write, config: &Config) -> Result<()> {
     writeln!(out, "# project root: {}", config.project_root.display())?;
     for layer in &config.layers {
         let path = match layer.state {
-            crate::config::LayerState::BuiltIn => "built-in defaults".to_string(),
+            ucg_ultracode::config::LayerState::BuiltIn => "built-in defaults".to_string(),
             _ => layer.path.display().to_string(),
         };
         writeln!(
@@ -121,7 +121,7 @@ fn document(config: &Config) -> Result<serde_json::Value> {
             serde_json::json!({
                 "layer": layer.kind.name(),
                 "path": match layer.state {
-                    crate::config::LayerState::BuiltIn => serde_json::Value::Null,
+                    ucg_ultracode::config::LayerState::BuiltIn => serde_json::Value::Null,
                     _ => layer.path.to_string_lossy().into(),
                 },
                 "state": layer.state.name(),

@@ -5,10 +5,9 @@
 use crate::cli::DemoArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git;
-use crate::ucg::reds;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use ucg_ultracode::reds;
 
 const EPIC: &str = "7";
 const EPIC_BRANCH: &str = "ultracode/epic-7";
@@ -167,11 +166,11 @@ fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
                     ),
                 );
             }
-            crate::store::create_dirs(dir)
+            ucg_store::create_dirs(dir)
                 .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
             dir.to_path_buf()
         }
-        None => crate::store::new_kept_temp_dir("git-ucg-demo-")
+        None => ucg_store::new_kept_temp_dir("git-ucg-demo-")
             .map_err(|e| Error::new(format!("cannot create a temporary directory: {e}")))?,
     };
     Ok(std::path::absolute(&dir).unwrap_or(dir))
@@ -458,7 +457,7 @@ fn write_anvil(repo: &DemoRepo) -> Result<()> {
 
 fn red_registry() -> Result<reds::Registry> {
     let scan = reds::parse_scan(SCAN.as_bytes()).map_err(|e| Error::new(e.to_string()))?;
-    reds::apply(scan, &[], &crate::ucg::decisions::IdSet::default())
+    reds::apply(scan, &[], &ucg_ultracode::decisions::IdSet::default())
         .map_err(|e| Error::new(e.to_string()))
 }
 
@@ -507,12 +506,12 @@ struct DemoRepo<'a> {
 impl DemoRepo<'_> {
     fn git(&self, args: &[&str]) -> Result<String> {
         let date = format!("2026-06-04T17:{:02}:12Z", 25 + self.commits * 7);
-        let identity = git::hermetic::Identity {
+        let identity = ucg_git::hermetic::Identity {
             author: ("Ada Operator", "ada@example.com"),
             committer: ("UltraCode Goal", "ucg@example.com"),
             date: &date,
         };
-        let mut command = git::hermetic::git(self.dir);
+        let mut command = ucg_git::hermetic::git(self.dir);
         let output = identity
             .apply(command.args([
                 "-c",
@@ -540,7 +539,7 @@ impl DemoRepo<'_> {
 
     fn write(&self, path: &str, text: &str) -> Result<()> {
         let full = self.dir.join(path);
-        crate::store::write_creating_dirs(&full, text.as_bytes())
+        ucg_store::write_creating_dirs(&full, text.as_bytes())
             .map_err(|e| Error::new(format!("cannot write {}: {e}", full.display())))
     }
 

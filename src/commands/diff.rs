@@ -4,14 +4,14 @@
 use crate::cli::DiffArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::{self, ObjectId};
 use crate::render::diff::{print_range, Verify};
-use crate::ucg::epic;
+use ucg_git::ObjectId;
+use ucg_ultracode::epic;
 
 pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     // A clone to tune: this command reads many blobs, some twice (see `tune_for_diffs`).
     let mut repo = ctx.repo()?.clone();
-    git::tune_for_diffs(&mut repo);
+    ucg_git::tune_for_diffs(&mut repo);
     let repo = &repo;
     let (base, end, verify) = resolve_range(ctx, repo, args)?;
     print_range(ctx, repo, base, end, verify, &args.output)
@@ -20,7 +20,7 @@ pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
 /// The two commits to compare, and how to check them when they come from markers.
 fn resolve_range(
     ctx: &Context,
-    repo: &git::Repository,
+    repo: &ucg_git::Repository,
     args: &DiffArgs,
 ) -> Result<(ObjectId, ObjectId, Option<Verify>)> {
     if let Some(range) = &args.range {
@@ -29,12 +29,12 @@ fn resolve_range(
             .ok_or_else(|| Error::new(format!("--range {range:?} is not A..B")))?;
         let resolve = |spec: &str| -> Result<ObjectId> {
             let spec = if spec.is_empty() { "HEAD" } else { spec };
-            git::resolve_to_commit(repo, spec).map_err(Error::new)
+            ucg_git::resolve_to_commit(repo, spec).map_err(Error::new)
         };
         return Ok((resolve(a)?, resolve(b)?, None));
     }
     let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic_id())?;
-    let source = crate::git::ArtifactSource::WorkTree;
+    let source = ucg_git::ArtifactSource::WorkTree;
     let detail = epic::Detail::RangeOf(args.story.clone());
     let epic = epic::load(repo, &inputs, &source, None, detail)?;
     if let Some(story_id) = &args.story {

@@ -3,10 +3,9 @@
 use crate::cli::EpicArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git;
-use crate::git::ArtifactSource;
-use crate::ucg::epic::{self, short, EndSource, Epic, StoryChanges};
 use std::io::Write;
+use ucg_git::ArtifactSource;
+use ucg_ultracode::epic::{self, short, EndSource, Epic, StoryChanges};
 
 pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
@@ -25,7 +24,7 @@ pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
         None => (ArtifactSource::WorkTree, None),
     };
     let mut epic = epic::load(repo, &inputs, &source, tip, epic::Detail::Full)?;
-    let mut counted = git::line_count_cache(repo, !args.no_cache && !args.fast);
+    let mut counted = ucg_git::line_count_cache(repo, !args.no_cache && !args.fast);
     let changes: Vec<Option<StoryChanges>> = epic
         .stories
         .iter_mut()

@@ -5,8 +5,8 @@ use crate::cli::{GateArgs, GateFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::{ci, visible};
-use crate::ucg::gate;
 use std::io::Write;
+use ucg_ultracode::gate;
 
 pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
@@ -23,7 +23,7 @@ pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         (rev, false) => (ctx.gate_inputs(impl_flag)?, ctx.artifact_source(rev)?),
     };
     let source = &source;
-    if matches!(source, crate::git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
+    if matches!(source, ucg_git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
         // The gate opens on a directory that is not there: say so, as a misconfiguration would.
         eprintln!(
             "warning: the artifact directory {} does not exist: nothing to gate (check workflow.implementation_artifacts, or --impl-artifacts)",
@@ -74,8 +74,8 @@ struct Document<'a> {
     schema: &'static str,
     blocked: bool,
     read_from: String,
-    blocking: &'a [crate::ucg::pending::PendingItem],
-    blockers: &'a [crate::ucg::pending::Blocker],
+    blocking: &'a [ucg_ultracode::pending::PendingItem],
+    blockers: &'a [ucg_ultracode::pending::Blocker],
 }
 
 fn print(text: &str) -> Result<()> {

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use std::path::Path;
 
 pub fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
-    crate::store::create_dirs(&args.out_dir)
+    ucg_store::create_dirs(&args.out_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", args.out_dir.display())))?;
     match args.what {
         GenerateWhat::Man => write_man_pages(&args.out_dir)?,
@@ -359,6 +359,6 @@ fn write_completions(dir: &Path) -> Result<()> {
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let path = dir.join(name);
-    crate::store::write_small(&path, bytes)
+    ucg_store::write_small(&path, bytes)
         .map_err(|e| Error::new(format!("cannot write {}: {e}", path.display())))
 }

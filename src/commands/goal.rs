@@ -12,12 +12,12 @@ mod view;
 use crate::cli::{GoalArgs, GoalCommand, GOAL_FLAGS_FIRST};
 use crate::context::Context;
 use crate::error::Result;
-use crate::goal::args::{self, Parsed};
-use crate::goal::ops::{self, Steering};
-use crate::goal::session::{self, Session};
-use crate::goal::{dir, js, liveness, Refusal, Reply};
 use serde_json::Value;
 use std::io::{IsTerminal, Read as _, Write};
+use ucg_ultragoal::args::{self, Parsed};
+use ucg_ultragoal::ops::{self, Steering};
+use ucg_ultragoal::session::{self, Session};
+use ucg_ultragoal::{dir, js, liveness, Refusal, Reply};
 
 type Outcome = std::result::Result<(), Refusal>;
 
@@ -239,7 +239,7 @@ fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome 
             let mut advanced = Reply::default();
             let result = ops::set_verdict(session, verdict, &mut advanced);
             if !advanced.notices.is_empty() {
-                reply.notices.extend(crate::goal::base::after_transition(
+                reply.notices.extend(ucg_ultragoal::base::after_transition(
                     session, "pursuing", false,
                 ));
                 reply.notices.append(&mut advanced.notices);
@@ -266,7 +266,7 @@ fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome 
             let location = flags.text("ref").unwrap_or("");
             let class = flags.text("class").unwrap_or("");
             let rationale = flags.text("rationale").unwrap_or("");
-            if !crate::goal::review::CLASSES.contains(&class) {
+            if !ucg_ultragoal::review::CLASSES.contains(&class) {
                 return Err(Refusal::direct(
                     "dismiss-review-finding: --class must be one of correctness, regression, cleanup, \
 requirement-gap",
@@ -406,7 +406,7 @@ line equal to its delimiter produces exactly this)",
     };
     let opts = ops::set_opts(flags, codex_goal_objective, max_iterations);
     let effects = ops::set(session, &opts)?;
-    reply.notices.extend(crate::goal::base::after_transition(
+    reply.notices.extend(ucg_ultragoal::base::after_transition(
         session,
         &opts.phase,
         effects.fresh,

@@ -11,16 +11,16 @@ mod strict;
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::hooks::{
-    direct_hook_binary, fits_on_shebang, is_ours, is_runnable, run_git, run_hook_program,
-};
-use crate::git::ArtifactSource;
 use crate::render::visible;
-use crate::store::{self, InstallError};
-use crate::ucg::gate::{self, GateInputs};
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use ucg_git::hooks::{
+    direct_hook_binary, fits_on_shebang, is_ours, is_runnable, run_git, run_hook_program,
+};
+use ucg_git::ArtifactSource;
+use ucg_store::InstallError;
+use ucg_ultracode::gate::{self, GateInputs};
 
 const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
@@ -132,7 +132,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     }
     if let Some(raw) = configured.as_ref().filter(|_| !hooks_managed) {
         let home = ctx.hooks_home()?;
-        let outside = !dir.starts_with(crate::store::lexical_normal(&home));
+        let outside = !dir.starts_with(ucg_store::lexical_normal(&home));
         if outside && !args.hooks_path_ok {
             return Err(Error::new(format!(
                 "core.hooksPath is {raw} ({}): it is outside this repository (shared by other repositories); not installing there",
@@ -144,7 +144,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
         }
     }
     if !hooks_managed {
-        store::create_dirs(&dir)
+        ucg_store::create_dirs(&dir)
             .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
     }
     // The kernel starts this binary for a direct hook: a shell start less per hook. `--script`
@@ -173,7 +173,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
                 ))
                 .hint("keep the one you want: merge them into one script, or move one aside, then install again"));
             }
-            store::rename(&path, &chained)
+            ucg_store::rename(&path, &chained)
                 .map_err(|e| Error::new(format!("cannot move {} aside: {e}", path.display())))?;
             println!("chained: {} → {}", hook.file_name(), chained.display());
         }
@@ -185,7 +185,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
             _ => form,
         };
         let text = hook_file(hook, form, &binary);
-        if !args.force && crate::store::read_text(&path).is_ok_and(|old| old == text) {
+        if !args.force && ucg_store::read_text(&path).is_ok_and(|old| old == text) {
             println!("up to date: {}", path.display());
             continue;
         }
@@ -208,7 +208,7 @@ pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
 
 fn write_executable(path: &Path, text: &str) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    store::install_executable(path, text.as_bytes()).map_err(|e| match e {
+    ucg_store::install_executable(path, text.as_bytes()).map_err(|e| match e {
         InstallError::NoTemporary(e) => {
             Error::new(format!("cannot write in {}: {e}", dir.display()))
         }
@@ -242,11 +242,11 @@ pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
         }
         if std::fs::symlink_metadata(&chained).is_ok() {
             // One rename puts the chained hook back over ours: never a moment with neither.
-            store::rename(&chained, &path)
+            ucg_store::rename(&chained, &path)
                 .map_err(|e| Error::new(format!("cannot restore {}: {e}", chained.display())))?;
             println!("restored: {}", path.display());
         } else if present {
-            store::remove_if_present(&path)
+            ucg_store::remove_if_present(&path)
                 .map_err(|e| Error::new(format!("cannot remove {}: {e}", path.display())))?;
             println!("removed: {}", path.display());
         }
@@ -451,7 +451,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         (_, true) => {
             let (hook, line) = managers::pre_commit_stage(|rev| {
                 let repo = ctx.repo().map_err(|e| e.render().trim().to_string())?;
-                crate::git::repo::commit_of(repo, rev).map(|id| id.to_string())
+                ucg_git::repo::commit_of(repo, rev).map(|id| id.to_string())
             })?;
             (hook, Some(line))
         }
@@ -496,7 +496,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     if hook == HookName::ReferenceTransaction {
         let prepared = args.args.first().is_some_and(|state| state == "prepared");
         let text = String::from_utf8_lossy(&stdin);
-        if !prepared || !crate::git::hooks::makes_a_new_commit(ctx.repo()?, &text) {
+        if !prepared || !ucg_git::hooks::makes_a_new_commit(ctx.repo()?, &text) {
             return Ok(0);
         }
     }
@@ -573,7 +573,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         _ => ctx
             .repo()
             .ok()
-            .and_then(crate::git::repo::current_branch)
+            .and_then(ucg_git::repo::current_branch)
             .into_iter()
             .collect(),
     };
@@ -612,7 +612,7 @@ pub fn passes_at_once(hook: HookName, invoked_as: &Path) -> bool {
         return false;
     }
     match hook {
-        HookName::PrepareCommitMsg => crate::git::hooks::invoking_git_command()
+        HookName::PrepareCommitMsg => ucg_git::hooks::invoking_git_command()
             .is_some_and(|command| GATED_BEFORE.contains(&command.as_str())),
         _ => pass_cache::passes(hook),
     }
@@ -627,7 +627,7 @@ const GATED_BEFORE: [&str; 5] = ["commit", "merge", "am", "rebase", "pull"];
 /// (a cherry-pick, a revert, or a command that cannot be recognised — judged, failing closed),
 /// `None` when one did. An alias is followed to the command it stands for.
 fn commit_without_gate_hook(ctx: &Context) -> Option<String> {
-    let Some(mut command) = crate::git::hooks::invoking_git_command() else {
+    let Some(mut command) = ucg_git::hooks::invoking_git_command() else {
         return Some("commit".into());
     };
     // Aliases may name aliases; git refuses a loop, and so many levels are not followed here.
@@ -638,7 +638,7 @@ fn commit_without_gate_hook(ctx: &Context) -> Option<String> {
         let alias = ctx
             .repo()
             .ok()
-            .and_then(|repo| crate::git::config_string(repo, &format!("alias.{command}")));
+            .and_then(|repo| ucg_git::config_string(repo, &format!("alias.{command}")));
         // A shell alias (`!…`) runs git as a child: the hook's parent is then that git.
         match alias.as_deref().and_then(|a| a.split_whitespace().next()) {
             Some(first) if !first.starts_with('!') => command = first.to_string(),
@@ -744,7 +744,7 @@ mod agent {
     }
 
     fn read(path: &Path) -> Result<Value> {
-        match crate::store::read_if_present(path) {
+        match ucg_store::read_if_present(path) {
             Ok(Some(bytes)) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::new(format!(
                     "{}: not JSON ({e}); not touching it",
@@ -775,13 +775,13 @@ mod agent {
 
     fn write(path: &Path, doc: &Value) -> Result<()> {
         let dir = path.parent().unwrap_or(Path::new("."));
-        crate::store::create_dirs(dir)
+        ucg_store::create_dirs(dir)
             .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
         let mut text = serde_json::to_string_pretty(doc)
             .map_err(|e| Error::new(format!("cannot encode {}: {e}", path.display())))?;
         text.push('\n');
-        let lock = crate::store::lock_dir(dir)?;
-        crate::store::write_atomic(&lock, path, text.as_bytes())?;
+        let lock = ucg_store::lock_dir(dir)?;
+        ucg_store::write_atomic(&lock, path, text.as_bytes())?;
         Ok(())
     }
 

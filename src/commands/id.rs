@@ -3,8 +3,8 @@
 use crate::cli::IdMintArgs;
 use crate::context::Context;
 use crate::error::Result;
-use crate::ucg::ids;
 use std::io::Write;
+use ucg_ultracode::ids;
 
 pub fn run_mint(_ctx: &Context, args: &IdMintArgs) -> Result<u8> {
     let id = ids::mint(&args.kind, &args.source, &args.decision_needed);

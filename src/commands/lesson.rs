@@ -1,19 +1,19 @@
 //! `git ucg lesson`: DG-Anvil's lesson ledger (docs/formats/lesson.md) — the reference's
-//! files, argument rules, codes and outputs, with its hazards fixed (see `crate::lesson`).
+//! files, argument rules, codes and outputs, with its hazards fixed (see `ucg_lesson`).
 //! Successful commands print one JSON line as DG-Anvil's CLI does (or, for `query` and `audit`
 //! without `--json`, a table); refusals print `{"error", "code", "details"}` on stderr and exit 1.
 
 use crate::cli::{LessonArgs, LessonCommand, LessonRawArgs};
 use crate::context::Context;
 use crate::error::Result;
-use crate::lesson::argv::{self, opt, Kind, Parsed, Schema, Stop};
-use crate::lesson::audit::audit_doc;
-use crate::lesson::entry::{details, LessonError};
-use crate::lesson::js::{JsString, JsValue};
-use crate::lesson::ledger::{self, Paths};
-use crate::lesson::record::{self, Outcome, ResetRequest};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use ucg_lesson::argv::{self, opt, Kind, Parsed, Schema, Stop};
+use ucg_lesson::audit::audit_doc;
+use ucg_lesson::entry::{details, LessonError};
+use ucg_lesson::js::{JsString, JsValue};
+use ucg_lesson::ledger::{self, Paths};
+use ucg_lesson::record::{self, Outcome, ResetRequest};
 
 const LEDGER: argv::Opt = opt("ledger", Kind::Str, false);
 
@@ -300,7 +300,7 @@ fn query(
         );
         return Ok(1);
     }
-    let found = match crate::lesson::query::query(
+    let found = match ucg_lesson::query::query(
         paths,
         &JsString::from(pattern),
         limit,

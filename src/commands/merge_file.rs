@@ -7,13 +7,11 @@
 use crate::cli::MergeFileArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git;
 use crate::render::visible::escape_controls;
-use crate::store;
-use crate::ucg::decision_log::DECISION_LOG_FILE;
-use crate::ucg::merge::{self, Kind, Merged, Overridden, Seen};
-use crate::ucg::{resolve, runs};
 use std::path::{Path, PathBuf};
+use ucg_ultracode::decision_log::DECISION_LOG_FILE;
+use ucg_ultracode::merge::{self, Kind, Merged, Overridden, Seen};
+use ucg_ultracode::{resolve, runs};
 
 pub fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
     let shown = args.path.display().to_string();
@@ -58,14 +56,15 @@ pub fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
             ),
         }
     }
-    git::merge::merge_file_text(&args.ours, &args.base, &args.theirs)
+    ucg_git::merge::merge_file_text(&args.ours, &args.base, &args.theirs)
         .map_err(|e| Error::new(format!("cannot run git merge-file for {shown}: {e}")))
 }
 
 /// The three sides read (each capped, never a FIFO or a device) and merged; why not, in words.
 fn merged(kind: Kind, args: &MergeFileArgs) -> std::result::Result<Merged, String> {
     let read = |path: &Path, side: &str| {
-        store::read_file(path).map_err(|e| format!("cannot read {side} ({}): {e}", path.display()))
+        ucg_store::read_file(path)
+            .map_err(|e| format!("cannot read {side} ({}): {e}", path.display()))
     };
     let base = read(&args.base, "the common ancestor")?;
     let ours = read(&args.ours, "ours")?;
@@ -88,8 +87,8 @@ fn write_over(path: &Path, bytes: &[u8]) -> Result<()> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let lock = store::lock_dir(dir)?;
-    store::write_atomic(&lock, path, bytes)?;
+    let lock = ucg_store::lock_dir(dir)?;
+    ucg_store::write_atomic(&lock, path, bytes)?;
     Ok(())
 }
 
@@ -140,21 +139,23 @@ fn record_in_log(
     let root = ctx.project_root().map_err(|e| e.message().to_string())?;
     let impl_dir = root.join(path.parent().unwrap_or(Path::new("")));
     let runs_root = root.join(runs::RUNS_ROOT);
-    let dir = resolve::decision_log_folder(&impl_dir, &runs_root, None, None)
-        .map_err(|e| e.message().to_string())?
-        .ok_or_else(|| {
-            format!(
-                "no run folder under {} belongs to the epic of {}",
-                runs_root.display(),
-                impl_dir.display()
-            )
-        })?;
+    let dir = resolve::decision_log_folder::<ucg_ultracode::error::Error>(
+        &impl_dir, &runs_root, None, None,
+    )
+    .map_err(|e| e.to_string())?
+    .ok_or_else(|| {
+        format!(
+            "no run folder under {} belongs to the epic of {}",
+            runs_root.display(),
+            impl_dir.display()
+        )
+    })?;
     let log = dir.join(DECISION_LOG_FILE);
     // git writes a path the merge changes at its end, over what is in the work tree by then.
     let relative = log.strip_prefix(&root).unwrap_or(&log);
-    let rewritten = git::merge::merged_head().and_then(|theirs| {
+    let rewritten = ucg_git::merge::merged_head().and_then(|theirs| {
         let repo = ctx.repo().ok()?;
-        git::merge::merge_changes(repo, theirs, relative)
+        ucg_git::merge::merge_changes(repo, theirs, relative)
     });
     if rewritten == Some(true) {
         return Err(format!(
@@ -162,6 +163,5 @@ fn record_in_log(
             relative.display()
         ));
     }
-    resolve::append_overridden(&dir, Some(&root), shown, overridden)
-        .map_err(|e| e.message().to_string())
+    resolve::append_overridden(&dir, Some(&root), shown, overridden).map_err(|e| e.to_string())
 }

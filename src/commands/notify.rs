@@ -1,15 +1,15 @@
 //! `git ucg notify --exec CMD [--watch]`: runs CMD once per change of what the run waits on (new
 //! items, items closed), with the change as JSON on its standard input and the new items'
-//! deciders in its environment (src/ucg/notify.rs). One check, or `--watch` for every change.
+//! deciders in its environment (`ucg_ultracode::notify`). One check, or `--watch` for every change.
 
 use crate::cli::NotifyArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::ArtifactSource;
-use crate::ucg::notify::{self, Announced};
-use crate::ucg::pending::{self, PendingInputs, PendingItem};
 use std::path::PathBuf;
 use std::time::Duration;
+use ucg_git::ArtifactSource;
+use ucg_ultracode::notify::{self, Announced};
+use ucg_ultracode::pending::{self, PendingInputs, PendingItem};
 
 pub fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
     if !args.watch {
@@ -41,7 +41,7 @@ fn pending_now(ctx: &Context, args: &NotifyArgs) -> Result<Vec<PendingItem>> {
 fn check(ctx: &Context, args: &NotifyArgs) -> Result<Announced> {
     let items = pending_now(ctx, args)?;
     let run = crate::output::notify_runner(&args.exec);
-    notify::announce(ctx.repo()?.git_dir(), &items, &run)
+    Ok(notify::announce(ctx.repo()?.git_dir(), &items, &run)?)
 }
 
 /// Checks on every change under the artifact directory and the ledger's directory (debounced by

@@ -5,10 +5,10 @@ use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
-use crate::ucg::deciders;
-use crate::ucg::pending::{self, Pending, PendingInputs, PendingItem, Source};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use ucg_ultracode::deciders;
+use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem, Source};
 
 pub const SCHEMA: &str = "git-ucg.pending/1";
 
@@ -30,9 +30,9 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     let threshold = ctx.similarity_threshold().unwrap_or_else(|problem| {
         eprintln!(
             "warning: {problem}; using {}",
-            crate::ucg::similarity::DEFAULT_THRESHOLD
+            ucg_ultracode::similarity::DEFAULT_THRESHOLD
         );
-        crate::ucg::similarity::DEFAULT_THRESHOLD
+        ucg_ultracode::similarity::DEFAULT_THRESHOLD
     });
     let mut found = pending::enumerate_offering(
         &PendingInputs {
@@ -45,23 +45,21 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     );
     pending::assign_deciders(&mut found.items, &ctx.decider_rules());
     // `--mine` / `--for EMAIL`: only the items that person decides.
-    let decider = match (&args.for_email, args.mine) {
-        (Some(email), _) => Some(email.clone()),
-        (None, true) => Some(
-            ctx.repo()
-                .ok()
-                .and_then(crate::git::user_email)
-                .ok_or_else(|| {
+    let decider =
+        match (&args.for_email, args.mine) {
+            (Some(email), _) => Some(email.clone()),
+            (None, true) => Some(ctx.repo().ok().and_then(ucg_git::user_email).ok_or_else(
+                || {
                     crate::error::Error::new(
                         "--mine needs your email: git config user.email is not set",
                     )
                     .hint(
                         "set it (git config user.email you@example.com), or name one: --for EMAIL",
                     )
-                })?,
-        ),
-        (None, false) => None,
-    };
+                },
+            )?),
+            (None, false) => None,
+        };
     if let Some(email) = &decider {
         found
             .items

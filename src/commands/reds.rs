@@ -5,10 +5,9 @@
 use crate::cli::RedsApplyArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::store;
-use crate::ucg::registry;
 use std::io::{Read, Write};
 use std::path::Path;
+use ucg_ultracode::registry;
 
 pub fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
     let document = apply_scan(ctx, args).map_err(Error::into_json_line)?;
@@ -32,11 +31,11 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
     if !impl_dir.is_dir() {
         // Validate before creating anything: a refused run leaves no directory behind.
         registry::compute(&root, &impl_dir, scan, None)?;
-        store::create_dirs(&impl_dir)
-            .map_err(|e| store::StoreError::io(&impl_dir, "create directory", e))?;
+        ucg_store::create_dirs(&impl_dir)
+            .map_err(|e| ucg_store::StoreError::io(&impl_dir, "create directory", e))?;
     }
-    let lock = store::lock_dir(&impl_dir)?;
-    registry::write_locked(&root, &impl_dir, scan, &lock)
+    let lock = ucg_store::lock_dir(&impl_dir)?;
+    Ok(registry::write_locked(&root, &impl_dir, scan, &lock)?)
 }
 
 fn read_scan(path: &Path) -> Result<Vec<u8>> {

@@ -6,16 +6,16 @@ use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::Key;
-use crate::ucg::decisions::DECISIONS_FILE;
-use crate::ucg::pending::{Pending, PendingItem, Source};
-use crate::ucg::resolve::{
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use ucg_ultracode::decisions::DECISIONS_FILE;
+use ucg_ultracode::pending::{Pending, PendingItem, Source};
+use ucg_ultracode::resolve::{
     append_to_log, commit, decision_log_folder, enumerate, enumerate_offering, read_answers_doc,
     Answer, Applied, Change, Chooser, Outcome, Pass,
 };
-use crate::ucg::similarity::{self, Piece};
-use crate::ucg::{resume, runs};
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use ucg_ultracode::similarity::{self, Piece};
+use ucg_ultracode::{resume, runs};
 
 mod branch;
 
@@ -44,7 +44,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         .clone()
         .unwrap_or_else(|| project_root.join(runs::RUNS_ROOT));
     // Everything that can refuse is settled before the first write.
-    let chooser: Chooser = &choose;
+    let chooser: Chooser<Error> = &choose;
     let log_dir = decision_log_folder(
         &impl_dir,
         &runs_root,
@@ -59,7 +59,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         log_dir,
         dry_run: args.dry_run,
         once: !interactive,
-        by: ctx.repo().ok().and_then(crate::git::user_email),
+        by: ctx.repo().ok().and_then(ucg_git::user_email),
     };
     run.check_log_target()?;
     // How alike a reworded question must be to be offered an earlier answer: a threshold that
@@ -77,7 +77,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         true => Some(
             ctx.repo()
                 .ok()
-                .and_then(crate::git::user_email)
+                .and_then(ucg_git::user_email)
                 .ok_or_else(|| {
                     Error::new("--mine needs your email: git config user.email is not set")
                         .hint("set it: git config user.email you@example.com")
@@ -90,11 +90,11 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         if interactive {
             read_answers_doc(&run)?;
             let mut before = enumerate_offering(&run, threshold);
-            crate::ucg::pending::assign_deciders(&mut before.items, &rules);
+            ucg_ultracode::pending::assign_deciders(&mut before.items, &rules);
             if let Some(email) = &mine {
                 before
                     .items
-                    .retain(|item| crate::ucg::deciders::decides(&item.deciders, email));
+                    .retain(|item| ucg_ultracode::deciders::decides(&item.deciders, email));
             }
             // Closes already on record are applied first, without asking.
             commit(&run, &[], outcome)?;
@@ -120,10 +120,10 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
                 ));
             }
             answers.extend(given.iter().cloned());
-            commit(&run, &answers, outcome)
+            Ok(commit(&run, &answers, outcome)?)
         } else {
             // Also with nothing given: what an earlier pass recorded and did not apply is applied.
-            commit(&run, &given, outcome)
+            Ok(commit(&run, &given, outcome)?)
         }
     };
     // Where a resume re-enters reads the verdicts, which no answer changes: it is worked out on
@@ -135,7 +135,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             .then(|| {
                 // The readers recurse: the same stack as every command gets.
                 std::thread::Builder::new()
-                    .stack_size(crate::STACK_SIZE)
+                    .stack_size(ucg_store::pyjson::STACK_SIZE)
                     .spawn_scoped(scope, || {
                         let root = root?;
                         let own = Context::at(&root, false);
@@ -159,7 +159,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         Some(after) => after,
         None => enumerate(&run),
     };
-    crate::ucg::pending::assign_deciders(&mut after.items, &rules);
+    ucg_ultracode::pending::assign_deciders(&mut after.items, &rules);
     let askable = after
         .items
         .iter()
@@ -639,7 +639,7 @@ fn what_changed(ctx: &Context, run: &Pass, outcome: &Outcome) -> String {
     let paths: Vec<PathBuf> = outcome.changed.iter().map(|c| c.path.clone()).collect();
     let untracked = ctx
         .repo()
-        .map(|repo| crate::git::repo::untracked(repo, &paths))
+        .map(|repo| ucg_git::repo::untracked(repo, &paths))
         .unwrap_or_default();
     let mut dirs: Vec<String> = untracked
         .iter()

@@ -5,12 +5,12 @@
 use crate::cli::ResumeArgs;
 use crate::context::Context;
 use crate::error::Result;
-use crate::git::ArtifactSource;
-use crate::ucg::epic;
-use crate::ucg::resume::{
+use std::io::Write;
+use ucg_git::ArtifactSource;
+use ucg_ultracode::epic;
+use ucg_ultracode::resume::{
     agent_hooks_check, baseline_check, branch_check, latch_check, route_of, unresolved, Check,
 };
-use std::io::Write;
 
 pub const SCHEMA: &str = "git-ucg.resume/1";
 
@@ -89,11 +89,11 @@ fn git_hooks_check(ctx: &Context) -> Check {
     };
     let active = |name: &str| {
         let path = dir.join(name);
-        crate::git::hooks::is_ours(&path)
+        ucg_git::hooks::is_ours(&path)
             && std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
     };
     // A hook manager (pre-commit, lefthook, husky) that runs the gate counts as the hook.
-    let managers = crate::git::hook_managers::detect(ctx.try_project_root().as_deref(), &dir);
+    let managers = ucg_git::hook_managers::detect(ctx.try_project_root().as_deref(), &dir);
     let through = |name: &str| {
         managers
             .iter()

@@ -4,9 +4,9 @@
 use crate::cli::RunsArgs;
 use crate::context::Context;
 use crate::error::Result;
-use crate::ucg::{decision_log, runs};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use ucg_ultracode::{decision_log, runs};
 
 /// One run folder.
 #[derive(Debug, serde::Serialize)]

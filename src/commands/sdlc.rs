@@ -9,16 +9,15 @@ use crate::cli::{
 };
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::sdlc::events::Line;
-use crate::sdlc::layout::{run_dirs, select, Layout};
-use crate::sdlc::ledger;
-use crate::sdlc::list_cache::{self, Entry, ListCache};
-use crate::sdlc::loaded::{json_bytes, load, refuse_completed, summarize, Loaded, Summary};
-use crate::sdlc::run;
-use crate::store;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
+use ucg_sdlc::events::Line;
+use ucg_sdlc::layout::{run_dirs, select, Layout};
+use ucg_sdlc::ledger;
+use ucg_sdlc::list_cache::{self, Entry, ListCache};
+use ucg_sdlc::loaded::{json_bytes, load, refuse_completed, summarize, Loaded, Summary};
+use ucg_sdlc::run;
 
 mod reconcile;
 
@@ -97,7 +96,7 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
         .map(|git_dir| git_dir.join("ucg"));
     let cache = kept_at
         .as_ref()
-        .and_then(|dir| store::read_file(dir.join(list_cache::FILE)).ok())
+        .and_then(|dir| ucg_store::read_file(dir.join(list_cache::FILE)).ok())
         .and_then(|bytes| ListCache::parse(&bytes, &layout.runs));
     // Each run is read on its own: split the list over the cores.
     let workers = std::thread::available_parallelism()
@@ -129,9 +128,12 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
             }
         }
         // Written only when it changed (best effort: lost, it is rebuilt).
-        if cache.as_ref() != Some(&fresh) && store::create_dirs(&dir).is_ok() {
-            let _ =
-                store::replace_cache(&dir.join(list_cache::FILE), ".sdlc-list", &fresh.to_bytes());
+        if cache.as_ref() != Some(&fresh) && ucg_store::create_dirs(&dir).is_ok() {
+            let _ = ucg_store::replace_cache(
+                &dir.join(list_cache::FILE),
+                ".sdlc-list",
+                &fresh.to_bytes(),
+            );
         }
     }
     if json {
@@ -167,7 +169,7 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
 
 /// The first or last `n` lines of a text file.
 fn lines_of(path: &Path, n: usize, last: bool) -> Option<Vec<String>> {
-    let bytes = crate::store::read_file(path).ok()?;
+    let bytes = ucg_store::read_file(path).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     Some(if last {
@@ -197,7 +199,7 @@ fn catalog(loaded: &Loaded, summary: &Summary) -> Value {
     let dir = &loaded.dir;
     let meta = loaded.meta_or_empty();
     let recon = loaded.reconstruction();
-    let complexity = crate::store::read_file(dir.join("complexity.json")).ok().map(|bytes| {
+    let complexity = ucg_store::read_file(dir.join("complexity.json")).ok().map(|bytes| {
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(value) => json!({"json": value}),
             Err(e) => json!({"text": String::from_utf8_lossy(&bytes), "warning": format!("not JSON ({e})")}),
@@ -238,7 +240,7 @@ fn catalog(loaded: &Loaded, summary: &Summary) -> Value {
             Line::Malformed(why) => json!({"line": n, "malformed": why}),
         })
         .collect();
-    let decisions: Vec<Value> = crate::store::read_file(dir.join("decisions.jsonl"))
+    let decisions: Vec<Value> = ucg_store::read_file(dir.join("decisions.jsonl"))
         .map(|bytes| {
             bytes
                 .split(|b| *b == b'\n')
@@ -385,7 +387,7 @@ fn render_catalog(doc: &Value) -> String {
 
 /// Where the runs are, from `--runs-dir` or the project root.
 fn layout(ctx: &Context, args: &SdlcLayoutArgs) -> Result<Layout> {
-    crate::sdlc::layout::locate(args.runs_dir.as_deref(), ctx.project_root())
+    ucg_sdlc::layout::locate(args.runs_dir.as_deref(), ctx.project_root())
 }
 
 /// Asks a yes/no question; only an explicit `yes` (or `y`) is yes.
@@ -397,7 +399,7 @@ fn confirmed(prompt: &str) -> Result<bool> {
 fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
-    let lock = store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;
+    let lock = ucg_store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;
     let loaded = load(&id, &dir, false);
     refuse_completed(&loaded)?;
     warn(&id, &loaded.warnings);
@@ -435,7 +437,7 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let repaired = run::apply_repairs(meta, &changes);
     let meta_path = dir.join("meta.json");
     let old_bytes = loaded.meta_bytes.clone().unwrap_or_default();
-    store::write_atomic(&lock, &meta_path, &json_bytes(&repaired))
+    ucg_store::write_atomic(&lock, &meta_path, &json_bytes(&repaired))
         .map_err(|e| Error::new(e.to_string()))?;
     let changed: serde_json::Map<String, Value> = changes
         .iter()
@@ -449,15 +451,15 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         json!({"changed": changed}),
     );
     // The log is appended to where it resolves, and only inside the run folder.
-    let appended = store::write_target(&dir, "events.jsonl", Vec::new)
+    let appended = ucg_store::write_target(&dir, "events.jsonl", Vec::new)
         .map_err(|e| std::io::Error::other(e.to_string()))
-        .and_then(|events| crate::store::append_line_to_existing(&events, &event));
+        .and_then(|events| ucg_store::append_line_to_existing(&events, &event));
     if let Err(e) = appended {
         eprintln!(
             "warning: {id}: meta.json was repaired but status.repaired could not be appended: {e}"
         );
         if !confirmed("Keep the repaired meta.json without its audit line? (yes/no)")? {
-            store::write_atomic(&lock, &meta_path, &old_bytes)
+            ucg_store::write_atomic(&lock, &meta_path, &old_bytes)
                 .map_err(|e| Error::new(e.to_string()))?;
             eprintln!("{id}: meta.json restored; nothing changed");
         }

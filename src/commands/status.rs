@@ -8,14 +8,14 @@ pub mod prompt;
 use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::ArtifactSource;
 use crate::render::status_human::{self, Style};
 use crate::render::status_markdown::{self, StatusPaths};
-use crate::ucg::decision_log::DECISION_LOG_FILE;
-use crate::ucg::status::{self, Report, StatusInputs};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use ucg_git::ArtifactSource;
+use ucg_ultracode::decision_log::DECISION_LOG_FILE;
+use ucg_ultracode::status::{self, Report, StatusInputs};
 
 /// Where one status is read from, located once.
 struct Located {
@@ -81,7 +81,7 @@ fn locate(
         .runs_root
         .dir
         .clone()
-        .unwrap_or_else(|| project_root.join(crate::ucg::runs::RUNS_ROOT));
+        .unwrap_or_else(|| project_root.join(ucg_ultracode::runs::RUNS_ROOT));
     let deferred_work = ctx.deferred_work(
         args.deferred_work.file.as_deref(),
         args.impl_artifacts.dir.as_deref(),
@@ -143,7 +143,10 @@ fn render(
     if !args.fast {
         count_changes(ctx, args, source, &mut report);
     }
-    crate::ucg::pending::assign_deciders(&mut report.pending.pending.items, &ctx.decider_rules());
+    ucg_ultracode::pending::assign_deciders(
+        &mut report.pending.pending.items,
+        &ctx.decider_rules(),
+    );
     Ok(match format {
         StatusFormat::Json => {
             let mut text = serde_json::to_string_pretty(&report)
@@ -206,13 +209,17 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
             .and_then(|id| id.object().ok()?.peel_to_commit().ok())
             .map(|c| c.id)
     });
-    let Ok(mut epic) =
-        crate::ucg::epic::load(repo, &inputs, source, tip, crate::ucg::epic::Detail::Full)
-    else {
+    let Ok(mut epic) = ucg_ultracode::epic::load(
+        repo,
+        &inputs,
+        source,
+        tip,
+        ucg_ultracode::epic::Detail::Full,
+    ) else {
         return;
     };
-    report.resume = Some(crate::ucg::resume::route_of(&epic));
-    let mut counted = crate::git::line_count_cache(repo, !args.no_cache);
+    report.resume = Some(ucg_ultracode::resume::route_of(&epic));
+    let mut counted = ucg_git::line_count_cache(repo, !args.no_cache);
     for story in &mut report.stories {
         let Some(range) = story
             .id()
@@ -220,7 +227,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
         else {
             continue;
         };
-        let changes = crate::ucg::epic::story_changes(repo, range, false, &mut counted);
+        let changes = ucg_ultracode::epic::story_changes(repo, range, false, &mut counted);
         story.problems = range.problems.clone();
         if let Some(changes) = changes {
             story.commits = Some(changes.commits.len());
@@ -236,9 +243,9 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
 
 /// The run folder of the heartbeat's epic (newest stamp first), if there is one.
 fn current_run(source: &ArtifactSource, impl_dir: &Path, runs_root: &Path) -> Option<PathBuf> {
-    let beat = crate::ucg::heartbeat::parse(&source.read(&impl_dir.join("run-status.json"))?);
+    let beat = ucg_ultracode::heartbeat::parse(&source.read(&impl_dir.join("run-status.json"))?);
     let names = source.list(runs_root);
-    crate::ucg::runs::candidates_for_epic(&names, beat.epic.as_deref()?)
+    ucg_ultracode::runs::candidates_for_epic(&names, beat.epic.as_deref()?)
         .into_iter()
         .map(|name| runs_root.join(name))
         .find(|dir| source.is_file(&dir.join(DECISION_LOG_FILE)))
@@ -288,22 +295,22 @@ fn announce(
     command: &str,
     failed_on: &mut Option<Vec<String>>,
 ) -> Result<()> {
-    let mut found = crate::ucg::pending::enumerate(
-        &crate::ucg::pending::PendingInputs {
+    let mut found = ucg_ultracode::pending::enumerate(
+        &ucg_ultracode::pending::PendingInputs {
             project_root: &located.project_root,
             impl_dir: &located.impl_dir,
             ledger: &located.deferred_work,
         },
         &ArtifactSource::WorkTree,
     );
-    crate::ucg::pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    ucg_ultracode::pending::assign_deciders(&mut found.items, &ctx.decider_rules());
     let ids: Vec<String> = found.items.iter().map(|i| i.id.clone()).collect();
     if failed_on.as_ref() == Some(&ids) {
         return Ok(());
     }
     let run = crate::output::notify_runner(command);
-    *failed_on = match crate::ucg::notify::announce(ctx.repo()?.git_dir(), &found.items, &run)? {
-        crate::ucg::notify::Announced::Failed(_) => Some(ids),
+    *failed_on = match ucg_ultracode::notify::announce(ctx.repo()?.git_dir(), &found.items, &run)? {
+        ucg_ultracode::notify::Announced::Failed(_) => Some(ids),
         _ => None,
     };
     Ok(())

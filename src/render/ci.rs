@@ -4,8 +4,8 @@
 //! so that a committed artifact can neither forge a workflow command nor break the XML.
 
 use super::visible;
-use crate::ucg::gate::Decision;
-use crate::ucg::pending::{Blocker, PendingItem, Source};
+use ucg_ultracode::gate::Decision;
+use ucg_ultracode::pending::{Blocker, PendingItem, Source};
 
 /// What a blocker that is not a pending item (an artifact that cannot be read) is called, as the
 /// kind of a GitHub annotation and the type of a JUnit failure.

@@ -4,23 +4,23 @@
 use crate::cli::DiffOutputArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::{self, ObjectId};
 use crate::render::diffstat;
-use crate::ucg::epic;
 use std::io::Write;
+use ucg_git::ObjectId;
+use ucg_ultracode::epic;
 
 /// Prints the diff between two commits as `args` asks; with `verify`, only once `base` proved an
 /// ancestor of `end`.
 pub fn print_range(
     ctx: &Context,
-    repo: &git::Repository,
+    repo: &ucg_git::Repository,
     base: ObjectId,
     end: ObjectId,
     verify: Option<Verify>,
     args: &DiffOutputArgs,
 ) -> Result<u8> {
     let renames = !args.no_renames;
-    let mut cache = git::blob_cache(repo).map_err(Error::new)?;
+    let mut cache = ucg_git::blob_cache(repo).map_err(Error::new)?;
     // A story's or the epic's range is used only if its base is an ancestor of its end; that walk
     // runs beside the tree diff, and nothing is printed before it says yes.
     let (changes, ancestry) = std::thread::scope(|scope| {
@@ -28,7 +28,7 @@ pub fn print_range(
             let own = repo.clone();
             scope.spawn(move || epic::check_range(&own, base, end))
         });
-        let changes = git::tree_changes(repo, &mut cache, base, end, renames);
+        let changes = ucg_git::tree_changes(repo, &mut cache, base, end, renames);
         let ancestry = match checker.map(|c| c.join()) {
             Some(Ok(result)) => result,
             Some(Err(_)) => Err("the ancestry check failed".to_string()),
@@ -41,15 +41,15 @@ pub fn print_range(
     }
     let mut changes = changes.map_err(Error::new)?;
     if !args.paths.is_empty() {
-        changes = git::limit_to_paths(changes, &args.paths, repo.object_hash());
+        changes = ucg_git::limit_to_paths(changes, &args.paths, repo.object_hash());
     }
-    let quote_non_ascii = git::quotes_non_ascii(repo);
+    let quote_non_ascii = ucg_git::quotes_non_ascii(repo);
     if args.name_status {
         return print(ctx, diffstat::name_status(&changes, quote_non_ascii), false);
     }
     if args.patch {
         let mut patch = Vec::new();
-        git::patch::write_patch(repo, &mut cache, &changes, quote_non_ascii, &mut patch)
+        ucg_git::patch::write_patch(repo, &mut cache, &changes, quote_non_ascii, &mut patch)
             .map_err(Error::new)?;
         if ctx.color {
             patch = diffstat::colorize_patch(&patch);
@@ -59,8 +59,9 @@ pub fn print_range(
         out.finish()?;
         return Ok(0);
     }
-    let mut counted = git::line_count_cache(repo, !args.no_cache);
-    let counts = git::line_counts(repo, &mut cache, &mut counted, &changes).map_err(Error::new)?;
+    let mut counted = ucg_git::line_count_cache(repo, !args.no_cache);
+    let counts =
+        ucg_git::line_counts(repo, &mut cache, &mut counted, &changes).map_err(Error::new)?;
     counted.save();
     if args.numstat {
         return print(
@@ -105,8 +106,8 @@ pub fn print_range(
         .map(|(change, count)| match count {
             Some(_) => Ok(None),
             None => Ok(Some((
-                git::blob_size(repo, change.old_id)?,
-                git::blob_size(repo, change.new_id)?,
+                ucg_git::blob_size(repo, change.old_id)?,
+                ucg_git::blob_size(repo, change.new_id)?,
             ))),
         })
         .collect::<std::result::Result<Vec<_>, String>>()
@@ -124,7 +125,7 @@ pub fn print_range(
     print(ctx, text, true)
 }
 
-fn totals(counts: &[git::LineCounts]) -> (u64, u64) {
+fn totals(counts: &[ucg_git::LineCounts]) -> (u64, u64) {
     counts.iter().flatten().fold((0, 0), |(i, d), (a, r)| {
         (i + u64::from(*a), d + u64::from(*r))
     })

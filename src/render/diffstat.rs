@@ -1,6 +1,6 @@
 //! `--stat`, `--numstat` and `--name-status` output laid out as git lays it out.
 
-use crate::git::{quote_path, FileChange, LineCounts, Status};
+use ucg_git::{quote_path, FileChange, LineCounts, Status};
 
 /// How a changed path is shown in a diffstat: a rename as `dir/{old => new}`.
 pub fn stat_name(change: &FileChange) -> String {

@@ -2,11 +2,11 @@
 //! what is pending (with the ids `resolve` takes), escalations, deferred work, the decision log's
 //! tail and the runs index, in that order; tables by comfy-table, fitted to the width given.
 
-use crate::ucg::pending::Source;
-use crate::ucg::status::{EscalationState, Report, Run, SourceState, Story};
 use comfy_table::{ContentArrangement, Table};
 use serde_json::Value as Json;
 use std::fmt::Write as _;
+use ucg_ultracode::pending::Source;
+use ucg_ultracode::status::{EscalationState, Report, Run, SourceState, Story};
 
 const NA: &str = "n/a";
 /// How many rows that are not open the deferred-work table shows.

@@ -4,12 +4,12 @@
 //! ledger's table rules, the tolerant marker reader, the `hunk show` line when `hunk` is on PATH.
 //! It reads and never writes.
 
-use crate::git::ArtifactSource;
-use crate::pyjson::{self, Object, Value};
-use crate::store::pathlib_display;
-use crate::ucg::escalations::{self, Found};
-use crate::ucg::{ledger, markers};
 use std::path::{Path, PathBuf};
+use ucg_git::ArtifactSource;
+use ucg_store::pathlib_display;
+use ucg_store::pyjson::{self, Object, Value};
+use ucg_ultracode::escalations::{self, Found};
+use ucg_ultracode::{ledger, markers};
 
 const NA: &str = "n/a";
 const MACHINE: &str = "[machine-derived]";
@@ -121,9 +121,9 @@ pub fn render(paths: &StatusPaths) -> String {
         .map(|text| {
             let non_blank: Vec<String> = ledger::py_splitlines(&text)
                 .into_iter()
-                .filter(|l| !crate::ucg::ids::py_strip(l).is_empty())
+                .filter(|l| !ucg_ultracode::ids::py_strip(l).is_empty())
                 .map(|l| {
-                    l.trim_end_matches(crate::ucg::ids::is_python_space)
+                    l.trim_end_matches(ucg_ultracode::ids::is_python_space)
                         .to_string()
                 })
                 .collect();
@@ -145,7 +145,7 @@ pub fn render(paths: &StatusPaths) -> String {
 fn finish(lines: Vec<String>) -> String {
     let text = lines.join("\n");
     let mut out = text
-        .trim_end_matches(crate::ucg::ids::is_python_space)
+        .trim_end_matches(ucg_ultracode::ids::is_python_space)
         .to_string();
     out.push('\n');
     out
@@ -154,7 +154,7 @@ fn finish(lines: Vec<String>) -> String {
 /// The heartbeat object, or `None` when it is unreadable, blank, not JSON, not an object, or `{}`.
 fn read_heartbeat(bytes: Option<Vec<u8>>) -> Option<Object> {
     let text = String::from_utf8(bytes?).ok()?;
-    if crate::ucg::ids::py_strip(&text).is_empty() {
+    if ucg_ultracode::ids::py_strip(&text).is_empty() {
         return None;
     }
     match pyjson::loads(&text).ok()? {

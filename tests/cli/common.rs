@@ -1,6 +1,6 @@
-use git_ucg::git::hermetic;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use ucg_git::hermetic;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_git-ucg");
 

@@ -91,7 +91,7 @@ fn git_help_ucg_finds_the_installed_man_page() {
     );
     let mut git = std::process::Command::new("git");
     git.env_clear();
-    let out = git_ucg::git::hermetic::isolate(&mut git)
+    let out = ucg_git::hermetic::isolate(&mut git)
         .current_dir(env.path())
         .env("PATH", &path)
         .env("HOME", env.path())

@@ -3,9 +3,9 @@
 //! chaining and its refusals, the agent Stop hook, `git ucg gate`.
 
 use crate::common::*;
-use git_ucg::git::hermetic;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use ucg_git::hermetic;
 
 const IMPL: &str = "_bmad-output/implementation-artifacts";
 

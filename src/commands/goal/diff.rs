@@ -4,15 +4,14 @@
 use crate::cli::GoalDiffArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git;
-use crate::goal::base;
-use crate::goal::session::Session;
 use crate::render::diff::print_range;
+use ucg_ultragoal::base;
+use ucg_ultragoal::session::Session;
 
 pub fn run(ctx: &Context, session: &Session, args: &GoalDiffArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let base = match &args.base {
-        Some(rev) => git::repo::commit_of(repo, rev)
+        Some(rev) => ucg_git::repo::commit_of(repo, rev)
             .map_err(|e| Error::new(format!("--base {e}")))?,
         None => base::recorded(repo, &session.sid).ok_or_else(|| {
             Error::new(format!(

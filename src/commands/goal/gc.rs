@@ -2,10 +2,10 @@
 //! and says what went (or, with `--dry-run`, would go).
 
 use crate::error::Result;
-use crate::goal::liveness;
-use crate::goal::session::Session;
 use serde_json::Value;
 use std::io::Write;
+use ucg_ultragoal::liveness;
+use ucg_ultragoal::session::Session;
 
 pub fn run(session: &Session, dry_run: bool, json: bool) -> Result<u8> {
     let reaped = liveness::gc(session, dry_run);

@@ -3,8 +3,8 @@
 //! any internal error, allows the stop.
 
 use crate::error::Result;
-use crate::goal::hook;
 use std::path::Path;
+use ucg_ultragoal::hook;
 
 /// The entry point: never fails, never exits non-zero.
 pub fn run(omt_dir_flag: Option<&Path>) -> Result<u8> {

@@ -2,12 +2,12 @@
 
 use crate::context::Context;
 use crate::error::Result;
-use crate::goal::session::Session;
-use crate::goal::stories;
-use crate::goal::view::{current, read, show_doc, verdicts_of};
 use crate::output::print_json;
 use serde_json::{json, Value};
 use std::io::Write;
+use ucg_ultragoal::session::Session;
+use ucg_ultragoal::stories;
+use ucg_ultragoal::view::{current, read, show_doc, verdicts_of};
 
 pub fn run_current(session: &Session, as_json: bool) -> Result<u8> {
     let state = read(session)?.unwrap_or_default();

@@ -5,8 +5,8 @@
 
 use crate::cli::HookName;
 use crate::error::{Error, Result};
-use crate::git::hook_managers::stage_hook;
-pub use crate::git::hook_managers::{detect, Found, Manager};
+use ucg_git::hook_managers::stage_hook;
+pub use ucg_git::hook_managers::{detect, Found, Manager};
 
 /// The `.pre-commit-config.yaml` entry (and the install types it needs); its `repo:` and `rev:`
 /// are Cargo.toml's `repository` and `v<version>` (tests/cli/managers.rs holds them to it).
@@ -153,6 +153,6 @@ mod tests {
             .filter(|hook| !hook.is_server_side())
             .map(HookName::file_name)
             .collect();
-        assert_eq!(names, crate::git::hook_managers::CLIENT_HOOKS);
+        assert_eq!(names, ucg_git::hook_managers::CLIENT_HOOKS);
     }
 }

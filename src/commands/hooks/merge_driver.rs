@@ -7,10 +7,9 @@
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::store;
-use crate::ucg::decisions::DECISIONS_FILE;
-use crate::ucg::reds::REGISTRY_FILE;
 use std::path::{Component, Path};
+use ucg_ultracode::decisions::DECISIONS_FILE;
+use ucg_ultracode::reds::REGISTRY_FILE;
 
 const NAME_KEY: &str = "merge.ucg.name";
 const DRIVER_KEY: &str = "merge.ucg.driver";
@@ -37,8 +36,8 @@ const LOG_ATTRIBUTE: &str = "merge=union";
 fn log_line() -> String {
     format!(
         "{}/*/{} {LOG_ATTRIBUTE}",
-        crate::ucg::runs::RUNS_ROOT,
-        crate::ucg::decision_log::DECISION_LOG_FILE
+        ucg_ultracode::runs::RUNS_ROOT,
+        ucg_ultracode::decision_log::DECISION_LOG_FILE
     )
 }
 
@@ -153,8 +152,8 @@ pub fn without_ours(text: &[u8]) -> (Vec<u8>, Vec<String>) {
 /// The artifact directory relative to the root, as `.gitattributes` names paths.
 fn artifact_dir(ctx: &Context) -> Result<String> {
     let inputs = ctx.gate_inputs(None)?;
-    let root = store::lexical_normal(&inputs.project_root);
-    let dir = store::lexical_normal(&inputs.impl_dir);
+    let root = ucg_store::lexical_normal(&inputs.project_root);
+    let dir = ucg_store::lexical_normal(&inputs.impl_dir);
     let relative = dir.strip_prefix(&root).map_err(|_| {
         Error::new(format!(
             "the artifact directory {} is outside the repository {}: .gitattributes cannot name it",
@@ -179,15 +178,15 @@ fn artifact_dir(ctx: &Context) -> Result<String> {
 
 fn read_attributes(root: &Path) -> Result<Option<Vec<u8>>> {
     let path = root.join(ATTRIBUTES_FILE);
-    store::read_if_present(&path)
+    ucg_store::read_if_present(&path)
         .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))
 }
 
 fn write_attributes(root: &Path, bytes: &[u8]) -> Result<()> {
-    let lock = store::lock_dir(root)?;
+    let lock = ucg_store::lock_dir(root)?;
     // A symlinked .gitattributes is followed only within the repository.
-    let target = store::write_target(root, ATTRIBUTES_FILE, Vec::new)?;
-    store::write_atomic(&lock, &target, bytes)?;
+    let target = ucg_store::write_target(root, ATTRIBUTES_FILE, Vec::new)?;
+    ucg_store::write_atomic(&lock, &target, bytes)?;
     Ok(())
 }
 
@@ -219,7 +218,7 @@ pub fn install(ctx: &Context, root: &Path) -> Result<()> {
 pub fn uninstall(root: &Path) -> Result<()> {
     let mut unset = Vec::new();
     for key in [NAME_KEY, DRIVER_KEY] {
-        let removed = crate::git::hooks::unset_local_config(root, key)
+        let removed = ucg_git::hooks::unset_local_config(root, key)
             .map_err(|e| Error::new(format!("cannot unset {key}: {e}")))?;
         if removed {
             unset.push(key);
@@ -263,7 +262,7 @@ pub fn state(ctx: &Context, root: &Path) -> State {
     let driver = ctx
         .repo()
         .ok()
-        .and_then(|repo| crate::git::config_string(repo, DRIVER_KEY));
+        .and_then(|repo| ucg_git::config_string(repo, DRIVER_KEY));
     let text = read_attributes(root).ok().flatten().unwrap_or_default();
     let present: Vec<&[u8]> = text.split(|b| *b == b'\n').map(line_text).collect();
     let attributes: Vec<Line> = artifact_dir(ctx)

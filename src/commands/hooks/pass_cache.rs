@@ -13,11 +13,11 @@
 
 use crate::cli::HookName;
 use crate::context::Context;
-use crate::store::stamp::{all_stamps_match, parse_stamp_line, relative_stamps, stamp_line};
-use crate::store::{Stamp, Stamper};
-use crate::ucg::gate::{escalation_names, GateInputs};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use ucg_store::stamp::{all_stamps_match, parse_stamp_line, relative_stamps, stamp_line};
+use ucg_store::{Stamp, Stamper};
+use ucg_ultracode::gate::{escalation_names, GateInputs};
 
 const CACHE_FILE: &str = "gate-cache";
 /// The cache's first line: its layout and the version that wrote it (another version may decide
@@ -74,11 +74,11 @@ pub fn passes(hook: HookName) -> bool {
     }
     let Some((root, git_dir)) = std::env::current_dir()
         .ok()
-        .and_then(|cwd| crate::git::repo::work_tree_around(&cwd))
+        .and_then(|cwd| ucg_git::repo::work_tree_around(&cwd))
     else {
         return false;
     };
-    crate::store::read_file(git_dir.join("ucg").join(CACHE_FILE))
+    ucg_store::read_file(git_dir.join("ucg").join(CACHE_FILE))
         .is_ok_and(|bytes| fresh(&bytes, &root))
 }
 
@@ -173,18 +173,18 @@ impl Watch {
         if git_dir != common_dir || std::fs::symlink_metadata(&worktrees).is_ok() {
             return None;
         }
-        let (config_files, config_read) = crate::git::repo::config_files(repo);
+        let (config_files, config_read) = ucg_git::repo::config_files(repo);
         let root = located.project_root.clone();
         let mut read: Vec<PathBuf> = ctx
             .config()
             .ok()?
             .layers
             .iter()
-            .filter(|layer| matches!(layer.state, crate::config::LayerState::Loaded))
+            .filter(|layer| matches!(layer.state, ucg_ultracode::config::LayerState::Loaded))
             .map(|layer| layer.path.clone())
             .collect();
         read.extend(config_read);
-        let mut paths = crate::config::input_paths(&root);
+        let mut paths = ucg_ultracode::config::input_paths(&root);
         paths.extend(config_files);
         paths.extend([git_dir.join("HEAD"), worktrees]);
         // The directory's stamp before its names, and the names before the sidecars' stamps: a
@@ -254,8 +254,8 @@ impl Watch {
         out.push(b'\n');
         // Best effort: a cache that cannot be written is decided in full next time.
         if let Some(dir) = self.cache.parent() {
-            if crate::store::create_dirs(dir).is_ok() {
-                let _ = crate::store::replace_cache(&self.cache, ".gate-cache", &out);
+            if ucg_store::create_dirs(dir).is_ok() {
+                let _ = ucg_store::replace_cache(&self.cache, ".gate-cache", &out);
             }
         }
     }

@@ -8,7 +8,7 @@
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
-use crate::ucg::gate;
+use ucg_ultracode::gate;
 
 /// Judges the `<old> <new> <ref>` lines git gives a pre-receive hook: the exit code (1 refuses).
 pub fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {

@@ -5,16 +5,16 @@
 //! index probe fails closed.
 
 use crate::context::Context;
-use crate::ucg::ids::py_strip;
-use crate::ucg::markers;
 use std::path::Path;
+use ucg_ultracode::ids::py_strip;
+use ucg_ultracode::markers;
 
 /// The story strict mode is about: `ULTRACODE_STORY_ID`, else `.current-story`; none ⇒ inert.
 pub fn current_story(impl_dir: &Path) -> Option<String> {
     let story = std::env::var("ULTRACODE_STORY_ID")
         .ok()
         .filter(|s| !s.is_empty())
-        .or_else(|| crate::store::read_text(impl_dir.join(".current-story")).ok())?;
+        .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())?;
     let story = py_strip(&story).to_string();
     (!story.is_empty()).then_some(story)
 }
@@ -84,7 +84,7 @@ UltraCode Goal lands stories on an epic branch, never on {}. Push to the epic br
     let marker_name = markers::tests_ran_file(story);
     let baseline_name = markers::baseline_file(story);
     let read = |name: &str| {
-        crate::store::read_file(impl_dir.join(name))
+        ucg_store::read_file(impl_dir.join(name))
             .ok()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
@@ -102,7 +102,7 @@ UltraCode Goal lands stories on an epic branch, never on {}. Push to the epic br
         }
     }
     // 4. Something staged. Any doubt refuses (fail-closed).
-    match crate::git::hooks::something_staged() {
+    match ucg_git::hooks::something_staged() {
         Some(true) => {}
         Some(false) => out.push("staged changes: nothing is staged; `git add` the story's changes".into()),
         _ => out.push("staged changes: the index could not be read (`git diff --cached --quiet` failed); refusing".into()),
@@ -122,7 +122,7 @@ fn skipped_tests(ctx: &Context, story: &str) -> Option<String> {
     if !checklist.exists() {
         return None;
     }
-    let Ok(text) = crate::store::read_text(&checklist) else {
+    let Ok(text) = ucg_store::read_text(&checklist) else {
         return Some(format!(
             "un-skip proof: {} cannot be read; refusing",
             checklist.display()

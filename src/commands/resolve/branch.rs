@@ -10,15 +10,14 @@ use super::{given_answers, hand_back, json_document};
 use crate::cli::ResolveArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::git::commit::{self, Edit, Moved};
-use crate::git::tree::{CommitTree, TreeFile};
-use crate::git::ObjectId;
-use crate::store;
-use crate::ucg::resolve::{append_to_log, commit as record_and_apply, decision_log_folder};
-use crate::ucg::resolve::{enumerate, Answer, Outcome, Pass};
-use crate::ucg::runs;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use ucg_git::commit::{self, Edit, Moved};
+use ucg_git::tree::{CommitTree, TreeFile};
+use ucg_git::ObjectId;
+use ucg_ultracode::resolve::{append_to_log, commit as record_and_apply, decision_log_folder};
+use ucg_ultracode::resolve::{enumerate, Answer, Outcome, Pass};
+use ucg_ultracode::runs;
 
 /// How often the branch is read again when another writer moved it between our read and our
 /// update, before giving up.
@@ -54,7 +53,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
     }
     let repo = ctx.repo()?;
     let places = places(ctx, args)?;
-    let by = crate::git::user_email(repo);
+    let by = ucg_git::user_email(repo);
     let full = commit::full_branch_name(branch);
     let short = commit::short_branch_name(branch).to_string();
     if commit::branch_tip(repo, branch).is_err() {
@@ -106,7 +105,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
                 // The remote moved on: fetch its tip, answer again on it, push once more.
                 eprintln!("git-ucg: {remote} refused the push ({}); fetching it and answering again on its tip", rejection.trim());
                 let fetched = fetch_tip(ctx, remote, &full)?;
-                let ours_behind = crate::git::is_ancestor(repo, base, fetched).unwrap_or(false);
+                let ours_behind = ucg_git::is_ancestor(repo, base, fetched).unwrap_or(false);
                 if !ours_behind {
                     return Err(Error::new(format!(
                         "{remote}'s {short} has commits that {short} here does not, and the other way round: the answers are committed here ({}) but not pushed",
@@ -158,7 +157,7 @@ pub fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
         from: base,
         to: new_tip,
         pushed,
-        behind: crate::git::repo::work_trees_on_branch(repo, &full),
+        behind: ucg_git::repo::work_trees_on_branch(repo, &full),
         changed: done.edits.iter().map(|e| e.path().to_string()).collect(),
     };
     finish(args, done, Some(landed))
@@ -226,9 +225,9 @@ fn finish(args: &ResolveArgs, done: Done, landed: Option<Landed>) -> Result<u8> 
 /// The artifact directory, the ledger and the runs root as paths of the repository's tree
 /// (located by this checkout's configuration, as `--rev` locates them).
 fn places(ctx: &Context, args: &ResolveArgs) -> Result<Places> {
-    let root = store::lexical_normal(&ctx.project_root()?);
+    let root = ucg_store::lexical_normal(&ctx.project_root()?);
     let within = |path: &Path| -> Option<String> {
-        let absolute = store::lexical_normal(&std::path::absolute(path).ok()?);
+        let absolute = ucg_store::lexical_normal(&std::path::absolute(path).ok()?);
         let relative = absolute.strip_prefix(&root).ok()?;
         let text = relative.to_str()?.replace('\\', "/");
         Some(text)
@@ -260,7 +259,7 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<Places> {
 /// The pass on `tip`: its files copied into scratch space, answered and applied there, and the
 /// difference as edits of the tip's tree.
 fn pass_on(
-    repo: &crate::git::Repository,
+    repo: &ucg_git::Repository,
     args: &ResolveArgs,
     places: &Places,
     given: &[Answer],
@@ -280,17 +279,17 @@ fn pass_on(
         )));
     }
     let before = files_of(&tree, places)?;
-    let scratch = store::scratch_dir("git-ucg-branch-")
+    let scratch = ucg_store::scratch_dir("git-ucg-branch-")
         .map_err(|e| Error::new(format!("cannot make a scratch directory: {e}")))?;
     let root = scratch.path().to_path_buf();
     for file in before.values() {
         let path = root.join(&file.path);
-        store::write_creating_dirs(&path, &file.bytes)
+        ucg_store::write_creating_dirs(&path, &file.bytes)
             .map_err(|e| Error::new(format!("cannot copy {} out of {branch}: {e}", file.path)))?;
     }
     let impl_dir = root.join(&places.impl_dir);
     let runs_root = root.join(places.runs_root.as_deref().unwrap_or(runs::RUNS_ROOT));
-    let log_dir = decision_log_folder(&impl_dir, &runs_root, args.run.as_deref(), None)?;
+    let log_dir = decision_log_folder::<Error>(&impl_dir, &runs_root, args.run.as_deref(), None)?;
     let pass = Pass {
         project_root: root.clone(),
         bounds_root: Some(root.clone()),
@@ -346,7 +345,7 @@ fn files_of(tree: &CommitTree, places: &Places) -> Result<BTreeMap<String, TreeF
         for name in tree.list(Path::new(runs_root)) {
             wanted.push(format!(
                 "{runs_root}/{name}/{}",
-                crate::ucg::decision_log::DECISION_LOG_FILE
+                ucg_ultracode::decision_log::DECISION_LOG_FILE
             ));
         }
     }
@@ -363,7 +362,7 @@ fn files_of(tree: &CommitTree, places: &Places) -> Result<BTreeMap<String, TreeF
 fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> {
     let mut edits = Vec::new();
     for (path, file) in before {
-        match store::read_if_present(&root.join(path))? {
+        match ucg_store::read_if_present(&root.join(path))? {
             None => edits.push(Edit::Remove { path: path.clone() }),
             Some(bytes) if bytes != file.bytes => edits.push(Edit::Write {
                 path: path.clone(),
@@ -391,7 +390,7 @@ fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> 
                 continue;
             };
             if kind.is_file() && !before.contains_key(&relative) {
-                let bytes = store::read_file(&path)?;
+                let bytes = ucg_store::read_file(&path)?;
                 edits.push(Edit::Write {
                     path: relative,
                     bytes,
@@ -407,11 +406,11 @@ fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> 
 /// A work tree with the branch checked out keeps its files: refused when its copy of a file the
 /// commit changes differs from the branch's (its own edits would then look reverted, or be lost
 /// when it catches up).
-fn refuse_dirty_checkouts(repo: &crate::git::Repository, full: &str, done: &Done) -> Result<()> {
-    for dir in crate::git::repo::work_trees_on_branch(repo, full) {
+fn refuse_dirty_checkouts(repo: &ucg_git::Repository, full: &str, done: &Done) -> Result<()> {
+    for dir in ucg_git::repo::work_trees_on_branch(repo, full) {
         for edit in &done.edits {
             let on_branch = done.before.get(edit.path()).map(|f| f.bytes.as_slice());
-            let in_work_tree = store::read_if_present(&dir.join(edit.path()))?;
+            let in_work_tree = ucg_store::read_if_present(&dir.join(edit.path()))?;
             if in_work_tree.as_deref() != on_branch {
                 return Err(Error::new(format!(
                     "{} is checked out in {} and its {} has changes not committed: answering on the branch would bury them",
@@ -462,7 +461,7 @@ fn push(ctx: &Context, remote: &str, full: &str) -> Result<std::result::Result<(
     let root = ctx.project_root()?;
     let refspec = format!("{full}:{full}");
     let (ok, stdout, stderr) =
-        crate::git::run_git_captured(&root, &["push", "--porcelain", remote, &refspec])
+        ucg_git::run_git_captured(&root, &["push", "--porcelain", remote, &refspec])
             .map_err(|e| Error::new(format!("cannot run git push: {e}")))?;
     if ok {
         return Ok(Ok(()));
@@ -484,16 +483,15 @@ fn push(ctx: &Context, remote: &str, full: &str) -> Result<std::result::Result<(
 /// Fetches REMOTE's BRANCH and returns its tip.
 fn fetch_tip(ctx: &Context, remote: &str, full: &str) -> Result<ObjectId> {
     let root = ctx.project_root()?;
-    let (ok, _, stderr) =
-        crate::git::run_git_captured(&root, &["fetch", "--no-tags", remote, full])
-            .map_err(|e| Error::new(format!("cannot run git fetch: {e}")))?;
+    let (ok, _, stderr) = ucg_git::run_git_captured(&root, &["fetch", "--no-tags", remote, full])
+        .map_err(|e| Error::new(format!("cannot run git fetch: {e}")))?;
     if !ok {
         return Err(Error::new(format!(
             "cannot fetch {full} from {remote}: {}",
             stderr.trim()
         )));
     }
-    crate::git::fetched_tip(ctx.repo()?).ok_or_else(|| {
+    ucg_git::fetched_tip(ctx.repo()?).ok_or_else(|| {
         Error::new(format!(
             "fetched {full} from {remote}, but FETCH_HEAD cannot be read"
         ))

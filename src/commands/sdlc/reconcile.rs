@@ -4,26 +4,27 @@
 use crate::cli::SdlcWriteArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::sdlc::layout::select;
-use crate::sdlc::loaded::{json_bytes, load, refuse_completed};
-use crate::sdlc::workitem::{
-    classes, meta_changes, now, paths, plan, rel, sources, Class, FieldChange,
-};
-use crate::sdlc::{ledger, markdown};
-use crate::store;
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
+use ucg_sdlc::layout::select;
+use ucg_sdlc::loaded::{json_bytes, load, refuse_completed};
+use ucg_sdlc::workitem::{
+    classes, meta_changes, now, paths, plan, rel, sources, Class, FieldChange,
+};
+use ucg_sdlc::{ledger, markdown};
 
 pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let layout = super::layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
-    let run_lock = store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;
+    let run_lock = ucg_store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;
     // The canonical work items are shared between runs: locked before they are read, so a
     // reconcile of another run cannot change one between this read and this write. (Always after
     // a run's lock: two reconciles never wait on each other in opposite orders.)
     let canonical_lock = match layout.work_items.is_dir() {
-        true => Some(store::lock_dir(&layout.work_items).map_err(|e| Error::new(e.to_string()))?),
+        true => {
+            Some(ucg_store::lock_dir(&layout.work_items).map_err(|e| Error::new(e.to_string()))?)
+        }
         false => None,
     };
     let loaded = load(&id, &dir, false);
@@ -33,9 +34,9 @@ pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let mut plans = plan(&sources);
     // Writes stay inside the runs and the work items (A.7), `..` resolved first.
     let inside_docs = |path: &Path| {
-        let path = store::lexical_normal(path);
-        path.starts_with(store::lexical_normal(&layout.runs))
-            || path.starts_with(store::lexical_normal(&layout.work_items))
+        let path = ucg_store::lexical_normal(path);
+        path.starts_with(ucg_store::lexical_normal(&layout.runs))
+            || path.starts_with(ucg_store::lexical_normal(&layout.work_items))
     };
     plans.retain(|p| {
         let inside = inside_docs(&p.path);
@@ -116,13 +117,13 @@ pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         }
         let lock = match (
             &canonical_lock,
-            store::lexical_normal(&plan.path)
-                .starts_with(store::lexical_normal(&layout.work_items)),
+            ucg_store::lexical_normal(&plan.path)
+                .starts_with(ucg_store::lexical_normal(&layout.work_items)),
         ) {
             (Some(lock), true) => lock,
             _ => &run_lock,
         };
-        store::write_atomic(lock, &plan.path, text.as_bytes())
+        ucg_store::write_atomic(lock, &plan.path, text.as_bytes())
             .map_err(|e| Error::new(e.to_string()))?;
         recorded.push((plan, changes));
     }
@@ -134,7 +135,7 @@ pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
                     work_item.insert(key.clone(), to.as_str().into());
                 }
             }
-            store::write_atomic(&run_lock, &dir.join("meta.json"), &json_bytes(&meta))
+            ucg_store::write_atomic(&run_lock, &dir.join("meta.json"), &json_bytes(&meta))
                 .map_err(|e| Error::new(e.to_string()))?;
         }
     }
@@ -209,7 +210,7 @@ pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
             );
             continue;
         }
-        if let Err(e) = crate::store::append_line_to_existing(&ledger_path, &line) {
+        if let Err(e) = ucg_store::append_line_to_existing(&ledger_path, &line) {
             failed = true;
             eprintln!(
                 "warning: {id}: cannot append work_item.reconciled to {}: {e}",

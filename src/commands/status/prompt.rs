@@ -8,19 +8,19 @@
 //! `?` and a detached `git ucg` finishes the work for the next prompt. Nothing is written under
 //! the artifact directories; no worktree status, tree diff or object read ever happens here.
 
-use crate::git::ArtifactSource;
-use crate::pyjson::{self, Value};
 use crate::render::visible;
-use crate::store::stamp::{all_stamps_match, relative_stamps, stamp_line};
-use crate::store::{Stamp, Stamper};
-use crate::ucg::decisions::DECISIONS_FILE;
-use crate::ucg::heartbeat::HEARTBEAT_FILE;
-use crate::ucg::pending::{self, PendingInputs};
-use crate::ucg::reds::REGISTRY_FILE;
-use crate::ucg::status::PendingCounts;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use ucg_git::ArtifactSource;
+use ucg_store::pyjson::{self, Value};
+use ucg_store::stamp::{all_stamps_match, relative_stamps, stamp_line};
+use ucg_store::{Stamp, Stamper};
+use ucg_ultracode::decisions::DECISIONS_FILE;
+use ucg_ultracode::heartbeat::HEARTBEAT_FILE;
+use ucg_ultracode::pending::{self, PendingInputs};
+use ucg_ultracode::reds::REGISTRY_FILE;
+use ucg_ultracode::status::PendingCounts;
 
 /// The deadline when `ucg.prompt.timeoutMs` is not set.
 pub const DEFAULT_TIMEOUT_MS: u64 = 50;
@@ -171,14 +171,14 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
     // than the file, so the next prompt computes again. The same stamper as the check's, so the
     // same looks-ups give the same stamps.
     let mut stamper = Stamper::default();
-    let mut stamps: Vec<(PathBuf, Stamp)> = crate::config::input_paths(root)
+    let mut stamps: Vec<(PathBuf, Stamp)> = ucg_ultracode::config::input_paths(root)
         .into_iter()
         .map(|p| {
             let s = stamper.stamp(&p);
             (p, s)
         })
         .collect();
-    let config = crate::config::Config::load(root).ok();
+    let config = ucg_ultracode::config::Config::load(root).ok();
     let configured = |key: &str| config.as_ref().and_then(|c| c.path(key).ok().flatten());
     let Some(impl_dir) = env
         .map(PathBuf::from)
@@ -253,16 +253,16 @@ fn write_cache(dir: &Path, cache: &Cache) {
     let Some(bytes) = cache.encode() else {
         return;
     };
-    if crate::store::create_dirs(dir).is_err() {
+    if ucg_store::create_dirs(dir).is_err() {
         return;
     }
-    let _ = crate::store::replace_cache(&dir.join(CACHE_FILE), ".prompt-cache", &bytes);
+    let _ = ucg_store::replace_cache(&dir.join(CACHE_FILE), ".prompt-cache", &bytes);
 }
 
 /// `ucg.prompt.timeoutMs` from the repository's git configuration.
 fn timeout(git_dir: &Path) -> Duration {
-    let configured = crate::git::repo::open(git_dir).and_then(|repo| {
-        crate::git::repo::config_integer(&repo, "ucg.prompt.timeoutMs")
+    let configured = ucg_git::repo::open(git_dir).and_then(|repo| {
+        ucg_git::repo::config_integer(&repo, "ucg.prompt.timeoutMs")
             .and_then(|ms| u64::try_from(ms).ok())
     });
     Duration::from_millis(configured.unwrap_or(DEFAULT_TIMEOUT_MS))
@@ -291,15 +291,15 @@ struct AnotherRefresh;
 /// The background refresh's lock (`<git dir>/ucg/prompt-refresh.lock`); `Ok(None)` when no lock
 /// file can be opened at all, which does not stop the refresh.
 fn take_refresh_lock(cache_dir: &Path) -> Result<Option<std::fs::File>, AnotherRefresh> {
-    let _ = crate::store::create_dirs(cache_dir);
-    crate::store::try_lock_file(&cache_dir.join(REFRESH_LOCK_FILE)).map_err(|_| AnotherRefresh)
+    let _ = ucg_store::create_dirs(cache_dir);
+    ucg_store::try_lock_file(&cache_dir.join(REFRESH_LOCK_FILE)).map_err(|_| AnotherRefresh)
 }
 
 /// The segment for the repository around the current directory (empty outside one). Never fails.
 pub fn run(started: Instant) -> String {
     let Some((root, git_dir)) = std::env::current_dir()
         .ok()
-        .and_then(|cwd| crate::git::repo::work_tree_around(&cwd))
+        .and_then(|cwd| ucg_git::repo::work_tree_around(&cwd))
     else {
         return String::new();
     };
@@ -317,7 +317,7 @@ pub fn run(started: Instant) -> String {
     let env = std::env::var(crate::context::IMPL_ARTIFACTS_ENV)
         .ok()
         .filter(|v| !v.is_empty());
-    let cached = crate::store::read_file(&cache_path).unwrap_or_default();
+    let cached = ucg_store::read_file(&cache_path).unwrap_or_default();
     if let Some(segment) = Cache::fresh_segment(&cached, &root, env.as_deref()) {
         return segment;
     }
@@ -345,7 +345,7 @@ pub fn run(started: Instant) -> String {
     let (task_root, task_env) = (root.clone(), env.clone());
     // The JSON reader recurses: the same stack as every command gets.
     let spawned = std::thread::Builder::new()
-        .stack_size(crate::STACK_SIZE)
+        .stack_size(ucg_store::pyjson::STACK_SIZE)
         .spawn(move || {
             let _ = sender.send(compute(&task_root, task_env.as_deref()));
         });
@@ -444,7 +444,7 @@ mod tests {
             let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').skip(4).filter(|l| !l.is_empty()).collect();
             proptest::prop_assert_eq!(lines.len(), stamps.len());
             for (line, (path, stamp)) in lines.iter().zip(&stamps) {
-                let parsed = crate::store::stamp::parse_stamp_line(line);
+                let parsed = ucg_store::stamp::parse_stamp_line(line);
                 proptest::prop_assert_eq!(parsed, Some((*stamp, path.as_os_str().as_bytes())));
             }
             let _ = Cache::fresh_segment(&noise, Path::new("/nonexistent"), None);

@@ -1,0 +1,575 @@
+//! The git side — the only code that touches gitoxide or runs the `git` binary: discovering the
+//! repository, resolving marker ids, ancestry, the commits of a range, tree-to-tree changes with
+//! renames and per-file line counts, a commit's tree read like a directory (`source`), the hooks
+//! directory and hook programs (`hooks`), and a hermetic `git` runner for the demo, tests and
+//! benches (`hermetic`).
+
+pub mod commit;
+pub mod hermetic;
+pub mod hook_managers;
+pub mod hooks;
+pub mod linecache;
+pub mod merge;
+pub mod patch;
+pub mod repo;
+pub mod similarity;
+pub mod source;
+pub mod tree;
+
+use gix::bstr::ByteSlice;
+pub use gix::ObjectId;
+pub use repo::Repository;
+pub use source::ArtifactSource;
+
+/// Failures of the git layer, as text for the user: they end up in a story's problems or in an
+/// error message.
+pub type GitResult<T> = Result<T, String>;
+
+/// A commit in a range, as `git log --oneline` would show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CommitInfo {
+    pub sha: String,
+    pub short: String,
+    pub subject: String,
+}
+
+/// Resolves a marker's commit id: a full id must name a commit in this repository; an abbreviated
+/// one is looked up (the caller reports that it is abbreviated).
+pub fn resolve_commit(repo: &gix::Repository, text: &str) -> GitResult<ObjectId> {
+    let id = if text.len() == 40 {
+        ObjectId::from_hex(text.as_bytes())
+            .map_err(|e| format!("`{text}` is not a commit id: {e}"))?
+    } else {
+        repo.rev_parse_single(text)
+            .map_err(|_| format!("`{text}` names no object in this repository"))?
+            .detach()
+    };
+    // The object's header says its kind without inflating it.
+    match repo.find_header(id).map(|h| h.kind()) {
+        Ok(gix::object::Kind::Commit) => Ok(id),
+        Ok(_) => Err(format!("`{text}` names an object that is not a commit")),
+        Err(_) => Err(format!(
+            "`{text}` names an object that does not exist in this repository (another clone's id, or a shallow history?)"
+        )),
+    }
+}
+
+/// Whether `ancestor` is `descendant` or one of its ancestors.
+pub fn is_ancestor(
+    repo: &gix::Repository,
+    ancestor: ObjectId,
+    descendant: ObjectId,
+) -> GitResult<bool> {
+    if ancestor == descendant {
+        return Ok(true);
+    }
+    match repo.merge_base(ancestor, descendant) {
+        Ok(Some(base)) => Ok(base.detach() == ancestor),
+        Ok(None) => Ok(false),
+        Err(e) => Err(format!("cannot compute the merge base: {e}")),
+    }
+}
+
+/// The commits reachable from `end` and not from `base`, newest first (`git log base..end`).
+pub fn commits_in_range(
+    repo: &gix::Repository,
+    base: ObjectId,
+    end: ObjectId,
+) -> GitResult<Vec<CommitInfo>> {
+    use gix::revision::walk::Sorting;
+    use gix::traverse::commit::simple::CommitTimeOrder;
+    let walk = repo
+        .rev_walk([end])
+        .with_hidden([base])
+        .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
+        .all()
+        .map_err(|e| format!("cannot walk {base}..{end}: {e}"))?;
+    let mut out = Vec::new();
+    for info in walk {
+        let info = info.map_err(|e| format!("cannot walk {base}..{end}: {e}"))?;
+        let commit = repo
+            .find_commit(info.id)
+            .map_err(|e| format!("cannot read commit {}: {e}", info.id))?;
+        let subject = commit
+            .message_raw_sloppy()
+            .lines()
+            .next()
+            .map(|l| l.to_str_lossy().into_owned())
+            .unwrap_or_default();
+        let sha = info.id.to_string();
+        out.push(CommitInfo {
+            short: sha[..7.min(sha.len())].to_string(),
+            sha,
+            subject,
+        });
+    }
+    Ok(out)
+}
+
+/// How a path changed between two trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    Added,
+    Deleted,
+    Modified,
+    /// The object kind changed (file ↔ symlink).
+    TypeChanged,
+    /// Renamed, with git's similarity index (0–100).
+    Renamed(u32),
+}
+
+impl Status {
+    /// The letter (and score) `git diff --name-status` prints.
+    pub fn code(&self) -> String {
+        match self {
+            Status::Added => "A".into(),
+            Status::Deleted => "D".into(),
+            Status::Modified => "M".into(),
+            Status::TypeChanged => "T".into(),
+            Status::Renamed(score) => format!("R{score:03}"),
+        }
+    }
+}
+
+/// One changed file.
+#[derive(Debug, Clone)]
+pub struct FileChange {
+    pub status: Status,
+    /// The path before (equal to `path` unless renamed).
+    pub old_path: String,
+    pub path: String,
+    pub old_id: ObjectId,
+    pub new_id: ObjectId,
+    pub old_mode: u32,
+    pub new_mode: u32,
+}
+
+/// Caches for reading many blobs: a delta-base cache like git's default (`core.deltaBaseCacheLimit`,
+/// 96 MiB), so each version along a delta chain is not rebuilt from its base again, and an object
+/// cache for blobs read twice (rename scoring, then line counts).
+pub fn tune_for_diffs(repo: &mut gix::Repository) {
+    repo.object_cache_size_if_unset(16 << 20);
+    repo.objects.set_pack_cache(|| {
+        Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
+            96 << 20,
+        ))
+    });
+}
+
+/// The line-count cache of this repository (see [`linecache`]), or none when `enabled` is false.
+pub fn line_count_cache(repo: &gix::Repository, enabled: bool) -> linecache::LineCountCache {
+    if !enabled {
+        return linecache::LineCountCache::disabled();
+    }
+    let algorithm = repo
+        .config_snapshot()
+        .string("diff.algorithm")
+        .map_or_else(|| "myers".to_string(), |a| a.to_string().to_lowercase());
+    linecache::LineCountCache::open(repo, &algorithm)
+}
+
+/// The blob pipeline (attributes, binary detection, conversion) shared by every step of one diff:
+/// creating it reads the index and the attributes, so it is made once.
+///
+/// `.gitattributes` come from the work tree, as `git diff` takes them; gix's default would map
+/// them through the index, whose loading (and checksum) costs more than a small diff.
+pub fn blob_cache(repo: &gix::Repository) -> GitResult<gix::diff::blob::Platform> {
+    use gix::worktree::stack::state::attributes::Source;
+    let failed = |e: gix::Error| format!("cannot prepare the blob diff: {e}");
+    let no_index = gix::index::State::new(repo.object_hash());
+    let source = if repo.workdir().is_some() {
+        Source::WorktreeThenIdMapping
+    } else {
+        Source::IdMapping
+    };
+    let attributes = repo
+        .attributes_only(&no_index, source)
+        .map_err(failed)?
+        .detach();
+    gix::diff::resource_cache(
+        repo,
+        gix::diff::blob::pipeline::Mode::ToGit,
+        attributes,
+        gix::diff::blob::pipeline::WorktreeRoots::default(),
+    )
+    .map_err(failed)
+}
+
+/// The file-level changes from `old` to `new` (commits), renames detected when asked, sorted as
+/// git sorts them (by path).
+pub fn tree_changes(
+    repo: &gix::Repository,
+    cache: &mut gix::diff::blob::Platform,
+    old: ObjectId,
+    new: ObjectId,
+    renames: bool,
+) -> GitResult<Vec<FileChange>> {
+    let tree_of = |id: ObjectId| {
+        repo.find_commit(id)
+            .and_then(|c| c.tree())
+            .map_err(|e| format!("cannot read the tree of {id}: {e}"))
+    };
+    let (old_tree, new_tree) = (tree_of(old)?, tree_of(new)?);
+    let mut options =
+        gix::diff::Options::default().with_rewrites(renames.then(gix::diff::Rewrites::default));
+    options.track_path();
+    let mut changes = Vec::new();
+    gix::diff::tree_with_rewrites(
+        gix::objs::TreeRefIter::from_bytes(&old_tree.data, old_tree.id.kind()),
+        gix::objs::TreeRefIter::from_bytes(&new_tree.data, new_tree.id.kind()),
+        cache,
+        &mut Default::default(),
+        &repo.objects,
+        |change: gix::diff::tree_with_rewrites::ChangeRef<'_>| {
+            changes.push(change.into_owned());
+            Ok(std::ops::ControlFlow::Continue(()))
+        },
+        options.into(),
+    )
+    .map_err(|e| format!("cannot diff {old}..{new}: {e:?}"))?;
+    let mut out = Vec::new();
+    let null = ObjectId::null(repo.object_hash());
+    for change in changes {
+        use gix::object::tree::diff::ChangeDetached as C;
+        let file = match change {
+            C::Addition {
+                location,
+                entry_mode,
+                id,
+                ..
+            } if !entry_mode.is_tree() => FileChange {
+                status: Status::Added,
+                old_path: location.to_string(),
+                path: location.to_string(),
+                old_id: null,
+                new_id: id,
+                old_mode: 0,
+                new_mode: entry_mode.value().into(),
+            },
+            C::Deletion {
+                location,
+                entry_mode,
+                id,
+                ..
+            } if !entry_mode.is_tree() => FileChange {
+                status: Status::Deleted,
+                old_path: location.to_string(),
+                path: location.to_string(),
+                old_id: id,
+                new_id: null,
+                old_mode: entry_mode.value().into(),
+                new_mode: 0,
+            },
+            C::Modification {
+                location,
+                previous_entry_mode,
+                previous_id,
+                entry_mode,
+                id,
+            } if !entry_mode.is_tree() => {
+                let type_changed = previous_entry_mode.kind() != entry_mode.kind()
+                    && (previous_entry_mode.is_link() || entry_mode.is_link());
+                FileChange {
+                    status: if type_changed {
+                        Status::TypeChanged
+                    } else {
+                        Status::Modified
+                    },
+                    old_path: location.to_string(),
+                    path: location.to_string(),
+                    old_id: previous_id,
+                    new_id: id,
+                    old_mode: previous_entry_mode.value().into(),
+                    new_mode: entry_mode.value().into(),
+                }
+            }
+            C::Rewrite {
+                source_location,
+                source_entry_mode,
+                source_id,
+                entry_mode,
+                id,
+                location,
+                copy: false,
+                ..
+            } if !entry_mode.is_tree() => FileChange {
+                status: Status::Renamed(0),
+                old_path: source_location.to_string(),
+                path: location.to_string(),
+                old_id: source_id,
+                new_id: id,
+                old_mode: source_entry_mode.value().into(),
+                new_mode: entry_mode.value().into(),
+            },
+            _ => continue,
+        };
+        out.push(file);
+    }
+    for change in &mut out {
+        if let Status::Renamed(score) = &mut change.status {
+            *score = if change.old_id == change.new_id {
+                100
+            } else {
+                let old = blob_bytes(repo, change.old_id)?;
+                let new = blob_bytes(repo, change.new_id)?;
+                similarity::similarity_index(&old, &new)
+            };
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// The object kind of a tree entry mode, for the blob pipeline.
+pub(crate) fn entry_kind(mode: u32) -> gix::object::tree::EntryKind {
+    if mode & 0o170000 == 0o120000 {
+        gix::object::tree::EntryKind::Link
+    } else if mode & 0o111 != 0 {
+        gix::object::tree::EntryKind::BlobExecutable
+    } else {
+        gix::object::tree::EntryKind::Blob
+    }
+}
+
+/// The size of a blob (0 for the null id of an absent side).
+pub fn blob_size(repo: &gix::Repository, id: ObjectId) -> GitResult<u64> {
+    if id.is_null() {
+        return Ok(0);
+    }
+    repo.find_header(id)
+        .map(|h| h.size())
+        .map_err(|e| format!("cannot read blob {id}: {e}"))
+}
+
+fn blob_bytes(repo: &gix::Repository, id: ObjectId) -> GitResult<Vec<u8>> {
+    repo.find_object(id)
+        .map(|o| o.data.clone())
+        .map_err(|e| format!("cannot read blob {id}: {e}"))
+}
+
+/// Lines added and removed in one file, or `None` when either side is binary.
+pub type LineCounts = Option<(u32, u32)>;
+
+/// Counts lines for each change with gix's blob pipeline (attributes, binary detection) and its
+/// built-in diff, the way `git diff --numstat` counts them.
+pub fn line_counts(
+    repo: &gix::Repository,
+    cache: &mut gix::diff::blob::Platform,
+    counted: &mut linecache::LineCountCache,
+    changes: &[FileChange],
+) -> GitResult<Vec<LineCounts>> {
+    use gix::diff::blob::platform::prepare_diff::Operation;
+    use gix::diff::blob::ResourceKind;
+    let mut out = Vec::with_capacity(changes.len());
+    for change in changes {
+        if let Some(counts) = counted.get(change.old_id, change.new_id) {
+            out.push(counts);
+            continue;
+        }
+        let kind = entry_kind;
+        let mut set = |id, mode, path: &str, side| {
+            cache
+                .set_resource(
+                    id,
+                    kind(mode),
+                    path.as_bytes().as_bstr(),
+                    side,
+                    &repo.objects,
+                )
+                .map_err(|e| format!("cannot read {path}: {e:?}"))
+        };
+        set(
+            change.old_id,
+            change.old_mode,
+            &change.old_path,
+            ResourceKind::OldOrSource,
+        )?;
+        set(
+            change.new_id,
+            change.new_mode,
+            &change.path,
+            ResourceKind::NewOrDestination,
+        )?;
+        let prepared = cache
+            .prepare_diff()
+            .map_err(|e| format!("cannot diff {}: {e:?}", change.path))?;
+        let counts = match prepared.operation {
+            Operation::InternalDiff { algorithm } => {
+                // Lines keep their terminators, as git compares them: a lost final newline or a
+                // CRLF turned LF is a changed line.
+                let input = gix::diff::blob::InternedInput::new(
+                    prepared.old.intern_source(),
+                    prepared.new.intern_source(),
+                );
+                let diff = gix::diff::blob::diff_with_slider_heuristics(algorithm, &input);
+                Some((diff.count_additions(), diff.count_removals()))
+            }
+            Operation::ExternalCommand { .. } | Operation::SourceOrDestinationIsBinary => None,
+        };
+        counted.insert(change.old_id, change.new_id, counts);
+        out.push(counts);
+    }
+    Ok(out)
+}
+
+/// A path as git prints it with `core.quotePath` (the default): in double quotes with C escapes
+/// (octal for bytes outside printable ASCII) when it holds a control character, a quote, a
+/// backslash, or, with `quote_non_ascii`, any non-ASCII byte; as is otherwise.
+pub fn quote_path(path: &str, quote_non_ascii: bool) -> String {
+    let needs =
+        |b: u8| b < 0x20 || b == 0x7f || b == b'"' || b == b'\\' || (quote_non_ascii && b >= 0x80);
+    if !path.bytes().any(needs) {
+        return path.to_string();
+    }
+    let mut out = String::from("\"");
+    for b in path.bytes() {
+        match b {
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b if needs(b) => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(char::from(b)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Keeps the changes under `paths`. As in git, whose rename detection sees only the paths it was
+/// given, a rename with one side outside them is a deletion or an addition of the side inside.
+pub fn limit_to_paths(
+    changes: Vec<FileChange>,
+    paths: &[String],
+    hash: gix::hash::Kind,
+) -> Vec<FileChange> {
+    let inside = |path: &str| paths.iter().any(|p| under(path, p));
+    let null = ObjectId::null(hash);
+    let mut kept = Vec::new();
+    for change in changes {
+        let (old_in, new_in) = (inside(&change.old_path), inside(&change.path));
+        match change.status {
+            Status::Renamed(_) if old_in != new_in => {
+                if old_in {
+                    kept.push(FileChange {
+                        status: Status::Deleted,
+                        path: change.old_path.clone(),
+                        new_id: null,
+                        new_mode: 0,
+                        ..change
+                    });
+                } else {
+                    kept.push(FileChange {
+                        status: Status::Added,
+                        old_path: change.path.clone(),
+                        old_id: null,
+                        old_mode: 0,
+                        ..change
+                    });
+                }
+            }
+            _ if old_in || new_in => kept.push(change),
+            _ => {}
+        }
+    }
+    kept.sort_by(|a, b| a.path.cmp(&b.path));
+    kept
+}
+
+fn under(path: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('/');
+    prefix.is_empty() || path == prefix || path.starts_with(&format!("{prefix}/"))
+}
+
+/// git's `core.quotePath` (default true): whether non-ASCII paths are quoted in its output.
+pub fn quotes_non_ascii(repo: &gix::Repository) -> bool {
+    repo.config_snapshot()
+        .boolean("core.quotePath")
+        .unwrap_or(true)
+}
+
+/// `spec` resolved and peeled to a commit, with git's wording for each failure.
+pub fn resolve_to_commit(repo: &gix::Repository, spec: &str) -> GitResult<ObjectId> {
+    let id = repo
+        .rev_parse_single(spec)
+        .map_err(|e| format!("cannot resolve {spec:?}: {e}"))?;
+    let commit = id
+        .object()
+        .and_then(|o| o.peel_to_commit())
+        .map_err(|e| format!("{spec:?} is not a commit: {e}"))?;
+    Ok(commit.id)
+}
+
+/// Who answers here: `user.email`, else the email git would give a commit's author
+/// (`GIT_AUTHOR_EMAIL`, `author.email`); `None` when neither is configured.
+pub fn user_email(repo: &gix::Repository) -> Option<String> {
+    config_string(repo, "user.email")
+        .or_else(|| Some(repo.author()?.ok()?.email.to_string()))
+        .filter(|email| !email.is_empty())
+}
+
+/// A string from the repository's configuration (`section.key`).
+pub fn config_string(repo: &gix::Repository, key: &str) -> Option<String> {
+    repo.config_snapshot().string(key).map(|s| s.to_string())
+}
+
+/// Every value of a multi-valued key of the repository's configuration, in order (`None` when
+/// the key is not set at all).
+pub fn config_strings(repo: &gix::Repository, key: &str) -> Option<Vec<String>> {
+    repo.config_snapshot()
+        .strings(key)
+        .map(|values| values.iter().map(|v| v.to_string()).collect())
+}
+
+/// A whole number from the repository's configuration, with git's `k`, `m` and `g` suffixes
+/// (`None` when unset or not a number).
+pub fn config_u64(repo: &gix::Repository, key: &str) -> Option<u64> {
+    let text = config_string(repo, key)?;
+    let text = text.trim();
+    let (digits, scale) = match text.char_indices().last()? {
+        (at, 'k' | 'K') => (&text[..at], 1u64 << 10),
+        (at, 'm' | 'M') => (&text[..at], 1 << 20),
+        (at, 'g' | 'G') => (&text[..at], 1 << 30),
+        _ => (text, 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(scale)
+}
+
+/// A boolean from the repository's configuration (`section.key`).
+pub fn config_bool(repo: &gix::Repository, key: &str) -> Option<bool> {
+    repo.config_snapshot().boolean(key)
+}
+
+/// `git <args>` in `dir`, its output captured: whether it succeeded, its stdout and its stderr
+/// (for a push or a fetch, whose transport gitoxide does not drive here).
+pub fn run_git_captured(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> std::io::Result<(bool, String, String)> {
+    let output = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()?;
+    Ok((
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    ))
+}
+
+/// The commit the last `git fetch` brought (the first line of `FETCH_HEAD`).
+pub fn fetched_tip(repo: &gix::Repository) -> Option<ObjectId> {
+    let bytes = ucg_store::read_file(repo.git_dir().join("FETCH_HEAD")).ok()?;
+    let hex: Vec<u8> = bytes
+        .iter()
+        .take_while(|b| b.is_ascii_hexdigit())
+        .copied()
+        .collect();
+    ObjectId::from_hex(&hex).ok()
+}

@@ -1,0 +1,104 @@
+//! Where artifacts are read from: the work tree, or the tree of a commit (`--rev REV`, read from
+//! git with no checkout). Readers ask for paths under the project root and get bytes back, the same
+//! way from either side.
+
+use super::tree::CommitTree;
+use super::Repository;
+use std::path::{Path, PathBuf};
+
+pub enum ArtifactSource<'r> {
+    /// Files on disk.
+    WorkTree,
+    /// The tree of a commit; paths are taken relative to `root`, the project root.
+    Commit {
+        tree: CommitTree<'r>,
+        root: PathBuf,
+        rev: String,
+    },
+}
+
+impl<'r> ArtifactSource<'r> {
+    /// The tree of `rev` (anything git rev-parse takes that names a commit).
+    pub fn at_rev(repo: &'r Repository, rev: &str, root: &Path) -> Result<Self, String> {
+        Ok(ArtifactSource::Commit {
+            tree: CommitTree::at_rev(repo, rev)?,
+            root: root.to_path_buf(),
+            rev: rev.to_string(),
+        })
+    }
+
+    /// Where reads come from, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            ArtifactSource::WorkTree => "the work tree".into(),
+            ArtifactSource::Commit { rev, .. } => format!("commit {rev}"),
+        }
+    }
+
+    fn relative<'p>(root: &Path, path: &'p Path) -> Option<&'p Path> {
+        path.strip_prefix(root).ok()
+    }
+
+    /// The bytes of a file, or `None` when it is absent or cannot be read (the posture of a
+    /// report: `n/a`). What gates uses [`ArtifactSource::read_checked`].
+    pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        self.read_checked(path).ok().flatten()
+    }
+
+    /// The bytes of a file, `Ok(None)` when it is absent, or why it cannot be read whole: a
+    /// directory, a FIFO, a device, a file over the cap, a permission refused.
+    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+        match self {
+            ArtifactSource::WorkTree => ucg_store::read_if_present(path).map_err(|e| e.to_string()),
+            ArtifactSource::Commit { tree, root, .. } => match Self::relative(root, path) {
+                Some(rel) => tree.read_checked(rel),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// Whether anything exists at `path` (a file, a directory, a link), as Python's `exists()`.
+    pub fn exists(&self, path: &Path) -> bool {
+        match self {
+            ArtifactSource::WorkTree => path.exists() || std::fs::symlink_metadata(path).is_ok(),
+            ArtifactSource::Commit { tree, root, .. } => {
+                Self::relative(root, path).is_some_and(|rel| tree.exists(rel))
+            }
+        }
+    }
+
+    /// Whether a directory exists at `path` (following symlinks in the work tree).
+    pub fn is_dir(&self, path: &Path) -> bool {
+        match self {
+            ArtifactSource::WorkTree => path.is_dir(),
+            ArtifactSource::Commit { tree, root, .. } => {
+                Self::relative(root, path).is_some_and(|rel| tree.is_dir(rel))
+            }
+        }
+    }
+
+    /// Whether a file exists there.
+    pub fn is_file(&self, path: &Path) -> bool {
+        match self {
+            ArtifactSource::WorkTree => path.is_file(),
+            ArtifactSource::Commit { .. } => self.read(path).is_some(),
+        }
+    }
+
+    /// The names in a directory (empty when it is absent).
+    pub fn list(&self, dir: &Path) -> Vec<String> {
+        match self {
+            ArtifactSource::WorkTree => std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .filter_map(|e| e.file_name().into_string().ok())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, dir)
+                .map(|rel| tree.list(rel))
+                .unwrap_or_default(),
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! A commit's tree read like a directory: the bytes of a file, whether a path exists or is a
+//! directory, a directory's names — the `--rev` side of the artifact readers, with no checkout.
+//!
+//! In a hook git runs while it receives a push (pre-receive), the pushed objects are not in the
+//! repository yet: git keeps them in a quarantine directory (`$GIT_QUARANTINE_PATH`) until every
+//! hook has accepted them, and tells its own children through `GIT_OBJECT_DIRECTORY`, which
+//! gitoxide does not read. The objects are looked up there first, then in the repository.
+
+use gix::objs::{Find, FindHeader};
+use gix::ObjectId;
+use std::path::Path;
+
+/// The environment variable git sets, in the hooks of a push it receives, to the directory the
+/// pushed objects wait in.
+const QUARANTINE: &str = "GIT_QUARANTINE_PATH";
+
+/// Where objects are found: a push's quarantine (when git runs us during one), then the
+/// repository.
+struct Objects<'r> {
+    repo: &'r gix::Repository,
+    /// Boxed: a store handle is large, and an artifact source without one stays small.
+    incoming: Option<Box<gix::odb::Handle>>,
+}
+
+impl<'r> Objects<'r> {
+    fn of(repo: &'r gix::Repository) -> Result<Self, String> {
+        let incoming = match std::env::var_os(QUARANTINE).filter(|dir| !dir.is_empty()) {
+            None => None,
+            Some(dir) => Some(Box::new(gix::odb::at(&dir, repo.object_hash()).map_err(
+                |e| {
+                    format!(
+                        "cannot open the pushed objects in {}: {e}",
+                        Path::new(&dir).display()
+                    )
+                },
+            )?)),
+        };
+        Ok(Objects { repo, incoming })
+    }
+
+    fn incoming_has(&self, id: &gix::oid) -> bool {
+        self.incoming
+            .as_ref()
+            .is_some_and(|incoming| gix::objs::Exists::exists(incoming, id))
+    }
+}
+
+impl Find for Objects<'_> {
+    fn try_find<'a>(
+        &self,
+        id: &gix::oid,
+        buffer: &'a mut Vec<u8>,
+    ) -> gix::Result<Option<gix::objs::Data<'a>>> {
+        match &self.incoming {
+            Some(incoming) if self.incoming_has(id) => incoming.try_find(id, buffer),
+            _ => self.repo.objects.try_find(id, buffer),
+        }
+    }
+}
+
+impl FindHeader for Objects<'_> {
+    fn try_header(&self, id: &gix::oid) -> gix::Result<Option<gix::objs::Header>> {
+        match &self.incoming {
+            Some(incoming) if self.incoming_has(id) => incoming.try_header(id),
+            _ => self.repo.objects.try_header(id),
+        }
+    }
+}
+
+/// The tree of one commit.
+pub struct CommitTree<'r> {
+    objects: Objects<'r>,
+    tree: ObjectId,
+}
+
+impl<'r> CommitTree<'r> {
+    /// The tree of `rev` (anything git rev-parse takes that names a commit; a full object id is
+    /// taken as it is, so that a commit still in a push's quarantine can be named).
+    pub fn at_rev(repo: &'r gix::Repository, rev: &str) -> Result<Self, String> {
+        let objects = Objects::of(repo)?;
+        let id = match ObjectId::from_hex(rev.as_bytes()) {
+            Ok(id) => id,
+            Err(_) => repo
+                .rev_parse_single(rev)
+                .map_err(|e| format!("cannot resolve {rev:?}: {e}"))?
+                .detach(),
+        };
+        let tree = commit_tree(&objects, id)
+            .map_err(|e| format!("{rev:?} does not name a commit: {e}"))?;
+        Ok(CommitTree { objects, tree })
+    }
+
+    /// The entry at `path` (`None` for the root, which has none, and for a path not there).
+    fn entry(&self, path: &Path) -> Result<Option<gix::objs::tree::Entry>, String> {
+        let mut buffer = Vec::new();
+        let Some(root) = self
+            .objects
+            .try_find(&self.tree, &mut buffer)
+            .map_err(|e| e.to_string())?
+        else {
+            return Err(format!("the tree {} is missing", self.tree));
+        };
+        let data = root.data.to_vec();
+        gix::objs::TreeRefIter::from_bytes(&data, self.objects.repo.object_hash())
+            .lookup_entry_by_path(&self.objects, &mut buffer, path)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The bytes of the blob at `path`, or `None` when there is none (or it is not a file).
+    pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        self.read_checked(path).ok().flatten()
+    }
+
+    /// The bytes of the blob at `path`, `Ok(None)` when nothing is there, or why it cannot be
+    /// read: a directory, a symlink or a submodule in its place, a blob over the artifact cap.
+    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+        let Some(entry) = self.entry(path)? else {
+            return Ok(None);
+        };
+        let mode = entry.mode;
+        if !mode.is_blob() {
+            let what = if mode.is_tree() {
+                "a directory"
+            } else if mode.is_link() {
+                "a symlink"
+            } else {
+                "a submodule"
+            };
+            return Err(format!("{what} in the commit, not a regular file"));
+        }
+        let cap = ucg_store::max_artifact_bytes();
+        let size = self
+            .objects
+            .try_header(&entry.oid)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("the blob {} is missing", entry.oid))?
+            .size;
+        if size > cap {
+            return Err(format!(
+                "larger than {cap} bytes, the limit on one artifact (git config ucg.maxArtifactBytes)"
+            ));
+        }
+        let mut buffer = Vec::new();
+        match self.objects.try_find(&entry.oid, &mut buffer) {
+            Ok(Some(blob)) => Ok(Some(blob.data.to_vec())),
+            Ok(None) => Err(format!("the blob {} is missing", entry.oid)),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Whether anything is at `path`.
+    pub fn exists(&self, path: &Path) -> bool {
+        self.entry(path).ok().flatten().is_some()
+    }
+
+    /// Whether a directory is at `path` (the empty path is the root).
+    pub fn is_dir(&self, path: &Path) -> bool {
+        if path.as_os_str().is_empty() {
+            return true;
+        }
+        self.entry(path)
+            .ok()
+            .flatten()
+            .is_some_and(|e| e.mode.is_tree())
+    }
+
+    /// The names in the directory at `path` (empty when there is none).
+    pub fn list(&self, path: &Path) -> Vec<String> {
+        let id = if path.as_os_str().is_empty() {
+            Some(self.tree)
+        } else {
+            self.entry(path)
+                .ok()
+                .flatten()
+                .filter(|e| e.mode.is_tree())
+                .map(|e| e.oid)
+        };
+        let mut buffer = Vec::new();
+        let Some(Ok(Some(tree))) = id.map(|id| self.objects.try_find(&id, &mut buffer)) else {
+            return Vec::new();
+        };
+        gix::objs::TreeRefIter::from_bytes(tree.data, tree.object_hash)
+            .flatten()
+            .map(|e| e.filename.to_string())
+            .collect()
+    }
+}
+
+/// The tree of the commit `id` names, through any annotated tags.
+fn commit_tree(objects: &Objects, mut id: ObjectId) -> Result<ObjectId, String> {
+    let mut buffer = Vec::new();
+    // A chain of tags longer than this is not one git makes.
+    for _ in 0..32 {
+        let object = objects
+            .try_find(&id, &mut buffer)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("the object {id} is missing"))?;
+        id = match object.kind {
+            gix::objs::Kind::Commit => {
+                return gix::objs::CommitRefIter::from_bytes(object.data, object.object_hash)
+                    .tree_id()
+                    .map_err(|e| e.to_string())
+            }
+            gix::objs::Kind::Tag => {
+                gix::objs::TagRefIter::from_bytes(object.data, object.object_hash)
+                    .target_id()
+                    .map_err(|e| e.to_string())?
+            }
+            kind => return Err(format!("it is a {kind}")),
+        };
+    }
+    Err("a chain of tags too long to follow".into())
+}
+
+/// A file of a commit's tree: its path from the tree's root ('/'-separated), whether git records
+/// it executable, and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeFile {
+    pub path: String,
+    pub executable: bool,
+    pub bytes: Vec<u8>,
+}
+
+impl<'r> CommitTree<'r> {
+    /// The tree of the commit `id`.
+    pub fn of_commit(repo: &'r gix::Repository, id: ObjectId) -> Result<Self, String> {
+        let objects = Objects::of(repo)?;
+        let tree =
+            commit_tree(&objects, id).map_err(|e| format!("cannot read commit {id}: {e}"))?;
+        Ok(CommitTree { objects, tree })
+    }
+
+    /// Every regular file at or below `path` (a file, or a directory walked whole), in tree order;
+    /// nothing when nothing is there. Symlinks and submodules are not files and are left out; a
+    /// blob over the artifact cap is an error.
+    pub fn files_below(&self, path: &Path) -> Result<Vec<TreeFile>, String> {
+        let prefix = path.to_string_lossy().replace('\\', "/");
+        let mut files = Vec::new();
+        let mut dirs = match prefix.is_empty() {
+            true => vec![(String::new(), self.tree)],
+            false => match self.entry(path)? {
+                None => return Ok(files),
+                Some(entry) if entry.mode.is_tree() => vec![(prefix, entry.oid)],
+                Some(entry) if entry.mode.is_blob() => {
+                    let bytes = self.read_checked(path)?.unwrap_or_default();
+                    files.push(TreeFile {
+                        path: prefix,
+                        executable: entry.mode.is_executable(),
+                        bytes,
+                    });
+                    return Ok(files);
+                }
+                Some(_) => return Ok(files),
+            },
+        };
+        while let Some((dir, id)) = dirs.pop() {
+            let mut buffer = Vec::new();
+            let tree = self
+                .objects
+                .try_find(&id, &mut buffer)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("the tree {id} is missing"))?;
+            let entries: Vec<(String, gix::objs::tree::EntryMode, ObjectId)> =
+                gix::objs::TreeRefIter::from_bytes(tree.data, tree.object_hash)
+                    .map(|entry| {
+                        entry
+                            .map(|e| (e.filename.to_string(), e.mode, e.oid.to_owned()))
+                            .map_err(|e| e.to_string())
+                    })
+                    .collect::<Result<_, String>>()?;
+            for (name, mode, oid) in entries {
+                let full = match dir.is_empty() {
+                    true => name,
+                    false => format!("{dir}/{name}"),
+                };
+                if mode.is_tree() {
+                    dirs.push((full, oid));
+                } else if mode.is_blob() {
+                    let bytes = self.read_checked(Path::new(&full))?.unwrap_or_default();
+                    files.push(TreeFile {
+                        path: full,
+                        executable: mode.is_executable(),
+                        bytes,
+                    });
+                }
+            }
+        }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
+    }
+}

@@ -1,0 +1,572 @@
+//! The writes of the lesson ledger (docs/formats/lesson.md B.4–B.8): appending validated lessons
+//! (every line checked before any is written), invalidation markers, the retroactive lesson with
+//! its Jaccard supersession, and the reactive reset loop with its contract edit checked by
+//! re-parsing. Each returns the JSON line DG-Anvil's CLI prints, or its refusal; warnings for the
+//! operator go to `warn`.
+
+use super::entry::{self, LessonError};
+use super::js::{self, JsObject, JsString, JsValue};
+use super::ledger::{self, Paths};
+use super::{anvil_yaml, contract, state};
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+/// What a command prints on success, or its refusal.
+pub type Outcome = std::result::Result<JsValue, LessonError>;
+
+/// What `lesson reset` is given.
+pub struct ResetRequest<'a> {
+    /// The task's id in the state file.
+    pub task: &'a str,
+    /// Anvil's state file.
+    pub state: &'a Path,
+    /// The task's contract.
+    pub contract: &'a Path,
+    /// What the contract failed to constrain.
+    pub gap: &'a str,
+    /// What the failed check showed (default: the failing criteria of `verify_result`).
+    pub evidence: Option<&'a str>,
+    /// The counter-example the next attempt must honour.
+    pub remediation: &'a str,
+    /// Anvil's verify-result.json, for the evidence.
+    pub verify_result: Option<&'a Path>,
+    /// The lesson's pattern words (none: the lesson has no `pattern`).
+    pub pattern: &'a [String],
+}
+
+pub fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> LessonError {
+    LessonError::new(
+        "E_IO",
+        format!("{what} {}: {e}", path.display()),
+        entry::details([("path", Some(JsValue::str(&path.to_string_lossy())))]),
+    )
+}
+
+/// A file the reference could not read, as Node reports it: the errno's name as the code
+/// (`ENOENT`, `EISDIR`…), its words, `details` null.
+pub fn node_read_error(path: &Path, e: &std::io::Error) -> LessonError {
+    let (code, words) = match e.raw_os_error() {
+        Some(libc::ENOENT) => ("ENOENT", "no such file or directory"),
+        Some(libc::EACCES) => ("EACCES", "permission denied"),
+        Some(libc::EISDIR) => {
+            return LessonError::new(
+                "EISDIR",
+                "EISDIR: illegal operation on a directory, read",
+                JsValue::Null,
+            )
+        }
+        Some(libc::ENOTDIR) => ("ENOTDIR", "not a directory"),
+        Some(libc::ELOOP) => ("ELOOP", "too many symbolic links encountered"),
+        Some(libc::ENAMETOOLONG) => ("ENAMETOOLONG", "name too long"),
+        _ => return io_error("cannot read", path, e),
+    };
+    LessonError::new(
+        code,
+        format!("{code}: {words}, open '{}'", path.display()),
+        JsValue::Null,
+    )
+}
+
+/// The warnings an append leaves for the operator: an index left behind, then a torn tail cut.
+fn report_append(paths: &Paths, appended: &ledger::Appended, warn: &mut dyn FnMut(String)) {
+    if let Some(warning) = &appended.index_warning {
+        warn(warning.clone());
+    }
+    if let Some(bytes) = appended.truncated {
+        warn(format!(
+            "warning: {}: its last line was torn (no newline, {bytes} bytes): cut off before appending",
+            paths.ledger.display()
+        ));
+    }
+}
+
+/// The lines of an input file as the reference keeps them: split on `\r?\n`, the ones `trim`
+/// leaves empty dropped; each with its physical (1-based) number.
+fn input_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+        .filter(|(_, line)| !JsString::from(js::decode(line).as_ref()).is_blank())
+}
+
+/// Validates every line of `bytes` (a JSONL of lessons) as the reference does and appends them
+/// all, or none.
+pub fn append(paths: &Paths, bytes: &[u8], warn: &mut dyn FnMut(String)) -> Outcome {
+    // Every line is checked before any is written (the reference keeps the earlier lines of a
+    // file whose later line fails).
+    let mut entries = Vec::new();
+    for (number, line) in input_lines(bytes) {
+        let with_line = |mut e: LessonError| {
+            e.details_mut().set("line", JsValue::Number(number as f64));
+            e
+        };
+        // Bytes that are not UTF-8 are refused (the reference would store U+FFFD in their place).
+        let text = std::str::from_utf8(line).map_err(|e| {
+            with_line(LessonError::new(
+                "E_IO",
+                format!("invalid JSON: invalid unicode (the line is not UTF-8: {e})"),
+                JsValue::Null,
+            ))
+        })?;
+        let value = js::parse(text).map_err(|e| {
+            with_line(LessonError::new(
+                "E_IO",
+                format!("invalid JSON: {e}"),
+                JsValue::Null,
+            ))
+        })?;
+        let entry = entry::validate(&value).map_err(with_line)?.clone();
+        entries.push(entry);
+    }
+    if entries.is_empty() {
+        return Ok(ok_doc([("appended", JsValue::Array(Vec::new()))]));
+    }
+    let appended = ledger::append(paths, &entries)?;
+    report_append(paths, &appended, warn);
+    Ok(ok_doc([(
+        "appended",
+        JsValue::Array(appended.ids.iter().map(|id| JsValue::str(id)).collect()),
+    )]))
+}
+
+/// `{"ok": true, …}`.
+fn ok_doc<'a>(pairs: impl IntoIterator<Item = (&'a str, JsValue)>) -> JsValue {
+    let mut doc = JsObject::new();
+    doc.set("ok", JsValue::Bool(true));
+    for (k, v) in pairs {
+        doc.set(k, v);
+    }
+    JsValue::Object(doc)
+}
+
+/// The ledger's lines as the writers' look-ups read them (`split(/\r?\n/).filter(Boolean)`, each
+/// `JSON.parse`d): the values that parse, in order. A torn last line is skipped with a warning.
+fn parsed_lines(
+    paths: &Paths,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<Option<Vec<JsValue>>, LessonError> {
+    let bytes = match ucg_store::read_if_present(&paths.ledger) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
+    };
+    let (lines, torn) = ledger::lines(&bytes);
+    if let Some(line) = torn {
+        warn(format!(
+            "warning: {}:{line}: torn last line (no newline), skipped",
+            paths.ledger.display()
+        ));
+    }
+    Ok(Some(
+        lines.into_iter().filter_map(|l| l.parsed.ok()).collect(),
+    ))
+}
+
+/// The ledger's lessons that parse as objects, with a warning for each line that does not.
+pub fn readable_lessons(
+    paths: &Paths,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<Vec<JsObject>, LessonError> {
+    let bytes = match ucg_store::read_if_present(&paths.ledger) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(Vec::new()),
+        Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
+    };
+    let (lines, torn) = ledger::lines(&bytes);
+    if let Some(line) = torn {
+        warn(format!(
+            "warning: {}:{line}: torn last line (no newline), skipped",
+            paths.ledger.display()
+        ));
+    }
+    let mut lessons = Vec::with_capacity(lines.len());
+    for line in lines {
+        match line.parsed {
+            Ok(JsValue::Object(entry)) => lessons.push(entry),
+            Ok(_) => warn(format!(
+                "warning: {}:{}: not a JSON object, skipped",
+                paths.ledger.display(),
+                line.number
+            )),
+            Err(e) => warn(format!(
+                "warning: {}:{}: malformed line skipped ({e})",
+                paths.ledger.display(),
+                line.number
+            )),
+        }
+    }
+    Ok(lessons)
+}
+
+fn invalid(message: &str, pairs: Vec<(&str, Option<JsValue>)>) -> LessonError {
+    LessonError::new("E_INVALID_LESSON", message, entry::details(pairs))
+}
+
+/// The ledger's path as the reference names it in `details`.
+fn ledger_path(paths: &Paths) -> JsValue {
+    JsValue::str(&paths.ledger.to_string_lossy())
+}
+
+pub fn invalidate(
+    paths: &Paths,
+    lesson_id: &str,
+    reason: &str,
+    warn: &mut dyn FnMut(String),
+) -> Outcome {
+    if lesson_id.is_empty() {
+        return Err(invalid(
+            "invalidate requires a lesson id",
+            vec![("rule", Some(JsValue::str("missing_lesson_id")))],
+        ));
+    }
+    if !["revert", "stale", "wrong"].contains(&reason) {
+        return Err(invalid(
+            "invalidate reason must be one of: revert, stale, wrong",
+            vec![("received", Some(JsValue::str(reason)))],
+        ));
+    }
+    let Some(lines) = parsed_lines(paths, warn)? else {
+        return Err(invalid(
+            "ledger file missing",
+            vec![("ledgerPath", Some(ledger_path(paths)))],
+        ));
+    };
+    let wanted = JsString::from(lesson_id);
+    let found = lines
+        .iter()
+        .find(|e| e.truthy() && e.get("id").and_then(JsValue::as_js_str) == Some(&wanted));
+    let Some(target) = found else {
+        return Err(invalid(
+            &format!("lesson not found: {lesson_id}"),
+            vec![("lessonId", Some(JsValue::str(lesson_id)))],
+        ));
+    };
+    let marker_id = entry::new_id();
+    let mut marker = JsObject::new();
+    let text = |s: String| JsValue::String(JsString::from(s));
+    marker.set("anvil_ledger_entry_version", JsValue::Number(1.0));
+    marker.set("id", JsValue::str(&marker_id));
+    marker.set("created", text(entry::today()));
+    marker.set("invalidates", JsValue::str(lesson_id));
+    marker.set("invalidation_reason", JsValue::str(reason));
+    marker.set(
+        "contract_gap",
+        text(format!("invalidation marker for {lesson_id}")),
+    );
+    marker.set("evidence", text(format!("reason: {reason}")));
+    marker.set(
+        "remediation",
+        text(format!(
+            "prior lesson {lesson_id} is invalidated ({reason}); future queries should skip it"
+        )),
+    );
+    marker.set(
+        "tags",
+        JsValue::Array(vec![JsValue::str("invalidation"), JsValue::str(reason)]),
+    );
+    if let Some(pattern @ JsValue::Array(_)) = target.get("pattern") {
+        marker.set("pattern", pattern.clone());
+    }
+    let appended = ledger::append(paths, &[marker])?;
+    report_append(paths, &appended, warn);
+    Ok(ok_doc([
+        ("invalidated", JsValue::str(lesson_id)),
+        ("marker_id", JsValue::str(&marker_id)),
+    ]))
+}
+
+/// A contract's text; one that is not UTF-8 is refused as DG-Anvil's loader refuses it.
+fn contract_text(bytes: Vec<u8>) -> std::result::Result<String, LessonError> {
+    String::from_utf8(bytes).map_err(|_| {
+        LessonError::new(
+            "E_INVALID_CONTRACT",
+            "contract is not UTF-8",
+            entry::details([("rule", Some(JsValue::str("not_utf8")))]),
+        )
+    })
+}
+
+fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml), LessonError> {
+    let bytes = ucg_store::read_file(path).map_err(|e| io_error("cannot read", path, e))?;
+    let text = contract_text(bytes)?;
+    let doc = contract::parse(&text)?;
+    Ok((text, doc))
+}
+
+/// The supersession reason DG-Anvil writes.
+const SUPERSEDES_REASON: &str =
+    "retroactive lesson consolidates near-duplicate (Jaccard >= 0.7) prior lessons on same contract_gap";
+
+/// `anvil ledger retroactive`: the contract loaded and validated as the reference's loader does,
+/// its checks in its order, the lesson built as it builds it, near-duplicates superseded.
+pub fn retro(
+    paths: &Paths,
+    contract_path: &Path,
+    criterion: &str,
+    gap_note: &str,
+    patterns: Option<&str>,
+    warn: &mut dyn FnMut(String),
+) -> Outcome {
+    let bytes =
+        ucg_store::read_file(contract_path).map_err(|e| node_read_error(contract_path, &e))?;
+    let text = contract_text(bytes)?;
+    let doc = anvil_yaml::front_matter(&text)?;
+    let contract = anvil_yaml::validate(&doc)?;
+    let intent = contract
+        .get("source_intent")
+        .and_then(JsValue::as_js_str)
+        .cloned()
+        .unwrap_or_default();
+    let given: Vec<JsValue> = match patterns {
+        Some(list) => list.split(',').map(JsValue::str).collect(),
+        None => intent
+            .to_lossy()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .map(JsValue::str)
+            .collect(),
+    };
+    let gap = JsString::from(gap_note);
+    if gap.is_blank() {
+        return Err(LessonError::new(
+            "E_NULL_LESSON",
+            "retroactive: confirmed_gap_note required and non-empty",
+            entry::details([("field", Some(JsValue::str("confirmed_gap_note")))]),
+        ));
+    }
+    if criterion.is_empty() {
+        return Err(invalid(
+            "retroactive: criterion_id required",
+            vec![("rule", Some(JsValue::str("missing_criterion_id")))],
+        ));
+    }
+    let criteria = match contract.get("criteria") {
+        Some(JsValue::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    let wanted = JsString::from(criterion);
+    let Some(found) = criteria
+        .iter()
+        .find(|c| c.get("id").and_then(JsValue::as_js_str) == Some(&wanted))
+    else {
+        return Err(invalid(
+            "retroactive: criterion_id not found in contract",
+            vec![
+                ("rule", Some(JsValue::str("unknown_criterion_id"))),
+                ("criterionId", Some(JsValue::str(criterion))),
+            ],
+        ));
+    };
+    if intent.is_blank() {
+        return Err(LessonError::new(
+            "E_NULL_LESSON",
+            "retroactive: source_intent required",
+            entry::details([("field", Some(JsValue::str("source_intent")))]),
+        ));
+    }
+    let pattern = entry::normalize_patterns(&given);
+    let mut tags = pattern.clone();
+    for tag in ["shipped_gap", "post_hoc"] {
+        if !tags.iter().any(|t| t == tag) {
+            tags.push(tag.to_string());
+        }
+    }
+    let gap = gap.trim();
+    let mut evidence = JsString::from(format!(
+        "retroactive: criterion {criterion} passed after post-ship fix (source_intent: "
+    ));
+    evidence.push_js(&intent.trim().slice_units(200));
+    evidence.push_str(")");
+    // Near-duplicates (Jaccard ≥ 0.7, inclusive) among the lines that parse and have a truthy
+    // gap, most similar first, file order on ties, at most 3.
+    let gap_tokens = entry::tokens(&gap);
+    let mut similar: Vec<(f64, JsValue)> = Vec::new();
+    for line in parsed_lines(paths, warn)?.unwrap_or_default() {
+        // A `null` line, on which the reference throws, has no gap.
+        let Some(old_gap) = line.get("contract_gap").filter(|g| g.truthy()) else {
+            continue;
+        };
+        let s = entry::jaccard_tokens(&gap_tokens, &entry::value_tokens(Some(old_gap)));
+        if s >= 0.7 {
+            // `s.id`: undefined (written `null` in the list) when the line has none.
+            similar.push((s, line.get("id").cloned().unwrap_or(JsValue::Null)));
+        }
+    }
+    similar.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let id = entry::new_id();
+    let mut lesson = JsObject::new();
+    lesson.set("anvil_ledger_entry_version", JsValue::Number(1.0));
+    lesson.set("id", JsValue::str(&id));
+    lesson.set("created", JsValue::String(JsString::from(entry::today())));
+    lesson.set("contract_gap", JsValue::String(gap));
+    lesson.set("evidence", JsValue::String(evidence));
+    lesson.set(
+        "remediation",
+        found.get("statement").cloned().unwrap_or(JsValue::Null),
+    );
+    let strings = |list: &[String]| JsValue::Array(list.iter().map(|t| JsValue::str(t)).collect());
+    lesson.set("pattern", strings(&pattern));
+    lesson.set("tags", strings(&tags));
+    lesson.set("source_criterion_id", JsValue::str(criterion));
+    if !similar.is_empty() {
+        let ids: Vec<JsValue> = similar.into_iter().take(3).map(|(_, id)| id).collect();
+        lesson.set("supersedes", JsValue::Array(ids));
+        lesson.set("supersedes_reason", JsValue::str(SUPERSEDES_REASON));
+    }
+    let validated = entry::validate(&JsValue::Object(lesson))?.clone();
+    let appended = ledger::append(paths, &[validated])?;
+    report_append(paths, &appended, warn);
+    let mut result = JsObject::new();
+    result.set("appended", JsValue::Bool(true));
+    result.set("id", JsValue::str(&id));
+    result.set("ledgerPath", ledger_path(paths));
+    Ok(ok_doc([("lesson", JsValue::Object(result))]))
+}
+
+/// The failing criteria of a verify-result.json: `C1 substantive: <evidence>` each.
+fn failing_criteria(path: &Path) -> std::result::Result<String, LessonError> {
+    let bytes = std::fs::read(path).map_err(|e| io_error("cannot read", path, e))?;
+    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        LessonError::new(
+            "E_VERIFY",
+            format!("verify result is not JSON: {e}"),
+            json!({"path": path.to_string_lossy()}),
+        )
+    })?;
+    let mut failures = Vec::new();
+    for criterion in doc["criteria"].as_array().into_iter().flatten() {
+        if criterion["allGreen"] == true {
+            continue;
+        }
+        let id = criterion["id"].as_str().unwrap_or("?");
+        let level = ["exists", "substantive", "wired", "functional"]
+            .into_iter()
+            .find_map(|level| {
+                let result = &criterion["levels"][level];
+                (result["status"].as_str().is_some_and(|s| s != "pass")).then(|| {
+                    format!(
+                        "{id} {level}: {}",
+                        result["evidence"].as_str().unwrap_or("")
+                    )
+                })
+            });
+        failures.push(level.unwrap_or_else(|| format!("{id}: not green")));
+    }
+    Ok(failures.join("; "))
+}
+
+/// The directory a file lives in, resolved, for locking (one lock per distinct directory).
+fn dir_of(path: &Path) -> std::path::PathBuf {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)) -> Outcome {
+    let lock_error =
+        |e: ucg_store::StoreError| LessonError::new("E_IO", e.to_string(), Value::Null);
+    // The state, the contract and the ledger may share a directory: each distinct one is locked
+    // once, in path order (so concurrent resets cannot deadlock).
+    ledger::dir(paths)?;
+    let (state_dir, contract_dir, ledger_dir) = (
+        dir_of(request.state),
+        dir_of(request.contract),
+        dir_of(&paths.ledger),
+    );
+    let mut dirs = vec![state_dir.clone(), contract_dir.clone(), ledger_dir.clone()];
+    dirs.sort();
+    dirs.dedup();
+    let mut locks = Vec::new();
+    for dir in &dirs {
+        locks.push((dir.clone(), ucg_store::lock_dir(dir).map_err(lock_error)?));
+    }
+    let lock_of = |dir: &std::path::PathBuf| {
+        locks
+            .iter()
+            .find(|(d, _)| d == dir)
+            .map(|(_, lock)| lock)
+            .ok_or_else(|| {
+                LessonError::new("E_IO", "internal: a directory was not locked", Value::Null)
+            })
+    };
+    let state_bytes = ucg_store::read_file(request.state)
+        .map_err(|e| io_error("cannot read", request.state, e))?;
+    let mut task_state = state::parse(&state_bytes)?;
+    let (cap, count) = state::loop_numbers(state::task(&task_state, request.task)?);
+    let (contract_text, contract_doc) = read_contract(request.contract)?;
+    contract::check_counter_examples(&contract_doc)?;
+    let evidence = match (&request.evidence, &request.verify_result) {
+        (Some(evidence), _) => evidence.to_string(),
+        (None, Some(path)) => failing_criteria(path)?,
+        (None, None) => String::new(),
+    };
+    let id = entry::new_id();
+    let mut entry = Map::new();
+    for (key, value) in [
+        ("anvil_ledger_entry_version", json!(1)),
+        ("id", json!(id)),
+        ("created", json!(entry::today())),
+        ("task_id", json!(request.task)),
+        ("contract_gap", json!(request.gap)),
+        ("evidence", json!(evidence)),
+        ("remediation", json!(request.remediation)),
+    ] {
+        entry.insert(key.into(), value);
+    }
+    if !request.pattern.is_empty() {
+        entry.insert("pattern".into(), json!(request.pattern));
+    }
+    if let Some(contract_id) = contract::str_at(&contract_doc, "id") {
+        entry.insert("source_contract_id".into(), json!(contract_id));
+    }
+    let write_state = |task_state: &Map<String, Value>| -> std::result::Result<(), LessonError> {
+        ucg_store::write_atomic(
+            lock_of(&state_dir)?,
+            request.state,
+            &state::to_bytes(task_state),
+        )
+        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))
+    };
+    let escalate = |task_state: &mut Map<String, Value>| -> std::result::Result<(), LessonError> {
+        if let Some(task) = state::task_mut(task_state, request.task) {
+            task.insert("status".into(), json!("escalated"));
+        }
+        write_state(task_state)
+    };
+    let entry = JsValue::from(Value::Object(entry));
+    let validated = match entry::validate(&entry) {
+        Ok(validated) => validated.clone(),
+        Err(error) => {
+            // A null lesson is no lesson: nothing is appended, the task escalates.
+            if error.code == "E_NULL_LESSON" {
+                escalate(&mut task_state)?;
+            }
+            return Err(error);
+        }
+    };
+    if count >= cap {
+        escalate(&mut task_state)?;
+        return Ok(
+            json!({"appended": false, "id": null, "loop_count": count, "status": "escalated"})
+                .into(),
+        );
+    }
+    // Checked before anything is written: the contract edit must be possible.
+    let edited = contract::add_counter_example(&contract_text, &id, request.remediation)?;
+    let appended = ledger::append_locked(paths, &[validated], lock_of(&ledger_dir)?)?;
+    report_append(paths, &appended, warn);
+    ucg_store::write_atomic(lock_of(&contract_dir)?, request.contract, edited.as_bytes())
+        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?;
+    let loop_count = count + 1;
+    let status = "queued";
+    if let Some(task) = state::task_mut(&mut task_state, request.task) {
+        task.insert("loop_count".into(), json!(loop_count));
+        task.insert("last_lesson_id".into(), json!(id));
+        task.insert("status".into(), json!(status));
+    }
+    write_state(&task_state)?;
+    Ok(json!({"appended": true, "id": id, "loop_count": loop_count, "status": status}).into())
+}

@@ -1,0 +1,1114 @@
+//! `IMPL/.decisions.json`, the operator's answers (docs/formats/ucg.md §1.2). Pure functions over bytes.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::ops::Range;
+use ucg_store::pyjson::{self, Object, Reader, Value};
+
+/// The answers file's name inside the implementation-artifacts directory.
+pub const DECISIONS_FILE: &str = ".decisions.json";
+
+/// A set of decision ids.
+pub type IdSet = HashSet<String, foldhash::fast::RandomState>;
+
+/// A set of decision ids borrowed from the document that holds them.
+pub type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
+
+/// The ids closed by the answers file, as the registry writer reads them: entries that are objects
+/// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,
+/// unreadable or malformed file closes nothing, so every RED stands.
+pub fn closed_ids(bytes: Option<&[u8]>) -> IdSet {
+    closing_ids(bytes)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// The ids of [`closed_ids`], in file order (repeats included), borrowed from `bytes` where they
+/// hold no escape.
+///
+/// The file can hold a whole project's history of answers, and only the ids of closing entries
+/// matter, so it is scanned, not parsed: nothing is built for the rest. Every byte is still
+/// checked, and a document is accepted or refused exactly as `pyjson` (Python's `json.loads`)
+/// would — a refused one closes nothing.
+pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
+    bytes
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(|text| Scanner::new(text, false).document())
+        .unwrap_or_default()
+}
+
+/// The ids of [`closing_ids`], read from `reader` a window of about `window` bytes at a time —
+/// the same ids, in the same order, accepted or refused with the same grammar — without keeping
+/// the file: a project's answers file can be ten megabytes, which read whole are ten megabytes
+/// of fresh memory the kernel must clear and map first (the registry writer's slowest step).
+/// A read error closes nothing, as an unreadable file does.
+/// `size` is the file's size as far as it is known (what the ids can take at most, reserved
+/// once: the ids of a large file copied over as their list grew were a fifth of the scan).
+pub fn closing_ids_read(reader: impl std::io::Read, window: usize, size: u64) -> ClosingIds {
+    let size = usize::try_from(size).unwrap_or(0);
+    // An id is shorter than its entry, and a closing entry is at least 26 bytes.
+    let mut ids = ClosingIds {
+        text: String::with_capacity(size),
+        ends: Vec::with_capacity(size / 26),
+    };
+    match Stream::new(reader, window).document(&mut ids) {
+        Ok(true) => ids,
+        Ok(false) | Err(_) => ClosingIds::default(),
+    }
+}
+
+/// Closing ids, copied one after the other into one string.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ClosingIds {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl ClosingIds {
+    /// In file order, repeats included.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, id: &str) {
+        self.text.push_str(id);
+        self.ends.push(self.text.len());
+    }
+
+    /// How many there are, to go back to when a step is tried again.
+    fn mark(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn back_to(&mut self, mark: usize) {
+        self.ends.truncate(mark);
+        self.text.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+
+    fn clear(&mut self) {
+        self.back_to(0);
+    }
+}
+
+/// Where [`Stream`] is in the document: each step reads from here to the next byte that ends
+/// one (a `{`, `:`, `,`, `]` or `}`), so that whether it holds never depends on bytes after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Before the top-level value.
+    Open,
+    /// After the top-level `{`.
+    FirstMember,
+    /// After a `,` between members.
+    Member,
+    /// After a key and its `:`; whether the key is `decisions`.
+    Value { decisions: bool },
+    /// After the `[` of the `decisions` list.
+    FirstEntry,
+    /// After a `,` between entries.
+    Entry,
+    /// After the top-level `}`: only whitespace may follow.
+    Tail,
+}
+
+/// [`Scanner`] run over a file a window at a time. A step that fails is tried again with more
+/// of the file in the window (the window grows when the step alone fills it), and fails for
+/// good only once the window holds the rest of the file: so every step ends exactly where the
+/// whole-text scanner's would, and fails exactly where it would.
+struct Stream<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Where the next step starts.
+    start: usize,
+    /// How much of `buf` holds the file.
+    end: usize,
+    /// The window holds the rest of the file.
+    eof: bool,
+}
+
+/// The outcome of a step.
+enum Went {
+    To(Step),
+    /// The document closes nothing, whatever follows (not an object: as [`Scanner::document`]).
+    Nowhere,
+}
+
+impl<R: std::io::Read> Stream<R> {
+    fn new(reader: R, window: usize) -> Self {
+        Stream {
+            reader,
+            buf: vec![0; window.max(4)],
+            start: 0,
+            end: 0,
+            eof: false,
+        }
+    }
+
+    /// Keeps what is left of the window, reads more of the file after it (the window doubles
+    /// when what is left fills it).
+    fn more(&mut self) -> std::io::Result<()> {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        if self.end == self.buf.len() {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        while self.end < self.buf.len() {
+            match self.reader.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Walks the document, collecting into `ids`: `false` when it closes nothing (not a document
+    /// Python reads, or not an object).
+    fn document(&mut self, ids: &mut ClosingIds) -> std::io::Result<bool> {
+        let mut step = Step::Open;
+        loop {
+            self.more()?;
+            // Text up to the last whole character; a byte that is no UTF-8 refuses the file, as
+            // Python's decoding of the whole file does.
+            let text = match std::str::from_utf8(&self.buf[..self.end]) {
+                Ok(text) => text,
+                Err(e) if e.error_len().is_none() && !self.eof => {
+                    match std::str::from_utf8(&self.buf[..e.valid_up_to()]) {
+                        Ok(text) => text,
+                        Err(_) => return Ok(false),
+                    }
+                }
+                Err(_) => return Ok(false),
+            };
+            if step == Step::Open && text.starts_with('\u{feff}') {
+                return Ok(false);
+            }
+            let mut scanner = Scanner::new(text, false);
+            scanner.pos = self.start;
+            loop {
+                if step == Step::Tail {
+                    // Only whitespace may follow, which need not stay in the window.
+                    scanner.ws();
+                    if scanner.pos < text.len() {
+                        return Ok(false);
+                    }
+                    if self.eof {
+                        return Ok(true);
+                    }
+                    self.start = scanner.pos;
+                    break;
+                }
+                let (at, mark) = (scanner.pos, ids.mark());
+                match scanner.step(step, ids) {
+                    Some(Went::To(next)) => step = next,
+                    Some(Went::Nowhere) => return Ok(false),
+                    None if self.eof => return Ok(false),
+                    None => {
+                        // Not within this window: again with more of the file.
+                        ids.back_to(mark);
+                        self.start = at;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
+/// the JSON text of its `answer` and `action` values (`None`: absent), and its `occurrence` when
+/// that is a string (the escalation sidecar it answered). Of a repeated key, the last one counts,
+/// as in a dict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerEntry<'a> {
+    pub id: Cow<'a, str>,
+    pub answer: Option<&'a str>,
+    pub action: Option<&'a str>,
+    pub occurrence: Option<Cow<'a, str>>,
+    /// Its `decision_needed` when that is a string: the question it answered, kept with answers
+    /// recorded since git-ucg keeps it (for reworded questions).
+    pub decision_needed: Option<Cow<'a, str>>,
+}
+
+/// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
+/// when the file is one [`decisions_for_write`] accepts. `None` when it is not (or may not be:
+/// then that reader says why): this scanner is strict where a lone surrogate is concerned, as
+/// `pyjson::loads` is.
+pub fn answer_entries<'a>(
+    bytes: &'a [u8],
+    keep: &dyn Fn(&str) -> bool,
+) -> Option<Vec<AnswerEntry<'a>>> {
+    answer_entries_where(bytes, &|entry| keep(&entry.id))
+}
+
+/// [`answer_entries`], `keep` judging each entry whole (its id, and whether it kept its question).
+pub fn answer_entries_where<'a>(
+    bytes: &'a [u8],
+    keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
+) -> Option<Vec<AnswerEntry<'a>>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut scanner = Scanner::new(text, true);
+    if text.starts_with('\u{feff}') {
+        return None;
+    }
+    scanner.ws();
+    if scanner.peek() != Some(b'{') {
+        return None;
+    }
+    let mut entries = None;
+    scanner.members(1, |scanner, key| {
+        if !key.is("decisions") {
+            return scanner.skip(1);
+        }
+        entries = match scanner.peek() {
+            Some(b'[') => Some(scanner.answer_entries(keep)?),
+            _ => {
+                scanner.skip(1)?;
+                None
+            }
+        };
+        Some(())
+    })?;
+    scanner.ws();
+    (scanner.pos == scanner.bytes.len()).then_some(entries)?
+}
+
+/// The text of an answer's field (an [`AnswerEntry`]'s `answer` or `action`) as Python's `str()`
+/// prints its value; `""` when it is absent.
+pub fn field_text(json: Option<&str>) -> Cow<'_, str> {
+    let Some(json) = json else {
+        return Cow::Borrowed("");
+    };
+    let plain =
+        json.len() >= 2 && json.starts_with('"') && !json[1..json.len() - 1].contains(['\\', '"']);
+    if plain {
+        return Cow::Borrowed(&json[1..json.len() - 1]);
+    }
+    match pyjson::loads(json) {
+        Ok(Value::Str(text)) => Cow::Owned(text),
+        Ok(value) => Cow::Owned(pyjson::py_str(&value)),
+        Err(_) => Cow::Borrowed(""),
+    }
+}
+
+/// A validating cursor over JSON text with `pyjson::Reader`'s grammar, limits and quirks, which
+/// builds nothing but the closing ids. `None` from any step: not a document Python reads.
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// A lone surrogate anywhere refuses the document, as `pyjson::loads` does (the registry
+    /// writer's reader, like Python's, accepts it).
+    strict: bool,
+}
+
+/// A string literal as found: its text between the quotes, or its decoded text when it holds an
+/// escape (`None` inside when that is a lone surrogate, which can equal no id and no action).
+enum Literal<'a> {
+    Plain(&'a str),
+    Decoded(Option<String>),
+}
+
+impl<'a> Literal<'a> {
+    fn is(&self, word: &str) -> bool {
+        match self {
+            Literal::Plain(text) => *text == word,
+            Literal::Decoded(text) => text.as_deref() == Some(word),
+        }
+    }
+
+    fn into_text(self) -> Option<Cow<'a, str>> {
+        match self {
+            Literal::Plain(text) => Some(Cow::Borrowed(text)),
+            Literal::Decoded(text) => text.map(Cow::Owned),
+        }
+    }
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str, strict: bool) -> Self {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            strict,
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// Steps over `byte` (after whitespace), or fails.
+    #[inline]
+    fn step_over(&mut self, byte: u8) -> Option<()> {
+        self.ws();
+        (self.peek() == Some(byte)).then(|| self.pos += 1)
+    }
+
+    /// The closing ids of a whole document (none when it is not an object with a list-valued
+    /// `decisions`; as in a dict, the last `decisions` key wins).
+    fn document(mut self) -> Option<Vec<Cow<'a, str>>> {
+        if self.text.starts_with('\u{feff}') {
+            return None;
+        }
+        self.ws();
+        if self.peek() != Some(b'{') {
+            // Whatever it is, it closes nothing.
+            return Some(Vec::new());
+        }
+        let mut closed = None;
+        self.members(1, |scanner, key| {
+            if !key.is("decisions") {
+                return scanner.skip(1);
+            }
+            closed = match scanner.peek() {
+                Some(b'[') => Some(scanner.entries()?),
+                _ => {
+                    scanner.skip(1)?;
+                    None
+                }
+            };
+            Some(())
+        })?;
+        self.ws();
+        (self.pos == self.bytes.len()).then(|| closed.unwrap_or_default())
+    }
+
+    /// Walks the object at the cursor (its `{`), nested `depth` deep (itself included): `member`
+    /// gets each key with the cursor on its value, and must step over the value.
+    fn members(
+        &mut self,
+        depth: usize,
+        mut member: impl FnMut(&mut Self, Literal<'a>) -> Option<()>,
+    ) -> Option<()> {
+        if depth > pyjson::MAX_DEPTH {
+            return None;
+        }
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.key()?;
+            member(self, key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A key, its `:`, and the whitespace before the value.
+    #[inline]
+    fn key(&mut self) -> Option<Literal<'a>> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let key = self.string()?;
+        self.step_over(b':')?;
+        self.ws();
+        Some(key)
+    }
+
+    /// One step of [`Stream`]'s walk (as [`Scanner::document`] walks, a piece at a time): where
+    /// it goes, `None` when it does not hold in this text.
+    fn step(&mut self, step: Step, ids: &mut ClosingIds) -> Option<Went> {
+        self.ws();
+        match step {
+            Step::Open => {
+                if self.peek()? != b'{' {
+                    return Some(Went::Nowhere);
+                }
+                self.pos += 1;
+                Some(Went::To(Step::FirstMember))
+            }
+            Step::FirstMember if self.peek()? == b'}' => {
+                self.pos += 1;
+                Some(Went::To(Step::Tail))
+            }
+            Step::FirstMember | Step::Member => {
+                let decisions = self.key()?.is("decisions");
+                Some(Went::To(Step::Value { decisions }))
+            }
+            Step::Value { decisions } => {
+                if decisions {
+                    // As in a dict, the last `decisions` key wins.
+                    ids.clear();
+                    if self.peek()? == b'[' {
+                        self.pos += 1;
+                        return Some(Went::To(Step::FirstEntry));
+                    }
+                }
+                self.skip(1)?;
+                self.after_member()
+            }
+            Step::FirstEntry if self.peek()? == b']' => {
+                self.pos += 1;
+                self.after_member()
+            }
+            Step::FirstEntry | Step::Entry => {
+                if let Some(id) = self.entry()? {
+                    ids.push(&id);
+                }
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        Some(Went::To(Step::Entry))
+                    }
+                    b']' => {
+                        self.pos += 1;
+                        self.after_member()
+                    }
+                    _ => None,
+                }
+            }
+            // Walked by `Stream::document` itself.
+            Step::Tail => None,
+        }
+    }
+
+    /// After a member's value: the next member, or the end of the top-level object.
+    fn after_member(&mut self) -> Option<Went> {
+        self.ws();
+        let next = match self.peek()? {
+            b',' => Step::Member,
+            b'}' => Step::Tail,
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(Went::To(next))
+    }
+
+    /// The `decisions` list (the cursor on its `[`): the ids its entries close.
+    fn entries(&mut self) -> Option<Vec<Cow<'a, str>>> {
+        // Room for an id every 128 bytes (an answer is longer): room not filled is never
+        // touched, and a growing list would copy itself over.
+        let mut ids = Vec::with_capacity(self.bytes.len() / 128);
+        self.list(|scanner| {
+            ids.extend(scanner.entry()?);
+            Some(())
+        })?;
+        Some(ids)
+    }
+
+    /// An entry of the `decisions` list (the cursor on it): the id it closes, if it does.
+    #[inline]
+    fn entry(&mut self) -> Option<Option<Cow<'a, str>>> {
+        if self.peek() != Some(b'{') {
+            return self.skip(2).map(|()| None);
+        }
+        // Duplicate keys: the last one wins, as in a dict.
+        let mut id = None;
+        let mut closes = false;
+        self.members(3, |scanner, key| {
+            let field = if key.is("id") {
+                &mut id
+            } else if key.is("action") {
+                let mut action = None;
+                scanner.field(&mut action)?;
+                closes = action.is_some_and(|a: Cow<str>| a == "close");
+                return Some(());
+            } else {
+                return scanner.skip(3);
+            };
+            scanner.field(field)
+        })?;
+        Some(id.filter(|_| closes))
+    }
+
+    /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
+    /// `keep` wants.
+    fn answer_entries(
+        &mut self,
+        keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
+    ) -> Option<Vec<AnswerEntry<'a>>> {
+        let mut entries = Vec::new();
+        self.list(|scanner| {
+            if scanner.peek() == Some(b'{') {
+                let (mut id, mut answer, mut action) = (None, None, None);
+                let (mut occurrence, mut decision_needed) = (None, None);
+                scanner.members(3, |scanner, key| {
+                    if key.is("id") {
+                        return scanner.field(&mut id);
+                    }
+                    if key.is("occurrence") {
+                        return scanner.field(&mut occurrence);
+                    }
+                    if key.is("decision_needed") {
+                        return scanner.field(&mut decision_needed);
+                    }
+                    let slot = if key.is("answer") {
+                        &mut answer
+                    } else if key.is("action") {
+                        &mut action
+                    } else {
+                        return scanner.skip(3);
+                    };
+                    let start = scanner.pos;
+                    scanner.skip(3)?;
+                    *slot = scanner.text.get(start..scanner.pos);
+                    Some(())
+                })?;
+                if let Some(id) = id {
+                    let entry = AnswerEntry {
+                        id,
+                        answer,
+                        action,
+                        occurrence,
+                        decision_needed,
+                    };
+                    if keep(&entry) {
+                        entries.push(entry);
+                    }
+                }
+                Some(())
+            } else {
+                scanner.skip(2)
+            }
+        })?;
+        Some(entries)
+    }
+
+    /// A JSON list (the cursor on its `[`), `item` called with the cursor on each element, which
+    /// it steps over; the cursor ends past the `]`.
+    fn list(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.pos += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The value of an `id` or `action` member: its text when it is a string (and no lone
+    /// surrogate), else `None`; the cursor steps over it either way.
+    fn field(&mut self, slot: &mut Option<Cow<'a, str>>) -> Option<()> {
+        *slot = if self.peek() == Some(b'"') {
+            self.string()?.into_text()
+        } else {
+            self.skip(3)?;
+            None
+        };
+        Some(())
+    }
+
+    /// The string literal at the cursor (its opening quote).
+    #[inline]
+    fn string(&mut self) -> Option<Literal<'a>> {
+        let begin = self.pos;
+        let end = pyjson::plain_run_end(self.bytes, begin + 1);
+        match self.bytes.get(end) {
+            Some(b'"') => {
+                self.pos = end + 1;
+                self.text.get(begin + 1..end).map(Literal::Plain)
+            }
+            Some(b'\\') => {
+                let (text, end, replaced) = pyjson::string_lossy_at(self.text, begin).ok()?;
+                if replaced && self.strict {
+                    return None;
+                }
+                self.pos = end;
+                Some(Literal::Decoded((!replaced).then(|| text.into_owned())))
+            }
+            // A control character, or the end of the text.
+            _ => None,
+        }
+    }
+
+    /// Steps over the value at the cursor, checking it, inside `depth` levels of nesting.
+    /// Iterative: nesting costs a byte of `open`, not a stack frame.
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        if self.peek() == Some(b'"') {
+            return self.string().map(drop);
+        }
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            // A value starts here.
+            match self.peek()? {
+                b'"' => {
+                    self.string()?;
+                }
+                bracket @ (b'{' | b'[') => {
+                    if depth + open.len() >= pyjson::MAX_DEPTH {
+                        return None;
+                    }
+                    self.pos += 1;
+                    self.ws();
+                    let close = if bracket == b'{' { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                    } else {
+                        open.push(close);
+                        if bracket == b'{' {
+                            self.key()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => self.scalar()?,
+            }
+            // After a value: close what ends here, or go on to the next member or item.
+            loop {
+                let Some(&close) = open.last() else {
+                    return Some(());
+                };
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.pos += 1;
+                        self.ws();
+                        if close == b'}' {
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    byte if byte == close => {
+                        self.pos += 1;
+                        open.pop();
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// A literal or a number at the cursor, with `pyjson`'s grammar and its integer limit.
+    fn scalar(&mut self) -> Option<()> {
+        let rest = &self.bytes[self.pos..];
+        for word in [
+            &b"null"[..],
+            b"true",
+            b"false",
+            b"NaN",
+            b"Infinity",
+            b"-Infinity",
+        ] {
+            if rest.starts_with(word) {
+                self.pos += word.len();
+                return Some(());
+            }
+        }
+        let digits = |from: usize| {
+            from + rest
+                .get(from..)
+                .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count())
+        };
+        let mut end = usize::from(rest.first() == Some(&b'-'));
+        let magnitude_from = end;
+        match rest.get(end)? {
+            b'0' => end += 1,
+            b'1'..=b'9' => end = digits(end),
+            _ => return None,
+        }
+        let mut is_float = false;
+        if rest.get(end) == Some(&b'.') && rest.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end = digits(end + 1);
+            is_float = true;
+        }
+        if let Some(b'e' | b'E') = rest.get(end) {
+            let mut p = end + 1;
+            if let Some(b'+' | b'-') = rest.get(p) {
+                p += 1;
+            }
+            if rest.get(p).is_some_and(u8::is_ascii_digit) {
+                end = digits(p);
+                is_float = true;
+            }
+        }
+        if !is_float && end - magnitude_from > pyjson::MAX_INT_DIGITS {
+            return None;
+        }
+        self.pos += end;
+        Some(())
+    }
+}
+
+/// Why `.decisions.json` cannot be written: it would lose what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorruptDecisions {
+    pub reason: String,
+}
+
+/// The answers document as a writer (and whoever tells the operator to run one) must find it:
+/// its other top-level keys and its entries. An absent file is
+/// an empty document; anything that is not an object with a list-valued `decisions` is refused.
+pub fn decisions_for_write(bytes: Option<&[u8]>) -> Result<(Object, Vec<Value>), CorruptDecisions> {
+    let Some(bytes) = bytes else {
+        return Ok((Object::default(), Vec::new()));
+    };
+    let corrupt = |reason: String| CorruptDecisions { reason };
+    let text = std::str::from_utf8(bytes).map_err(|e| corrupt(format!("it is not UTF-8 ({e})")))?;
+    let value = pyjson::loads(text).map_err(|e| corrupt(format!("it is not JSON ({e})")))?;
+    let Value::Object(mut doc) = value else {
+        return Err(corrupt("it is not a JSON object".into()));
+    };
+    match doc.get_mut("decisions") {
+        Some(Value::Array(entries)) => {
+            let entries = std::mem::take(entries);
+            Ok((*doc, entries))
+        }
+        Some(_) => Err(corrupt("its `decisions` is not a list".into())),
+        None => Err(corrupt("it has no `decisions` list".into())),
+    }
+}
+
+/// The answers file as a writer reads it, without holding it as one tree of values: each entry
+/// is parsed, laid out as it will be written back, and let go; what merging and applying need of
+/// it is kept beside its text. The rest of the document is kept as parsed.
+#[derive(Debug, Default)]
+pub struct AnswersFile {
+    /// The file's text (entries are re-read from it when their answer is wanted).
+    source: String,
+    /// The top-level members, `decisions` holding its place with a placeholder.
+    doc: Object,
+    /// The entries whose text in the file is not already what
+    /// `json.dumps(indent=2, ensure_ascii=False)` writes two levels deep, as it writes them.
+    rendered: String,
+    entries: Vec<FileEntry>,
+}
+
+/// One entry of [`AnswersFile`].
+#[derive(Debug, Clone)]
+pub struct FileEntry {
+    /// Its text in the file.
+    source: Range<usize>,
+    /// Its text as written back, in `rendered`; `None` when that is its text in the file (a file
+    /// this tool or UltraCode Goal wrote: then nothing is copied).
+    rendered: Option<Range<usize>>,
+    /// Its `id`, when it is an object whose `id` is a string.
+    pub id: Option<String>,
+    /// It is an object whose `action` is exactly `"close"`.
+    pub closes: bool,
+}
+
+impl AnswersFile {
+    /// Reads the file's bytes (`None`: no file, an empty document) with the acceptance of
+    /// [`decisions_for_write`], and its refusal, word for word, when it refuses.
+    pub fn read(bytes: Option<Vec<u8>>) -> Result<AnswersFile, CorruptDecisions> {
+        let Some(bytes) = bytes else {
+            let mut doc = Object::default();
+            doc.insert("decisions".into(), Value::Null);
+            return Ok(AnswersFile {
+                doc,
+                ..AnswersFile::default()
+            });
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err(refusal(e.as_bytes())),
+        };
+        match AnswersFile::walk(&text) {
+            Ok(Some((doc, rendered, entries))) => Ok(AnswersFile {
+                source: text,
+                doc,
+                rendered,
+                entries,
+            }),
+            _ => Err(refusal(text.as_bytes())),
+        }
+    }
+
+    /// The walk: `Ok(None)` when the document is JSON but not an object with a list-valued
+    /// `decisions` (the last one counts, as in a dict).
+    fn walk(text: &str) -> Result<Option<(Object, String, Vec<FileEntry>)>, pyjson::DecodeError> {
+        let mut doc = Object::default();
+        let mut rendered = String::new();
+        let mut sized = false;
+        // An entry is laid out after the others; when that is its text in the file, it is cut
+        // again: the file as written back keeps the text. Otherwise the layout is kept, in room
+        // for the rest of the file laid out the same way (sized once: a buffer of megabytes
+        // growing by doubling would copy itself over).
+        let mut keep_layout = |rendered: &mut String, start: usize, source: Range<usize>| {
+            if rendered.get(start..) == text.get(source.clone()) {
+                rendered.truncate(start);
+                return None;
+            }
+            if !sized {
+                sized = true;
+                rendered.reserve(text.len().saturating_sub(source.end) * 3 / 2);
+            }
+            Some(start..rendered.len())
+        };
+        // Room for an entry every 64 bytes (an answer is longer): room not filled is never
+        // touched, and a list of 100,000 entries growing by doubling would copy itself over.
+        let mut entries = Vec::with_capacity(text.len() / 64);
+        let mut listed = false;
+        let refused = || pyjson::DecodeError {
+            message: String::new(),
+            position: None,
+        };
+        let is_object = Reader::document(text, |reader, pos| {
+            if reader.peek(pos) != Some(b'{') {
+                return Ok((false, reader.skip(pos)?));
+            }
+            let end = reader.object(pos, &mut |reader, key, at| {
+                if reader.key_replaced() {
+                    return Err(refused());
+                }
+                if key != "decisions" || reader.peek(at) != Some(b'[') {
+                    let (value, end) = reader.value(at)?;
+                    listed = listed && key != "decisions";
+                    doc.insert(key.to_string(), value);
+                    return Ok(end);
+                }
+                listed = true;
+                doc.insert(key.to_string(), Value::Null);
+                rendered.clear();
+                entries.clear();
+                reader.array(at, &mut |reader, item| {
+                    let start = rendered.len();
+                    if let Some((end, id, closes)) = flat_entry(reader, item, &mut rendered)? {
+                        entries.push(FileEntry {
+                            source: item..end,
+                            rendered: keep_layout(&mut rendered, start, item..end),
+                            id,
+                            closes,
+                        });
+                        return Ok(end);
+                    }
+                    rendered.truncate(start);
+                    let (value, end) = reader.value(item)?;
+                    pyjson::write_pretty_value(&mut rendered, &value, 2);
+                    let object = value.as_object();
+                    entries.push(FileEntry {
+                        source: item..end,
+                        rendered: keep_layout(&mut rendered, start, item..end),
+                        id: object
+                            .and_then(|o| o.get("id")?.as_str())
+                            .map(str::to_string),
+                        closes: object
+                            .and_then(|o| o.get("action")?.as_str())
+                            .is_some_and(|a| a == "close"),
+                    });
+                    Ok(end)
+                })
+            })?;
+            Ok((true, end))
+        })?;
+        Ok((is_object && listed).then_some((doc, rendered, entries)))
+    }
+
+    pub fn entries(&self) -> &[FileEntry] {
+        &self.entries
+    }
+
+    /// An entry as parsed (for the few whose answer is wanted).
+    pub fn value(&self, entry: &FileEntry) -> Option<Value> {
+        pyjson::loads(self.source.get(entry.source.clone())?).ok()
+    }
+
+    /// The document with `decisions` made of `pieces` (kept entries, by index, and new entries),
+    /// as `json.dumps(indent=2, ensure_ascii=False)` writes it, with a final newline.
+    pub fn render(&self, pieces: &[Piece]) -> String {
+        let mut out = Vec::new();
+        // Writing to a vector cannot fail.
+        let _ = self.write_to(pieces, &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`AnswersFile::render`] written to `out` as it is laid out, a chunk at a time (a long
+    /// project's file is never held twice).
+    pub fn write_to(&self, pieces: &[Piece], out: &mut impl std::io::Write) -> std::io::Result<()> {
+        const CHUNK: usize = 256 << 10;
+        let mut chunk = String::with_capacity(CHUNK + 4096);
+        let mut flush = |chunk: &mut String, at_least: usize| {
+            if chunk.len() < at_least {
+                return Ok(());
+            }
+            out.write_all(chunk.as_bytes())?;
+            chunk.clear();
+            Ok::<_, std::io::Error>(())
+        };
+        chunk.push('{');
+        for (i, (key, value)) in self.doc.iter().enumerate() {
+            chunk.push_str(if i == 0 { "\n  " } else { ",\n  " });
+            pyjson::write_string(&mut chunk, key, false);
+            chunk.push_str(": ");
+            if key != "decisions" {
+                pyjson::write_pretty_value(&mut chunk, value, 1);
+                flush(&mut chunk, CHUNK)?;
+                continue;
+            }
+            if pieces.is_empty() {
+                chunk.push_str("[]");
+                continue;
+            }
+            chunk.push('[');
+            for (i, piece) in pieces.iter().enumerate() {
+                chunk.push_str(if i == 0 { "\n    " } else { ",\n    " });
+                match piece {
+                    Piece::Kept(index) => {
+                        let text = self.entries.get(*index).and_then(|e| self.layout(e));
+                        chunk.push_str(text.unwrap_or("null"));
+                    }
+                    Piece::New(value) => pyjson::write_pretty_value(&mut chunk, value, 2),
+                }
+                flush(&mut chunk, CHUNK)?;
+            }
+            chunk.push_str("\n  ]");
+        }
+        chunk.push_str("\n}\n");
+        flush(&mut chunk, 0)
+    }
+
+    /// An entry's text as written back.
+    fn layout(&self, entry: &FileEntry) -> Option<&str> {
+        match &entry.rendered {
+            Some(rendered) => self.rendered.get(rendered.clone()),
+            None => self.source.get(entry.source.clone()),
+        }
+    }
+}
+
+/// An entry that is an object of distinct keys whose values are strings or scalars (what an
+/// answer is), written as `pyjson::write_pretty_value` writes it two levels deep without building
+/// it first: where it ends, its `id` and whether it closes. `None` (with whatever was written
+/// left for the caller to cut) for any other entry, which is then read whole.
+fn flat_entry(
+    reader: &mut Reader,
+    pos: usize,
+    out: &mut String,
+) -> Result<Option<(usize, Option<String>, bool)>, pyjson::DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return Ok(None);
+    }
+    // Nothing here can fail where `Reader::value` would not: a refusal only says "read it whole".
+    let declined = || pyjson::DecodeError {
+        message: String::new(),
+        position: None,
+    };
+    let mut keys: Vec<String> = Vec::new();
+    let (mut id, mut closes) = (None, false);
+    let walked = reader.object(pos, &mut |reader, key, at| {
+        if reader.key_replaced() || keys.iter().any(|k| k == key) || keys.len() >= 16 {
+            return Err(declined());
+        }
+        out.push_str(if keys.is_empty() {
+            "{\n      "
+        } else {
+            ",\n      "
+        });
+        pyjson::write_string(out, key, false);
+        out.push_str(": ");
+        keys.push(key.to_string());
+        match reader.peek(at) {
+            Some(b'"') => {
+                let (text, end) = reader.str(at)?;
+                pyjson::write_string(out, &text, false);
+                match key {
+                    "id" => id = Some(text.into_owned()),
+                    "action" => closes = text == "close",
+                    _ => {}
+                }
+                Ok(end)
+            }
+            Some(b'{' | b'[') => Err(declined()),
+            _ => {
+                let (value, end) = reader.value(at)?;
+                pyjson::write_pretty_value(out, &value, 3);
+                Ok(end)
+            }
+        }
+    });
+    let Ok(end) = walked else {
+        return Ok(None);
+    };
+    out.push_str(if keys.is_empty() { "{}" } else { "\n    }" });
+    Ok(Some((end, id, closes)))
+}
+
+/// Why [`decisions_for_write`] refuses `bytes`, which the walk of [`AnswersFile::read`] refused.
+fn refusal(bytes: &[u8]) -> CorruptDecisions {
+    match decisions_for_write(Some(bytes)) {
+        Err(refused) => refused,
+        // The two readers agree (a property test holds them to it); should they not, refuse.
+        Ok(_) => CorruptDecisions {
+            reason: "it cannot be read as an answers file".into(),
+        },
+    }
+}
+
+/// An entry of the `decisions` list being written: one kept from the file, or a new one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    Kept(usize),
+    New(Value),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_exact_close_with_string_id_counts() {
+        let file = br#"{"decisions": [
+            {"id": "a", "action": "close"}, {"id": "b", "action": "Close"},
+            {"id": "c", "action": "defer"}, {"id": 4, "action": "close"}, "x",
+            {"id": "d", "action": "close", "id": 5}, {"id": "e", "action": "close", "action": "no"},
+            {"id": 6, "action": "close", "id": "f"}]}"#;
+        assert_eq!(
+            closed_ids(Some(file)),
+            IdSet::from_iter(["a".to_string(), "f".to_string()])
+        );
+    }
+
+    #[test]
+    fn corrupt_files_close_nothing() {
+        for bad in [
+            &b"{ this is not json"[..],
+            b"[]",
+            b"{\"decisions\": {}}",
+            b"\xff",
+        ] {
+            assert!(closed_ids(Some(bad)).is_empty());
+        }
+        assert!(closed_ids(None).is_empty());
+    }
+}

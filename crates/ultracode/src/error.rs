@@ -1,0 +1,74 @@
+//! What the run models refuse or fail on, as values: the command layer words each for a person
+//! (the hints, the commands to run) and picks its exit.
+
+use std::path::PathBuf;
+
+use ucg_store::StoreError;
+
+use crate::reds::RedError;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The RED registry or a scan refused, in the reference writer's words.
+    #[error(transparent)]
+    Red(#[from] RedError),
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot start a thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// A worker thread panicked while doing what is named.
+    #[error("internal error while {0}")]
+    Internal(&'static str),
+    /// An abbreviated id that more than one pending item starts with.
+    #[error("{given:?} names several pending items: {}", matching.join(", "))]
+    AmbiguousId {
+        given: String,
+        matching: Vec<String>,
+    },
+    #[error("the close of {id} has a blank answer; nothing was recorded")]
+    BlankAnswer { id: String },
+    /// Answered ids the run does not wait on (a few named, and how many more).
+    #[error("not a pending decision: {named}")]
+    NotPending { named: String },
+    /// The answers file cannot be read or written over as it is.
+    #[error("{}: {reason}; refusing to write the answers", path.display())]
+    AnswersUnwritable { path: PathBuf, reason: String },
+    #[error("{} is not a run folder (no {} in it)", dir.display(), crate::decision_log::DECISION_LOG_FILE)]
+    NotARunFolder { dir: PathBuf },
+    #[error("several run folders belong to epic {epic}: {}", names.join(", "))]
+    SeveralRunFolders { epic: String, names: Vec<String> },
+    #[error(
+        "cannot tell which epic: no heartbeat, no .current-story, and HEAD is not on an epic branch"
+    )]
+    UnknownEpic,
+    #[error("epic {id} does not exist: no branch {branch} and no stories of it in the artifacts")]
+    NoSuchEpic {
+        id: String,
+        branch: String,
+        /// The epics git and the artifacts know.
+        known: Vec<String>,
+    },
+}
+
+impl Error {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
+        Error::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! The one decision the git hooks and `git ucg gate` share (docs/product.md §5.2): blocked while
+//! anything of the gated sources is pending, or while the RED registry is corrupt (the gate fails
+//! closed where the registry writer does). Raw escalation markers do not block: nothing can
+//! answer them until the run promotes them.
+
+use crate::config::{Config, ConfigError};
+use crate::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
+use std::path::{Path, PathBuf};
+use ucg_git::ArtifactSource;
+
+/// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
+/// with a warning for each name it does not know. A value that names none of them gates all
+/// three: a typo must not open the gate.
+pub fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
+    let all = vec![Source::Red, Source::Escalation, Source::Decision];
+    let Some(text) = config else {
+        return (all, Vec::new());
+    };
+    let mut warnings = Vec::new();
+    let named: Vec<Source> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .filter_map(|name| match name.to_lowercase().as_str() {
+            "reds" | "red" => Some(Source::Red),
+            "escalations" | "escalation" => Some(Source::Escalation),
+            "decisions" | "decision" => Some(Source::Decision),
+            _ => {
+                warnings.push(format!(
+                    "ucg.gate.sources: unknown source {name:?} (known: reds, escalations, decisions)"
+                ));
+                None
+            }
+        })
+        .collect();
+    if named.is_empty() {
+        warnings.push("ucg.gate.sources names no known source: gating all three".into());
+        return (all, warnings);
+    }
+    (named, warnings)
+}
+
+/// What blocks.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Decision {
+    pub blocking: Vec<PendingItem>,
+    pub blockers: Vec<Blocker>,
+}
+
+impl Decision {
+    /// The decision with each blocking item's deciders (for the refusal, which names them).
+    pub fn with_deciders(mut self, rules: &crate::deciders::Rules) -> Decision {
+        pending::assign_deciders(&mut self.blocking, rules);
+        self
+    }
+
+    pub fn blocked(&self) -> bool {
+        !self.blocking.is_empty() || !self.blockers.is_empty()
+    }
+}
+
+pub fn decide(pending: Pending, gated: &[Source]) -> Decision {
+    let mut blockers = pending.blockers;
+    // A typed escalation that cannot be read still escalates: it blocks until repaired.
+    if gated.contains(&Source::Escalation) {
+        blockers.extend(pending.unreadable.into_iter().map(|artifact| Blocker {
+            reason: "an escalation sidecar that is not the object of four string fields it must be".into(),
+            way_out: format!(
+                "repair {artifact} (kind, source, decision_needed, evidence), or delete it if the escalation is settled"
+            ),
+            artifact,
+        }));
+    }
+    Decision {
+        blocking: pending
+            .items
+            .into_iter()
+            .filter(|item| gated.contains(&item.source))
+            .collect(),
+        blockers,
+    }
+}
+
+/// The refusal (`action`: what a hook refuses, `commit`, `push`…; `None` for `git ucg gate`):
+/// each blocker, then the way forward. A hook adds its own bypass line.
+pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> String {
+    let header = match action {
+        Some(action) => format!("git-ucg: {action} refused"),
+        None => "git-ucg gate: blocked".to_string(),
+    };
+    let mut out = match (decision.blocking.len(), decision.blockers.len()) {
+        (0, 1) => format!("{header}: an artifact of the run cannot be read ({where_read})\n"),
+        (0, n) => format!("{header}: {n} artifacts of the run cannot be read ({where_read})\n"),
+        (1, _) => format!("{header}: the run waits on 1 decision ({where_read})\n"),
+        (n, _) => format!("{header}: the run waits on {n} decisions ({where_read})\n"),
+    };
+    for item in &decision.blocking {
+        let source = match item.source {
+            Source::Red => "RED",
+            Source::Escalation => "escalation",
+            Source::Decision => "decision",
+        };
+        out.push_str(&format!(
+            "  {source:<10}  {}  [{}]\n              {}  ({})\n",
+            item.id, item.kind, item.decision_needed, item.artifact
+        ));
+        if !item.deciders.is_empty() {
+            out.push_str(&format!(
+                "              decided by {}\n",
+                item.deciders.join(", ")
+            ));
+        }
+    }
+    for blocker in &decision.blockers {
+        out.push_str(&format!(
+            "  blocked     {}: {}\n              {}\n",
+            blocker.artifact, blocker.reason, blocker.way_out
+        ));
+    }
+    // `resolve` refuses while an artifact it reads or writes cannot be read: repair comes first.
+    out.push_str(match (decision.blocking.is_empty(), decision.blockers.is_empty()) {
+        (_, true) => "Answer them with `git ucg resolve` (`git ucg pending` lists them).\n",
+        (true, false) => "Repair what cannot be read (above), then run this again.\n",
+        (false, false) => "Repair what cannot be read (above) first, then answer the rest with `git ucg resolve`.\n",
+    });
+    out
+}
+
+/// The branches the shared remote's gate protects when `ucg.gate.protect` is not set.
+pub const PROTECTED_BY_DEFAULT: [&str; 2] = ["main", "master"];
+
+/// Whether `reference` (a full ref name, as a pre-receive hook reads it) is one of `protected`:
+/// a branch name (`main`, for `refs/heads/main`) or a full ref name. An empty value names none.
+pub fn protects(protected: &[String], reference: &str) -> bool {
+    let branch = reference.strip_prefix("refs/heads/");
+    protected
+        .iter()
+        .filter(|name| !name.is_empty())
+        .any(|name| name == reference || Some(name.as_str()) == branch)
+}
+
+/// Where the decision reads from.
+#[derive(Debug, Clone)]
+pub struct GateInputs {
+    pub project_root: PathBuf,
+    pub impl_dir: PathBuf,
+    pub ledger: PathBuf,
+}
+
+impl GateInputs {
+    /// The decision on the artifacts `source` holds, blocking on the `gated` sources.
+    pub fn decide(&self, source: &ArtifactSource, gated: &[Source]) -> Decision {
+        let found = pending::enumerate(
+            &PendingInputs {
+                project_root: &self.project_root,
+                impl_dir: &self.impl_dir,
+                ledger: &self.ledger,
+            },
+            source,
+        );
+        decide(found, gated)
+    }
+
+    /// Every file the decision on the work tree reads, the artifact directory holding `names`
+    /// ([`escalation_names`]: of the directory itself, only they count): the registry, the
+    /// answers, the ledger, and each escalation sidecar.
+    pub fn read_paths(&self, names: &[String]) -> Vec<PathBuf> {
+        let mut paths = vec![
+            self.impl_dir.join(crate::reds::REGISTRY_FILE),
+            self.impl_dir.join(crate::decisions::DECISIONS_FILE),
+            self.ledger.clone(),
+        ];
+        for name in names {
+            if crate::escalations::sidecar_story(name).is_some() {
+                paths.push(self.impl_dir.join(name));
+            }
+        }
+        paths
+    }
+}
+
+/// What the decision on the work tree takes from the artifact directory itself: whether it is a
+/// directory (`None`: nothing is decided), and the names of its escalation sidecars and raw
+/// markers, sorted — the heartbeat, the turn counters and any other file in it change nothing.
+pub fn escalation_names(impl_dir: &Path) -> Option<Vec<String>> {
+    use crate::escalations::{marker_story, sidecar_story};
+    if !impl_dir.is_dir() {
+        return None;
+    }
+    let mut names: Vec<String> = ArtifactSource::WorkTree
+        .list(impl_dir)
+        .into_iter()
+        .filter(|name| sidecar_story(name).is_some() || marker_story(name).is_some())
+        .collect();
+    names.sort();
+    Some(names)
+}
+
+/// A run in one of the repository's work trees: where it reads, and the branch it lands on.
+pub struct WorkTreeRun {
+    pub inputs: GateInputs,
+    /// The run's epic branch: `epic_branch_prefix` and the heartbeat's epic.
+    pub epic_branch: Option<String>,
+}
+
+/// The run of the work tree at `root`, located by its own configuration (`None` when it has no
+/// artifact directory).
+pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
+    let config = Config::load(root).ok()?;
+    let inputs = located_by(&config, root).ok()?;
+    if !inputs.impl_dir.is_dir() {
+        return None;
+    }
+    Some(WorkTreeRun {
+        epic_branch: epic_branch(&config, &inputs.impl_dir),
+        inputs,
+    })
+}
+
+/// Where the artifact directory is when no configuration layer says.
+const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";
+
+/// Where the run of the project at `root` is, by its configuration: `implementation_artifacts`
+/// (else [`DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An artifact
+/// directory that cannot be resolved is the error.
+fn located_by(config: &Config, root: &Path) -> Result<GateInputs, ConfigError> {
+    let impl_dir = root.join(
+        config
+            .path("implementation_artifacts")?
+            .unwrap_or_else(|| DEFAULT_IMPL_DIR.into()),
+    );
+    // As the context does: a ledger path that cannot be resolved is the default one.
+    let ledger = match config.path("deferred_work_path").ok().flatten() {
+        Some(path) => root.join(path),
+        None => impl_dir.join("deferred-work.md"),
+    };
+    Ok(GateInputs {
+        project_root: root.to_path_buf(),
+        impl_dir,
+        ledger,
+    })
+}
+
+/// Where the commit whose tree `source` reads keeps its run, by the configuration that tree
+/// carries (its `customize.toml` layers, else the built-in defaults), `root` standing for the
+/// tree's root: how a repository without a work tree — the shared remote's pre-receive hook,
+/// `gate --rev` in a bare repository — judges a commit from its tree alone. Also the warnings of
+/// the layers it ignored. A configuration that cannot be resolved is the error (the gate fails
+/// closed on it).
+pub fn located_in_tree(
+    source: &ArtifactSource,
+    root: &Path,
+) -> Result<(GateInputs, Vec<String>), ConfigError> {
+    let config = Config::load_from(root, source)?;
+    Ok((located_by(&config, root)?, config.warnings))
+}
+
+/// The branch the run in `impl_dir` lands on: `epic_branch_prefix` and the heartbeat's epic.
+pub fn epic_branch(config: &Config, impl_dir: &Path) -> Option<String> {
+    let prefix = config
+        .expanded("epic_branch_prefix")
+        .ok()
+        .flatten()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "ultracode/epic-".into());
+    ucg_store::read_file(impl_dir.join(crate::heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|bytes| crate::heartbeat::parse(&bytes).epic)
+        .map(|epic| format!("{prefix}{epic}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protected_refs_by_branch_or_full_name() {
+        let protected = vec!["main".to_string(), "refs/heads/release".into(), "".into()];
+        assert!(protects(&protected, "refs/heads/main"));
+        assert!(protects(&protected, "refs/heads/release"));
+        assert!(!protects(&protected, "refs/heads/feature/main"));
+        assert!(!protects(&protected, "refs/tags/main"));
+        assert!(!protects(&protected, "refs/heads/"));
+        assert!(!protects(&[String::new()], "refs/heads/main"));
+    }
+
+    #[test]
+    fn sources_from_the_configuration() {
+        assert_eq!(sources(None).0.len(), 3);
+        let (named, warnings) = sources(Some("REDs, decisions,bogus"));
+        assert_eq!(named, [Source::Red, Source::Decision]);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
+    }
+}

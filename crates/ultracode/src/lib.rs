@@ -1,0 +1,29 @@
+//! UltraCode Goal (docs/formats/ucg.md): its on-disk formats as pure functions over bytes (ids,
+//! reds, decisions, escalations, ledger, heartbeat, markers, budget, sprint, runs, decision_log),
+//! and the run models built on them (pending, status, epic, gate, registry, resolve, resume, and
+//! merge, the merge driver's three-way merges).
+
+pub mod budget;
+pub mod config;
+pub mod deciders;
+pub mod decision_log;
+pub mod decisions;
+pub mod epic;
+pub mod error;
+pub mod escalations;
+pub mod gate;
+pub mod heartbeat;
+pub mod ids;
+pub mod ledger;
+pub mod markers;
+pub mod merge;
+pub mod notify;
+pub mod pending;
+pub mod reds;
+pub mod registry;
+pub mod resolve;
+pub mod resume;
+pub mod runs;
+pub mod similarity;
+pub mod sprint;
+pub mod status;

@@ -1,0 +1,562 @@
+//! The merge driver's three-way merges (docs/product.md §5.4): the answers file `.decisions.json`
+//! and the RED registry `.preflight-reds.json`, answered from different clones, merged entry by
+//! entry instead of line by line. Pure functions over the three sides' bytes; the result is what
+//! each file's own writer writes (`resolve::render`, `Registry::to_pretty_json`), so a merged file
+//! is never in a shape only the merge makes. A side that is not a document of its kind is
+//! refused, and the caller falls back to git's text merge.
+
+use crate::decisions::{decisions_for_write, DECISIONS_FILE};
+use crate::reds::{self, Registry, REGISTRY_FILE};
+use std::collections::{HashMap, HashSet};
+use ucg_store::pyjson::{self, Value};
+
+/// The files the driver merges itself, by their name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `.decisions.json`.
+    Answers,
+    /// `.preflight-reds.json`.
+    Registry,
+}
+
+impl Kind {
+    /// The merge for a file named `name` (the last component of its path), if there is one.
+    pub fn of(name: &str) -> Option<Kind> {
+        match name {
+            DECISIONS_FILE => Some(Kind::Answers),
+            REGISTRY_FILE => Some(Kind::Registry),
+            _ => None,
+        }
+    }
+}
+
+/// Which side of a merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Base,
+    Ours,
+    Theirs,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Base => "the common ancestor",
+            Side::Ours => "ours",
+            Side::Theirs => "theirs",
+        }
+    }
+}
+
+/// Why the sides cannot be merged as their kind (the text merge then takes over).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The side that is not a document of its kind; `None` when each is, but not together.
+    pub side: Option<Side>,
+    pub reason: String,
+}
+
+/// A merge's result: the file's new bytes, and the closes it let go.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merged {
+    pub bytes: String,
+    pub overridden: Vec<Overridden>,
+}
+
+/// One answer as the warning and the decision log show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seen {
+    pub side: Side,
+    /// The answer's text (`str()` of a value that is not a string; empty when absent).
+    pub answer: String,
+    pub by: Option<String>,
+    pub at: Option<String>,
+}
+
+/// The same id closed with different answers on both sides: the later close is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overridden {
+    pub id: String,
+    pub kept: Seen,
+    pub lost: Seen,
+}
+
+/// The merge of `kind` over the three sides. An empty `base` is no ancestor (git gives an empty
+/// file when both sides added the file).
+pub fn merge(kind: Kind, base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Refused> {
+    match kind {
+        Kind::Answers => merge_answers(base, ours, theirs),
+        Kind::Registry => merge_registry(base, ours, theirs).map(|bytes| Merged {
+            bytes,
+            overridden: Vec::new(),
+        }),
+    }
+}
+
+/// What `value` is, for telling entries apart: its compact JSON (two values are the same entry
+/// when they would be written the same; a NaN equals itself here).
+fn text_of(value: &Value) -> String {
+    pyjson::dumps_compact_ascii(value)
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    a == b || text_of(a) == text_of(b)
+}
+
+/// The answers files merged entry by entry, keyed by id (see docs/product.md §5.4 for the rules).
+pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Refused> {
+    let read = |side: Side, bytes: Option<&[u8]>| {
+        decisions_for_write(bytes).map_err(|e| Refused {
+            side: Some(side),
+            reason: e.reason,
+        })
+    };
+    let (base_doc, base) = read(Side::Base, (!base.is_empty()).then_some(base))?;
+    let (mut doc, ours) = read(Side::Ours, Some(ours))?;
+    let (their_doc, theirs) = read(Side::Theirs, Some(theirs))?;
+
+    let (base_ids, our_ids, their_ids) = (by_id(&base), by_id(&ours), by_id(&theirs));
+    let mut overridden = Vec::new();
+    let mut merged = Vec::with_capacity(ours.len() + theirs.len());
+    for (index, entry) in ours.iter().enumerate() {
+        // An id's answer holds the merged answer; any other entry of the id stays as it is.
+        let answered = answer_id(entry).filter(|id| our_ids.get(id).is_some_and(|a| a.0 == index));
+        let resolved = match answered.and_then(|id| Some((id, their_ids.get(id)?))) {
+            None => entry,
+            Some((id, theirs)) => resolve_id(
+                id,
+                base_ids.get(id).map(|a| a.1),
+                entry,
+                theirs.1,
+                &mut overridden,
+            ),
+        };
+        merged.push(resolved.clone());
+    }
+    // Theirs' new ids, and what of theirs is not an answer and not already ours, in their order.
+    let ours_unkeyed: HashSet<String> = ours
+        .iter()
+        .filter(|e| answer_id(e).is_none())
+        .map(text_of)
+        .collect();
+    for entry in &theirs {
+        let new = match answer_id(entry) {
+            Some(id) => !our_ids.contains_key(id),
+            None => !ours_unkeyed.contains(&text_of(entry)),
+        };
+        if new {
+            merged.push(entry.clone());
+        }
+    }
+    // Other top-level members: ours, and those theirs added.
+    for (key, value) in their_doc {
+        if !doc.contains_key(&key) && !base_doc.contains_key(&key) {
+            doc.insert(key, value);
+        }
+    }
+    let bytes = crate::resolve::render(&mut doc, &mut merged);
+    Ok(Merged { bytes, overridden })
+}
+
+/// An answer's id: the `id` of an entry that is an object and whose `id` is a string.
+fn answer_id(entry: &Value) -> Option<&str> {
+    entry.as_object()?.get("id")?.as_str()
+}
+
+/// Each id's answer on one side, with its index: its first close (the registry writer takes any
+/// close of an id for a close), else its first entry.
+fn by_id(entries: &[Value]) -> HashMap<&str, (usize, &Value)> {
+    let mut ids: HashMap<&str, (usize, &Value)> = HashMap::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        if let Some(id) = answer_id(entry) {
+            let answer = ids.entry(id).or_insert((index, entry));
+            if closes(entry) && !closes(answer.1) {
+                *answer = (index, entry);
+            }
+        }
+    }
+    ids
+}
+
+/// One id answered on both sides: the same answer once; a side unchanged from the ancestor gives
+/// way to the other; both changed, a close beats a defer, and of two closes (or two defers) the
+/// later `at` wins (ours when equal or when neither says). Two closes with different answers are
+/// noted in `overridden`.
+fn resolve_id<'v>(
+    id: &str,
+    base: Option<&'v Value>,
+    ours: &'v Value,
+    theirs: &'v Value,
+    overridden: &mut Vec<Overridden>,
+) -> &'v Value {
+    if same(ours, theirs) {
+        return ours;
+    }
+    match base {
+        Some(base) if same(base, ours) => return theirs,
+        Some(base) if same(base, theirs) => return ours,
+        _ => {}
+    }
+    match (closes(ours), closes(theirs)) {
+        (true, false) => return ours,
+        (false, true) => return theirs,
+        _ => {}
+    }
+    let theirs_later = answered_at(theirs) > answered_at(ours);
+    let (kept, lost) = match theirs_later {
+        true => (seen(Side::Theirs, theirs), seen(Side::Ours, ours)),
+        false => (seen(Side::Ours, ours), seen(Side::Theirs, theirs)),
+    };
+    // Two closes that say the same thing (answered twice) override nothing worth a word.
+    if closes(ours) && kept.answer != lost.answer {
+        overridden.push(Overridden {
+            id: id.to_string(),
+            kept,
+            lost,
+        });
+    }
+    if theirs_later {
+        theirs
+    } else {
+        ours
+    }
+}
+
+fn field<'v>(entry: &'v Value, key: &str) -> Option<&'v Value> {
+    entry.as_object()?.get(key)
+}
+
+/// The entry closes its id, as the registry writer reads it (`action` exactly `"close"`).
+fn closes(entry: &Value) -> bool {
+    field(entry, "action").and_then(Value::as_str) == Some("close")
+}
+
+/// When the entry was answered: `None` (the oldest) when it does not say, or not as a time.
+fn answered_at(entry: &Value) -> Option<jiff::Timestamp> {
+    field(entry, "at")?.as_str()?.parse().ok()
+}
+
+fn seen(side: Side, entry: &Value) -> Seen {
+    let text = |key: &str| field(entry, key).map(pyjson::py_str);
+    Seen {
+        side,
+        answer: text("answer").unwrap_or_default(),
+        by: text("by"),
+        at: text("at"),
+    }
+}
+
+/// The registries merged: the tombstones of every side (one per id, as the writer keeps them);
+/// ours' reds, then theirs' that ours has not, leaving out any red tombstoned on either side and
+/// any red of the ancestor that either side removed. The bytes are the registry writer's.
+pub fn merge_registry(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<String, Refused> {
+    let read = |side: Side, bytes: Option<&[u8]>| {
+        Registry::parse(bytes, REGISTRY_FILE).map_err(|e| Refused {
+            side: Some(side),
+            reason: e.reason(),
+        })
+    };
+    let base = read(Side::Base, (!base.is_empty()).then_some(base))?;
+    let ours = read(Side::Ours, Some(ours))?;
+    let theirs = read(Side::Theirs, Some(theirs))?;
+
+    // Later sides replace earlier ones for the same id: ours' tombstone is the one kept.
+    let sides = [&base, &theirs, &ours];
+    let tombstones = sides.iter().flat_map(|r| r.resolved.iter().cloned());
+    // Each side's ids may be of one kind, and yet the sides' together of two.
+    let resolved = reds::carried_tombstones(tombstones).map_err(|e| Refused {
+        side: None,
+        reason: e.to_string(),
+    })?;
+    let tombstoned: HashSet<&str> = resolved
+        .iter()
+        .filter_map(|t| field(t, "id")?.as_str())
+        .collect();
+    let (our_ids, their_ids): (HashSet<&str>, HashSet<&str>) =
+        (ours.red_ids().collect(), theirs.red_ids().collect());
+    let removed: HashSet<&str> = base
+        .red_ids()
+        .filter(|id| !our_ids.contains(id) || !their_ids.contains(id))
+        .collect();
+    let stays = |red: &Value| {
+        red_id(red).is_none_or(|id| !tombstoned.contains(id) && !removed.contains(id))
+    };
+    let ours_unkeyed: HashSet<String> = ours
+        .reds
+        .iter()
+        .filter(|r| red_id(r).is_none())
+        .map(text_of)
+        .collect();
+    let theirs_new = |red: &Value| match red_id(red) {
+        Some(id) => !our_ids.contains(id),
+        None => !ours_unkeyed.contains(&text_of(red)),
+    };
+    let mut kept: Vec<Value> = ours.reds.iter().filter(|r| stays(r)).cloned().collect();
+    kept.extend(
+        theirs
+            .reds
+            .iter()
+            .filter(|r| theirs_new(r) && stays(r))
+            .cloned(),
+    );
+    Ok(Registry {
+        reds: kept,
+        resolved,
+    }
+    .to_pretty_json())
+}
+
+fn red_id(red: &Value) -> Option<&str> {
+    field(red, "id")?.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(id: &str, text: &str, action: &str, at: Option<&str>) -> String {
+        let at = at
+            .map(|at| format!(", \"at\": \"{at}\""))
+            .unwrap_or_default();
+        format!("{{\"id\": \"{id}\", \"answer\": \"{text}\", \"action\": \"{action}\", \"by\": \"{id}@x\"{at}}}")
+    }
+
+    fn answers(entries: &[String]) -> Vec<u8> {
+        format!("{{\"decisions\": [{}]}}", entries.join(", ")).into_bytes()
+    }
+
+    fn merged_ids(merged: &Merged) -> Vec<(String, String)> {
+        let (_, entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
+        entries
+            .iter()
+            .map(|e| {
+                let text = |k| field(e, k).map(pyjson::py_str).unwrap_or_default();
+                (text("id"), text("answer"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn answers_on_one_side_each_are_both_kept_ours_first() {
+        let base = answers(&[answer("a", "x", "defer", None)]);
+        let ours = answers(&[
+            answer("a", "x", "defer", None),
+            answer("b", "yes", "close", None),
+        ]);
+        let theirs = answers(&[
+            answer("a", "x", "defer", None),
+            answer("c", "no", "close", None),
+        ]);
+        let merged = merge_answers(&base, &ours, &theirs).unwrap();
+        assert_eq!(
+            merged_ids(&merged),
+            [("a", "x"), ("b", "yes"), ("c", "no")].map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        assert!(merged.overridden.is_empty());
+        // The bytes are the answers writer's.
+        let (mut doc, mut entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
+        assert_eq!(crate::resolve::render(&mut doc, &mut entries), merged.bytes);
+    }
+
+    #[test]
+    fn the_side_that_changed_an_answer_wins() {
+        let base = answers(&[answer("a", "later", "defer", None)]);
+        let changed = answers(&[answer(
+            "a",
+            "30 days",
+            "close",
+            Some("2026-01-01T00:00:00Z"),
+        )]);
+        for (ours, theirs) in [(&base, &changed), (&changed, &base)] {
+            let merged = merge_answers(&base, ours, theirs).unwrap();
+            assert_eq!(merged_ids(&merged)[0].1, "30 days");
+        }
+    }
+
+    #[test]
+    fn a_close_beats_a_defer_and_the_later_close_beats_the_earlier() {
+        let close = answers(&[answer("a", "yes", "close", Some("2026-01-01T00:00:00Z"))]);
+        let defer = answers(&[answer(
+            "a",
+            "not now",
+            "defer",
+            Some("2026-06-01T00:00:00Z"),
+        )]);
+        assert_eq!(
+            merged_ids(&merge_answers(b"", &defer, &close).unwrap())[0].1,
+            "yes"
+        );
+        assert_eq!(
+            merged_ids(&merge_answers(b"", &close, &defer).unwrap())[0].1,
+            "yes"
+        );
+
+        let later = answers(&[answer(
+            "a",
+            "no",
+            "close",
+            Some("2026-02-01T00:00:00+01:00"),
+        )]);
+        let merged = merge_answers(b"", &close, &later).unwrap();
+        assert_eq!(merged_ids(&merged)[0].1, "no");
+        let [overridden] = &merged.overridden[..] else {
+            panic!("{:?}", merged.overridden)
+        };
+        assert_eq!(overridden.id, "a");
+        assert_eq!(
+            (overridden.kept.side, overridden.kept.answer.as_str()),
+            (Side::Theirs, "no")
+        );
+        assert_eq!(
+            (overridden.lost.side, overridden.lost.answer.as_str()),
+            (Side::Ours, "yes")
+        );
+        assert_eq!(overridden.lost.by.as_deref(), Some("a@x"));
+        // A close that does not say when is the older; equal times keep ours.
+        let undated = answers(&[answer("a", "maybe", "close", None)]);
+        assert_eq!(
+            merged_ids(&merge_answers(b"", &undated, &close).unwrap())[0].1,
+            "yes"
+        );
+        let same_time = answers(&[answer("a", "other", "close", Some("2026-01-01T00:00:00Z"))]);
+        assert_eq!(
+            merged_ids(&merge_answers(b"", &same_time, &close).unwrap())[0].1,
+            "other"
+        );
+    }
+
+    #[test]
+    fn an_ids_answer_is_its_close_and_its_other_entries_stay() {
+        let ours = answers(&[
+            answer("a", "first", "defer", None),
+            answer("a", "yes", "close", Some("2026-01-01T00:00:00Z")),
+        ]);
+        let theirs = answers(&[answer("a", "no", "close", Some("2026-02-01T00:00:00Z"))]);
+        let merged = merge_answers(b"", &ours, &theirs).unwrap();
+        let texts: Vec<String> = merged_ids(&merged).into_iter().map(|(_, a)| a).collect();
+        assert_eq!(texts, ["first", "no"]);
+        assert_eq!(merged.overridden[0].lost.answer, "yes");
+    }
+
+    #[test]
+    fn entries_that_are_not_answers_are_kept_once() {
+        let ours = br#"{"note": 1, "decisions": [7, {"answer": "no id"}, {"id": "a", "action": "close"}]}"#;
+        let theirs = br#"{"decisions": [{"answer": "no id"}, "new", {"id": "a", "action": "close"}], "extra": true}"#;
+        let merged = merge_answers(b"", ours, theirs).unwrap();
+        assert_eq!(
+            merged.bytes,
+            "{\n  \"note\": 1,\n  \"decisions\": [\n    7,\n    {\n      \"answer\": \"no id\"\n    },\n    {\n      \"id\": \"a\",\n      \"action\": \"close\"\n    },\n    \"new\"\n  ],\n  \"extra\": true\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_side_that_is_not_an_answers_file_is_refused() {
+        let good = answers(&[]);
+        let refused = merge_answers(&good, b"{ corrupt", &good).unwrap_err();
+        assert_eq!(refused.side, Some(Side::Ours));
+        assert_eq!(
+            merge_answers(b"[]", &good, &good).unwrap_err().side,
+            Some(Side::Base)
+        );
+        assert_eq!(
+            merge_answers(&good, &good, b"").unwrap_err().side,
+            Some(Side::Theirs)
+        );
+    }
+
+    fn red(id: &str) -> String {
+        format!("{{\"id\": \"{id}\", \"source\": \"p.md:1\", \"kind\": \"k\", \"decision_needed\": \"{id}?\", \"evidence\": \"\"}}")
+    }
+
+    fn tombstone(id: &str) -> String {
+        format!("{{\"id\": \"{id}\", \"kind\": \"k\", \"path\": \"p.md\"}}")
+    }
+
+    fn registry(reds: &[&str], resolved: &[&str]) -> Vec<u8> {
+        let reds: Vec<String> = reds.iter().map(|id| red(id)).collect();
+        let resolved: Vec<String> = resolved.iter().map(|id| tombstone(id)).collect();
+        format!(
+            "{{\"reds\": [{}], \"resolved\": [{}]}}",
+            reds.join(", "),
+            resolved.join(", ")
+        )
+        .into_bytes()
+    }
+
+    fn parsed(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+        let registry = Registry::parse(Some(bytes), "r").unwrap();
+        let resolved = registry
+            .resolved
+            .iter()
+            .filter_map(|t| red_id(t).map(str::to_string))
+            .collect();
+        (registry.red_ids().map(str::to_string).collect(), resolved)
+    }
+
+    #[test]
+    fn each_side_closing_one_red_leaves_both_closed() {
+        let base = registry(&["r1", "r2", "r3"], &["r0"]);
+        let ours = registry(&["r2", "r3"], &["r0", "r1"]);
+        let theirs = registry(&["r1", "r3", "r4"], &["r2", "r0"]);
+        let merged = merge_registry(&base, &ours, &theirs).unwrap();
+        assert_eq!(
+            parsed(merged.as_bytes()),
+            (
+                vec!["r3".to_string(), "r4".to_string()],
+                vec!["r0".to_string(), "r1".to_string(), "r2".to_string()]
+            )
+        );
+        // Written as the registry writer writes it.
+        let again = Registry::parse(Some(merged.as_bytes()), "r").unwrap();
+        assert_eq!(again.to_pretty_json(), merged);
+    }
+
+    #[test]
+    fn a_red_removed_on_one_side_stays_removed_and_a_tombstone_anywhere_removes_it() {
+        let base = registry(&["r1", "r2"], &[]);
+        let ours = registry(&["r1", "r2"], &[]);
+        let theirs = registry(&["r2"], &[]);
+        assert_eq!(
+            parsed(merge_registry(&base, &ours, &theirs).unwrap().as_bytes()).0,
+            ["r2"]
+        );
+        let tombstoned_in_base = registry(&["r1"], &["r1"]);
+        assert_eq!(
+            parsed(
+                merge_registry(&tombstoned_in_base, &ours, &ours)
+                    .unwrap()
+                    .as_bytes()
+            )
+            .0,
+            ["r2"]
+        );
+    }
+
+    #[test]
+    fn a_registry_that_cannot_be_read_is_refused() {
+        let good = registry(&[], &[]);
+        assert_eq!(
+            merge_registry(&good, &good, b"{\"reds\": 1}")
+                .unwrap_err()
+                .side,
+            Some(Side::Theirs)
+        );
+        assert!(merge_registry(b"", &good, &good).is_ok());
+        // Numbers for ids on one side, text on another: each reads, together they cannot be sorted.
+        let numbered = br#"{"resolved": [{"id": 1}]}"#;
+        assert!(merge_registry(b"", &good, &registry(&[], &["a"])).is_ok());
+        assert_eq!(
+            merge_registry(numbered, &good, &registry(&[], &["a"]))
+                .unwrap_err()
+                .side,
+            None
+        );
+    }
+
+    #[test]
+    fn kinds_go_by_file_name() {
+        assert_eq!(Kind::of(".decisions.json"), Some(Kind::Answers));
+        assert_eq!(Kind::of(".preflight-reds.json"), Some(Kind::Registry));
+        assert_eq!(Kind::of("decisions.json"), None);
+    }
+}

@@ -1,0 +1,1136 @@
+//! Recording and applying the operator's answers (docs/product.md §4). The answer is recorded first —
+//! `.decisions.json`, read-modify-write keyed by id — and then applied: a closed RED leaves the
+//! registry through the `reds apply --from-sidecar` path, a closed escalation's typed sidecar is
+//! deleted (and a budget-overrun's turn counter), a closed ledger row's `status` cell turns
+//! `resolved`. Application works from every close on record, so a close recorded by a pass that
+//! died before applying it is applied by the next one without asking.
+
+use crate::decision_log::DECISION_LOG_FILE;
+use crate::decisions::{
+    decisions_for_write, AnswersFile, FileEntry, IdRefs, Piece, DECISIONS_FILE,
+};
+use crate::error::{Error, Result};
+use crate::ledger;
+use crate::pending::{self, Artifacts, Pending, PendingInputs, Source};
+use crate::{heartbeat, runs};
+use std::path::{Path, PathBuf};
+use ucg_git::ArtifactSource;
+use ucg_store::pyjson::{self, Object, Value};
+use ucg_store::DirLock;
+
+/// What an answer does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// The decision is made: record it, then clear the artifact that carried it.
+    Close,
+    /// Not now: record it; the item is asked again.
+    Defer,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Close => "close",
+            Action::Defer => "defer",
+        }
+    }
+}
+
+/// One answer to one pending item.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Answer {
+    pub id: String,
+    pub answer: String,
+    pub action: Action,
+    /// Who answered (`user.email`), stamped when the answer is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// When (UTC, ISO-8601 to the second), stamped when the answer is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// For an escalation, the occurrence answered (the SHA-256 of its sidecar's bytes as read),
+    /// stamped when the answer is recorded: a later escalation with the same id is asked again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<String>,
+    /// The question answered — its kind, source and decision text —, stamped when the answer is
+    /// recorded, so that a reworded question can be offered this answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision_needed: Option<String>,
+    /// The id whose answer this one reuses (a reworded question's earlier wording).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<String>,
+}
+
+impl Answer {
+    /// An answer not yet stamped with who gave it and when.
+    pub fn new(id: impl Into<String>, answer: impl Into<String>, action: Action) -> Answer {
+        Answer {
+            id: id.into(),
+            answer: answer.into(),
+            action,
+            by: None,
+            at: None,
+            occurrence: None,
+            kind: None,
+            source: None,
+            decision_needed: None,
+            reused_from: None,
+        }
+    }
+}
+
+/// The time an answer is recorded at, as its `at` gives it.
+pub fn now_stamp() -> String {
+    jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+}
+
+fn entry_id(entry: &Value) -> Option<&str> {
+    entry.as_object()?.get("id")?.as_str()
+}
+
+/// Records `answers` in `entries`, keyed by id: an answered id keeps the position of its first
+/// entry, holds the new answer, and appears once; every other entry is kept as it was; new ids
+/// follow in the order they were first answered. A later answer for the same id wins.
+pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
+    let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
+        indexmap::IndexMap::default();
+    for answer in answers {
+        latest.insert(answer.id.as_str(), answer);
+    }
+    let mut placed = IdRefs::default();
+    let mut merged = Vec::with_capacity(entries.len() + latest.len());
+    for entry in entries.drain(..) {
+        let answered = entry_id(&entry).and_then(|id| latest.get_key_value(id));
+        match answered {
+            // The first entry of an answered id takes the answer; later duplicates go.
+            Some((id, answer)) => {
+                if placed.insert(*id) {
+                    merged.push(record(answer));
+                }
+            }
+            None => merged.push(entry),
+        }
+    }
+    for (id, answer) in &latest {
+        if !placed.contains(id) {
+            merged.push(record(answer));
+        }
+    }
+    *entries = merged;
+}
+
+/// [`merge`] over an answers file read as an [`AnswersFile`]: the entries to write, each kept
+/// from the file (by index) or new, in the same order `merge` gives them; which of the answers'
+/// ids the file held already; and [`closed_in`] of the entries written — one look-up per entry.
+pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> Merged<'a> {
+    let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
+        indexmap::IndexMap::default();
+    for answer in answers {
+        latest.insert(answer.id.as_str(), answer);
+    }
+    // Sized once: a set of tens of thousands growing by doubling would hash itself over.
+    let closing = entries.iter().filter(|e| e.closes).count() + latest.len();
+    let mut merged = Merged {
+        pieces: Vec::with_capacity(entries.len() + latest.len()),
+        answered_before: IdRefs::default(),
+        closed: IdRefs::with_capacity_and_hasher(closing, Default::default()),
+    };
+    let place = |merged: &mut Merged<'a>, id: &'a str, answer: &Answer| {
+        merged.pieces.push(Piece::New(record(answer)));
+        if answer.action == Action::Close {
+            merged.closed.insert(id);
+        }
+    };
+    for (index, entry) in entries.iter().enumerate() {
+        let id = entry.id.as_deref();
+        match id.and_then(|id| latest.get_key_value(id)) {
+            Some((id, answer)) => {
+                if merged.answered_before.insert(*id) {
+                    place(&mut merged, id, answer);
+                }
+            }
+            None => {
+                merged.pieces.push(Piece::Kept(index));
+                if let (Some(id), true) = (id, entry.closes) {
+                    merged.closed.insert(id);
+                }
+            }
+        }
+    }
+    for (id, answer) in &latest {
+        if !merged.answered_before.contains(id) {
+            place(&mut merged, id, answer);
+        }
+    }
+    merged
+}
+
+/// What [`merge_pieces`] gives.
+pub struct Merged<'a> {
+    pub pieces: Vec<Piece>,
+    /// The answers' ids that the file held already.
+    pub answered_before: IdRefs<'a>,
+    /// The ids the merged entries close.
+    pub closed: IdRefs<'a>,
+}
+
+/// The entry that records `answer`: `id`, `answer`, `action`, then `by`, `at`, `occurrence`,
+/// `kind`, `source`, `decision_needed` and `reused_from` when stamped (keys the registry writer
+/// and UltraCode Goal's readers ignore).
+fn record(answer: &Answer) -> Value {
+    let mut record = Object::default();
+    record.insert("id".into(), Value::Str(answer.id.clone()));
+    record.insert("answer".into(), Value::Str(answer.answer.clone()));
+    record.insert("action".into(), Value::Str(answer.action.name().into()));
+    for (key, value) in [
+        ("by", &answer.by),
+        ("at", &answer.at),
+        ("occurrence", &answer.occurrence),
+        ("kind", &answer.kind),
+        ("source", &answer.source),
+        ("decision_needed", &answer.decision_needed),
+        ("reused_from", &answer.reused_from),
+    ] {
+        if let Some(value) = value {
+            record.insert(key.into(), Value::Str(value.clone()));
+        }
+    }
+    Value::Object(Box::new(record))
+}
+
+/// The ids the entries close, as the registry writer reads them (`decisions::closed_ids`):
+/// objects whose `action` is exactly `"close"` and whose `id` is a string.
+pub fn closed_in(entries: &[Value]) -> crate::decisions::IdSet {
+    entries
+        .iter()
+        .filter_map(Value::as_object)
+        .filter(|e| e.get("action").and_then(Value::as_str) == Some("close"))
+        .filter_map(|e| Some(e.get("id")?.as_str()?.to_string()))
+        .collect()
+}
+
+/// The document as written: `decisions` in its place (first for a new file), 2-space JSON as
+/// Python's `json.dumps(indent=2, ensure_ascii=False)` writes it, and a final newline. (Both
+/// parts are lent to the document for the time of the writing, and handed back.)
+pub fn render(doc: &mut Object, entries: &mut Vec<Value>) -> String {
+    doc.insert("decisions".into(), Value::Array(std::mem::take(entries)));
+    let whole = Value::Object(Box::new(std::mem::take(doc)));
+    let mut text = pyjson::dumps_pretty(&whole);
+    text.push('\n');
+    if let Value::Object(mut whole) = whole {
+        if let Some(Value::Array(back)) = whole.get_mut("decisions") {
+            *entries = std::mem::take(back);
+        }
+        *doc = *whole;
+    }
+    text
+}
+
+/// What applying one close cleared.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Applied {
+    pub id: String,
+    pub source: Source,
+    /// For people: what changed on disk.
+    pub cleared: String,
+    /// The files it wrote or deleted (or, in a dry run, would have).
+    #[serde(skip)]
+    pub changed: Vec<Changed>,
+}
+
+/// A file the pass wrote, deleted or appended to (or, in a dry run, would have), by the path the
+/// pass knows it under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Changed {
+    pub path: PathBuf,
+    pub change: Change,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    Written,
+    Deleted,
+    Appended,
+}
+
+impl Change {
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Written => "written",
+            Change::Deleted => "deleted",
+            Change::Appended => "appended",
+        }
+    }
+}
+
+fn changed(path: PathBuf, change: Change) -> Changed {
+    Changed { path, change }
+}
+
+/// The ledger with the `status` cell of each open decision row whose id is in `closed` turned
+/// `resolved`; every other byte unchanged. `ledger_name` is the ledger's id path. Returns the new
+/// text and the ids flipped (in row order).
+pub fn flip_ledger_rows(
+    text: &str,
+    ledger_name: &str,
+    closed: &dyn Fn(&str) -> bool,
+) -> (String, Vec<String>) {
+    let mut edits = Vec::new();
+    let mut flipped = Vec::new();
+    for (cells, status) in ledger::cells_with_status(text, &["source", "status", "reason"]) {
+        let (Some(span), ["decision", "open", reason]) = (status, cells.as_slice()) else {
+            continue;
+        };
+        let id = crate::ids::mint("decision", ledger_name, reason);
+        if closed(&id) {
+            edits.push(span);
+            flipped.push(id);
+        }
+    }
+    // One pass over the text (replacing in place from the end moved the rest of a long ledger
+    // once per row flipped).
+    let mut out = String::with_capacity(text.len() + edits.len() * "resolved".len());
+    let mut copied = 0;
+    for span in edits {
+        out.push_str(text.get(copied..span.start).unwrap_or_default());
+        out.push_str("resolved");
+        copied = span.end;
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    (out, flipped)
+}
+
+/// `.budget-<story>.json` for an escalation sidecar `escalation-<story>.json`.
+pub fn budget_file(sidecar: &Path) -> Option<std::path::PathBuf> {
+    let name = sidecar.file_name()?.to_str()?;
+    let story = crate::escalations::sidecar_story(name)?;
+    Some(sidecar.with_file_name(format!(".budget-{story}.json")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn answer(id: &str, text: &str, action: Action) -> Answer {
+        Answer::new(id, text, action)
+    }
+
+    #[test]
+    fn corrupt_documents_are_refused() {
+        for bad in [&b"{"[..], b"[]", b"{\"decisions\": {}}", b"{}", b"\xff"] {
+            assert!(decisions_for_write(Some(bad)).is_err(), "{bad:?}");
+        }
+        assert!(decisions_for_write(None).unwrap().1.is_empty());
+    }
+
+    #[test]
+    fn an_answer_replaces_in_place_and_keeps_the_rest() {
+        let (doc, mut entries) = decisions_for_write(Some(
+            br#"{"note": "kept", "decisions": [{"id": "a", "answer": "x", "action": "defer", "by": "me"}, 7, {"id": "b"}, {"id": "a", "answer": "dup"}]}"#,
+        ))
+        .unwrap();
+        merge(
+            &mut entries,
+            &[
+                answer("a", "yes", Action::Close),
+                answer("c", "later", Action::Defer),
+            ],
+        );
+        let mut doc = doc;
+        assert_eq!(
+            render(&mut doc, &mut entries),
+            "{\n  \"note\": \"kept\",\n  \"decisions\": [\n    {\n      \"id\": \"a\",\n      \"answer\": \"yes\",\n      \"action\": \"close\"\n    },\n    7,\n    {\n      \"id\": \"b\"\n    },\n    {\n      \"id\": \"c\",\n      \"answer\": \"later\",\n      \"action\": \"defer\"\n    }\n  ]\n}\n"
+        );
+    }
+
+    #[test]
+    fn exactly_the_closed_rows_flip() {
+        let text = "| id | source | status | reason |\n|---|---|---|---|\n| d1 | decision |  open | Sign off? |\n| d2 | gate | open | Sign off? |\n| d3 | decision | open | Other |\n";
+        let id = crate::ids::mint("decision", "l.md", "Sign off?");
+        let (out, flipped) = flip_ledger_rows(text, "l.md", &|i| i == id);
+        assert_eq!(flipped, std::slice::from_ref(&id));
+        assert_eq!(out, text.replacen("|  open |", "|  resolved |", 1));
+    }
+
+    fn entry() -> impl Strategy<Value = Value> {
+        let id = prop_oneof!["[a-c]", "[a-c]:[ä😀 ]{0,3}"];
+        (id, "[a-z ]{0,6}", prop::bool::ANY, prop::bool::ANY).prop_map(
+            |(id, text, extra, close)| {
+                let mut o = Object::default();
+                o.insert("id".into(), Value::Str(id));
+                o.insert("answer".into(), Value::Str(text));
+                o.insert(
+                    "action".into(),
+                    Value::Str(if close { "close" } else { "defer" }.into()),
+                );
+                if extra {
+                    o.insert("extra".into(), Value::Array(vec![Value::Null]));
+                }
+                Value::Object(Box::new(o))
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn merging_loses_nothing(
+            existing in prop::collection::vec(prop_oneof![entry(), Just(Value::Int("3".into()))], 0..12),
+            answers in prop::collection::vec(("[a-e]", "[a-z]{0,4}", prop::bool::ANY), 0..6),
+        ) {
+            let answers: Vec<Answer> = answers
+                .into_iter()
+                .map(|(id, text, close)| answer(&id, &text, if close { Action::Close } else { Action::Defer }))
+                .collect();
+            let mut entries = existing.clone();
+            merge(&mut entries, &answers);
+            let answered = |v: &Value| entry_id(v).is_some_and(|id| answers.iter().any(|a| a.id == id));
+            // Every entry not answered survives unchanged, in order.
+            let kept: Vec<&Value> = existing.iter().filter(|v| !answered(v)).collect();
+            let now: Vec<&Value> = entries.iter().filter(|v| !answered(v)).collect();
+            prop_assert_eq!(kept, now);
+            // Every answered id appears exactly once, with its last answer.
+            for a in &answers {
+                let last = answers.iter().rev().find(|b| b.id == a.id).unwrap();
+                let found: Vec<&Value> = entries.iter().filter(|v| entry_id(v) == Some(a.id.as_str())).collect();
+                prop_assert_eq!(found.len(), 1);
+                let o = found[0].as_object().unwrap();
+                prop_assert_eq!(o.get("answer").and_then(Value::as_str), Some(last.answer.as_str()));
+                prop_assert_eq!(o.get("action").and_then(Value::as_str), Some(last.action.name()));
+            }
+            // The document reads back as written.
+            let text = render(&mut Object::default(), &mut entries.clone());
+            let (_, reread) = decisions_for_write(Some(text.as_bytes())).unwrap();
+            prop_assert_eq!(&reread, &entries);
+            // The closed ids applied are the ones the registry writer will read back.
+            prop_assert_eq!(closed_in(&entries), crate::decisions::closed_ids(Some(text.as_bytes())));
+        }
+    }
+}
+
+/// Where the pass reads and writes.
+pub struct Pass {
+    pub project_root: PathBuf,
+    /// Where a symlinked answers file, registry or ledger may point besides its own directory.
+    pub bounds_root: Option<PathBuf>,
+    pub impl_dir: PathBuf,
+    pub ledger: PathBuf,
+    /// The run folder whose decision log gets the pass's section.
+    pub log_dir: Option<PathBuf>,
+    pub dry_run: bool,
+    /// The pass commits once and the process ends with it (not the interactive pass): the
+    /// answers document, the artifacts and the answers are left to the exit instead of being
+    /// freed value by value (for a long project's file, a fifth of the pass).
+    pub once: bool,
+    /// Who answers (`user.email`), recorded with each answer as `by`.
+    pub by: Option<String>,
+}
+
+/// What the pass did.
+#[derive(Default)]
+pub struct Outcome {
+    pub recorded: Vec<Answer>,
+    pub applied: Vec<Applied>,
+    /// What is still pending after the last commit.
+    pub after: Option<Pending>,
+    /// How many of `recorded` and `applied` the decision log already holds.
+    logged: (usize, usize),
+    /// Whether this pass's heading is in the decision log.
+    log_started: bool,
+    /// Every file written, deleted or appended to, once each, in the order first touched.
+    pub changed: indexmap::IndexSet<Changed, foldhash::fast::RandomState>,
+}
+
+impl Outcome {
+    fn touched(&mut self, change: Changed) {
+        self.changed.insert(change);
+    }
+}
+
+fn inputs(pass: &Pass) -> PendingInputs<'_> {
+    PendingInputs {
+        project_root: &pass.project_root,
+        impl_dir: &pass.impl_dir,
+        ledger: &pass.ledger,
+    }
+}
+
+pub fn enumerate(pass: &Pass) -> Pending {
+    pending::enumerate(&inputs(pass), &ArtifactSource::WorkTree)
+}
+
+/// [`enumerate`], each item without an answer offered the answer of an earlier wording of its
+/// question (`pending::offer_similar`) at `threshold`.
+pub fn enumerate_offering(pass: &Pass, threshold: f64) -> Pending {
+    pending::enumerate_offering(&inputs(pass), &ArtifactSource::WorkTree, threshold)
+}
+
+/// The answers with each short id made whole: an id that is not one the run knows stands for the
+/// ledger decision whose row id it is (`d2`), else the single known id whose 12-hex hash it is, or
+/// begins, or whose whole text it begins. Several such
+/// ids are an error listing them; none leaves the id as given (unknown ids are refused later).
+fn expand_ids(answers: &[Answer], pending: &Pending, known: &IdRefs) -> Result<Vec<Answer>> {
+    answers
+        .iter()
+        .map(|answer| {
+            let given = answer.id.as_str();
+            if given.is_empty() || known.contains(given) {
+                return Ok(answer.clone());
+            }
+            // A ledger row's own id names its decision exactly.
+            let row: Vec<&str> = pending
+                .items
+                .iter()
+                .filter(|i| i.row.as_deref() == Some(given))
+                .map(|i| i.id.as_str())
+                .collect();
+            let hash = |id: &'_ str| id.rsplit(':').next().unwrap_or(id).to_string();
+            let mut matching: Vec<&str> = match row.is_empty() {
+                false => row,
+                true => known
+                    .iter()
+                    .copied()
+                    .filter(|id| hash(id).starts_with(given) || id.starts_with(given))
+                    .collect(),
+            };
+            matching.sort_unstable();
+            matching.dedup();
+            match matching[..] {
+                [] => Ok(answer.clone()),
+                [one] => Ok(Answer {
+                    id: one.to_string(),
+                    ..answer.clone()
+                }),
+                _ => Err(Error::AmbiguousId {
+                    given: given.to_string(),
+                    matching: matching.iter().map(|id| id.to_string()).collect(),
+                }),
+            }
+        })
+        .collect()
+}
+
+/// A close records the decision made: a blank answer closes nothing, on every path (the
+/// interactive pass asks again; flags and answer files are refused). A defer may stay answerless.
+fn check_answered(answers: &[Answer]) -> Result<()> {
+    match answers
+        .iter()
+        .find(|a| a.action == Action::Close && a.answer.trim().is_empty())
+    {
+        Some(blank) => Err(Error::BlankAnswer {
+            id: blank.id.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Every id answered must be one the run waits on, a RED still in the registry, or an id already
+/// on record (answering again replaces the answer, so a rerun is harmless).
+fn check_known(known: &IdRefs, answered_before: &IdRefs, answers: &[Answer]) -> Result<()> {
+    let known = |id: &str| known.contains(id) || answered_before.contains(id);
+    let unknown: Vec<&str> = answers
+        .iter()
+        .map(|a| a.id.as_str())
+        .filter(|id| !known(id))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    // Name a few: a wrong answers file can hold thousands.
+    let mut named = unknown
+        .iter()
+        .take(5)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if unknown.len() > 5 {
+        named.push_str(&format!(" and {} more", unknown.len() - 5));
+    }
+    Err(Error::NotPending { named })
+}
+
+fn decisions_path(pass: &Pass) -> PathBuf {
+    pass.impl_dir.join(DECISIONS_FILE)
+}
+
+/// The answers document as it must be to be written, or the refusal that names it.
+pub fn read_answers_doc(
+    pass: &Pass,
+) -> Result<(ucg_store::pyjson::Object, Vec<ucg_store::pyjson::Value>)> {
+    let (bytes, refuse) = answers_bytes(pass)?;
+    decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
+}
+
+/// [`read_answers_doc`] as the pass reads it: entry by entry (a long project's file is never one
+/// tree of values in memory), with the same refusal.
+fn read_answers_file(pass: &Pass) -> Result<AnswersFile> {
+    let (bytes, refuse) = answers_bytes(pass)?;
+    AnswersFile::read(bytes).map_err(|c| refuse(c.reason))
+}
+
+/// The answers file's bytes (`None`: absent), and how a refusal to write over it is worded.
+fn answers_bytes(pass: &Pass) -> Result<(Option<Vec<u8>>, impl Fn(String) -> Error)> {
+    let path = decisions_path(pass);
+    let shown = path.clone();
+    let refuse = move |reason: String| Error::AnswersUnwritable {
+        path: shown.clone(),
+        reason,
+    };
+    let bytes =
+        ucg_store::read_optional(&path).map_err(|e| refuse(format!("it cannot be read ({e})")))?;
+    Ok((bytes, refuse))
+}
+
+/// Under the artifact directory's lock: checks the answers, records them, and applies every close
+/// on record whose artifact is still there.
+pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<()> {
+    check_answered(answers)?;
+    let at = now_stamp();
+    let stamped: Vec<Answer> = answers
+        .iter()
+        .map(|answer| Answer {
+            by: answer.by.clone().or_else(|| pass.by.clone()),
+            at: answer.at.clone().or_else(|| Some(at.clone())),
+            ..answer.clone()
+        })
+        .collect();
+    let answers = &stamped[..];
+    if !pass.impl_dir.is_dir() {
+        return check_known(&IdRefs::default(), &IdRefs::default(), answers);
+    }
+    let lock = ucg_store::lock_dir(&pass.impl_dir)?;
+    // The answers (a long project's file is large) are parsed while the artifacts are read and
+    // enumerated: the items do not depend on the answers, which are laid over them afterwards.
+    let (doc, found) = std::thread::scope(|scope| {
+        let doc = std::thread::Builder::new()
+            .stack_size(ucg_store::pyjson::STACK_SIZE)
+            .spawn_scoped(scope, || read_answers_file(pass))
+            .map_err(Error::Thread)?;
+        let (artifacts, _) =
+            Artifacts::read_without_answers(&inputs(pass), &ArtifactSource::WorkTree, false);
+        let found = pending::enumerate_unanswered(&inputs(pass), &artifacts);
+        if pass.once {
+            std::mem::forget(artifacts);
+        }
+        let doc = doc
+            .join()
+            .map_err(|_| Error::Internal("reading the answers"))??;
+        Ok::<_, Error>((doc, found))
+    })?;
+    let file = doc;
+    let entries = file.entries();
+    // The ids the run waits on: an answer must name one (or one answered before).
+    let known: IdRefs = found
+        .items
+        .iter()
+        .map(|i| i.id.as_str())
+        .chain(found.registry_ids.iter().map(String::as_str))
+        .collect();
+    // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
+    let mut expanded = expand_ids(answers, &found, &known)?;
+    // An answer keeps the question it answered; an escalation's, the occurrence.
+    let by_id: std::collections::HashMap<&str, &pending::PendingItem, foldhash::fast::RandomState> =
+        match expanded.is_empty() {
+            true => Default::default(),
+            false => found.items.iter().map(|i| (i.id.as_str(), i)).collect(),
+        };
+    for answer in &mut expanded {
+        let Some(item) = by_id.get(answer.id.as_str()) else {
+            continue;
+        };
+        if item.source == Source::Escalation {
+            answer.occurrence.clone_from(&item.occurrence);
+        }
+        answer.kind = Some(item.kind.clone());
+        answer.source = Some(item.origin.clone());
+        answer.decision_needed = Some(item.decision_needed.clone());
+    }
+    let answers = &expanded[..];
+    // Answered before: answering again replaces the answer (so a rerun is harmless).
+    let Merged {
+        pieces,
+        answered_before,
+        closed,
+    } = merge_pieces(entries, answers);
+    check_known(&known, &answered_before, answers)?;
+    if !answers.is_empty() && !pass.dry_run {
+        let bounds = || pass.bounds_root.clone().into_iter().collect();
+        let target = ucg_store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
+        ucg_store::write_atomic_with(&lock, &target, |out| file.write_to(&pieces, out))?;
+    }
+    if !answers.is_empty() {
+        outcome.touched(changed(pass.impl_dir.join(DECISIONS_FILE), Change::Written));
+    }
+    outcome.recorded.extend_from_slice(answers);
+    // The entries that bear on an item, as values (few: a long file is mostly about items gone).
+    let bearing: Vec<Value> = {
+        let relevant = pending::relevance(&found);
+        pieces
+            .iter()
+            .filter_map(|piece| match piece {
+                Piece::Kept(index) => entries
+                    .get(*index)
+                    .filter(|e| e.id.as_deref().is_some_and(&relevant))
+                    .and_then(|e| file.value(e)),
+                Piece::New(entry) => Some(entry.clone()),
+            })
+            .collect()
+    };
+    let answers_now = pending::answers_for(&bearing, &found);
+    let found = pending::with_answers(found, &answers_now);
+    let after = apply(pass, &lock, found, &closed, outcome)?;
+    if pass.once {
+        std::mem::forget(closed);
+        std::mem::forget((pieces, file));
+    }
+    outcome.after = Some(after);
+    Ok(())
+}
+
+/// Applies the closes on record (`closed_ids`) to the artifacts still carrying them (`pending`, as
+/// enumerated under the lock). Returns what is still pending afterwards. The registry is
+/// rewritten on this thread while the escalation files and the ledger are cleared on another.
+fn apply(
+    pass: &Pass,
+    lock: &DirLock,
+    mut pending: Pending,
+    closed_ids: &IdRefs,
+    outcome: &mut Outcome,
+) -> Result<Pending> {
+    let applied_before = outcome.applied.len();
+    let root = pass.bounds_root.as_deref();
+    let (reds, files) = std::thread::scope(|scope| {
+        let files = scope.spawn(|| apply_files(pass, root, lock, &pending, closed_ids));
+        let reds = apply_reds(pass, lock, &pending, closed_ids);
+        let files = files
+            .join()
+            .unwrap_or(Err(Error::Internal("clearing artifacts")));
+        (reds, files)
+    });
+    // Whatever was cleared is reported (and logged), even when the other half failed.
+    let note = |done: Vec<Applied>, outcome: &mut Outcome| {
+        for applied in &done {
+            for change in &applied.changed {
+                outcome.touched(change.clone());
+            }
+        }
+        outcome.applied.extend(done);
+    };
+    let (reds, files) = match (reds, files) {
+        (Ok(reds), Ok(files)) => (reds, files),
+        (Ok(done), Err(error)) | (Err(error), Ok(done)) => {
+            note(done, outcome);
+            return Err(error);
+        }
+        (Err(error), Err(_)) => return Err(error),
+    };
+    note(reds, outcome);
+    note(files, outcome);
+    // What is left: everything not just cleared (a dry run clears nothing on disk, and says so).
+    let cleared: std::collections::HashSet<&str> = outcome.applied[applied_before..]
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    pending.items.retain(|i| !cleared.contains(i.id.as_str()));
+    Ok(pending)
+}
+
+/// Closed REDs leave the registry through the registry writer, as `reds apply --from-sidecar`.
+fn apply_reds(
+    pass: &Pass,
+    lock: &DirLock,
+    pending: &Pending,
+    closed_ids: &IdRefs,
+) -> Result<Vec<Applied>> {
+    let registry_name = crate::reds::REGISTRY_FILE;
+    let cleared: Vec<String> = pending
+        .registry_ids
+        .iter()
+        .filter(|id| closed_ids.contains(id.as_str()))
+        .cloned()
+        .collect();
+    if !cleared.is_empty() && !pass.dry_run {
+        crate::registry::from_sidecar_locked(
+            &|| pass.bounds_root.clone(),
+            &pass.impl_dir,
+            lock,
+            closed_ids,
+        )?;
+    }
+    Ok(cleared
+        .into_iter()
+        .map(|id| Applied {
+            id,
+            source: Source::Red,
+            cleared: format!("removed from {registry_name}, tombstone recorded"),
+            changed: vec![changed(pass.impl_dir.join(registry_name), Change::Written)],
+        })
+        .collect())
+}
+
+/// Closed escalations lose their typed sidecar (the raw marker stays) and, for a budget overrun,
+/// their turn counter — only when the close answered the occurrence the sidecar holds now (an
+/// escalation's `action` is laid over it only then); closed ledger rows get their `status` cell
+/// flipped and nothing else.
+fn apply_files(
+    pass: &Pass,
+    root: Option<&Path>,
+    lock: &DirLock,
+    pending: &Pending,
+    closed_ids: &IdRefs,
+) -> Result<Vec<Applied>> {
+    let closed = |id: &str| closed_ids.contains(id);
+    let escalations: Vec<&pending::PendingItem> = pending
+        .items
+        .iter()
+        .filter(|i| i.source == Source::Escalation && closed(&i.id))
+        .filter(|i| i.action.as_deref() == Some("close"))
+        .collect();
+    // Deleting a file mostly waits on the disk (a file system mounted with `discard` trims the
+    // freed blocks before `unlink` returns): a long list is deleted by several threads at once,
+    // while the ledger is edited on a thread of its own.
+    let deleters = (escalations.len() / DELETED_PER_THREAD).clamp(1, DELETING_THREADS);
+    let share = escalations.len().div_ceil(deleters).max(1);
+    let joined = |thread: std::thread::ScopedJoinHandle<Result<Vec<Applied>>>| {
+        thread
+            .join()
+            .unwrap_or(Err(Error::Internal("clearing artifacts")))
+    };
+    let closed = &closed;
+    std::thread::scope(|scope| {
+        let thread = || std::thread::Builder::new().name("ucg-clear".into());
+        let ledger =
+            thread().spawn_scoped(scope, || flip_ledger(pass, root, lock, pending, closed));
+        let mut shares = escalations.chunks(share);
+        let first = shares.next().unwrap_or_default();
+        let others: Vec<_> = shares
+            .map(|items| {
+                let deleting = thread().spawn_scoped(scope, move || delete_sidecars(pass, items));
+                (items, deleting)
+            })
+            .collect();
+        let first = delete_sidecars(pass, first);
+        // A thread that could not be started leaves its work to this one.
+        let others: Vec<_> = others
+            .into_iter()
+            .map(|(items, deleting)| match deleting {
+                Ok(deleting) => joined(deleting),
+                Err(_) => delete_sidecars(pass, items),
+            })
+            .collect();
+        let ledger = match ledger {
+            Ok(ledger) => joined(ledger),
+            Err(_) => flip_ledger(pass, root, lock, pending, closed),
+        };
+        // In the order a single pass reports them; the first failure is the error.
+        let mut all = first?;
+        for other in others {
+            all.extend(other?);
+        }
+        all.extend(ledger?);
+        Ok(all)
+    })
+}
+
+/// How many closed escalations make it worth one more thread deleting their files, and how many
+/// threads at most (measured: 250 deletions took 19 ms on one thread, 6 ms on eight).
+const DELETED_PER_THREAD: usize = 16;
+const DELETING_THREADS: usize = 8;
+
+/// Deletes the closed escalations' typed sidecars and, for a budget overrun, their turn counters.
+fn delete_sidecars(pass: &Pass, items: &[&pending::PendingItem]) -> Result<Vec<Applied>> {
+    let mut applied = Vec::with_capacity(items.len());
+    for item in items {
+        let file_name = Path::new(&item.artifact)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let sidecar = pass.impl_dir.join(&file_name);
+        let mut cleared = vec![file_name.clone()];
+        let mut files = vec![changed(sidecar.clone(), Change::Deleted)];
+        let budget = (item.kind == "budget-overrun")
+            .then(|| budget_file(&sidecar))
+            .flatten();
+        if !pass.dry_run {
+            remove(&sidecar)?;
+        }
+        if let Some(budget) = budget.filter(|b| b.exists()) {
+            if !pass.dry_run {
+                remove(&budget)?;
+            }
+            files.push(changed(budget.clone(), Change::Deleted));
+            cleared.push(
+                budget
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            );
+        }
+        applied.push(Applied {
+            id: item.id.clone(),
+            source: Source::Escalation,
+            cleared: format!("deleted {}", cleared.join(" and ")),
+            changed: files,
+        });
+    }
+    Ok(applied)
+}
+
+/// Turns the `status` cell of each closed open decision row of the ledger to `resolved`.
+fn flip_ledger(
+    pass: &Pass,
+    root: Option<&Path>,
+    lock: &DirLock,
+    pending: &Pending,
+    closed: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Applied>> {
+    let Some(first) = pending
+        .items
+        .iter()
+        .find(|i| i.source == Source::Decision && closed(&i.id))
+    else {
+        return Ok(Vec::new());
+    };
+    // The file the edit replaces (a symlink within bounds is followed), locked in its own
+    // directory before it is read: read, flip and write are one step for other writers.
+    let dir = pass
+        .ledger
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = pass
+        .ledger
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bounds = || root.map(Path::to_path_buf).into_iter().collect();
+    let target = ucg_store::write_target(dir, &name, bounds)?;
+    let target_dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let own_lock;
+    let ledger_lock = if same_dir(target_dir, &pass.impl_dir) {
+        lock
+    } else {
+        own_lock = ucg_store::lock_dir(target_dir)?;
+        &own_lock
+    };
+    let text = ucg_store::read_text(&target).map_err(|e| Error::io("read", &target, e))?;
+    let (edited, flipped) = flip_ledger_rows(&text, &first.artifact, closed);
+    if !pass.dry_run && edited != text {
+        ucg_store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
+    }
+    let written = if edited != text {
+        vec![changed(pass.ledger.clone(), Change::Written)]
+    } else {
+        Vec::new()
+    };
+    Ok(flipped
+        .into_iter()
+        .map(|id| Applied {
+            id,
+            source: Source::Decision,
+            cleared: format!("{}: status open → resolved", first.artifact),
+            changed: written.clone(),
+        })
+        .collect())
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+fn remove(path: &Path) -> Result<()> {
+    ucg_store::remove_if_present(path).map_err(|e| Error::io("delete", path, e))
+}
+
+impl Pass {
+    /// The decision log, when there is one, resolves inside its run folder or the project: checked
+    /// before anything is written, so a log symlinked elsewhere refuses the pass, not its end.
+    pub fn check_log_target(&self) -> Result<()> {
+        let Some(dir) = &self.log_dir else {
+            return Ok(());
+        };
+        let bounds = || self.bounds_root.clone().into_iter().collect();
+        ucg_store::write_target(dir, DECISION_LOG_FILE, bounds)?;
+        Ok(())
+    }
+}
+
+/// Picks one of several run folders (the operator, asked).
+pub type Chooser<'a, E> = &'a dyn Fn(&[PathBuf]) -> Result<PathBuf, E>;
+
+/// The run folder whose decision log gets the section: `--run NAME`, else the heartbeat epic's.
+/// None found: `None` (nothing is appended; the hand-back says so). Several: `choose` picks one
+/// (the operator, in the interactive pass), or, without it, the refusal lists them.
+pub fn decision_log_folder<E: From<Error>>(
+    impl_dir: &Path,
+    runs_root: &Path,
+    named: Option<&str>,
+    choose: Option<Chooser<E>>,
+) -> Result<Option<PathBuf>, E> {
+    if let Some(name) = named {
+        let dir = runs_root.join(name);
+        if !dir.join(DECISION_LOG_FILE).is_file() {
+            return Err(Error::NotARunFolder { dir }.into());
+        }
+        return Ok(Some(dir));
+    }
+    let Some(epic) = ucg_store::read_file(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|b| heartbeat::parse(&b).epic)
+    else {
+        return Ok(None);
+    };
+    let names: Vec<String> = std::fs::read_dir(runs_root)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let found: Vec<PathBuf> = runs::candidates_for_epic(&names, &epic)
+        .into_iter()
+        .map(|n| runs_root.join(n))
+        .filter(|d| d.join(DECISION_LOG_FILE).is_file())
+        .collect();
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.into_iter().next()),
+        _ if choose.is_some() => choose.map_or(Ok(None), |choose| choose(&found).map(Some)),
+        _ => Err(Error::SeveralRunFolders {
+            epic,
+            names: found
+                .iter()
+                .filter_map(|d| d.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect(),
+        }
+        .into()),
+    }
+}
+
+/// Appends to the run folder's decision log what the pass has done since the last call: the
+/// `## ucg-resolve <time>` heading the first time, then one bullet per answer (id, action,
+/// answer, what was cleared) and per close applied from an earlier pass. Called after every
+/// answer of the interactive pass and on the way out of a failing one, so what was recorded is
+/// also logged. The log's path once anything was (or, in a dry run, would be) appended.
+pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBuf>> {
+    let Some(dir) = &pass.log_dir else {
+        return Ok(None);
+    };
+    let path = dir.join(DECISION_LOG_FILE);
+    let (recorded, applied) = (
+        &outcome.recorded[outcome.logged.0..],
+        &outcome.applied[outcome.logged.1..],
+    );
+    if recorded.is_empty() && applied.is_empty() {
+        return Ok(outcome.log_started.then_some(path));
+    }
+    let mut section = String::new();
+    if !outcome.log_started {
+        section.push_str(&format!("\n## ucg-resolve {}\n\n", now_stamp()));
+    }
+    for answer in recorded {
+        let cleared: Vec<&str> = applied
+            .iter()
+            .filter(|a| a.id == answer.id)
+            .map(|a| a.cleared.as_str())
+            .collect();
+        let cleared = if cleared.is_empty() {
+            "nothing (recorded only)".to_string()
+        } else {
+            cleared.join("; ")
+        };
+        let by = answer.by.as_deref().unwrap_or("(no user.email)");
+        let at = answer.at.as_deref().unwrap_or_default();
+        section.push_str(&format!(
+            "- `{}` — {} — {} — by {by} at {at} — cleared: {cleared}\n",
+            answer.id,
+            answer.action.name(),
+            one_line(&answer.answer)
+        ));
+    }
+    for done in applied {
+        if !recorded.iter().any(|a| a.id == done.id) {
+            section.push_str(&format!(
+                "- `{}` — close (recorded earlier) — cleared: {}\n",
+                done.id, done.cleared
+            ));
+        }
+    }
+    outcome.logged = (outcome.recorded.len(), outcome.applied.len());
+    outcome.log_started = true;
+    outcome.touched(changed(path.clone(), Change::Appended));
+    if pass.dry_run {
+        return Ok(Some(path));
+    }
+    append_section(dir, pass.bounds_root.as_deref(), section).map(Some)
+}
+
+/// `text` on one line, its runs of whitespace one space (a bullet of the log is one line).
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Appends `section` to the decision log in the run folder `dir`, under the folder's lock, where
+/// the log resolves (only inside the run folder or `bounds_root`, as every writer). The log must
+/// exist: a run folder is one because it has one. Returns the path appended to.
+fn append_section(dir: &Path, bounds_root: Option<&Path>, mut section: String) -> Result<PathBuf> {
+    let _lock = ucg_store::lock_dir(dir)?;
+    let bounds = || bounds_root.map(Path::to_path_buf).into_iter().collect();
+    let path = ucg_store::write_target(dir, DECISION_LOG_FILE, bounds)?;
+    // A log that does not end its last line gets one first, so the heading starts a line.
+    let ends_in_newline = ucg_store::read_file(&path)
+        .map(|b| b.is_empty() || b.ends_with(b"\n"))
+        .unwrap_or(true);
+    if !ends_in_newline {
+        section.insert(0, '\n');
+    }
+    ucg_store::append_existing_synced(&path, section.as_bytes())
+        .map_err(|e| Error::io("append to", &path, e))?;
+    Ok(path)
+}
+
+/// Appends to the run folder's decision log the closes a merge of the answers file let go (the
+/// same id closed differently on both sides, the later kept): a `## ucg merge-file <time>`
+/// heading for `file` (the answers file's path in the repository), then one bullet per close
+/// overridden — its id, answer, by whom and when, and the answer that was kept instead.
+pub fn append_overridden(
+    dir: &Path,
+    bounds_root: Option<&Path>,
+    file: &str,
+    overridden: &[crate::merge::Overridden],
+) -> Result<PathBuf> {
+    let who = |seen: &crate::merge::Seen| {
+        format!(
+            "by {} at {}",
+            seen.by.as_deref().map_or("(unknown)".into(), one_line),
+            seen.at.as_deref().map_or("(unknown)".into(), one_line),
+        )
+    };
+    let mut section = format!("\n## ucg merge-file {} — {file}\n\n", now_stamp());
+    for o in overridden {
+        section.push_str(&format!(
+            "- `{}` — close — {} — {} — overridden in a merge by the later close: {} — {}\n",
+            o.id,
+            one_line(&o.lost.answer),
+            who(&o.lost),
+            one_line(&o.kept.answer),
+            who(&o.kept),
+        ));
+    }
+    append_section(dir, bounds_root, section)
+}

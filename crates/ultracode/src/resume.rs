@@ -1,0 +1,266 @@
+//! The hand-back plan of a stopped run (docs/formats/ucg.md §6): where a resume re-enters, and the
+//! checks of what it re-asserts (never rebuilds), each ok or missing with the command that fixes
+//! it. Reads only.
+
+use crate::epic::{self, Epic, EpicInputs};
+use crate::markers;
+use serde::Serialize;
+use std::path::Path;
+use ucg_git::ArtifactSource;
+use ucg_git::Repository;
+
+/// Where the resume re-enters.
+#[derive(Debug, Serialize)]
+pub struct Route {
+    /// `epic` (Stage 1), `preflight` (Stage 2), `execute` or `finalize`.
+    pub stage: &'static str,
+    pub story: Option<String>,
+    pub why: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Check {
+    pub item: &'static str,
+    /// `ok` or `missing`.
+    pub state: &'static str,
+    pub detail: String,
+    /// What fixes a missing item.
+    pub fix: Option<String>,
+}
+
+/// The route of a located epic: the first story in sprint order whose last verdict is not
+/// `advance`; no verdict at all means the run stopped before any story (Stage 2).
+pub fn route_of(epic: &Epic) -> Route {
+    if epic.stories.iter().all(|s| s.verdict.is_none()) {
+        return Route {
+            stage: "preflight",
+            story: None,
+            why: "no gate verdict is on record: the run stopped before any story (Stage 2, a preflight \
+RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes the answered REDs."
+                .into(),
+        };
+    }
+    match epic
+        .stories
+        .iter()
+        .find(|s| s.verdict.as_deref() != Some("advance"))
+    {
+        Some(story) => Route {
+            stage: "execute",
+            story: Some(story.id.clone()),
+            why: format!(
+                "story {} is the first in sprint order whose last verdict is {}; the stories before it \
+advanced and are not re-run",
+                story.id,
+                story.verdict.as_deref().unwrap_or("not recorded")
+            ),
+        },
+        None => Route {
+            stage: "finalize",
+            story: None,
+            why: "every story's last verdict is advance".into(),
+        },
+    }
+}
+
+impl Check {
+    /// An item made of parts: `ok` with `present` when nothing is `missing`, else `missing` with
+    /// the missing parts named before `absent`.
+    pub fn of_parts(
+        item: &'static str,
+        missing: &[&str],
+        present: String,
+        absent: String,
+        fix: &str,
+    ) -> Check {
+        Check {
+            item,
+            state: if missing.is_empty() { "ok" } else { "missing" },
+            detail: if missing.is_empty() {
+                present
+            } else {
+                format!("{} {absent}", missing.join(" and "))
+            },
+            fix: Some(fix.into()),
+        }
+    }
+}
+
+/// The route for the run `inputs` locate in `repo`'s work tree: `epic` when no epic can be
+/// named.
+pub fn route(repo: &Repository, inputs: &EpicInputs) -> Route {
+    let loaded = epic::load(
+        repo,
+        inputs,
+        &ArtifactSource::WorkTree,
+        None,
+        epic::Detail::Full,
+    );
+    match &loaded {
+        Ok(epic) => route_of(epic),
+        Err(_) => unresolved(),
+    }
+}
+
+pub fn unresolved() -> Route {
+    Route {
+        stage: "epic",
+        story: None,
+        why: "the epic is not resolved (no heartbeat, no .current-story, HEAD not on an epic \
+branch): re-run from Stage 1"
+            .into(),
+    }
+}
+
+pub fn branch_check(epic: &Epic) -> Check {
+    let (state, detail, fix) = match (epic.branch_exists, epic.checked_out) {
+        (true, true) => ("ok", format!("{} is checked out", epic.branch), None),
+        (true, false) => (
+            "missing",
+            format!("{} exists but is not checked out", epic.branch),
+            Some(format!("git switch {}", epic.branch)),
+        ),
+        (false, _) => (
+            "missing",
+            format!("{} does not exist", epic.branch),
+            Some(format!("git switch -c {}", epic.branch)),
+        ),
+    };
+    Check {
+        item: "epic branch",
+        state,
+        detail,
+        fix,
+    }
+}
+
+/// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`.
+pub fn agent_hooks_check(root: &Path) -> Check {
+    let path = root.join(".claude/settings.local.json");
+    let settings: Option<serde_json::Value> = ucg_store::read_file(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let has = |event: &str, needles: &[&str], any_matcher: bool| {
+        settings
+            .as_ref()
+            .and_then(|s| s.pointer(&format!("/hooks/{event}"))?.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter(|group| {
+                !any_matcher
+                    || group
+                        .get("matcher")
+                        .and_then(|m| m.as_str())
+                        .is_none_or(|m| m == "*" || m.is_empty())
+            })
+            .flat_map(|group| {
+                group
+                    .get("hooks")
+                    .and_then(|h| h.as_array().cloned())
+                    .unwrap_or_default()
+            })
+            .any(|hook| {
+                hook.get("command")
+                    .and_then(|c| c.as_str())
+                    .is_some_and(|c| needles.iter().any(|n| c.contains(n)))
+            })
+    };
+    let guard = has("PreToolUse", &["guard_pretooluse"], true);
+    let budget = has("Stop", &["budget_stop", "git ucg budget tick"], false);
+    let missing: Vec<&str> = [
+        (guard, "the PreToolUse guard"),
+        (budget, "the budget Stop hook"),
+    ]
+    .into_iter()
+    .filter(|(ok, _)| !ok)
+    .map(|(_, what)| what)
+    .collect();
+    Check::of_parts(
+        "agent hooks",
+        &missing,
+        format!("guard and budget hook in {}", path.display()),
+        format!("not in {}", path.display()),
+        "re-run the preflight's arming step (the budget hook alone: git ucg hooks install --agent)",
+    )
+}
+
+/// `.mem-state.json`: present, green or not, and whose run it is.
+pub fn latch_check(impl_dir: &Path) -> Check {
+    let path = impl_dir.join(".mem-state.json");
+    let Some(latch) = ucg_store::read_file(&path)
+        .ok()
+        .map(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+    else {
+        return Check {
+            item: "recall latch",
+            state: "missing",
+            detail: format!(
+                "{} is absent (Finalize of a blocked run deletes it)",
+                path.display()
+            ),
+            fix: Some("the resume re-latches it at Stage 1 from this run's own measurement".into()),
+        };
+    };
+    let field = |k: &str| latch.as_ref().and_then(|l| l.get(k).cloned());
+    let green = field("latch_version") == Some(1.into())
+        && field("claude_mem") == Some("present".into())
+        && field("schema_ok") == Some(true.into())
+        && field("recall") == Some("on".into());
+    let run_id = field("run_id")
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "n/a".into());
+    Check {
+        item: "recall latch",
+        state: "ok",
+        detail: format!(
+            "present, {} (run_id {run_id}; a latch of another run is re-written)",
+            if green { "green" } else { "not green" }
+        ),
+        fix: None,
+    }
+}
+
+/// The baseline of the story the resume re-enters (`routed`, the route's story), else of the
+/// in-flight one (`.current-story`, the heartbeat's): present means mid-story (re-read, never
+/// regenerate). One story for the route and its baseline, so the two never disagree.
+pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
+    let story = routed
+        .map(str::to_string)
+        .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .or_else(|| {
+            ucg_store::read_file(impl_dir.join(crate::heartbeat::HEARTBEAT_FILE))
+                .ok()
+                .and_then(|b| crate::heartbeat::parse(&b).story)
+        });
+    let Some(story) = story.filter(|s| ucg_store::validate_story_id(s).is_ok()) else {
+        return Check {
+            item: "baseline",
+            state: "missing",
+            detail: "no in-flight story (.current-story, heartbeat)".into(),
+            fix: None,
+        };
+    };
+    let file = markers::baseline_file(&story);
+    match ucg_store::read_text(impl_dir.join(&file)) {
+        Ok(text) => Check {
+            item: "baseline",
+            state: "ok",
+            detail: format!(
+                "{file} {}: mid-story, re-read and never regenerated",
+                markers::marker_sha(&text).unwrap_or("(no sha)")
+            ),
+            fix: None,
+        },
+        Err(_) => Check {
+            item: "baseline",
+            state: "missing",
+            detail: format!("{file} is absent: a story boundary"),
+            fix: Some(format!(
+                "written fresh at HEAD as step 0: git rev-parse HEAD > {}",
+                impl_dir.join(&file).display()
+            )),
+        },
+    }
+}

@@ -1,0 +1,97 @@
+//! Where ultragoal state lives (docs/formats/ultragoal.md §1.1–1.3): the state directory `OMT_DIR` and
+//! the session id, by the TypeScript CLI's rules, so both read and write the same files.
+
+use std::path::{Path, PathBuf};
+
+/// The safe-id rule: `^[A-Za-z0-9_-]+$`, 1..=200 characters.
+pub fn is_safe_session_id(sid: &str) -> bool {
+    (1..=200).contains(&sid.len())
+        && sid
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The session id: `--session`, else `OMT_SESSION_ID` (authoritative whenever present, even when
+/// empty or unsafe), else a non-empty `CODEX_THREAD_ID`. The error is the CLI's message, without
+/// its prefix.
+pub fn session_id(flag: Option<&str>) -> Result<String, String> {
+    let env = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    let (source, given) = match (flag, env("OMT_SESSION_ID"), env("CODEX_THREAD_ID")) {
+        (Some(sid), _, _) => ("--session", sid.to_string()),
+        (None, Some(sid), _) => ("OMT_SESSION_ID", sid),
+        (None, None, Some(sid)) if !sid.is_empty() => ("CODEX_THREAD_ID", sid),
+        _ => return Err(
+            "No session id: neither OMT_SESSION_ID (Claude) nor CODEX_THREAD_ID (Codex) is set."
+                .into(),
+        ),
+    };
+    if is_safe_session_id(&given) {
+        Ok(given)
+    } else {
+        Err(format!(
+            "{source} \"{given}\" is not a safe session id (must match ^[A-Za-z0-9_-]+$, length 1..200)."
+        ))
+    }
+}
+
+/// The project name the default state directory is named after: the directory holding the git
+/// common directory (so every worktree of a repository shares one), spaces as `-`; outside a
+/// repository the current directory's name, with a warning.
+pub fn project_name(cwd: &Path) -> (String, Option<String>) {
+    let found = ucg_git::repo::common_dir_around(cwd)
+        // A linked worktree's common directory arrives as `…/worktrees/<name>/../..`.
+        .map(|common| ucg_store::lexical_normal(&common))
+        .and_then(|common| Some(common.parent()?.file_name()?.to_string_lossy().into_owned()));
+    let (name, warning) = match found {
+        Some(name) => (name, None),
+        None => (
+            cwd.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            Some(format!(
+                "omt-dir: non-canonical project '{}' from non-git path {}",
+                cwd.file_name()
+                    .map(|n| n.to_string_lossy().replace(' ', "-"))
+                    .unwrap_or_default(),
+                cwd.display()
+            )),
+        ),
+    };
+    (name.replace(' ', "-"), warning)
+}
+
+/// `OMT_DIR`: `--omt-dir`, else the environment's (non-empty, verbatim), else
+/// `$HOME/.omt/<project>`. Read commands never create it.
+pub fn omt_dir(flag: Option<&Path>, cwd: &Path) -> (PathBuf, Option<String>) {
+    if let Some(dir) = flag {
+        return (dir.to_path_buf(), None);
+    }
+    if let Some(dir) = std::env::var_os("OMT_DIR").filter(|d| !d.is_empty()) {
+        return (PathBuf::from(dir), None);
+    }
+    let (project, warning) = project_name(cwd);
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    (home.join(".omt").join(project), warning)
+}
+
+/// The state file of a session.
+pub fn state_file(omt_dir: &Path, sid: &str) -> PathBuf {
+    omt_dir.join(format!("ultragoal-state-{sid}.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_ids() {
+        assert!(is_safe_session_id("abc-DEF_09"));
+        assert!(!is_safe_session_id(""));
+        assert!(!is_safe_session_id("a/b"));
+        assert!(!is_safe_session_id("a.b"));
+        assert!(!is_safe_session_id(&"x".repeat(201)));
+        assert!(is_safe_session_id(&"x".repeat(200)));
+    }
+}

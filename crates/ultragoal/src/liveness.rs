@@ -1,0 +1,502 @@
+//! Liveness, other sessions and garbage collection (docs/formats/ultragoal.md §2.9, §3.2): a state is
+//! live while touched recently — six hours when active, thirty minutes when not — on the GC axis
+//! (`last_touched_at`) or, for adoption, the progress axis (`progress_touched_at`).
+
+use super::session::Session;
+use super::state::{self, State};
+use super::{js, Reply};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
+pub const INACTIVE_TTL_SECS: i64 = 30 * 60;
+
+/// Parses a stamp as JavaScriptCore's `Date.parse` reads the forms ultragoal meets: ISO 8601
+/// (`T` or a space, minutes or seconds, a fraction, `Z` or an offset; without one it is local
+/// time), a date alone or a year alone (UTC), and RFC 2822 (`Thu, 20 Aug 2026 10:00:00 GMT`).
+pub fn parse_stamp(text: &str) -> Option<jiff::Timestamp> {
+    if let Some(stamp) = parse_iso(text) {
+        return Some(stamp);
+    }
+    parse_rfc2822(text)
+}
+
+fn digits(text: &str, n: usize) -> Option<(i64, &str)> {
+    let head = text.get(..n)?;
+    if !head.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((head.parse().ok()?, &text[n..]))
+}
+
+fn parse_iso(text: &str) -> Option<jiff::Timestamp> {
+    let (year, rest) = digits(text, 4)?;
+    if rest.is_empty() {
+        return utc(year, 1, 1, 0, 0, 0, 0);
+    }
+    let rest = rest.strip_prefix('-')?;
+    let (month, rest) = digits(rest, 2)?;
+    if rest.is_empty() {
+        return utc(year, month, 1, 0, 0, 0, 0);
+    }
+    let rest = rest.strip_prefix('-')?;
+    let (day, rest) = digits(rest, 2)?;
+    if rest.is_empty() {
+        return utc(year, month, day, 0, 0, 0, 0);
+    }
+    let rest = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))?;
+    let (hour, rest) = digits(rest, 2)?;
+    let rest = rest.strip_prefix(':')?;
+    let (minute, mut rest) = digits(rest, 2)?;
+    let mut second = 0;
+    let mut millis = 0;
+    if let Some(after) = rest.strip_prefix(':') {
+        let (s, after) = digits(after, 2)?;
+        second = s;
+        rest = after;
+        if let Some(fraction) = rest.strip_prefix('.') {
+            let len = fraction.bytes().take_while(u8::is_ascii_digit).count();
+            if len == 0 {
+                return None;
+            }
+            let padded = format!("{:0<3}", &fraction[..len.min(3)]);
+            millis = padded.parse().ok()?;
+            rest = &fraction[len..];
+        }
+    }
+    if hour > 24
+        || minute > 59
+        || second > 59
+        || (hour == 24 && (minute, second, millis) != (0, 0, 0))
+    {
+        return None;
+    }
+    let offset_minutes = match rest {
+        "" => {
+            let civil = jiff::civil::date(year as i16, month as i8, 1)
+                .checked_add(jiff::Span::new().days(day - 1))
+                .ok()?
+                .to_datetime(jiff::civil::time(0, 0, 0, 0))
+                .checked_add(
+                    jiff::Span::new()
+                        .hours(hour)
+                        .minutes(minute)
+                        .seconds(second)
+                        .milliseconds(millis),
+                )
+                .ok()?;
+            return civil
+                .to_zoned(jiff::tz::TimeZone::system())
+                .ok()
+                .map(|z| z.timestamp());
+        }
+        "Z" => 0,
+        offset => {
+            let sign = match offset.as_bytes().first()? {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let body = &offset[1..];
+            let (h, body) = digits(body, 2)?;
+            let body = body.strip_prefix(':').unwrap_or(body);
+            let (m, body) = digits(body, 2)?;
+            if !body.is_empty() {
+                return None;
+            }
+            sign * (h * 60 + m)
+        }
+    };
+    let base = utc(year, month, day, hour, minute, second, millis)?;
+    base.checked_sub(jiff::Span::new().minutes(offset_minutes))
+        .ok()
+}
+
+/// A UTC instant; days past the month's end roll over, as JavaScriptCore lets them.
+fn utc(
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+    millis: i64,
+) -> Option<jiff::Timestamp> {
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let date = jiff::civil::date(i16::try_from(year).ok()?, month as i8, 1)
+        .checked_add(jiff::Span::new().days(day - 1))
+        .ok()?;
+    date.to_datetime(jiff::civil::time(0, 0, 0, 0))
+        .checked_add(
+            jiff::Span::new()
+                .hours(hour)
+                .minutes(minute)
+                .seconds(second)
+                .milliseconds(millis),
+        )
+        .ok()?
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .ok()
+        .map(|z| z.timestamp())
+}
+
+/// `Thu, 20 Aug 2026 10:00:00 GMT` (or `+0000`), the day name optional.
+fn parse_rfc2822(text: &str) -> Option<jiff::Timestamp> {
+    let text = match text.split_once(", ") {
+        Some((day, rest)) if day.len() == 3 => rest,
+        _ => text,
+    };
+    let parts: Vec<&str> = text.split(' ').collect();
+    let [day, month, year, time, zone] = parts[..] else {
+        return None;
+    };
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = MONTHS.iter().position(|m| *m == month)? as i64 + 1;
+    let day: i64 = day.parse().ok()?;
+    let year: i64 = year.parse().ok()?;
+    let hms: Vec<i64> = time
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let [hour, minute, second] = hms[..] else {
+        return None;
+    };
+    let offset = match zone {
+        "GMT" | "UTC" | "UT" | "Z" => 0,
+        zone => {
+            let sign = match zone.as_bytes().first()? {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let (h, rest) = digits(&zone[1..], 2)?;
+            let (m, rest) = digits(rest, 2)?;
+            if !rest.is_empty() {
+                return None;
+            }
+            sign * (h * 60 + m)
+        }
+    };
+    utc(year, month, day, hour, minute, second, 0)?
+        .checked_sub(jiff::Span::new().minutes(offset))
+        .ok()
+}
+
+/// Seconds since the stamp (a future stamp counts as 0 — live).
+pub fn idle_secs(stamp: jiff::Timestamp, now: jiff::Timestamp) -> i64 {
+    (now.as_second() - stamp.as_second()).max(0)
+}
+
+fn stamp_of(state: &State, keys: &[&str]) -> Option<jiff::Timestamp> {
+    keys.iter()
+        .filter_map(|key| state.get(*key).and_then(Value::as_str))
+        .find_map(parse_stamp)
+}
+
+/// The GC axis: last_touched_at, else started_at.
+pub fn touched(state: &State) -> Option<jiff::Timestamp> {
+    stamp_of(state, &["last_touched_at", "started_at"])
+}
+
+/// The progress axis: progress_touched_at, else the GC axis.
+pub fn progress_touched(state: &State) -> Option<jiff::Timestamp> {
+    stamp_of(
+        state,
+        &["progress_touched_at", "last_touched_at", "started_at"],
+    )
+}
+
+/// The TTL rule; a state without a parseable time is dead.
+pub fn is_live(state: &State, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
+    live_for(state::is_active(state), touched, now)
+}
+
+fn live_for(active: bool, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
+    let ttl = if active {
+        ACTIVE_TTL_SECS
+    } else {
+        INACTIVE_TTL_SECS
+    };
+    touched.is_some_and(|t| idle_secs(t, now) < ttl)
+}
+
+/// A file's modification time.
+fn modified(path: &Path) -> Option<jiff::Timestamp> {
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    jiff::Timestamp::try_from(modified).ok()
+}
+
+/// The other sessions' state files in the directory: (sid, path), by name (`goal gc`).
+fn other_sessions(session: &Session) -> Vec<(String, PathBuf)> {
+    let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(&session.dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let sid = name
+                .strip_prefix("ultragoal-state-")?
+                .strip_suffix(".json")?;
+            (super::dir::is_safe_session_id(sid) && sid != session.sid)
+                .then(|| (sid.to_string(), entry.path()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn read_state(path: &Path) -> Option<State> {
+    state::parse(&ucg_store::read_file(path).ok()?)
+}
+
+/// The reference's liveness fields of a parsed state (`toLivenessShape`): strings only.
+fn text_field<'s>(state: &'s State, key: &str) -> Option<&'s str> {
+    state.get(key).and_then(Value::as_str)
+}
+
+/// `isProgressLive`: the TTL rule on `progress_touched_at ?? last_touched_at` (a falsy one falls
+/// back to `started_at`); no parseable time is dead.
+fn progress_live(state: &State, now: jiff::Timestamp) -> bool {
+    let touched = text_field(state, "progress_touched_at").or(text_field(state, "last_touched_at"));
+    let stamp = touched
+        .filter(|t| !t.is_empty())
+        .and_then(parse_stamp)
+        .or_else(|| {
+            text_field(state, "started_at")
+                .filter(|t| !t.is_empty())
+                .and_then(parse_stamp)
+        });
+    live_for(state.get("active") == Some(&Value::Bool(true)), stamp, now)
+}
+
+/// Whole seconds since the epoch, as `Math.floor(Date.now() / 1000)`.
+fn epoch_secs(t: jiff::Timestamp) -> i64 {
+    t.as_millisecond().div_euclid(1000)
+}
+
+/// `list-others`: `<sid prefix>\t<sid>\t<outcome>\t<started_at>\t<idle>s` per other session whose
+/// state is active, progress-live and not pristine (`String(x)` of what the file holds).
+pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, String> {
+    let dir = session.use_dir()?.to_path_buf();
+    let now = jiff::Timestamp::now();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    let mut lines = String::new();
+    let mut docs = Vec::new();
+    for name in names {
+        let Some(sid) = name
+            .strip_prefix("ultragoal-state-")
+            .and_then(|rest| rest.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if sid == session.sid {
+            continue;
+        }
+        let Some(other) = read_state(&dir.join(&name)) else {
+            continue;
+        };
+        if !state::is_active(&other) || !progress_live(&other, now) || super::is_pristine(&other) {
+            continue;
+        }
+        let touched = text_field(&other, "progress_touched_at")
+            .or(text_field(&other, "last_touched_at"))
+            .unwrap_or("");
+        let idle = match touched {
+            "" => 0,
+            t => parse_stamp(t).map_or(0, |t| (epoch_secs(now) - epoch_secs(t)).max(0)),
+        };
+        let prefix: String = sid.chars().take(8).collect();
+        let outcome = js::string_of(Some(
+            js::present(other.get("outcome")).unwrap_or(&"".into()),
+        ));
+        let started = js::string_of(Some(
+            js::present(other.get("started_at")).unwrap_or(&"".into()),
+        ));
+        lines.push_str(&format!("{prefix}\t{sid}\t{outcome}\t{started}\t{idle}s\n"));
+        docs.push(serde_json::json!({
+            "session": sid, "outcome": outcome, "started_at": started,
+            "phase": state::phase(&other), "idle_secs": idle,
+        }));
+    }
+    if json {
+        let doc = serde_json::json!({"schema": "git-ucg.goal-others/1", "sessions": docs});
+        return Ok(Reply::out(format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
+        )));
+    }
+    Ok(Reply::out(lines))
+}
+
+/// `adopt --src SID` (the reference's rules r1–r8): another session's live pursuit becomes this
+/// session's — renamed, both heartbeats restamped, logged. The adopter's own review artifacts stay
+/// where they are, as in the reference.
+pub fn adopt(
+    session: &Session,
+    source: &str,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<(), String> {
+    if !super::dir::is_safe_session_id(source) {
+        return Err(format!(
+            "adopt: srcSid \"{source}\" fails safe-id validation"
+        ));
+    }
+    let current = &session.sid;
+    if source == current {
+        return Err(format!(
+            "adopt: self-adopt refused (srcSid === curSid === \"{current}\")"
+        ));
+    }
+    session.use_dir()?;
+    let from = Session::new(session.dir.clone(), source.to_string());
+    let (src_path, dst_path) = (from.state_file(), session.state_file());
+    let (src, dst) = (src_path.display(), dst_path.display());
+    let now = jiff::Timestamp::now();
+    let Some(adopted) = read_state(&src_path) else {
+        return Err(format!(
+            "adopt: source \"{src}\" is missing or malformed (lost race or never existed)"
+        ));
+    };
+    if !state::is_active(&adopted) {
+        return Err(format!(
+            "adopt: source \"{src}\" is not ACTIVE (r7: TERMINAL sources are refused)"
+        ));
+    }
+    if !progress_live(&adopted, now) {
+        return Err(format!(
+            "adopt: source \"{src}\" failed the liveness check (r7: TTL-expired or no parseable \
+timestamp — only live sources are adoptable)"
+        ));
+    }
+    if super::is_pristine(&adopted) {
+        return Err(format!(
+            "adopt: source \"{src}\" is a pristine seed with no real work (r8: pristine sources are \
+refused — nothing to adopt)."
+        ));
+    }
+    if dst_path.exists() {
+        match read_state(&dst_path) {
+            None => {
+                return Err(format!(
+                "adopt: current session state \"{dst}\" is malformed. Please manually inspect and \
+remove it, then re-invoke the skill."
+            ))
+            }
+            Some(existing) if state::is_active(&existing) && !super::is_pristine(&existing) => {
+                return Err(format!(
+                    "adopt: current session has ACTIVE non-pristine state at \"{dst}\". Adoption \
+refused to avoid overwriting in-progress work (r3)."
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    ucg_store::rename(&src_path, &dst_path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!(
+                "adopt: source \"{src}\" vanished before rename (lost race — another session adopted \
+it first). No mutation occurred."
+            )
+        } else {
+            format!("cannot rename {src} to {dst}: {e}")
+        }
+    })?;
+    super::base::move_to(&from.sid, &session.sid);
+    // r5: both heartbeats restamped, every key kept (best effort).
+    let restamped = read_state(&dst_path)
+        .ok_or_else(|| format!("restampAfterAdopt: \"{dst}\" does not contain a JSON object"))
+        .and_then(|mut whole| {
+            let now = state::now_stamp();
+            whole.insert("last_touched_at".into(), now.clone().into());
+            whole.insert("progress_touched_at".into(), now.into());
+            session.write_unlocked(&state::to_bytes(&whole))
+        });
+    if let Err(e) = restamped {
+        warn(format!(
+            "adopt: warning: post-rename heartbeat re-stamp failed for \"{dst}\": {e}"
+        ));
+    }
+    let line = format!("{} ultragoal {source} -> {current}\n", state::now_stamp());
+    if let Err(e) = append(&session.adoption_log(), &line) {
+        warn(format!(
+            "adopt: warning: failed to append adoption.log: {e}"
+        ));
+    }
+    Ok(())
+}
+
+fn append(path: &Path, line: &str) -> std::result::Result<(), String> {
+    ucg_store::append(path, line.as_bytes())
+        .map_err(|e| format!("cannot append to {}: {e}", path.display()))
+}
+
+/// What `goal gc` removes (or, dry, would remove), sorted, each with why: other sessions' state
+/// that is no longer live on the GC axis, and review artifacts older than six hours whose session
+/// is neither this one nor live. Each state file is judged
+/// again under its lock before it goes.
+pub fn gc(session: &Session, dry_run: bool) -> Vec<(PathBuf, String)> {
+    let now = jiff::Timestamp::now();
+    let mut reaped: Vec<(PathBuf, String)> = Vec::new();
+    let mut live_sids = vec![session.sid.clone()];
+    for (sid, path) in other_sessions(session) {
+        let other = Session::new(session.dir.clone(), sid.clone());
+        let Ok(lock) = other.lock() else {
+            live_sids.push(sid);
+            continue;
+        };
+        // Without a readable time (a seed being written, a file being repaired) the file's own
+        // modification time stands in, as in the reference's shell GC; unreadable counts as active.
+        let state = read_state(&path);
+        let touched = state.as_ref().and_then(touched).or_else(|| modified(&path));
+        let active = state.as_ref().is_none_or(state::is_active);
+        let live = live_for(active, touched, now);
+        if live {
+            live_sids.push(sid);
+            continue;
+        }
+        let why = match touched {
+            Some(t) => format!("idle {}s", idle_secs(t, now)),
+            None => "no readable time".to_string(),
+        };
+        if dry_run || ucg_store::remove_if_present(&path).is_ok() {
+            reaped.push((path, why));
+        }
+        drop(lock);
+    }
+    for entry in std::fs::read_dir(&session.dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let sid = ["ultragoal-verdict-", "ultragoal-codereview-"]
+            .iter()
+            .find_map(|prefix| name.strip_prefix(prefix)?.strip_suffix(".json"));
+        if sid.is_none_or(|sid| live_sids.iter().any(|l| l == sid)) {
+            continue;
+        };
+        let age = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
+            .map_or(0, |d| d.as_secs() as i64);
+        if age >= ACTIVE_TTL_SECS
+            && (dry_run || ucg_store::remove_if_present(&entry.path()).is_ok())
+        {
+            reaped.push((entry.path(), format!("artifact {age}s old")));
+        }
+    }
+    reaped.sort();
+    reaped
+}

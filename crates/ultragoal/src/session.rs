@@ -1,0 +1,201 @@
+//! One session's files in the state directory (docs/formats/ultragoal.md §1.3, §3.1, §3.5): the
+//! directory made on first use (as the reference's `getOmtDir` makes it, warning once outside a
+//! repository), reading, the self-healing seed, the lock and the no-create write.
+
+use super::js;
+use super::state::{self, State};
+use serde_json::Value;
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use ucg_store::{
+    self,
+    mkdir_lock::{self as lock, StateLock},
+};
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub dir: PathBuf,
+    pub sid: String,
+    /// The warning the reference prints when it derives the directory outside a repository.
+    warning: Option<String>,
+    used: Cell<bool>,
+}
+
+/// What reading a state file found.
+pub enum Read {
+    Absent,
+    Parsed(State),
+    /// Present but not a JSON object (or not readable): the reason, naming the file.
+    Corrupt(String),
+}
+
+impl Session {
+    pub fn new(dir: PathBuf, sid: String) -> Self {
+        Session {
+            dir,
+            sid,
+            warning: None,
+            used: Cell::new(false),
+        }
+    }
+
+    /// A session whose directory, when first used, warns (the derived directory outside git).
+    pub fn with_warning(dir: PathBuf, sid: String, warning: Option<String>) -> Self {
+        Session {
+            warning,
+            ..Session::new(dir, sid)
+        }
+    }
+
+    /// The directory, made if missing — what the reference does each time it names a file.
+    pub fn use_dir(&self) -> Result<&Path, String> {
+        self.used.set(true);
+        ucg_store::create_dirs(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        Ok(&self.dir)
+    }
+
+    /// The warning to print, once, if the directory was used.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref().filter(|_| self.used.get())
+    }
+
+    pub fn state_file(&self) -> PathBuf {
+        super::dir::state_file(&self.dir, &self.sid)
+    }
+
+    pub fn verdict_file(&self) -> PathBuf {
+        self.dir
+            .join(format!("ultragoal-verdict-{}.json", self.sid))
+    }
+
+    pub fn codereview_file(&self) -> PathBuf {
+        self.dir
+            .join(format!("ultragoal-codereview-{}.json", self.sid))
+    }
+
+    pub fn adoption_log(&self) -> PathBuf {
+        self.dir.join("adoption.log")
+    }
+
+    /// The state file's bytes, `None` when absent (a directory or unreadable file is an error).
+    pub fn bytes(&self) -> Result<Option<Vec<u8>>, String> {
+        read_optional(&self.state_file())
+    }
+
+    /// The state file's text as `readFileOrNull` gives it: `None` when it cannot be read.
+    pub fn text(&self) -> Option<String> {
+        read_text(&self.state_file())
+    }
+
+    pub fn read(&self) -> Read {
+        match self.bytes() {
+            Ok(None) => Read::Absent,
+            Ok(Some(bytes)) => match state::parse(&bytes) {
+                Some(state) => Read::Parsed(state),
+                None => Read::Corrupt(format!(
+                    "{} is not a JSON object; repair it, or remove it to start over",
+                    self.state_file().display()
+                )),
+            },
+            Err(message) => Read::Corrupt(message),
+        }
+    }
+
+    /// `readPrior`: the parsed state, `{}` when absent, empty or unparseable — any JSON value else
+    /// (an array, a number, `null`), as the reference holds it. A value too deep to be written
+    /// back (where the reference's `JSON.stringify` overflows) is the error.
+    pub fn prior(&self) -> Result<Value, String> {
+        prior_of(self.text().as_deref())
+    }
+
+    /// Whether `adoption.log` records this session's state as adopted away.
+    fn was_adopted_away(&self) -> bool {
+        let Some(log) = read_text(&self.adoption_log()) else {
+            return false;
+        };
+        log.split('\n').any(|line| {
+            let parts = js::words(line);
+            parts.len() >= 5 && parts[1..4] == ["ultragoal", self.sid.as_str(), "->"]
+        })
+    }
+
+    /// `ensureSeed` (§3.1): when the state file is absent and was never adopted away, create the
+    /// pristine skeleton — exclusively, so a racing creator's file is never replaced.
+    pub fn ensure_seed(&self) -> Result<(), String> {
+        self.use_dir()?;
+        let path = self.state_file();
+        if path.exists() || self.was_adopted_away() {
+            return Ok(());
+        }
+        let seed = state::to_bytes(&state::seed(&state::now_stamp()));
+        match ucg_store::create_new_synced(&path, &seed) {
+            Ok(_) => Ok(()),
+            Err(ucg_store::CreateNewError::Create(e)) => {
+                Err(format!("cannot create {}: {e}", path.display()))
+            }
+            Err(ucg_store::CreateNewError::Write(e)) => {
+                Err(format!("cannot write {}: {e}", path.display()))
+            }
+        }
+    }
+
+    pub fn absent_message(&self) -> String {
+        format!(
+            "ultragoal-state: state file absent for session \"{}\". Possible causes: state adopted by \
+another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
+            self.sid
+        )
+    }
+
+    pub fn lock(&self) -> Result<StateLock, String> {
+        self.use_dir()?;
+        lock::acquire(&self.state_file())
+    }
+
+    /// The no-create write (§3.5): the file must still exist; the new bytes go to
+    /// `<state>.tmp.<pid>`, are synced and renamed over it — never truncated in place, never
+    /// resurrecting a file adopted away meanwhile.
+    pub fn write(&self, _lock: &StateLock, state: &State) -> Result<(), String> {
+        self.write_bytes(_lock, &state::to_bytes(state))
+    }
+
+    pub fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), String> {
+        ucg_store::replace_existing(&self.state_file(), bytes)
+            .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+    }
+
+    /// The same write without the lock (the reference's post-adoption restamp takes none).
+    pub fn write_unlocked(&self, bytes: &[u8]) -> Result<(), String> {
+        ucg_store::replace_existing(&self.state_file(), bytes)
+            .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+    }
+}
+
+/// [`Session::prior`] of a file's text.
+pub fn prior_of(text: Option<&str>) -> Result<Value, String> {
+    match text {
+        Some(text) if !text.is_empty() => match js::parse(text) {
+            Ok(value) => Ok(value),
+            Err(e) if e == js::TOO_DEEP => Err(format!(
+                "the state file holds a value nested deeper than {} levels (JSON.stringify \
+overflows: RangeError)",
+                js::MAX_DEPTH
+            )),
+            Err(_) => Ok(Value::Object(js::Object::new())),
+        },
+        _ => Ok(Value::Object(js::Object::new())),
+    }
+}
+
+/// Reads a file that may be absent; a directory or an unreadable file is an error naming it.
+pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    ucg_store::read_if_present(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// `readFileOrNull(path)`: the text (invalid UTF-8 as U+FFFD), `None` when it cannot be read.
+pub fn read_text(path: &Path) -> Option<String> {
+    ucg_store::read_file(path)
+        .ok()
+        .map(|bytes| js::decode(&bytes))
+}
