@@ -6,7 +6,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// What marks a hook file as git-ucg's.
-pub const HOOK_ID: &str = "# git-ucg managed hook — id: git-ucg-hook-v1";
+pub(crate) const HOOK_ID: &str = "# git-ucg managed hook — id: git-ucg-hook-v1";
 
 /// Whether the file at `path` is one of git-ucg's hooks.
 pub fn is_ours(path: &Path) -> bool {
@@ -216,7 +216,7 @@ pub fn invoking_git_command() -> Option<String> {
 
 /// The subcommand of a git command line (NUL-separated words, as `/proc/<pid>/cmdline` gives
 /// it): the first word after git's own options, or the dashed form's suffix (`git-commit`).
-pub fn git_subcommand(cmdline: &[u8]) -> Option<String> {
+pub(crate) fn git_subcommand(cmdline: &[u8]) -> Option<String> {
     let mut words = cmdline
         .split(|b| *b == 0)
         .map(|word| std::str::from_utf8(word).ok());

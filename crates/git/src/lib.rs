@@ -23,7 +23,7 @@ pub use source::ArtifactSource;
 
 /// Failures of the git layer, as text for the user: they end up in a story's problems or in an
 /// error message.
-pub type GitResult<T> = Result<T, String>;
+pub(crate) type GitResult<T> = Result<T, String>;
 
 /// A commit in a range, as `git log --oneline` would show it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

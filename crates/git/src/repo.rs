@@ -79,7 +79,7 @@ fn command_line_config() -> Vec<String> {
 
 /// `GIT_CONFIG_PARAMETERS` as git writes it: shell single-quoted items separated by spaces, each
 /// `'key'='value'`, `'key'` or the older `'key=value'` (a quote inside is written `'\''`).
-pub fn parse_config_parameters(text: &str) -> Vec<String> {
+pub(crate) fn parse_config_parameters(text: &str) -> Vec<String> {
     /// One shell-quoted word from `at`: its text and where it ends.
     fn word(bytes: &[char], mut at: usize) -> Option<(String, usize)> {
         let mut out = String::new();

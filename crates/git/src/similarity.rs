@@ -45,7 +45,7 @@ fn copied_bytes(old: &[u8], new: &[u8]) -> u64 {
 }
 
 /// git's similarity index (0–100) of a rename from `old` to `new`.
-pub fn similarity_index(old: &[u8], new: &[u8]) -> u32 {
+pub(crate) fn similarity_index(old: &[u8], new: &[u8]) -> u32 {
     if old == new {
         return 100;
     }

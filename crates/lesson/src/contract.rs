@@ -47,7 +47,7 @@ pub fn str_at<'y>(doc: &'y Yaml, key: &str) -> Option<&'y str> {
 }
 
 /// `counter_examples` must be a map of strings (or absent).
-pub fn check_counter_examples(doc: &Yaml) -> Result<(), LessonError> {
+pub(crate) fn check_counter_examples(doc: &Yaml) -> Result<(), LessonError> {
     match &doc["counter_examples"] {
         Yaml::BadValue | Yaml::Null => Ok(()),
         Yaml::Hash(map) if map.values().all(|v| matches!(v, Yaml::String(_))) => Ok(()),

@@ -38,7 +38,7 @@ impl LessonError {
     }
 
     /// The details object, made one if it was `null`, to add a key to.
-    pub fn details_mut(&mut self) -> &mut JsObject {
+    pub(crate) fn details_mut(&mut self) -> &mut JsObject {
         if !matches!(self.details, JsValue::Object(_)) {
             self.details = JsValue::Object(JsObject::new());
         }
@@ -64,11 +64,11 @@ pub fn details<'a>(pairs: impl IntoIterator<Item = (&'a str, Option<JsValue>)>) 
 pub const REQUIRED: [&str; 3] = ["contract_gap", "evidence", "remediation"];
 
 /// The rule of git-ucg's one check beyond the reference's: a required field that is not a string.
-pub const NOT_A_STRING: &str = "not_a_string";
+pub(crate) const NOT_A_STRING: &str = "not_a_string";
 
 impl LessonError {
     /// Whether only git-ucg refuses this lesson (the reference would take it).
-    pub fn is_beyond_reference(&self) -> bool {
+    pub(crate) fn is_beyond_reference(&self) -> bool {
         matches!(self.details.get("rule"), Some(JsValue::String(r)) if r.as_bytes() == NOT_A_STRING.as_bytes())
     }
 }
@@ -180,7 +180,7 @@ pub fn tokens(text: &JsString) -> Vec<String> {
 
 /// `tokenize(x)`: `String(x || '')` tokenized — a falsy value has no tokens, anything else is
 /// `String(x)` (`[object Object]`, `a,b`, `1e+21`).
-pub fn value_tokens(value: Option<&JsValue>) -> Vec<String> {
+pub(crate) fn value_tokens(value: Option<&JsValue>) -> Vec<String> {
     match value {
         Some(v) if v.truthy() => tokens(&v.to_js_string()),
         _ => Vec::new(),
@@ -188,7 +188,7 @@ pub fn value_tokens(value: Option<&JsValue>) -> Vec<String> {
 }
 
 /// Jaccard similarity of two texts' token sets; two empty sets are identical (1).
-pub fn jaccard_tokens(a: &[String], b: &[String]) -> f64 {
+pub(crate) fn jaccard_tokens(a: &[String], b: &[String]) -> f64 {
     let (a, b): (HashSet<&String>, HashSet<&String>) = (a.iter().collect(), b.iter().collect());
     if a.is_empty() && b.is_empty() {
         return 1.0;
@@ -207,7 +207,7 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
 }
 
 /// `normalizePatterns`: every element tokenized, the de-duplicated union in first-seen order.
-pub fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
+pub(crate) fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
     for token in patterns.iter().flat_map(|p| value_tokens(Some(p))) {
@@ -260,7 +260,7 @@ pub fn pattern_tokens(lesson: &JsValue) -> HashSet<String> {
 }
 
 /// [`pattern_tokens`] of a lesson whose `pattern` is this value.
-pub fn tokens_of_pattern(pattern: Option<&JsValue>) -> HashSet<String> {
+pub(crate) fn tokens_of_pattern(pattern: Option<&JsValue>) -> HashSet<String> {
     match pattern {
         Some(JsValue::Array(items)) => items.iter().flat_map(|p| value_tokens(Some(p))).collect(),
         other => value_tokens(other).into_iter().collect(),

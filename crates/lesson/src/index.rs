@@ -12,7 +12,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// The stamp beside the index: what the index looked like when git-ucg wrote it.
-pub fn stamp_path(index: &Path) -> PathBuf {
+pub(crate) fn stamp_path(index: &Path) -> PathBuf {
     let name = index
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -43,7 +43,7 @@ pub fn is_ours(index: &Path) -> bool {
 
 /// Whether an index is in the layout the splice relies on: exactly `by_pattern` (arrays of
 /// strings) then `by_id` (objects). Any other is only ever rewritten whole.
-pub fn is_canonical(index: &JsObject) -> bool {
+pub(crate) fn is_canonical(index: &JsObject) -> bool {
     let keys: Vec<&[u8]> = index.keys().map(JsString::as_bytes).collect();
     keys == [&b"by_pattern"[..], &b"by_id"[..]]
         && index
@@ -67,7 +67,7 @@ pub fn forget(index: &Path) {
 
 /// Records the index about to be put in place, from its temporary file (the inode, length and
 /// modification time a swap or a rename keeps): the stamp is written before, not after.
-pub fn record_file(index: &Path, file: &std::fs::File) {
+pub(crate) fn record_file(index: &Path, file: &std::fs::File) {
     match file.metadata() {
         Ok(meta) => {
             let _ = ucg_store::write_small(&stamp_path(index), identity(&meta).as_bytes());

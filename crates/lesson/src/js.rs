@@ -45,7 +45,7 @@ impl JsString {
 
     /// A string from bytes [`JsString::as_bytes`] gave (kept by git-ucg, e.g. in its query
     /// index). Other bytes make a string that reads oddly but safely.
-    pub fn from_wtf8(bytes: Vec<u8>) -> JsString {
+    pub(crate) fn from_wtf8(bytes: Vec<u8>) -> JsString {
         JsString(bytes)
     }
 
@@ -71,7 +71,7 @@ impl JsString {
     }
 
     /// The code points (a lone surrogate is one).
-    pub fn code_points(&self) -> CodePoints<'_> {
+    pub(crate) fn code_points(&self) -> CodePoints<'_> {
         CodePoints {
             bytes: &self.0,
             at: 0,
@@ -80,7 +80,7 @@ impl JsString {
 
     /// Appends one code point (a surrogate too; a low surrogate right after a lone high one joins
     /// it, as concatenation does in JavaScript).
-    pub fn push_code_point(&mut self, c: u32) {
+    pub(crate) fn push_code_point(&mut self, c: u32) {
         if (0xDC00..=0xDFFF).contains(&c) {
             if let Some(high) = self.last_lone_high() {
                 self.0.truncate(self.0.len() - 3);
@@ -121,7 +121,7 @@ impl JsString {
     }
 
     /// `a + b`.
-    pub fn push_js(&mut self, other: &JsString) {
+    pub(crate) fn push_js(&mut self, other: &JsString) {
         for c in other.code_points() {
             self.push_code_point(c);
         }
@@ -154,7 +154,7 @@ impl JsString {
     }
 
     /// `s.slice(0, n)`: the first `n` UTF-16 code units (which may end in half a pair).
-    pub fn slice_units(&self, n: usize) -> JsString {
+    pub(crate) fn slice_units(&self, n: usize) -> JsString {
         let units = self.units();
         JsString::from_units(&units[..n.min(units.len())])
     }
@@ -218,7 +218,7 @@ fn array_index(bytes: &[u8]) -> Option<u32> {
 }
 
 /// The code points of a WTF-8 string.
-pub struct CodePoints<'a> {
+pub(crate) struct CodePoints<'a> {
     bytes: &'a [u8],
     at: usize,
 }
@@ -342,7 +342,7 @@ impl JsValue {
     }
 
     /// `typeof x`.
-    pub fn type_of(&self) -> &'static str {
+    pub(crate) fn type_of(&self) -> &'static str {
         match self {
             JsValue::Null | JsValue::Array(_) | JsValue::Object(_) => "object",
             JsValue::Bool(_) => "boolean",
@@ -504,7 +504,7 @@ fn write_json(value: &JsValue, out: &mut Vec<u8>) {
 
 /// A string as `JSON.stringify` quotes it: `"` `\` and the controls escaped (`\b \t \n \f \r`,
 /// else `\u00xx`), a lone surrogate as `\udxxx`, everything else as it is.
-pub fn write_json_string(s: &JsString, out: &mut Vec<u8>) {
+pub(crate) fn write_json_string(s: &JsString, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut i = 0;

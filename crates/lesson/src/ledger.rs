@@ -241,7 +241,7 @@ enum NewIndex {
 }
 
 /// [`append`] for a caller that already holds the ledger directory's lock.
-pub fn append_locked(
+pub(crate) fn append_locked(
     paths: &Paths,
     entries: &[JsObject],
     lock: &ucg_store::DirLock,

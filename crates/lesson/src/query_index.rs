@@ -36,7 +36,7 @@ type Set<K> = HashSet<K, foldhash::fast::RandomState>;
 
 /// The layout's version. Bump it whenever the layout changes (a new git-ucg version rebuilds the
 /// index anyway: the checksum is seeded with it).
-pub const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 1;
 
 const MAGIC: &[u8; 16] = b"git-ucg lessonq\n";
 

@@ -163,42 +163,6 @@ fn parsed_lines(
     ))
 }
 
-/// The ledger's lessons that parse as objects, with a warning for each line that does not.
-pub fn readable_lessons(
-    paths: &Paths,
-    warn: &mut dyn FnMut(String),
-) -> std::result::Result<Vec<JsObject>, LessonError> {
-    let bytes = match ucg_store::read_if_present(&paths.ledger) {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => return Ok(Vec::new()),
-        Err(e) => return Err(io_error("cannot read", &paths.ledger, e)),
-    };
-    let (lines, torn) = ledger::lines(&bytes);
-    if let Some(line) = torn {
-        warn(format!(
-            "warning: {}:{line}: torn last line (no newline), skipped",
-            paths.ledger.display()
-        ));
-    }
-    let mut lessons = Vec::with_capacity(lines.len());
-    for line in lines {
-        match line.parsed {
-            Ok(JsValue::Object(entry)) => lessons.push(entry),
-            Ok(_) => warn(format!(
-                "warning: {}:{}: not a JSON object, skipped",
-                paths.ledger.display(),
-                line.number
-            )),
-            Err(e) => warn(format!(
-                "warning: {}:{}: malformed line skipped ({e})",
-                paths.ledger.display(),
-                line.number
-            )),
-        }
-    }
-    Ok(lessons)
-}
-
 fn invalid(message: &str, pairs: Vec<(&str, Option<JsValue>)>) -> LessonError {
     LessonError::new("E_INVALID_LESSON", message, entry::details(pairs))
 }

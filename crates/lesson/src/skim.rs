@@ -11,7 +11,7 @@ const MAX_DEPTH: usize = 64;
 
 /// A line `JSON.parse` takes, as `query` sees it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Skim<'a> {
+pub(crate) enum Skim<'a> {
     /// `null`.
     Null,
     /// A value that is not an object: it has none of the fields.
@@ -24,14 +24,14 @@ pub enum Skim<'a> {
 /// A field's value: its raw JSON text, and whether that is plain — no escape and no byte above
 /// 0x7F anywhere in it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Field<'a> {
+pub(crate) struct Field<'a> {
     pub raw: &'a [u8],
     pub plain: bool,
 }
 
 impl<'a> Field<'a> {
     /// The value of a plain string: the text between its quotes.
-    pub fn plain_string(&self) -> Option<&'a [u8]> {
+    pub(crate) fn plain_string(&self) -> Option<&'a [u8]> {
         match self.plain {
             true => self.raw.strip_prefix(b"\"")?.strip_suffix(b"\""),
             false => None,
@@ -40,7 +40,7 @@ impl<'a> Field<'a> {
 }
 
 /// The line skimmed, or `None` when only the parser can say what it is.
-pub fn skim(line: &[u8]) -> Option<Skim<'_>> {
+pub(crate) fn skim(line: &[u8]) -> Option<Skim<'_>> {
     let mut s = Scanner {
         text: line,
         at: 0,

@@ -6,7 +6,7 @@ use super::entry::LessonError;
 use serde_json::{json, Map, Value};
 
 /// The loop cap when the task does not set one (the plan's default).
-pub const DEFAULT_LOOP_CAP: i64 = 3;
+pub(crate) const DEFAULT_LOOP_CAP: i64 = 3;
 
 fn state_error(message: impl Into<String>) -> LessonError {
     LessonError::new("E_STATE", message, Value::Null)
@@ -50,7 +50,7 @@ pub fn task_mut<'s>(
 }
 
 /// `loop_cap` (an integer ≥ 1, else the default) and `loop_count` (an integer ≥ 0, else 0).
-pub fn loop_numbers(task: &Map<String, Value>) -> (i64, i64) {
+pub(crate) fn loop_numbers(task: &Map<String, Value>) -> (i64, i64) {
     let cap = task
         .get("loop_cap")
         .and_then(Value::as_i64)

@@ -30,14 +30,6 @@ pub struct Log {
     pub torn_tail: bool,
 }
 
-/// The event names that shape a phase's state.
-pub const PHASE_EVENTS: [&str; 4] = [
-    "phase.started",
-    "phase.completed",
-    "phase.failed",
-    "phase.interrupted",
-];
-
 pub fn parse_line(bytes: &[u8]) -> Line {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Line::Malformed("not UTF-8".into());

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 /// The actor git-ucg writes as.
-pub const ACTOR: &str = "git-ucg";
+pub(crate) const ACTOR: &str = "git-ucg";
 
 /// One event line in the ledger's shape (A.4), without its newline.
 pub fn event_line(

@@ -24,7 +24,7 @@ const VERSION: u64 = 1;
 pub type Stamp = Option<[i64; 7]>;
 
 /// The stamps of a run's `meta.json` and `events.jsonl`.
-pub type Stamps = (Stamp, Stamp);
+pub(crate) type Stamps = (Stamp, Stamp);
 
 fn kept(id: &FileIdentity) -> [i64; 7] {
     [

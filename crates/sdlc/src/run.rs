@@ -48,7 +48,7 @@ impl Logged {
 
     /// The `meta.json` status this state corresponds to: an open or interrupted phase is one to
     /// (re-)run, which the snapshot calls `running`.
-    pub fn meta_status(self) -> &'static str {
+    pub(crate) fn meta_status(self) -> &'static str {
         match self {
             Logged::Open | Logged::Interrupted => "running",
             Logged::Completed => "completed",
@@ -231,7 +231,7 @@ pub fn display_status(meta: &Meta, now: jiff::Timestamp, warnings: &mut Vec<Stri
 
 /// The phase the log says the run is at: the lowest open phase; else after the highest
 /// completed phase (the next one), or the highest failed or interrupted one itself.
-pub fn logged_current(recon: &Reconstruction) -> Option<u8> {
+pub(crate) fn logged_current(recon: &Reconstruction) -> Option<u8> {
     if let Some((phase, _)) = recon.phases.iter().find(|(_, r)| r.state == Logged::Open) {
         return Some(*phase);
     }

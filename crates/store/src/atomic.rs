@@ -91,18 +91,9 @@ fn start_writeback(file: &std::fs::File, offset: u64, len: u64) {
 #[cfg(not(target_os = "linux"))]
 fn start_writeback(_file: &std::fs::File, _offset: u64, _len: u64) {}
 
-/// [`write_atomic`] without the fsyncs, for a file derived from another that is synced (a cache
-/// or an index that can be rebuilt): readers still see the old file or the new one, never a
+/// [`write_atomic_with`] without the fsyncs, for a file derived from another that is synced (a
+/// cache or an index that can be rebuilt): readers still see the old file or the new one, never a
 /// mixture; after a power loss it may be the old one, or empty or cut short.
-pub fn write_atomic_unsynced(
-    lock: &DirLock,
-    target: &Path,
-    bytes: &[u8],
-) -> Result<(), StoreError> {
-    replace(lock, target, bytes, false)
-}
-
-/// [`write_atomic_unsynced`] for content written in pieces (no whole copy of it in memory).
 pub fn write_atomic_unsynced_with(
     lock: &DirLock,
     target: &Path,
@@ -159,7 +150,7 @@ fn replace_with(
         let temp = temp.into_temp_path();
         let swappable = std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_file());
         let swapped = match swappable {
-            true => rename_with_flags(&temp, target, RenameFlags::Exchange),
+            true => rename_exchange(&temp, target),
             false => Err(std::io::ErrorKind::Unsupported.into()),
         };
         match swapped {
@@ -177,28 +168,15 @@ fn replace_with(
     Ok(())
 }
 
-enum RenameFlags {
-    NoReplace,
-    Exchange,
-}
-
-/// `rename` that fails instead of replacing an existing target (Linux `RENAME_NOREPLACE`).
-pub fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
-    rename_with_flags(from, to, RenameFlags::NoReplace)
-}
-
-/// Linux `renameat2` with one of its flags; an error where the system lacks it.
-fn rename_with_flags(from: &Path, to: &Path, flags: RenameFlags) -> std::io::Result<()> {
+/// Linux `renameat2(RENAME_EXCHANGE)`: the two names swap files; an error where the system lacks
+/// it.
+fn rename_exchange(from: &Path, to: &Path) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
     let c = |p: &Path| {
         std::ffi::CString::new(p.as_os_str().as_bytes())
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
     };
     let (from, to) = (c(from)?, c(to)?);
-    let flags = match flags {
-        RenameFlags::NoReplace => libc::RENAME_NOREPLACE,
-        RenameFlags::Exchange => libc::RENAME_EXCHANGE,
-    };
     // SAFETY: both paths are NUL-terminated C strings that outlive the call.
     let renamed = unsafe {
         libc::renameat2(
@@ -206,7 +184,7 @@ fn rename_with_flags(from: &Path, to: &Path, flags: RenameFlags) -> std::io::Res
             from.as_ptr(),
             libc::AT_FDCWD,
             to.as_ptr(),
-            flags,
+            libc::RENAME_EXCHANGE,
         )
     };
     match renamed {
@@ -283,11 +261,12 @@ mod tests {
         let lock = crate::lock_dir(dir.path()).unwrap();
         let target = dir.path().join("index.json");
         // A missing target is created.
-        write_atomic_unsynced(&lock, &target, b"first").unwrap();
+        write_atomic_unsynced_with(&lock, &target, |file| file.write_all(b"first")).unwrap();
         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
         let mut reader = std::fs::File::open(&target).unwrap();
         let old_inode = std::fs::metadata(&target).unwrap().ino();
-        write_atomic_unsynced(&lock, &target, b"second, longer").unwrap();
+        write_atomic_unsynced_with(&lock, &target, |file| file.write_all(b"second, longer"))
+            .unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"second, longer");
         let meta = std::fs::metadata(&target).unwrap();
         assert_ne!(
@@ -310,7 +289,7 @@ mod tests {
         let target = dir.path().join("index.json");
         std::fs::create_dir(&target).unwrap();
         std::fs::write(target.join("inside"), b"kept").unwrap();
-        assert!(write_atomic_unsynced(&lock, &target, b"x").is_err());
+        assert!(write_atomic_unsynced_with(&lock, &target, |file| file.write_all(b"x")).is_err());
         assert_eq!(std::fs::read(target.join("inside")).unwrap(), b"kept");
         assert_eq!(leftovers(dir.path()), Vec::<String>::new());
         // A symlink is replaced by the file, as a rename replaces it; its target is untouched.
@@ -318,22 +297,9 @@ mod tests {
         std::fs::write(&pointed, b"elsewhere").unwrap();
         let link = dir.path().join("link.json");
         std::os::unix::fs::symlink(&pointed, &link).unwrap();
-        write_atomic_unsynced(&lock, &link, b"new").unwrap();
+        write_atomic_unsynced_with(&lock, &link, |file| file.write_all(b"new")).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
         assert_eq!(std::fs::read(&link).unwrap(), b"new");
         assert_eq!(std::fs::read(&pointed).unwrap(), b"elsewhere");
-    }
-
-    #[test]
-    fn rename_no_replace_refuses_an_existing_target() {
-        let dir = tempfile::tempdir().unwrap();
-        let (from, to) = (dir.path().join("a"), dir.path().join("b"));
-        std::fs::write(&from, b"a").unwrap();
-        std::fs::write(&to, b"b").unwrap();
-        assert!(rename_no_replace(&from, &to).is_err());
-        assert_eq!(std::fs::read(&to).unwrap(), b"b");
-        std::fs::remove_file(&to).unwrap();
-        rename_no_replace(&from, &to).unwrap();
-        assert_eq!(std::fs::read(&to).unwrap(), b"a");
     }
 }

@@ -17,10 +17,9 @@ mod read;
 pub mod stamp;
 
 pub use atomic::{
-    read_if_present, read_optional, rename_no_replace, write_atomic, write_atomic_unsynced,
-    write_atomic_unsynced_with, write_atomic_with, Writeback,
+    read_if_present, read_optional, write_atomic, write_atomic_unsynced_with, write_atomic_with,
 };
-pub use lock::{lock_dir, DirLock, LOCK_TIMEOUT_ENV};
+pub use lock::{lock_dir, DirLock};
 pub use log::{
     append, append_cutting_torn_tail, append_existing_synced, append_line_to_existing, AppendStep,
 };
@@ -28,11 +27,11 @@ pub use names::validate_story_id;
 pub use plain::{
     create_dirs, create_new_synced, install_executable, new_kept_temp_dir, remove_if_present,
     rename, replace_cache, replace_existing, scratch_dir, try_lock_file, write_creating_dirs,
-    write_small, CreateNewError, HeldElsewhere, InstallError,
+    write_small, CreateNewError, InstallError,
 };
 pub use read::{
     max_artifact_bytes, open_capped, open_regular, read_at, read_file, read_file_identified,
-    read_text, set_max_artifact_bytes, Capped, FileIdentity, DEFAULT_MAX_ARTIFACT_BYTES,
+    read_text, set_max_artifact_bytes, FileIdentity,
 };
 pub use stamp::{Stamp, Stamper};
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Seconds to wait for another writer (default 10); tests set it low.
-pub const LOCK_TIMEOUT_ENV: &str = "GIT_UCG_LOCK_TIMEOUT";
+pub(crate) const LOCK_TIMEOUT_ENV: &str = "GIT_UCG_LOCK_TIMEOUT";
 
 /// Holds the lock until dropped.
 #[derive(Debug)]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 /// A lock (or recovery guard) without a live owner older than this is stale.
-pub const RECLAIM_AGE: Duration = Duration::from_secs(30);
+pub(crate) const RECLAIM_AGE: Duration = Duration::from_secs(30);
 const RETRY_SLEEP: Duration = Duration::from_millis(5);
 /// How long a writer waits for the lock (the reference: 100 attempts × 5 ms); `GIT_UCG_GOAL_LOCK_MS`
 /// overrides it.

@@ -789,7 +789,7 @@ pub fn py_str(value: &Value) -> String {
 }
 
 /// Python's `repr()` of a value.
-pub fn py_repr(value: &Value) -> String {
+pub(crate) fn py_repr(value: &Value) -> String {
     let mut out = String::new();
     write_repr(&mut out, value);
     out
@@ -887,7 +887,7 @@ fn python_prints(c: char) -> bool {
 
 /// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for decimal exponents
 /// in `-4 ..= 15`, else scientific with a signed, at-least-two-digit exponent.
-pub fn float_repr(f: f64) -> String {
+pub(crate) fn float_repr(f: f64) -> String {
     if f.is_nan() {
         return "NaN".into();
     }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The default cap on one artifact read: far above any real run's files (a registry of 250,000
 /// REDs is 50 MB), far below what would exhaust the machine.
-pub const DEFAULT_MAX_ARTIFACT_BYTES: u64 = 256 << 20;
+pub(crate) const DEFAULT_MAX_ARTIFACT_BYTES: u64 = 256 << 20;
 
 static MAX_ARTIFACT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_ARTIFACT_BYTES);
 

@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 use toml::Value;
 
 /// The defaults UltraCode Goal ships, used when no `{ucg-root}/customize.toml` exists.
-pub const BUILTIN_DEFAULTS: &str = include_str!("config_defaults.toml");
+pub(crate) const BUILTIN_DEFAULTS: &str = include_str!("config_defaults.toml");
 
 /// The scalars that name files or directories: `{project-root}` is expanded in them, a relative
 /// result is joined under the root, and any other `{…}` token left in them is an error.
-pub const PATH_KEYS: [&str; 6] = [
+pub(crate) const PATH_KEYS: [&str; 6] = [
     "implementation_artifacts",
     "deferred_work_path",
     "trace_output_dir",
@@ -129,7 +129,7 @@ pub struct Config {
 
 /// Where the layers are read from: the file system ([`OnDisk`]), or a commit's tree (a bare
 /// repository's gate has no work tree to read them from).
-pub trait LayerFiles {
+pub(crate) trait LayerFiles {
     /// Whether a directory is at `path`.
     fn is_dir(&self, path: &Path) -> bool;
     /// The file's bytes, `Ok(None)` when it is absent, or why it cannot be read.
@@ -137,7 +137,7 @@ pub trait LayerFiles {
 }
 
 /// The layers on disk.
-pub struct OnDisk;
+pub(crate) struct OnDisk;
 
 impl LayerFiles for OnDisk {
     fn is_dir(&self, path: &Path) -> bool {
@@ -150,10 +150,6 @@ impl LayerFiles for OnDisk {
 }
 
 /// `{ucg-root}`: the first existing of the installed and the source-checkout locations.
-pub fn find_ucg_root(project_root: &Path) -> Option<PathBuf> {
-    find_ucg_root_in(project_root, &OnDisk)
-}
-
 fn find_ucg_root_in(project_root: &Path, files: &dyn LayerFiles) -> Option<PathBuf> {
     ucg_root_candidates(project_root)
         .into_iter()
@@ -197,7 +193,10 @@ impl Config {
     }
 
     /// Loads and merges the layers of the project at `project_root`, read through `files`.
-    pub fn load_from(project_root: &Path, files: &dyn LayerFiles) -> Result<Config, ConfigError> {
+    pub(crate) fn load_from(
+        project_root: &Path,
+        files: &dyn LayerFiles,
+    ) -> Result<Config, ConfigError> {
         let ucg_root = find_ucg_root_in(project_root, files);
         let base_path = ucg_root
             .as_ref()

@@ -5,7 +5,7 @@ use ucg_store::pyjson::{self, Object, Value};
 
 /// The story a typed sidecar's file name carries (`escalation-7-3.json` → `7-3`); `None` for other
 /// names and for an empty story.
-pub fn sidecar_story(file_name: &str) -> Option<&str> {
+pub(crate) fn sidecar_story(file_name: &str) -> Option<&str> {
     file_name
         .strip_prefix("escalation-")?
         .strip_suffix(".json")
@@ -13,7 +13,7 @@ pub fn sidecar_story(file_name: &str) -> Option<&str> {
 }
 
 /// The story a raw marker's file name carries (`.escalation-7-3.md` → `7-3`).
-pub fn marker_story(file_name: &str) -> Option<&str> {
+pub(crate) fn marker_story(file_name: &str) -> Option<&str> {
     file_name
         .strip_prefix(".escalation-")?
         .strip_suffix(".md")
@@ -22,7 +22,7 @@ pub fn marker_story(file_name: &str) -> Option<&str> {
 
 /// A sidecar's payload: the JSON object it holds, or `None` when it is empty, not JSON, not UTF-8
 /// or not an object (the readers' "no payload").
-pub fn sidecar_payload(bytes: &[u8]) -> Option<Object> {
+pub(crate) fn sidecar_payload(bytes: &[u8]) -> Option<Object> {
     let text = std::str::from_utf8(bytes).ok().filter(|t| !t.is_empty())?;
     match pyjson::loads(text).ok()? {
         Value::Object(object) => Some(*object),

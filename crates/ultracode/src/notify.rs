@@ -8,9 +8,9 @@ use crate::pending::PendingItem;
 use std::path::Path;
 
 pub const SCHEMA: &str = "git-ucg.notify/1";
-pub const STATE_SCHEMA: &str = "git-ucg.notify-state/1";
+pub(crate) const STATE_SCHEMA: &str = "git-ucg.notify-state/1";
 /// Under the git directory.
-pub const STATE_FILE: &str = "ucg/notify.json";
+pub(crate) const STATE_FILE: &str = "ucg/notify.json";
 
 /// A change of the pending set: items that appeared, ids that went.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,7 +98,8 @@ pub enum Announced {
 
 /// How the notification command is run: with the document on its standard input and the given
 /// environment; `Err(why)` when it did not succeed.
-pub type Runner<'a> = &'a dyn Fn(&[u8], &[(&str, String)]) -> std::result::Result<(), String>;
+pub(crate) type Runner<'a> =
+    &'a dyn Fn(&[u8], &[(&str, String)]) -> std::result::Result<(), String>;
 
 /// Under the lock of `<git dir>/ucg`: compares `pending` with what was announced last and, when
 /// it changed, runs the command once through `run` with the change's document and

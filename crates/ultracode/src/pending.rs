@@ -168,7 +168,7 @@ impl Artifacts {
     /// As [`Artifacts::read`], leaving `decisions` unread (for a caller that holds the answers).
     /// With `spare_core`, the ledger is parsed on a second thread (a caller already using both
     /// cores says no).
-    pub fn read_without_answers(
+    pub(crate) fn read_without_answers(
         inputs: &PendingInputs,
         source: &ArtifactSource,
         spare_core: bool,
@@ -286,7 +286,7 @@ pub fn occurrence(bytes: &[u8]) -> String {
 
 /// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
 /// refuse to write it (then no answer is read from it: every item it would close stands).
-pub fn recorded_entries(
+pub(crate) fn recorded_entries(
     inputs: &PendingInputs,
     bytes: Option<&[u8]>,
 ) -> (Vec<Value>, Option<Blocker>) {
@@ -310,7 +310,7 @@ pub fn recorded_entries(
 /// [`answers_for`]), or the blocker the file is (see [`recorded_entries`]). The file is scanned
 /// for the entries that bear on an item, nothing built for the rest; a file the scanner cannot
 /// vouch for is read whole, the reader then saying what is wrong with it.
-pub fn recorded_answers<'b>(
+pub(crate) fn recorded_answers<'b>(
     inputs: &PendingInputs,
     bytes: Option<&'b [u8]>,
     pending: &Pending,
@@ -433,7 +433,7 @@ pub fn enumerate_offering(
 
 /// Whether an answer's id bears on `pending`: it is one of its items', or a close of it would
 /// name one of its raw markers.
-pub fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
+pub(crate) fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
     type Set<'a> = std::collections::HashSet<&'a str, foldhash::fast::RandomState>;
     let items: Set = pending.items.iter().map(|i| i.id.as_str()).collect();
     let markers: Set = pending
@@ -459,7 +459,7 @@ fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: OnRecord<'e>)
 /// The answers among `entries` that bear on `pending` (see [`with_answers`]): those of its items,
 /// and closes that name one of its raw markers. A long project's answers file is mostly about
 /// items long gone; only these are worth a map entry.
-pub fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
+pub(crate) fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
     let relevant = relevance(pending);
     let mut answers = Answers::default();
     for entry in entries.iter().filter_map(Value::as_object) {
@@ -555,7 +555,7 @@ pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
 }
 
 /// The raw escalation markers (file names) whose promoted escalation a close on record names.
-pub fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a str> {
+pub(crate) fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a str> {
     answers
         .iter()
         .filter(|(_, answer)| answer.closes())
@@ -565,7 +565,7 @@ pub fn markers_closed<'a>(answers: &'a Answers) -> std::collections::HashSet<&'a
 
 /// Every item the artifacts hold, before any answer is considered: all REDs of the registry,
 /// every readable sidecar, every raw marker without one, every open decision row.
-pub fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
+pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
     let mut pending = Pending::default();
     // 1. REDs, ids as stored.
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);

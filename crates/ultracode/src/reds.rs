@@ -206,7 +206,7 @@ fn reds_reader<'a>(
 }
 
 /// The fields of a stored red that `pending` shows, in [`SHOWN_FIELDS`] order (`None`: absent).
-pub type ShownRed = [Option<Value>; 5];
+pub(crate) type ShownRed = [Option<Value>; 5];
 
 /// The keys of a [`ShownRed`].
 pub const SHOWN_FIELDS: [&str; 5] = ["id", "source", "kind", "decision_needed", "evidence"];
@@ -270,7 +270,7 @@ const TOMBSTONE_KEYS: [&str; 3] = ["id", "kind", "path"];
 
 impl Tombstone<'static> {
     /// The tombstone a [`Value`] is: plain when it has exactly the plain shape.
-    pub fn from_value(value: Value) -> Tombstone<'static> {
+    pub(crate) fn from_value(value: Value) -> Tombstone<'static> {
         if let Value::Object(map) = &value {
             let plain = map.len() == 3
                 && map
@@ -436,7 +436,7 @@ fn read_red(reader: &mut Reader, pos: usize) -> Result<(Value, usize), DecodeErr
 
 /// The fields of a red `apply` reads, in [`RED_FIELDS`] order (`None`: absent); `None` for a red
 /// that is not an object.
-pub type RedFields = Option<[Option<Value>; 4]>;
+pub(crate) type RedFields = Option<[Option<Value>; 4]>;
 
 /// The position of `key` in [`RED_FIELDS`].
 fn field_index(key: &str) -> Option<usize> {
@@ -721,7 +721,7 @@ impl<'t> Document<'t> {
     /// [`Document::finish`] with the ids an answers file closes, in any number and order: only
     /// those that name one of the reds are looked up again (a project's history of answers is
     /// mostly about reds long gone).
-    pub fn finish_closing<'c>(
+    pub(crate) fn finish_closing<'c>(
         self,
         closing: impl Iterator<Item = &'c str>,
     ) -> Result<String, RedError> {
@@ -863,7 +863,7 @@ fn sorted_tombstones(mut tombstones: Tombstones<'_>) -> Result<Vec<Tombstone<'_>
 }
 
 /// Python's wording for a UTF-8 decoding failure (`UnicodeDecodeError`).
-pub fn utf8_reason(bytes: &[u8], err: &std::str::Utf8Error) -> String {
+pub(crate) fn utf8_reason(bytes: &[u8], err: &std::str::Utf8Error) -> String {
     let at = err.valid_up_to();
     let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
     let codec = "'utf-8' codec can't decode";

@@ -18,7 +18,7 @@ use ucg_store::pathlib_display;
 ///
 /// `closed` is the set of closed ids when the caller has just written `.decisions.json` and holds
 /// it (the file is then not read again).
-pub fn from_sidecar_locked(
+pub(crate) fn from_sidecar_locked(
     project_root: &dyn Fn() -> Option<PathBuf>,
     impl_dir: &Path,
     lock: &ucg_store::DirLock,

@@ -278,7 +278,7 @@ fn changed(path: PathBuf, change: Change) -> Changed {
 /// The ledger with the `status` cell of each open decision row whose id is in `closed` turned
 /// `resolved`; every other byte unchanged. `ledger_name` is the ledger's id path. Returns the new
 /// text and the ids flipped (in row order).
-pub fn flip_ledger_rows(
+pub(crate) fn flip_ledger_rows(
     text: &str,
     ledger_name: &str,
     closed: &dyn Fn(&str) -> bool,
@@ -309,7 +309,7 @@ pub fn flip_ledger_rows(
 }
 
 /// `.budget-<story>.json` for an escalation sidecar `escalation-<story>.json`.
-pub fn budget_file(sidecar: &Path) -> Option<std::path::PathBuf> {
+pub(crate) fn budget_file(sidecar: &Path) -> Option<std::path::PathBuf> {
     let name = sidecar.file_name()?.to_str()?;
     let story = crate::escalations::sidecar_story(name)?;
     Some(sidecar.with_file_name(format!(".budget-{story}.json")))

@@ -110,23 +110,11 @@ pub fn scope(id: &str) -> Option<&str> {
     (!hash.is_empty() && scope.contains(':')).then_some(scope)
 }
 
-/// Of `candidates` (id, decision text), the one most like `text`, as the pending item `id` may
-/// reuse its answer: same scope as `id` (kind and source file), another id, a ratio of at least
-/// `threshold`. Its index and ratio; on a tie, the later one (the newer answer).
-pub fn best_match<'c>(
-    id: &str,
-    text: &str,
-    candidates: impl IntoIterator<Item = (&'c str, &'c str)>,
-    threshold: f64,
-) -> Option<(usize, f64)> {
-    Candidates::new(candidates).best_match(id, text, threshold)
-}
-
 /// Earlier questions, grouped by scope and normalized once, for [`Candidates::best_match`] of
 /// many pending items: each item is compared only with the questions of its own scope (a run's
 /// thousands of items against an answers file's thousands of questions would otherwise be
 /// millions of comparisons).
-pub struct Candidates<'c> {
+pub(crate) struct Candidates<'c> {
     /// By scope: the candidates, in the order given.
     by_scope: HashMap<&'c str, Vec<Candidate<'c>>, foldhash::fast::RandomState>,
     /// Every candidate's words, numbered: words are compared as numbers.
@@ -178,8 +166,10 @@ impl<'c> Candidates<'c> {
         }
     }
 
-    /// [`best_match`] among these candidates.
-    pub fn best_match(&self, id: &str, text: &str, threshold: f64) -> Option<(usize, f64)> {
+    /// Of these candidates (id, decision text), the one most like `text`, as the pending item
+    /// `id` may reuse its answer: same scope as `id` (kind and source file), another id, a ratio
+    /// of at least `threshold`. Its index and ratio; on a tie, the later one (the newer answer).
+    pub(crate) fn best_match(&self, id: &str, text: &str, threshold: f64) -> Option<(usize, f64)> {
         let own = scope(id)?;
         let same_scope = self.by_scope.get(own)?;
         let normalized = normalize_decision(text);
@@ -294,8 +284,14 @@ mod tests {
             ),
         ];
         let id = "undecided-product:docs/prd.md:eeeeeeeeeeee";
-        assert_eq!(best_match(id, text, candidates, 0.8), Some((2, 1.0)));
-        assert_eq!(best_match(candidates[2].0, text, candidates, 0.8), None);
+        assert_eq!(
+            Candidates::new(candidates).best_match(id, text, 0.8),
+            Some((2, 1.0))
+        );
+        assert_eq!(
+            Candidates::new(candidates).best_match(candidates[2].0, text, 0.8),
+            None
+        );
         assert_eq!(scope("nocolon"), None);
         assert_eq!(scope("k:p:"), None);
     }

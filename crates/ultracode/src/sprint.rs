@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 
 /// Where the file is looked for, relative to the project root, after `IMPL/sprint-status.yaml`.
-pub const FALLBACK_PATH: &str = "_bmad-output/sprint-status.yaml";
+pub(crate) const FALLBACK_PATH: &str = "_bmad-output/sprint-status.yaml";
 
 /// `development_status` in file order; a later duplicate key keeps the first one's place and takes
 /// its value (as a dict does). Blank and `#` lines are skipped; the block ends at the first line

@@ -41,7 +41,7 @@ pub fn after_transition(session: &Session, phase: &str, fresh: bool) -> Option<S
 }
 
 /// An adoption: the source session's base becomes this session's (or none, if it had none).
-pub fn move_to(from_sid: &str, to_sid: &str) {
+pub(crate) fn move_to(from_sid: &str, to_sid: &str) {
     let Some(common_dir) = std::env::current_dir()
         .ok()
         .and_then(|cwd| ucg_git::repo::common_dir_around(&cwd))

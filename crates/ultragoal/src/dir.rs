@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// The safe-id rule: `^[A-Za-z0-9_-]+$`, 1..=200 characters.
-pub fn is_safe_session_id(sid: &str) -> bool {
+pub(crate) fn is_safe_session_id(sid: &str) -> bool {
     (1..=200).contains(&sid.len())
         && sid
             .bytes()
@@ -37,7 +37,7 @@ pub fn session_id(flag: Option<&str>) -> Result<String, String> {
 /// The project name the default state directory is named after: the directory holding the git
 /// common directory (so every worktree of a repository shares one), spaces as `-`; outside a
 /// repository the current directory's name, with a warning.
-pub fn project_name(cwd: &Path) -> (String, Option<String>) {
+pub(crate) fn project_name(cwd: &Path) -> (String, Option<String>) {
     let found = ucg_git::repo::common_dir_around(cwd)
         // A linked worktree's common directory arrives as `…/worktrees/<name>/../..`.
         .map(|common| ucg_store::lexical_normal(&common))

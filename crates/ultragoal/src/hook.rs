@@ -380,7 +380,7 @@ you are truly blocked with no actionable next step, report the blocker and stop.
 
 /// The message at the no-progress cap. The resume command is git-ucg's, where the reference names
 /// its own script.
-pub fn limit_reached(n: i64, max: i64) -> String {
+pub(crate) fn limit_reached(n: i64, max: i64) -> String {
     format!(
         "<ultragoal-no-progress-limit>
 

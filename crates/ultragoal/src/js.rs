@@ -85,7 +85,7 @@ pub fn integer(value: Option<&Value>) -> Option<f64> {
 }
 
 /// `typeof v === "number" && Number.isInteger(v) && v >= min`.
-pub fn integer_at_least(value: Option<&Value>, min: f64) -> Option<f64> {
+pub(crate) fn integer_at_least(value: Option<&Value>, min: f64) -> Option<f64> {
     integer(value).filter(|f| *f >= min)
 }
 
@@ -215,12 +215,12 @@ fn is_decimal_literal(text: &str) -> bool {
 
 /// Whether a key is an array index (a canonical integer below 2³² − 1): JavaScript objects
 /// enumerate those first, ascending.
-pub fn is_index_key(key: &str) -> bool {
+pub(crate) fn is_index_key(key: &str) -> bool {
     ucg_store::js::array_index(key.as_bytes()).is_some()
 }
 
 /// An object's keys in JavaScript's enumeration order.
-pub fn ordered_keys(object: &Object) -> Vec<&String> {
+pub(crate) fn ordered_keys(object: &Object) -> Vec<&String> {
     let mut index: Vec<&String> = object.keys().filter(|k| is_index_key(k)).collect();
     index.sort_by_key(|k| k.parse::<u64>().unwrap_or(0));
     index.extend(object.keys().filter(|k| !is_index_key(k)));
@@ -331,7 +331,7 @@ pub fn decode(bytes: &[u8]) -> String {
 pub const MAX_DEPTH: usize = 10_000;
 
 /// The message of a value nested deeper than [`MAX_DEPTH`] (not JavaScriptCore's: it parses it).
-pub const TOO_DEEP: &str = "JSON Parse error: nested deeper than 10000 levels";
+pub(crate) const TOO_DEEP: &str = "JSON Parse error: nested deeper than 10000 levels";
 
 /// `JSON.parse(text)`: the value, or JavaScriptCore's message (`JSON Parse error: …`); a value
 /// nested deeper than [`MAX_DEPTH`] is [`TOO_DEEP`].

@@ -74,7 +74,7 @@ ultragoal state CLI dies on (a TypeError or RangeError)"
 }
 
 /// The phases of the state machine (§1.4), as their tokens.
-pub const PHASES: [&str; 5] = [
+pub(crate) const PHASES: [&str; 5] = [
     "planning",
     "pursuing",
     "budget_limited",

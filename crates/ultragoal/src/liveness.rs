@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
-pub const INACTIVE_TTL_SECS: i64 = 30 * 60;
+pub(crate) const INACTIVE_TTL_SECS: i64 = 30 * 60;
 
 /// Parses a stamp as JavaScriptCore's `Date.parse` reads the forms ultragoal meets: ISO 8601
 /// (`T` or a space, minutes or seconds, a fraction, `Z` or an offset; without one it is local
@@ -211,7 +211,11 @@ pub fn progress_touched(state: &State) -> Option<jiff::Timestamp> {
 }
 
 /// The TTL rule; a state without a parseable time is dead.
-pub fn is_live(state: &State, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
+pub(crate) fn is_live(
+    state: &State,
+    touched: Option<jiff::Timestamp>,
+    now: jiff::Timestamp,
+) -> bool {
     live_for(state::is_active(state), touched, now)
 }
 

@@ -215,7 +215,7 @@ fn next(fields: impl IntoIterator<Item = (&'static str, Value)>) -> State {
 
 /// `readGoalStateRaw`: a state passing the readers' guard, with the review fields defaulted
 /// (in place, else appended), terminal phases included.
-pub fn read_raw(session: &Session) -> Result<Option<State>> {
+pub(crate) fn read_raw(session: &Session) -> Result<Option<State>> {
     session.use_dir().map_err(thrown)?;
     Ok(raw_of(session.text().as_deref()))
 }

@@ -99,7 +99,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The G1 diagonal: CONFIRMED × {HIGH, MEDIUM} and PLAUSIBLE × HIGH block, CONFIRMED × LOW is
 /// fixed in a batch, the rest are notes.
-pub fn classify(verdict: &str, impact: &str) -> Outcome {
+pub(crate) fn classify(verdict: &str, impact: &str) -> Outcome {
     match (verdict, impact) {
         ("CONFIRMED", "HIGH" | "MEDIUM") | ("PLAUSIBLE", "HIGH") => Outcome::Block,
         ("CONFIRMED", _) => Outcome::Fix,
@@ -157,7 +157,10 @@ pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
 
 impl CodeReview {
     /// The blocking findings the user has not dismissed (dismissals pinned to these exact bytes).
-    pub fn open_blocks<'r>(&'r self, dismissals: &'r [Value]) -> impl Iterator<Item = &'r Finding> {
+    pub(crate) fn open_blocks<'r>(
+        &'r self,
+        dismissals: &'r [Value],
+    ) -> impl Iterator<Item = &'r Finding> {
         self.findings
             .iter()
             .filter(|f| f.outcome == Outcome::Block)
@@ -208,7 +211,7 @@ impl CodeReview {
 
 /// JavaScript's `===` between JSON values: primitives by value, objects and arrays never (two
 /// parses are two objects).
-pub fn strict_equal(a: Option<&Value>, b: Option<&Value>) -> bool {
+pub(crate) fn strict_equal(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(Value::Number(x)), Some(Value::Number(y))) => x.as_f64() == y.as_f64(),

@@ -122,7 +122,7 @@ impl Session {
 
     /// `ensureSeed` (§3.1): when the state file is absent and was never adopted away, create the
     /// pristine skeleton — exclusively, so a racing creator's file is never replaced.
-    pub fn ensure_seed(&self) -> Result<(), String> {
+    pub(crate) fn ensure_seed(&self) -> Result<(), String> {
         self.use_dir()?;
         let path = self.state_file();
         if path.exists() || self.was_adopted_away() {
@@ -166,7 +166,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     }
 
     /// The same write without the lock (the reference's post-adoption restamp takes none).
-    pub fn write_unlocked(&self, bytes: &[u8]) -> Result<(), String> {
+    pub(crate) fn write_unlocked(&self, bytes: &[u8]) -> Result<(), String> {
         ucg_store::replace_existing(&self.state_file(), bytes)
             .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
     }

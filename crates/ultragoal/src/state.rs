@@ -40,8 +40,8 @@ pub const KEY_ORDER: [&str; 26] = [
 ];
 
 pub const DEFAULT_MAX_ITERATIONS: i64 = 10;
-pub const REVIEW_DISPATCH_GRANT: i64 = 5;
-pub const PHASES: [&str; 5] = super::PHASES;
+pub(crate) const REVIEW_DISPATCH_GRANT: i64 = 5;
+pub(crate) const PHASES: [&str; 5] = super::PHASES;
 
 /// Local time with its offset at seconds precision, as `date -Iseconds` prints it.
 pub fn now_stamp() -> String {
@@ -88,7 +88,7 @@ pub fn seed(now: &str) -> State {
 }
 
 /// An integer at least `min` (JavaScript numbers: `2.0` is the integer 2; `"1"` is no number).
-pub fn int_at_least(value: Option<&Value>, min: i64) -> Option<i64> {
+pub(crate) fn int_at_least(value: Option<&Value>, min: i64) -> Option<i64> {
     js::integer_at_least(value, min as f64).map(|f| f as i64)
 }
 
@@ -111,7 +111,7 @@ pub fn is_active(state: &State) -> bool {
 
 /// The readers' schema guard (§2.9, `readGoalStateRaw`): boolean `active`, a known phase, an
 /// integer `iteration` ≥ 0 and an integer `max_iterations` ≥ 1.
-pub fn passes_guard(state: &State) -> bool {
+pub(crate) fn passes_guard(state: &State) -> bool {
     state.get("active").is_some_and(Value::is_boolean)
         && state
             .get("phase")
@@ -131,7 +131,7 @@ pub fn iteration(state: &State) -> i64 {
 
 /// The strict parse of the claim, renewal and resume paths (`parseClaimableState`): the readers'
 /// guard, and the review fields valid wherever present (`null` included).
-pub fn is_claimable(state: &State) -> bool {
+pub(crate) fn is_claimable(state: &State) -> bool {
     let counter_ok = |key: &str| {
         state
             .get(key)
@@ -146,7 +146,7 @@ pub fn is_claimable(state: &State) -> bool {
 }
 
 /// Control characters (code ≤ 0x1F) as spaces (the reference's `normalize`).
-pub fn without_controls(text: &str) -> String {
+pub(crate) fn without_controls(text: &str) -> String {
     text.chars()
         .map(|c| if (c as u32) <= 0x1f { ' ' } else { c })
         .collect()
