@@ -470,7 +470,7 @@ fn parse(source: &[u16]) -> Result<JsValue, LessonError> {
 
 /// `parseFrontmatter(text).frontmatter`: the YAML between the first `---` line (after blank and
 /// comment lines) and the next; without that opening line, an empty object.
-pub fn front_matter(text: &str) -> Result<JsValue, LessonError> {
+pub(crate) fn front_matter(text: &str) -> Result<JsValue, LessonError> {
     let source = units(text);
     let lines = split_lines(&source);
     let mut start = 0;
@@ -518,7 +518,7 @@ fn non_empty_string(v: Option<&JsValue>) -> bool {
 }
 
 /// The contract rules of `contract.validate`, in their order, on the front matter.
-pub fn validate(root: &JsValue) -> Result<&JsObject, LessonError> {
+pub(crate) fn validate(root: &JsValue) -> Result<&JsObject, LessonError> {
     static EMPTY: std::sync::OnceLock<JsObject> = std::sync::OnceLock::new();
     let obj = match root {
         JsValue::Object(map) => map,

@@ -42,7 +42,7 @@ pub fn parse(text: &str) -> Result<Yaml, LessonError> {
     }
 }
 
-pub fn str_at<'y>(doc: &'y Yaml, key: &str) -> Option<&'y str> {
+pub(crate) fn str_at<'y>(doc: &'y Yaml, key: &str) -> Option<&'y str> {
     doc[key].as_str()
 }
 

@@ -61,7 +61,7 @@ pub fn details<'a>(pairs: impl IntoIterator<Item = (&'a str, Option<JsValue>)>) 
     JsValue::Object(map)
 }
 
-pub const REQUIRED: [&str; 3] = ["contract_gap", "evidence", "remediation"];
+pub(crate) const REQUIRED: [&str; 3] = ["contract_gap", "evidence", "remediation"];
 
 /// The rule of git-ucg's one check beyond the reference's: a required field that is not a string.
 pub(crate) const NOT_A_STRING: &str = "not_a_string";
@@ -207,7 +207,7 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
 }
 
 /// `normalizePatterns`: every element tokenized, the de-duplicated union in first-seen order.
-pub(crate) fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
+pub fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
     for token in patterns.iter().flat_map(|p| value_tokens(Some(p))) {
@@ -219,12 +219,12 @@ pub(crate) fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
 }
 
 /// Today's UTC date, `YYYY-MM-DD`.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     jiff::Timestamp::now().strftime("%Y-%m-%d").to_string()
 }
 
 /// A new lesson id: `L-<UTC date>-<8 lowercase hex>` (4 random bytes).
-pub fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     let uuid = ucg_store::mkdir_lock::random_uuid();
     format!("L-{}-{}", today(), &uuid[..8])
 }

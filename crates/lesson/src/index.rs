@@ -61,7 +61,7 @@ pub(crate) fn is_canonical(index: &JsObject) -> bool {
 }
 
 /// Forgets the stamp: the next append reads the index whole.
-pub fn forget(index: &Path) {
+pub(crate) fn forget(index: &Path) {
     let _ = ucg_store::remove_if_present(&stamp_path(index));
 }
 
@@ -80,7 +80,7 @@ pub(crate) fn record_file(index: &Path, file: &std::fs::File) {
 
 /// Records the index as just written. A stamp that cannot be written only costs the next append
 /// its fast path.
-pub fn record(index: &Path) {
+pub(crate) fn record(index: &Path) {
     match std::fs::metadata(index) {
         Ok(meta) => {
             let _ = ucg_store::write_small(&stamp_path(index), identity(&meta).as_bytes());

@@ -39,7 +39,7 @@ impl JsString {
     }
 
     /// The WTF-8 bytes.
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.0
     }
 
@@ -66,7 +66,7 @@ impl JsString {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
@@ -116,7 +116,7 @@ impl JsString {
         })
     }
 
-    pub fn push_str(&mut self, text: &str) {
+    pub(crate) fn push_str(&mut self, text: &str) {
         self.0.extend_from_slice(text.as_bytes());
     }
 
@@ -128,7 +128,7 @@ impl JsString {
     }
 
     /// The UTF-16 code units.
-    pub fn units(&self) -> Vec<u16> {
+    pub(crate) fn units(&self) -> Vec<u16> {
         let mut out = Vec::with_capacity(self.0.len());
         for c in self.code_points() {
             if c >= 0x10000 {
@@ -160,7 +160,7 @@ impl JsString {
     }
 
     /// `s.trim()`.
-    pub fn trim(&self) -> JsString {
+    pub(crate) fn trim(&self) -> JsString {
         let points: Vec<u32> = self.code_points().collect();
         let start = points
             .iter()
@@ -184,7 +184,7 @@ impl JsString {
 
     /// `s.toLowerCase()`: Unicode's full mappings (U+212A → `k`, U+0130 → `i̇`, a final sigma),
     /// lone surrogates unchanged.
-    pub fn to_lowercase(&self) -> JsString {
+    pub(crate) fn to_lowercase(&self) -> JsString {
         if let Some(text) = self.as_str() {
             return JsString::from(text.to_lowercase());
         }
@@ -286,23 +286,19 @@ impl JsObject {
         self.map.get(key.as_bytes())
     }
 
-    pub fn get_js(&self, key: &JsString) -> Option<&JsValue> {
+    pub(crate) fn get_js(&self, key: &JsString) -> Option<&JsValue> {
         self.map.get(key)
     }
 
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut JsValue> {
+    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut JsValue> {
         self.map.get_mut(key.as_bytes())
     }
 
-    pub fn get_js_mut(&mut self, key: &JsString) -> Option<&mut JsValue> {
+    pub(crate) fn get_js_mut(&mut self, key: &JsString) -> Option<&mut JsValue> {
         self.map.get_mut(key)
     }
 
-    pub fn contains(&self, key: &JsString) -> bool {
-        self.map.contains_key(key)
-    }
-
-    pub fn keys(&self) -> impl Iterator<Item = &JsString> {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &JsString> {
         self.map.keys()
     }
 
@@ -310,11 +306,7 @@ impl JsObject {
         self.map.iter()
     }
 
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
 }

@@ -74,7 +74,7 @@ fn is_torn(tail: &[u8]) -> bool {
 }
 
 /// Whether an unterminated last line is whole (JSON) and only lost its newline.
-pub fn is_whole(tail: &[u8]) -> bool {
+pub(crate) fn is_whole(tail: &[u8]) -> bool {
     js::parse_bytes(tail).is_ok()
 }
 
@@ -217,7 +217,7 @@ fn io_error(e: impl std::fmt::Display) -> LessonError {
 }
 
 /// The ledger's directory (created if missing).
-pub fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
+pub(crate) fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
     let dir = paths
         .ledger
         .parent()
@@ -229,7 +229,7 @@ pub fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
 }
 
 /// The writers' lock: the ledger directory's.
-pub fn lock(paths: &Paths) -> Result<ucg_store::DirLock, LessonError> {
+pub(crate) fn lock(paths: &Paths) -> Result<ucg_store::DirLock, LessonError> {
     ucg_store::lock_dir(&dir(paths)?).map_err(io_error)
 }
 

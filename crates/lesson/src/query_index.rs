@@ -756,7 +756,7 @@ impl<'a> View<'a> {
     }
 
     /// The ledger the index was built from.
-    pub fn identity(&self) -> FileIdentity {
+    pub(crate) fn identity(&self) -> FileIdentity {
         self.identity
     }
 

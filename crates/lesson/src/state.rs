@@ -20,7 +20,7 @@ pub fn parse(bytes: &[u8]) -> Result<Map<String, Value>, LessonError> {
 }
 
 /// The task's object.
-pub fn task<'s>(
+pub(crate) fn task<'s>(
     state: &'s Map<String, Value>,
     id: &str,
 ) -> Result<&'s Map<String, Value>, LessonError> {
@@ -38,7 +38,7 @@ pub fn task<'s>(
         })
 }
 
-pub fn task_mut<'s>(
+pub(crate) fn task_mut<'s>(
     state: &'s mut Map<String, Value>,
     id: &str,
 ) -> Option<&'s mut Map<String, Value>> {

@@ -30,7 +30,7 @@ pub struct Log {
     pub torn_tail: bool,
 }
 
-pub fn parse_line(bytes: &[u8]) -> Line {
+pub(crate) fn parse_line(bytes: &[u8]) -> Line {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Line::Malformed("not UTF-8".into());
     };
@@ -118,7 +118,7 @@ impl Log {
     }
 
     /// `line N: reason` for every malformed line.
-    pub fn malformed(&self) -> Vec<String> {
+    pub(crate) fn malformed(&self) -> Vec<String> {
         self.lines
             .iter()
             .filter_map(|(n, line)| match line {

@@ -6,7 +6,7 @@ use super::events::Event;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-pub type Meta = Map<String, Value>;
+pub(crate) type Meta = Map<String, Value>;
 
 /// The phase map (A.3), by number.
 pub const PHASE_NAMES: [&str; 13] = [
@@ -142,7 +142,7 @@ pub fn meta_phase_status(meta: &Meta, phase: u8) -> Option<&str> {
     meta_phase(meta, phase)?.get("status")?.as_str()
 }
 
-pub fn current_phase(meta: &Meta) -> Option<u8> {
+pub(crate) fn current_phase(meta: &Meta) -> Option<u8> {
     meta.get("current_phase")
         .and_then(Value::as_u64)
         .filter(|p| *p <= 12)

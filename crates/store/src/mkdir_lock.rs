@@ -19,7 +19,7 @@ const RETRY_SLEEP: Duration = Duration::from_millis(5);
 /// overrides it.
 const DEFAULT_WAIT: Duration = Duration::from_millis(2000);
 
-pub const CONTENDED: &str = "ultragoal-state: state lock contended; refusing unlocked write";
+pub(crate) const CONTENDED: &str = "ultragoal-state: state lock contended; refusing unlocked write";
 
 /// Holds the lock until dropped (or released).
 #[derive(Debug)]

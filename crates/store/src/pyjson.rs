@@ -423,7 +423,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the string starting at `pos` (its opening quote).
-    pub fn string(&self, pos: usize) -> Result<(String, usize), DecodeError> {
+    pub(crate) fn string(&self, pos: usize) -> Result<(String, usize), DecodeError> {
         let (text, end) = self.str(pos)?;
         Ok((text.into_owned(), end))
     }
@@ -789,7 +789,7 @@ pub fn py_str(value: &Value) -> String {
 }
 
 /// Python's `repr()` of a value.
-pub(crate) fn py_repr(value: &Value) -> String {
+pub fn py_repr(value: &Value) -> String {
     let mut out = String::new();
     write_repr(&mut out, value);
     out

@@ -129,7 +129,7 @@ pub struct Config {
 
 /// Where the layers are read from: the file system ([`OnDisk`]), or a commit's tree (a bare
 /// repository's gate has no work tree to read them from).
-pub(crate) trait LayerFiles {
+pub trait LayerFiles {
     /// Whether a directory is at `path`.
     fn is_dir(&self, path: &Path) -> bool;
     /// The file's bytes, `Ok(None)` when it is absent, or why it cannot be read.
@@ -137,7 +137,7 @@ pub(crate) trait LayerFiles {
 }
 
 /// The layers on disk.
-pub(crate) struct OnDisk;
+pub struct OnDisk;
 
 impl LayerFiles for OnDisk {
     fn is_dir(&self, path: &Path) -> bool {
@@ -193,10 +193,7 @@ impl Config {
     }
 
     /// Loads and merges the layers of the project at `project_root`, read through `files`.
-    pub(crate) fn load_from(
-        project_root: &Path,
-        files: &dyn LayerFiles,
-    ) -> Result<Config, ConfigError> {
+    pub fn load_from(project_root: &Path, files: &dyn LayerFiles) -> Result<Config, ConfigError> {
         let ucg_root = find_ucg_root_in(project_root, files);
         let base_path = ucg_root
             .as_ref()

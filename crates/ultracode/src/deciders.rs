@@ -78,13 +78,13 @@ impl Rules {
         (Rules { rules }, warnings)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
 
     /// Who decides an item of `kind`: the rules naming it exactly, else every glob matching it;
     /// each email once, in rule order.
-    pub fn deciders(&self, kind: &str) -> Vec<String> {
+    pub(crate) fn deciders(&self, kind: &str) -> Vec<String> {
         let exact: Vec<&Rule> = self
             .rules
             .iter()

@@ -12,7 +12,7 @@ pub const DECISIONS_FILE: &str = ".decisions.json";
 pub type IdSet = HashSet<String, foldhash::fast::RandomState>;
 
 /// A set of decision ids borrowed from the document that holds them.
-pub(crate) type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
+pub type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
 
 /// The ids closed by the answers file, as the registry writer reads them: entries that are objects
 /// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,
@@ -955,7 +955,11 @@ impl AnswersFile {
 
     /// [`AnswersFile::render`] written to `out` as it is laid out, a chunk at a time (a long
     /// project's file is never held twice).
-    pub fn write_to(&self, pieces: &[Piece], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    pub(crate) fn write_to(
+        &self,
+        pieces: &[Piece],
+        out: &mut impl std::io::Write,
+    ) -> std::io::Result<()> {
         const CHUNK: usize = 256 << 10;
         let mut chunk = String::with_capacity(CHUNK + 4096);
         let mut flush = |chunk: &mut String, at_least: usize| {

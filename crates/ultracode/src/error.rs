@@ -7,7 +7,7 @@ use ucg_store::StoreError;
 
 use crate::reds::RedError;
 
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -60,11 +60,7 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn io(
-        action: &'static str,
-        path: impl Into<PathBuf>,
-        source: std::io::Error,
-    ) -> Self {
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             action,
             path: path.into(),

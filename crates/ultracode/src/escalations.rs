@@ -43,7 +43,7 @@ pub enum Found {
 }
 
 impl Found {
-    pub fn file(&self) -> &str {
+    pub(crate) fn file(&self) -> &str {
         match self {
             Found::Typed { file, .. } | Found::Unpromoted { file } | Found::Unreadable { file } => {
                 file

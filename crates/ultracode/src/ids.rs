@@ -123,7 +123,7 @@ fn is_plain_ascii_sentence(text: &str) -> bool {
 }
 
 /// The 12-hex-digit digest of a decision text.
-pub fn digest(decision_needed: &str) -> String {
+pub(crate) fn digest(decision_needed: &str) -> String {
     let hash = Sha256::digest(normalize_decision(decision_needed).as_bytes());
     let mut hex = String::with_capacity(12);
     for byte in &hash[..6] {

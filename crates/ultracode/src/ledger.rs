@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use std::ops::Range;
 
 /// One ledger row: header name → cell, in header order.
-pub type Row = IndexMap<String, String>;
+pub(crate) type Row = IndexMap<String, String>;
 
 /// Python's `str.splitlines()`: every line boundary Python knows, `\r\n` as one. Read a byte at a
 /// time: each boundary is an ASCII byte or starts with `0xC2` (U+0085) or `0xE2` (U+2028, U+2029),

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::pending::PendingItem;
 use std::path::Path;
 
-pub const SCHEMA: &str = "git-ucg.notify/1";
+pub(crate) const SCHEMA: &str = "git-ucg.notify/1";
 pub(crate) const STATE_SCHEMA: &str = "git-ucg.notify-state/1";
 /// Under the git directory.
 pub(crate) const STATE_FILE: &str = "ucg/notify.json";
@@ -46,7 +46,7 @@ pub fn document(change: &Change, pending: usize) -> serde_json::Value {
 }
 
 /// Everyone who decides one of the new items, each once, in order.
-pub fn deciders(change: &Change) -> Vec<String> {
+pub(crate) fn deciders(change: &Change) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
     for email in change.new.iter().flat_map(|item| &item.deciders) {
         if !all.iter().any(|e| e.eq_ignore_ascii_case(email)) {
@@ -59,7 +59,7 @@ pub fn deciders(change: &Change) -> Vec<String> {
 /// The ids announced last, from the state file's bytes (`None`: never announced, or a file that
 /// is not the state — then everything pending is new, which announces too much rather than too
 /// little).
-pub fn announced(bytes: Option<&[u8]>) -> Option<Vec<String>> {
+pub(crate) fn announced(bytes: Option<&[u8]>) -> Option<Vec<String>> {
     let value: serde_json::Value = serde_json::from_slice(bytes?).ok()?;
     if value.get("schema")?.as_str()? != STATE_SCHEMA {
         return None;
@@ -73,7 +73,7 @@ pub fn announced(bytes: Option<&[u8]>) -> Option<Vec<String>> {
 }
 
 /// The state file recording `pending` as announced.
-pub fn state(pending: &[PendingItem]) -> String {
+pub(crate) fn state(pending: &[PendingItem]) -> String {
     let ids: Vec<&str> = pending.iter().map(|i| i.id.as_str()).collect();
     let mut text = serde_json::to_string_pretty(&serde_json::json!({
         "schema": STATE_SCHEMA,

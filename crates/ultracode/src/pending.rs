@@ -253,7 +253,7 @@ impl OnRecord<'_> {
     /// Whether this answer is about `item` as it stands: always, except an answer bound to an
     /// escalation's occurrence (docs/product.md §4) when the sidecar now holds another one. An
     /// answer without an occurrence (recorded before they were) matches every occurrence.
-    pub fn answers(&self, item: &PendingItem) -> bool {
+    pub(crate) fn answers(&self, item: &PendingItem) -> bool {
         match (&self.occurrence, item.source) {
             (Some(recorded), Source::Escalation) => {
                 item.occurrence.as_deref() == Some(recorded.as_ref())

@@ -52,7 +52,7 @@ pub struct Registry {
 impl RedError {
     /// What is wrong with the registry, without its path or the writer's refusal (for a reader
     /// that names the file itself).
-    pub fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         match self {
             RedError::RegistryUnreadable { reason, .. } => reason.clone(),
             RedError::RegistryNotObject { .. } => "it is not a JSON object".into(),
@@ -212,7 +212,7 @@ pub(crate) type ShownRed = [Option<Value>; 5];
 pub const SHOWN_FIELDS: [&str; 5] = ["id", "source", "kind", "decision_needed", "evidence"];
 
 /// The field `key` of a [`ShownRed`] (`None`: absent, or not one of [`SHOWN_FIELDS`]).
-pub fn shown<'r>(red: &'r ShownRed, key: &str) -> Option<&'r Value> {
+pub(crate) fn shown<'r>(red: &'r ShownRed, key: &str) -> Option<&'r Value> {
     let i = SHOWN_FIELDS.iter().position(|k| *k == key)?;
     red.get(i)?.as_ref()
 }
@@ -672,7 +672,7 @@ where
 /// minted, every red laid out as if none were closed, the stored tombstones keyed — then, once
 /// the answers are known, the closed reds cut out of the text and their tombstones added. The
 /// registry writer does the first half while the answers file is still being read.
-pub struct Document<'t> {
+pub(crate) struct Document<'t> {
     /// `{"reds": ` and every red laid out, each after a `,`.
     text: String,
     scan_reds: Vec<RedFields>,
@@ -682,7 +682,7 @@ pub struct Document<'t> {
 }
 
 impl<'t> Document<'t> {
-    pub fn prepare(
+    pub(crate) fn prepare(
         scan_reds: Vec<RedFields>,
         existing_resolved: Vec<Tombstone<'t>>,
     ) -> Result<Document<'t>, RedError> {
@@ -734,7 +734,7 @@ impl<'t> Document<'t> {
 
     /// The document, the reds `closed` holds cut out and carried forward as tombstones (after the
     /// stored ones, in scan order: one per id, newest wins).
-    pub fn finish<K, S>(mut self, closed: &HashSet<K, S>) -> Result<String, RedError>
+    pub(crate) fn finish<K, S>(mut self, closed: &HashSet<K, S>) -> Result<String, RedError>
     where
         K: Borrow<str> + Hash + Eq,
         S: BuildHasher,

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use ucg_git::ArtifactSource;
 use ucg_store::pyjson::{self, Object, Value};
 
-pub const SCHEMA: &str = "git-ucg.status/1";
+pub(crate) const SCHEMA: &str = "git-ucg.status/1";
 
 /// How many non-blank decision-log lines the tail keeps (the reference's figure).
 const LOG_TAIL_LINES: usize = 12;

@@ -77,7 +77,7 @@ pub fn omt_dir(flag: Option<&Path>, cwd: &Path) -> (PathBuf, Option<String>) {
 }
 
 /// The state file of a session.
-pub fn state_file(omt_dir: &Path, sid: &str) -> PathBuf {
+pub(crate) fn state_file(omt_dir: &Path, sid: &str) -> PathBuf {
     omt_dir.join(format!("ultragoal-state-{sid}.json"))
 }
 

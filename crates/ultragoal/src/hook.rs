@@ -338,7 +338,7 @@ Never end a turn with a softener (\"should I continue?\", \"If you want, I can�
 \"Would you like me to…\") — each is case 1, 2, or 3 in disguise; pick the real one.";
 
 /// The continuation while the budget lasts (the reference hook's text, byte for byte).
-pub fn continuation(state: &State, n: i64, max: i64) -> String {
+pub(crate) fn continuation(state: &State, n: i64, max: i64) -> String {
     format!(
         "<ultragoal-continuation>
 

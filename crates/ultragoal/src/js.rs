@@ -23,7 +23,7 @@ pub fn is_space(c: char) -> bool {
 }
 
 /// `String.prototype.trim`.
-pub fn trim(text: &str) -> &str {
+pub(crate) fn trim(text: &str) -> &str {
     text.trim_matches(is_space)
 }
 
@@ -64,7 +64,7 @@ pub fn printable(text: &str) -> String {
 }
 
 /// A number as JSON wants it stored: integral values that fit as integers.
-pub fn number(f: f64) -> Value {
+pub(crate) fn number(f: f64) -> Value {
     if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 {
         Value::from(f as i64)
     } else {
@@ -72,13 +72,8 @@ pub fn number(f: f64) -> Value {
     }
 }
 
-/// A JSON number's value as JavaScript holds it.
-pub fn as_f64(value: &Value) -> Option<f64> {
-    value.as_f64()
-}
-
 /// `typeof v === "number" && Number.isInteger(v)`.
-pub fn integer(value: Option<&Value>) -> Option<f64> {
+pub(crate) fn integer(value: Option<&Value>) -> Option<f64> {
     value
         .and_then(Value::as_f64)
         .filter(|f| f.is_finite() && f.fract() == 0.0)
@@ -101,7 +96,7 @@ pub fn truthy(value: Option<&Value>) -> bool {
 }
 
 /// `a ?? b`: `None` and `null` fall through.
-pub fn present(value: Option<&Value>) -> Option<&Value> {
+pub(crate) fn present(value: Option<&Value>) -> Option<&Value> {
     value.filter(|v| !v.is_null())
 }
 
@@ -125,7 +120,7 @@ fn number_text(n: &serde_json::Number) -> String {
 }
 
 /// `String(x)` (`None` is `undefined`).
-pub fn string_of(value: Option<&Value>) -> String {
+pub(crate) fn string_of(value: Option<&Value>) -> String {
     match value {
         None => "undefined".into(),
         Some(Value::Null) => "null".into(),
@@ -354,7 +349,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
 
 /// `JSON.parse` of a file's bytes: `None` where the reference's `try { JSON.parse } catch` reads
 /// nothing.
-pub fn parse_bytes(bytes: &[u8]) -> Option<Value> {
+pub(crate) fn parse_bytes(bytes: &[u8]) -> Option<Value> {
     parse(&decode(bytes)).ok()
 }
 

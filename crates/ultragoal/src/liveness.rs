@@ -8,7 +8,7 @@ use super::{js, Reply};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-pub const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
+pub(crate) const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
 pub(crate) const INACTIVE_TTL_SECS: i64 = 30 * 60;
 
 /// Parses a stamp as JavaScriptCore's `Date.parse` reads the forms ultragoal meets: ISO 8601

@@ -247,7 +247,7 @@ fn read_active(session: &Session) -> Result<Option<State>> {
 }
 
 /// `isPristine`: planning, iteration 0 or absent, outcome `""` or absent.
-pub fn is_pristine(state: &Object) -> bool {
+pub(crate) fn is_pristine(state: &Object) -> bool {
     state.get("phase").and_then(Value::as_str) == Some("planning")
         && state
             .get("iteration")

@@ -181,7 +181,10 @@ impl CodeReview {
     /// Completion-eligible (`isCompletionEligibleCodeReview`): the review completed and no
     /// blocking finding stands undismissed. A `null` among the dismissals that the reference
     /// reaches while looking crashes it; that is the error.
-    pub fn completion_eligible(&self, dismissals: &[Value]) -> Result<bool, super::state::Crash> {
+    pub(crate) fn completion_eligible(
+        &self,
+        dismissals: &[Value],
+    ) -> Result<bool, super::state::Crash> {
         if !self.complete {
             return Ok(false);
         }

@@ -74,12 +74,12 @@ impl Session {
             .join(format!("ultragoal-codereview-{}.json", self.sid))
     }
 
-    pub fn adoption_log(&self) -> PathBuf {
+    pub(crate) fn adoption_log(&self) -> PathBuf {
         self.dir.join("adoption.log")
     }
 
     /// The state file's bytes, `None` when absent (a directory or unreadable file is an error).
-    pub fn bytes(&self) -> Result<Option<Vec<u8>>, String> {
+    pub(crate) fn bytes(&self) -> Result<Option<Vec<u8>>, String> {
         read_optional(&self.state_file())
     }
 
@@ -105,7 +105,7 @@ impl Session {
     /// `readPrior`: the parsed state, `{}` when absent, empty or unparseable — any JSON value else
     /// (an array, a number, `null`), as the reference holds it. A value too deep to be written
     /// back (where the reference's `JSON.stringify` overflows) is the error.
-    pub fn prior(&self) -> Result<Value, String> {
+    pub(crate) fn prior(&self) -> Result<Value, String> {
         prior_of(self.text().as_deref())
     }
 
@@ -140,7 +140,7 @@ impl Session {
         }
     }
 
-    pub fn absent_message(&self) -> String {
+    pub(crate) fn absent_message(&self) -> String {
         format!(
             "ultragoal-state: state file absent for session \"{}\". Possible causes: state adopted by \
 another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
@@ -148,7 +148,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
         )
     }
 
-    pub fn lock(&self) -> Result<StateLock, String> {
+    pub(crate) fn lock(&self) -> Result<StateLock, String> {
         self.use_dir()?;
         lock::acquire(&self.state_file())
     }
@@ -156,11 +156,11 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     /// The no-create write (§3.5): the file must still exist; the new bytes go to
     /// `<state>.tmp.<pid>`, are synced and renamed over it — never truncated in place, never
     /// resurrecting a file adopted away meanwhile.
-    pub fn write(&self, _lock: &StateLock, state: &State) -> Result<(), String> {
+    pub(crate) fn write(&self, _lock: &StateLock, state: &State) -> Result<(), String> {
         self.write_bytes(_lock, &state::to_bytes(state))
     }
 
-    pub fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), String> {
+    pub(crate) fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), String> {
         ucg_store::replace_existing(&self.state_file(), bytes)
             .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
     }

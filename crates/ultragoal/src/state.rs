@@ -39,7 +39,7 @@ pub const KEY_ORDER: [&str; 26] = [
     "dismissed_review_findings",
 ];
 
-pub const DEFAULT_MAX_ITERATIONS: i64 = 10;
+pub(crate) const DEFAULT_MAX_ITERATIONS: i64 = 10;
 pub(crate) const REVIEW_DISPATCH_GRANT: i64 = 5;
 pub(crate) const PHASES: [&str; 5] = super::PHASES;
 
@@ -60,7 +60,7 @@ pub fn parse(bytes: &[u8]) -> Option<State> {
 }
 
 /// The pristine seed (§1.4), the same skeleton the PreToolUse hook writes.
-pub fn seed(now: &str) -> State {
+pub(crate) fn seed(now: &str) -> State {
     let mut state = State::new();
     for (key, value) in [
         ("active", Value::Bool(true)),
@@ -96,16 +96,11 @@ pub fn text<'s>(state: &'s State, key: &str) -> &'s str {
     state.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-/// `text.trim() === ""` in JavaScript's whitespace set.
-pub fn is_blank(text: &str) -> bool {
-    js::is_blank(text)
-}
-
-pub fn phase(state: &State) -> &str {
+pub(crate) fn phase(state: &State) -> &str {
     text(state, "phase")
 }
 
-pub fn is_active(state: &State) -> bool {
+pub(crate) fn is_active(state: &State) -> bool {
     state.get("active") == Some(&Value::Bool(true))
 }
 
@@ -121,11 +116,11 @@ pub(crate) fn passes_guard(state: &State) -> bool {
         && int_at_least(state.get("max_iterations"), 1).is_some()
 }
 
-pub fn max_iterations(state: &State) -> i64 {
+pub(crate) fn max_iterations(state: &State) -> i64 {
     int_at_least(state.get("max_iterations"), 1).unwrap_or(DEFAULT_MAX_ITERATIONS)
 }
 
-pub fn iteration(state: &State) -> i64 {
+pub(crate) fn iteration(state: &State) -> i64 {
     int_at_least(state.get("iteration"), 0).unwrap_or(0)
 }
 
