@@ -4,7 +4,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::path::PathBuf;
-pub use ucg_ultracode::resolve::Action;
+pub use ucg_ultracode::answer::Action;
 
 /// Every command's `--impl-artifacts` help, said once.
 const IMPL_ARTIFACTS_HELP: &str =
@@ -393,7 +393,7 @@ pub struct ResolveArgs {
 
 impl ResolveArgs {
     /// Pairs each --close/--defer with the --answer that follows it, by position on the command line.
-    pub fn pair(&mut self, matches: &clap::ArgMatches) {
+    pub(crate) fn pair(&mut self, matches: &clap::ArgMatches) {
         let positions = |name: &str| -> Vec<usize> {
             matches
                 .indices_of(name)
@@ -431,7 +431,7 @@ impl ResolveArgs {
     }
 
     /// How many --answer values belong to no --close/--defer (before the first, or a second one).
-    pub fn stray_answers(&self) -> usize {
+    pub(crate) fn stray_answers(&self) -> usize {
         let paired = self.given.iter().filter(|g| g.2.is_some()).count();
         self.answer.len().saturating_sub(paired)
     }
@@ -561,7 +561,7 @@ pub struct DiffArgs {
 
 impl DiffArgs {
     /// The epic named by `--epic ID` (or the hidden `--epic-id ID`).
-    pub fn epic_id(&self) -> Option<String> {
+    pub(crate) fn epic_id(&self) -> Option<String> {
         self.epic.clone().flatten().or_else(|| self.epic_id.clone())
     }
 }
@@ -688,7 +688,7 @@ pub enum HookName {
 
 impl HookName {
     /// Every hook git-ucg knows, in the order `hooks status` lists them.
-    pub const ALL: [HookName; 8] = [
+    pub(crate) const ALL: [HookName; 8] = [
         HookName::PreCommit,
         HookName::PrePush,
         HookName::PreMergeCommit,
@@ -701,7 +701,7 @@ impl HookName {
 
     /// What `hooks install` writes without `--only`: every commit git makes through a commit hook
     /// (commit, merge, am, rebase) and every push.
-    pub const DEFAULT: [HookName; 5] = [
+    pub(crate) const DEFAULT: [HookName; 5] = [
         HookName::PreCommit,
         HookName::PrePush,
         HookName::PreMergeCommit,
@@ -709,7 +709,7 @@ impl HookName {
         HookName::PreRebase,
     ];
 
-    pub fn file_name(self) -> &'static str {
+    pub(crate) fn file_name(self) -> &'static str {
         match self {
             HookName::PreCommit => "pre-commit",
             HookName::PrePush => "pre-push",
@@ -724,12 +724,12 @@ impl HookName {
 
     /// Whether git runs this hook in the repository a push goes to, rather than where commits are
     /// made.
-    pub fn is_server_side(self) -> bool {
+    pub(crate) fn is_server_side(self) -> bool {
         self == HookName::PreReceive
     }
 
     /// The git command whose work this hook gates, for the refusal's bypass line.
-    pub fn verb(self) -> &'static str {
+    pub(crate) fn verb(self) -> &'static str {
         match self {
             HookName::PreCommit | HookName::PrepareCommitMsg | HookName::ReferenceTransaction => {
                 "commit"
@@ -887,7 +887,7 @@ pub struct GoalArgs {
 /// Put after `goal` when its arguments begin with flags the state CLI accepts before the
 /// subcommand (`goal --phase planning set`): the arguments then reach `goal` whole, as
 /// [`GoalCommand::Unknown`] led by this marker (no subcommand name can be it).
-pub const GOAL_FLAGS_FIRST: &str = "\u{1}flags-first";
+pub(crate) const GOAL_FLAGS_FIRST: &str = "\u{1}flags-first";
 
 #[derive(Debug, Args)]
 #[command(

@@ -13,10 +13,10 @@ use ucg_ultracode::gate::{GateInputs, WorkTreeRun};
 use ucg_ultracode::pending::Source;
 
 /// Environment variable naming the implementation-artifacts directory (the hooks' override).
-pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
+pub(crate) const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
 
 /// What every command gets: the global options and lazy access to the repository.
-pub struct Context {
+pub(crate) struct Context {
     pub color: bool,
     pub no_pager: bool,
     repo: OnceCell<std::result::Result<Repository, String>>,
@@ -27,7 +27,7 @@ pub struct Context {
 
 impl Context {
     /// Applies `-C` (like git: each relative to the previous) and reads the global options.
-    pub fn new(cli: &Cli) -> Result<Context> {
+    pub(crate) fn new(cli: &Cli) -> Result<Context> {
         for dir in &cli.chdir {
             if dir.as_os_str().is_empty() {
                 continue;
@@ -46,7 +46,7 @@ impl Context {
 
     /// A context for the repository at `dir`, whatever the current directory (the demo shows the
     /// status of the repository it just built).
-    pub fn at(dir: &Path, color: bool) -> Context {
+    pub(crate) fn at(dir: &Path, color: bool) -> Context {
         Context {
             color,
             no_pager: true,
@@ -58,7 +58,7 @@ impl Context {
 
     /// The repository around the current directory, honouring `GIT_DIR`, `GIT_WORK_TREE` and the
     /// rest of git's environment, as a hook run by git must.
-    pub fn repo(&self) -> Result<&Repository> {
+    pub(crate) fn repo(&self) -> Result<&Repository> {
         self.discovered().map_err(|reason| {
             Error::new(format!("not in a git repository ({reason})"))
                 .hint("run this inside the project's work tree, use -C <path>, or pass the artifact paths explicitly")
@@ -80,7 +80,7 @@ impl Context {
     }
 
     /// The project root: the root of the work tree we are in (a linked worktree's own root).
-    pub fn project_root(&self) -> Result<PathBuf> {
+    pub(crate) fn project_root(&self) -> Result<PathBuf> {
         let repo = self.repo()?;
         match repo.workdir() {
             Some(dir) => Ok(absolute(dir)),
@@ -92,12 +92,12 @@ impl Context {
     }
 
     /// The project root when there is one; `None` outside any repository.
-    pub fn try_project_root(&self) -> Option<PathBuf> {
+    pub(crate) fn try_project_root(&self) -> Option<PathBuf> {
         self.project_root().ok()
     }
 
     /// The project's configuration, loaded once; its warnings are printed to stderr then.
-    pub fn config(&self) -> Result<&Config> {
+    pub(crate) fn config(&self) -> Result<&Config> {
         if let Some(config) = self.config.get() {
             return Ok(config);
         }
@@ -115,13 +115,13 @@ impl Context {
     }
 
     /// Whether a warning was printed.
-    pub fn warned(&self) -> bool {
+    pub(crate) fn warned(&self) -> bool {
         self.warned.get()
     }
 
     /// The implementation-artifacts directory: the flag, else `ULTRACODE_IMPL_ARTIFACTS`, else the
     /// configuration.
-    pub fn impl_artifacts(&self, flag: Option<&Path>) -> Result<PathBuf> {
+    pub(crate) fn impl_artifacts(&self, flag: Option<&Path>) -> Result<PathBuf> {
         if let Some(dir) = flag {
             return Ok(dir.to_path_buf());
         }
@@ -147,7 +147,7 @@ impl Context {
     /// directory came from the configuration too, else `deferred-work.md` in the artifact directory
     /// (the reference's default, and the only sensible one once the directory was moved by a flag
     /// or `ULTRACODE_IMPL_ARTIFACTS`).
-    pub fn deferred_work(
+    pub(crate) fn deferred_work(
         &self,
         flag: Option<&Path>,
         impl_flag: Option<&Path>,
@@ -172,7 +172,7 @@ impl Context {
 
     /// Where artifacts are read from: the tree of `rev` (read commands' `--rev`), else the work
     /// tree.
-    pub fn artifact_source(&self, rev: Option<&str>) -> Result<ucg_git::ArtifactSource<'_>> {
+    pub(crate) fn artifact_source(&self, rev: Option<&str>) -> Result<ucg_git::ArtifactSource<'_>> {
         match rev {
             None => Ok(ucg_git::ArtifactSource::WorkTree),
             Some(rev) => {
@@ -184,7 +184,7 @@ impl Context {
 
     /// What `epic`, `diff`, `status` and `resume` need located (`impl_flag` overrides the
     /// artifact directory; `epic` is `--epic`).
-    pub fn epic_inputs(
+    pub(crate) fn epic_inputs(
         &self,
         impl_flag: Option<&Path>,
         epic: Option<String>,
@@ -210,7 +210,7 @@ impl Context {
     }
 
     /// Where the gate's decision reads from, as absolute paths.
-    pub fn gate_inputs(&self, impl_flag: Option<&Path>) -> Result<GateInputs> {
+    pub(crate) fn gate_inputs(&self, impl_flag: Option<&Path>) -> Result<GateInputs> {
         let project_root = self.project_root()?;
         let impl_dir = std::path::absolute(self.impl_artifacts(impl_flag)?)?;
         let ledger = std::path::absolute(self.deferred_work(None, impl_flag, &impl_dir))?;
@@ -222,7 +222,7 @@ impl Context {
     }
 
     /// Whether the repository has no work tree (a bare one, as a shared remote is).
-    pub fn is_bare(&self) -> bool {
+    pub(crate) fn is_bare(&self) -> bool {
         self.repo().is_ok_and(|repo| repo.workdir().is_none())
     }
 
@@ -231,7 +231,7 @@ impl Context {
     /// is by the configuration that tree carries (`impl_flag`, relative to the tree's root,
     /// overrides the directory). The tree's paths stand under the project root, or the git
     /// directory of a bare repository.
-    pub fn commit_gate_inputs(
+    pub(crate) fn commit_gate_inputs(
         &self,
         rev: &str,
         impl_flag: Option<&Path>,
@@ -254,7 +254,7 @@ impl Context {
 
     /// The runs of every work tree of the repository (the hooks are shared by all of them): this
     /// one's, located as `own` says, then each linked or main work tree's by its configuration.
-    pub fn work_tree_runs(&self, own: &GateInputs) -> Vec<WorkTreeRun> {
+    pub(crate) fn work_tree_runs(&self, own: &GateInputs) -> Vec<WorkTreeRun> {
         let mut runs = vec![WorkTreeRun {
             inputs: own.clone(),
             epic_branch: self
@@ -268,7 +268,7 @@ impl Context {
 
     /// The runs of the repository's other work trees (none, and no file read, in a repository
     /// without linked worktrees).
-    pub fn other_work_tree_runs(&self, own_root: &Path) -> Vec<WorkTreeRun> {
+    pub(crate) fn other_work_tree_runs(&self, own_root: &Path) -> Vec<WorkTreeRun> {
         let Ok(repo) = self.repo() else {
             return Vec::new();
         };
@@ -281,7 +281,7 @@ impl Context {
 
     /// `ucg.gate.scope`: `all` makes anything pending in this work tree block every push (the
     /// default judges each pushed ref by its own run).
-    pub fn gate_scope_all(&self) -> bool {
+    pub(crate) fn gate_scope_all(&self) -> bool {
         self.repo()
             .ok()
             .and_then(|repo| ucg_git::config_string(repo, "ucg.gate.scope"))
@@ -290,7 +290,7 @@ impl Context {
 
     /// The sources the gate blocks on, from `ucg.gate.sources` in git's configuration; a name it
     /// does not know is a warning on stderr.
-    pub fn gated_sources(&self) -> Vec<Source> {
+    pub(crate) fn gated_sources(&self) -> Vec<Source> {
         let configured = self
             .repo()
             .ok()
@@ -304,7 +304,7 @@ impl Context {
 
     /// Who decides what (`git config ucg.decider`, over the layers' `workflow.deciders` table);
     /// a rule that cannot be read is a warning on stderr.
-    pub fn decider_rules(&self) -> ucg_ultracode::deciders::Rules {
+    pub(crate) fn decider_rules(&self) -> ucg_ultracode::deciders::Rules {
         let git = self
             .repo()
             .ok()
@@ -341,7 +341,7 @@ impl Context {
     /// `ucg.similarity` in git's configuration: how alike (0 to 1) a reworded question's words
     /// must be to an answered one's to be offered its answer. Unset: the default; a value outside
     /// 0..1 (or not a number) is the error.
-    pub fn similarity_threshold(&self) -> std::result::Result<f64, String> {
+    pub(crate) fn similarity_threshold(&self) -> std::result::Result<f64, String> {
         let configured = self
             .repo()
             .ok()
@@ -353,7 +353,7 @@ impl Context {
     }
 
     /// Whether strict mode is on (`ucg.gate.strict` in git's configuration).
-    pub fn strict_mode(&self) -> bool {
+    pub(crate) fn strict_mode(&self) -> bool {
         self.repo()
             .ok()
             .and_then(|repo| ucg_git::config_bool(repo, "ucg.gate.strict"))
@@ -361,14 +361,14 @@ impl Context {
     }
 
     /// Where git runs hooks, `..` resolved, and the raw `core.hooksPath`.
-    pub fn hooks_dir(&self) -> Result<(PathBuf, Option<String>)> {
+    pub(crate) fn hooks_dir(&self) -> Result<(PathBuf, Option<String>)> {
         let (dir, configured) = ucg_git::hooks::hooks_dir(self.repo()?, || self.hooks_home())?;
         Ok((ucg_store::lexical_normal(&dir), configured))
     }
 
     /// The directory git runs hooks in, which a relative `core.hooksPath` is relative to: the
     /// work tree's root, or the git directory of a bare repository.
-    pub fn hooks_home(&self) -> Result<PathBuf> {
+    pub(crate) fn hooks_home(&self) -> Result<PathBuf> {
         match self.try_project_root() {
             Some(root) => Ok(root),
             None => Ok(absolute(self.repo()?.git_dir())),
@@ -377,7 +377,7 @@ impl Context {
 
     /// The refs the shared remote's gate protects: every `ucg.gate.protect` value (a branch name
     /// or a full ref name), else `main` and `master`.
-    pub fn gate_protected(&self) -> Vec<String> {
+    pub(crate) fn gate_protected(&self) -> Vec<String> {
         self.repo()
             .ok()
             .and_then(|repo| ucg_git::config_strings(repo, "ucg.gate.protect"))
@@ -389,7 +389,7 @@ impl Context {
     }
 
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
-    pub fn paged_output(&self) -> Output {
+    pub(crate) fn paged_output(&self) -> Output {
         let core_pager = self
             .repo()
             .ok()

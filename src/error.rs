@@ -8,10 +8,10 @@ use ucg_store::StoreError;
 use ucg_ultracode::config::ConfigError;
 use ucg_ultracode::reds::RedError;
 
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug)]
-pub enum Error {
+pub(crate) enum Error {
     /// `error: <message>` and `hint: …` lines on stderr, then, with `usage`, the command's usage
     /// line (as an argument parser reports a missing argument); exit 2.
     Failure {
@@ -26,7 +26,7 @@ pub enum Error {
 }
 
 impl Error {
-    pub fn new(message: impl Into<String>) -> Self {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         Error::Failure {
             message: message.into(),
             hints: Vec::new(),
@@ -35,7 +35,7 @@ impl Error {
     }
 
     /// Asks for the command's usage line after the hints: the invocation lacked what it needs.
-    pub fn with_usage(mut self) -> Self {
+    pub(crate) fn with_usage(mut self) -> Self {
         if let Error::Failure { usage, .. } = &mut self {
             *usage = true;
         }
@@ -43,12 +43,12 @@ impl Error {
     }
 
     /// Whether the command's usage line belongs after the message.
-    pub fn wants_usage(&self) -> bool {
+    pub(crate) fn wants_usage(&self) -> bool {
         matches!(self, Error::Failure { usage: true, .. })
     }
 
     /// Adds a line telling the user the way out.
-    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+    pub(crate) fn hint(mut self, hint: impl Into<String>) -> Self {
         if let Error::Failure { hints, .. } = &mut self {
             hints.push(hint.into());
         }
@@ -56,14 +56,14 @@ impl Error {
     }
 
     /// The same failure, reported as a reference-style JSON line.
-    pub fn into_json_line(self) -> Self {
+    pub(crate) fn into_json_line(self) -> Self {
         match self {
             Error::Failure { message, .. } => Error::JsonLine(message),
             other => other,
         }
     }
 
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Error::BrokenPipe => 0,
             Error::Failure { .. } | Error::JsonLine(_) => 2,
@@ -71,7 +71,7 @@ impl Error {
     }
 
     /// What went wrong, without the hints (for a caller that reports it within its own words).
-    pub fn message(&self) -> &str {
+    pub(crate) fn message(&self) -> &str {
         match self {
             Error::Failure { message, .. } | Error::JsonLine(message) => message,
             Error::BrokenPipe => "the output was closed",
@@ -79,7 +79,7 @@ impl Error {
     }
 
     /// The text for stderr (empty for a broken pipe).
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         match self {
             Error::BrokenPipe => String::new(),
             Error::JsonLine(message) => {

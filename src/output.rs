@@ -5,22 +5,14 @@ use std::io::{self, IsTerminal, Write};
 use std::process::{Child, Command, Stdio};
 
 /// Buffered command output, flushed to stdout or through a pager by [`Output::finish`].
-pub struct Output {
+pub(crate) struct Output {
     buffer: Vec<u8>,
     pager: Option<String>,
 }
 
 impl Output {
-    /// Output that goes straight to stdout.
-    pub fn plain() -> Self {
-        Output {
-            buffer: Vec::new(),
-            pager: None,
-        }
-    }
-
     /// Output that may be paged: `pager` is the resolved pager command, or `None` when paging is off.
-    pub fn paged(pager: Option<String>) -> Self {
+    pub(crate) fn paged(pager: Option<String>) -> Self {
         Output {
             buffer: Vec::new(),
             pager,
@@ -28,7 +20,7 @@ impl Output {
     }
 
     /// Sends the output on. A pager is used only when the text is taller than the terminal.
-    pub fn finish(self) -> io::Result<()> {
+    pub(crate) fn finish(self) -> io::Result<()> {
         if let Some(pager) = self.pager.filter(|_| longer_than_screen(&self.buffer)) {
             if let Ok(mut child) = spawn_pager(&pager) {
                 let written = child
@@ -62,7 +54,7 @@ impl Write for Output {
 }
 
 /// The pager git would use, or `None` when output must not be paged.
-pub fn resolve_pager(no_pager: bool, core_pager: Option<String>) -> Option<String> {
+pub(crate) fn resolve_pager(no_pager: bool, core_pager: Option<String>) -> Option<String> {
     if no_pager || !io::stdout().is_terminal() {
         return None;
     }
@@ -96,7 +88,7 @@ fn spawn_pager(pager: &str) -> io::Result<Child> {
 }
 
 /// Whether to colour output: `--color`, then `NO_COLOR`, then whether stdout is a terminal.
-pub fn use_color(when: crate::cli::ColorWhen) -> bool {
+pub(crate) fn use_color(when: crate::cli::ColorWhen) -> bool {
     use crate::cli::ColorWhen;
     match when {
         ColorWhen::Always => true,
@@ -111,7 +103,7 @@ pub fn use_color(when: crate::cli::ColorWhen) -> bool {
 
 /// Prints `prompt` on stderr and reads one line from stdin (`None` at end of input), without its
 /// line ending.
-pub fn ask(prompt: &str) -> io::Result<Option<String>> {
+pub(crate) fn ask(prompt: &str) -> io::Result<Option<String>> {
     use io::{BufRead, Write};
     let mut err = io::stderr().lock();
     err.write_all(prompt.as_bytes())?;
@@ -125,13 +117,13 @@ pub fn ask(prompt: &str) -> io::Result<Option<String>> {
 
 /// Prints one JSON document (pretty, with a final newline) on stdout: the `--json` of every read
 /// command.
-pub fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
+pub(crate) fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
     print_json_of(doc)
 }
 
 /// [`print_json`] of any serializable document, without building a JSON tree first: the same
 /// text as the tree of the same fields in the same order.
-pub fn print_json_of(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
+pub(crate) fn print_json_of(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
     use std::io::Write;
     // Written as it is serialized: a large run's document (megabytes) is never held whole, and
     // the memory a growing copy of it would touch is never faulted in.
@@ -149,7 +141,7 @@ static SAVED_TERMINAL: std::sync::Mutex<Option<(libc::c_int, libc::termios)>> =
 
 /// Puts the terminal back as it was before the live [`RawMode`], if one is in force. Safe to call
 /// from a signal handler's thread (the `ctrlc` crate runs handlers on a thread of their own).
-pub fn restore_terminal() {
+pub(crate) fn restore_terminal() {
     let saved = match SAVED_TERMINAL.lock() {
         Ok(mut saved) => saved.take(),
         Err(poisoned) => poisoned.into_inner().take(),
@@ -162,7 +154,7 @@ pub fn restore_terminal() {
 
 /// The terminal's control characters as the user has them (`stty`): what ends a pass or a view.
 #[derive(Debug, Clone, Copy)]
-pub struct ControlKeys {
+pub(crate) struct ControlKeys {
     pub interrupt: u8,
     pub end_of_file: u8,
     pub suspend: u8,
@@ -171,7 +163,7 @@ pub struct ControlKeys {
 /// A terminal in non-canonical mode without echo: keys arrive one at a time, without Enter. The
 /// previous settings come back when the guard is dropped (every return, every `?`, a panic), and
 /// [`restore_terminal`] puts them back from a signal handler.
-pub struct RawMode {
+pub(crate) struct RawMode {
     fd: libc::c_int,
     saved: libc::termios,
 }
@@ -180,7 +172,7 @@ impl RawMode {
     /// Enters the mode on `fd` when it is a terminal and this process is in its foreground (a
     /// background job changing the terminal would be stopped); `None` otherwise. With
     /// `keep_signals` false, the interrupt and suspend keys arrive as bytes instead of signals.
-    pub fn enter(fd: libc::c_int, keep_signals: bool) -> Option<RawMode> {
+    pub(crate) fn enter(fd: libc::c_int, keep_signals: bool) -> Option<RawMode> {
         // SAFETY: plain calls on a descriptor; `termios` is filled by tcgetattr before any use.
         unsafe {
             if libc::isatty(fd) != 1 || libc::tcgetpgrp(fd) != libc::getpgrp() {
@@ -209,11 +201,11 @@ impl RawMode {
     }
 
     /// The terminal's descriptor.
-    pub fn fd(&self) -> libc::c_int {
+    pub(crate) fn fd(&self) -> libc::c_int {
         self.fd
     }
 
-    pub fn keys(&self) -> ControlKeys {
+    pub(crate) fn keys(&self) -> ControlKeys {
         ControlKeys {
             interrupt: self.saved.c_cc[libc::VINTR],
             end_of_file: self.saved.c_cc[libc::VEOF],
@@ -223,7 +215,7 @@ impl RawMode {
 
     /// Waits for the next key (or burst of bytes, as an escape sequence arrives); empty at end of
     /// input.
-    pub fn read(&self) -> io::Result<Vec<u8>> {
+    pub(crate) fn read(&self) -> io::Result<Vec<u8>> {
         let mut buf = [0u8; 32];
         loop {
             // SAFETY: `buf` is valid for its length.
@@ -251,14 +243,14 @@ impl Drop for RawMode {
 
 /// Sends `signal` to this process's group, as the terminal does for its interrupt and suspend
 /// keys (so a `git` that started us, and a pipeline we are part of, get it too).
-pub fn signal_group(signal: libc::c_int) {
+pub(crate) fn signal_group(signal: libc::c_int) {
     // SAFETY: kill(2) with pid 0 names the caller's own process group.
     unsafe { libc::kill(0, signal) };
 }
 
 /// One answer to a one-key question.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Key {
+pub(crate) enum Key {
     /// A printable key, lower-cased.
     Char(char),
     /// Enter: take the default.
@@ -273,7 +265,7 @@ pub enum Key {
 /// echoed and the line ended, so what was chosen stays on screen. The interrupt key restores the
 /// terminal and then interrupts (as it would have); the suspend key suspends and asks again.
 /// `None` when stdin is not a terminal this process may read keys from: ask with [`ask`] then.
-pub fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
+pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
     let mut err = io::stderr().lock();
     loop {
         let Some(raw) = RawMode::enter(libc::STDIN_FILENO, false) else {
@@ -331,7 +323,7 @@ pub fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
 /// Runs the user's `command` through `sh -c` with `input` on its standard input and `env` added
 /// to its environment (a notification command, a program the user configured, not git):
 /// `Err(why)` when it cannot start or does not succeed.
-pub fn run_user_command(
+pub(crate) fn run_user_command(
     command: &str,
     input: &[u8],
     env: &[(&str, String)],
@@ -356,7 +348,7 @@ pub fn run_user_command(
 
 /// Runs a notification command for [`ucg_ultracode::notify::announce`], saying on stderr when it
 /// failed: the change is then announced again with the next one.
-pub fn notify_runner(
+pub(crate) fn notify_runner(
     command: &str,
 ) -> impl Fn(&[u8], &[(&str, String)]) -> std::result::Result<(), String> + '_ {
     move |input, env| {

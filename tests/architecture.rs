@@ -16,6 +16,9 @@
 //! 4. **domain-never-prints**: no library crate writes to the terminal itself.
 //! 5. **writes-in-store**: only `crates/store/` writes to the file system (creates, replaces,
 //!    appends to, renames or removes files and directories).
+//! 6. **modules-acyclic**: within each crate, the top-level modules' references to one another
+//!    (`crate::x`, and `super::x` from a top-level module's file) form no cycle, so each crate's
+//!    modules are layers too.
 //!
 //! The check is textual, not a parse. Comments are stripped first, so prose may name anything;
 //! paths are matched as whole identifiers, directly (`crate::cli::Args`) or as members of a `use`
@@ -742,6 +745,150 @@ fn the_crate_graph_is_broken_by_a_system_depending_on_another_or_a_confined_crat
             "ucg-lesson -> gix: only ucg-git may depend on it",
             "ucg-lesson -> clap: only git-ucg may depend on it",
             "ucg-extra: not in the crate graph",
+        ]
+    );
+}
+
+/// **modules-acyclic**: the cycles among each crate's top-level modules, each as
+/// `crate: a -> b -> a`. A crate is the directory holding a `src/` (`src/` itself for the binary
+/// crate); a module is the first component of a file's path under it. Test code is left out.
+fn module_cycles(files: &[(String, String)]) -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut graphs: BTreeMap<&str, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (path, contents) in files {
+        let Some(at) = path.find("src/") else {
+            continue;
+        };
+        let (krate, inside) = (&path[..at], &path[at + "src/".len()..]);
+        let module = inside
+            .split('/')
+            .next()
+            .unwrap_or(inside)
+            .trim_end_matches(".rs");
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let file = SourceFile::new(path, contents);
+        let code: String = file
+            .code
+            .char_indices()
+            .map(|(at, c)| if file.in_tests(at) { ' ' } else { c })
+            .collect();
+        let mut uses: Vec<String> = identifiers_after(&code, "crate::");
+        if !inside.contains('/') {
+            uses.extend(identifiers_after(&code, "super::"));
+        }
+        let graph = graphs.entry(krate).or_default();
+        graph
+            .entry(module.to_string())
+            .or_default()
+            .extend(uses.into_iter().filter(|used| used != module));
+    }
+    let mut found = Vec::new();
+    for (krate, graph) in &graphs {
+        let krate = if krate.is_empty() {
+            "src"
+        } else {
+            krate.trim_end_matches('/')
+        };
+        let mut reported = BTreeSet::new();
+        for start in graph.keys() {
+            if let Some(cycle) = cycle_through(graph, start) {
+                let mut members: Vec<&String> = cycle[1..].iter().collect();
+                members.sort();
+                if reported.insert(members.into_iter().cloned().collect::<Vec<_>>()) {
+                    found.push(format!("{krate}: {}", cycle.join(" -> ")));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The identifiers that follow `prefix` as the start of a path (not after another `::`).
+fn identifiers_after(code: &str, prefix: &str) -> Vec<String> {
+    find_path(code, prefix, Start::OfPath)
+        .into_iter()
+        .map(|at| {
+            code[at + prefix.len()..]
+                .chars()
+                .take_while(|&c| is_identifier_char(c))
+                .collect()
+        })
+        .filter(|name: &String| !name.is_empty())
+        .collect()
+}
+
+/// A path of modules from `start` back to it, if there is one (the first found, depth first).
+fn cycle_through(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    start: &str,
+) -> Option<Vec<String>> {
+    let mut stack = vec![(start.to_string(), vec![start.to_string()])];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some((module, path)) = stack.pop() {
+        for next in graph.get(&module).into_iter().flatten() {
+            if next == start {
+                let mut cycle = path.clone();
+                cycle.push(start.to_string());
+                return Some(cycle);
+            }
+            if graph.contains_key(next) && seen.insert(next.clone()) {
+                let mut longer = path.clone();
+                longer.push(next.clone());
+                stack.push((next.clone(), longer));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_modules_of_each_crate_form_no_cycle() {
+    let found = module_cycles(&source_tree());
+    assert!(
+        found.is_empty(),
+        "module cycles (a module below another must not name it):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn modules_acyclic_is_broken_by_two_modules_naming_each_other() {
+    let files = tree(&[
+        (
+            "crates/ultracode/src/merge.rs",
+            &[
+                "use crate::resolve::render;",
+                "fn f() { super::ids::mint(); }",
+            ],
+        ),
+        (
+            "crates/ultracode/src/resolve.rs",
+            &[
+                "use crate::merge::Seen;",
+                "#[cfg(test)]",
+                "mod tests { use crate::ids::x; }",
+            ],
+        ),
+        ("crates/ultracode/src/ids.rs", &["pub fn mint() {}"]),
+        (
+            "crates/ultracode/src/pending/view.rs",
+            &["use super::super::merge::x;", "use super::ids;"],
+        ),
+        ("crates/sdlc/src/run.rs", &["use crate::events::Log;"]),
+        (
+            "crates/sdlc/src/events.rs",
+            &["#[cfg(test)]", "mod tests { use crate::run::x; }"],
+        ),
+        ("src/render/mod.rs", &["use crate::output::Output;"]),
+        ("src/output.rs", &["use crate::render::Table;"]),
+    ]);
+    assert_eq!(
+        module_cycles(&files),
+        [
+            "src: output -> render -> output",
+            "crates/ultracode: merge -> resolve -> merge",
         ]
     );
 }

@@ -650,7 +650,7 @@ proptest! {
         mutate in 0..5u8,
     ) {
         use ucg_ultracode::decisions::{decisions_for_write, AnswersFile};
-        use ucg_ultracode::resolve::{self, Action, Answer};
+        use ucg_ultracode::answer::{self, Action, Answer};
         // Top-level members around `decisions`, a second `decisions`, a document cut short.
         let mut text = text;
         if let Some(body) = text.strip_prefix('{') {
@@ -680,12 +680,12 @@ proptest! {
                 .filter(|id| answers.iter().any(|a| a.id == *id))
                 .map(str::to_string)
                 .collect();
-            resolve::merge(&mut entries, &answers);
-            let closed = resolve::closed_in(&entries);
-            (resolve::render(&mut doc, &mut entries), closed, answered_before)
+            answer::merge(&mut entries, &answers);
+            let closed = answer::closed_in(&entries);
+            (answer::render(&mut doc, &mut entries), closed, answered_before)
         });
         let by_entry = AnswersFile::read(Some(bytes.clone())).map(|file| {
-            let merged = resolve::merge_pieces(file.entries(), &answers);
+            let merged = answer::merge_pieces(file.entries(), &answers);
             let closed: ucg_ultracode::decisions::IdSet =
                 merged.closed.iter().map(|id| id.to_string()).collect();
             let answered_before = merged.answered_before.iter().map(|id| id.to_string()).collect();
@@ -697,24 +697,24 @@ proptest! {
 
 #[test]
 fn a_new_answers_file_is_written_as_the_whole_tree_writes_it() {
+    use ucg_ultracode::answer::{self, Action, Answer};
     use ucg_ultracode::decisions::{decisions_for_write, AnswersFile};
-    use ucg_ultracode::resolve::{self, Action, Answer};
     let answers = [Answer::new(
         "k:p.md:0123456789ab",
         "yes \"quoted\" é",
         Action::Close,
     )];
     let (mut doc, mut entries) = decisions_for_write(None).unwrap_or_default();
-    resolve::merge(&mut entries, &answers);
+    answer::merge(&mut entries, &answers);
     let file = AnswersFile::read(None).unwrap_or_default();
-    let merged = resolve::merge_pieces(file.entries(), &answers);
+    let merged = answer::merge_pieces(file.entries(), &answers);
     assert_eq!(
         file.render(&merged.pieces),
-        resolve::render(&mut doc, &mut entries)
+        answer::render(&mut doc, &mut entries)
     );
     let closed: ucg_ultracode::decisions::IdSet =
         merged.closed.iter().map(|id| id.to_string()).collect();
-    assert_eq!(closed, resolve::closed_in(&entries));
+    assert_eq!(closed, answer::closed_in(&entries));
 }
 
 proptest! {
@@ -818,7 +818,7 @@ proptest! {
             prop_assert!(merge_answers(bytes, bytes, bytes).is_err());
             return Ok(());
         };
-        let canonical = ucg_ultracode::resolve::render(&mut doc, &mut entries);
+        let canonical = ucg_ultracode::answer::render(&mut doc, &mut entries);
         for base in [bytes, b""] {
             let merged = merge_answers(base, bytes, bytes).unwrap();
             prop_assert_eq!(&merged.bytes, &canonical);

@@ -11,7 +11,7 @@ use std::path::Path;
 use ucg_store::pyjson;
 use ucg_ultracode::pending::{self, Artifacts, PendingInputs};
 use ucg_ultracode::{
-    budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, resolve, sprint,
+    answer, budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -100,17 +100,17 @@ fuzz_target!(|data: &[u8]| {
     let file = decisions::AnswersFile::read(Some(data.to_vec()));
     match decisions::decisions_for_write(Some(data)) {
         Ok((mut doc, mut entries)) => {
-            assert_eq!(closed, resolve::closed_in(&entries));
+            assert_eq!(closed, answer::closed_in(&entries));
             let with_ids = entries
                 .iter()
                 .filter(|e| e.as_object().and_then(|o| o.get("id")?.as_str()).is_some())
                 .count();
             assert_eq!(entries_scanned.map(|e| e.len()), Some(with_ids));
             let written = file.map(|file| {
-                let merged = resolve::merge_pieces(file.entries(), &[]);
+                let merged = answer::merge_pieces(file.entries(), &[]);
                 file.render(&merged.pieces)
             });
-            assert_eq!(written, Ok(resolve::render(&mut doc, &mut entries)));
+            assert_eq!(written, Ok(answer::render(&mut doc, &mut entries)));
         }
         Err(refused) => {
             assert!(entries_scanned.is_none());

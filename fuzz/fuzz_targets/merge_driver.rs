@@ -6,10 +6,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use ucg_ultracode::answer::render;
 use ucg_ultracode::decisions::decisions_for_write;
 use ucg_ultracode::merge::{merge, Kind};
 use ucg_ultracode::reds::{carried_tombstones, Registry};
-use ucg_ultracode::resolve::render;
 
 fuzz_target!(|data: &[u8]| {
     let mut sides = data.splitn(3, |b| *b == 0);

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use std::path::Path;
 use ucg_ultracode::markers;
 
-pub fn run(ctx: &Context, command: &BaselineCommand) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, command: &BaselineCommand) -> Result<u8> {
     match command {
         BaselineCommand::Start(args) => start(ctx, args),
         BaselineCommand::End(args) => end(ctx, args),

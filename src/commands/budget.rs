@@ -16,7 +16,7 @@ const MAX_TURNS_ENV: &str = "ULTRACODE_MAX_TURNS";
 const STORY_ENV: &str = "ULTRACODE_STORY_ID";
 
 /// The Stop hook. Whatever happens, the exit status is 0: a failing Stop hook would wedge the agent.
-pub fn run_tick() -> u8 {
+pub(crate) fn run_tick() -> u8 {
     if let Err(problem) = tick() {
         let _ = writeln!(std::io::stderr(), "git ucg budget tick: {problem}");
     }
@@ -119,7 +119,7 @@ fn ceiling(ctx: &Context) -> i128 {
         .map_or(DEFAULT_MAX_TURNS, i128::from)
 }
 
-pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
+pub(crate) fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let max = ceiling(ctx);
     let mut stories: Vec<String> = match &args.story {
@@ -182,7 +182,7 @@ pub fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
     Ok(0)
 }
 
-pub fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
+pub(crate) fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
     ucg_store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let counter = impl_dir.join(budget::counter_file(&args.story));

@@ -8,7 +8,7 @@ use ucg_git::ArtifactSource;
 use ucg_ultracode::pending::{self, PendingInputs};
 use ucg_ultracode::{runs, sprint};
 
-pub fn run(ctx: &Context, args: &CompleteArgs) -> u8 {
+pub(crate) fn run(ctx: &Context, args: &CompleteArgs) -> u8 {
     let candidates = match args.what {
         CompleteWhat::Pending => pending_handles(ctx),
         CompleteWhat::Stories => stories(ctx),

@@ -7,7 +7,7 @@ use crate::output::print_json;
 use std::io::Write;
 use ucg_ultracode::config::{to_json, Config};
 
-pub fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
     let config = ctx.config()?;
     config.validate()?;
     match &args.key {

@@ -72,7 +72,7 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
     ("git ucg config", "configuration, with origins"),
 ];
 
-pub fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
+pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     let dir = prepare_dir(args.dir.as_deref())?;
     build(&dir)?;
     seed_pursuit(&dir)?;

@@ -8,7 +8,7 @@ use crate::render::diff::{print_range, Verify};
 use ucg_git::ObjectId;
 use ucg_ultracode::epic;
 
-pub fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &DiffArgs) -> Result<u8> {
     // A clone to tune: this command reads many blobs, some twice (see `tune_for_diffs`).
     let mut repo = ctx.repo()?.clone();
     ucg_git::tune_for_diffs(&mut repo);

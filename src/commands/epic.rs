@@ -7,7 +7,7 @@ use std::io::Write;
 use ucg_git::ArtifactSource;
 use ucg_ultracode::epic::{self, short, EndSource, Epic, StoryChanges};
 
-pub fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic.clone())?;
     let (source, tip) = match &args.rev.commit {

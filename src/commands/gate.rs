@@ -8,7 +8,7 @@ use crate::render::{ci, visible};
 use std::io::Write;
 use ucg_ultracode::gate;
 
-pub fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
     // A bare repository (the shared remote) has no work tree, nor a configuration outside the
     // commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.

@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use std::path::Path;
 
-pub fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
+pub(crate) fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
     ucg_store::create_dirs(&args.out_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", args.out_dir.display())))?;
     match args.what {
@@ -17,7 +17,7 @@ pub fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
 }
 
 /// The man pages: `git-ucg.1` and one page per (nested) subcommand, hidden ones excepted.
-pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+pub(crate) fn man_pages() -> Vec<(String, Vec<u8>)> {
     let mut command = crate::cli::command();
     command.build();
     let mut pages = Vec::new();
@@ -116,7 +116,7 @@ fn write_man_pages(dir: &Path) -> Result<()> {
 }
 
 /// The completion scripts: bash (with `_git_ucg` for git's own completion), zsh, fish.
-pub fn completions() -> Vec<(String, Vec<u8>)> {
+pub(crate) fn completions() -> Vec<(String, Vec<u8>)> {
     use clap_complete::Shell;
     let mut scripts = Vec::new();
     for (shell, file) in [

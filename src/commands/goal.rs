@@ -21,7 +21,7 @@ use ucg_ultragoal::{dir, js, liveness, Refusal, Reply};
 
 type Outcome = std::result::Result<(), Refusal>;
 
-pub fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     if let Some(GoalCommand::StopHook) = args.command {
         return stop_hook::run(args.omt_dir.as_deref());
     }

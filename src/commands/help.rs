@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use std::io::Write;
 
-pub fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
     let mut shown = crate::cli::command();
     for name in &args.command {
         let Some(sub) = shown.find_subcommand(name).filter(|c| !c.is_hide_set()) else {

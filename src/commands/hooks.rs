@@ -98,7 +98,7 @@ fn skipped(hook: HookName) -> bool {
     })
 }
 
-pub fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
+pub(crate) fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> {
     let (dir, configured) = ctx.hooks_dir()?;
     // A hook manager runs the hooks here: the gate goes in its configuration, not over its hooks.
     let mut hooks_managed = false;
@@ -226,7 +226,7 @@ fn git_config(root: &Path, args: &[&str]) -> Result<()> {
     }
 }
 
-pub fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
+pub(crate) fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     let (dir, _) = ctx.hooks_dir()?;
     let hooks = match args.only.is_empty() {
         true => HookName::ALL.to_vec(),
@@ -274,7 +274,7 @@ struct HookState {
     chained: Option<String>,
 }
 
-pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
+pub(crate) fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
     let (dir, configured) = ctx.hooks_dir()?;
     let repo = ctx.repo()?;
     let default_dir = std::path::absolute(repo.common_dir().join("hooks"))?;
@@ -444,7 +444,7 @@ pub fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
 }
 
 /// What the installed scripts call: the chained hook first, then the decision.
-pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
+pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     // pre-commit's entry: the stage and the pushed ref from its environment; pre-commit runs
     // its own chained (`.legacy`) hook, so ours is not looked for.
     let (hook, from_env) = match (args.hook, args.from_env) {
@@ -606,7 +606,7 @@ pub fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
 /// repository: a commit hook by the pass its last run remembered, prepare-commit-msg when the
 /// git command making the commit had a gate hook of its own judge it. A chained hook beside it
 /// always means the full run (it runs first).
-pub fn passes_at_once(hook: HookName, invoked_as: &Path) -> bool {
+pub(crate) fn passes_at_once(hook: HookName, invoked_as: &Path) -> bool {
     let dir = invoked_as.parent().unwrap_or(Path::new(""));
     if std::fs::symlink_metadata(chained_path(dir, hook)).is_ok() {
         return false;
@@ -761,7 +761,7 @@ mod agent {
         hook.get("command").and_then(Value::as_str) == Some(COMMAND)
     }
 
-    pub fn installed(root: &Path) -> bool {
+    pub(crate) fn installed(root: &Path) -> bool {
         read(&settings(root)).is_ok_and(|doc| {
             doc.pointer("/hooks/Stop")
                 .and_then(Value::as_array)
@@ -785,7 +785,7 @@ mod agent {
         Ok(())
     }
 
-    pub fn install(root: &Path) -> Result<()> {
+    pub(crate) fn install(root: &Path) -> Result<()> {
         let path = settings(root);
         if installed(root) {
             println!("agent: the Stop hook is already in {}", path.display());
@@ -821,7 +821,7 @@ mod agent {
         Ok(())
     }
 
-    pub fn uninstall(root: &Path) -> Result<()> {
+    pub(crate) fn uninstall(root: &Path) -> Result<()> {
         let path = settings(root);
         if !installed(root) {
             return Ok(());

@@ -6,7 +6,7 @@ use crate::error::Result;
 use std::io::Write;
 use ucg_ultracode::ids;
 
-pub fn run_mint(_ctx: &Context, args: &IdMintArgs) -> Result<u8> {
+pub(crate) fn run_mint(_ctx: &Context, args: &IdMintArgs) -> Result<u8> {
     let id = ids::mint(&args.kind, &args.source, &args.decision_needed);
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{id}")?;

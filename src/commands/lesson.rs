@@ -52,7 +52,7 @@ const RETRO: Schema = Schema {
     short: &[],
 };
 
-pub fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
+pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
     let Some(command) = &args.command else {
         return Ok(refuse(&LessonError::new(
             "E_NOT_IMPLEMENTED",

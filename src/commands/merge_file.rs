@@ -9,11 +9,11 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::visible::escape_controls;
 use std::path::{Path, PathBuf};
-use ucg_ultracode::decision_log::DECISION_LOG_FILE;
+use ucg_ultracode::decision_log::{self, DECISION_LOG_FILE};
 use ucg_ultracode::merge::{self, Kind, Merged, Overridden, Seen};
-use ucg_ultracode::{resolve, runs};
+use ucg_ultracode::runs;
 
-pub fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
     let shown = args.path.display().to_string();
     // git hands a driver regular files. Anything else (a FIFO, a device) would hang git's text
     // merge or feed it endless bytes over ours: a conflict, ours untouched.
@@ -139,7 +139,7 @@ fn record_in_log(
     let root = ctx.project_root().map_err(|e| e.message().to_string())?;
     let impl_dir = root.join(path.parent().unwrap_or(Path::new("")));
     let runs_root = root.join(runs::RUNS_ROOT);
-    let dir = resolve::decision_log_folder::<ucg_ultracode::error::Error>(
+    let dir = decision_log::decision_log_folder::<ucg_ultracode::error::Error>(
         &impl_dir, &runs_root, None, None,
     )
     .map_err(|e| e.to_string())?
@@ -163,5 +163,5 @@ fn record_in_log(
             relative.display()
         ));
     }
-    resolve::append_overridden(&dir, Some(&root), shown, overridden).map_err(|e| e.to_string())
+    decision_log::append_overridden(&dir, Some(&root), shown, overridden).map_err(|e| e.to_string())
 }

@@ -28,7 +28,7 @@ use crate::cli::{BudgetCommand, Command, Deferred, HooksCommand, IdCommand, Reds
 use crate::context::Context;
 use crate::error::Result;
 
-pub fn run(ctx: &Context, command: &Command) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, command: &Command) -> Result<u8> {
     match command {
         Command::Config(args) => config::run(ctx, args),
         Command::Status(args) => status::run(ctx, args),

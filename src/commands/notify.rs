@@ -11,7 +11,7 @@ use ucg_git::ArtifactSource;
 use ucg_ultracode::notify::{self, Announced};
 use ucg_ultracode::pending::{self, PendingInputs, PendingItem};
 
-pub fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
     if !args.watch {
         return Ok(match check(ctx, args)? {
             Announced::Failed(_) => 1,

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use ucg_ultracode::deciders;
 use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem, Source};
 
-pub const SCHEMA: &str = "git-ucg.pending/1";
+pub(crate) const SCHEMA: &str = "git-ucg.pending/1";
 
-pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let ledger = ctx.deferred_work(
@@ -85,7 +85,7 @@ pub fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
 
 /// The `--json` document, serialized straight from the enumeration (no JSON tree in between).
 #[derive(serde::Serialize)]
-pub struct Document<'a> {
+pub(crate) struct Document<'a> {
     schema: &'static str,
     items: &'a [PendingItem],
     blockers: &'a [pending::Blocker],
@@ -94,7 +94,7 @@ pub struct Document<'a> {
 }
 
 impl<'a> Document<'a> {
-    pub fn of(found: &'a Pending) -> Self {
+    pub(crate) fn of(found: &'a Pending) -> Self {
         Document {
             schema: SCHEMA,
             items: &found.items,
@@ -108,7 +108,7 @@ impl<'a> Document<'a> {
 /// A table for people: a header, then one line per item with its short handle (what `resolve`
 /// takes), source, kind, file and the decision needed, in aligned columns; on a terminal the
 /// decision is cut to the terminal's width (`--json` has every field whole).
-pub fn human(found: &Pending, width: Option<usize>) -> String {
+pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
     let mut out = String::new();
     // Who decides gets a column only where some rule names someone.
     let routed = found.items.iter().any(|item| !item.deciders.is_empty());

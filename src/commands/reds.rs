@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use ucg_ultracode::registry;
 
-pub fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
+pub(crate) fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
     let document = apply_scan(ctx, args).map_err(Error::into_json_line)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(document.as_bytes())?;

@@ -8,20 +8,22 @@ use crate::error::{Error, Result};
 use crate::output::Key;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use ucg_ultracode::answer::Answer;
+use ucg_ultracode::decision_log::{decision_log_folder, Chooser};
 use ucg_ultracode::decisions::DECISIONS_FILE;
 use ucg_ultracode::pending::{Pending, PendingItem, Source};
 use ucg_ultracode::resolve::{
-    append_to_log, commit, decision_log_folder, enumerate, enumerate_offering, read_answers_doc,
-    Answer, Applied, Change, Chooser, Outcome, Pass,
+    append_to_log, commit, enumerate, enumerate_offering, read_answers_doc, Applied, Change,
+    Outcome, Pass,
 };
 use ucg_ultracode::similarity::{self, Piece};
 use ucg_ultracode::{resume, runs};
 
 mod branch;
 
-pub const SCHEMA: &str = "git-ucg.resolve/1";
+pub(crate) const SCHEMA: &str = "git-ucg.resolve/1";
 
-pub fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     if let Some(name) = &args.branch {
         return branch::run(ctx, args, name);
     }

@@ -12,9 +12,9 @@ use ucg_ultracode::resume::{
     agent_hooks_check, baseline_check, branch_check, latch_check, route_of, unresolved, Check,
 };
 
-pub const SCHEMA: &str = "git-ucg.resume/1";
+pub(crate) const SCHEMA: &str = "git-ucg.resume/1";
 
-pub fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic.clone())?;
     let loaded = epic::load(

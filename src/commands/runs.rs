@@ -19,7 +19,7 @@ struct Run {
     path: String,
 }
 
-pub fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
     let root = match &args.runs_root.dir {
         Some(dir) => dir.clone(),
         None => ctx.project_root()?.join(runs::RUNS_ROOT),

@@ -21,7 +21,7 @@ use ucg_sdlc::run;
 
 mod reconcile;
 
-pub fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
     match command {
         SdlcCommand::List(args) => list(ctx, args),
         SdlcCommand::Status(args) => status(ctx, args),

@@ -27,7 +27,7 @@ struct Located {
 }
 
 /// `status --prompt`: the segment and its newline, or nothing; always exit 0.
-pub fn print_prompt() -> u8 {
+pub(crate) fn print_prompt() -> u8 {
     let started = Instant::now();
     let segment = prompt::run(started);
     if !segment.is_empty() {
@@ -37,7 +37,7 @@ pub fn print_prompt() -> u8 {
     0
 }
 
-pub fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     if args.prompt {
         return Ok(print_prompt());
     }

@@ -32,7 +32,7 @@ fn unreadable_message(blocker: &Blocker) -> String {
 /// One `::error` workflow command per blocker, `file` the artifact (relative to the repository's
 /// root), `title` the kind and the short id, the message the decision needed. Nothing when the
 /// gate is open: an annotation on every green run would only be noise on the checks page.
-pub fn github(decision: &Decision) -> String {
+pub(crate) fn github(decision: &Decision) -> String {
     let mut out = String::new();
     let mut annotate = |file: &str, title: &str, message: &str| {
         out.push_str("::error file=");
@@ -75,7 +75,7 @@ fn github_escape(out: &mut String, text: &str, property: bool) {
 /// (class `git-ucg.gate.<source>`, named by the item's id, its failure's message the decision and
 /// its type the kind), or one passing case, `nothing pending`, so that CI shows the gate ran.
 /// `read_from` (the work tree, or the commit) is the suite's one property.
-pub fn junit(decision: &Decision, read_from: &str) -> String {
+pub(crate) fn junit(decision: &Decision, read_from: &str) -> String {
     let cases = decision.blocking.len() + decision.blockers.len();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     out.push_str(&format!(

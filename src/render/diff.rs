@@ -11,7 +11,7 @@ use ucg_ultracode::epic;
 
 /// Prints the diff between two commits as `args` asks; with `verify`, only once `base` proved an
 /// ancestor of `end`.
-pub fn print_range(
+pub(crate) fn print_range(
     ctx: &Context,
     repo: &ucg_git::Repository,
     base: ObjectId,
@@ -156,13 +156,13 @@ fn print(ctx: &Context, text: String, paged: bool) -> Result<u8> {
 }
 
 /// Which range was asked for, to word the refusal when its base is not an ancestor of its end.
-pub enum Verify {
+pub(crate) enum Verify {
     Story { id: String, problems: Vec<String> },
     Epic,
 }
 
 impl Verify {
-    pub fn error(&self, problem: String) -> Error {
+    pub(crate) fn error(&self, problem: String) -> Error {
         let error = match self {
             Verify::Story { id, problems } => {
                 let mut all = problems.clone();

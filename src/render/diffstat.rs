@@ -3,7 +3,7 @@
 use ucg_git::{quote_path, FileChange, LineCounts, Status};
 
 /// How a changed path is shown in a diffstat: a rename as `dir/{old => new}`.
-pub fn stat_name(change: &FileChange) -> String {
+pub(crate) fn stat_name(change: &FileChange) -> String {
     if !matches!(change.status, Status::Renamed(_)) {
         return change.path.clone();
     }
@@ -42,7 +42,7 @@ pub fn stat_name(change: &FileChange) -> String {
 
 /// `git diff --stat` for a terminal of `width` columns (git uses 80 when not on a terminal).
 /// `binary_sizes` gives, for each binary file, its size before and after (`Bin 7 -> 4 bytes`).
-pub fn stat(
+pub(crate) fn stat(
     changes: &[FileChange],
     counts: &[LineCounts],
     binary_sizes: &[Option<(u64, u64)>],
@@ -128,7 +128,7 @@ fn truncate_name(name: &str, width: usize) -> String {
 }
 
 /// git's closing line: ` 2 files changed, 3 insertions(+), 1 deletion(-)`.
-pub fn summary(files: usize, insertions: u64, deletions: u64) -> String {
+pub(crate) fn summary(files: usize, insertions: u64, deletions: u64) -> String {
     let plural = |n: u64, one: &str, many: &str| {
         if n == 1 {
             one.to_string()
@@ -154,7 +154,11 @@ pub fn summary(files: usize, insertions: u64, deletions: u64) -> String {
 }
 
 /// `git diff --numstat`: added, deleted (`-` for binary), path (`old => new` for a rename).
-pub fn numstat(changes: &[FileChange], counts: &[LineCounts], quote_non_ascii: bool) -> String {
+pub(crate) fn numstat(
+    changes: &[FileChange],
+    counts: &[LineCounts],
+    quote_non_ascii: bool,
+) -> String {
     let mut out = String::new();
     for (change, count) in changes.iter().zip(counts) {
         let (a, d) = count.map_or(("-".to_string(), "-".to_string()), |(a, d)| {
@@ -170,7 +174,7 @@ pub fn numstat(changes: &[FileChange], counts: &[LineCounts], quote_non_ascii: b
 }
 
 /// `git diff --name-status`.
-pub fn name_status(changes: &[FileChange], quote_non_ascii: bool) -> String {
+pub(crate) fn name_status(changes: &[FileChange], quote_non_ascii: bool) -> String {
     let q = |p: &str| quote_path(p, quote_non_ascii);
     let mut out = String::new();
     for change in changes {
@@ -195,7 +199,7 @@ fn decimal_width(n: u64) -> usize {
 /// trailing tab after the reset), cyan hunk headers with the function context after a reset, red
 /// removals in one run, green additions with the sign as its own run (git splits it off for its
 /// whitespace checks), and a reset closing every context line and the no-newline marker.
-pub fn colorize_patch(patch: &[u8]) -> Vec<u8> {
+pub(crate) fn colorize_patch(patch: &[u8]) -> Vec<u8> {
     const RESET: &[u8] = b"\x1b[m";
     let mut out = Vec::with_capacity(patch.len() + patch.len() / 4);
     let mut in_header = false;
@@ -257,7 +261,7 @@ pub fn colorize_patch(patch: &[u8]) -> Vec<u8> {
 }
 
 /// The `+` and `-` of a diffstat's graphs in green and red.
-pub fn colorize_stat(stat: &str) -> String {
+pub(crate) fn colorize_stat(stat: &str) -> String {
     stat.lines()
         .map(|line| match line.rfind(" | ") {
             Some(bar) if line.ends_with(" bytes") => {

@@ -7,7 +7,7 @@
 /// that fits is returned as it is; otherwise the header comes first, then the pending decisions
 /// (whose first line is the count), then the other sections in their order, cut where the screen
 /// ends, and one last line says how many lines are not shown and where `git ucg status` shows them.
-pub fn fit_to_height(document: &str, rows: usize, columns: usize) -> String {
+pub(crate) fn fit_to_height(document: &str, rows: usize, columns: usize) -> String {
     let columns = columns.max(20);
     let budget = rows.saturating_sub(1).max(2);
     let height = |line: &str| visible_width(line).div_ceil(columns).max(1);

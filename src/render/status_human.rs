@@ -14,7 +14,7 @@ const CLOSED_ROWS_SHOWN: usize = 10;
 
 /// How to draw: colour (ANSI SGR) or not, and the width tables are fitted to.
 #[derive(Debug, Clone, Copy)]
-pub struct Style {
+pub(crate) struct Style {
     pub color: bool,
     pub width: u16,
 }
@@ -100,7 +100,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// "5 minutes ago" and the like; coarse on purpose, the timestamp is beside it.
-pub fn age(seconds: i64) -> String {
+pub(crate) fn age(seconds: i64) -> String {
     if seconds < 0 {
         return "in the future".into();
     }
@@ -113,7 +113,7 @@ pub fn age(seconds: i64) -> String {
     }
 }
 
-pub fn render(report: &Report, style: &Style) -> String {
+pub(crate) fn render(report: &Report, style: &Style) -> String {
     let mut out = String::new();
     if let Some(rev) = &report.rev {
         let _ = writeln!(out, "(artifacts as of {rev})");

@@ -15,7 +15,7 @@ const NA: &str = "n/a";
 const MACHINE: &str = "[machine-derived]";
 
 /// Where the renderer reads from.
-pub struct StatusPaths<'s> {
+pub(crate) struct StatusPaths<'s> {
     /// The work tree, or the tree of a commit (`--rev`).
     pub source: &'s ArtifactSource<'s>,
     pub impl_dir: PathBuf,
@@ -27,7 +27,7 @@ pub struct StatusPaths<'s> {
 }
 
 /// The whole document, ending in exactly one newline.
-pub fn render(paths: &StatusPaths) -> String {
+pub(crate) fn render(paths: &StatusPaths) -> String {
     let source = paths.source;
     let heartbeat_path = paths.impl_dir.join("run-status.json");
     let mut lines: Vec<String> = Vec::new();

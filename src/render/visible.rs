@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 /// `text` with every C0 and C1 control character but the newline and the tab written as `\xNN`,
 /// except the escape sequences listed in `ours` (the colours the renderer itself emitted).
-pub fn escape_controls<'t>(text: &'t str, ours: &[&str]) -> Cow<'t, str> {
+pub(crate) fn escape_controls<'t>(text: &'t str, ours: &[&str]) -> Cow<'t, str> {
     if !text.chars().any(is_hostile) {
         return Cow::Borrowed(text);
     }
@@ -33,7 +33,7 @@ pub fn escape_controls<'t>(text: &'t str, ours: &[&str]) -> Cow<'t, str> {
 }
 
 /// `text` without any control character at all (a prompt segment is one line, drawn by the shell).
-pub fn strip_controls(text: &str) -> Cow<'_, str> {
+pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     if !text.chars().any(char::is_control) {
         return Cow::Borrowed(text);
     }
@@ -42,7 +42,7 @@ pub fn strip_controls(text: &str) -> Cow<'_, str> {
 
 /// `c` written visibly, as `\xNN` (every control character is below U+0100), or `\u{NNNN}` for
 /// anything else a caller cannot emit as it is.
-pub fn push_escaped(out: &mut String, c: char) {
+pub(crate) fn push_escaped(out: &mut String, c: char) {
     let _ = match u32::from(c) {
         code @ 0..=0xff => write!(out, "\\x{code:02x}"),
         code => write!(out, "\\u{{{code:x}}}"),
@@ -51,7 +51,7 @@ pub fn push_escaped(out: &mut String, c: char) {
 
 /// Whether `c` is a control character other than the newline and the tab: what must not reach a
 /// terminal as it is.
-pub fn is_hostile(c: char) -> bool {
+pub(crate) fn is_hostile(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 

@@ -1,6 +1,13 @@
 //! The run folder's `.decision-log.md`: the verdicts recorded under story headings, matched to
-//! stories by the reference's heading rules (docs/formats/ucg.md §1.13).
+//! stories by the reference's heading rules (docs/formats/ucg.md §1.13); which run folder's log a
+//! pass appends to; and the appends themselves, under the folder's lock.
 
+use crate::answer::now_stamp;
+use crate::error::{Error, Result};
+use crate::heartbeat;
+use crate::merge::{Overridden, Seen};
+use crate::runs;
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use ucg_store::pyjson;
 
@@ -65,6 +72,122 @@ pub fn verdicts_for(recorded: &[(String, String)], stories: &[String]) -> Vec<Op
                 .map(|(_, verdict)| verdict.clone())
         })
         .collect()
+}
+
+/// Picks one of several run folders (the operator, asked).
+pub type Chooser<'a, E> = &'a dyn Fn(&[PathBuf]) -> Result<PathBuf, E>;
+
+/// The run folder whose decision log gets the section: `--run NAME`, else the heartbeat epic's.
+/// None found: `None` (nothing is appended; the hand-back says so). Several: `choose` picks one
+/// (the operator, in the interactive pass), or, without it, the refusal lists them.
+pub fn decision_log_folder<E: From<Error>>(
+    impl_dir: &Path,
+    runs_root: &Path,
+    named: Option<&str>,
+    choose: Option<Chooser<E>>,
+) -> Result<Option<PathBuf>, E> {
+    if let Some(name) = named {
+        let dir = runs_root.join(name);
+        if !dir.join(DECISION_LOG_FILE).is_file() {
+            return Err(Error::NotARunFolder {
+                dir,
+                log: DECISION_LOG_FILE,
+            }
+            .into());
+        }
+        return Ok(Some(dir));
+    }
+    let Some(epic) = ucg_store::read_file(impl_dir.join(heartbeat::HEARTBEAT_FILE))
+        .ok()
+        .and_then(|b| heartbeat::parse(&b).epic)
+    else {
+        return Ok(None);
+    };
+    let names: Vec<String> = std::fs::read_dir(runs_root)
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let found: Vec<PathBuf> = runs::candidates_for_epic(&names, &epic)
+        .into_iter()
+        .map(|n| runs_root.join(n))
+        .filter(|d| d.join(DECISION_LOG_FILE).is_file())
+        .collect();
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.into_iter().next()),
+        _ if choose.is_some() => choose.map_or(Ok(None), |choose| choose(&found).map(Some)),
+        _ => Err(Error::SeveralRunFolders {
+            epic,
+            names: found
+                .iter()
+                .filter_map(|d| d.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect(),
+        }
+        .into()),
+    }
+}
+
+/// `text` on one line, its runs of whitespace one space (a bullet of the log is one line).
+pub(crate) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Appends `section` to the decision log in the run folder `dir`, under the folder's lock, where
+/// the log resolves (only inside the run folder or `bounds_root`, as every writer). The log must
+/// exist: a run folder is one because it has one. Returns the path appended to.
+pub(crate) fn append_section(
+    dir: &Path,
+    bounds_root: Option<&Path>,
+    mut section: String,
+) -> Result<PathBuf> {
+    let _lock = ucg_store::lock_dir(dir)?;
+    let bounds = || bounds_root.map(Path::to_path_buf).into_iter().collect();
+    let path = ucg_store::write_target(dir, DECISION_LOG_FILE, bounds)?;
+    // A log that does not end its last line gets one first, so the heading starts a line.
+    let ends_in_newline = ucg_store::read_file(&path)
+        .map(|b| b.is_empty() || b.ends_with(b"\n"))
+        .unwrap_or(true);
+    if !ends_in_newline {
+        section.insert(0, '\n');
+    }
+    ucg_store::append_existing_synced(&path, section.as_bytes())
+        .map_err(|e| Error::io("append to", &path, e))?;
+    Ok(path)
+}
+
+/// Appends to the run folder's decision log the closes a merge of the answers file let go (the
+/// same id closed differently on both sides, the later kept): a `## ucg merge-file <time>`
+/// heading for `file` (the answers file's path in the repository), then one bullet per close
+/// overridden — its id, answer, by whom and when, and the answer that was kept instead.
+pub fn append_overridden(
+    dir: &Path,
+    bounds_root: Option<&Path>,
+    file: &str,
+    overridden: &[Overridden],
+) -> Result<PathBuf> {
+    let who = |seen: &Seen| {
+        format!(
+            "by {} at {}",
+            seen.by.as_deref().map_or("(unknown)".into(), one_line),
+            seen.at.as_deref().map_or("(unknown)".into(), one_line),
+        )
+    };
+    let mut section = format!("\n## ucg merge-file {} — {file}\n\n", now_stamp());
+    for o in overridden {
+        section.push_str(&format!(
+            "- `{}` — close — {} — {} — overridden in a merge by the later close: {} — {}\n",
+            o.id,
+            one_line(&o.lost.answer),
+            who(&o.lost),
+            one_line(&o.kept.answer),
+            who(&o.kept),
+        ));
+    }
+    append_section(dir, bounds_root, section)
 }
 
 #[cfg(test)]

@@ -42,8 +42,9 @@ pub enum Error {
     /// The answers file cannot be read or written over as it is.
     #[error("{}: {reason}; refusing to write the answers", path.display())]
     AnswersUnwritable { path: PathBuf, reason: String },
-    #[error("{} is not a run folder (no {} in it)", dir.display(), crate::decision_log::DECISION_LOG_FILE)]
-    NotARunFolder { dir: PathBuf },
+    /// A folder named as a run folder that holds no decision log (`log`, its file name).
+    #[error("{} is not a run folder (no {log} in it)", dir.display())]
+    NotARunFolder { dir: PathBuf, log: &'static str },
     #[error("several run folders belong to epic {epic}: {}", names.join(", "))]
     SeveralRunFolders { epic: String, names: Vec<String> },
     #[error(

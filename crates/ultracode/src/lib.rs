@@ -3,6 +3,7 @@
 //! and the run models built on them (pending, status, epic, gate, registry, resolve, resume, and
 //! merge, the merge driver's three-way merges).
 
+pub mod answer;
 pub mod budget;
 pub mod config;
 pub mod deciders;

@@ -1,7 +1,7 @@
 //! The merge driver's three-way merges (docs/product.md §5.4): the answers file `.decisions.json`
 //! and the RED registry `.preflight-reds.json`, answered from different clones, merged entry by
 //! entry instead of line by line. Pure functions over the three sides' bytes; the result is what
-//! each file's own writer writes (`resolve::render`, `Registry::to_pretty_json`), so a merged file
+//! each file's own writer writes (`answer::render`, `Registry::to_pretty_json`), so a merged file
 //! is never in a shape only the merge makes. A side that is not a document of its kind is
 //! refused, and the caller falls back to git's text merge.
 
@@ -154,7 +154,7 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
             doc.insert(key, value);
         }
     }
-    let bytes = crate::resolve::render(&mut doc, &mut merged);
+    let bytes = crate::answer::render(&mut doc, &mut merged);
     Ok(Merged { bytes, overridden })
 }
 
@@ -355,7 +355,7 @@ mod tests {
         assert!(merged.overridden.is_empty());
         // The bytes are the answers writer's.
         let (mut doc, mut entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
-        assert_eq!(crate::resolve::render(&mut doc, &mut entries), merged.bytes);
+        assert_eq!(crate::answer::render(&mut doc, &mut entries), merged.bytes);
     }
 
     #[test]

@@ -5,233 +5,16 @@
 //! `resolved`. Application works from every close on record, so a close recorded by a pass that
 //! died before applying it is applied by the next one without asking.
 
-use crate::decision_log::DECISION_LOG_FILE;
-use crate::decisions::{
-    decisions_for_write, AnswersFile, FileEntry, IdRefs, Piece, DECISIONS_FILE,
-};
+use crate::answer::{merge_pieces, now_stamp, Action, Answer, Merged};
+use crate::decision_log::{append_section, one_line, DECISION_LOG_FILE};
+use crate::decisions::{decisions_for_write, AnswersFile, IdRefs, Piece, DECISIONS_FILE};
 use crate::error::{Error, Result};
 use crate::ledger;
 use crate::pending::{self, Artifacts, Pending, PendingInputs, Source};
-use crate::{heartbeat, runs};
 use std::path::{Path, PathBuf};
 use ucg_git::ArtifactSource;
-use ucg_store::pyjson::{self, Object, Value};
+use ucg_store::pyjson::Value;
 use ucg_store::DirLock;
-
-/// What an answer does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// The decision is made: record it, then clear the artifact that carried it.
-    Close,
-    /// Not now: record it; the item is asked again.
-    Defer,
-}
-
-impl Action {
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Close => "close",
-            Action::Defer => "defer",
-        }
-    }
-}
-
-/// One answer to one pending item.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Answer {
-    pub id: String,
-    pub answer: String,
-    pub action: Action,
-    /// Who answered (`user.email`), stamped when the answer is recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
-    /// When (UTC, ISO-8601 to the second), stamped when the answer is recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<String>,
-    /// For an escalation, the occurrence answered (the SHA-256 of its sidecar's bytes as read),
-    /// stamped when the answer is recorded: a later escalation with the same id is asked again.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub occurrence: Option<String>,
-    /// The question answered — its kind, source and decision text —, stamped when the answer is
-    /// recorded, so that a reworded question can be offered this answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decision_needed: Option<String>,
-    /// The id whose answer this one reuses (a reworded question's earlier wording).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reused_from: Option<String>,
-}
-
-impl Answer {
-    /// An answer not yet stamped with who gave it and when.
-    pub fn new(id: impl Into<String>, answer: impl Into<String>, action: Action) -> Answer {
-        Answer {
-            id: id.into(),
-            answer: answer.into(),
-            action,
-            by: None,
-            at: None,
-            occurrence: None,
-            kind: None,
-            source: None,
-            decision_needed: None,
-            reused_from: None,
-        }
-    }
-}
-
-/// The time an answer is recorded at, as its `at` gives it.
-pub(crate) fn now_stamp() -> String {
-    jiff::Timestamp::now()
-        .strftime("%Y-%m-%dT%H:%M:%SZ")
-        .to_string()
-}
-
-fn entry_id(entry: &Value) -> Option<&str> {
-    entry.as_object()?.get("id")?.as_str()
-}
-
-/// Records `answers` in `entries`, keyed by id: an answered id keeps the position of its first
-/// entry, holds the new answer, and appears once; every other entry is kept as it was; new ids
-/// follow in the order they were first answered. A later answer for the same id wins.
-pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
-    let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
-        indexmap::IndexMap::default();
-    for answer in answers {
-        latest.insert(answer.id.as_str(), answer);
-    }
-    let mut placed = IdRefs::default();
-    let mut merged = Vec::with_capacity(entries.len() + latest.len());
-    for entry in entries.drain(..) {
-        let answered = entry_id(&entry).and_then(|id| latest.get_key_value(id));
-        match answered {
-            // The first entry of an answered id takes the answer; later duplicates go.
-            Some((id, answer)) => {
-                if placed.insert(*id) {
-                    merged.push(record(answer));
-                }
-            }
-            None => merged.push(entry),
-        }
-    }
-    for (id, answer) in &latest {
-        if !placed.contains(id) {
-            merged.push(record(answer));
-        }
-    }
-    *entries = merged;
-}
-
-/// [`merge`] over an answers file read as an [`AnswersFile`]: the entries to write, each kept
-/// from the file (by index) or new, in the same order `merge` gives them; which of the answers'
-/// ids the file held already; and [`closed_in`] of the entries written — one look-up per entry.
-pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> Merged<'a> {
-    let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
-        indexmap::IndexMap::default();
-    for answer in answers {
-        latest.insert(answer.id.as_str(), answer);
-    }
-    // Sized once: a set of tens of thousands growing by doubling would hash itself over.
-    let closing = entries.iter().filter(|e| e.closes).count() + latest.len();
-    let mut merged = Merged {
-        pieces: Vec::with_capacity(entries.len() + latest.len()),
-        answered_before: IdRefs::default(),
-        closed: IdRefs::with_capacity_and_hasher(closing, Default::default()),
-    };
-    let place = |merged: &mut Merged<'a>, id: &'a str, answer: &Answer| {
-        merged.pieces.push(Piece::New(record(answer)));
-        if answer.action == Action::Close {
-            merged.closed.insert(id);
-        }
-    };
-    for (index, entry) in entries.iter().enumerate() {
-        let id = entry.id.as_deref();
-        match id.and_then(|id| latest.get_key_value(id)) {
-            Some((id, answer)) => {
-                if merged.answered_before.insert(*id) {
-                    place(&mut merged, id, answer);
-                }
-            }
-            None => {
-                merged.pieces.push(Piece::Kept(index));
-                if let (Some(id), true) = (id, entry.closes) {
-                    merged.closed.insert(id);
-                }
-            }
-        }
-    }
-    for (id, answer) in &latest {
-        if !merged.answered_before.contains(id) {
-            place(&mut merged, id, answer);
-        }
-    }
-    merged
-}
-
-/// What [`merge_pieces`] gives.
-pub struct Merged<'a> {
-    pub pieces: Vec<Piece>,
-    /// The answers' ids that the file held already.
-    pub answered_before: IdRefs<'a>,
-    /// The ids the merged entries close.
-    pub closed: IdRefs<'a>,
-}
-
-/// The entry that records `answer`: `id`, `answer`, `action`, then `by`, `at`, `occurrence`,
-/// `kind`, `source`, `decision_needed` and `reused_from` when stamped (keys the registry writer
-/// and UltraCode Goal's readers ignore).
-fn record(answer: &Answer) -> Value {
-    let mut record = Object::default();
-    record.insert("id".into(), Value::Str(answer.id.clone()));
-    record.insert("answer".into(), Value::Str(answer.answer.clone()));
-    record.insert("action".into(), Value::Str(answer.action.name().into()));
-    for (key, value) in [
-        ("by", &answer.by),
-        ("at", &answer.at),
-        ("occurrence", &answer.occurrence),
-        ("kind", &answer.kind),
-        ("source", &answer.source),
-        ("decision_needed", &answer.decision_needed),
-        ("reused_from", &answer.reused_from),
-    ] {
-        if let Some(value) = value {
-            record.insert(key.into(), Value::Str(value.clone()));
-        }
-    }
-    Value::Object(Box::new(record))
-}
-
-/// The ids the entries close, as the registry writer reads them (`decisions::closed_ids`):
-/// objects whose `action` is exactly `"close"` and whose `id` is a string.
-pub fn closed_in(entries: &[Value]) -> crate::decisions::IdSet {
-    entries
-        .iter()
-        .filter_map(Value::as_object)
-        .filter(|e| e.get("action").and_then(Value::as_str) == Some("close"))
-        .filter_map(|e| Some(e.get("id")?.as_str()?.to_string()))
-        .collect()
-}
-
-/// The document as written: `decisions` in its place (first for a new file), 2-space JSON as
-/// Python's `json.dumps(indent=2, ensure_ascii=False)` writes it, and a final newline. (Both
-/// parts are lent to the document for the time of the writing, and handed back.)
-pub fn render(doc: &mut Object, entries: &mut Vec<Value>) -> String {
-    doc.insert("decisions".into(), Value::Array(std::mem::take(entries)));
-    let whole = Value::Object(Box::new(std::mem::take(doc)));
-    let mut text = pyjson::dumps_pretty(&whole);
-    text.push('\n');
-    if let Value::Object(mut whole) = whole {
-        if let Some(Value::Array(back)) = whole.get_mut("decisions") {
-            *entries = std::mem::take(back);
-        }
-        *doc = *whole;
-    }
-    text
-}
 
 /// What applying one close cleared.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -313,107 +96,6 @@ pub(crate) fn budget_file(sidecar: &Path) -> Option<std::path::PathBuf> {
     let name = sidecar.file_name()?.to_str()?;
     let story = crate::escalations::sidecar_story(name)?;
     Some(sidecar.with_file_name(format!(".budget-{story}.json")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn answer(id: &str, text: &str, action: Action) -> Answer {
-        Answer::new(id, text, action)
-    }
-
-    #[test]
-    fn corrupt_documents_are_refused() {
-        for bad in [&b"{"[..], b"[]", b"{\"decisions\": {}}", b"{}", b"\xff"] {
-            assert!(decisions_for_write(Some(bad)).is_err(), "{bad:?}");
-        }
-        assert!(decisions_for_write(None).unwrap().1.is_empty());
-    }
-
-    #[test]
-    fn an_answer_replaces_in_place_and_keeps_the_rest() {
-        let (doc, mut entries) = decisions_for_write(Some(
-            br#"{"note": "kept", "decisions": [{"id": "a", "answer": "x", "action": "defer", "by": "me"}, 7, {"id": "b"}, {"id": "a", "answer": "dup"}]}"#,
-        ))
-        .unwrap();
-        merge(
-            &mut entries,
-            &[
-                answer("a", "yes", Action::Close),
-                answer("c", "later", Action::Defer),
-            ],
-        );
-        let mut doc = doc;
-        assert_eq!(
-            render(&mut doc, &mut entries),
-            "{\n  \"note\": \"kept\",\n  \"decisions\": [\n    {\n      \"id\": \"a\",\n      \"answer\": \"yes\",\n      \"action\": \"close\"\n    },\n    7,\n    {\n      \"id\": \"b\"\n    },\n    {\n      \"id\": \"c\",\n      \"answer\": \"later\",\n      \"action\": \"defer\"\n    }\n  ]\n}\n"
-        );
-    }
-
-    #[test]
-    fn exactly_the_closed_rows_flip() {
-        let text = "| id | source | status | reason |\n|---|---|---|---|\n| d1 | decision |  open | Sign off? |\n| d2 | gate | open | Sign off? |\n| d3 | decision | open | Other |\n";
-        let id = crate::ids::mint("decision", "l.md", "Sign off?");
-        let (out, flipped) = flip_ledger_rows(text, "l.md", &|i| i == id);
-        assert_eq!(flipped, std::slice::from_ref(&id));
-        assert_eq!(out, text.replacen("|  open |", "|  resolved |", 1));
-    }
-
-    fn entry() -> impl Strategy<Value = Value> {
-        let id = prop_oneof!["[a-c]", "[a-c]:[ä😀 ]{0,3}"];
-        (id, "[a-z ]{0,6}", prop::bool::ANY, prop::bool::ANY).prop_map(
-            |(id, text, extra, close)| {
-                let mut o = Object::default();
-                o.insert("id".into(), Value::Str(id));
-                o.insert("answer".into(), Value::Str(text));
-                o.insert(
-                    "action".into(),
-                    Value::Str(if close { "close" } else { "defer" }.into()),
-                );
-                if extra {
-                    o.insert("extra".into(), Value::Array(vec![Value::Null]));
-                }
-                Value::Object(Box::new(o))
-            },
-        )
-    }
-
-    proptest! {
-        #[test]
-        fn merging_loses_nothing(
-            existing in prop::collection::vec(prop_oneof![entry(), Just(Value::Int("3".into()))], 0..12),
-            answers in prop::collection::vec(("[a-e]", "[a-z]{0,4}", prop::bool::ANY), 0..6),
-        ) {
-            let answers: Vec<Answer> = answers
-                .into_iter()
-                .map(|(id, text, close)| answer(&id, &text, if close { Action::Close } else { Action::Defer }))
-                .collect();
-            let mut entries = existing.clone();
-            merge(&mut entries, &answers);
-            let answered = |v: &Value| entry_id(v).is_some_and(|id| answers.iter().any(|a| a.id == id));
-            // Every entry not answered survives unchanged, in order.
-            let kept: Vec<&Value> = existing.iter().filter(|v| !answered(v)).collect();
-            let now: Vec<&Value> = entries.iter().filter(|v| !answered(v)).collect();
-            prop_assert_eq!(kept, now);
-            // Every answered id appears exactly once, with its last answer.
-            for a in &answers {
-                let last = answers.iter().rev().find(|b| b.id == a.id).unwrap();
-                let found: Vec<&Value> = entries.iter().filter(|v| entry_id(v) == Some(a.id.as_str())).collect();
-                prop_assert_eq!(found.len(), 1);
-                let o = found[0].as_object().unwrap();
-                prop_assert_eq!(o.get("answer").and_then(Value::as_str), Some(last.answer.as_str()));
-                prop_assert_eq!(o.get("action").and_then(Value::as_str), Some(last.action.name()));
-            }
-            // The document reads back as written.
-            let text = render(&mut Object::default(), &mut entries.clone());
-            let (_, reread) = decisions_for_write(Some(text.as_bytes())).unwrap();
-            prop_assert_eq!(&reread, &entries);
-            // The closed ids applied are the ones the registry writer will read back.
-            prop_assert_eq!(closed_in(&entries), crate::decisions::closed_ids(Some(text.as_bytes())));
-        }
-    }
 }
 
 /// Where the pass reads and writes.
@@ -969,59 +651,6 @@ impl Pass {
     }
 }
 
-/// Picks one of several run folders (the operator, asked).
-pub type Chooser<'a, E> = &'a dyn Fn(&[PathBuf]) -> Result<PathBuf, E>;
-
-/// The run folder whose decision log gets the section: `--run NAME`, else the heartbeat epic's.
-/// None found: `None` (nothing is appended; the hand-back says so). Several: `choose` picks one
-/// (the operator, in the interactive pass), or, without it, the refusal lists them.
-pub fn decision_log_folder<E: From<Error>>(
-    impl_dir: &Path,
-    runs_root: &Path,
-    named: Option<&str>,
-    choose: Option<Chooser<E>>,
-) -> Result<Option<PathBuf>, E> {
-    if let Some(name) = named {
-        let dir = runs_root.join(name);
-        if !dir.join(DECISION_LOG_FILE).is_file() {
-            return Err(Error::NotARunFolder { dir }.into());
-        }
-        return Ok(Some(dir));
-    }
-    let Some(epic) = ucg_store::read_file(impl_dir.join(heartbeat::HEARTBEAT_FILE))
-        .ok()
-        .and_then(|b| heartbeat::parse(&b).epic)
-    else {
-        return Ok(None);
-    };
-    let names: Vec<String> = std::fs::read_dir(runs_root)
-        .map(|d| {
-            d.flatten()
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    let found: Vec<PathBuf> = runs::candidates_for_epic(&names, &epic)
-        .into_iter()
-        .map(|n| runs_root.join(n))
-        .filter(|d| d.join(DECISION_LOG_FILE).is_file())
-        .collect();
-    match found.len() {
-        0 => Ok(None),
-        1 => Ok(found.into_iter().next()),
-        _ if choose.is_some() => choose.map_or(Ok(None), |choose| choose(&found).map(Some)),
-        _ => Err(Error::SeveralRunFolders {
-            epic,
-            names: found
-                .iter()
-                .filter_map(|d| d.file_name())
-                .map(|n| n.to_string_lossy().into_owned())
-                .collect(),
-        }
-        .into()),
-    }
-}
-
 /// Appends to the run folder's decision log what the pass has done since the last call: the
 /// `## ucg-resolve <time>` heading the first time, then one bullet per answer (id, action,
 /// answer, what was cleared) and per close applied from an earlier pass. Called after every
@@ -1080,57 +709,16 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
     append_section(dir, pass.bounds_root.as_deref(), section).map(Some)
 }
 
-/// `text` on one line, its runs of whitespace one space (a bullet of the log is one line).
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Appends `section` to the decision log in the run folder `dir`, under the folder's lock, where
-/// the log resolves (only inside the run folder or `bounds_root`, as every writer). The log must
-/// exist: a run folder is one because it has one. Returns the path appended to.
-fn append_section(dir: &Path, bounds_root: Option<&Path>, mut section: String) -> Result<PathBuf> {
-    let _lock = ucg_store::lock_dir(dir)?;
-    let bounds = || bounds_root.map(Path::to_path_buf).into_iter().collect();
-    let path = ucg_store::write_target(dir, DECISION_LOG_FILE, bounds)?;
-    // A log that does not end its last line gets one first, so the heading starts a line.
-    let ends_in_newline = ucg_store::read_file(&path)
-        .map(|b| b.is_empty() || b.ends_with(b"\n"))
-        .unwrap_or(true);
-    if !ends_in_newline {
-        section.insert(0, '\n');
+    #[test]
+    fn exactly_the_closed_rows_flip() {
+        let text = "| id | source | status | reason |\n|---|---|---|---|\n| d1 | decision |  open | Sign off? |\n| d2 | gate | open | Sign off? |\n| d3 | decision | open | Other |\n";
+        let id = crate::ids::mint("decision", "l.md", "Sign off?");
+        let (out, flipped) = flip_ledger_rows(text, "l.md", &|i| i == id);
+        assert_eq!(flipped, std::slice::from_ref(&id));
+        assert_eq!(out, text.replacen("|  open |", "|  resolved |", 1));
     }
-    ucg_store::append_existing_synced(&path, section.as_bytes())
-        .map_err(|e| Error::io("append to", &path, e))?;
-    Ok(path)
-}
-
-/// Appends to the run folder's decision log the closes a merge of the answers file let go (the
-/// same id closed differently on both sides, the later kept): a `## ucg merge-file <time>`
-/// heading for `file` (the answers file's path in the repository), then one bullet per close
-/// overridden — its id, answer, by whom and when, and the answer that was kept instead.
-pub fn append_overridden(
-    dir: &Path,
-    bounds_root: Option<&Path>,
-    file: &str,
-    overridden: &[crate::merge::Overridden],
-) -> Result<PathBuf> {
-    let who = |seen: &crate::merge::Seen| {
-        format!(
-            "by {} at {}",
-            seen.by.as_deref().map_or("(unknown)".into(), one_line),
-            seen.at.as_deref().map_or("(unknown)".into(), one_line),
-        )
-    };
-    let mut section = format!("\n## ucg merge-file {} — {file}\n\n", now_stamp());
-    for o in overridden {
-        section.push_str(&format!(
-            "- `{}` — close — {} — {} — overridden in a merge by the later close: {} — {}\n",
-            o.id,
-            one_line(&o.lost.answer),
-            who(&o.lost),
-            one_line(&o.kept.answer),
-            who(&o.kept),
-        ));
-    }
-    append_section(dir, bounds_root, section)
 }

@@ -8,7 +8,7 @@ use crate::render::diff::print_range;
 use ucg_ultragoal::base;
 use ucg_ultragoal::session::Session;
 
-pub fn run(ctx: &Context, session: &Session, args: &GoalDiffArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, session: &Session, args: &GoalDiffArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let base = match &args.base {
         Some(rev) => ucg_git::repo::commit_of(repo, rev)

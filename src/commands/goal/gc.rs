@@ -7,7 +7,7 @@ use std::io::Write;
 use ucg_ultragoal::liveness;
 use ucg_ultragoal::session::Session;
 
-pub fn run(session: &Session, dry_run: bool, json: bool) -> Result<u8> {
+pub(crate) fn run(session: &Session, dry_run: bool, json: bool) -> Result<u8> {
     let reaped = liveness::gc(session, dry_run);
     if json {
         let files: Vec<Value> = reaped

@@ -7,7 +7,7 @@ use std::path::Path;
 use ucg_ultragoal::hook;
 
 /// The entry point: never fails, never exits non-zero.
-pub fn run(omt_dir_flag: Option<&Path>) -> Result<u8> {
+pub(crate) fn run(omt_dir_flag: Option<&Path>) -> Result<u8> {
     use std::io::{Read as _, Write};
     let mut input = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut input);

@@ -9,7 +9,7 @@ use ucg_ultragoal::session::Session;
 use ucg_ultragoal::stories;
 use ucg_ultragoal::view::{current, read, show_doc, verdicts_of};
 
-pub fn run_current(session: &Session, as_json: bool) -> Result<u8> {
+pub(crate) fn run_current(session: &Session, as_json: bool) -> Result<u8> {
     let state = read(session)?.unwrap_or_default();
     let verdicts = verdicts_of(session);
     let (story, index, total) = current(&state, verdicts.as_ref());
@@ -61,7 +61,7 @@ fn text(value: &Value) -> &str {
     value.as_str().unwrap_or("")
 }
 
-pub fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Result<u8> {
+pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Result<u8> {
     let state = read(session)?;
     let doc = show_doc(session, state.as_ref(), jiff::Timestamp::now());
     if as_json {
@@ -74,7 +74,7 @@ pub fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Result<u8> {
 }
 
 /// The human form of `show_doc`.
-pub fn render(doc: &Value) -> String {
+pub(crate) fn render(doc: &Value) -> String {
     let s = |v: &Value| match v {
         Value::String(text) => text.clone(),
         Value::Null => "-".into(),

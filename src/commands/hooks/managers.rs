@@ -10,11 +10,12 @@ pub use ucg_git::hook_managers::{detect, Found, Manager};
 
 /// The `.pre-commit-config.yaml` entry (and the install types it needs); its `repo:` and `rev:`
 /// are Cargo.toml's `repository` and `v<version>` (tests/cli/managers.rs holds them to it).
-pub const PRE_COMMIT_SNIPPET: &str = include_str!("../../../hooks/managers/pre-commit-config.yaml");
+pub(crate) const PRE_COMMIT_SNIPPET: &str =
+    include_str!("../../../hooks/managers/pre-commit-config.yaml");
 /// The `lefthook.yml` commands.
-pub const LEFTHOOK_SNIPPET: &str = include_str!("../../../hooks/managers/lefthook.yml");
+pub(crate) const LEFTHOOK_SNIPPET: &str = include_str!("../../../hooks/managers/lefthook.yml");
 /// husky's hook files, `.husky/<hook>`.
-pub const HUSKY_FILES: [(&str, &str); 3] = [
+pub(crate) const HUSKY_FILES: [(&str, &str); 3] = [
     (
         "pre-commit",
         include_str!("../../../hooks/managers/husky-pre-commit"),
@@ -31,7 +32,7 @@ pub const HUSKY_FILES: [(&str, &str); 3] = [
 
 /// What `hooks install` says instead of writing hooks where a manager runs them: for each, what to
 /// add to its configuration.
-pub fn refusal(found: &[&Found]) -> String {
+pub(crate) fn refusal(found: &[&Found]) -> String {
     let mut out = String::new();
     for (i, f) in found.iter().enumerate() {
         if i > 0 {
@@ -85,7 +86,7 @@ fn indent(text: &str) -> String {
 /// commit; absent when the push carries the root commit, the local ref then names it); a merge
 /// commit by `GIT_REFLOG_ACTION`, which `git merge` and `git pull` set for their hooks; anything
 /// else is a commit (strict mode included: the stricter reading).
-pub fn pre_commit_stage(
+pub(crate) fn pre_commit_stage(
     resolve: impl Fn(&str) -> std::result::Result<String, String>,
 ) -> Result<(HookName, Vec<u8>)> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());

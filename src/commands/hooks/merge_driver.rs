@@ -115,7 +115,7 @@ fn line_text(line: &[u8]) -> &[u8] {
 
 /// `text` with those of `lines` it lacks appended, one per line (after a newline ending its last
 /// line, if it did not end in one); `None` when it has them all.
-pub fn with_lines(text: &[u8], lines: &[String]) -> Option<Vec<u8>> {
+pub(crate) fn with_lines(text: &[u8], lines: &[String]) -> Option<Vec<u8>> {
     let present: Vec<&[u8]> = text.split(|b| *b == b'\n').map(line_text).collect();
     let missing: Vec<&String> = lines
         .iter()
@@ -136,7 +136,7 @@ pub fn with_lines(text: &[u8], lines: &[String]) -> Option<Vec<u8>> {
 }
 
 /// `text` without our lines (every other byte as it was), and the lines taken out.
-pub fn without_ours(text: &[u8]) -> (Vec<u8>, Vec<String>) {
+pub(crate) fn without_ours(text: &[u8]) -> (Vec<u8>, Vec<String>) {
     let mut kept = Vec::with_capacity(text.len());
     let mut removed = Vec::new();
     for line in text.split_inclusive(|b| *b == b'\n') {
@@ -192,7 +192,7 @@ fn write_attributes(root: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Sets the driver up: the configuration (rewritten every time: it names this binary), and the
 /// lines `.gitattributes` lacks.
-pub fn install(ctx: &Context, root: &Path) -> Result<()> {
+pub(crate) fn install(ctx: &Context, root: &Path) -> Result<()> {
     let lines = attribute_lines(&artifact_dir(ctx)?)?;
     let binary = std::env::current_exe()
         .map_err(|e| Error::new(format!("cannot tell where this git-ucg is: {e}")))?;
@@ -215,7 +215,7 @@ pub fn install(ctx: &Context, root: &Path) -> Result<()> {
 }
 
 /// Takes the driver out: the two keys, and our lines of `.gitattributes`.
-pub fn uninstall(root: &Path) -> Result<()> {
+pub(crate) fn uninstall(root: &Path) -> Result<()> {
     let mut unset = Vec::new();
     for key in [NAME_KEY, DRIVER_KEY] {
         let removed = ucg_git::hooks::unset_local_config(root, key)
@@ -243,7 +243,7 @@ pub fn uninstall(root: &Path) -> Result<()> {
 
 /// Whether the driver is set up, for `hooks status`.
 #[derive(Debug, serde::Serialize)]
-pub struct State {
+pub(crate) struct State {
     /// The driver and our lines all there.
     pub configured: bool,
     /// `merge.ucg.driver`, as git reads it.
@@ -253,12 +253,12 @@ pub struct State {
 }
 
 #[derive(Debug, serde::Serialize)]
-pub struct Line {
+pub(crate) struct Line {
     pub line: String,
     pub present: bool,
 }
 
-pub fn state(ctx: &Context, root: &Path) -> State {
+pub(crate) fn state(ctx: &Context, root: &Path) -> State {
     let driver = ctx
         .repo()
         .ok()
@@ -284,7 +284,7 @@ pub fn state(ctx: &Context, root: &Path) -> State {
 }
 
 /// The state in one line for people.
-pub fn describe(state: &State) -> String {
+pub(crate) fn describe(state: &State) -> String {
     let files = FILES.join(", ");
     if state.configured {
         return format!("merge driver ({files}): set up");

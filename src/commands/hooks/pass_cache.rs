@@ -68,7 +68,7 @@ fn bypassed() -> bool {
 
 /// Whether `hook` (with no chained hook beside it: the caller checks) passes by the remembered
 /// verdict. Never fails: anything unexpected is `false`, and the full hook decides.
-pub fn passes(hook: HookName) -> bool {
+pub(crate) fn passes(hook: HookName) -> bool {
     if !remembered(hook) || bypassed() {
         return false;
     }
@@ -146,7 +146,7 @@ fn names_line(names: Option<&[String]>) -> Vec<u8> {
 }
 
 /// A decision being watched: the files it reads, stamped before it reads them.
-pub struct Watch {
+pub(crate) struct Watch {
     root: PathBuf,
     cache: PathBuf,
     impl_dir: PathBuf,
@@ -161,7 +161,7 @@ pub struct Watch {
 impl Watch {
     /// Stamps what the gate's decision for `hook` is about to read, when a pass could be
     /// remembered; `None` otherwise.
-    pub fn start(ctx: &Context, hook: HookName, located: &GateInputs) -> Option<Watch> {
+    pub(crate) fn start(ctx: &Context, hook: HookName, located: &GateInputs) -> Option<Watch> {
         if !remembered(hook) || bypassed() || ctx.strict_mode() {
             return None;
         }
@@ -206,7 +206,7 @@ impl Watch {
 
     /// Remembers the pass the decision came to, when every file it read is as it was before and
     /// none was changed too recently to tell.
-    pub fn remember_pass(self, ctx: &Context) {
+    pub(crate) fn remember_pass(self, ctx: &Context) {
         if ctx.warned() {
             return;
         }

@@ -11,7 +11,7 @@ use crate::render::visible;
 use ucg_ultracode::gate;
 
 /// Judges the `<old> <new> <ref>` lines git gives a pre-receive hook: the exit code (1 refuses).
-pub fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
+pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
     let way_forward =
         "Then commit the answers and push again: this server's gate has no bypass for a push.";
     let Ok(text) = std::str::from_utf8(stdin) else {

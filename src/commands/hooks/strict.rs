@@ -10,7 +10,7 @@ use ucg_ultracode::ids::py_strip;
 use ucg_ultracode::markers;
 
 /// The story strict mode is about: `ULTRACODE_STORY_ID`, else `.current-story`; none ⇒ inert.
-pub fn current_story(impl_dir: &Path) -> Option<String> {
+pub(crate) fn current_story(impl_dir: &Path) -> Option<String> {
     let story = std::env::var("ULTRACODE_STORY_ID")
         .ok()
         .filter(|s| !s.is_empty())
@@ -40,7 +40,7 @@ fn protected(ctx: &Context) -> Vec<String> {
 /// `pushed_to` holds the branches a push updates on the remote (`refs/heads/` stripped): a push
 /// from an epic branch to a protected one (`git push origin HEAD:main`) is refused like a commit
 /// on it.
-pub fn refusals(
+pub(crate) fn refusals(
     ctx: &Context,
     impl_dir: &Path,
     story: &str,

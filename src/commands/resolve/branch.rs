@@ -15,8 +15,10 @@ use std::path::{Path, PathBuf};
 use ucg_git::commit::{self, Edit, Moved};
 use ucg_git::tree::{CommitTree, TreeFile};
 use ucg_git::ObjectId;
-use ucg_ultracode::resolve::{append_to_log, commit as record_and_apply, decision_log_folder};
-use ucg_ultracode::resolve::{enumerate, Answer, Outcome, Pass};
+use ucg_ultracode::answer::Answer;
+use ucg_ultracode::decision_log::decision_log_folder;
+use ucg_ultracode::resolve::{append_to_log, commit as record_and_apply};
+use ucg_ultracode::resolve::{enumerate, Outcome, Pass};
 use ucg_ultracode::runs;
 
 /// How often the branch is read again when another writer moved it between our read and our
@@ -42,7 +44,7 @@ struct Done {
     json: serde_json::Value,
 }
 
-pub fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
     let given = given_answers(args)?;
     if given.is_empty() {
         return Err(Error::new(format!(

@@ -14,7 +14,7 @@ use ucg_sdlc::workitem::{
 };
 use ucg_sdlc::{ledger, markdown};
 
-pub fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
+pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let layout = super::layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
     let run_lock = ucg_store::lock_dir(&dir).map_err(|e| Error::new(e.to_string()))?;

@@ -23,7 +23,7 @@ use ucg_ultracode::reds::REGISTRY_FILE;
 use ucg_ultracode::status::PendingCounts;
 
 /// The deadline when `ucg.prompt.timeoutMs` is not set.
-pub const DEFAULT_TIMEOUT_MS: u64 = 50;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 50;
 /// Set in the detached process that finishes a computation the deadline cut short.
 const BACKGROUND_ENV: &str = "GIT_UCG_PROMPT_BACKGROUND";
 const CACHE_FILE: &str = "prompt-cache";
@@ -31,7 +31,7 @@ const REFRESH_LOCK_FILE: &str = "prompt-refresh.lock";
 
 /// What the segment shows.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// `(epic, position)`, from the heartbeat; `None` without a usable one.
     pub run: Option<(String, Option<String>)>,
     pub counts: PendingCounts,
@@ -42,7 +42,7 @@ pub struct Summary {
 }
 
 /// The segment: empty when there is no run and nothing pending.
-pub fn segment(summary: &Summary) -> String {
+pub(crate) fn segment(summary: &Summary) -> String {
     let escalations = summary.counts.escalation + summary.unanswerable_escalations;
     let mut flags = String::new();
     if summary.blocked {
@@ -296,7 +296,7 @@ fn take_refresh_lock(cache_dir: &Path) -> Result<Option<std::fs::File>, AnotherR
 }
 
 /// The segment for the repository around the current directory (empty outside one). Never fails.
-pub fn run(started: Instant) -> String {
+pub(crate) fn run(started: Instant) -> String {
     let Some((root, git_dir)) = std::env::current_dir()
         .ok()
         .and_then(|cwd| ucg_git::repo::work_tree_around(&cwd))
