@@ -190,7 +190,9 @@ back every RED its closes suppressed, to be answered again",
                 };
                 error.hint(format!("the epics git and the artifacts know: {known}"))
             }
-            Run::Io { .. } | Run::Thread(_) | Run::Internal(_) => error,
+            Run::Io { .. } | Run::Thread(_) | Run::Internal(_) | Run::UnnamableInAttributes { .. } => {
+                error
+            }
         }
     }
 }

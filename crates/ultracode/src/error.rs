@@ -45,6 +45,9 @@ pub enum Error {
     /// A folder named as a run folder that holds no decision log (`log`, its file name).
     #[error("{} is not a run folder (no {log} in it)", dir.display())]
     NotARunFolder { dir: PathBuf, log: &'static str },
+    /// A path `.gitattributes` cannot name (a control character in it).
+    #[error("the artifact directory's path {path:?} holds a control character: .gitattributes cannot name it")]
+    UnnamableInAttributes { path: String },
     #[error("several run folders belong to epic {epic}: {}", names.join(", "))]
     SeveralRunFolders { epic: String, names: Vec<String> },
     #[error(

@@ -4,6 +4,7 @@
 //! merge, the merge driver's three-way merges).
 
 pub mod answer;
+pub mod attributes;
 pub mod budget;
 pub mod config;
 pub mod deciders;

@@ -8,17 +8,13 @@
 use crate::context::Context;
 use crate::error::{Error, Result};
 use std::path::{Component, Path};
-use ucg_ultracode::decisions::DECISIONS_FILE;
-use ucg_ultracode::reds::REGISTRY_FILE;
+use ucg_ultracode::attributes::{
+    lines_for, present_lines, with_lines, without_ours, ATTRIBUTES_FILE, MERGED_FILES,
+};
 
 const NAME_KEY: &str = "merge.ucg.name";
 const DRIVER_KEY: &str = "merge.ucg.driver";
 const NAME: &str = "git-ucg: the answers file and the RED registry, entry by entry";
-/// The attribute our lines give.
-const ATTRIBUTE: &str = "merge=ucg";
-const ATTRIBUTES_FILE: &str = ".gitattributes";
-/// The files the driver merges.
-const FILES: [&str; 2] = [DECISIONS_FILE, REGISTRY_FILE];
 
 /// What git runs: `binary`, quoted for sh, and the placeholders of a merge driver.
 fn driver_command(binary: &Path) -> String {
@@ -26,127 +22,6 @@ fn driver_command(binary: &Path) -> String {
         "'{}' merge-file %O %A %B %P",
         super::sh_escape(&binary.to_string_lossy())
     )
-}
-
-/// The run folders' decision logs are appended to in every clone: git's built-in union merge
-/// keeps both sides' sections instead of a conflict.
-const LOG_ATTRIBUTE: &str = "merge=union";
-
-/// The line that gives the run folders' decision logs the union merge.
-fn log_line() -> String {
-    format!(
-        "{}/*/{} {LOG_ATTRIBUTE}",
-        ucg_ultracode::runs::RUNS_ROOT,
-        ucg_ultracode::decision_log::DECISION_LOG_FILE
-    )
-}
-
-/// Our `.gitattributes` lines for the artifact directory `dir` (relative to the root, `/`
-/// separators; empty for the root itself), then the decision logs' line.
-fn attribute_lines(dir: &str) -> Result<Vec<String>> {
-    let mut lines = FILES
-        .iter()
-        .map(|file| {
-            let path = match dir {
-                "" => format!("/{file}"),
-                dir => format!("{dir}/{file}"),
-            };
-            Ok(format!("{} {ATTRIBUTE}", pattern(&path)?))
-        })
-        .collect::<Result<Vec<String>>>()?;
-    lines.push(log_line());
-    Ok(lines)
-}
-
-/// `path` as a `.gitattributes` pattern matching exactly it: glob characters escaped, and the
-/// whole in git's double quotes when it holds a blank or a quote.
-fn pattern(path: &str) -> Result<String> {
-    if path.chars().any(char::is_control) {
-        return Err(Error::new(format!(
-            "the artifact directory's path {path:?} holds a control character: .gitattributes cannot name it"
-        )));
-    }
-    let mut escaped = String::with_capacity(path.len() + 8);
-    for (i, c) in path.chars().enumerate() {
-        if matches!(c, '*' | '?' | '[' | '\\') || (i == 0 && matches!(c, '#' | '!')) {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    if !escaped.contains(|c: char| c.is_whitespace() || c == '"') {
-        return Ok(escaped);
-    }
-    Ok(format!(
-        "\"{}\"",
-        escaped.replace('\\', "\\\\").replace('"', "\\\"")
-    ))
-}
-
-/// Whether a `.gitattributes` line is one of ours, for any artifact directory: a pattern naming
-/// one of the merged files, then `merge=ucg`, nothing else.
-fn is_ours(line: &[u8]) -> bool {
-    let Ok(line) = std::str::from_utf8(line) else {
-        return false;
-    };
-    if line.trim_end() == log_line() {
-        return true;
-    }
-    let Some(pattern) = line
-        .trim_end()
-        .strip_suffix(ATTRIBUTE)
-        .and_then(|p| p.strip_suffix(' '))
-    else {
-        return false;
-    };
-    // Quoted (a path with blanks), or bare: one pattern without blanks.
-    let path = match pattern.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
-        Some(quoted) => quoted,
-        None if !pattern.contains(char::is_whitespace) => pattern,
-        None => return false,
-    };
-    FILES.iter().any(|f| path.ends_with(&format!("/{f}")))
-}
-
-/// A line's text without its line ending.
-fn line_text(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-/// `text` with those of `lines` it lacks appended, one per line (after a newline ending its last
-/// line, if it did not end in one); `None` when it has them all.
-pub(crate) fn with_lines(text: &[u8], lines: &[String]) -> Option<Vec<u8>> {
-    let present: Vec<&[u8]> = text.split(|b| *b == b'\n').map(line_text).collect();
-    let missing: Vec<&String> = lines
-        .iter()
-        .filter(|l| !present.contains(&l.as_bytes()))
-        .collect();
-    if missing.is_empty() {
-        return None;
-    }
-    let mut out = text.to_vec();
-    if !out.is_empty() && !out.ends_with(b"\n") {
-        out.push(b'\n');
-    }
-    for line in missing {
-        out.extend_from_slice(line.as_bytes());
-        out.push(b'\n');
-    }
-    Some(out)
-}
-
-/// `text` without our lines (every other byte as it was), and the lines taken out.
-pub(crate) fn without_ours(text: &[u8]) -> (Vec<u8>, Vec<String>) {
-    let mut kept = Vec::with_capacity(text.len());
-    let mut removed = Vec::new();
-    for line in text.split_inclusive(|b| *b == b'\n') {
-        if is_ours(line_text(line)) {
-            removed.push(String::from_utf8_lossy(line_text(line)).into_owned());
-        } else {
-            kept.extend_from_slice(line);
-        }
-    }
-    (kept, removed)
 }
 
 /// The artifact directory relative to the root, as `.gitattributes` names paths.
@@ -193,7 +68,7 @@ fn write_attributes(root: &Path, bytes: &[u8]) -> Result<()> {
 /// Sets the driver up: the configuration (rewritten every time: it names this binary), and the
 /// lines `.gitattributes` lacks.
 pub(crate) fn install(ctx: &Context, root: &Path) -> Result<()> {
-    let lines = attribute_lines(&artifact_dir(ctx)?)?;
+    let lines = lines_for(&artifact_dir(ctx)?)?;
     let binary = std::env::current_exe()
         .map_err(|e| Error::new(format!("cannot tell where this git-ucg is: {e}")))?;
     let driver = driver_command(&binary);
@@ -264,9 +139,9 @@ pub(crate) fn state(ctx: &Context, root: &Path) -> State {
         .ok()
         .and_then(|repo| ucg_git::config_string(repo, DRIVER_KEY));
     let text = read_attributes(root).ok().flatten().unwrap_or_default();
-    let present: Vec<&[u8]> = text.split(|b| *b == b'\n').map(line_text).collect();
+    let present = present_lines(&text);
     let attributes: Vec<Line> = artifact_dir(ctx)
-        .and_then(|dir| attribute_lines(&dir))
+        .and_then(|dir| Ok(lines_for(&dir)?))
         .unwrap_or_default()
         .into_iter()
         .map(|line| Line {
@@ -285,7 +160,7 @@ pub(crate) fn state(ctx: &Context, root: &Path) -> State {
 
 /// The state in one line for people.
 pub(crate) fn describe(state: &State) -> String {
-    let files = FILES.join(", ");
+    let files = MERGED_FILES.join(", ");
     if state.configured {
         return format!("merge driver ({files}): set up");
     }
@@ -311,71 +186,4 @@ pub(crate) fn describe(state: &State) -> String {
         "merge driver ({files}): partly set up: {} (git ucg hooks install --merge-driver)",
         lacks.join("; ")
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ours() -> Vec<String> {
-        attribute_lines("_bmad-output/implementation-artifacts").unwrap()
-    }
-
-    #[test]
-    fn the_lines_name_exactly_the_two_files_and_the_decision_logs() {
-        assert_eq!(
-            ours(),
-            [
-                "_bmad-output/implementation-artifacts/.decisions.json merge=ucg",
-                "_bmad-output/implementation-artifacts/.preflight-reds.json merge=ucg",
-                "_bmad-output/ultracode-goal/*/.decision-log.md merge=union"
-            ]
-        );
-        assert_eq!(
-            attribute_lines("").unwrap()[0],
-            "/.decisions.json merge=ucg"
-        );
-        assert_eq!(
-            attribute_lines("a b/[x]*").unwrap()[0],
-            "\"a b/\\\\[x]\\\\*/.decisions.json\" merge=ucg"
-        );
-        assert_eq!(
-            attribute_lines("#odd").unwrap()[1],
-            "\\#odd/.preflight-reds.json merge=ucg"
-        );
-        assert!(attribute_lines("a\nb").is_err());
-        for line in ours().iter().chain(&attribute_lines("a b/\"q\"").unwrap()) {
-            assert!(is_ours(line.as_bytes()), "{line}");
-        }
-        assert!(!is_ours(b"x/.decisions.json merge=union"));
-        assert!(!is_ours(b"*.json merge=ucg"));
-        assert!(!is_ours(b"x/.decisions.json merge=ucg diff"));
-    }
-
-    #[test]
-    fn lines_are_added_once_and_taken_out_byte_for_byte() {
-        let lines = ours();
-        let before = b"*.png binary\r\n# keep\n*.md text";
-        let added = with_lines(before, &lines).unwrap();
-        let expected = format!(
-            "*.png binary\r\n# keep\n*.md text\n{}\n{}\n{}\n",
-            lines[0], lines[1], lines[2]
-        );
-        assert_eq!(String::from_utf8_lossy(&added), expected);
-        assert_eq!(with_lines(&added, &lines), None);
-        let (back, removed) = without_ours(&added);
-        assert_eq!(removed, lines);
-        assert_eq!(back, b"*.png binary\r\n# keep\n*.md text\n");
-        // One already there: only the others are added.
-        let half = format!("{}\n", lines[1]);
-        assert_eq!(
-            with_lines(half.as_bytes(), &lines).unwrap(),
-            format!("{}\n{}\n{}\n", lines[1], lines[0], lines[2]).into_bytes()
-        );
-        assert_eq!(
-            with_lines(b"", &lines).unwrap(),
-            format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2]).into_bytes()
-        );
-        assert_eq!(without_ours(b"a\nb"), (b"a\nb".to_vec(), Vec::new()));
-    }
 }
