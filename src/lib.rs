@@ -16,6 +16,7 @@ pub mod commands;
 pub mod context;
 pub mod error;
 pub mod output;
+pub mod range_diff;
 pub mod render;
 
 use std::io::Write;

@@ -4,7 +4,7 @@
 use crate::cli::DiffArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::render::diff::{print_range, Verify};
+use crate::range_diff::{print_range, Verify};
 use ucg_git::ObjectId;
 use ucg_ultracode::epic;
 

@@ -76,7 +76,7 @@ fn list(root: &Path) -> Vec<Run> {
                         .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
                     Some(Run {
                         epic: runs::epic_of_folder(&name).map(str::to_string),
-                        state: if path.join("run-report.md").is_file() {
+                        state: if path.join(runs::RUN_REPORT_FILE).is_file() {
                             "terminal"
                         } else {
                             "live"

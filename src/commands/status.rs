@@ -9,12 +9,13 @@ use crate::cli::{StatusArgs, StatusFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::status_human::{self, Style};
-use crate::render::status_markdown::{self, StatusPaths};
+use crate::render::status_markdown;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ucg_git::ArtifactSource;
 use ucg_ultracode::decision_log::DECISION_LOG_FILE;
+use ucg_ultracode::reference_status::{self, ReferenceInputs};
 use ucg_ultracode::status::{self, Report, StatusInputs};
 
 /// Where one status is read from, located once.
@@ -119,14 +120,14 @@ fn render(
     located: &Located,
 ) -> Result<String> {
     if format == StatusFormat::Markdown {
-        return Ok(status_markdown::render(&StatusPaths {
+        let read = reference_status::read(&ReferenceInputs {
             source,
-            impl_dir: located.impl_dir.clone(),
-            run_dir: located.run_dir.clone(),
-            runs_root: located.runs_root.clone(),
-            deferred_work: located.deferred_work.clone(),
-            hunk_viewer: on_path("hunk"),
-        }));
+            impl_dir: &located.impl_dir,
+            run_dir: located.run_dir.as_deref(),
+            runs_root: &located.runs_root,
+            deferred_work: &located.deferred_work,
+        });
+        return Ok(status_markdown::render(&read, on_path("hunk")));
     }
     let mut report = status::gather(
         &StatusInputs {

@@ -1,8 +1,8 @@
-//! How results look: git-style diffs and diff summaries, the status dashboard and the reference's
-//! status markdown, the gate's decision for CI services. Presentation only; the domain computes, these lay it out.
+//! How results look: git-style diff summaries and patches' colours, the status dashboard and the
+//! reference's status markdown, the gate's decision for CI services. Presentation only: these take
+//! values and return text; the domain computes, the commands read, run and print.
 
 pub mod ci;
-pub mod diff;
 pub mod diffstat;
 pub mod fit;
 pub mod status_human;

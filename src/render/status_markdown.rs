@@ -2,46 +2,31 @@
 //! for the same files (docs/formats/ucg.md §3, Appendix A), quirks included: Python `str()` of values,
 //! no blank line after an empty escalations section, a pathlib-normalized `no run:` path, the
 //! ledger's table rules, the tolerant marker reader, the `hunk show` line when `hunk` is on PATH.
-//! It reads and never writes.
+//! It lays out what `ucg_ultracode::reference_status::read` read.
 
-use std::path::{Path, PathBuf};
-use ucg_git::ArtifactSource;
 use ucg_store::pathlib_display;
 use ucg_store::pyjson::{self, Object, Value};
-use ucg_ultracode::escalations::{self, Found};
-use ucg_ultracode::{ledger, markers};
+use ucg_ultracode::escalations::Found;
+use ucg_ultracode::reference_status::{story_entries, ReferenceStatus, RunRead, StoryMarkers};
 
 const NA: &str = "n/a";
 const MACHINE: &str = "[machine-derived]";
 
-/// Where the renderer reads from.
-pub(crate) struct StatusPaths<'s> {
-    /// The work tree, or the tree of a commit (`--rev`).
-    pub source: &'s ArtifactSource<'s>,
-    pub impl_dir: PathBuf,
-    pub run_dir: Option<PathBuf>,
-    pub runs_root: PathBuf,
-    pub deferred_work: PathBuf,
-    /// Whether a `hunk` viewer is on PATH (adds `hunk show <sha>` under each baseline).
-    pub hunk_viewer: bool,
-}
-
-/// The whole document, ending in exactly one newline.
-pub(crate) fn render(paths: &StatusPaths) -> String {
-    let source = paths.source;
-    let heartbeat_path = paths.impl_dir.join("run-status.json");
+/// The whole document, ending in exactly one newline. `hunk_viewer`: whether a `hunk` viewer is
+/// on PATH (adds `hunk show <sha>` under each baseline).
+pub(crate) fn render(status: &ReferenceStatus, hunk_viewer: bool) -> String {
     let mut lines: Vec<String> = Vec::new();
-    if !source.exists(&heartbeat_path) {
+    let Some(run) = &status.run else {
         lines.push(format!(
             "no run: {} not found",
-            pathlib_display(&heartbeat_path)
+            pathlib_display(&status.heartbeat_path)
         ));
         lines.push(String::new());
-        runs_section(&mut lines, source, &paths.runs_root);
+        runs_section(&mut lines, &status.runs);
         return finish(lines);
-    }
-    let status = read_heartbeat(source.read(&heartbeat_path));
-    let field = |key: &str| scalar(status.as_ref().and_then(|s| s.get(key)));
+    };
+    let status_object = run.heartbeat.as_ref();
+    let field = |key: &str| scalar(status_object.and_then(|s| s.get(key)));
     lines.push("# Run status".into());
     lines.push(String::new());
     lines.push(format!("- Epic: {}", field("epic")));
@@ -51,10 +36,9 @@ pub(crate) fn render(paths: &StatusPaths) -> String {
         field("index"),
         field("total")
     ));
-    lines.push(format!("- Phase: {}", current_phase(status.as_ref())));
+    lines.push(format!("- Phase: {}", current_phase(status_object)));
     lines.push(format!("- Last verdict: {}", field("last_verdict")));
-    match status
-        .as_ref()
+    match status_object
         .and_then(|s| s.get("last_reasons"))
         .and_then(Value::as_array)
     {
@@ -68,7 +52,7 @@ pub(crate) fn render(paths: &StatusPaths) -> String {
         }
         _ => lines.push(format!("- Last reason: {NA} {MACHINE}")),
     }
-    lines.push(budget_line(status.as_ref()));
+    lines.push(budget_line(status_object));
     lines.push(format!("- Re-loops this run: {}", field("reloop_count")));
     lines.push(format!("- Profile: {}", field("profile")));
     lines.push(format!("- Updated: {}", field("updated")));
@@ -76,20 +60,16 @@ pub(crate) fn render(paths: &StatusPaths) -> String {
 
     lines.push("## Stories".into());
     lines.push(String::new());
-    stories_section(&mut lines, status.as_ref(), paths);
+    stories_section(&mut lines, status_object, &run.markers, hunk_viewer);
     lines.push(String::new());
 
     lines.push("## Escalations".into());
     lines.push(String::new());
-    escalations_section(&mut lines, source, &paths.impl_dir);
+    escalations_section(&mut lines, run);
 
     lines.push("## Deferred work".into());
     lines.push(String::new());
-    let rows = source
-        .read(&paths.deferred_work)
-        .and_then(|b| String::from_utf8(b).ok())
-        .map(|text| ledger::rows(&text))
-        .unwrap_or_default();
+    let rows = &run.ledger_rows;
     if rows.is_empty() {
         lines.push(format!("- {NA}"));
     }
@@ -113,23 +93,7 @@ pub(crate) fn render(paths: &StatusPaths) -> String {
 
     lines.push("## Decision log tail".into());
     lines.push(String::new());
-    let tail = paths
-        .run_dir
-        .as_ref()
-        .and_then(|run| source.read(&run.join(".decision-log.md")))
-        .and_then(|b| String::from_utf8(b).ok())
-        .map(|text| {
-            let non_blank: Vec<String> = ledger::py_splitlines(&text)
-                .into_iter()
-                .filter(|l| !ucg_ultracode::ids::py_strip(l).is_empty())
-                .map(|l| {
-                    l.trim_end_matches(ucg_ultracode::ids::is_python_space)
-                        .to_string()
-                })
-                .collect();
-            non_blank[non_blank.len().saturating_sub(12)..].to_vec()
-        })
-        .unwrap_or_default();
+    let tail = &run.decision_log_tail;
     if tail.is_empty() {
         lines.push(format!("- {NA}"));
     }
@@ -138,7 +102,7 @@ pub(crate) fn render(paths: &StatusPaths) -> String {
     }
     lines.push(String::new());
 
-    runs_section(&mut lines, source, &paths.runs_root);
+    runs_section(&mut lines, &status.runs);
     finish(lines)
 }
 
@@ -149,18 +113,6 @@ fn finish(lines: Vec<String>) -> String {
         .to_string();
     out.push('\n');
     out
-}
-
-/// The heartbeat object, or `None` when it is unreadable, blank, not JSON, not an object, or `{}`.
-fn read_heartbeat(bytes: Option<Vec<u8>>) -> Option<Object> {
-    let text = String::from_utf8(bytes?).ok()?;
-    if ucg_ultracode::ids::py_strip(&text).is_empty() {
-        return None;
-    }
-    match pyjson::loads(&text).ok()? {
-        Value::Object(object) if !object.is_empty() => Some(*object),
-        _ => None,
-    }
 }
 
 /// `None` and `""` are `n/a`; anything else as Python's `str()` prints it.
@@ -178,14 +130,6 @@ fn truthy(value: Option<&Value>) -> String {
         Some(v) if v.is_truthy() => pyjson::py_str(v),
         _ => NA.into(),
     }
-}
-
-fn story_entries(status: Option<&Object>) -> Vec<&Object> {
-    status
-        .and_then(|s| s.get("stories"))
-        .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(Value::as_object).collect())
-        .unwrap_or_default()
 }
 
 fn current_phase(status: Option<&Object>) -> String {
@@ -224,11 +168,18 @@ fn budget_line(status: Option<&Object>) -> String {
     )
 }
 
-fn stories_section(lines: &mut Vec<String>, status: Option<&Object>, paths: &StatusPaths) {
+fn stories_section(
+    lines: &mut Vec<String>,
+    status: Option<&Object>,
+    markers: &[StoryMarkers],
+    hunk_viewer: bool,
+) {
     let entries = story_entries(status);
     if entries.is_empty() {
         lines.push(format!("- {NA}"));
     }
+    // One read of markers for each entry with a story, in order.
+    let mut markers = markers.iter();
     for entry in entries {
         let none_checked = |key: &str| match entry.get(key) {
             None | Some(Value::Null) => NA.to_string(),
@@ -243,30 +194,29 @@ fn stories_section(lines: &mut Vec<String>, status: Option<&Object>, paths: &Sta
             none_checked("dev_attempts"),
             none_checked("reloop_count")
         ));
-        let Some(story) = story.map(pyjson::py_str) else {
+        if story.is_none() {
+            continue;
+        }
+        let Some(StoryMarkers {
+            baseline: Some(baseline),
+            commit,
+            ..
+        }) = markers.next()
+        else {
             continue;
         };
-        let marker = |name: String| {
-            paths
-                .source
-                .read(&paths.impl_dir.join(name))
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .and_then(|text| markers::marker_sha(&text).map(str::to_string))
-        };
-        if let Some(baseline) = marker(markers::baseline_file(&story)) {
-            lines.push(format!("  - baseline `{baseline}`"));
-            if paths.hunk_viewer {
-                let end = marker(markers::commit_file(&story)).unwrap_or(baseline);
-                lines.push(format!("  - hunk show {end}"));
-            }
+        lines.push(format!("  - baseline `{baseline}`"));
+        if hunk_viewer {
+            lines.push(format!(
+                "  - hunk show {}",
+                commit.as_deref().unwrap_or(baseline)
+            ));
         }
     }
 }
 
-fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_dir: &Path) {
-    let mut names = source.list(impl_dir);
-    names.sort();
-    let found = escalations::collect(&names, |name| source.read(&impl_dir.join(name)));
+fn escalations_section(lines: &mut Vec<String>, run: &RunRead) {
+    let found = &run.escalations;
     if found.is_empty() {
         // The reference's quirk: no blank line follows an empty section.
         lines.push(format!("- {NA}"));
@@ -275,7 +225,7 @@ fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_di
     for (story, escalation) in found {
         lines.push(format!("### {story}"));
         lines.push(String::new());
-        match &escalation {
+        match escalation {
             Found::Typed { payload, .. } => {
                 for key in ["kind", "source", "decision_needed", "evidence"] {
                     lines.push(format!("- {key}: {}", truthy(payload.get(key))));
@@ -296,27 +246,16 @@ fn escalations_section(lines: &mut Vec<String>, source: &ArtifactSource, impl_di
     }
 }
 
-fn runs_section(lines: &mut Vec<String>, source: &ArtifactSource, runs_root: &Path) {
+fn runs_section(lines: &mut Vec<String>, runs: &[(String, bool)]) {
     lines.push("## Runs".into());
     lines.push(String::new());
-    let mut runs: Vec<(String, bool)> = source
-        .list(runs_root)
-        .into_iter()
-        .filter(|name| source.is_dir(&runs_root.join(name)))
-        .filter(|name| source.is_file(&runs_root.join(name).join(".decision-log.md")))
-        .map(|name| {
-            let terminal = source.is_file(&runs_root.join(&name).join("run-report.md"));
-            (name, terminal)
-        })
-        .collect();
-    runs.sort();
     if runs.is_empty() {
         lines.push(format!("- {NA}"));
     }
     for (name, terminal) in runs {
         lines.push(format!(
             "- {name}: {}",
-            if terminal { "terminal" } else { "live" }
+            if *terminal { "terminal" } else { "live" }
         ));
     }
 }

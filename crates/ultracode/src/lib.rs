@@ -22,6 +22,7 @@ pub mod merge;
 pub mod notify;
 pub mod pending;
 pub mod reds;
+pub mod reference_status;
 pub mod registry;
 pub mod resolve;
 pub mod resume;

@@ -4,6 +4,9 @@
 /// Where runs live, relative to the project root (no configuration scalar carries it).
 pub const RUNS_ROOT: &str = "_bmad-output/ultracode-goal";
 
+/// What a finished run leaves in its folder beside the decision log.
+pub const RUN_REPORT_FILE: &str = "run-report.md";
+
 /// The epic a run folder belongs to, by the naming convention (`epic-<id>` or
 /// `epic-<id>-<yyyymmddThhmmssZ>`); `None` for other names.
 pub fn epic_of_folder(name: &str) -> Option<&str> {

@@ -566,7 +566,7 @@ fn runs_of(source: &ArtifactSource, runs_root: &Path, current: Option<&Path>) ->
                 return None;
             }
             Some(RunFolder {
-                state: if source.is_file(&dir.join("run-report.md")) {
+                state: if source.is_file(&dir.join(crate::runs::RUN_REPORT_FILE)) {
                     "terminal"
                 } else {
                     "live"

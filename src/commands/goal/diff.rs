@@ -4,7 +4,7 @@
 use crate::cli::GoalDiffArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::render::diff::print_range;
+use crate::range_diff::print_range;
 use ucg_ultragoal::base;
 use ucg_ultragoal::session::Session;
 

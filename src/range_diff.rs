@@ -1,5 +1,6 @@
 //! A range of commits as git prints its diff — `--stat` (the default), `--numstat`,
-//! `--name-status`, `--patch` or `--json` — shared by `diff` and `goal diff`.
+//! `--name-status`, `--patch` or `--json` — shared by `diff` and `goal diff`: the tree diff and line
+//! counts run here, `render::diffstat` lays them out.
 
 use crate::cli::DiffOutputArgs;
 use crate::context::Context;
