@@ -737,7 +737,7 @@ proptest! {
         std::fs::write(&path, &ledger).unwrap_or_else(|e| panic!("{e}"));
         let paths = ledger::paths(Some(&path));
         let want = oracle::query(&ledger, &path.display().to_string(), "rate cache", 5.0, false);
-        let identity = ucg_store::FileIdentity::of(&std::fs::metadata(&path).unwrap_or_else(|e| panic!("{e}")));
+        let identity = ucg_store::Freshness::of(&std::fs::metadata(&path).unwrap_or_else(|e| panic!("{e}")));
         let good = query_index::build(&ledger, identity).unwrap_or_default();
         let mut flipped = good.clone();
         if !flipped.is_empty() {

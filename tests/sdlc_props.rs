@@ -200,7 +200,8 @@ proptest! {
         let _ = ListCache::parse(&bytes, runs);
         let mut cache = ListCache::new(runs);
         let summary = Summary { line: line.clone(), doc: json!({"line": line, "phase": 7}), warnings: Vec::new() };
-        let stamps = (Some([1, 2, 3, 4, 5, 6, 7]), None);
+        let freshness = |ctime_nsec| ucg_store::Freshness { dev: 1, ino: 2, size: 3, mtime: 4, mtime_nsec: 5, ctime: 6, ctime_nsec };
+        let stamps = (Some(freshness(7)), None);
         cache.insert("run".into(), Entry::new(&summary, stamps, (None, Some(100))));
         let bytes = cache.to_bytes();
         let read = ListCache::parse(&bytes, runs);
@@ -209,7 +210,7 @@ proptest! {
         let read = read.unwrap_or_else(|| ListCache::new(runs));
         prop_assert!(read.get("run", &stamps, 99).is_some_and(|e| e.line == line));
         prop_assert!(read.get("run", &stamps, 100).is_none());
-        prop_assert!(read.get("run", &(Some([1, 2, 3, 4, 5, 6, 8]), None), 0).is_none());
+        prop_assert!(read.get("run", &(Some(freshness(8)), None), 0).is_none());
         prop_assert!(read.get("other", &stamps, 0).is_none());
     }
 }

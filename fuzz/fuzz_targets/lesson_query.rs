@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use std::borrow::Cow;
 use ucg_lesson::js::JsString;
 use ucg_lesson::query_index::{self, read_line, read_line_parsed, Ranked, View};
-use ucg_store::FileIdentity;
+use ucg_store::Freshness;
 
 type ReadLine = for<'a> fn(&'a [u8], &mut Vec<Cow<'a, [u8]>>) -> Ranked<'a>;
 
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
             comparable(line, read_line_parsed)
         );
     }
-    let index = query_index::build(data, FileIdentity::default()).expect("threads");
+    let index = query_index::build(data, Freshness::default()).expect("threads");
     let view = View::parse(&index).expect("a built index reads back");
     for pattern in ["rate", "a b a", ""] {
         assert!(view.answer(&JsString::from(pattern), 5.0, false).is_some());

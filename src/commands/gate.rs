@@ -39,7 +39,7 @@ pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         false => args.format,
     };
     let printed = match format {
-        GateFormat::Json => crate::output::print_json_of(&Document {
+        GateFormat::Json => crate::output::print_json_of(&GateDocument {
             schema: "git-ucg.gate/1",
             blocked: decision.blocked(),
             read_from: source.describe(),
@@ -70,7 +70,7 @@ pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
 /// The `--json` document, serialized straight from the decision: a run of 100,000 items is not
 /// first built as a tree of JSON values (that doubled the gate's time).
 #[derive(serde::Serialize)]
-struct Document<'a> {
+struct GateDocument<'a> {
     schema: &'static str,
     blocked: bool,
     read_from: String,

@@ -67,7 +67,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     }
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json.on {
-        crate::output::print_json_of(&Document::of(&found))?;
+        crate::output::print_json_of(&PendingDocument::of(&found))?;
     } else {
         let mut out = ctx.paged_output();
         let width = std::io::stdout()
@@ -85,7 +85,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
 
 /// The `--json` document, serialized straight from the enumeration (no JSON tree in between).
 #[derive(serde::Serialize)]
-pub(crate) struct Document<'a> {
+pub(crate) struct PendingDocument<'a> {
     schema: &'static str,
     items: &'a [PendingItem],
     blockers: &'a [pending::Blocker],
@@ -93,9 +93,9 @@ pub(crate) struct Document<'a> {
     unreadable: &'a [String],
 }
 
-impl<'a> Document<'a> {
+impl<'a> PendingDocument<'a> {
     pub(crate) fn of(found: &'a Pending) -> Self {
-        Document {
+        PendingDocument {
             schema: SCHEMA,
             items: &found.items,
             blockers: &found.blockers,

@@ -16,7 +16,7 @@ use ucg_ultracode::resolve::{
     append_to_log, commit, enumerate, enumerate_offering, read_answers_doc, Applied, Change,
     Outcome, Pass,
 };
-use ucg_ultracode::similarity::{self, Piece};
+use ucg_ultracode::similarity::{self, DiffPiece};
 use ucg_ultracode::{resume, runs};
 
 mod branch;
@@ -333,11 +333,11 @@ fn word_diff(earlier: &str, now: &str, color: bool) -> String {
     for (piece, text) in similarity::word_diff(earlier, now) {
         let text = crate::render::visible::escape_controls(&text, &[]);
         match (piece, color) {
-            (Piece::Same, _) => out.push_str(&text),
-            (Piece::Gone, true) => out.push_str(&format!("\x1b[31m{text}\x1b[m")),
-            (Piece::New, true) => out.push_str(&format!("\x1b[32m{text}\x1b[m")),
-            (Piece::Gone, false) => out.push_str(&format!("[-{text}-]")),
-            (Piece::New, false) => out.push_str(&format!("{{+{text}+}}")),
+            (DiffPiece::Same, _) => out.push_str(&text),
+            (DiffPiece::Gone, true) => out.push_str(&format!("\x1b[31m{text}\x1b[m")),
+            (DiffPiece::New, true) => out.push_str(&format!("\x1b[32m{text}\x1b[m")),
+            (DiffPiece::Gone, false) => out.push_str(&format!("[-{text}-]")),
+            (DiffPiece::New, false) => out.push_str(&format!("{{+{text}+}}")),
         }
     }
     out

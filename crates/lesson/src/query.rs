@@ -16,7 +16,7 @@ use super::ledger::Paths;
 use super::query_index::{self, Answer, Ranked, Unbuilt, View, Warning};
 use super::record::io_error;
 use std::path::{Path, PathBuf};
-use ucg_store::FileIdentity;
+use ucg_store::Freshness;
 
 /// From this size on, the index built by a scan is kept for the next query.
 const KEEP_FROM: usize = 1 << 20;
@@ -141,7 +141,7 @@ fn from_kept_index(
     let index = ucg_store::read_file(kept).ok()?;
     let view = View::parse(&index)?;
     let file = ucg_store::open_regular(ledger).ok()??;
-    if FileIdentity::of(&file.metadata().ok()?) != view.identity() {
+    if Freshness::of(&file.metadata().ok()?) != view.identity() {
         return None;
     }
     let answer = view.answer(pattern, limit, hide_superseded)?;
@@ -171,7 +171,7 @@ fn from_kept_index(
         let lesson = js::parse_bytes(&line).ok()?;
         found.push((k.score, with_superseded_by(lesson, k.superseded_by)));
     }
-    if FileIdentity::of(&file.metadata().ok()?) != view.identity() {
+    if Freshness::of(&file.metadata().ok()?) != view.identity() {
         return None;
     }
     Some((answer.warnings, found))

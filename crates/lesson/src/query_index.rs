@@ -29,7 +29,7 @@ use super::skim::{self, Field, Skim};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use ucg_store::FileIdentity;
+use ucg_store::Freshness;
 
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 type Set<K> = HashSet<K, foldhash::fast::RandomState>;
@@ -68,12 +68,12 @@ pub struct Facts<'a> {
     /// `String(created || '')`.
     pub created: Cow<'a, [u8]>,
     /// What it does to other lessons, when it does anything.
-    pub rare: Option<Box<Rare>>,
+    pub rare: Option<Box<RareFacts>>,
 }
 
 /// What few lessons have: an invalidation, supersessions.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Rare {
+pub struct RareFacts {
     /// `invalidates`, when it is a string.
     pub invalidates: Option<JsString>,
     /// A truthy `invalidates`: an invalidation marker.
@@ -82,15 +82,15 @@ pub struct Rare {
     pub supersedes: Vec<JsString>,
 }
 
-impl Rare {
+impl RareFacts {
     /// `None` when the lesson does none of it.
-    fn of(invalidates: Option<&JsValue>, supersedes: Vec<JsString>) -> Option<Box<Rare>> {
-        let rare = Rare {
+    fn of(invalidates: Option<&JsValue>, supersedes: Vec<JsString>) -> Option<Box<RareFacts>> {
+        let rare = RareFacts {
             invalidates: invalidates.and_then(JsValue::as_js_str).cloned(),
             marker: invalidates.is_some_and(JsValue::truthy),
             supersedes,
         };
-        (rare != Rare::default()).then(|| Box::new(rare))
+        (rare != RareFacts::default()).then(|| Box::new(rare))
     }
 }
 
@@ -158,7 +158,7 @@ fn facts_of<'a>(lesson: &JsValue, tokens: &mut Vec<Cow<'a, [u8]>>) -> Facts<'a> 
         tokens: start..tokens.len(),
         id,
         created,
-        rare: Rare::of(lesson.get("invalidates"), supersedes),
+        rare: RareFacts::of(lesson.get("invalidates"), supersedes),
     }
 }
 
@@ -222,7 +222,7 @@ fn skimmed_facts<'a>(
         tokens: start..tokens.len(),
         id,
         created,
-        rare: Rare::of(invalidates.as_ref(), supersedes),
+        rare: RareFacts::of(invalidates.as_ref(), supersedes),
     })
 }
 
@@ -455,7 +455,7 @@ const LESSON: usize = 6 * 8;
 const TOKEN: usize = 4 * 8;
 
 /// The index of the ledger `bytes`, whose identity is `identity`, in its layout.
-pub fn build(bytes: &[u8], identity: FileIdentity) -> Result<Vec<u8>, Unbuilt> {
+pub fn build(bytes: &[u8], identity: Freshness) -> Result<Vec<u8>, Unbuilt> {
     let parts = read_parts(bytes)?;
     // Each part's first line number, less one.
     let bases: Vec<usize> = parts
@@ -656,7 +656,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 /// An index read from its layout: checked whole (magic, version, checksum, section sizes); each
 /// value is checked again as it is read.
 pub struct View<'a> {
-    identity: FileIdentity,
+    identity: Freshness,
     torn: usize,
     warnings: &'a [u8],
     lessons: &'a [u8],
@@ -677,7 +677,7 @@ fn usize_at(bytes: &[u8], at: usize) -> Option<usize> {
 
 /// A lesson a query keeps: where its line is, its score, and its `superseded_by`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Kept {
+pub struct KeptLesson {
     pub line: Range<u64>,
     pub score: usize,
     pub created: JsString,
@@ -688,7 +688,7 @@ pub struct Kept {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
     pub warnings: Vec<Warning>,
-    pub kept: Vec<Kept>,
+    pub kept: Vec<KeptLesson>,
 }
 
 /// `slice(0, limit)` after `limit || 5`.
@@ -715,7 +715,7 @@ impl<'a> View<'a> {
             return None;
         }
         let n = |i: usize| u64_at(bytes, 32 + 8 * i);
-        let identity = FileIdentity {
+        let identity = Freshness {
             dev: n(0)?,
             ino: n(1)?,
             size: n(2)?,
@@ -756,7 +756,7 @@ impl<'a> View<'a> {
     }
 
     /// The ledger the index was built from.
-    pub(crate) fn identity(&self) -> FileIdentity {
+    pub(crate) fn identity(&self) -> Freshness {
         self.identity
     }
 
@@ -820,7 +820,7 @@ impl<'a> View<'a> {
             }
         }
         hits.sort_unstable_by_key(|(n, _)| *n);
-        let mut scored: Vec<Kept> = Vec::new();
+        let mut scored: Vec<KeptLesson> = Vec::new();
         let mut i = 0;
         while i < hits.len() {
             let number = hits[i].0;
@@ -844,7 +844,7 @@ impl<'a> View<'a> {
                 0 => None,
                 n => Some(self.ids(usize::try_from(field(4)?).ok()?, n)?),
             };
-            scored.push(Kept {
+            scored.push(KeptLesson {
                 line,
                 score,
                 created: JsString::from_wtf8(created.to_vec()),

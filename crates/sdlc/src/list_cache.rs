@@ -12,36 +12,21 @@ use super::loaded::Summary;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use ucg_store::FileIdentity;
+use ucg_store::{Freshness, Stamp};
 
 /// Its name under `<git dir>/ucg/`.
 pub const FILE: &str = "sdlc-list.json";
 
 /// Bump when the layout, or what a run's line or document shows, changes.
-const VERSION: u64 = 1;
-
-/// A file's identity as kept; `None` when the file is absent.
-pub type Stamp = Option<[i64; 7]>;
+const VERSION: u64 = 2;
 
 /// The stamps of a run's `meta.json` and `events.jsonl`.
 pub(crate) type Stamps = (Stamp, Stamp);
 
-fn kept(id: &FileIdentity) -> [i64; 7] {
-    [
-        id.dev as i64,
-        id.ino as i64,
-        id.size as i64,
-        id.mtime,
-        id.mtime_nsec,
-        id.ctime,
-        id.ctime_nsec,
-    ]
-}
-
 /// The stamps of the run in `dir`, when both of its files are regular files or absent.
 pub fn stamps(dir: &Path) -> Option<Stamps> {
     let one = |name: &str| match std::fs::metadata(dir.join(name)) {
-        Ok(meta) if meta.is_file() => Some(Some(kept(&FileIdentity::of(&meta)))),
+        Ok(meta) if meta.is_file() => Some(Some(Freshness::of(&meta))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(None),
         _ => None,
     };

@@ -31,9 +31,9 @@ pub use plain::{
 };
 pub use read::{
     max_artifact_bytes, open_capped, open_regular, read_at, read_file, read_file_identified,
-    read_text, set_max_artifact_bytes, FileIdentity,
+    read_text, set_max_artifact_bytes,
 };
-pub use stamp::{Stamp, Stamper};
+pub use stamp::{Freshness, Stamp, Stamper};
 
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,7 @@
 //! read stops at the cap. Whoever gates treats a refusal as "unreadable" and fails closed; whoever
 //! reports shows `n/a`.
 
+use crate::stamp::Freshness;
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
@@ -41,50 +42,18 @@ pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
     read_open(file, &metadata)
 }
 
-/// What a cache keyed by a file compares: its device and inode, size, and modification and
-/// change times to the nanosecond. A write changes the size or the times, and the change time is
-/// the kernel's own (no one sets it back).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FileIdentity {
-    pub dev: u64,
-    pub ino: u64,
-    pub size: u64,
-    pub mtime: i64,
-    pub mtime_nsec: i64,
-    pub ctime: i64,
-    pub ctime_nsec: i64,
-}
-
-impl FileIdentity {
-    pub fn of(metadata: &std::fs::Metadata) -> FileIdentity {
-        use std::os::unix::fs::MetadataExt;
-        FileIdentity {
-            dev: metadata.dev(),
-            ino: metadata.ino(),
-            size: metadata.size(),
-            mtime: metadata.mtime(),
-            mtime_nsec: metadata.mtime_nsec(),
-            ctime: metadata.ctime(),
-            ctime_nsec: metadata.ctime_nsec(),
-        }
-    }
-}
-
 /// [`read_file`], with the file's identity when nothing wrote it while it was read (the same
 /// before and after, and as long as what was read); `None` when it changed meanwhile.
 pub fn read_file_identified(
     path: impl AsRef<Path>,
-) -> std::io::Result<(Vec<u8>, Option<FileIdentity>)> {
+) -> std::io::Result<(Vec<u8>, Option<Freshness>)> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path.as_ref())?;
     let before = file.metadata()?;
     let bytes = read_open(&file, &before)?;
-    let (before, after) = (
-        FileIdentity::of(&before),
-        FileIdentity::of(&file.metadata()?),
-    );
+    let (before, after) = (Freshness::of(&before), Freshness::of(&file.metadata()?));
     let same = before == after && before.size == bytes.len() as u64;
     Ok((bytes, same.then_some(before)))
 }

@@ -1,19 +1,58 @@
-//! Stamps — (change time seconds, nanoseconds, size, inode) — of many files that mostly share a
-//! directory, as a cache's freshness check takes them: each directory is opened once and its
-//! files are looked up relative to it (`fstatat`), instead of walking the whole path for each.
-//! A path is followed as `std::fs::metadata` follows it (symbolic links resolved).
-//!
-//! The change time, not the modification time: every write moves both, but only the change time
-//! also moves when a file's mode or owner changes (a registry made unreadable must not look the
-//! same), and no program can set it back.
+//! Freshness, the one way every cache under `.git/ucg/` (and the lesson query index) tells that a
+//! file is unchanged, and stamps of many files that mostly share a directory, as a cache's check
+//! takes them: each directory is opened once and its files are looked up relative to it
+//! (`fstatat`), instead of walking the whole path for each. A path is followed as
+//! `std::fs::metadata` follows it (symbolic links resolved).
 
 use std::ffi::{CStr, CString};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+/// What every cache compares to tell that a file is unchanged: its device and inode, size, and
+/// modification and change times to the nanosecond. A write changes the size or the times; the
+/// change time also moves when the mode or owner does (a registry made unreadable must not look
+/// the same), and it is the kernel's own (no program sets it back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Freshness {
+    pub dev: u64,
+    pub ino: u64,
+    pub size: u64,
+    pub mtime: i64,
+    pub mtime_nsec: i64,
+    pub ctime: i64,
+    pub ctime_nsec: i64,
+}
+
+impl Freshness {
+    pub fn of(metadata: &std::fs::Metadata) -> Freshness {
+        use std::os::unix::fs::MetadataExt;
+        Freshness {
+            dev: metadata.dev(),
+            ino: metadata.ino(),
+            size: metadata.size(),
+            mtime: metadata.mtime(),
+            mtime_nsec: metadata.mtime_nsec(),
+            ctime: metadata.ctime(),
+            ctime_nsec: metadata.ctime_nsec(),
+        }
+    }
+
+    fn of_stat(stat: &libc::stat) -> Freshness {
+        Freshness {
+            dev: stat.st_dev,
+            ino: stat.st_ino,
+            size: u64::try_from(stat.st_size).unwrap_or(0),
+            mtime: stat.st_mtime,
+            mtime_nsec: stat.st_mtime_nsec,
+            ctime: stat.st_ctime,
+            ctime_nsec: stat.st_ctime_nsec,
+        }
+    }
+}
+
 /// A file's or directory's stamp: `None` when it cannot be looked up (absent, mostly).
-pub type Stamp = Option<(i64, i64, u64, u64)>;
+pub type Stamp = Option<Freshness>;
 
 /// Takes stamps, keeping the last directory open and reusing its buffers (a freshness check of a
 /// thousand files allocates nothing per file).
@@ -54,24 +93,14 @@ impl Stamper {
         // an open directory descriptor and a NUL-terminated name.
         let mut stat: libc::stat = unsafe { std::mem::zeroed() };
         let found = unsafe { libc::fstatat(fd.as_raw_fd(), name.as_ptr(), &mut stat, 0) } == 0;
-        found.then(|| {
-            (
-                stat.st_ctime,
-                stat.st_ctime_nsec,
-                u64::try_from(stat.st_size).unwrap_or(0),
-                stat.st_ino,
-            )
-        })
+        found.then(|| Freshness::of_stat(&stat))
     }
 }
 
 /// The stamp through `std::fs::metadata` (a path without a parent, or whose parent cannot be
 /// opened as a directory: the lookup then fails the same way).
 fn whole_path(path: &Path) -> Stamp {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(path)
-        .ok()
-        .map(|m| (m.ctime(), m.ctime_nsec(), m.size(), m.ino()))
+    std::fs::metadata(path).ok().map(|m| Freshness::of(&m))
 }
 
 fn open_dir(dir: &[u8]) -> Option<OwnedFd> {
@@ -87,14 +116,16 @@ fn open_dir(dir: &[u8]) -> Option<OwnedFd> {
     (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-/// One stamp as a cache line: `<ctime> <nanoseconds> <size> <inode> <path>`, or `- <path>` for a
-/// path that cannot be looked up. The path's bytes end the line (a path holding a newline cannot be
-/// written: the caller checks).
+/// One stamp as a cache line: `<dev> <inode> <size> <mtime> <ns> <ctime> <ns> <path>`, or
+/// `- <path>` for a path that cannot be looked up. The path's bytes end the line (a path holding a
+/// newline cannot be written: the caller checks).
 pub fn stamp_line(path: &[u8], stamp: Stamp) -> Vec<u8> {
     let mut text = match stamp {
-        Some((seconds, nanoseconds, size, inode)) => {
-            format!("{seconds} {nanoseconds} {size} {inode} ").into_bytes()
-        }
+        Some(f) => format!(
+            "{} {} {} {} {} {} {} ",
+            f.dev, f.ino, f.size, f.mtime, f.mtime_nsec, f.ctime, f.ctime_nsec
+        )
+        .into_bytes(),
         None => b"- ".to_vec(),
     };
     text.extend_from_slice(path);
@@ -106,13 +137,17 @@ pub fn parse_stamp_line(line: &[u8]) -> Option<(Stamp, &[u8])> {
     if let Some(path) = line.strip_prefix(b"- ") {
         return Some((None, path));
     }
-    let mut fields = line.splitn(5, |b| *b == b' ');
-    let seconds = signed(fields.next()?)?;
-    let nanoseconds = signed(fields.next()?)?;
-    let size = unsigned(fields.next()?)?;
-    let inode = unsigned(fields.next()?)?;
-    let path = fields.next()?;
-    Some((Some((seconds, nanoseconds, size, inode)), path))
+    let mut fields = line.splitn(8, |b| *b == b' ');
+    let freshness = Freshness {
+        dev: unsigned(fields.next()?)?,
+        ino: unsigned(fields.next()?)?,
+        size: unsigned(fields.next()?)?,
+        mtime: signed(fields.next()?)?,
+        mtime_nsec: signed(fields.next()?)?,
+        ctime: signed(fields.next()?)?,
+        ctime_nsec: signed(fields.next()?)?,
+    };
+    Some((Some(freshness), fields.next()?))
 }
 
 /// Whether every stamp line still matches its file, stopping at the first that does not. A

@@ -3,7 +3,7 @@
 //! transaction that records and applies answers is `resolve`; the merge driver renders through
 //! here too.
 
-use crate::decisions::{FileEntry, IdRefs, Piece};
+use crate::decisions::{EntryPiece, FileEntry, IdRefs};
 use ucg_store::pyjson::{self, Object, Value};
 
 /// What an answer does.
@@ -117,7 +117,7 @@ pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
 /// [`merge`] over an answers file read as an [`AnswersFile`]: the entries to write, each kept
 /// from the file (by index) or new, in the same order `merge` gives them; which of the answers'
 /// ids the file held already; and [`closed_in`] of the entries written — one look-up per entry.
-pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> Merged<'a> {
+pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> MergedEntries<'a> {
     let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
         indexmap::IndexMap::default();
     for answer in answers {
@@ -125,13 +125,13 @@ pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> Merg
     }
     // Sized once: a set of tens of thousands growing by doubling would hash itself over.
     let closing = entries.iter().filter(|e| e.closes).count() + latest.len();
-    let mut merged = Merged {
+    let mut merged = MergedEntries {
         pieces: Vec::with_capacity(entries.len() + latest.len()),
         answered_before: IdRefs::default(),
         closed: IdRefs::with_capacity_and_hasher(closing, Default::default()),
     };
-    let place = |merged: &mut Merged<'a>, id: &'a str, answer: &Answer| {
-        merged.pieces.push(Piece::New(record(answer)));
+    let place = |merged: &mut MergedEntries<'a>, id: &'a str, answer: &Answer| {
+        merged.pieces.push(EntryPiece::New(record(answer)));
         if answer.action == Action::Close {
             merged.closed.insert(id);
         }
@@ -145,7 +145,7 @@ pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> Merg
                 }
             }
             None => {
-                merged.pieces.push(Piece::Kept(index));
+                merged.pieces.push(EntryPiece::Kept(index));
                 if let (Some(id), true) = (id, entry.closes) {
                     merged.closed.insert(id);
                 }
@@ -161,8 +161,8 @@ pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> Merg
 }
 
 /// What [`merge_pieces`] gives.
-pub struct Merged<'a> {
-    pub pieces: Vec<Piece>,
+pub struct MergedEntries<'a> {
+    pub pieces: Vec<EntryPiece>,
     /// The answers' ids that the file held already.
     pub answered_before: IdRefs<'a>,
     /// The ids the merged entries close.

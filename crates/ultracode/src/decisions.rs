@@ -134,7 +134,7 @@ struct Stream<R> {
 }
 
 /// The outcome of a step.
-enum Went {
+enum StepOutcome {
     To(Step),
     /// The document closes nothing, whatever follows (not an object: as [`Scanner::document`]).
     Nowhere,
@@ -212,8 +212,8 @@ impl<R: std::io::Read> Stream<R> {
                 }
                 let (at, mark) = (scanner.pos, ids.mark());
                 match scanner.step(step, ids) {
-                    Some(Went::To(next)) => step = next,
-                    Some(Went::Nowhere) => return Ok(false),
+                    Some(StepOutcome::To(next)) => step = next,
+                    Some(StepOutcome::Nowhere) => return Ok(false),
                     None if self.eof => return Ok(false),
                     None => {
                         // Not within this window: again with more of the file.
@@ -443,23 +443,23 @@ impl<'a> Scanner<'a> {
 
     /// One step of [`Stream`]'s walk (as [`Scanner::document`] walks, a piece at a time): where
     /// it goes, `None` when it does not hold in this text.
-    fn step(&mut self, step: Step, ids: &mut ClosingIds) -> Option<Went> {
+    fn step(&mut self, step: Step, ids: &mut ClosingIds) -> Option<StepOutcome> {
         self.ws();
         match step {
             Step::Open => {
                 if self.peek()? != b'{' {
-                    return Some(Went::Nowhere);
+                    return Some(StepOutcome::Nowhere);
                 }
                 self.pos += 1;
-                Some(Went::To(Step::FirstMember))
+                Some(StepOutcome::To(Step::FirstMember))
             }
             Step::FirstMember if self.peek()? == b'}' => {
                 self.pos += 1;
-                Some(Went::To(Step::Tail))
+                Some(StepOutcome::To(Step::Tail))
             }
             Step::FirstMember | Step::Member => {
                 let decisions = self.key()?.is("decisions");
-                Some(Went::To(Step::Value { decisions }))
+                Some(StepOutcome::To(Step::Value { decisions }))
             }
             Step::Value { decisions } => {
                 if decisions {
@@ -467,7 +467,7 @@ impl<'a> Scanner<'a> {
                     ids.clear();
                     if self.peek()? == b'[' {
                         self.pos += 1;
-                        return Some(Went::To(Step::FirstEntry));
+                        return Some(StepOutcome::To(Step::FirstEntry));
                     }
                 }
                 self.skip(1)?;
@@ -485,7 +485,7 @@ impl<'a> Scanner<'a> {
                 match self.peek()? {
                     b',' => {
                         self.pos += 1;
-                        Some(Went::To(Step::Entry))
+                        Some(StepOutcome::To(Step::Entry))
                     }
                     b']' => {
                         self.pos += 1;
@@ -500,7 +500,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// After a member's value: the next member, or the end of the top-level object.
-    fn after_member(&mut self) -> Option<Went> {
+    fn after_member(&mut self) -> Option<StepOutcome> {
         self.ws();
         let next = match self.peek()? {
             b',' => Step::Member,
@@ -508,7 +508,7 @@ impl<'a> Scanner<'a> {
             _ => return None,
         };
         self.pos += 1;
-        Some(Went::To(next))
+        Some(StepOutcome::To(next))
     }
 
     /// The `decisions` list (the cursor on its `[`): the ids its entries close.
@@ -946,7 +946,7 @@ impl AnswersFile {
 
     /// The document with `decisions` made of `pieces` (kept entries, by index, and new entries),
     /// as `json.dumps(indent=2, ensure_ascii=False)` writes it, with a final newline.
-    pub fn render(&self, pieces: &[Piece]) -> String {
+    pub fn render(&self, pieces: &[EntryPiece]) -> String {
         let mut out = Vec::new();
         // Writing to a vector cannot fail.
         let _ = self.write_to(pieces, &mut out);
@@ -957,7 +957,7 @@ impl AnswersFile {
     /// project's file is never held twice).
     pub(crate) fn write_to(
         &self,
-        pieces: &[Piece],
+        pieces: &[EntryPiece],
         out: &mut impl std::io::Write,
     ) -> std::io::Result<()> {
         const CHUNK: usize = 256 << 10;
@@ -988,11 +988,11 @@ impl AnswersFile {
             for (i, piece) in pieces.iter().enumerate() {
                 chunk.push_str(if i == 0 { "\n    " } else { ",\n    " });
                 match piece {
-                    Piece::Kept(index) => {
+                    EntryPiece::Kept(index) => {
                         let text = self.entries.get(*index).and_then(|e| self.layout(e));
                         chunk.push_str(text.unwrap_or("null"));
                     }
-                    Piece::New(value) => pyjson::write_pretty_value(&mut chunk, value, 2),
+                    EntryPiece::New(value) => pyjson::write_pretty_value(&mut chunk, value, 2),
                 }
                 flush(&mut chunk, CHUNK)?;
             }
@@ -1081,7 +1081,7 @@ fn refusal(bytes: &[u8]) -> CorruptDecisions {
 
 /// An entry of the `decisions` list being written: one kept from the file, or a new one.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Piece {
+pub enum EntryPiece {
     Kept(usize),
     New(Value),
 }

@@ -5,9 +5,9 @@
 //! `resolved`. Application works from every close on record, so a close recorded by a pass that
 //! died before applying it is applied by the next one without asking.
 
-use crate::answer::{merge_pieces, now_stamp, Action, Answer, Merged};
+use crate::answer::{merge_pieces, now_stamp, Action, Answer, MergedEntries};
 use crate::decision_log::{append_section, one_line, DECISION_LOG_FILE};
-use crate::decisions::{decisions_for_write, AnswersFile, IdRefs, Piece, DECISIONS_FILE};
+use crate::decisions::{decisions_for_write, AnswersFile, EntryPiece, IdRefs, DECISIONS_FILE};
 use crate::error::{Error, Result};
 use crate::ledger;
 use crate::pending::{self, Artifacts, Pending, PendingInputs, Source};
@@ -337,7 +337,7 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     }
     let answers = &expanded[..];
     // Answered before: answering again replaces the answer (so a rerun is harmless).
-    let Merged {
+    let MergedEntries {
         pieces,
         answered_before,
         closed,
@@ -358,11 +358,11 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         pieces
             .iter()
             .filter_map(|piece| match piece {
-                Piece::Kept(index) => entries
+                EntryPiece::Kept(index) => entries
                     .get(*index)
                     .filter(|e| e.id.as_deref().is_some_and(&relevant))
                     .and_then(|e| file.value(e)),
-                Piece::New(entry) => Some(entry.clone()),
+                EntryPiece::New(entry) => Some(entry.clone()),
             })
             .collect()
     };

@@ -212,7 +212,7 @@ impl<'c> Candidates<'c> {
 
 /// One piece of a word diff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Piece {
+pub enum DiffPiece {
     Same,
     /// Only in the earlier text.
     Gone,
@@ -222,15 +222,15 @@ pub enum Piece {
 
 /// The word diff from `earlier` to `now` (both normalized), as runs of text: what both share, what
 /// only the earlier had, what only the new one has.
-pub fn word_diff(earlier: &str, now: &str) -> Vec<(Piece, String)> {
+pub fn word_diff(earlier: &str, now: &str) -> Vec<(DiffPiece, String)> {
     let (a, b) = (normalize_decision(earlier), normalize_decision(now));
     let diff = TextDiff::from_words(a.as_ref(), b.as_ref());
-    let mut out: Vec<(Piece, String)> = Vec::new();
+    let mut out: Vec<(DiffPiece, String)> = Vec::new();
     for change in diff.iter_all_changes() {
         let piece = match change.tag() {
-            ChangeTag::Equal => Piece::Same,
-            ChangeTag::Delete => Piece::Gone,
-            ChangeTag::Insert => Piece::New,
+            ChangeTag::Equal => DiffPiece::Same,
+            ChangeTag::Delete => DiffPiece::Gone,
+            ChangeTag::Insert => DiffPiece::New,
         };
         match out.last_mut() {
             Some((last, text)) if *last == piece => text.push_str(change.value()),
@@ -302,15 +302,18 @@ mod tests {
             "Do sessions expire, and after how long?",
             "Do sessions expire and, if so, after how long?",
         );
-        let side = |keep: Piece| -> String {
+        let side = |keep: DiffPiece| -> String {
             diff.iter()
-                .filter(|(p, _)| *p == Piece::Same || *p == keep)
+                .filter(|(p, _)| *p == DiffPiece::Same || *p == keep)
                 .map(|(_, t)| t.as_str())
                 .collect()
         };
-        assert_eq!(side(Piece::Gone), "Do sessions expire, and after how long?");
         assert_eq!(
-            side(Piece::New),
+            side(DiffPiece::Gone),
+            "Do sessions expire, and after how long?"
+        );
+        assert_eq!(
+            side(DiffPiece::New),
             "Do sessions expire and, if so, after how long?"
         );
     }

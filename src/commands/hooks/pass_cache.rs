@@ -274,13 +274,13 @@ fn stamps(paths: &[PathBuf]) -> Vec<(PathBuf, Stamp)> {
 /// Changed within [`RACY_SECONDS`] of now, or in the future: a later change within the same
 /// timestamp would leave the stamp as it is.
 fn racy((_, stamp): &(PathBuf, Stamp)) -> bool {
-    let Some((seconds, ..)) = stamp else {
+    let Some(freshness) = stamp else {
         return false;
     };
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(i64::MAX, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    *seconds > now.saturating_sub(RACY_SECONDS)
+    freshness.ctime > now.saturating_sub(RACY_SECONDS)
 }
 
 #[cfg(test)]
@@ -394,7 +394,13 @@ mod tests {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
-        let at = |seconds: i64| (PathBuf::from("f"), Some((seconds, 0, 1, 1)));
+        let at = |seconds: i64| {
+            let freshness = ucg_store::Freshness {
+                ctime: seconds,
+                ..Default::default()
+            };
+            (PathBuf::from("f"), Some(freshness))
+        };
         assert!(racy(&at(now)));
         assert!(racy(&at(now - 1)));
         assert!(racy(&at(now + 3600)));

@@ -26,7 +26,7 @@ use ucg_ultracode::runs;
 const ATTEMPTS: usize = 8;
 
 /// Where the pass's files live in the branch's tree, '/'-separated from the repository's root.
-struct Places {
+struct BranchPaths {
     impl_dir: String,
     /// `None` when the ledger lies outside the repository (it cannot be on a branch).
     ledger: Option<String>,
@@ -34,7 +34,7 @@ struct Places {
 }
 
 /// One pass over one tip: what it did, and the edits that carry it into a commit.
-struct Done {
+struct BranchPass {
     outcome: Outcome,
     edits: Vec<Edit>,
     /// The files as the tip had them, by path.
@@ -154,7 +154,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
             }
         }
     }
-    let landed = Landed {
+    let landed = LandedCommit {
         branch: short,
         from: base,
         to: new_tip,
@@ -166,7 +166,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
 }
 
 /// What the commit did to the branch, for the hand-back.
-struct Landed {
+struct LandedCommit {
     branch: String,
     from: ObjectId,
     to: ObjectId,
@@ -180,7 +180,7 @@ fn short_id(id: ObjectId) -> String {
     id.to_hex_with_len(7).to_string()
 }
 
-fn finish(args: &ResolveArgs, done: Done, landed: Option<Landed>) -> Result<u8> {
+fn finish(args: &ResolveArgs, done: BranchPass, landed: Option<LandedCommit>) -> Result<u8> {
     if args.json.on {
         let mut doc = done.json;
         doc["branch"] = match &landed {
@@ -226,7 +226,7 @@ fn finish(args: &ResolveArgs, done: Done, landed: Option<Landed>) -> Result<u8> 
 
 /// The artifact directory, the ledger and the runs root as paths of the repository's tree
 /// (located by this checkout's configuration, as `--rev` locates them).
-fn places(ctx: &Context, args: &ResolveArgs) -> Result<Places> {
+fn places(ctx: &Context, args: &ResolveArgs) -> Result<BranchPaths> {
     let root = ucg_store::lexical_normal(&ctx.project_root()?);
     let within = |path: &Path| -> Option<String> {
         let absolute = ucg_store::lexical_normal(&std::path::absolute(path).ok()?);
@@ -251,7 +251,7 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<Places> {
         .dir
         .clone()
         .unwrap_or_else(|| root.join(runs::RUNS_ROOT));
-    Ok(Places {
+    Ok(BranchPaths {
         impl_dir: impl_rel,
         ledger: within(&ledger),
         runs_root: within(&runs_root),
@@ -263,12 +263,12 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<Places> {
 fn pass_on(
     repo: &ucg_git::Repository,
     args: &ResolveArgs,
-    places: &Places,
+    places: &BranchPaths,
     given: &[Answer],
     by: Option<&str>,
     tip: ObjectId,
     branch: &str,
-) -> Result<Done> {
+) -> Result<BranchPass> {
     let tree = CommitTree::of_commit(repo, tip).map_err(Error::new)?;
     if !tree.is_dir(Path::new(&places.impl_dir)) {
         return Err(Error::new(format!(
@@ -329,7 +329,7 @@ fn pass_on(
         ))
         .hint("answer in a checkout of the branch: git ucg resolve"));
     }
-    Ok(Done {
+    Ok(BranchPass {
         outcome,
         edits,
         before,
@@ -340,7 +340,7 @@ fn pass_on(
 
 /// The files the pass reads and may change, as `tip` has them: the artifact directory whole, the
 /// ledger, and every run folder's decision log.
-fn files_of(tree: &CommitTree, places: &Places) -> Result<BTreeMap<String, TreeFile>> {
+fn files_of(tree: &CommitTree, places: &BranchPaths) -> Result<BTreeMap<String, TreeFile>> {
     let mut wanted = vec![places.impl_dir.clone()];
     wanted.extend(places.ledger.clone());
     if let Some(runs_root) = &places.runs_root {
@@ -408,7 +408,7 @@ fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> 
 /// A work tree with the branch checked out keeps its files: refused when its copy of a file the
 /// commit changes differs from the branch's (its own edits would then look reverted, or be lost
 /// when it catches up).
-fn refuse_dirty_checkouts(repo: &ucg_git::Repository, full: &str, done: &Done) -> Result<()> {
+fn refuse_dirty_checkouts(repo: &ucg_git::Repository, full: &str, done: &BranchPass) -> Result<()> {
     for dir in ucg_git::repo::work_trees_on_branch(repo, full) {
         for edit in &done.edits {
             let on_branch = done.before.get(edit.path()).map(|f| f.bytes.as_slice());

@@ -427,13 +427,33 @@ mod tests {
         assert_eq!(broken.encode(), None);
     }
 
+    fn freshness() -> impl proptest::strategy::Strategy<Value = ucg_store::Freshness> {
+        use proptest::num::{i64, u64};
+        use proptest::strategy::Strategy;
+        (
+            (u64::ANY, u64::ANY, u64::ANY),
+            (i64::ANY, 0i64..1_000_000_000, i64::ANY, 0i64..1_000_000_000),
+        )
+            .prop_map(
+                |((dev, ino, size), (mtime, mtime_nsec, ctime, ctime_nsec))| ucg_store::Freshness {
+                    dev,
+                    ino,
+                    size,
+                    mtime,
+                    mtime_nsec,
+                    ctime,
+                    ctime_nsec,
+                },
+            )
+    }
+
     proptest::proptest! {
         /// What `encode` writes, the reader takes back line for line; any bytes at all are read
         /// without a panic.
         #[test]
         fn stamp_lines_round_trip(
             stamps in proptest::collection::vec(
-                ("[^\n]{1,30}", proptest::option::of((proptest::num::i64::ANY, 0i64..1_000_000_000, proptest::num::u64::ANY, proptest::num::u64::ANY))),
+                ("[^\n]{1,30}", proptest::option::of(freshness())),
                 0..8,
             ),
             noise in proptest::collection::vec(proptest::num::u8::ANY, 0..200),
