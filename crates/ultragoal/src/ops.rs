@@ -1253,6 +1253,17 @@ pub fn set_single(session: &Session) -> Result<()> {
     })
 }
 
+/// The stories as stored and where `story_id` is among them; an unknown id refused as the
+/// reference refuses it.
+fn stories_with(prior: &Value, story_id: &str, what: &str) -> Result<(Vec<Value>, usize)> {
+    let stories_value = stories_of(prior)?;
+    let stories = list(&stories_value, "stories")?.to_vec();
+    match find_index(&stories, story_id)? {
+        Some(at) => Ok((stories, at)),
+        None => Err(thrown(format!("{what}: unknown story id \"{story_id}\""))),
+    }
+}
+
 fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
     for (at, story) in stories.iter().enumerate() {
         if id_is(story, id)? {
@@ -1266,11 +1277,8 @@ fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
 pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
     const WHAT: &str = "confirm-story";
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(prior)?;
-        let stories = list(&stories_value, "stories")?;
-        let Some(at) = find_index(stories, story_id)? else {
-            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-        };
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
         if status_is(&stories[at], "retired")? {
             return Err(thrown(format!(
                 "{WHAT}: refused — story \"{story_id}\" is retired"
@@ -1409,11 +1417,8 @@ pub fn revise(
     const WHAT: &str = "revise-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(prior)?;
-        let stories = list(&stories_value, "stories")?;
-        let Some(at) = find_index(stories, story_id)? else {
-            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-        };
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
         if status_is(&stories[at], "retired")? {
             return Err(thrown(format!(
                 "{WHAT}: refused — story \"{story_id}\" is retired (no resurrect-via-revise)"
@@ -1456,11 +1461,8 @@ pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<
     const WHAT: &str = "retire-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(prior)?;
-        let stories = list(&stories_value, "stories")?;
-        let Some(at) = find_index(stories, story_id)? else {
-            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-        };
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
         check_removable(prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
         let mut fields = vec![("status", Value::from("retired"))];
         fields.extend(steering.fields());
@@ -1506,11 +1508,8 @@ pub fn split(
     const WHAT: &str = "split-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &Value, _text: Option<&str>| {
-        let stories_value = stories_of(prior)?;
-        let stories = list(&stories_value, "stories")?;
-        let Some(at) = find_index(stories, story_id)? else {
-            return Err(thrown(format!("{WHAT}: unknown story id \"{story_id}\"")));
-        };
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
         let parent = &stories[at];
         check_removable(prior, parent, story_id, WHAT, ("split", "split"))?;
         if children.len() < 2 {
