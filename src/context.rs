@@ -2,6 +2,7 @@
 //! root, `{ucg-root}`, the configuration, and the artifact directories, each resolved once here.
 
 use crate::cli::Cli;
+use crate::config_keys as keys;
 use crate::error::{Error, Result};
 use crate::output::{self, Output};
 use std::cell::OnceCell;
@@ -9,8 +10,7 @@ use std::path::{Path, PathBuf};
 use ucg_git::Repository;
 use ucg_ultracode::config::Config;
 use ucg_ultracode::epic::EpicInputs;
-use ucg_ultracode::gate::{GateInputs, WorkTreeRun};
-use ucg_ultracode::pending::Source;
+use ucg_ultracode::gate::{GateInputs, GatePolicy, WorkTreeRun};
 
 /// Environment variable naming the implementation-artifacts directory (the hooks' override).
 pub(crate) const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
@@ -71,7 +71,7 @@ impl Context {
             .get_or_init(|| {
                 let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
                 let repo = ucg_git::repo::discover_from_environment(&cwd)?;
-                if let Some(cap) = ucg_git::config_u64(&repo, "ucg.maxArtifactBytes") {
+                if let Some(cap) = ucg_git::config_u64(&repo, keys::MAX_ARTIFACT_BYTES.name) {
                     ucg_store::set_max_artifact_bytes(cap);
                 }
                 Ok(repo)
@@ -279,27 +279,22 @@ impl Context {
             .collect()
     }
 
-    /// `ucg.gate.scope`: `all` makes anything pending in this work tree block every push (the
-    /// default judges each pushed ref by its own run).
-    pub(crate) fn gate_scope_all(&self) -> bool {
-        self.repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_string(repo, "ucg.gate.scope"))
-            .is_some_and(|scope| scope.eq_ignore_ascii_case("all"))
-    }
-
-    /// The sources the gate blocks on, from `ucg.gate.sources` in git's configuration; a name it
-    /// does not know is a warning on stderr.
-    pub(crate) fn gated_sources(&self) -> Vec<Source> {
-        let configured = self
-            .repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_string(repo, "ucg.gate.sources"));
-        let (gated, warnings) = ucg_ultracode::gate::sources(configured.as_deref());
+    /// The gate's policy from git's configuration (`ucg.gate.sources`, `ucg.gate.scope`); a
+    /// source name it does not know is a warning on stderr.
+    pub(crate) fn gate_policy(&self) -> GatePolicy {
+        let key = |name: &str| {
+            self.repo()
+                .ok()
+                .and_then(|repo| ucg_git::config_string(repo, name))
+        };
+        let (policy, warnings) = GatePolicy::from_config(
+            key(keys::GATE_SOURCES.name).as_deref(),
+            key(keys::GATE_SCOPE.name).as_deref(),
+        );
         for warning in warnings {
             self.warn(&warning);
         }
-        gated
+        policy
     }
 
     /// Who decides what (`git config ucg.decider`, over the layers' `workflow.deciders` table);
@@ -308,7 +303,7 @@ impl Context {
         let git = self
             .repo()
             .ok()
-            .and_then(|repo| ucg_git::config_strings(repo, "ucg.decider"))
+            .and_then(|repo| ucg_git::config_strings(repo, keys::DECIDER.name))
             .unwrap_or_default();
         let mut workflow = Vec::new();
         let table = self
@@ -345,7 +340,7 @@ impl Context {
         let configured = self
             .repo()
             .ok()
-            .and_then(|repo| ucg_git::config_string(repo, "ucg.similarity"));
+            .and_then(|repo| ucg_git::config_string(repo, keys::SIMILARITY.name));
         match configured {
             None => Ok(ucg_ultracode::similarity::DEFAULT_THRESHOLD),
             Some(value) => ucg_ultracode::similarity::threshold(&value),
@@ -356,7 +351,7 @@ impl Context {
     pub(crate) fn strict_mode(&self) -> bool {
         self.repo()
             .ok()
-            .and_then(|repo| ucg_git::config_bool(repo, "ucg.gate.strict"))
+            .and_then(|repo| ucg_git::config_bool(repo, keys::GATE_STRICT.name))
             .unwrap_or(false)
     }
 
@@ -380,7 +375,7 @@ impl Context {
     pub(crate) fn gate_protected(&self) -> Vec<String> {
         self.repo()
             .ok()
-            .and_then(|repo| ucg_git::config_strings(repo, "ucg.gate.protect"))
+            .and_then(|repo| ucg_git::config_strings(repo, keys::GATE_PROTECT.name))
             .unwrap_or_else(|| {
                 ucg_ultracode::gate::PROTECTED_BY_DEFAULT
                     .map(String::from)

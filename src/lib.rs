@@ -13,11 +13,13 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config_keys;
 pub mod context;
 pub mod error;
 pub mod output;
 pub mod range_diff;
 pub mod render;
+pub mod watch;
 
 use std::io::Write;
 

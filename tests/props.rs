@@ -901,19 +901,15 @@ proptest! {
         use std::borrow::Cow;
         let now = if same { answered.clone() } else { now };
         let item = PendingItem {
-            id: "budget-overrun:.escalation-7-3.md:0123456789ab".into(),
-            source: Source::Escalation,
-            kind: "budget-overrun".into(),
-            artifact: "impl/escalation-7-3.json".into(),
             decision_needed: "re-scope".into(),
-            evidence: String::new(),
-            answer: None,
-            action: None,
-            row: None,
-            deciders: Vec::new(),
             occurrence: Some(pending::occurrence(&now)),
             origin: ".escalation-7-3.md".into(),
-            similar_to: None,
+            ..PendingItem::new(
+                Source::Escalation,
+                "budget-overrun:.escalation-7-3.md:0123456789ab".into(),
+                "budget-overrun".into(),
+                "impl/escalation-7-3.json".into(),
+            )
         };
         let recorded = pending::occurrence(&answered);
         let mut answers = Answers::default();
@@ -968,19 +964,14 @@ proptest! {
         let id = format!("{}:{}:999999999999", KINDS[k], PATHS[p]);
         let mut found = Pending {
             items: vec![PendingItem {
-                id: id.clone(),
-                source: Source::Red,
-                kind: KINDS[k].into(),
-                artifact: "impl/.preflight-reds.json".into(),
                 decision_needed: words.join(" "),
-                evidence: String::new(),
-                answer: None,
-                action: None,
-                row: None,
-                deciders: Vec::new(),
-                occurrence: None,
                 origin: PATHS[p].into(),
-                similar_to: None,
+                ..PendingItem::new(
+                    Source::Red,
+                    id.clone(),
+                    KINDS[k].into(),
+                    "impl/.preflight-reds.json".into(),
+                )
             }],
             ..Pending::default()
         };

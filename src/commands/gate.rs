@@ -31,7 +31,7 @@ pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         );
     }
     let decision = located
-        .decide(source, &ctx.gated_sources())
+        .decide(source, &ctx.gate_policy())
         .with_deciders(&ctx.decider_rules());
     let code = u8::from(decision.blocked());
     let format = match args.json.on {

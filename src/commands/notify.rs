@@ -5,10 +5,11 @@
 use crate::cli::NotifyArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::watch::{DirWatcher, Woken};
 use std::path::PathBuf;
 use std::time::Duration;
 use ucg_git::ArtifactSource;
-use ucg_ultracode::notify::{self, Announced};
+use ucg_ultracode::notify::{self, Announced, Announcer};
 use ucg_ultracode::pending::{self, PendingInputs, PendingItem};
 
 pub(crate) fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
@@ -48,41 +49,17 @@ fn check(ctx: &Context, args: &NotifyArgs) -> Result<Announced> {
 /// 200 ms, and every few seconds besides, for a directory that came back). A failed announcement
 /// is tried again only once the pending set has changed again.
 fn watch(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
-    use notify_debouncer_mini::notify::RecursiveMode;
-    let (sender, events) = std::sync::mpsc::channel();
-    let mut debouncer = notify_debouncer_mini::new_debouncer(Duration::from_millis(200), sender)
-        .map_err(|e| Error::new(format!("cannot watch for changes: {e}")))?;
-    let mut watched: Vec<PathBuf> = Vec::new();
-    let mut failed_on: Option<Vec<String>> = None;
+    let mut watcher = DirWatcher::new()?;
+    let mut announcer = Announcer::default();
+    let run = crate::output::notify_runner(&args.exec);
     loop {
         let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
         let mut targets = vec![located.impl_dir.clone()];
         targets.extend(located.ledger.parent().map(PathBuf::from));
-        // A directory that went is watched again once it is back.
-        watched.retain(|dir| dir.is_dir());
-        for dir in targets {
-            if !watched.contains(&dir)
-                && dir.is_dir()
-                && debouncer
-                    .watcher()
-                    .watch(&dir, RecursiveMode::NonRecursive)
-                    .is_ok()
-            {
-                watched.push(dir);
-            }
-        }
-        let items = pending_now(ctx, args)?;
-        let ids: Vec<String> = items.iter().map(|i| i.id.clone()).collect();
-        if failed_on.as_ref() != Some(&ids) {
-            let run = crate::output::notify_runner(&args.exec);
-            failed_on = match notify::announce(ctx.repo()?.git_dir(), &items, &run)? {
-                Announced::Failed(_) => Some(ids),
-                Announced::Nothing | Announced::Done => None,
-            };
-        }
-        match events.recv_timeout(Duration::from_secs(5)) {
-            Ok(_) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(0),
+        watcher.watch_only(targets);
+        announcer.announce(ctx.repo()?.git_dir(), &pending_now(ctx, args)?, &run)?;
+        if let Woken::Closed = watcher.wait(Duration::from_secs(5)) {
+            return Ok(0);
         }
     }
 }

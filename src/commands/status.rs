@@ -10,6 +10,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::status_human::{self, Style};
 use crate::render::status_markdown;
+use crate::watch::{DirWatcher, Woken};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -294,7 +295,7 @@ fn announce(
     ctx: &Context,
     located: &Located,
     command: &str,
-    failed_on: &mut Option<Vec<String>>,
+    announcer: &mut ucg_ultracode::notify::Announcer,
 ) -> Result<()> {
     let mut found = ucg_ultracode::pending::enumerate(
         &ucg_ultracode::pending::PendingInputs {
@@ -305,16 +306,8 @@ fn announce(
         &ArtifactSource::WorkTree,
     );
     ucg_ultracode::pending::assign_deciders(&mut found.items, &ctx.decider_rules());
-    let ids: Vec<String> = found.items.iter().map(|i| i.id.clone()).collect();
-    if failed_on.as_ref() == Some(&ids) {
-        return Ok(());
-    }
     let run = crate::output::notify_runner(command);
-    *failed_on = match ucg_ultracode::notify::announce(ctx.repo()?.git_dir(), &found.items, &run)? {
-        ucg_ultracode::notify::Announced::Failed(_) => Some(ids),
-        _ => None,
-    };
-    Ok(())
+    Ok(announcer.announce(ctx.repo()?.git_dir(), &found.items, &run)?)
 }
 
 /// Reads keys while the watch runs: the interrupt key or `q` ends it with exit 0 (the terminal
@@ -358,15 +351,11 @@ fn watch_loop(
     format: StatusFormat,
     terminal: bool,
 ) -> Result<u8> {
-    use notify_debouncer_mini::notify::RecursiveMode;
     let source = ArtifactSource::WorkTree;
     let mut size = screen_size();
-    let (sender, events) = std::sync::mpsc::channel();
-    let mut debouncer = notify_debouncer_mini::new_debouncer(Duration::from_millis(200), sender)
-        .map_err(|e| Error::new(format!("cannot watch for changes: {e}")))?;
-    let mut watched: Vec<PathBuf> = Vec::new();
+    let mut watcher = DirWatcher::new()?;
     let mut shown: Option<String> = None;
-    let mut failed_on: Option<Vec<String>> = None;
+    let mut announcer = ucg_ultracode::notify::Announcer::default();
     let mut changed = true;
     loop {
         // Where to look is located afresh each time: the heartbeat may now name another run.
@@ -374,33 +363,11 @@ fn watch_loop(
         let mut targets = vec![located.impl_dir.clone(), located.runs_root.clone()];
         targets.extend(located.run_dir.clone());
         targets.extend(located.deferred_work.parent().map(Path::to_path_buf));
-        targets.sort();
-        targets.dedup();
-        let before = watched.len();
-        watched.retain(|dir| {
-            let keep = targets.contains(dir) && dir.is_dir();
-            if !keep {
-                let _ = debouncer.watcher().unwatch(dir);
-            }
-            keep
-        });
-        changed |= watched.len() != before;
-        for dir in targets {
-            if !watched.contains(&dir)
-                && dir.is_dir()
-                && debouncer
-                    .watcher()
-                    .watch(&dir, RecursiveMode::NonRecursive)
-                    .is_ok()
-            {
-                watched.push(dir);
-                changed = true;
-            }
-        }
+        changed |= watcher.watch_only(targets);
 
         if changed {
             if let Some(command) = &args.exec {
-                announce(ctx, &located, command, &mut failed_on)?;
+                announce(ctx, &located, command, &mut announcer)?;
             }
             let mut document = render(ctx, args, format, &source, &located)?;
             if terminal && format == StatusFormat::Human {
@@ -435,9 +402,9 @@ fn watch_loop(
         }
 
         // Wait for a change, or a second (to notice a watched directory that came back).
-        changed = match events.recv_timeout(Duration::from_secs(1)) {
-            Ok(_) => true,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+        changed = match watcher.wait(Duration::from_secs(1)) {
+            Woken::Changed => true,
+            Woken::TimedOut => {
                 // A resized terminal gets a screen fitted anew.
                 let now = screen_size();
                 let resized = terminal && now != size;
@@ -447,7 +414,7 @@ fn watch_loop(
                 }
                 resized
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(0),
+            Woken::Closed => return Ok(0),
         };
     }
 }

@@ -106,3 +106,48 @@ fn git_help_ucg_finds_the_installed_man_page() {
     assert!(text.contains("git-ucg"), "{text}");
     assert!(text.contains("reds"), "{text}");
 }
+
+#[test]
+fn the_readme_lists_every_configuration_key_as_declared() {
+    let readme = std::fs::read_to_string(project().join("README.md")).unwrap();
+    let table = git_ucg::config_keys::markdown_table();
+    assert!(
+        readme.contains(&table),
+        "README.md's table of configuration keys is not src/config_keys.rs's; it should read:\n{table}"
+    );
+}
+
+/// A key is named in code only through its declaration: no string literal that is exactly a
+/// `ucg.*` key appears anywhere else in the source.
+#[test]
+fn configuration_keys_are_named_only_where_declared() {
+    let keys: Vec<&str> = git_ucg::config_keys::KEYS.iter().map(|k| k.name).collect();
+    let mut found = Vec::new();
+    let mut dirs = vec![project().join("src")];
+    for entry in std::fs::read_dir(project().join("crates")).unwrap() {
+        dirs.push(entry.unwrap().path().join("src"));
+    }
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") || path.ends_with("src/config_keys.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for key in &keys {
+                if text.contains(&format!("\"{key}\"")) {
+                    found.push(format!("{}: \"{key}\"", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "keys named outside src/config_keys.rs:\n{}",
+        found.join("\n")
+    );
+}

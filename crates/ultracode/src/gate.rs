@@ -11,7 +11,7 @@ use ucg_git::ArtifactSource;
 /// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
 /// with a warning for each name it does not know. A value that names none of them gates all
 /// three: a typo must not open the gate.
-pub fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
+fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
     let all = vec![Source::Red, Source::Escalation, Source::Decision];
     let Some(text) = config else {
         return (all, Vec::new());
@@ -40,6 +40,38 @@ pub fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
     (named, warnings)
 }
 
+/// The gate's policy, one value from git's configuration: which sources block
+/// (`ucg.gate.sources`), and whether a push is judged by everything pending in the work tree
+/// (`ucg.gate.scope all`) rather than by each pushed ref's own run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatePolicy {
+    pub sources: Vec<Source>,
+    pub scope_all: bool,
+}
+
+impl GatePolicy {
+    /// The policy the two keys' values give, with a warning for each source name not known.
+    pub fn from_config(
+        sources_key: Option<&str>,
+        scope_key: Option<&str>,
+    ) -> (GatePolicy, Vec<String>) {
+        let (sources, warnings) = sources(sources_key);
+        let scope_all = scope_key.is_some_and(|scope| scope.eq_ignore_ascii_case("all"));
+        (GatePolicy { sources, scope_all }, warnings)
+    }
+
+    /// Whether an item of `source` blocks.
+    pub fn gates(&self, source: Source) -> bool {
+        self.sources.contains(&source)
+    }
+}
+
+impl Default for GatePolicy {
+    fn default() -> Self {
+        GatePolicy::from_config(None, None).0
+    }
+}
+
 /// What blocks.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Decision {
@@ -59,10 +91,10 @@ impl Decision {
     }
 }
 
-pub fn decide(pending: Pending, gated: &[Source]) -> Decision {
+pub fn decide(pending: Pending, policy: &GatePolicy) -> Decision {
     let mut blockers = pending.blockers;
     // A typed escalation that cannot be read still escalates: it blocks until repaired.
-    if gated.contains(&Source::Escalation) {
+    if policy.gates(Source::Escalation) {
         blockers.extend(pending.unreadable.into_iter().map(|artifact| Blocker {
             reason: "an escalation sidecar that is not the object of four string fields it must be".into(),
             way_out: format!(
@@ -75,7 +107,7 @@ pub fn decide(pending: Pending, gated: &[Source]) -> Decision {
         blocking: pending
             .items
             .into_iter()
-            .filter(|item| gated.contains(&item.source))
+            .filter(|item| policy.gates(item.source))
             .collect(),
         blockers,
     }
@@ -148,8 +180,8 @@ pub struct GateInputs {
 }
 
 impl GateInputs {
-    /// The decision on the artifacts `source` holds, blocking on the `gated` sources.
-    pub fn decide(&self, source: &ArtifactSource, gated: &[Source]) -> Decision {
+    /// The decision on the artifacts `source` holds, under `policy`.
+    pub fn decide(&self, source: &ArtifactSource, policy: &GatePolicy) -> Decision {
         let found = pending::enumerate(
             &PendingInputs {
                 project_root: &self.project_root,
@@ -158,7 +190,7 @@ impl GateInputs {
             },
             source,
         );
-        decide(found, gated)
+        decide(found, policy)
     }
 
     /// Every file the decision on the work tree reads, the artifact directory holding `names`

@@ -14,13 +14,13 @@ pub(crate) const STATE_FILE: &str = "ucg/notify.json";
 
 /// A change of the pending set: items that appeared, ids that went.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change<'a> {
+pub struct PendingChange<'a> {
     pub new: Vec<&'a PendingItem>,
     pub closed: Vec<String>,
 }
 
 /// What changed between the ids announced last and the items pending now (`None`: nothing).
-pub fn change<'a>(announced: &[String], pending: &'a [PendingItem]) -> Option<Change<'a>> {
+pub fn change<'a>(announced: &[String], pending: &'a [PendingItem]) -> Option<PendingChange<'a>> {
     let before: std::collections::HashSet<&str> = announced.iter().map(String::as_str).collect();
     let now: std::collections::HashSet<&str> = pending.iter().map(|i| i.id.as_str()).collect();
     let new: Vec<&PendingItem> = pending
@@ -32,11 +32,11 @@ pub fn change<'a>(announced: &[String], pending: &'a [PendingItem]) -> Option<Ch
         .filter(|id| !now.contains(id.as_str()))
         .cloned()
         .collect();
-    (!new.is_empty() || !closed.is_empty()).then_some(Change { new, closed })
+    (!new.is_empty() || !closed.is_empty()).then_some(PendingChange { new, closed })
 }
 
 /// The document the command reads on its standard input.
-pub fn document(change: &Change, pending: usize) -> serde_json::Value {
+pub fn document(change: &PendingChange, pending: usize) -> serde_json::Value {
     serde_json::json!({
         "schema": SCHEMA,
         "new": change.new,
@@ -46,7 +46,7 @@ pub fn document(change: &Change, pending: usize) -> serde_json::Value {
 }
 
 /// Everyone who decides one of the new items, each once, in order.
-pub(crate) fn deciders(change: &Change) -> Vec<String> {
+pub(crate) fn deciders(change: &PendingChange) -> Vec<String> {
     let mut all: Vec<String> = Vec::new();
     for email in change.new.iter().flat_map(|item| &item.deciders) {
         if !all.iter().any(|e| e.eq_ignore_ascii_case(email)) {
@@ -137,6 +137,27 @@ pub fn announce(git_dir: &Path, pending: &[PendingItem], run: Runner) -> Result<
     }
 }
 
+/// [`announce`] for a loop that watches: a failed announcement is tried again only once the
+/// pending set has changed again (not on every round while the command keeps failing).
+#[derive(Default)]
+pub struct Announcer {
+    failed_on: Option<Vec<String>>,
+}
+
+impl Announcer {
+    pub fn announce(&mut self, git_dir: &Path, pending: &[PendingItem], run: Runner) -> Result<()> {
+        let ids: Vec<String> = pending.iter().map(|item| item.id.clone()).collect();
+        if self.failed_on.as_ref() == Some(&ids) {
+            return Ok(());
+        }
+        self.failed_on = match announce(git_dir, pending, run)? {
+            Announced::Failed(_) => Some(ids),
+            Announced::Nothing | Announced::Done => None,
+        };
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,19 +165,9 @@ mod tests {
 
     fn item(id: &str, deciders: &[&str]) -> PendingItem {
         PendingItem {
-            id: id.into(),
-            source: Source::Red,
-            kind: "k".into(),
-            artifact: "a".into(),
             decision_needed: "d".into(),
-            evidence: String::new(),
-            answer: None,
-            action: None,
-            row: None,
             deciders: deciders.iter().map(|d| d.to_string()).collect(),
-            occurrence: None,
-            origin: String::new(),
-            similar_to: None,
+            ..PendingItem::new(Source::Red, id.into(), "k".into(), "a".into())
         }
     }
 

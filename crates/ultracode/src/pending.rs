@@ -88,6 +88,27 @@ pub struct Earlier<'e> {
 }
 
 impl PendingItem {
+    /// An item as its artifact shows it: its question empty until the caller sets it (struct
+    /// update syntax), nothing on record, no decider, no similar answer. Every item is built
+    /// through here, so a new field is added in one place.
+    pub fn new(source: Source, id: String, kind: String, artifact: String) -> PendingItem {
+        PendingItem {
+            id,
+            source,
+            kind,
+            artifact,
+            decision_needed: String::new(),
+            evidence: String::new(),
+            answer: None,
+            action: None,
+            row: None,
+            deciders: Vec::new(),
+            occurrence: None,
+            origin: String::new(),
+            similar_to: None,
+        }
+    }
+
     /// The short handle people type: the id's 12-hex hash (its last `:` field).
     pub fn handle(&self) -> &str {
         self.id.rsplit(':').next().unwrap_or(&self.id)
@@ -615,26 +636,18 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
                     id = ids::mint(field("kind"), field("source"), field("decision_needed"));
                     pending.registry_ids.push(id.clone());
                 }
+                let origin = match text("source") {
+                    source if source.is_empty() => similarity::scope(&id)
+                        .and_then(|s| s.split_once(':'))
+                        .map(|(_, path)| path.to_string())
+                        .unwrap_or_default(),
+                    source => source,
+                };
                 pending.items.push(PendingItem {
-                    source: Source::Red,
-                    kind: text("kind"),
-                    artifact: registry_name.clone(),
                     decision_needed: text("decision_needed"),
                     evidence: text("evidence"),
-                    answer: None,
-                    action: None,
-                    row: None,
-                    deciders: Vec::new(),
-                    occurrence: None,
-                    origin: match text("source") {
-                        source if source.is_empty() => similarity::scope(&id)
-                            .and_then(|s| s.split_once(':'))
-                            .map(|(_, path)| path.to_string())
-                            .unwrap_or_default(),
-                        source => source,
-                    },
-                    similar_to: None,
-                    id,
+                    origin,
+                    ..PendingItem::new(Source::Red, id, text("kind"), registry_name.clone())
                 });
             }
         }
@@ -666,20 +679,13 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
             pending.unreadable.push(artifact);
             continue;
         };
+        let id = ids::mint(&kind, &origin, &decision_needed);
         pending.items.push(PendingItem {
-            id: ids::mint(&kind, &origin, &decision_needed),
             origin,
-            similar_to: None,
-            source: Source::Escalation,
-            kind,
-            artifact,
             decision_needed,
             evidence: evidence.unwrap_or_default(),
-            answer: None,
-            action: None,
-            row: None,
-            deciders: Vec::new(),
             occurrence: bytes.map(|b| occurrence(b)),
+            ..PendingItem::new(Source::Escalation, id, kind, artifact)
         });
     }
     for name in names {
@@ -699,11 +705,8 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
         if cell("source") != "decision" || cell("status") != "open" {
             continue;
         }
+        let id = ids::mint("decision", &ledger_name, &cell("reason"));
         pending.items.push(PendingItem {
-            id: ids::mint("decision", &ledger_name, &cell("reason")),
-            source: Source::Decision,
-            kind: "decision".into(),
-            artifact: ledger_name.clone(),
             decision_needed: cell("reason"),
             evidence: format!(
                 "{} ({}, story {})",
@@ -711,13 +714,9 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
                 cell("severity"),
                 cell("story")
             ),
-            answer: None,
-            action: None,
             row: Some(cell("id")).filter(|id| !id.is_empty()),
-            deciders: Vec::new(),
-            occurrence: None,
             origin: ledger_name.clone(),
-            similar_to: None,
+            ..PendingItem::new(Source::Decision, id, "decision".into(), ledger_name.clone())
         });
     }
     pending

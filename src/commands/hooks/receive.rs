@@ -19,7 +19,7 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
         return Ok(1);
     };
     let protected = ctx.gate_protected();
-    let gated = ctx.gated_sources();
+    let policy = ctx.gate_policy();
     let mut blocked = false;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -36,7 +36,7 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
         let short: String = new.chars().take(7).collect();
         match ctx.commit_gate_inputs(new, None) {
             Ok((inputs, commit)) => {
-                let decision = inputs.decide(&commit, &gated);
+                let decision = inputs.decide(&commit, &policy);
                 if decision.blocked() {
                     let decision = decision.with_deciders(&ctx.decider_rules());
                     let where_read = format!("{reference} at {short}");

@@ -262,7 +262,7 @@ fn write_cache(dir: &Path, cache: &Cache) {
 /// `ucg.prompt.timeoutMs` from the repository's git configuration.
 fn timeout(git_dir: &Path) -> Duration {
     let configured = ucg_git::repo::open(git_dir).and_then(|repo| {
-        ucg_git::repo::config_integer(&repo, "ucg.prompt.timeoutMs")
+        ucg_git::repo::config_integer(&repo, crate::config_keys::PROMPT_TIMEOUT_MS.name)
             .and_then(|ms| u64::try_from(ms).ok())
     });
     Duration::from_millis(configured.unwrap_or(DEFAULT_TIMEOUT_MS))

@@ -1,0 +1,290 @@
+//! `hooks run`: the decision a hook makes when git runs it, a foreign hook chained first.
+
+use super::*;
+
+/// What the installed scripts call: the chained hook first, then the decision.
+pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
+    // pre-commit's entry: the stage and the pushed ref from its environment; pre-commit runs
+    // its own chained (`.legacy`) hook, so ours is not looked for.
+    let (hook, from_env) = match (args.hook, args.from_env) {
+        (_, true) => {
+            let (hook, line) = managers::pre_commit_stage(|rev| {
+                let repo = ctx.repo().map_err(|e| e.render().trim().to_string())?;
+                ucg_git::repo::commit_of(repo, rev).map(|id| id.to_string())
+            })?;
+            (hook, Some(line))
+        }
+        (Some(hook), false) => (hook, None),
+        (None, false) => return Err(Error::new("which hook? git ucg hooks run <HOOK>")),
+    };
+    // The shared remote's gate is not the pusher's to skip (a local push hands the pusher's
+    // environment to the hook).
+    if !hook.is_server_side() && skipped(hook) {
+        return Ok(0);
+    }
+    let mut stdin = Vec::new();
+    if let Some(line) = &from_env {
+        stdin.clone_from(line);
+    } else if matches!(
+        hook,
+        HookName::PrePush | HookName::ReferenceTransaction | HookName::PreReceive
+    ) {
+        std::io::stdin().lock().read_to_end(&mut stdin)?;
+    }
+    // A hook installed as a link knows where git ran it from: the chained hook is beside it, and
+    // no repository needs opening to find it.
+    let dir = match args.invoked_as.as_deref().and_then(Path::parent) {
+        _ if from_env.is_some() => Err(Error::new("no chained hook under pre-commit")),
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => ctx.hooks_dir().map(|(dir, _)| dir),
+    };
+    if let Ok(dir) = dir {
+        let chained = chained_path(&dir, hook);
+        // As git does, a hook file that is not executable is not run.
+        if is_runnable(&chained) {
+            let code = run_chained(&chained, &args.args, &stdin)?;
+            if code != 0 {
+                return Ok(code);
+            }
+        }
+    }
+    if hook == HookName::PreReceive {
+        return receive::pre_receive(ctx, &stdin);
+    }
+    // Only the prepared state of a transaction that makes a new commit on a branch is judged.
+    if hook == HookName::ReferenceTransaction {
+        let prepared = args.args.first().is_some_and(|state| state == "prepared");
+        let text = String::from_utf8_lossy(&stdin);
+        if !prepared || !ucg_git::hooks::makes_a_new_commit(ctx.repo()?, &text) {
+            return Ok(0);
+        }
+    }
+    let mut verb = hook.verb().to_string();
+    if hook == HookName::PrepareCommitMsg {
+        match commit_without_gate_hook(ctx) {
+            Some(command) => verb = command,
+            None => return Ok(0),
+        }
+    }
+    // `--no-verify` skips the commit hooks of commit, merge, am and rebase and the pre-push hook;
+    // git has none for the commits only prepare-commit-msg and reference-transaction see.
+    let bypass = match hook {
+        HookName::PrepareCommitMsg => format!("Bypass once: GIT_UCG_SKIP=1 git {verb} …."),
+        HookName::ReferenceTransaction => {
+            "Bypass once: GIT_UCG_SKIP=1 git cherry-pick … (or git revert …).".to_string()
+        }
+        _ => format!("Bypass once: GIT_UCG_SKIP=1 git {verb} …, or git {verb} --no-verify."),
+    };
+    let verb = verb.as_str();
+    // A run that cannot be located because its configuration is broken fails closed; a
+    // repository without any run artifacts is not gated.
+    let located = match ctx.gate_inputs(None) {
+        Ok(located) => located,
+        Err(error) => {
+            eprint!("{}", error.render());
+            eprintln!("git-ucg: {verb} refused: the run's artifacts cannot be located (above).");
+            eprintln!("{bypass}");
+            return Ok(1);
+        }
+    };
+    if ctx.strict_mode() && matches!(hook, HookName::PreCommit | HookName::PrePush) {
+        if let Some(story) = strict::current_story(&located.impl_dir) {
+            // The branches a push updates on the remote: each ref line's third field.
+            let pushed_to: Vec<&str> = std::str::from_utf8(&stdin)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|line| line.split_whitespace().nth(2))
+                .filter_map(|remote_ref| remote_ref.strip_prefix("refs/heads/"))
+                .collect();
+            let refusals = strict::refusals(ctx, &located.impl_dir, &story, verb, &pushed_to);
+            if !refusals.is_empty() {
+                eprintln!("git-ucg: {verb} refused by strict mode (story {story}):");
+                for refusal in &refusals {
+                    eprintln!("  - {refusal}");
+                }
+                eprintln!("{bypass} Strict mode off: git config ucg.gate.strict false");
+                return Ok(1);
+            }
+        }
+    }
+    if hook == HookName::PrePush {
+        return pre_push(ctx, &located, &stdin, &bypass);
+    }
+    let policy = ctx.gate_policy();
+    let watch = pass_cache::Watch::start(ctx, hook, &located);
+    if located.impl_dir.is_dir() {
+        let decision = located.decide(&ArtifactSource::WorkTree, &policy);
+        if decision.blocked() {
+            let decision = decision.with_deciders(&ctx.decider_rules());
+            let refusal = gate::refusal(&decision, Some(verb), "the work tree");
+            eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
+            return Ok(1);
+        }
+    }
+    // The run is the repository's, not a worktree's: a commit on a branch another work tree's
+    // run lands on waits for that run's decisions too.
+    let branches: Vec<String> = match hook {
+        HookName::ReferenceTransaction => String::from_utf8_lossy(&stdin)
+            .lines()
+            .filter_map(|line| line.split(' ').nth(2)?.strip_prefix("refs/heads/"))
+            .map(str::to_string)
+            .collect(),
+        _ => ctx
+            .repo()
+            .ok()
+            .and_then(ucg_git::repo::current_branch)
+            .into_iter()
+            .collect(),
+    };
+    let mut blocked = false;
+    for run in ctx.other_work_tree_runs(&located.project_root) {
+        let Some(branch) = run.epic_branch.as_ref().filter(|b| branches.contains(b)) else {
+            continue;
+        };
+        let decision = run.inputs.decide(&ArtifactSource::WorkTree, &policy);
+        if decision.blocked() {
+            let where_read = format!(
+                "the run in {}, whose epic branch is {branch}",
+                run.inputs.project_root.display()
+            );
+            let decision = decision.with_deciders(&ctx.decider_rules());
+            let refusal = gate::refusal(&decision, Some(verb), &where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            blocked = true;
+        }
+    }
+    if blocked {
+        eprintln!("{bypass}");
+    } else if let Some(watch) = watch {
+        watch.remember_pass(ctx);
+    }
+    Ok(u8::from(blocked))
+}
+
+/// Whether the hook `hook`, run by git from `invoked_as`, passes without a decision, opening no
+/// repository: a commit hook by the pass its last run remembered, prepare-commit-msg when the
+/// git command making the commit had a gate hook of its own judge it. A chained hook beside it
+/// always means the full run (it runs first).
+pub(crate) fn passes_at_once(hook: HookName, invoked_as: &Path) -> bool {
+    let dir = invoked_as.parent().unwrap_or(Path::new(""));
+    if std::fs::symlink_metadata(chained_path(dir, hook)).is_ok() {
+        return false;
+    }
+    match hook {
+        HookName::PrepareCommitMsg => ucg_git::hooks::invoking_git_command()
+            .is_some_and(|command| GATED_BEFORE.contains(&command.as_str())),
+        _ => pass_cache::passes(hook),
+    }
+}
+
+/// The git commands whose commits a gate hook of the default set judges (or `--no-verify`
+/// bypasses) before git runs prepare-commit-msg: judging them again would cost a second decision
+/// and undo the bypass.
+const GATED_BEFORE: [&str; 5] = ["commit", "merge", "am", "rebase", "pull"];
+
+/// For prepare-commit-msg: the git command making this commit when no gate hook judged it before
+/// (a cherry-pick, a revert, or a command that cannot be recognised — judged, failing closed),
+/// `None` when one did. An alias is followed to the command it stands for.
+fn commit_without_gate_hook(ctx: &Context) -> Option<String> {
+    let Some(mut command) = ucg_git::hooks::invoking_git_command() else {
+        return Some("commit".into());
+    };
+    // Aliases may name aliases; git refuses a loop, and so many levels are not followed here.
+    for _ in 0..8 {
+        if GATED_BEFORE.contains(&command.as_str()) {
+            return None;
+        }
+        let alias = ctx
+            .repo()
+            .ok()
+            .and_then(|repo| ucg_git::config_string(repo, &format!("alias.{command}")));
+        // A shell alias (`!…`) runs git as a child: the hook's parent is then that git.
+        match alias.as_deref().and_then(|a| a.split_whitespace().next()) {
+            Some(first) if !first.starts_with('!') => command = first.to_string(),
+            _ => break,
+        }
+    }
+    Some(command)
+}
+
+fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
+    run_hook_program(path, args, stdin).map_err(|e| {
+        Error::new(format!(
+            "cannot run the chained hook {}: {e}",
+            path.display()
+        ))
+    })
+}
+
+/// Each pushed ref is judged on its own: on the pushed commit's artifacts when it tracks the
+/// artifact directory, else on the runs (in any work tree) whose epic branch it is — local or
+/// remote name; a ref no run lands on passes. `ucg.gate.scope = all` judges every push on this
+/// work tree's run as well. Deletions push nothing and pass.
+fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
+    let Ok(text) = std::str::from_utf8(stdin) else {
+        eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
+        eprintln!("{bypass}");
+        return Ok(1);
+    };
+    let repo = ctx.repo()?;
+    let policy = ctx.gate_policy();
+    let runs = ctx.work_tree_runs(located);
+    let mut blocked = false;
+    let mut refuse = |decision: &gate::Decision, where_read: &str| {
+        if decision.blocked() {
+            let decision = decision.clone().with_deciders(&ctx.decider_rules());
+            let refusal = gate::refusal(&decision, Some("push"), where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            blocked = true;
+        }
+    };
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [local_ref, local_sha, remote_ref, _remote_sha] = fields[..] else {
+            eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
+            eprintln!("{bypass}");
+            return Ok(1);
+        };
+        if local_sha.bytes().all(|b| b == b'0') {
+            continue;
+        }
+        let committed = ArtifactSource::at_rev(repo, local_sha, &located.project_root).ok();
+        if let Some(commit) = committed.filter(|c| c.is_dir(&located.impl_dir)) {
+            let short: String = local_sha.chars().take(7).collect();
+            refuse(
+                &located.decide(&commit, &policy),
+                &format!("{local_ref} at {short}"),
+            );
+            continue;
+        }
+        if policy.scope_all {
+            let where_read = format!("{local_ref}: the work tree (ucg.gate.scope = all)");
+            refuse(
+                &located.decide(&ArtifactSource::WorkTree, &policy),
+                &where_read,
+            );
+            continue;
+        }
+        let names: Vec<&str> = [local_ref, remote_ref]
+            .iter()
+            .filter_map(|r| r.strip_prefix("refs/heads/"))
+            .collect();
+        for run in &runs {
+            let Some(branch) = run.epic_branch.as_deref().filter(|b| names.contains(b)) else {
+                continue;
+            };
+            let where_read = format!(
+                "{local_ref}: the run in {}, whose epic branch is {branch}",
+                run.inputs.project_root.display()
+            );
+            refuse(
+                &run.inputs.decide(&ArtifactSource::WorkTree, &policy),
+                &where_read,
+            );
+        }
+    }
+    if blocked {
+        eprintln!("{bypass}");
+    }
+    Ok(u8::from(blocked))
+}
