@@ -1,0 +1,328 @@
+//! Acceptance: the reset loop end to end.
+
+use super::support::*;
+use crate::common::*;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// Reset loop: three failing verifies with lessons → loop_count 1, 2, 3, each lesson appended
+/// (task id, contract id, last_lesson_id) and added to the contract's counter_examples — the
+/// contract byte-identical except those three lines; the fourth → escalated, nothing appended,
+/// nothing changed but the task's status. Other keys of the state file stay.
+#[test]
+fn reset_loop_three_lessons_then_escalation() {
+    let env = TestEnv::new();
+    let p = project(&env, CONTRACT, STATE);
+    let remediations = [
+        "Probe the counter after 61 s: GET /count must read 0.",
+        "Quote \"the window\" #not-a-comment: a colon, and é → unicode",
+        "Two lines:\nthe second stays in the value",
+    ];
+    let mut lesson_ids = Vec::new();
+    for (n, remediation) in remediations.iter().enumerate() {
+        let out = reset(
+            &env,
+            &p,
+            "T1",
+            &format!("gap {n}: the reset was not observable"),
+            Some(&format!("verify {n}: C1 substantive failed")),
+            remediation,
+        );
+        let doc = ok_json(&out);
+        let id = doc["id"].as_str().unwrap().to_string();
+        assert_eq!(
+            doc,
+            json!({"appended": true, "id": id, "loop_count": n + 1, "status": "queued"})
+        );
+        assert!(id_format().is_match(&id));
+        let task = task_state(&p, "T1");
+        assert_eq!(task["loop_count"], n + 1);
+        assert_eq!(task["last_lesson_id"], id.as_str());
+        assert_eq!(task["status"], "queued");
+        let entry = parsed_lines(&ledger_path(&env)).pop().unwrap();
+        assert_eq!(entry["id"], id.as_str());
+        assert_eq!(entry["task_id"], "T1");
+        assert_eq!(entry["source_contract_id"], "contract-rate-limit");
+        assert_eq!(entry["remediation"], *remediation);
+        assert_eq!(
+            entry["evidence"],
+            format!("verify {n}: C1 substantive failed")
+        );
+        lesson_ids.push(id);
+        assert_audit_ok(&env);
+    }
+    let contract = read_text(&p.contract);
+    // Byte-identical but for three lines, added right after the existing entry, in order.
+    let inserted = inserted_lines(CONTRACT, &contract);
+    let fixture_line = CONTRACT
+        .lines()
+        .position(|l| l.starts_with("  L-2026-04-15-fixture:"))
+        .unwrap();
+    let positions: Vec<usize> = inserted.iter().map(|(at, _)| *at).collect();
+    assert_eq!(
+        positions,
+        [fixture_line + 1, fixture_line + 2, fixture_line + 3]
+    );
+    for (_, line) in &inserted {
+        assert!(line.starts_with("  ") && line.ends_with('\n'), "{line:?}");
+    }
+    let mut expected = vec![(
+        "L-2026-04-15-fixture".to_string(),
+        "Rolling-window reset must be observable: read the counter after the window.".to_string(),
+    )];
+    expected.extend(
+        lesson_ids
+            .iter()
+            .cloned()
+            .zip(remediations.iter().map(|r| r.to_string())),
+    );
+    assert_eq!(counter_examples(&contract), expected);
+    // The Markdown body is not YAML and stays as it was.
+    assert!(contract.ends_with(
+        "# Rate limit\n\nThe prose of the contract stays exactly as it is.\ncounter_examples: this line is Markdown, not YAML\n"
+    ));
+
+    // The fourth failure: escalated, nothing appended.
+    let (ledger, index) = (read(&ledger_path(&env)), read(&index_path(&env)));
+    let out = reset(&env, &p, "T1", "gap 4", Some("verify 4"), "remediation 4");
+    assert_eq!(
+        ok_json(&out),
+        json!({"appended": false, "id": null, "loop_count": 3, "status": "escalated"})
+    );
+    assert_eq!(read(&ledger_path(&env)), ledger);
+    assert_eq!(read(&index_path(&env)), index);
+    assert_eq!(read_text(&p.contract), contract);
+    let state: Value = serde_json::from_slice(&read(&p.state)).unwrap();
+    assert_eq!(
+        state,
+        json!({"anvil_state_version": 1, "run_id": "r-11223344",
+            "tasks": {"T1": {"status": "escalated", "worktree": "wt/T1", "loop_cap": 3,
+                "loop_count": 3, "last_lesson_id": lesson_ids[2]},
+                "T2": {"status": "queued"}},
+            "notes": ["kept"]})
+    );
+    let keys = object_keys(&state);
+    assert_eq!(keys, ["anvil_state_version", "run_id", "tasks", "notes"]);
+    assert_eq!(
+        query(&env, &["anything"]),
+        Vec::<Value>::new(),
+        "reset lessons have no pattern"
+    );
+}
+
+/// Reset loop: a null lesson at any point (before the first lesson, after one, after two; an
+/// empty gap, a blank remediation, no evidence at all) → `E_NULL_LESSON`, the task escalated,
+/// loop_count unchanged, and the ledger, index and contract byte-for-byte as they were.
+#[test]
+fn reset_null_lesson_at_any_point_escalates_and_leaves_the_ledger() {
+    let nulls: [(&str, Option<&str>, &str, &str); 3] = [
+        ("", Some("ev"), "rem", "contract_gap"),
+        ("gap", Some("ev"), " \t ", "remediation"),
+        ("gap", None, "rem", "evidence"),
+    ];
+    for good_resets in 0..3 {
+        for (gap, evidence, remediation, field) in nulls {
+            let env = TestEnv::new();
+            let p = project(&env, CONTRACT, STATE);
+            for n in 0..good_resets {
+                ok_json(&reset(
+                    &env,
+                    &p,
+                    "T1",
+                    &format!("gap {n}"),
+                    Some("ev"),
+                    "rem",
+                ));
+            }
+            let read_opt = |path: &Path| std::fs::read(path).ok();
+            let (ledger, index, contract) = (
+                read_opt(&ledger_path(&env)),
+                read_opt(&index_path(&env)),
+                read(&p.contract),
+            );
+            let doc = refusal(&reset(&env, &p, "T1", gap, evidence, remediation));
+            assert_eq!(doc["code"], "E_NULL_LESSON", "{good_resets} {field}");
+            assert_eq!(doc["details"]["field"], field);
+            assert_eq!(
+                read_opt(&ledger_path(&env)),
+                ledger,
+                "{good_resets} {field}"
+            );
+            assert_eq!(read_opt(&index_path(&env)), index, "{good_resets} {field}");
+            assert_eq!(read(&p.contract), contract, "{good_resets} {field}");
+            let task = task_state(&p, "T1");
+            assert_eq!(task["status"], "escalated");
+            if good_resets == 0 {
+                assert!(task.get("loop_count").is_none());
+            } else {
+                assert_eq!(task["loop_count"], good_resets);
+            }
+            assert_eq!(task_state(&p, "T2"), json!({"status": "queued"}));
+        }
+    }
+}
+
+/// Reset: the task's `loop_cap` is honoured (1: one lesson, then escalation); an absent or
+/// invalid cap means the default, 3.
+#[test]
+fn reset_honours_the_tasks_loop_cap() {
+    for (cap, lessons) in [("1", 1), ("2", 2), ("0", 3), ("\"5\"", 3), ("null", 3)] {
+        let env = TestEnv::new();
+        let state =
+            format!(r#"{{"tasks": {{"T1": {{"status": "verifying", "loop_cap": {cap}}}}}}}"#);
+        let p = project(&env, CONTRACT, &state);
+        for n in 1..=lessons {
+            let doc = ok_json(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
+            assert_eq!(doc["loop_count"], n, "cap {cap}");
+            assert_eq!(doc["status"], "queued");
+        }
+        let doc = ok_json(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
+        assert_eq!(doc["status"], "escalated", "cap {cap}");
+        assert_eq!(parsed_lines(&ledger_path(&env)).len(), lessons);
+        assert_eq!(counter_examples(&read_text(&p.contract)).len(), lessons + 1);
+    }
+}
+
+/// Reset: without `--evidence`, the evidence is the failing criteria of Anvil's
+/// verify-result.json (`<id> <first failing level>: <its evidence>`); a result that is not JSON
+/// is refused (`E_VERIFY`) and one with nothing failing leaves a null lesson (escalation).
+#[test]
+fn reset_takes_its_evidence_from_the_verify_result() {
+    let env = TestEnv::new();
+    let p = project(&env, CONTRACT, STATE);
+    let verify = env.path().join("project/anvil/verify/verify-result.json");
+    let result = json!({
+        "criteria": [
+            {"id": "C1", "levels": {
+                "exists": {"status": "pass", "evidence": "file present", "rawPath": "raw/1"},
+                "substantive": {"status": "fail", "evidence": "counter stayed at 10 after 62 s", "rawPath": "raw/2"},
+                "wired": null, "functional": null}, "allGreen": false},
+            {"id": "C2", "levels": {
+                "exists": {"status": "pass", "evidence": "ok", "rawPath": "r"},
+                "substantive": {"status": "pass", "evidence": "ok", "rawPath": "r"},
+                "wired": {"status": "pass", "evidence": "ok", "rawPath": "r"},
+                "functional": {"status": "pass", "evidence": "ok", "rawPath": "r"}}, "allGreen": true}
+        ],
+        "invariants": [{"invariant": "no_new_dependencies", "status": "pass", "evidence": "none"}],
+        "allGreen": false,
+        "raw": {"exists": {}, "substantive": {}, "wired": {}, "functional": {}, "invariants": {"path": "x"}}
+    });
+    write(&verify, &serde_json::to_string_pretty(&result).unwrap());
+    let reset_with = |path: &Path| {
+        run(
+            &env,
+            &[
+                "reset",
+                "--task",
+                "T1",
+                "--state",
+                p.state.to_str().unwrap(),
+                "--contract",
+                p.contract.to_str().unwrap(),
+                "--gap",
+                "the reset was not observable",
+                "--remediation",
+                "read the counter",
+                "--verify-result",
+                path.to_str().unwrap(),
+            ],
+        )
+    };
+    ok_json(&reset_with(&verify));
+    let entry = parsed_lines(&ledger_path(&env)).pop().unwrap();
+    assert_eq!(
+        entry["evidence"],
+        "C1 substantive: counter stayed at 10 after 62 s"
+    );
+
+    write(&verify, "{\"criteria\": [");
+    let before = snapshot(env.path());
+    let doc = refusal(&reset_with(&verify));
+    assert_eq!(doc["code"], "E_VERIFY");
+    assert_eq!(snapshot(env.path()), before);
+
+    let mut green = result.clone();
+    green["criteria"] = json!([result["criteria"][1]]);
+    write(&verify, &green.to_string());
+    let ledger = read(&ledger_path(&env));
+    let doc = refusal(&reset_with(&verify));
+    assert_eq!(doc["code"], "E_NULL_LESSON");
+    assert_eq!(doc["details"]["field"], "evidence");
+    assert_eq!(read(&ledger_path(&env)), ledger);
+    assert_eq!(task_state(&p, "T1")["status"], "escalated");
+}
+
+/// Reset: the contract edit in the shapes a contract takes — plain YAML, no counter_examples yet
+/// (the map is added at the end of the YAML), an empty `counter_examples: {}`, entries indented
+/// by four with blank and comment lines among them — each byte-identical except the lines added.
+#[test]
+fn reset_adds_counter_examples_to_any_block_shape() {
+    let cases = [
+        (
+            "id: c\ncriteria:\n  - id: C1\n    statement: s\ninvariants: {}\n",
+            "id: c\ncriteria:\n  - id: C1\n    statement: s\ninvariants: {}\ncounter_examples:\n  \"{ID}\": \"rem\"\n",
+        ),
+        (
+            "---\nid: c\ncounter_examples: {}\nother: 1\n---\nBody\n",
+            "---\nid: c\ncounter_examples:\n  \"{ID}\": \"rem\"\nother: 1\n---\nBody\n",
+        ),
+        (
+            "id: c\ncounter_examples:\n    L-1: \"x\"\n\n    # why\n    L-2: y\n# a top-level comment\nother: 1\n",
+            "id: c\ncounter_examples:\n    L-1: \"x\"\n\n    # why\n    L-2: y\n    \"{ID}\": \"rem\"\n# a top-level comment\nother: 1\n",
+        ),
+        (
+            "id: c\ncounter_examples:\n  L-1: >\n    folded\n    text\nother: 1\n",
+            "id: c\ncounter_examples:\n  L-1: >\n    folded\n    text\n  \"{ID}\": \"rem\"\nother: 1\n",
+        ),
+    ];
+    for (before, after) in cases {
+        let env = TestEnv::new();
+        let p = project(&env, before, STATE);
+        let doc = ok_json(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
+        let id = doc["id"].as_str().unwrap();
+        assert_eq!(
+            read_text(&p.contract),
+            after.replace("{ID}", id),
+            "{before}"
+        );
+        let entries = counter_examples(&read_text(&p.contract));
+        assert_eq!(
+            entries.last().unwrap(),
+            &(id.to_string(), "rem".to_string())
+        );
+    }
+}
+
+/// BUG: a comment after the `counter_examples:` key is taken for flow style.
+#[test]
+fn reset_accepts_a_comment_after_the_counter_examples_key() {
+    let env = TestEnv::new();
+    let contract = "id: c\ncounter_examples: # lesson id -> text\n  L-1: \"x\"\nother: 1\n";
+    let p = project(&env, contract, STATE);
+    let doc = ok_json(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
+    let id = doc["id"].as_str().unwrap();
+    assert_eq!(
+        read_text(&p.contract),
+        contract.replace(
+            "  L-1: \"x\"\n",
+            &format!("  L-1: \"x\"\n  \"{id}\": \"rem\"\n")
+        )
+    );
+}
+
+/// BUG (minor): a CRLF contract gets an LF line.
+#[test]
+fn reset_keeps_a_crlf_contracts_line_endings() {
+    let env = TestEnv::new();
+    let contract = "id: c\r\ncounter_examples:\r\n  L-1: \"x\"\r\nother: 1\r\n";
+    let p = project(&env, contract, STATE);
+    let doc = ok_json(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
+    let id = doc["id"].as_str().unwrap();
+    assert_eq!(
+        read_text(&p.contract),
+        contract.replace(
+            "  L-1: \"x\"\r\n",
+            &format!("  L-1: \"x\"\r\n  \"{id}\": \"rem\"\r\n")
+        )
+    );
+}
