@@ -184,6 +184,51 @@ pub fn relative_stamps(
         .collect()
 }
 
+/// The one layout of the caches under `.git/ucg/` that stamps keep fresh (the prompt's segment,
+/// the hooks' remembered pass): a header line naming the cache and its version; the fields the
+/// cache is about, one line each and as many as the cache has; one [`stamp_line`] per file; and
+/// an end line counting both (`end <fields> <stamps>`), so a file cut short or grown reads as no
+/// cache at all. Every value is one line: `None` when one holds a newline (nothing is cached).
+pub fn encode_line_cache(
+    header: &str,
+    fields: &[&[u8]],
+    stamps: &[(std::path::PathBuf, Stamp)],
+) -> Option<Vec<u8>> {
+    let mut out = header.as_bytes().to_vec();
+    out.push(b'\n');
+    let mut line = |bytes: &[u8]| {
+        out.extend_from_slice(bytes);
+        out.push(b'\n');
+        !bytes.contains(&b'\n')
+    };
+    let mut clean = fields.iter().all(|field| line(field));
+    for (path, stamp) in stamps {
+        clean &= line(&stamp_line(path.as_os_str().as_bytes(), *stamp));
+    }
+    clean &= line(format!("end {} {}", fields.len(), stamps.len()).as_bytes());
+    clean.then_some(out)
+}
+
+/// The lines of a cache file, split.
+pub type Lines<'a> = Vec<&'a [u8]>;
+
+/// A cache [`encode_line_cache`] wrote with `header` and `fields` fields: the fields and the
+/// stamp lines (not yet checked against the files); `None` for anything else.
+pub fn decode_line_cache<'a>(
+    bytes: &'a [u8],
+    header: &str,
+    fields: usize,
+) -> Option<(Lines<'a>, Lines<'a>)> {
+    let mut lines: Vec<&[u8]> = bytes.strip_suffix(b"\n")?.split(|b| *b == b'\n').collect();
+    let end = lines.pop()?;
+    if lines.first() != Some(&header.as_bytes()) || lines.len() < 1 + fields {
+        return None;
+    }
+    let stamps = lines.split_off(1 + fields);
+    let expected = format!("end {fields} {}", stamps.len());
+    (end == expected.as_bytes()).then(|| (lines.split_off(1), stamps))
+}
+
 /// A decimal number as [`stamp_line`] writes it (digits only, at least one).
 fn unsigned(digits: &[u8]) -> Option<u64> {
     if digits.is_empty() {
@@ -253,5 +298,43 @@ mod tests {
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_ne!(Stamper::default().stamp(&file), before);
+    }
+
+    #[test]
+    fn a_line_cache_reads_back_and_nothing_else_does() {
+        let stamps = vec![
+            (PathBuf::from("a/file"), None),
+            (
+                PathBuf::from("b"),
+                Some(Freshness {
+                    size: 3,
+                    ..Default::default()
+                }),
+            ),
+        ];
+        let fields: [&[u8]; 2] = [b"/work", b"-"];
+        let bytes = encode_line_cache("h 1", &fields, &stamps).unwrap_or_default();
+        let (read_fields, read_stamps) =
+            decode_line_cache(&bytes, "h 1", 2).unwrap_or_else(|| panic!("{bytes:?}"));
+        assert_eq!(read_fields, fields);
+        let parsed: Vec<_> = read_stamps
+            .iter()
+            .filter_map(|l| parse_stamp_line(l))
+            .collect();
+        assert_eq!(parsed, [(None, &b"a/file"[..]), (stamps[1].1, &b"b"[..])]);
+        // Another header, another number of fields, any line cut off or added: no cache.
+        assert_eq!(decode_line_cache(&bytes, "h 2", 2), None);
+        assert_eq!(decode_line_cache(&bytes, "h 1", 1), None);
+        let lines: Vec<&[u8]> = bytes.split_inclusive(|b| *b == b'\n').collect();
+        for cut in 0..lines.len() {
+            let shorter: Vec<u8> = lines[..cut].concat();
+            assert_eq!(decode_line_cache(&shorter, "h 1", 2), None, "{cut}");
+            let mut longer = lines[..cut].concat();
+            longer.extend_from_slice(b"- extra\n");
+            longer.extend(lines[cut..].concat());
+            assert_eq!(decode_line_cache(&longer, "h 1", 2), None, "{cut}");
+        }
+        // A value holding a newline is not cached.
+        assert_eq!(encode_line_cache("h 1", &[b"a\nb"], &[]), None);
     }
 }

@@ -15,14 +15,20 @@ use crate::cli::HookName;
 use crate::context::Context;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use ucg_store::stamp::{all_stamps_match, parse_stamp_line, relative_stamps, stamp_line};
+use ucg_store::stamp::{
+    all_stamps_match, decode_line_cache, encode_line_cache, parse_stamp_line, relative_stamps,
+    stamp_line,
+};
 use ucg_store::{Stamp, Stamper};
 use ucg_ultracode::gate::{escalation_names, GateInputs};
 
 const CACHE_FILE: &str = "gate-cache";
 /// The cache's first line: its layout and the version that wrote it (another version may decide
 /// otherwise).
-const HEADER: &str = concat!("git-ucg gate cache 2 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("git-ucg gate cache 3 ", env!("CARGO_PKG_VERSION"));
+/// The fields after the header: the work tree, the keyed environment, the artifact directory's
+/// line and its names line.
+const FIELDS: usize = 1 + KEYED_ENV.len() + 2;
 /// The environment that moves the run or git's configuration: its values are part of the cache.
 const KEYED_ENV: [&str; 8] = [
     crate::context::IMPL_ARTIFACTS_ENV,
@@ -96,12 +102,11 @@ fn env_lines() -> Vec<Vec<u8>> {
 /// Whether the cache at `bytes` is this version's, about the work tree `root` and this
 /// environment, with every stamp still matching (public for the fuzz target).
 pub fn fresh(bytes: &[u8], root: &Path) -> bool {
-    let Some(body) = bytes.strip_suffix(b"\n") else {
+    let Some((fields, stamps)) = decode_line_cache(bytes, HEADER, FIELDS) else {
         return false;
     };
-    let mut lines = body.split(|b| *b == b'\n');
-    if lines.next() != Some(HEADER.as_bytes()) || lines.next() != Some(root.as_os_str().as_bytes())
-    {
+    let mut lines = fields.into_iter();
+    if lines.next() != Some(root.as_os_str().as_bytes()) {
         return false;
     }
     for expected in env_lines() {
@@ -123,7 +128,6 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
     if !unchanged && names != names_line(escalation_names(&dir).as_deref()).as_slice() {
         return false;
     }
-    let stamps: Vec<&[u8]> = lines.collect();
     !stamps.is_empty() && all_stamps_match(&stamps, root)
 }
 
@@ -224,7 +228,6 @@ impl Watch {
         {
             return;
         }
-        let mut out = HEADER.as_bytes().to_vec();
         let mut lines = vec![self.root.as_os_str().as_bytes().to_vec()];
         lines.extend(env_lines());
         let impl_dir = self
@@ -240,18 +243,12 @@ impl Watch {
             false => [b"? ".as_slice(), impl_dir].concat(),
         });
         lines.push(names_line(self.names.as_deref()));
-        for (path, stamp) in relative_stamps(&self.root, after) {
-            lines.push(stamp_line(path.as_os_str().as_bytes(), stamp));
-        }
-        for line in &lines {
-            // A value holding a newline cannot be written as a line: nothing is remembered.
-            if line.contains(&b'\n') {
-                return;
-            }
-            out.push(b'\n');
-            out.extend_from_slice(line);
-        }
-        out.push(b'\n');
+        let fields: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
+        // A value holding a newline cannot be written as a line: nothing is remembered.
+        let Some(out) = encode_line_cache(HEADER, &fields, &relative_stamps(&self.root, after))
+        else {
+            return;
+        };
         // Best effort: a cache that cannot be written is decided in full next time.
         if let Some(dir) = self.cache.parent() {
             if ucg_store::create_dirs(dir).is_ok() {
@@ -297,6 +294,7 @@ mod tests {
         // An artifact directory that is not there.
         lines.extend([b"? absent-dir".to_vec(), b"-".to_vec()]);
         lines.extend(stamp_lines.iter().cloned());
+        lines.push(format!("end {FIELDS} {}", stamp_lines.len()).into_bytes());
         let mut out = lines.join(&b'\n');
         out.push(b'\n');
         out
@@ -360,7 +358,8 @@ mod tests {
         let dir_stamp = Stamper::default().stamp(&impl_dir);
         let stamped = [lines, vec![stamp_line(b"impl", dir_stamp), names]].concat();
         let cache = |lines: &[Vec<u8>]| {
-            let mut out = [lines, &[stamp_line(b"absent", None)]]
+            let end = format!("end {FIELDS} 1").into_bytes();
+            let mut out = [lines, &[stamp_line(b"absent", None), end]]
                 .concat()
                 .join(&b'\n');
             out.push(b'\n');

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ucg_git::ArtifactSource;
 use ucg_store::pyjson::{self, Value};
-use ucg_store::stamp::{all_stamps_match, relative_stamps, stamp_line};
+use ucg_store::stamp::{all_stamps_match, decode_line_cache, encode_line_cache, relative_stamps};
 use ucg_store::{Stamp, Stamper};
 use ucg_ultracode::decisions::DECISIONS_FILE;
 use ucg_ultracode::heartbeat::HEARTBEAT_FILE;
@@ -90,32 +90,23 @@ struct Cache {
 
 /// The cache file's first line; its number is bumped when the layout or the segment's meaning
 /// changes.
-const CACHE_HEADER: &[u8] = b"git-ucg prompt cache 4";
+const CACHE_HEADER: &str = "git-ucg prompt cache 5";
 
 impl Cache {
-    /// Lines: the header, the work tree, `-` or `=<env>`, the segment, then one stamp a line —
-    /// `<ctime> <nanoseconds> <size> <inode> <path>` or `- <path>` for an absent file. `None`
-    /// when a value holds a newline (such a segment is recomputed each time).
+    /// The store's line cache (`ucg_store::stamp::encode_line_cache`) with three fields: the
+    /// work tree, `-` or `=<env>`, the segment. `None` when a value holds a newline (such a
+    /// segment is recomputed each time).
     fn encode(&self) -> Option<Vec<u8>> {
-        let mut out = CACHE_HEADER.to_vec();
-        let line = |out: &mut Vec<u8>, bytes: &[u8]| {
-            out.push(b'\n');
-            out.extend_from_slice(bytes);
-            !bytes.contains(&b'\n')
-        };
         let env = match &self.env {
             Some(value) => format!("={value}"),
             None => "-".into(),
         };
-        let mut clean = line(&mut out, self.root.as_os_str().as_bytes())
-            && line(&mut out, env.as_bytes())
-            && line(&mut out, self.segment.as_bytes());
-        for (path, stamp) in &self.stamps {
-            let text = stamp_line(path.as_os_str().as_bytes(), *stamp);
-            clean = clean && line(&mut out, &text);
-        }
-        out.push(b'\n');
-        clean.then_some(out)
+        let fields: [&[u8]; 3] = [
+            self.root.as_os_str().as_bytes(),
+            env.as_bytes(),
+            self.segment.as_bytes(),
+        ];
+        encode_line_cache(CACHE_HEADER, &fields, &self.stamps)
     }
 
     /// The segment, if the cache at `bytes` is this cache's layout, about `root` and `env`, and
@@ -123,11 +114,14 @@ impl Cache {
     /// Stamps are stored relative to the work tree where they lie inside it (so they name a
     /// copy's files in a copy) and checked against this work tree's files.
     fn fresh_segment(bytes: &[u8], root: &Path, env: Option<&str>) -> Option<String> {
-        let mut lines = bytes.strip_suffix(b"\n")?.split(|b| *b == b'\n');
-        if lines.next()? != CACHE_HEADER || lines.next()? != root.as_os_str().as_bytes() {
+        let (fields, lines) = decode_line_cache(bytes, CACHE_HEADER, 3)?;
+        let [cached_root, cached_env, segment] = fields[..] else {
+            return None;
+        };
+        if cached_root != root.as_os_str().as_bytes() {
             return None;
         }
-        let cached_env = match lines.next()? {
+        let cached_env = match cached_env {
             b"-" => None,
             value => Some(value.strip_prefix(b"=")?),
         };
@@ -137,9 +131,8 @@ impl Cache {
         // Drawn by the shell as it stands: a cache written by anything but this code (it lies
         // under the git directory, where whoever can write can write it) still prints no
         // control character.
-        let segment = std::str::from_utf8(lines.next()?).ok()?;
+        let segment = std::str::from_utf8(segment).ok()?;
         let segment = visible::strip_controls(segment).into_owned();
-        let lines: Vec<&[u8]> = lines.collect();
         // Each lookup is a system call: a long list is checked on two cores.
         let fresh = if lines.len() < PARALLEL_STAMPS {
             all_stamps_match(&lines, root)
@@ -333,10 +326,11 @@ pub(crate) fn run(started: Instant) -> String {
         let last = cached
             .split(|b| *b == b'\n')
             .nth(3)
-            .filter(|_| cached.starts_with(CACHE_HEADER))
+            .filter(|_| cached.starts_with(CACHE_HEADER.as_bytes()))
             .and_then(|line| std::str::from_utf8(line).ok())
             .unwrap_or("ucg");
-        format!("{last}?")
+        // As when served fresh: whatever wrote the cache, no control character reaches the shell.
+        format!("{}?", visible::strip_controls(last))
     };
     if remaining.is_zero() {
         return stale();
@@ -461,7 +455,9 @@ mod tests {
             let stamps: Vec<(PathBuf, Stamp)> =
                 stamps.into_iter().map(|(p, s)| (PathBuf::from(p), s)).collect();
             let bytes = cache(stamps.clone()).encode().unwrap_or_default();
-            let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').skip(4).filter(|l| !l.is_empty()).collect();
+            let decoded = decode_line_cache(&bytes, CACHE_HEADER, 3);
+            proptest::prop_assert!(decoded.is_some());
+            let (_, lines) = decoded.unwrap_or_default();
             proptest::prop_assert_eq!(lines.len(), stamps.len());
             for (line, (path, stamp)) in lines.iter().zip(&stamps) {
                 let parsed = ucg_store::stamp::parse_stamp_line(line);
