@@ -183,6 +183,18 @@ back every RED its closes suppressed, to be answered again",
                 error.hint("pick the one whose decision log gets this pass with --run NAME")
             }
             Run::UnknownEpic => error.hint("name it: git ucg epic --epic <id>"),
+            Run::BranchLacksArtifacts { branch, impl_dir } => error.hint(format!(
+                "track it on {branch} (in a checkout of it): git add -f {impl_dir} && git commit -m \"Track the run's artifacts\""
+            )),
+            Run::NotRegularOnBranch { .. } => {
+                error.hint("answer in a checkout of the branch: git ucg resolve")
+            }
+            Run::DirtyCheckout { work_tree, .. } => error
+                .hint(format!(
+                    "commit or stash them there first (git -C {} status)",
+                    work_tree.display()
+                ))
+                .hint("or answer in that work tree: git ucg resolve"),
             Run::NoSuchEpic { known, .. } => {
                 let known = match known.is_empty() {
                     true => "none".to_string(),
@@ -190,7 +202,12 @@ back every RED its closes suppressed, to be answered again",
                 };
                 error.hint(format!("the epics git and the artifacts know: {known}"))
             }
-            Run::Io { .. } | Run::Thread(_) | Run::Internal(_) | Run::UnnamableInAttributes { .. } => {
+            Run::Io { .. }
+            | Run::Thread(_)
+            | Run::Internal(_)
+            | Run::UnnamableInAttributes { .. }
+            | Run::Git(_)
+            | Run::CopyOut { .. } => {
                 error
             }
         }

@@ -50,6 +50,26 @@ pub enum Error {
     UnnamableInAttributes { path: String },
     #[error("several run folders belong to epic {epic}: {}", names.join(", "))]
     SeveralRunFolders { epic: String, names: Vec<String> },
+    /// What git said, in its words (the git crate's errors are text yet).
+    #[error("{0}")]
+    Git(String),
+    #[error("{branch} does not track the artifact directory {impl_dir}: there is nothing to answer on it")]
+    BranchLacksArtifacts { branch: String, impl_dir: String },
+    #[error("cannot copy {path} out of {branch}: {source}")]
+    CopyOut {
+        path: String,
+        branch: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} on {branch} is not a regular file (a symlink or a submodule): answering would replace it")]
+    NotRegularOnBranch { branch: String, path: String },
+    #[error("{branch} is checked out in {} and its {path} has changes not committed: answering on the branch would bury them", work_tree.display())]
+    DirtyCheckout {
+        branch: String,
+        work_tree: PathBuf,
+        path: String,
+    },
     #[error(
         "cannot tell which epic: no heartbeat, no .current-story, and HEAD is not on an epic branch"
     )]

@@ -5,6 +5,7 @@
 
 pub mod answer;
 pub mod attributes;
+pub mod branch;
 pub mod budget;
 pub mod config;
 pub mod deciders;

@@ -5,44 +5,23 @@
 //! meanwhile (else the pass runs again on the new tip, so neither writer's answers are lost).
 //! The work tree, the index and HEAD are never touched; a work tree that has the branch checked
 //! out is told how to catch up, and refused when its copy of a changed file has edits of its own.
+//! The pass on a tip is `ucg_ultracode::branch`; here are the commit that moves the branch only
+//! from the tip read, the retries, the push, and the words.
 
 use super::{given_answers, hand_back, json_document};
 use crate::cli::ResolveArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use ucg_git::commit::{self, Edit, Moved};
-use ucg_git::tree::{CommitTree, TreeFile};
+use ucg_git::commit::{self, Moved};
 use ucg_git::ObjectId;
 use ucg_ultracode::answer::Answer;
-use ucg_ultracode::decision_log::decision_log_folder;
-use ucg_ultracode::resolve::{append_to_log, commit as record_and_apply};
-use ucg_ultracode::resolve::{enumerate, Outcome, Pass};
+use ucg_ultracode::branch::{self, BranchPass, BranchPaths, BranchRequest};
 use ucg_ultracode::runs;
 
 /// How often the branch is read again when another writer moved it between our read and our
 /// update, before giving up.
 const ATTEMPTS: usize = 8;
-
-/// Where the pass's files live in the branch's tree, '/'-separated from the repository's root.
-struct BranchPaths {
-    impl_dir: String,
-    /// `None` when the ledger lies outside the repository (it cannot be on a branch).
-    ledger: Option<String>,
-    runs_root: Option<String>,
-}
-
-/// One pass over one tip: what it did, and the edits that carry it into a commit.
-struct BranchPass {
-    outcome: Outcome,
-    edits: Vec<Edit>,
-    /// The files as the tip had them, by path.
-    before: BTreeMap<String, TreeFile>,
-    /// What the hand-back and `--json` say, worked out while the scratch copy exists.
-    text: String,
-    json: serde_json::Value,
-}
 
 pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
     let given = given_answers(args)?;
@@ -79,7 +58,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
             println!("Nothing to commit on {short}: the answers change none of its files.");
             return finish(args, done, None);
         }
-        refuse_dirty_checkouts(repo, &full, &done)?;
+        branch::refuse_dirty_checkouts(repo, &full, &done)?;
         let message = message(args, &done.outcome.recorded);
         match commit::commit_on_branch(repo, branch, tip, tip, &done.edits, &message) {
             Ok(Moved::To(id)) => {
@@ -117,7 +96,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
                 }
                 base = fetched;
                 done = pass_on(repo, args, &places, &given, by.as_deref(), fetched, &short)?;
-                refuse_dirty_checkouts(repo, &full, &done)?;
+                branch::refuse_dirty_checkouts(repo, &full, &done)?;
                 let message = message(args, &done.outcome.recorded);
                 new_tip = match commit::commit_on_branch(
                     repo,
@@ -180,9 +159,9 @@ fn short_id(id: ObjectId) -> String {
     id.to_hex_with_len(7).to_string()
 }
 
-fn finish(args: &ResolveArgs, done: BranchPass, landed: Option<LandedCommit>) -> Result<u8> {
+fn finish(args: &ResolveArgs, done: BranchPass<Shown>, landed: Option<LandedCommit>) -> Result<u8> {
     if args.json.on {
-        let mut doc = done.json;
+        let (_, mut doc) = done.shown;
         doc["branch"] = match &landed {
             Some(landed) => serde_json::json!({
                 "name": landed.branch,
@@ -195,7 +174,7 @@ fn finish(args: &ResolveArgs, done: BranchPass, landed: Option<LandedCommit>) ->
         };
         return crate::output::print_json(&doc);
     }
-    let mut text = done.text;
+    let (mut text, _) = done.shown;
     if let Some(landed) = &landed {
         text.push_str(&format!(
             "Committed on {} ({} → {}); the work tree, the index and HEAD are untouched.\n",
@@ -258,174 +237,39 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<BranchPaths> {
     })
 }
 
-/// The pass on `tip`: its files copied into scratch space, answered and applied there, and the
-/// difference as edits of the tip's tree.
+/// What the hand-back says, worked out while the pass's scratch copy exists: the text and the
+/// `--json` document.
+type Shown = (String, serde_json::Value);
+
+/// The pass on `tip`, with the hand-back it makes.
 fn pass_on(
     repo: &ucg_git::Repository,
     args: &ResolveArgs,
-    places: &BranchPaths,
+    paths: &BranchPaths,
     given: &[Answer],
     by: Option<&str>,
     tip: ObjectId,
     branch: &str,
-) -> Result<BranchPass> {
-    let tree = CommitTree::of_commit(repo, tip).map_err(Error::new)?;
-    if !tree.is_dir(Path::new(&places.impl_dir)) {
-        return Err(Error::new(format!(
-            "{branch} does not track the artifact directory {}: there is nothing to answer on it",
-            places.impl_dir
-        ))
-        .hint(format!(
-            "track it on {branch} (in a checkout of it): git add -f {} && git commit -m \"Track the run's artifacts\"",
-            places.impl_dir
-        )));
-    }
-    let before = files_of(&tree, places)?;
-    let scratch = ucg_store::scratch_dir("git-ucg-branch-")
-        .map_err(|e| Error::new(format!("cannot make a scratch directory: {e}")))?;
-    let root = scratch.path().to_path_buf();
-    for file in before.values() {
-        let path = root.join(&file.path);
-        ucg_store::write_creating_dirs(&path, &file.bytes)
-            .map_err(|e| Error::new(format!("cannot copy {} out of {branch}: {e}", file.path)))?;
-    }
-    let impl_dir = root.join(&places.impl_dir);
-    let runs_root = root.join(places.runs_root.as_deref().unwrap_or(runs::RUNS_ROOT));
-    let log_dir = decision_log_folder::<Error>(&impl_dir, &runs_root, args.run.as_deref(), None)?;
-    let pass = Pass {
-        project_root: root.clone(),
-        bounds_root: Some(root.clone()),
-        ledger: match &places.ledger {
-            Some(ledger) => root.join(ledger),
-            None => root.join(".git-ucg-no-ledger"),
-        },
-        impl_dir,
-        log_dir,
+) -> Result<BranchPass<Shown>> {
+    let request = BranchRequest {
+        answers: given,
+        by,
+        run: args.run.as_deref(),
         dry_run: args.dry_run,
-        once: false,
-        by: by.map(str::to_string),
     };
-    pass.check_log_target()?;
-    let mut outcome = Outcome::default();
-    record_and_apply(&pass, given, &mut outcome)?;
-    let logged = append_to_log(&pass, &mut outcome)?;
-    let logged = logged.map(|p| p.strip_prefix(&root).map(Path::to_path_buf).unwrap_or(p));
-    let after = match outcome.after.take() {
-        Some(after) => after,
-        None => enumerate(&pass),
-    };
-    let text = hand_back(&pass, &after, &outcome, logged.as_deref());
-    let json = json_document(&pass, &outcome, &after, logged.as_deref());
-    outcome.after = Some(after);
-    let edits = edits(&root, &before)?;
-    // A file the pass created where the tree holds a symlink or a submodule would replace it.
-    if let Some(edit) = edits
-        .iter()
-        .find(|e| !before.contains_key(e.path()) && tree.exists(Path::new(e.path())))
-    {
-        return Err(Error::new(format!(
-            "{} on {branch} is not a regular file (a symlink or a submodule): answering would replace it",
-            edit.path()
-        ))
-        .hint("answer in a checkout of the branch: git ucg resolve"));
-    }
-    Ok(BranchPass {
-        outcome,
-        edits,
-        before,
-        text,
-        json,
-    })
-}
-
-/// The files the pass reads and may change, as `tip` has them: the artifact directory whole, the
-/// ledger, and every run folder's decision log.
-fn files_of(tree: &CommitTree, places: &BranchPaths) -> Result<BTreeMap<String, TreeFile>> {
-    let mut wanted = vec![places.impl_dir.clone()];
-    wanted.extend(places.ledger.clone());
-    if let Some(runs_root) = &places.runs_root {
-        for name in tree.list(Path::new(runs_root)) {
-            wanted.push(format!(
-                "{runs_root}/{name}/{}",
-                ucg_ultracode::decision_log::DECISION_LOG_FILE
-            ));
-        }
-    }
-    let mut files = BTreeMap::new();
-    for path in wanted {
-        for file in tree.files_below(Path::new(&path)).map_err(Error::new)? {
-            files.insert(file.path.clone(), file);
-        }
-    }
-    Ok(files)
-}
-
-/// What the pass changed in the scratch copy: files rewritten or deleted, and files it created.
-fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> {
-    let mut edits = Vec::new();
-    for (path, file) in before {
-        match ucg_store::read_if_present(&root.join(path))? {
-            None => edits.push(Edit::Remove { path: path.clone() }),
-            Some(bytes) if bytes != file.bytes => edits.push(Edit::Write {
-                path: path.clone(),
-                bytes,
-                executable: file.executable,
-            }),
-            Some(_) => {}
-        }
-    }
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir)?.flatten() {
-            let path = entry.path();
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let Some(relative) = path
-                .strip_prefix(root)
-                .ok()
-                .and_then(Path::to_str)
-                .map(|p| p.replace('\\', "/"))
-            else {
-                continue;
-            };
-            if kind.is_file() && !before.contains_key(&relative) {
-                let bytes = ucg_store::read_file(&path)?;
-                edits.push(Edit::Write {
-                    path: relative,
-                    bytes,
-                    executable: false,
-                });
-            }
-        }
-    }
-    edits.sort_by(|a, b| a.path().cmp(b.path()));
-    Ok(edits)
-}
-
-/// A work tree with the branch checked out keeps its files: refused when its copy of a file the
-/// commit changes differs from the branch's (its own edits would then look reverted, or be lost
-/// when it catches up).
-fn refuse_dirty_checkouts(repo: &ucg_git::Repository, full: &str, done: &BranchPass) -> Result<()> {
-    for dir in ucg_git::repo::work_trees_on_branch(repo, full) {
-        for edit in &done.edits {
-            let on_branch = done.before.get(edit.path()).map(|f| f.bytes.as_slice());
-            let in_work_tree = ucg_store::read_if_present(&dir.join(edit.path()))?;
-            if in_work_tree.as_deref() != on_branch {
-                return Err(Error::new(format!(
-                    "{} is checked out in {} and its {} has changes not committed: answering on the branch would bury them",
-                    commit::short_branch_name(full),
-                    dir.display(),
-                    edit.path()
-                ))
-                .hint(format!("commit or stash them there first (git -C {} status)", dir.display()))
-                .hint("or answer in that work tree: git ucg resolve"));
-            }
-        }
-    }
-    Ok(())
+    Ok(branch::pass_on(
+        repo,
+        paths,
+        &request,
+        tip,
+        branch,
+        |pass, outcome, after, logged| {
+            (
+                hand_back(pass, after, outcome, logged),
+                json_document(pass, outcome, after, logged),
+            )
+        },
+    )?)
 }
 
 /// The commit's message: `--message` or a summary line, then one line per answer.
