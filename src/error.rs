@@ -4,7 +4,7 @@
 //! caller asked for (returned as `Ok(1)` by the command, never as an error), 2 everything that
 //! failed or was refused.
 
-use ucg_store::StoreError;
+use ucg_store::{pyjson, StoreError};
 use ucg_ultracode::config::ConfigError;
 use ucg_ultracode::reds::RedError;
 
@@ -83,17 +83,10 @@ impl Error {
         match self {
             Error::BrokenPipe => String::new(),
             Error::JsonLine(message) => {
-                let mut doc = ucg_store::pyjson::Object::default();
-                doc.insert(
-                    "error".into(),
-                    ucg_store::pyjson::Value::Str(message.clone()),
-                );
-                format!(
-                    "{}\n",
-                    ucg_store::pyjson::dumps_compact_ascii(&ucg_store::pyjson::Value::Object(
-                        Box::new(doc)
-                    ))
-                )
+                let mut doc = pyjson::Object::default();
+                doc.insert("error".into(), pyjson::Value::Str(message.clone()));
+                let doc = pyjson::Value::Object(Box::new(doc));
+                format!("{}\n", pyjson::dumps_compact_ascii(&doc))
             }
             Error::Failure { message, hints, .. } => {
                 let mut out = format!("error: {message}\n");
