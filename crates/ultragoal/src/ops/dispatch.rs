@@ -1,0 +1,177 @@
+//! The review lane: claiming and renewing a review dispatch, dismissing findings, clearing the
+//! Codex objective.
+
+use super::*;
+
+/// `{allowed, reason, used, cap}` on one line; exit 1 unless allowed.
+fn claim_answer(reply: &mut Reply, allowed: bool, reason: &str, used: Value, cap: Value) {
+    let mut doc = Object::new();
+    doc.insert("allowed".into(), allowed.into());
+    doc.insert("reason".into(), reason.into());
+    doc.insert("used".into(), used);
+    doc.insert("cap".into(), cap);
+    reply.stdout = js::stringify(&Value::Object(doc), false) + "\n";
+    reply.failed = !allowed;
+}
+
+fn counters(prior: &State) -> (f64, f64) {
+    (
+        js::integer_at_least(prior.get("review_dispatch_used"), 0.0).unwrap_or(0.0),
+        js::integer_at_least(prior.get("review_dispatch_cap"), 0.0)
+            .unwrap_or(state::REVIEW_DISPATCH_GRANT as f64),
+    )
+}
+
+enum Lane {
+    Answer(bool, &'static str, f64, f64),
+}
+
+fn review_of(session: &Session) -> Option<CodeReview> {
+    review::code_review(
+        ucg_store::read_file(session.codereview_file())
+            .ok()
+            .as_deref(),
+    )
+}
+
+/// The locked, active, pursuing state of the lane's commands (else the lane's `failure`).
+fn lane_state(session: &Session) -> std::result::Result<State, ()> {
+    let raw = session.text().ok_or(())?;
+    let prior = claimable(&raw).ok_or(())?;
+    if !state::is_active(&prior) || state::phase(&prior) != "pursuing" {
+        return Err(());
+    }
+    Ok(prior)
+}
+
+/// `claim-review-dispatch` (hook-only).
+pub fn claim(session: &Session, reply: &mut Reply) {
+    let run = || -> std::result::Result<Lane, ()> {
+        session.ensure_seed().map_err(|_| ())?;
+        let lock = session.lock().map_err(|_| ())?;
+        let prior = lane_state(session)?;
+        let (used, cap) = counters(&prior);
+        if used >= cap {
+            return Ok(Lane::Answer(false, "budget_exhausted", used, cap));
+        }
+        if let Some(reviewed) = review_of(session) {
+            let approved = match js::present(prior.get("approved_review_artifact_sha256")) {
+                Some(Value::String(sha)) => sha.clone(),
+                Some(_) => return Err(()),
+                None => String::new(),
+            };
+            let eligible = reviewed
+                .completion_eligible(&dismissals_of(&prior))
+                .map_err(|_| ())?;
+            if eligible && reviewed.sha256 != approved {
+                return Ok(Lane::Answer(false, "completion_eligible", used, cap));
+            }
+        }
+        let written = merge_write_locked(
+            session,
+            &lock,
+            next([("review_dispatch_used", js::number(used + 1.0))]),
+        )
+        .map_err(|_| ())?;
+        let (used, cap) = counters(&written);
+        Ok(Lane::Answer(true, "allowed", used, cap))
+    };
+    let Lane::Answer(allowed, reason, used, cap) =
+        run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
+    claim_answer(reply, allowed, reason, js::number(used), js::number(cap));
+}
+
+fn dismissals_of(prior: &State) -> Vec<Value> {
+    match prior.get("dismissed_review_findings") {
+        Some(Value::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// `approve-review-dispatch-renewal` (user-only).
+pub fn renew(session: &Session, reply: &mut Reply) {
+    let run = || -> std::result::Result<Lane, ()> {
+        session.ensure_seed().map_err(|_| ())?;
+        let lock = session.lock().map_err(|_| ())?;
+        let reviewed = review_of(session);
+        let prior = lane_state(session)?;
+        let (used, cap) = counters(&prior);
+        let mut fields = next([(
+            "review_dispatch_cap",
+            js::number(cap + state::REVIEW_DISPATCH_GRANT as f64),
+        )]);
+        if let Some(reviewed) = reviewed {
+            fields.insert(
+                "approved_review_artifact_sha256".into(),
+                reviewed.sha256.into(),
+            );
+        }
+        let written = merge_write_locked(session, &lock, fields).map_err(|_| ())?;
+        Ok(Lane::Answer(true, "allowed", used, counters(&written).1))
+    };
+    let Lane::Answer(allowed, reason, used, cap) =
+        run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
+    claim_answer(reply, allowed, reason, js::number(used), js::number(cap));
+}
+
+/// `dismissReviewFinding`: whether the dismissal is recorded (or already was).
+pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) -> bool {
+    let rationale = js::trim(rationale);
+    if rationale.is_empty() || js::is_blank(location) || !review::CLASSES.contains(&class) {
+        return false;
+    }
+    let run = || -> std::result::Result<bool, ()> {
+        session.ensure_seed().map_err(|_| ())?;
+        let lock = session.lock().map_err(|_| ())?;
+        let prior = lane_state(session).map_err(|_| ())?;
+        let Some(reviewed) = review_of(session) else {
+            return Ok(false);
+        };
+        let matches = reviewed
+            .findings
+            .iter()
+            .filter(|f| {
+                f.outcome == Outcome::Block
+                    && f.class == class
+                    && f.location.as_ref().and_then(Value::as_str) == Some(location)
+            })
+            .count();
+        if matches != 1 {
+            return Ok(false);
+        }
+        let mut recorded = dismissals_of(&prior);
+        for d in &recorded {
+            if d.is_null() {
+                return Err(());
+            }
+            if d.get("artifact_sha256").and_then(Value::as_str) == Some(&reviewed.sha256)
+                && d.get("ref").and_then(Value::as_str) == Some(location)
+                && d.get("class").and_then(Value::as_str) == Some(class)
+            {
+                return Ok(true);
+            }
+        }
+        let mut dismissal = Object::new();
+        dismissal.insert("artifact_sha256".into(), reviewed.sha256.clone().into());
+        dismissal.insert("ref".into(), location.into());
+        dismissal.insert("class".into(), class.into());
+        dismissal.insert("rationale".into(), rationale.into());
+        recorded.push(Value::Object(dismissal));
+        merge_write_locked(
+            session,
+            &lock,
+            next([("dismissed_review_findings", Value::Array(recorded))]),
+        )
+        .map_err(|_| ())?;
+        Ok(true)
+    };
+    run().unwrap_or(false)
+}
+
+/// After an adoption: the Codex objective is thread-scoped and stays behind (a merge-write).
+pub fn clear_codex_objective(session: &Session) -> Result<()> {
+    merge_write(session, next([("codex_goal_objective", "".into())]))?;
+    Ok(())
+}
+
+// ------------------------------------------------------------------ reads

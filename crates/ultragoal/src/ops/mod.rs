@@ -1,0 +1,268 @@
+//! The state CLI's subcommands (docs/formats/ultragoal.md §2), rule for rule as the reference's G1
+//! generation runs them on the same files — its validation order, its messages, its JavaScript
+//! values (a field may hold any JSON value; where the reference would die on a TypeError, the
+//! result is a [`Refusal::Crash`] instead). Each takes the parsed arguments and says what to print.
+//!
+//! Like the reference, a writer validates against the file as read, then seeds it if absent, takes
+//! the lock and merges its fields into the file as it is under the lock.
+
+use super::args::Parsed;
+use super::js::{self, Object};
+use super::review::{self, CodeReview, Outcome};
+use super::session::{self, Session};
+use super::state::{self, Crash, State};
+use super::{Refusal, Reply};
+use serde_json::Value;
+
+type Result<T> = std::result::Result<T, Refusal>;
+
+impl From<Crash> for Refusal {
+    fn from(crash: Crash) -> Self {
+        Refusal::Crash(crash.0)
+    }
+}
+
+fn thrown(message: impl Into<String>) -> Refusal {
+    Refusal::Thrown(message.into())
+}
+
+fn crash(what: impl Into<String>) -> Refusal {
+    Refusal::Crash(what.into())
+}
+
+// ------------------------------------------------------------------ JavaScript access
+
+/// `v.key`: an object's own key; `null` throws; any other value has no such property.
+fn prop<'a>(v: &'a Value, key: &str) -> Result<Option<&'a Value>> {
+    match v {
+        Value::Object(object) => Ok(object.get(key)),
+        Value::Null => Err(crash(format!(
+            "null is not an object (evaluating '….{key}')"
+        ))),
+        _ => Ok(None),
+    }
+}
+
+/// A value the reference calls an array method on (`.filter`, `.map`, `.some`, …).
+fn list<'a>(v: &'a Value, what: &str) -> Result<&'a [Value]> {
+    match v {
+        Value::Array(items) => Ok(items),
+        other => Err(crash(format!(
+            "{what} is not an array ({} has no array methods)",
+            kind(other)
+        ))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `v.trim()`: only strings have it.
+fn trimmed<'a>(v: Option<&'a Value>, what: &str) -> Result<&'a str> {
+    match v {
+        Some(Value::String(text)) => Ok(js::trim(text)),
+        Some(other) => Err(crash(format!(
+            "{what} is {} (trim is not a function)",
+            kind(other)
+        ))),
+        None => Err(crash(format!(
+            "{what} is undefined (trim is not a function)"
+        ))),
+    }
+}
+
+/// `!v || v.trim() === ""`.
+fn falsy_or_blank(v: Option<&Value>, what: &str) -> Result<bool> {
+    Ok(!js::truthy(v) || trimmed(v, what)?.is_empty())
+}
+
+/// `prior.stories ?? []`.
+fn stories_of(prior: &Value) -> Result<Value> {
+    Ok(js::present(prop(prior, "stories")?)
+        .cloned()
+        .unwrap_or(Value::Array(Vec::new())))
+}
+
+/// `s.status === status` for a story (a `null` story throws).
+fn status_is(story: &Value, status: &str) -> Result<bool> {
+    Ok(prop(story, "status")?.and_then(Value::as_str) == Some(status))
+}
+
+/// `s.id === id` (ids compared strictly: only a string equals a string).
+fn id_is(story: &Value, id: &str) -> Result<bool> {
+    Ok(prop(story, "id")?.and_then(Value::as_str) == Some(id))
+}
+
+/// `(prior.phase ?? "planning")`, as text for a message (`String(x)`).
+fn phase_or_planning(prior: &Value) -> Result<Option<&Value>> {
+    Ok(js::present(prop(prior, "phase")?))
+}
+
+fn is_planning(prior: &Value) -> Result<bool> {
+    Ok(match phase_or_planning(prior)? {
+        None => true,
+        Some(phase) => phase.as_str() == Some("planning"),
+    })
+}
+
+/// `{...object, key: value, …}`: an object's copy with the fields set (existing keys keep their
+/// place, new ones follow).
+fn with_fields(story: &Value, fields: &[(&str, Value)]) -> Value {
+    let mut object = match story {
+        Value::Object(object) => object.clone(),
+        _ => Object::new(),
+    };
+    for (key, value) in fields {
+        object.insert((*key).into(), value.clone());
+    }
+    Value::Object(object)
+}
+
+fn without(story: &Object, keys: &[&str]) -> Object {
+    story
+        .iter()
+        .filter(|(k, _)| !keys.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+const SPLIT: [&str; 2] = ["split_from", "split_into"];
+const STEERING: [&str; 2] = ["steering_evidence", "steering_rationale"];
+const STATUSES: [&str; 3] = ["unconfirmed", "confirmed", "retired"];
+
+// ------------------------------------------------------------------ reading and writing
+
+/// `mergeWrite`: seed if absent (and never adopted away), lock, merge, write.
+fn merge_write(session: &Session, next: State) -> Result<State> {
+    session.ensure_seed().map_err(thrown)?;
+    let lock = session.lock().map_err(thrown)?;
+    merge_write_locked(session, &lock, next)
+}
+
+fn merge_write_locked(
+    session: &Session,
+    lock: &ucg_store::mkdir_lock::StateLock,
+    next: State,
+) -> Result<State> {
+    let prior = session.prior().map_err(Refusal::Crash)?;
+    let merged = state::merged(&prior, &next, &state::now_stamp())?;
+    session.write(lock, &merged).map_err(thrown)?;
+    Ok(merged)
+}
+
+/// `readPrior` of a text (`{}` when absent, empty or unparseable).
+fn prior_of(text: Option<&str>) -> Result<Value> {
+    session::prior_of(text).map_err(Refusal::Crash)
+}
+
+/// A writer: `compute` validates against the file as read (refusing before anything is seeded
+/// or locked, as the reference does) and says what to merge (`None`: nothing to write); then the
+/// file is seeded if absent, locked and merged. Should another writer have changed the file in
+/// between, `compute` runs again on what is under the lock — the reference would merge fields
+/// computed from the older read and lose that writer's change.
+fn mutate(
+    session: &Session,
+    compute: impl Fn(&Value, Option<&str>) -> Result<Option<State>>,
+) -> Result<()> {
+    session.use_dir().map_err(thrown)?;
+    let before = session.text();
+    let Some(fields) = compute(&prior_of(before.as_deref())?, before.as_deref())? else {
+        return Ok(());
+    };
+    session.ensure_seed().map_err(thrown)?;
+    let lock = session.lock().map_err(thrown)?;
+    let locked = session.text();
+    let changed = match &before {
+        Some(before) => locked.as_ref() != Some(before),
+        // Absent before: the seed this writer (or a racing one) made is what it expected.
+        None => !locked
+            .as_deref()
+            .and_then(|text| js::parse(text).ok())
+            .and_then(|v| v.as_object().map(is_pristine))
+            .unwrap_or(false),
+    };
+    let fields = if changed {
+        match compute(&prior_of(locked.as_deref())?, locked.as_deref())? {
+            Some(fields) => fields,
+            None => return Ok(()),
+        }
+    } else {
+        fields
+    };
+    merge_write_locked(session, &lock, fields)?;
+    Ok(())
+}
+
+fn prior(session: &Session) -> Result<Value> {
+    session.use_dir().map_err(thrown)?;
+    session.prior().map_err(Refusal::Crash)
+}
+
+fn next(fields: impl IntoIterator<Item = (&'static str, Value)>) -> State {
+    fields
+        .into_iter()
+        .map(|(key, value)| (key.to_string(), value))
+        .collect()
+}
+
+/// `readGoalStateRaw`: a state passing the readers' guard, with the review fields defaulted
+/// (in place, else appended), terminal phases included.
+pub(crate) fn read_raw(session: &Session) -> Result<Option<State>> {
+    session.use_dir().map_err(thrown)?;
+    Ok(raw_of(session.text().as_deref()))
+}
+
+pub fn raw_of(text: Option<&str>) -> Option<State> {
+    let text = text.filter(|t| !t.is_empty())?;
+    let Ok(Value::Object(mut state)) = js::parse(text) else {
+        return None;
+    };
+    if !state::passes_guard(&state) {
+        return None;
+    }
+    let used = state::int_at_least(state.get("review_dispatch_used"), 0).unwrap_or(0);
+    let cap = state::int_at_least(state.get("review_dispatch_cap"), 0)
+        .unwrap_or(state::REVIEW_DISPATCH_GRANT);
+    let sha = match state.get("approved_review_artifact_sha256") {
+        Some(Value::String(sha)) => sha.clone(),
+        _ => String::new(),
+    };
+    state.insert("review_dispatch_used".into(), used.into());
+    state.insert("review_dispatch_cap".into(), cap.into());
+    state.insert("approved_review_artifact_sha256".into(), sha.into());
+    Some(state)
+}
+
+/// `readGoalState`: the raw state when active.
+fn read_active(session: &Session) -> Result<Option<State>> {
+    Ok(read_raw(session)?.filter(state::is_active))
+}
+
+/// `isPristine`: planning, iteration 0 or absent, outcome `""` or absent.
+pub(crate) fn is_pristine(state: &Object) -> bool {
+    state.get("phase").and_then(Value::as_str) == Some("planning")
+        && state
+            .get("iteration")
+            .is_none_or(|i| i.as_f64() == Some(0.0))
+        && state.get("outcome").is_none_or(|o| o.as_str() == Some(""))
+}
+
+// ------------------------------------------------------------------ set
+
+mod dispatch;
+mod phase;
+mod reads;
+mod stories;
+
+pub use dispatch::*;
+pub use phase::*;
+pub use reads::*;
+pub use stories::*;

@@ -1,0 +1,573 @@
+//! The phase operations: `set`, the verdict, budget and blocked states, resume, and the
+//! completion gate with `request-complete`.
+
+use super::*;
+
+/// What `set` was given (absent flags are `None`).
+#[derive(Debug, Default, Clone)]
+pub struct SetOpts {
+    pub phase: String,
+    /// (state key, value) of the text fields given.
+    pub fields: Vec<(&'static str, String)>,
+    pub max_iterations: Option<f64>,
+    pub completion_evidence: Option<Vec<String>>,
+    pub codex_goal_objective: Option<String>,
+}
+
+impl SetOpts {
+    fn field(&self, key: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The text flags of `set`, as (flag, state key).
+pub const SET_TEXT_FLAGS: [(&str, &str); 8] = [
+    ("outcome", "outcome"),
+    ("verification-surface", "verification_surface"),
+    ("constraints", "constraints"),
+    ("boundaries", "boundaries"),
+    ("non-goals", "non_goals"),
+    ("blocked-stop", "blocked_stop"),
+    ("plan-path", "plan_path"),
+    ("resume-summary", "resume_summary"),
+];
+
+/// `^-\s+\S.*\|\s*decider:\s*\S.*$` in JavaScript's terms: `\s` its whitespace, `.` anything but a
+/// line terminator.
+pub fn is_non_goal_line(line: &str) -> bool {
+    let chars: Vec<char> = line.chars().collect();
+    let terminator = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+    if chars.first() != Some(&'-') {
+        return false;
+    }
+    let mut at = 1;
+    while at < chars.len() && js::is_space(chars[at]) {
+        at += 1;
+    }
+    if at == 1 || at >= chars.len() {
+        return false;
+    }
+    // chars[at] is the `\S`; `.*` runs until a line terminator.
+    let first = at;
+    let reach = (first + 1..chars.len())
+        .find(|&i| terminator(chars[i]))
+        .unwrap_or(chars.len());
+    (first + 1..reach).any(|bar| chars[bar] == '|' && decider_tail(&chars[bar + 1..]))
+}
+
+/// `\s*decider:\s*\S.*$`
+fn decider_tail(chars: &[char]) -> bool {
+    let mut at = 0;
+    while at < chars.len() && js::is_space(chars[at]) {
+        at += 1;
+    }
+    let word: Vec<char> = "decider:".chars().collect();
+    if chars.len() < at + word.len() || chars[at..at + word.len()] != word[..] {
+        return false;
+    }
+    at += word.len();
+    while at < chars.len() && js::is_space(chars[at]) {
+        at += 1;
+    }
+    at < chars.len()
+        && !chars[at + 1..]
+            .iter()
+            .any(|c| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}'))
+}
+
+fn validate_non_goals(value: &str) -> Result<()> {
+    if js::is_blank(value) {
+        return Ok(());
+    }
+    for line in value.split('\n') {
+        if js::is_blank(line) {
+            continue;
+        }
+        if !is_non_goal_line(line) {
+            return Err(thrown(format!(
+                "set: non-goals refused — line does not match \"- {{what this pursuit will NOT do}} | \
+decider: {{...}}\" format: \"{line}\""
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What a successful `set` did, for the git base it records.
+#[derive(Debug, Default, PartialEq)]
+pub struct SetEffects {
+    /// A planning transition without an active prior, or over a pristine one: a new pursuit.
+    pub fresh: bool,
+}
+
+/// `setGoalState`.
+pub fn set(session: &Session, opts: &SetOpts) -> Result<SetEffects> {
+    let phase = opts.phase.as_str();
+    if !matches!(phase, "planning" | "pursuing") {
+        return Err(thrown(format!(
+            "set: phase must be one of planning|pursuing (got \"{phase}\"). complete is \
+request-complete-only; budget_limited/blocked are system-only."
+        )));
+    }
+    if let Some(non_goals) = opts.field("non_goals") {
+        validate_non_goals(non_goals)?;
+    }
+    let mut base = next([("phase", phase.into()), ("active", true.into())]);
+    for (key, value) in &opts.fields {
+        base.insert((*key).into(), value.as_str().into());
+    }
+    if let Some(max) = opts.max_iterations {
+        base.insert("max_iterations".into(), js::number(max));
+    }
+    if let Some(paths) = &opts.completion_evidence {
+        base.insert("completion_evidence_paths".into(), paths.clone().into());
+    }
+    if let Some(objective) = &opts.codex_goal_objective {
+        base.insert("codex_goal_objective".into(), objective.as_str().into());
+    }
+    if phase == "planning" {
+        base.insert("objective_verdict".into(), "absent".into());
+        base.insert("completion_evidence_paths".into(), Value::Array(Vec::new()));
+        base.insert("dismissed_review_findings".into(), Value::Array(Vec::new()));
+        base.insert("codex_goal_objective".into(), "".into());
+        // Before the lock, as the reference: a re-plan that then fails has already dropped them.
+        if session.use_dir().is_ok() {
+            let _ = ucg_store::remove_if_present(&session.verdict_file());
+            let _ = ucg_store::remove_if_present(&session.codereview_file());
+        }
+    }
+    let fresh = std::cell::Cell::new(false);
+    mutate(session, |prior: &Value, text: Option<&str>| {
+        if phase == "pursuing" {
+            pursuing_gate(prior, opts)?;
+        }
+        let mut fields = base.clone();
+        if phase == "planning" {
+            let active = raw_of(text).filter(state::is_active);
+            if active.is_none() {
+                fields.insert("iteration".into(), 0.into());
+                fields.insert("review_dispatch_used".into(), 0.into());
+                fields.insert(
+                    "review_dispatch_cap".into(),
+                    state::REVIEW_DISPATCH_GRANT.into(),
+                );
+                fields.insert("approved_review_artifact_sha256".into(), "".into());
+            }
+            fresh.set(active.as_ref().is_none_or(is_pristine));
+        }
+        Ok(Some(fields))
+    })?;
+    Ok(SetEffects { fresh: fresh.get() })
+}
+
+/// Entering (or staying in) pursuit: no story waits for confirmation, and the WHAT — outcome
+/// and verification surface — cannot be supplied.
+fn pursuing_gate(prior: &Value, opts: &SetOpts) -> Result<()> {
+    let stories = stories_of(prior)?;
+    let mut waiting = Vec::new();
+    for story in list(&stories, "stories")? {
+        if status_is(story, "unconfirmed")? {
+            waiting.push(prop(story, "id")?.cloned());
+        }
+    }
+    if !waiting.is_empty() {
+        let ids: Vec<String> = waiting
+            .iter()
+            .map(|id| match id {
+                None | Some(Value::Null) => String::new(),
+                Some(id) => js::string_of(Some(id)),
+            })
+            .collect();
+        return Err(thrown(format!(
+            "set: pursuing refused — {} unconfirmed {}: {}",
+            waiting.len(),
+            if waiting.len() == 1 {
+                "story"
+            } else {
+                "stories"
+            },
+            ids.join(", ")
+        )));
+    }
+    for key in ["outcome", "verification_surface"] {
+        if opts.field(key).is_some() {
+            return Err(thrown(format!(
+                "set: pursuing refused — {key} is frozen once pursuit has begun. Re-plan first \
+(set --phase planning) to change it."
+            )));
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ verdict and terminal setters
+
+/// `set-verdict` after its flag check: from planning it first advances to pursuing (a notice),
+/// then writes the verdict. Whether it advanced.
+pub fn set_verdict(session: &Session, verdict: &str, reply: &mut Reply) -> Result<bool> {
+    let prior = prior(session)?;
+    let advance = prop(&prior, "phase")?.and_then(Value::as_str) == Some("planning");
+    if advance {
+        set(
+            session,
+            &SetOpts {
+                phase: "pursuing".into(),
+                ..SetOpts::default()
+            },
+        )?;
+        reply
+            .notices
+            .push("set-verdict: phase auto-advanced planning -> pursuing".into());
+    }
+    merge_write(session, next([("objective_verdict", verdict.into())]))?;
+    Ok(advance)
+}
+
+pub fn set_budget_limited(session: &Session) -> Result<()> {
+    merge_write(
+        session,
+        next([
+            ("phase", "budget_limited".into()),
+            ("active", false.into()),
+            ("budget_limit_notified", true.into()),
+        ]),
+    )?;
+    Ok(())
+}
+
+pub fn set_blocked(session: &Session, reason: &str) -> Result<()> {
+    merge_write(
+        session,
+        next([
+            ("phase", "blocked".into()),
+            ("active", false.into()),
+            ("blocked_reason", state::without_controls(reason).into()),
+        ]),
+    )?;
+    Ok(())
+}
+
+/// `resume-pursuit` (user-only): under the lock, never seeding.
+pub fn resume_pursuit(session: &Session) -> Result<()> {
+    let lock = session.lock().map_err(thrown)?;
+    let Some(raw) = session.text() else {
+        return Err(thrown("resume-pursuit: refused — state file is absent"));
+    };
+    let prior = claimable(&raw)
+        .ok_or_else(|| thrown("resume-pursuit: refused — state is corrupt or invalid"))?;
+    if state::phase(&prior) != "budget_limited" {
+        return Err(thrown(format!(
+            "resume-pursuit: refused — phase must be budget_limited (got \"{}\")",
+            js::string_of(prior.get("phase"))
+        )));
+    }
+    merge_write_locked(
+        session,
+        &lock,
+        next([
+            ("phase", "pursuing".into()),
+            ("active", true.into()),
+            ("iteration", 0.into()),
+            ("budget_limit_notified", false.into()),
+        ]),
+    )?;
+    Ok(())
+}
+
+pub(super) fn claimable(raw: &str) -> Option<State> {
+    match js::parse(raw) {
+        Ok(Value::Object(state)) if state::is_claimable(&state) => Some(state),
+        _ => None,
+    }
+}
+
+// ------------------------------------------------------------------ request-complete
+
+/// The generic refusal of `request-complete`.
+pub const COMPLETE_REFUSED: &str = "request-complete: refused — requires objective_verdict=APPROVE, \
+completion evidence present, and (when codex_goal_objective is recorded) a --codex-goal-json snapshot \
+whose objective matches it with status=complete";
+
+/// What the completion gate reads besides the state.
+pub struct GateInputs<'a> {
+    /// `ultragoal-verdict-<sid>.json`'s text.
+    pub verdicts: Option<&'a str>,
+    /// `ultragoal-codereview-<sid>.json`'s text.
+    pub code_review: Option<&'a str>,
+    /// `--codex-goal-json`, resolved (standard input read for `-`).
+    pub codex_arg: Option<&'a str>,
+    /// Reads a file named by `--codex-goal-json` (`readFileOrNull`).
+    pub read_file: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// Every gate of `requestComplete`, in its order, over `prior` (the state file as
+/// `readPrior` gives it): whether completion is allowed. A value the reference would crash on is
+/// the error.
+pub fn completion_allowed(prior: &Value, inputs: &GateInputs) -> Result<bool> {
+    Ok(first_failed_gate(prior, inputs)?.is_none())
+}
+
+/// The first gate of `requestComplete` that does not hold, in words (`None`: every gate holds),
+/// for `git ucg goal show` — the reference's refusal names none.
+pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<String>> {
+    let fail = |why: &str| Ok(Some(why.to_string()));
+    let evidence = match prop(prior, "completion_evidence_paths")? {
+        Some(Value::Array(paths)) => paths.len(),
+        _ => 0,
+    };
+    if evidence == 0 {
+        return fail("no completion evidence recorded");
+    }
+    if prop(prior, "objective_verdict")?.and_then(Value::as_str) != Some("APPROVE") {
+        return fail("objective_verdict is not APPROVE");
+    }
+    let stories_value = stories_of(prior)?;
+    let stories = list(&stories_value, "stories")?;
+    let mut live = Vec::new();
+    for story in stories {
+        if !status_is(story, "retired")? {
+            live.push(story);
+        }
+    }
+    if live.is_empty() {
+        return fail("no story that is not retired");
+    }
+    let Some(verdicts) = review::verdicts(inputs.verdicts.map(str::as_bytes)) else {
+        return fail("the verdict artifact is absent or invalid");
+    };
+    if verdicts.objective != "APPROVE" {
+        return fail("the verdict artifact's objective_verdict is not APPROVE");
+    }
+    let mut known = Vec::new();
+    for story in stories {
+        if let Some(Value::String(id)) = prop(story, "id")? {
+            known.push(id.as_str());
+        }
+    }
+    if let Some((unknown, _)) = verdicts
+        .stories
+        .iter()
+        .find(|(id, _)| !known.contains(&id.as_str()))
+    {
+        return fail(&format!(
+            "the verdict artifact names unknown story {unknown}"
+        ));
+    }
+    for story in live {
+        let id = js::string_of(prop(story, "id")?);
+        if !status_is(story, "confirmed")? {
+            return fail(&format!("story {id} is not confirmed"));
+        }
+        let verdict = match prop(story, "id")? {
+            Some(Value::String(id)) => verdicts.of(id),
+            _ => None,
+        };
+        match verdict {
+            Some("APPROVE") => {}
+            None => return fail(&format!("story {id} has no verdict")),
+            Some(other) => return fail(&format!("story {id} is {other}")),
+        }
+    }
+    let Some(code_review) = review::code_review(inputs.code_review.map(str::as_bytes)) else {
+        return fail("the code-review artifact is absent or invalid");
+    };
+    if !code_review.complete {
+        return fail("the code review is INCONCLUSIVE");
+    }
+    let dismissals = dismissals(prior)?;
+    if !code_review.completion_eligible(&dismissals)? {
+        let blocks: Vec<String> = code_review
+            .open_blocks(&dismissals)
+            .map(|f| {
+                let at = match &f.location {
+                    Some(Value::String(at)) => format!(" at {at}"),
+                    _ => String::new(),
+                };
+                format!("{} {} {}{at}", f.class, f.verdict, f.impact)
+            })
+            .collect();
+        return fail(&format!(
+            "the code review has blocking findings: {}",
+            blocks.join("; ")
+        ));
+    }
+    let armed = js::present(prop(prior, "codex_goal_objective")?);
+    let armed = match armed {
+        None => "",
+        Some(Value::String(text)) => text.as_str(),
+        Some(other) => {
+            return Err(crash(format!(
+                "codex_goal_objective is {}, not a string (trim is not a function)",
+                kind(other)
+            )))
+        }
+    };
+    if js::is_blank(armed) {
+        return Ok(None);
+    }
+    let Some(arg) = inputs.codex_arg else {
+        return fail("a Codex goal is armed and no --codex-goal-json was given");
+    };
+    let Some(snapshot) = codex_snapshot(arg, inputs.read_file) else {
+        return fail("the --codex-goal-json snapshot does not parse");
+    };
+    let Some(objective) = snapshot_field(&snapshot, &["objective", "goal", "description"], true)
+    else {
+        return fail("the Codex goal snapshot's objective differs from the recorded one");
+    };
+    if collapse(&objective) != collapse(armed) {
+        return fail("the Codex goal snapshot's objective differs from the recorded one");
+    }
+    if snapshot_field(&snapshot, &["status"], false).as_deref() != Some("complete") {
+        return fail("the Codex goal snapshot's status is not complete");
+    }
+    Ok(None)
+}
+
+/// `readDismissals`: the array, or none.
+fn dismissals(prior: &Value) -> Result<Vec<Value>> {
+    Ok(match prop(prior, "dismissed_review_findings")? {
+        Some(Value::Array(items)) => items.clone(),
+        _ => Vec::new(),
+    })
+}
+
+/// `s.replace(/\s+/g, " ").trim()`
+fn collapse(text: &str) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in text.chars() {
+        if js::is_space(c) {
+            space = true;
+        } else {
+            if space {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    if space {
+        out.push(' ');
+    }
+    js::trim(&out).to_string()
+}
+
+/// `parseCodexGoalSnapshot`: inline JSON holding an object, else a file holding one.
+pub fn codex_snapshot(arg: &str, read_file: &dyn Fn(&str) -> Option<String>) -> Option<Object> {
+    if let Ok(Value::Object(object)) = js::parse(arg) {
+        return Some(object);
+    }
+    match js::parse(&read_file(arg)?) {
+        Ok(Value::Object(object)) => Some(object),
+        _ => None,
+    }
+}
+
+/// `goal.a ?? goal.b ?? … (?? root.a)` — a string, else nothing.
+fn snapshot_field(snapshot: &Object, keys: &[&str], root_objective: bool) -> Option<String> {
+    let empty = Object::new();
+    let goal = match snapshot.get("goal") {
+        Some(Value::Object(goal)) => goal,
+        _ => &empty,
+    };
+    let mut found = keys.iter().find_map(|k| js::present(goal.get(*k)));
+    if found.is_none() {
+        let root_key = if root_objective { "objective" } else { keys[0] };
+        found = snapshot.get(root_key);
+    }
+    found.and_then(Value::as_str).map(str::to_string)
+}
+
+/// `request-complete`: the gates, then the write. `Ok(false)` is the reference's refusal (the
+/// caller prints its line).
+pub fn request_complete(session: &Session, codex_arg: Option<&str>) -> Result<bool> {
+    let prior = prior(session)?;
+    let verdicts = session::read_text(&session.verdict_file());
+    let code_review = session::read_text(&session.codereview_file());
+    let read_file = |path: &str| session::read_text(std::path::Path::new(path));
+    let allowed = completion_allowed(
+        &prior,
+        &GateInputs {
+            verdicts: verdicts.as_deref(),
+            code_review: code_review.as_deref(),
+            codex_arg,
+            read_file: &read_file,
+        },
+    )?;
+    if allowed {
+        merge_write(
+            session,
+            next([("phase", "complete".into()), ("active", false.into())]),
+        )?;
+    }
+    Ok(allowed)
+}
+
+// ------------------------------------------------------------------ the review lane
+
+/// The flags `set` reads from the parsed arguments (after the command checked the valueless
+/// ones).
+pub fn set_opts(flags: &Parsed, codex_goal_objective: Option<String>, max: Option<f64>) -> SetOpts {
+    let mut fields = Vec::new();
+    for (flag, key) in SET_TEXT_FLAGS {
+        if let Some(value) = flags.text(flag) {
+            fields.push((key, value.to_string()));
+        }
+    }
+    SetOpts {
+        phase: flags.text("phase").unwrap_or("").to_string(),
+        fields,
+        max_iterations: max,
+        completion_evidence: flags.text("completion-evidence").map(comma_list),
+        codex_goal_objective,
+    }
+}
+
+/// A comma list: split on `,`, trimmed (JavaScript's `trim`), empties dropped.
+pub fn comma_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(js::trim)
+        .filter(|item| !item.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_goal_lines_in_javascript_regex_terms() {
+        for good in [
+            "- x | decider: y",
+            "-\u{a0}x | decider: y",
+            "-\u{feff}x | decider: y",
+            "- x | decider:\u{3000}y",
+            "- a|b | decider: c",
+        ] {
+            assert!(is_non_goal_line(good), "{good:?}");
+        }
+        for bad in [
+            "-\u{85}x | decider: y",
+            "- x | decider: \u{feff}",
+            "- x\u{2028}y | decider: z",
+            "- z\u{2029} | decider: w",
+            "- x | decider: y\r",
+            "-x | decider: y",
+            "## Evidence",
+            "- x decider: y",
+        ] {
+            assert!(!is_non_goal_line(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn comma_lists_trim_the_javascript_way() {
+        assert_eq!(comma_list("\u{feff}, e1 ,,\u{3000}"), ["e1"]);
+        assert_eq!(comma_list("\u{85},a"), ["\u{85}", "a"]);
+    }
+}

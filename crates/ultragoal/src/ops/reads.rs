@@ -1,0 +1,152 @@
+//! The reads: `get`, `status`, and the requirements and review context serialized for agents.
+
+use super::*;
+
+/// `get`: the active state with `stories` defaulted and `pristine`, or `null`.
+pub fn get(session: &Session) -> Result<String> {
+    let Some(mut state) = read_active(session)? else {
+        return Ok("null\n".into());
+    };
+    let stories = js::present(state.get("stories"))
+        .cloned()
+        .unwrap_or(Value::Array(Vec::new()));
+    let pristine = is_pristine(&state);
+    state.insert("stories".into(), stories);
+    state.insert("pristine".into(), pristine.into());
+    Ok(js::stringify(&Value::Object(state), false) + "\n")
+}
+
+/// `status`: the phase token, or `absent`.
+pub fn status(session: &Session) -> Result<String> {
+    Ok(match read_raw(session)? {
+        Some(state) => format!("{}\n", state::phase(&state)),
+        None => "absent\n".into(),
+    })
+}
+
+/// `serializeRequirements`.
+pub fn requirements(session: &Session) -> Result<String> {
+    let state = read_active(session)?;
+    let state = state.map(Value::Object).unwrap_or(Value::Null);
+    let field = |key: &str| -> Option<Value> {
+        match &state {
+            Value::Object(s) => js::present(s.get(key)).cloned(),
+            _ => None,
+        }
+    };
+    let stories = field("stories").unwrap_or(Value::Array(Vec::new()));
+    let mut confirmed = Vec::new();
+    for story in list(&stories, "stories")? {
+        if status_is(story, "confirmed")? {
+            confirmed.push(story);
+        }
+    }
+    if confirmed.is_empty() {
+        let outcome = field("outcome").unwrap_or_else(|| "".into());
+        if trimmed(Some(&outcome), "outcome")?.is_empty() {
+            return Ok(String::new());
+        }
+        let surface = field("verification_surface").unwrap_or_else(|| "".into());
+        let criterion = if trimmed(Some(&surface), "verification_surface")?.is_empty() {
+            &outcome
+        } else {
+            &surface
+        };
+        let (o, c) = (
+            js::string_of(Some(&outcome)),
+            js::string_of(Some(criterion)),
+        );
+        return Ok(format!("[outcome] {o} — AC: {c} — verify: {c}\n"));
+    }
+    let mut lines = Vec::new();
+    for story in confirmed {
+        let text = |key: &str| -> Result<String> { Ok(js::string_of(prop(story, key)?)) };
+        let criteria = match prop(story, "acceptance_criteria")? {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::Null => String::new(),
+                    other => js::string_of(Some(other)),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+            _ => return Err(crash(
+                "a confirmed story's acceptance_criteria is not an array (join is not a function)",
+            )),
+        };
+        lines.push(format!(
+            "[{}] {} — AC: {criteria} — verify: {}",
+            text("id")?,
+            text("story")?,
+            text("verification_surface")?
+        ));
+    }
+    Ok(lines.join("\n") + "\n")
+}
+
+const NONE_PROVIDED: &str = "(none provided)";
+
+/// `serializeReviewContext`: exactly five keys, one line of JSON.
+pub fn review_context(session: &Session) -> Result<String> {
+    let Some(state) = read_active(session)? else {
+        return Err(thrown(format!(
+            "serialize-review-context: no active ultragoal state for session \"{}\"",
+            session.sid
+        )));
+    };
+    let field = |key: &str| {
+        js::present(state.get(key))
+            .cloned()
+            .unwrap_or_else(|| "".into())
+    };
+    let (outcome, summary, plan, constraints, boundaries, non_goals) = (
+        field("outcome"),
+        field("resume_summary"),
+        field("plan_path"),
+        field("constraints"),
+        field("boundaries"),
+        field("non_goals"),
+    );
+    let or_marker = |value: &Value, what: &str| -> Result<Value> {
+        Ok(if trimmed(Some(value), what)?.is_empty() {
+            NONE_PROVIDED.into()
+        } else {
+            value.clone()
+        })
+    };
+    let joined = |parts: Vec<Value>, what: &str| -> Result<Value> {
+        let mut kept = Vec::new();
+        for part in parts {
+            if !trimmed(Some(&part), what)?.is_empty() {
+                kept.push(js::string_of(Some(&part)));
+            }
+        }
+        Ok(if kept.is_empty() {
+            NONE_PROVIDED.into()
+        } else {
+            kept.join("\n\n").into()
+        })
+    };
+    let what_was_implemented = or_marker(&outcome, "outcome")?;
+    let plan_line: Value = if trimmed(Some(&plan), "plan_path")?.is_empty() {
+        "".into()
+    } else {
+        format!("plan: {}", js::string_of(Some(&plan))).into()
+    };
+    let description = joined(vec![summary, plan_line], "resume_summary")?;
+    let requirements = match requirements(session)? {
+        text if text.is_empty() => NONE_PROVIDED.to_string(),
+        text => text,
+    };
+    let project_context = joined(vec![constraints, boundaries], "constraints")?;
+    let non_goals = or_marker(&non_goals, "non_goals")?;
+    let mut doc = Object::new();
+    doc.insert("what_was_implemented".into(), what_was_implemented);
+    doc.insert("description".into(), description);
+    doc.insert("requirements".into(), requirements.into());
+    doc.insert("project_context".into(), project_context);
+    doc.insert("non_goals".into(), non_goals);
+    Ok(js::stringify(&Value::Object(doc), false) + "\n")
+}
+
+// ------------------------------------------------------------------ stories

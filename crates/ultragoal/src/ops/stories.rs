@@ -1,0 +1,483 @@
+//! The story operations: setting, confirming, reordering, adding, revising, retiring and
+//! splitting stories, steering evidence included.
+
+use super::*;
+
+/// The steering reason of every mid-course change: evidence and rationale, non-blank.
+pub struct Steering<'a> {
+    pub evidence: &'a str,
+    pub rationale: &'a str,
+}
+
+impl Steering<'_> {
+    fn check(&self, what: &str) -> Result<()> {
+        if js::is_blank(self.evidence) {
+            return Err(thrown(format!(
+                "{what}: refused — --evidence is required (what was observed that forces this change)"
+            )));
+        }
+        if js::is_blank(self.rationale) {
+            return Err(thrown(format!(
+                "{what}: refused — --rationale is required (why this change is the right response)"
+            )));
+        }
+        Ok(())
+    }
+
+    fn fields(&self) -> [(&'static str, Value); 2] {
+        [
+            ("steering_evidence", self.evidence.into()),
+            ("steering_rationale", self.rationale.into()),
+        ]
+    }
+}
+
+/// `validateStoryFields`.
+fn validate_story(story: &Value, what: &str) -> Result<()> {
+    let id = match prop(story, "id")? {
+        Some(Value::String(id)) if !js::is_blank(id) => id.clone(),
+        _ => {
+            return Err(thrown(format!(
+                "{what}: refused — story is missing a non-empty id"
+            )))
+        }
+    };
+    match prop(story, "acceptance_criteria")? {
+        Some(Value::Array(criteria)) if !criteria.is_empty() => {}
+        _ => {
+            return Err(thrown(format!(
+                "{what}: refused — story \"{id}\" has no acceptance criteria"
+            )))
+        }
+    }
+    if falsy_or_blank(
+        prop(story, "verification_surface")?,
+        "a story's verification_surface",
+    )? {
+        return Err(thrown(format!(
+            "{what}: refused — story \"{id}\" is missing verification_surface"
+        )));
+    }
+    Ok(())
+}
+
+/// A new or revised story's status, when given, must be known and never `confirmed`.
+fn check_given_status(status: Option<&Value>, what: &str) -> Result<()> {
+    let Some(given) = status else {
+        return Ok(());
+    };
+    if !given.as_str().is_some_and(|s| STATUSES.contains(&s)) {
+        return Err(thrown(format!(
+            "{what}: refused — invalid status \"{}\"",
+            js::string_of(Some(given))
+        )));
+    }
+    if given.as_str() == Some("confirmed") {
+        return Err(thrown(format!(
+            "{what}: refused — mutations cannot produce confirmed status (use confirm-story)"
+        )));
+    }
+    Ok(())
+}
+
+fn require_planning(prior: &Value, what: &str) -> Result<()> {
+    if is_planning(prior)? {
+        return Ok(());
+    }
+    Err(thrown(format!(
+        "{what}: refused — phase must be 'planning' (got \"{}\")",
+        js::string_of(prop(prior, "phase")?)
+    )))
+}
+
+fn require_outcome(prior: &Value, message: String) -> Result<()> {
+    if falsy_or_blank(prop(prior, "outcome")?, "outcome")? {
+        return Err(thrown(message));
+    }
+    Ok(())
+}
+
+fn stories_next(stories: Vec<Value>) -> State {
+    next([("stories", Value::Array(stories))])
+}
+
+/// `setStories` (`set-stories --json`).
+pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
+    const WHAT: &str = "set-stories";
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        require_planning(prior, WHAT)?;
+        require_outcome(
+            prior,
+            format!("{WHAT}: refused — outcome must be set before ingesting stories"),
+        )?;
+        if stories.is_empty() {
+            return Err(thrown(format!(
+                "{WHAT}: refused — story set must not be empty"
+            )));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for story in stories {
+            validate_story(story, WHAT)?;
+            let id = story.get("id").and_then(Value::as_str).unwrap_or("");
+            if seen.contains(&id) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — duplicate story id \"{id}\""
+                )));
+            }
+            seen.push(id);
+        }
+        let normalized = stories
+            .iter()
+            .map(|story| {
+                let object = story.as_object().cloned().unwrap_or_default();
+                let rest = without(&without(&object, &STEERING), &SPLIT);
+                with_fields(&Value::Object(rest), &[("status", "unconfirmed".into())])
+            })
+            .collect();
+        Ok(Some(stories_next(normalized)))
+    })
+}
+
+/// `setSingleStory` (`set-stories --single`).
+pub fn set_single(session: &Session) -> Result<()> {
+    const WHAT: &str = "set-stories --single";
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        require_planning(prior, WHAT)?;
+        require_outcome(
+            prior,
+            format!("{WHAT}: refused — outcome must be set before auto-deriving a story"),
+        )?;
+        let surface = js::present(prop(prior, "verification_surface")?)
+            .cloned()
+            .unwrap_or_else(|| "".into());
+        if trimmed(Some(&surface), "verification_surface")?.is_empty() {
+            return Err(thrown(format!(
+                "{WHAT}: refused — verification_surface must be set before auto-deriving a story"
+            )));
+        }
+        let mut story = Object::new();
+        story.insert("id".into(), "S1".into());
+        story.insert(
+            "story".into(),
+            prop(prior, "outcome")?.cloned().unwrap_or(Value::Null),
+        );
+        story.insert(
+            "acceptance_criteria".into(),
+            Value::Array(vec![surface.clone()]),
+        );
+        story.insert("verification_surface".into(), surface);
+        story.insert("status".into(), "confirmed".into());
+        Ok(Some(stories_next(vec![Value::Object(story)])))
+    })
+}
+
+/// The stories as stored and where `story_id` is among them; an unknown id refused as the
+/// reference refuses it.
+fn stories_with(prior: &Value, story_id: &str, what: &str) -> Result<(Vec<Value>, usize)> {
+    let stories_value = stories_of(prior)?;
+    let stories = list(&stories_value, "stories")?.to_vec();
+    match find_index(&stories, story_id)? {
+        Some(at) => Ok((stories, at)),
+        None => Err(thrown(format!("{what}: unknown story id \"{story_id}\""))),
+    }
+}
+
+fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
+    for (at, story) in stories.iter().enumerate() {
+        if id_is(story, id)? {
+            return Ok(Some(at));
+        }
+    }
+    Ok(None)
+}
+
+/// `confirmStory`: an already confirmed story is a no-op (nothing written, nothing seeded).
+pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
+    const WHAT: &str = "confirm-story";
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
+        if status_is(&stories[at], "retired")? {
+            return Err(thrown(format!(
+                "{WHAT}: refused — story \"{story_id}\" is retired"
+            )));
+        }
+        if status_is(&stories[at], "confirmed")? {
+            return Ok(None);
+        }
+        let mut updated = Vec::new();
+        for story in stories {
+            updated.push(if id_is(story, story_id)? {
+                with_fields(story, &[("status", "confirmed".into())])
+            } else {
+                story.clone()
+            });
+        }
+        Ok(Some(stories_next(updated)))
+    })
+}
+
+/// `confirmAllStories`.
+pub fn confirm_all(session: &Session) -> Result<()> {
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let stories_value = stories_of(prior)?;
+        let mut updated = Vec::new();
+        for story in list(&stories_value, "stories")? {
+            updated.push(if status_is(story, "unconfirmed")? {
+                with_fields(story, &[("status", "confirmed".into())])
+            } else {
+                story.clone()
+            });
+        }
+        Ok(Some(stories_next(updated)))
+    })
+}
+
+/// A value's `.length` as a message shows it (`undefined` for what has none).
+fn length_text(value: &Value) -> String {
+    match value {
+        Value::Array(items) => items.len().to_string(),
+        Value::String(text) => text.encode_utf16().count().to_string(),
+        Value::Object(object) => js::string_of(object.get("length")),
+        _ => "undefined".into(),
+    }
+}
+
+fn length_equals(value: &Value, n: usize) -> bool {
+    match value {
+        Value::Array(items) => items.len() == n,
+        Value::String(text) => text.encode_utf16().count() == n,
+        Value::Object(object) => object
+            .get("length")
+            .and_then(Value::as_f64)
+            .is_some_and(|l| l == n as f64),
+        _ => false,
+    }
+}
+
+/// `reorderStories`.
+pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
+    const WHAT: &str = "reorder-stories";
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        require_planning(prior, WHAT)?;
+        let stories_value = stories_of(prior)?;
+        if !length_equals(&stories_value, order.len()) {
+            return Err(thrown(format!(
+                "{WHAT}: refused — --order must list exactly the {} current story id(s) (got {})",
+                length_text(&stories_value),
+                order.len()
+            )));
+        }
+        let stories = list(&stories_value, "stories")?;
+        // `new Map(stories.map(s => [s.id, s]))`: the last story of an id wins.
+        let mut by_id: Vec<(&str, &Value)> = Vec::new();
+        for story in stories {
+            if let Some(Value::String(id)) = prop(story, "id")? {
+                by_id.retain(|(known, _)| *known != id.as_str());
+                by_id.push((id.as_str(), story));
+            }
+        }
+        let mut reordered = Vec::new();
+        for (at, wanted) in order.iter().enumerate() {
+            if order[..at].contains(wanted) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — duplicate story id \"{wanted}\" in --order"
+                )));
+            }
+            let Some((_, story)) = by_id.iter().find(|(id, _)| id == wanted) else {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — unknown story id \"{wanted}\" in --order"
+                )));
+            };
+            reordered.push((*story).clone());
+        }
+        Ok(Some(stories_next(reordered)))
+    })
+}
+
+/// `addStory`.
+pub fn add(session: &Session, story: &Object, steering: &Steering) -> Result<()> {
+    const WHAT: &str = "add-story";
+    steering.check(WHAT)?;
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let existing = stories_of(prior)?;
+        require_outcome(
+            prior,
+            format!("{WHAT}: refused — outcome must be set before adding stories"),
+        )?;
+        check_given_status(story.get("status"), WHAT)?;
+        let story_value = Value::Object(story.clone());
+        validate_story(&story_value, WHAT)?;
+        let id = story.get("id").and_then(Value::as_str).unwrap_or("");
+        for known in list(&existing, "stories")? {
+            if id_is(known, id)? {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — story id \"{id}\" already exists"
+                )));
+            }
+        }
+        let mut fields = vec![("status", Value::from("unconfirmed"))];
+        fields.extend(steering.fields());
+        let normalized = with_fields(&Value::Object(without(story, &SPLIT)), &fields);
+        let mut stories = list(&existing, "stories")?.to_vec();
+        stories.push(normalized);
+        Ok(Some(stories_next(stories)))
+    })
+}
+
+/// `reviseStory`.
+pub fn revise(
+    session: &Session,
+    story_id: &str,
+    patch: &Object,
+    steering: &Steering,
+) -> Result<()> {
+    const WHAT: &str = "revise-story";
+    steering.check(WHAT)?;
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
+        if status_is(&stories[at], "retired")? {
+            return Err(thrown(format!(
+                "{WHAT}: refused — story \"{story_id}\" is retired (no resurrect-via-revise)"
+            )));
+        }
+        if let Some(new_id) = patch.get("id") {
+            let differs = new_id.as_str() != Some(story_id);
+            if differs {
+                for story in stories {
+                    if review::strict_equal(prop(story, "id")?, Some(new_id)) {
+                        return Err(thrown(format!(
+                            "{WHAT}: refused — story id \"{}\" already exists",
+                            js::string_of(Some(new_id))
+                        )));
+                    }
+                }
+            }
+        }
+        check_given_status(patch.get("status"), WHAT)?;
+        let mut fields: Vec<(&str, Value)> = Vec::new();
+        let patch_rest = without(patch, &SPLIT);
+        let mut updated = with_fields(&stories[at], &[]);
+        if let Value::Object(object) = &mut updated {
+            for (key, value) in patch_rest {
+                object.insert(key, value);
+            }
+        }
+        fields.push(("status", "unconfirmed".into()));
+        fields.extend(steering.fields());
+        let updated = with_fields(&updated, &fields);
+        validate_story(&updated, WHAT)?;
+        let mut all = stories.to_vec();
+        all[at] = updated;
+        Ok(Some(stories_next(all)))
+    })
+}
+
+/// `retireStory`.
+pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<()> {
+    const WHAT: &str = "retire-story";
+    steering.check(WHAT)?;
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
+        check_removable(prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
+        let mut fields = vec![("status", Value::from("retired"))];
+        fields.extend(steering.fields());
+        let mut all = stories.to_vec();
+        all[at] = with_fields(&stories[at], &fields);
+        Ok(Some(stories_next(all)))
+    })
+}
+
+/// Retired already, or confirmed during pursuit (the anti-dodge fence: re-plan first).
+fn check_removable(
+    prior: &Value,
+    story: &Value,
+    story_id: &str,
+    what: &str,
+    (verb, participle): (&str, &str),
+) -> Result<()> {
+    if status_is(story, "retired")? {
+        return Err(thrown(format!(
+            "{what}: refused — story \"{story_id}\" is already retired"
+        )));
+    }
+    let pursuing = match phase_or_planning(prior)? {
+        None => false,
+        Some(phase) => phase.as_str() == Some("pursuing"),
+    };
+    if status_is(story, "confirmed")? && pursuing {
+        return Err(thrown(format!(
+            "{what}: refused — confirmed story \"{story_id}\" cannot be {participle} during \
+pursuit. Re-plan first (set --phase planning) to {verb} confirmed stories."
+        )));
+    }
+    Ok(())
+}
+
+/// `splitStory`.
+pub fn split(
+    session: &Session,
+    story_id: &str,
+    children: &[Value],
+    steering: &Steering,
+) -> Result<()> {
+    const WHAT: &str = "split-story";
+    steering.check(WHAT)?;
+    mutate(session, |prior: &Value, _text: Option<&str>| {
+        let (stories, at) = stories_with(prior, story_id, WHAT)?;
+        let stories = stories.as_slice();
+        let parent = &stories[at];
+        check_removable(prior, parent, story_id, WHAT, ("split", "split"))?;
+        if children.len() < 2 {
+            return Err(thrown(format!(
+            "{WHAT}: refused — a split needs >=2 replacements (got {}); for a 1:1 change use revise-story",
+            children.len()
+        )));
+        }
+        let mut existing = Vec::new();
+        for story in stories {
+            if let Some(Value::String(id)) = prop(story, "id")? {
+                existing.push(id.as_str());
+            }
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for child in children {
+            check_given_status(prop(child, "status")?, WHAT)?;
+            validate_story(child, WHAT)?;
+            let id = child.get("id").and_then(Value::as_str).unwrap_or("");
+            if existing.contains(&id) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — story id \"{id}\" already exists"
+                )));
+            }
+            if seen.contains(&id) {
+                return Err(thrown(format!(
+                    "{WHAT}: refused — duplicate replacement id \"{id}\""
+                )));
+            }
+            seen.push(id);
+        }
+        let child_ids: Vec<Value> = children
+            .iter()
+            .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
+            .collect();
+        let mut parent_fields = vec![("status", Value::from("retired"))];
+        parent_fields.extend(steering.fields());
+        parent_fields.push(("split_into", Value::Array(child_ids)));
+        let retired = with_fields(parent, &parent_fields);
+        let parent_id = prop(parent, "id")?.cloned().unwrap_or(Value::Null);
+        let mut all: Vec<Value> = stories[..at].to_vec();
+        all.push(retired);
+        for child in children {
+            let rest = without(child.as_object().unwrap_or(&Object::new()), &SPLIT);
+            let mut fields = vec![("status", Value::from("unconfirmed"))];
+            fields.extend(steering.fields());
+            fields.push(("split_from", parent_id.clone()));
+            all.push(with_fields(&Value::Object(rest), &fields));
+        }
+        all.extend_from_slice(&stories[at + 1..]);
+        Ok(Some(stories_next(all)))
+    })
+}
