@@ -13,7 +13,7 @@ use ucg_ultracode::epic::EpicInputs;
 use ucg_ultracode::gate::{GateInputs, GatePolicy, WorkTreeRun};
 
 /// Environment variable naming the implementation-artifacts directory (the hooks' override).
-pub(crate) const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
+pub(crate) use ucg_ultracode::IMPL_ARTIFACTS_ENV;
 
 /// What every command gets: the global options and lazy access to the repository.
 pub(crate) struct Context {

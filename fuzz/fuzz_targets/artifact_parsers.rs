@@ -11,16 +11,17 @@ use std::path::Path;
 use ucg_store::pyjson;
 use ucg_ultracode::pending::{self, Artifacts, PendingInputs};
 use ucg_ultracode::{
-    answer, budget, decision_log, decisions, escalations, heartbeat, ledger, markers, reds, sprint,
+    answer, budget, decision_log, decisions, escalations, gate_cache, heartbeat, ledger, markers,
+    prompt_cache, reds, sprint,
 };
 
 fuzz_target!(|data: &[u8]| {
     // The prompt's cache, as found under the git directory (stamps looked up under a root that
     // does not exist).
-    let _ =
-        git_ucg::commands::status::prompt::cached_segment(data, Path::new("/nonexistent"), None);
+    let _ = prompt_cache::fresh_segment(data, Path::new("/nonexistent"), None);
+    let _ = prompt_cache::last_segment(data);
     // The commit hooks' remembered pass, likewise.
-    let _ = git_ucg::commands::hooks::pass_cache::fresh(data, Path::new("/nonexistent"));
+    let _ = gate_cache::fresh(data, Path::new("/nonexistent"));
     let closed = decisions::closed_ids(Some(data));
     // The registry writer's windowed reading of the answers file: the same ids, in order, for
     // windows that split every step.

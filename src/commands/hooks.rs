@@ -6,7 +6,7 @@ mod agent;
 mod install;
 mod managers;
 mod merge_driver;
-pub mod pass_cache;
+mod pass_cache;
 mod receive;
 mod run;
 mod status;

@@ -15,6 +15,7 @@ pub mod epic;
 pub mod error;
 pub mod escalations;
 pub mod gate;
+pub mod gate_cache;
 pub mod heartbeat;
 pub mod ids;
 pub mod ledger;
@@ -22,6 +23,7 @@ pub mod markers;
 pub mod merge;
 pub mod notify;
 pub mod pending;
+pub mod prompt_cache;
 pub mod reds;
 pub mod reference_status;
 pub mod registry;
@@ -31,3 +33,7 @@ pub mod runs;
 pub mod similarity;
 pub mod sprint;
 pub mod status;
+
+/// The environment variable that names the artifact directory, over the configuration (as the
+/// reference's scripts read it).
+pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";

@@ -13,33 +13,13 @@
 
 use crate::cli::HookName;
 use crate::context::Context;
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
-use ucg_store::stamp::{
-    all_stamps_match, decode_line_cache, encode_line_cache, parse_stamp_line, relative_stamps,
-    stamp_line,
-};
+use std::path::PathBuf;
+use ucg_store::stamp::relative_stamps;
 use ucg_store::{Stamp, Stamper};
 use ucg_ultracode::gate::{escalation_names, GateInputs};
+use ucg_ultracode::gate_cache;
 
 const CACHE_FILE: &str = "gate-cache";
-/// The cache's first line: its layout and the version that wrote it (another version may decide
-/// otherwise).
-const HEADER: &str = concat!("git-ucg gate cache 3 ", env!("CARGO_PKG_VERSION"));
-/// The fields after the header: the work tree, the keyed environment, the artifact directory's
-/// line and its names line.
-const FIELDS: usize = 1 + KEYED_ENV.len() + 2;
-/// The environment that moves the run or git's configuration: its values are part of the cache.
-const KEYED_ENV: [&str; 8] = [
-    crate::context::IMPL_ARTIFACTS_ENV,
-    "HOME",
-    "XDG_CONFIG_HOME",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_NOSYSTEM",
-    "GIT_CEILING_DIRECTORIES",
-];
 /// The environment under which the cache is neither read nor written: another repository or
 /// configuration than the files say, or a bypass the full hook handles.
 const BYPASSING_ENV: [&str; 6] = [
@@ -85,68 +65,7 @@ pub(crate) fn passes(hook: HookName) -> bool {
         return false;
     };
     ucg_store::read_file(git_dir.join("ucg").join(CACHE_FILE))
-        .is_ok_and(|bytes| fresh(&bytes, &root))
-}
-
-/// The environment's line for each of [`KEYED_ENV`]: `-` when unset, else `=` and the value.
-fn env_lines() -> Vec<Vec<u8>> {
-    KEYED_ENV
-        .iter()
-        .map(|name| match std::env::var_os(name) {
-            Some(value) => [b"=".as_slice(), value.as_bytes()].concat(),
-            None => b"-".to_vec(),
-        })
-        .collect()
-}
-
-/// Whether the cache at `bytes` is this version's, about the work tree `root` and this
-/// environment, with every stamp still matching (public for the fuzz target).
-pub fn fresh(bytes: &[u8], root: &Path) -> bool {
-    let Some((fields, stamps)) = decode_line_cache(bytes, HEADER, FIELDS) else {
-        return false;
-    };
-    let mut lines = fields.into_iter();
-    if lines.next() != Some(root.as_os_str().as_bytes()) {
-        return false;
-    }
-    for expected in env_lines() {
-        if lines.next() != Some(expected.as_slice()) {
-            return false;
-        }
-    }
-    // The artifact directory: its escalation names, listed again unless the directory's stamp
-    // says nothing in it changed (an active run's heartbeat and turn counters move the stamp, not
-    // the names).
-    let Some((stamp, dir)) = lines.next().and_then(parse_dir_line) else {
-        return false;
-    };
-    let dir = root.join(std::ffi::OsStr::from_bytes(dir));
-    let Some(names) = lines.next() else {
-        return false;
-    };
-    let unchanged = stamp.is_some_and(|stamp| Stamper::default().stamp(&dir) == stamp);
-    if !unchanged && names != names_line(escalation_names(&dir).as_deref()).as_slice() {
-        return false;
-    }
-    !stamps.is_empty() && all_stamps_match(&stamps, root)
-}
-
-/// The artifact directory's line: its stamp line when the stamp can stand for its names, else
-/// `? ` and its path.
-fn parse_dir_line(line: &[u8]) -> Option<(Option<Stamp>, &[u8])> {
-    match line.strip_prefix(b"? ") {
-        Some(path) => Some((None, path)),
-        None => parse_stamp_line(line).map(|(stamp, path)| (Some(stamp), path)),
-    }
-}
-
-/// The line for the artifact directory's escalation names: `-` when it is not a directory, else
-/// `=` and the names joined by `/` (which no name holds).
-fn names_line(names: Option<&[String]>) -> Vec<u8> {
-    match names {
-        Some(names) => format!("={}", names.join("/")).into_bytes(),
-        None => b"-".to_vec(),
-    }
+        .is_ok_and(|bytes| gate_cache::fresh(&bytes, &root))
 }
 
 /// A decision being watched: the files it reads, stamped before it reads them.
@@ -228,25 +147,17 @@ impl Watch {
         {
             return;
         }
-        let mut lines = vec![self.root.as_os_str().as_bytes().to_vec()];
-        lines.extend(env_lines());
-        let impl_dir = self
-            .impl_dir
-            .strip_prefix(&self.root)
-            .unwrap_or(&self.impl_dir);
-        let impl_dir = impl_dir.as_os_str().as_bytes();
         // The stamp stands for the names only if it held through the decision and is not racy.
         let dir_stamp = Stamper::default().stamp(&self.impl_dir);
         let steady = dir_stamp == self.dir_stamp && !racy(&(self.impl_dir.clone(), dir_stamp));
-        lines.push(match steady {
-            true => stamp_line(impl_dir, dir_stamp),
-            false => [b"? ".as_slice(), impl_dir].concat(),
-        });
-        lines.push(names_line(self.names.as_deref()));
-        let fields: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
         // A value holding a newline cannot be written as a line: nothing is remembered.
-        let Some(out) = encode_line_cache(HEADER, &fields, &relative_stamps(&self.root, after))
-        else {
+        let Some(out) = gate_cache::encode(
+            &self.root,
+            &self.impl_dir,
+            steady.then_some(dir_stamp),
+            self.names.as_deref(),
+            &relative_stamps(&self.root, after),
+        ) else {
             return;
         };
         // Best effort: a cache that cannot be written is decided in full next time.
@@ -284,110 +195,6 @@ fn racy((_, stamp): &(PathBuf, Stamp)) -> bool {
 mod tests {
     use super::*;
 
-    /// A cache about `root` with these stamp lines, for this process's environment.
-    fn cache(root: &Path, stamp_lines: &[Vec<u8>]) -> Vec<u8> {
-        let mut lines = vec![
-            HEADER.as_bytes().to_vec(),
-            root.as_os_str().as_bytes().to_vec(),
-        ];
-        lines.extend(env_lines());
-        // An artifact directory that is not there.
-        lines.extend([b"? absent-dir".to_vec(), b"-".to_vec()]);
-        lines.extend(stamp_lines.iter().cloned());
-        lines.push(format!("end {FIELDS} {}", stamp_lines.len()).into_bytes());
-        let mut out = lines.join(&b'\n');
-        out.push(b'\n');
-        out
-    }
-
-    #[test]
-    fn a_pass_holds_while_the_version_the_work_tree_the_environment_and_every_stamp_do() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let root = dir.path();
-        std::fs::write(root.join("registry"), b"{}").unwrap_or_else(|e| panic!("{e}"));
-        let mut stamper = Stamper::default();
-        let lines = vec![
-            stamp_line(b"registry", stamper.stamp(&root.join("registry"))),
-            stamp_line(b"absent", None),
-        ];
-        let good = cache(root, &lines);
-        assert!(fresh(&good, root));
-        assert!(!fresh(&good, Path::new("/elsewhere")), "another work tree");
-        let other_version = [
-            b"git-ucg gate cache 2 0.0.0".as_slice(),
-            &good[HEADER.len()..],
-        ]
-        .concat();
-        assert!(!fresh(&other_version, root), "another version");
-        assert!(!fresh(&good[..good.len() - 1], root), "a torn cache");
-        assert!(
-            !fresh(&cache(root, &[]), root),
-            "no stamps: nothing was read"
-        );
-        let one_env_line_less = {
-            let mut lines: Vec<&[u8]> = good.split(|b| *b == b'\n').collect();
-            lines.remove(2);
-            lines.join(&b'\n')
-        };
-        assert!(!fresh(&one_env_line_less, root), "another environment");
-        std::fs::write(root.join("absent"), b"").unwrap_or_else(|e| panic!("{e}"));
-        assert!(!fresh(&good, root), "a file that appeared");
-        std::fs::remove_file(root.join("absent")).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(root.join("registry"), b"{\"reds\": []}").unwrap_or_else(|e| panic!("{e}"));
-        assert!(!fresh(&good, root), "a file that changed");
-    }
-
-    #[test]
-    fn of_the_artifact_directory_only_the_escalation_names_count() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let root = dir.path();
-        let impl_dir = root.join("impl");
-        std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
-        let touch = |name: &str| {
-            std::fs::write(impl_dir.join(name), b"{}").unwrap_or_else(|e| panic!("{e}"));
-        };
-        touch("escalation-7-3.json");
-        touch("run-status.json");
-        let mut lines = vec![
-            HEADER.as_bytes().to_vec(),
-            root.as_os_str().as_bytes().to_vec(),
-        ];
-        lines.extend(env_lines());
-        let names = b"=escalation-7-3.json".to_vec();
-        let listed = [lines.clone(), vec![b"? impl".to_vec(), names.clone()]].concat();
-        let dir_stamp = Stamper::default().stamp(&impl_dir);
-        let stamped = [lines, vec![stamp_line(b"impl", dir_stamp), names]].concat();
-        let cache = |lines: &[Vec<u8>]| {
-            let end = format!("end {FIELDS} 1").into_bytes();
-            let mut out = [lines, &[stamp_line(b"absent", None), end]]
-                .concat()
-                .join(&b'\n');
-            out.push(b'\n');
-            out
-        };
-        let (cached, stamped) = (cache(&listed), cache(&stamped));
-        assert!(fresh(&cached, root) && fresh(&stamped, root));
-        // The heartbeat rewritten by a rename, a turn counter: the same names.
-        std::fs::rename(impl_dir.join("run-status.json"), impl_dir.join("x.tmp"))
-            .unwrap_or_else(|e| panic!("{e}"));
-        touch("run-status.json");
-        touch(".budget-7-3.json");
-        assert!(fresh(&cached, root), "files the decision does not read");
-        assert!(
-            fresh(&stamped, root),
-            "the directory's stamp moved, the names did not"
-        );
-        touch(".escalation-8-1.md");
-        assert!(!fresh(&cached, root), "a raw marker");
-        assert!(!fresh(&stamped, root), "a raw marker, the stamp moved");
-        std::fs::remove_file(impl_dir.join(".escalation-8-1.md")).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::remove_file(impl_dir.join("escalation-7-3.json"))
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(!fresh(&cached, root), "a sidecar gone");
-        std::fs::remove_dir_all(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
-        assert!(!fresh(&cached, root), "the directory gone");
-    }
-
     #[test]
     fn only_a_recent_or_future_change_is_racy() {
         let now = std::time::SystemTime::now()
@@ -405,16 +212,5 @@ mod tests {
         assert!(racy(&at(now + 3600)));
         assert!(!racy(&at(now - 3)));
         assert!(!racy(&(PathBuf::from("f"), None)));
-    }
-
-    proptest::proptest! {
-        /// Any bytes at all are read without a panic, and only a cache of this layout passes.
-        #[test]
-        fn any_bytes_are_read_without_a_panic(noise in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
-            proptest::prop_assert!(!fresh(&noise, Path::new("/nonexistent")));
-            let mut spliced = cache(Path::new("/nonexistent"), &[]);
-            spliced.extend_from_slice(&noise);
-            let _ = fresh(&spliced, Path::new("/nonexistent"));
-        }
     }
 }
