@@ -32,17 +32,17 @@ fn digits(text: &str, n: usize) -> Option<(i64, &str)> {
 fn parse_iso(text: &str) -> Option<jiff::Timestamp> {
     let (year, rest) = digits(text, 4)?;
     if rest.is_empty() {
-        return utc(year, 1, 1, 0, 0, 0, 0);
+        return utc(civil(year, 1, 1, 0, 0, 0, 0)?);
     }
     let rest = rest.strip_prefix('-')?;
     let (month, rest) = digits(rest, 2)?;
     if rest.is_empty() {
-        return utc(year, month, 1, 0, 0, 0, 0);
+        return utc(civil(year, month, 1, 0, 0, 0, 0)?);
     }
     let rest = rest.strip_prefix('-')?;
     let (day, rest) = digits(rest, 2)?;
     if rest.is_empty() {
-        return utc(year, month, day, 0, 0, 0, 0);
+        return utc(civil(year, month, day, 0, 0, 0, 0)?);
     }
     let rest = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))?;
     let (hour, rest) = digits(rest, 2)?;
@@ -73,18 +73,7 @@ fn parse_iso(text: &str) -> Option<jiff::Timestamp> {
     }
     let offset_minutes = match rest {
         "" => {
-            let civil = jiff::civil::date(year as i16, month as i8, 1)
-                .checked_add(jiff::Span::new().days(day - 1))
-                .ok()?
-                .to_datetime(jiff::civil::time(0, 0, 0, 0))
-                .checked_add(
-                    jiff::Span::new()
-                        .hours(hour)
-                        .minutes(minute)
-                        .seconds(second)
-                        .milliseconds(millis),
-                )
-                .ok()?;
+            let civil = civil(year, month, day, hour, minute, second, millis)?;
             return civil
                 .to_zoned(jiff::tz::TimeZone::system())
                 .ok()
@@ -107,13 +96,22 @@ fn parse_iso(text: &str) -> Option<jiff::Timestamp> {
             sign * (h * 60 + m)
         }
     };
-    let base = utc(year, month, day, hour, minute, second, millis)?;
+    let base = utc(civil(year, month, day, hour, minute, second, millis)?)?;
     base.checked_sub(jiff::Span::new().minutes(offset_minutes))
         .ok()
 }
 
-/// A UTC instant; days past the month's end roll over, as JavaScriptCore lets them.
-fn utc(
+/// The instant a civil date and time is in UTC.
+fn utc(civil: jiff::civil::DateTime) -> Option<jiff::Timestamp> {
+    civil
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .ok()
+        .map(|z| z.timestamp())
+}
+
+/// A date and time on no clock yet; days past the month's end roll over, as JavaScriptCore
+/// lets them, but a month or day out of range reads as no date (`NaN` there).
+fn civil(
     year: i64,
     month: i64,
     day: i64,
@@ -121,7 +119,7 @@ fn utc(
     minute: i64,
     second: i64,
     millis: i64,
-) -> Option<jiff::Timestamp> {
+) -> Option<jiff::civil::DateTime> {
     if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
     }
@@ -136,10 +134,7 @@ fn utc(
                 .seconds(second)
                 .milliseconds(millis),
         )
-        .ok()?
-        .to_zoned(jiff::tz::TimeZone::UTC)
         .ok()
-        .map(|z| z.timestamp())
 }
 
 /// `Thu, 20 Aug 2026 10:00:00 GMT` (or `+0000`), the day name optional.
@@ -181,7 +176,7 @@ fn parse_rfc2822(text: &str) -> Option<jiff::Timestamp> {
             sign * (h * 60 + m)
         }
     };
-    utc(year, month, day, hour, minute, second, 0)?
+    utc(civil(year, month, day, hour, minute, second, 0)?)?
         .checked_sub(jiff::Span::new().minutes(offset))
         .ok()
 }
@@ -503,4 +498,24 @@ pub fn gc(session: &Session, dry_run: bool) -> Vec<(PathBuf, String)> {
     }
     reaped.sort();
     reaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_stamp;
+
+    #[test]
+    fn a_month_or_day_out_of_range_is_no_date_with_or_without_a_zone() {
+        // Without a zone the stamp is local time: it once reached a constructor that panics.
+        for text in [
+            "2026-13-01T10:00",
+            "2026-13-01T10:00Z",
+            "2026-01-00T10:00",
+            "2026-01-32T10:00:00+01:00",
+        ] {
+            assert_eq!(parse_stamp(text), None, "{text}");
+        }
+        assert!(parse_stamp("2026-01-31T10:00").is_some());
+        assert!(parse_stamp("2026-02-31T10:00Z").is_some(), "rolls over");
+    }
 }
