@@ -14,73 +14,39 @@ pub struct Key {
     pub about: &'static str,
 }
 
-pub const MAX_ARTIFACT_BYTES: Key = Key {
-    name: "ucg.maxArtifactBytes",
-    kind: "size",
-    default: "256m",
-    about: "the largest artifact read; a larger one cannot be read (and gates)",
-};
+/// Declares each key as a constant and [`KEYS`], all of them in the README's order.
+macro_rules! keys {
+    ($($constant:ident = $name:literal, $kind:ident, $default:literal: $about:literal;)*) => {
+        $(pub const $constant: Key = Key {
+            name: $name,
+            kind: stringify!($kind),
+            default: $default,
+            about: $about,
+        };)*
 
-pub const GATE_SOURCES: Key = Key {
-    name: "ucg.gate.sources",
-    kind: "text",
-    default: "reds,escalations,decisions",
-    about: "the sources that block commits and pushes (a name not known warns)",
-};
+        /// Every key, in the README's order.
+        pub const KEYS: [&Key; [$(stringify!($constant)),*].len()] = [$(&$constant),*];
+    };
+}
 
-pub const GATE_SCOPE: Key = Key {
-    name: "ucg.gate.scope",
-    kind: "text",
-    default: "(each ref's run)",
-    about: "`all`: anything pending in the work tree blocks every push",
-};
-
-pub const GATE_STRICT: Key = Key {
-    name: "ucg.gate.strict",
-    kind: "bool",
-    default: "false",
-    about: "strict mode: a story's invariants checked on every commit and push",
-};
-
-pub const GATE_PROTECT: Key = Key {
-    name: "ucg.gate.protect",
-    kind: "list",
-    default: "main, master",
-    about: "the branches the server's pre-receive gate protects",
-};
-
-pub const DECIDER: Key = Key {
-    name: "ucg.decider",
-    kind: "list",
-    default: "(none)",
-    about: "`<kind-or-glob>=<email>`: who decides which pending items",
-};
-
-pub const SIMILARITY: Key = Key {
-    name: "ucg.similarity",
-    kind: "text",
-    default: "0.8",
-    about: "how alike (0 to 1) a reworded question must be to be offered an answer",
-};
-
-pub const PROMPT_TIMEOUT_MS: Key = Key {
-    name: "ucg.prompt.timeoutMs",
-    kind: "integer",
-    default: "50",
-    about: "the prompt's deadline in milliseconds; past it, the last segment",
-};
-
-/// Every key, in the README's order.
-pub const KEYS: [&Key; 8] = [
-    &GATE_SOURCES,
-    &GATE_SCOPE,
-    &GATE_STRICT,
-    &GATE_PROTECT,
-    &DECIDER,
-    &SIMILARITY,
-    &MAX_ARTIFACT_BYTES,
-    &PROMPT_TIMEOUT_MS,
-];
+keys! {
+    GATE_SOURCES = "ucg.gate.sources", text, "reds,escalations,decisions":
+        "the sources that block commits and pushes (a name not known warns)";
+    GATE_SCOPE = "ucg.gate.scope", text, "(each ref's run)":
+        "`all`: anything pending in the work tree blocks every push";
+    GATE_STRICT = "ucg.gate.strict", bool, "false":
+        "strict mode: a story's invariants checked on every commit and push";
+    GATE_PROTECT = "ucg.gate.protect", list, "main, master":
+        "the branches the server's pre-receive gate protects";
+    DECIDER = "ucg.decider", list, "(none)":
+        "`<kind-or-glob>=<email>`: who decides which pending items";
+    SIMILARITY = "ucg.similarity", text, "0.8":
+        "how alike (0 to 1) a reworded question must be to be offered an answer";
+    MAX_ARTIFACT_BYTES = "ucg.maxArtifactBytes", size, "256m":
+        "the largest artifact read; a larger one cannot be read (and gates)";
+    PROMPT_TIMEOUT_MS = "ucg.prompt.timeoutMs", integer, "50":
+        "the prompt's deadline in milliseconds; past it, the last segment";
+}
 
 /// The README's table of the keys, as [`KEYS`] gives it.
 pub fn markdown_table() -> String {

@@ -1,7 +1,7 @@
 //! Locating a run (docs/product.md §2): the repository (with git's environment overrides), the project
 //! root, `{ucg-root}`, the configuration, and the artifact directories, each resolved once here.
 
-use crate::cli::Cli;
+use crate::cli::{Cli, DeferredWork, ImplArtifacts};
 use crate::config_keys as keys;
 use crate::error::{Error, Result};
 use crate::output::{self, Output};
@@ -168,6 +168,22 @@ impl Context {
             })
             .flatten()
             .unwrap_or_else(|| impl_dir.join("deferred-work.md"))
+    }
+
+    /// The run's artifact directory and its deferred-work ledger, as the flags, the environment
+    /// and the configuration name them.
+    pub(crate) fn run_files(
+        &self,
+        impl_flag: &ImplArtifacts,
+        ledger_flag: &DeferredWork,
+    ) -> Result<(PathBuf, PathBuf)> {
+        let impl_dir = self.impl_artifacts(impl_flag.dir.as_deref())?;
+        let ledger = self.deferred_work(
+            ledger_flag.file.as_deref(),
+            impl_flag.dir.as_deref(),
+            &impl_dir,
+        );
+        Ok((impl_dir, ledger))
     }
 
     /// Where artifacts are read from: the tree of `rev` (read commands' `--rev`), else the work

@@ -14,12 +14,7 @@ pub(crate) const SCHEMA: &str = "git-ucg.pending/1";
 
 pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
-    let ledger = ctx.deferred_work(
-        args.deferred_work.file.as_deref(),
-        args.impl_artifacts.dir.as_deref(),
-        &impl_dir,
-    );
+    let (impl_dir, ledger) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
     // Under --rev, paths are looked up in the commit's tree: absolute, to be placed there.
     let place = |p: PathBuf| match &args.rev.commit {

@@ -33,12 +33,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let interactive = args.interactive || (nothing_given && terminal);
     // Nothing given and no one to ask: what is on record is applied, and the rest is not asked.
     let unasked = nothing_given && !interactive;
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
-    let ledger = ctx.deferred_work(
-        args.deferred_work.file.as_deref(),
-        args.impl_artifacts.dir.as_deref(),
-        &impl_dir,
-    );
+    let (impl_dir, ledger) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
     let runs_root = args
         .runs_root

@@ -72,7 +72,7 @@ fn locate(
     format: StatusFormat,
     source: &ArtifactSource,
 ) -> Result<Located> {
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
+    let (impl_dir, deferred_work) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
     // The markdown view names nothing relative to the root: given every path, it looks for no
     // repository (the reference's invocation, and a millisecond saved).
     let project_root = match (format, &args.runs_root.dir) {
@@ -84,11 +84,6 @@ fn locate(
         .dir
         .clone()
         .unwrap_or_else(|| project_root.join(ucg_ultracode::runs::RUNS_ROOT));
-    let deferred_work = ctx.deferred_work(
-        args.deferred_work.file.as_deref(),
-        args.impl_artifacts.dir.as_deref(),
-        &impl_dir,
-    );
     // Under --rev, paths are looked up in the commit's tree, so they are made absolute to be
     // placed there; otherwise they stay as given (the reference prints them so).
     let place = |p: PathBuf| match &args.rev.commit {

@@ -154,24 +154,34 @@ impl<'t> TableRow<'t, '_> {
     }
 }
 
+/// Each table of `lines`: its header line and its rows (the `|` lines after the separator).
+fn tables<'l, 't>(lines: &'l [&'t str]) -> impl Iterator<Item = (&'t str, &'l [&'t str])> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i + 1 < lines.len() {
+            if !(py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1])) {
+                i += 1;
+                continue;
+            }
+            let (header, first_row) = (lines[i], i + 2);
+            i = first_row;
+            while i < lines.len() && py_strip(lines[i]).starts_with('|') {
+                i += 1;
+            }
+            return Some((header, &lines[first_row..i]));
+        }
+        None
+    })
+}
+
 /// Visits every row of every table whose id cell is not empty.
 fn each_row<'t>(text: &'t str, mut visit: impl FnMut(&TableRow<'t, '_>)) {
     let base = text.as_ptr() as usize;
     let lines = py_splitlines(text);
-    let mut i = 0;
-    while i + 1 < lines.len() {
-        if !(py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1])) {
-            i += 1;
-            continue;
-        }
-        let headers: Vec<String> = cells(lines[i])
-            .iter()
-            .map(|c| normalize_header(c))
-            .collect();
+    for (header, rows) in tables(&lines) {
+        let headers: Vec<String> = cells(header).iter().map(|c| normalize_header(c)).collect();
         let status_column = headers.iter().rposition(|h| h == "status");
-        let mut j = i + 2;
-        while j < lines.len() && py_strip(lines[j]).starts_with('|') {
-            let line = lines[j];
+        for &line in rows {
             let spans = cell_spans(line);
             let row = TableRow {
                 headers: &headers,
@@ -184,9 +194,7 @@ fn each_row<'t>(text: &'t str, mut visit: impl FnMut(&TableRow<'t, '_>)) {
             if !row.cell("id").is_empty() {
                 visit(&row);
             }
-            j += 1;
         }
-        i = j;
     }
 }
 
@@ -218,25 +226,16 @@ mod tests {
         assert_eq!(found[0].0, rows(text)[0]);
     }
 
-    /// The rows as the first reader walked them — every table, then its rows — which the
-    /// row-at-a-time walk must give the same.
+    /// The rows as the first reader built them — every cell as a string, then the row — which
+    /// the row-at-a-time walk over cell spans must give the same.
     fn rows_by_tables(text: &str) -> Vec<Row> {
         let lines = py_splitlines(text);
         let mut out = Vec::new();
-        let mut i = 0;
-        while i + 1 < lines.len() {
-            if !(py_strip(lines[i]).starts_with('|') && is_separator(lines[i + 1])) {
-                i += 1;
-                continue;
-            }
-            let headers: Vec<String> = cells(lines[i])
-                .iter()
-                .map(|c| normalize_header(c))
-                .collect();
-            let mut j = i + 2;
-            while j < lines.len() && py_strip(lines[j]).starts_with('|') {
+        for (header, lines) in tables(&lines) {
+            let headers: Vec<String> = cells(header).iter().map(|c| normalize_header(c)).collect();
+            for &line in lines {
                 let mut row = Row::new();
-                for (header, cell) in headers.iter().zip(cells(lines[j])) {
+                for (header, cell) in headers.iter().zip(cells(line)) {
                     row.shift_remove(header);
                     row.insert(header.clone(), cell);
                 }
@@ -245,9 +244,7 @@ mod tests {
                 {
                     out.push(row);
                 }
-                j += 1;
             }
-            i = j;
         }
         out
     }
