@@ -130,6 +130,13 @@ proptest! {
                 Value::Object(Box::new(o))
             })
             .collect();
+        let scan = reds::parse_scan(
+            pyjson::dumps_pretty(&Value::Object(Box::new(
+                [("reds".to_string(), Value::Array(scan))].into_iter().collect(),
+            )))
+            .as_bytes(),
+        )
+        .unwrap();
         let first = reds::apply(scan.clone(), &[], &IdSet::default()).unwrap();
         let closed: IdSet = first
             .red_ids()
@@ -315,11 +322,11 @@ fn mutated(
     bytes
 }
 
-/// The closing ids the whole-text scanner finds, owned.
+/// The closing ids the windowed walk finds with the whole text in its window, owned.
 fn closing_ids_of(bytes: &[u8]) -> Vec<String> {
-    ucg_ultracode::decisions::closing_ids(Some(bytes))
-        .into_iter()
-        .map(|id| id.into_owned())
+    ucg_ultracode::decisions::closing_ids_read(bytes, bytes.len(), bytes.len() as u64)
+        .iter()
+        .map(str::to_string)
         .collect()
 }
 
@@ -335,6 +342,35 @@ proptest! {
     ) {
         let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01");
         prop_assert_eq!(closing_ids_of(&bytes), closing_ids_by_reader(&bytes));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Passing over a value (iterative) accepts and refuses exactly as reading it (recursive)
+    /// does, with the same error at the same place — but for a lone surrogate, which reading
+    /// refuses and passing over lets through unless told to refuse it.
+    #[test]
+    fn skipping_a_value_agrees_with_reading_it(
+        text in answers_text(),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<prop::sample::Index>(),
+        mutate in 0..4u8,
+    ) {
+        let bytes = mutated(text, cut, flip, mutate, b"{}[],:\"\\ \x01");
+        let Ok(text) = std::str::from_utf8(&bytes) else { return Ok(()) };
+        let read = pyjson::loads(text).map(drop);
+        let skipped = Reader::document(text, |reader, pos| reader.skip(pos).map(|end| ((), end)));
+        let strictly = Reader::document(text, |reader, pos| {
+            reader.refuse_lone_surrogates();
+            reader.skip(pos).map(|end| ((), end))
+        });
+        prop_assert_eq!(read.is_ok(), strictly.is_ok());
+        let lone = |e: &DecodeError| e.message.starts_with("Lone surrogate");
+        if !read.as_ref().is_err_and(lone) {
+            prop_assert_eq!(read, skipped);
+        }
     }
 }
 
@@ -478,10 +514,7 @@ fn the_answers_scanner_keeps_python_s_depth_limit() {
                     format!("{{\"decisions\": [{{\"id\": \"a\", \"action\": \"close\"}}, {nested}]}}"),
                     format!("{{\"x\": {nested}, \"decisions\": [{{\"id\": \"a\", \"action\": \"close\"}}]}}"),
                 ] {
-                    let scanned: Vec<String> = ucg_ultracode::decisions::closing_ids(Some(doc.as_bytes()))
-                        .into_iter()
-                        .map(|id| id.into_owned())
-                        .collect();
+                    let scanned = closing_ids_of(doc.as_bytes());
                     assert_eq!(scanned, closing_ids_by_reader(doc.as_bytes()), "depth {depth}");
                     let read = ucg_ultracode::decisions::closing_ids_read(doc.as_bytes(), 64, doc.len() as u64);
                     assert_eq!(read.iter().collect::<Vec<_>>(), scanned, "depth {depth}, windowed");
@@ -556,13 +589,16 @@ proptest! {
             .collect(),
         )));
         let (stored_reds, _) =
-            reds::Registry::parse_for_apply(Some(stored.as_bytes()), "r", reds::RedsAs::ApplyInput)
+            reds::Registry::parse_for_apply(Some(stored.as_bytes()), "r", reds::RedsAs::Stored)
                 .unwrap();
-        let as_values = reds::Registry::parse_as(Some(stored.as_bytes()), "r", reds::RedsAs::ApplyInput)
+        let as_values = reds::Registry::parse(Some(stored.as_bytes()), "r")
             .unwrap()
             .reds
             .into_iter()
-            .map(reds::red_fields)
+            .map(|red| {
+                let red = red.as_object()?;
+                Some(["source", "kind", "decision_needed", "evidence"].map(|k| red.get(k).cloned()))
+            })
             .collect::<Vec<_>>();
         // As text: a NaN is never equal to itself.
         prop_assert_eq!(format!("{stored_reds:?}"), format!("{as_values:?}"));
@@ -578,12 +614,8 @@ proptest! {
         let text = pyjson::dumps_pretty(&Value::Object(Box::new(
             [("reds".to_string(), Value::Array(scan.clone()))].into_iter().collect(),
         )));
-        let fields = reds::parse_scan_fields(text.as_bytes()).unwrap();
         let parsed = reds::parse_scan(text.as_bytes()).unwrap();
-        prop_assert_eq!(
-            reds::validate_red_fields(&fields),
-            reds::validate_reds(&parsed)
-        );
+        let fields = parsed.clone();
         let first = reds::apply(parsed.clone(), &[], &IdSet::default());
         let closed: IdSet = first
             .iter()
@@ -593,7 +625,7 @@ proptest! {
             .map(|(_, id)| id.to_string())
             .collect();
         let whole = reds::apply(parsed, &resolved, &closed).map(|r| r.to_pretty_json());
-        let document = match reds::validate_red_fields(&fields) {
+        let document = match reds::validate_reds(&fields) {
             Ok(()) => reds::apply_document(fields, stored_tombstones, &closed),
             Err(e) => Err(e),
         };

@@ -125,37 +125,62 @@ pub struct Reader<'a> {
     depth: usize,
     /// The key handed to the current object callback held a lone surrogate (shown as U+FFFD).
     key_replaced: bool,
+    /// A lone surrogate anywhere refuses the text, as [`loads`] refuses it (which cannot write
+    /// it back); otherwise it reads as U+FFFD, as Python (which keeps it) compares it.
+    strict: bool,
+    /// Errors carry no position (the walk of a window, whose failures are tried again with more
+    /// of the file, would count every window's characters at every failure).
+    quiet: bool,
 }
 
 /// A parsed value and the byte position just past it.
 type Parsed = Result<(Value, usize), DecodeError>;
 
-/// The string literal of `text` starting at `pos` (its opening quote), checked and decoded as
-/// [`Reader::str_lossy`] does: its text, the position past its closing quote, and whether a lone
-/// surrogate was decoded as U+FFFD. For a scanner of its own that meets an escape.
-pub fn string_lossy_at(text: &str, pos: usize) -> Result<(Cow<'_, str>, usize, bool), DecodeError> {
-    let reader = Reader {
-        text,
-        bytes: text.as_bytes(),
-        depth: 0,
-        key_replaced: false,
-    };
-    reader.str_lossy(pos)
-}
-
 impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Self {
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            depth: 0,
+            key_replaced: false,
+            strict: false,
+            quiet: false,
+        }
+    }
+
+    /// A reader over a window of a larger document — text that may stop anywhere — for a walker
+    /// that steps through it a piece at a time: nothing before or
+    /// after what is walked is checked, and errors carry no position (a step that fails is tried
+    /// again with more of the file).
+    pub fn window(text: &'a str) -> Self {
+        Reader {
+            quiet: true,
+            ..Reader::new(text)
+        }
+    }
+
+    /// Walks on as if `depth` levels of nesting were open (for a walker that opened them itself).
+    pub fn set_depth(&mut self, depth: usize) {
+        self.depth = depth;
+    }
+
+    /// The text of `range`, when it lies on character boundaries.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Option<&'a str> {
+        self.text.get(range)
+    }
+
+    /// Refuses a lone surrogate anywhere from here on, as [`loads`] does.
+    pub fn refuse_lone_surrogates(&mut self) {
+        self.strict = true;
+    }
+
     /// Reads a whole document: `read` gets the position of the top-level value and returns what it
     /// made of it and where the value ends; trailing data other than whitespace is an error.
     pub fn document<T>(
         text: &'a str,
         read: impl FnOnce(&mut Reader<'a>, usize) -> Result<(T, usize), DecodeError>,
     ) -> Result<T, DecodeError> {
-        let mut reader = Reader {
-            text,
-            bytes: text.as_bytes(),
-            depth: 0,
-            key_replaced: false,
-        };
+        let mut reader = Reader::new(text);
         if text.starts_with('\u{feff}') {
             return Err(reader.error("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
         }
@@ -187,6 +212,12 @@ impl<'a> Reader<'a> {
     /// An error at `byte_pos`, positioned as Python reports it. Python reads these files in text
     /// mode, which turns `\r\n` and a lone `\r` into `\n` before decoding, so they count so here.
     fn error(&self, message: &str, byte_pos: usize) -> DecodeError {
+        if self.quiet {
+            return DecodeError {
+                message: message.to_string(),
+                position: None,
+            };
+        }
         let before = self.text.get(..byte_pos).unwrap_or(self.text);
         let (mut index, mut line, mut column) = (0, 1, 1);
         let mut chars = before.chars().peekable();
@@ -208,7 +239,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn skip_ws(&self, mut pos: usize) -> usize {
+    /// The position of the first byte at or after `pos` that is not JSON whitespace.
+    pub fn skip_ws(&self, mut pos: usize) -> usize {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(pos) {
             pos += 1;
         }
@@ -252,12 +284,52 @@ impl<'a> Reader<'a> {
     }
 
     /// Validates the value starting at `pos` without keeping it; returns where it ends.
-    pub fn skip(&mut self, pos: usize) -> Result<usize, DecodeError> {
-        match self.peek(pos) {
-            Some(b'"') => self.string_into(pos, None),
-            Some(b'{') => self.object(pos, &mut |reader, _, at| reader.skip(at)),
-            Some(b'[') => self.array(pos, &mut |reader, at| reader.skip(at)),
-            _ => self.scalar(pos).map(|(_, end)| end),
+    /// Iterative: nesting costs a byte of `open`, not a stack frame.
+    pub fn skip(&mut self, mut pos: usize) -> Result<usize, DecodeError> {
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            // A value starts here.
+            match self.peek(pos) {
+                Some(b'"') => pos = self.scan_string(pos, None)?.end,
+                Some(bracket @ (b'{' | b'[')) => {
+                    if self.depth + open.len() >= MAX_DEPTH {
+                        return Err(self.error("Nesting too deep", pos));
+                    }
+                    let close = if bracket == b'{' { b'}' } else { b']' };
+                    pos = self.skip_ws(pos + 1);
+                    if self.peek(pos) == Some(close) {
+                        pos += 1;
+                    } else {
+                        open.push(close);
+                        if close == b'}' {
+                            pos = self.member_key(pos)?.2;
+                        }
+                        continue;
+                    }
+                }
+                _ => pos = self.scalar(pos)?.1,
+            }
+            // After a value: close what ends here, or go on to the next member or item.
+            loop {
+                let Some(&close) = open.last() else {
+                    return Ok(pos);
+                };
+                pos = self.skip_ws(pos);
+                match self.peek(pos) {
+                    Some(b',') => {
+                        pos = self.skip_ws(pos + 1);
+                        if close == b'}' {
+                            pos = self.member_key(pos)?.2;
+                        }
+                        break;
+                    }
+                    Some(byte) if byte == close => {
+                        pos += 1;
+                        open.pop();
+                    }
+                    _ => return Err(self.error("Expecting ',' delimiter", pos)),
+                }
+            }
         }
     }
 
@@ -310,17 +382,9 @@ impl<'a> Reader<'a> {
             return Ok(pos + 1);
         }
         loop {
-            if self.peek(pos) != Some(b'"') {
-                return Err(self.error("Expecting property name enclosed in double quotes", pos));
-            }
-            let (key, end, replaced) = self.str_lossy(pos)?;
+            let (key, replaced, at) = self.member_key(pos)?;
             self.key_replaced = replaced;
-            pos = self.skip_ws(end);
-            if self.peek(pos) != Some(b':') {
-                return Err(self.error("Expecting ':' delimiter", pos));
-            }
-            pos = self.skip_ws(pos + 1);
-            let end = entry(self, &key, pos)?;
+            let end = entry(self, &key, at)?;
             pos = self.skip_ws(end);
             match self.peek(pos) {
                 Some(b'}') => return Ok(pos + 1),
@@ -328,6 +392,21 @@ impl<'a> Reader<'a> {
                 _ => return Err(self.error("Expecting ',' delimiter", pos)),
             }
         }
+    }
+
+    /// The member key at `pos` (its opening quote, else an error), its `:` and the whitespace
+    /// after: the key (a lone surrogate as U+FFFD), whether it held one, and where its value
+    /// starts.
+    pub fn member_key(&self, pos: usize) -> Result<(Cow<'a, str>, bool, usize), DecodeError> {
+        if self.peek(pos) != Some(b'"') {
+            return Err(self.error("Expecting property name enclosed in double quotes", pos));
+        }
+        let (key, end, replaced) = self.str_lossy(pos)?;
+        let pos = self.skip_ws(end);
+        if self.peek(pos) != Some(b':') {
+            return Err(self.error("Expecting ':' delimiter", pos));
+        }
+        Ok((key, replaced, self.skip_ws(pos + 1)))
     }
 
     /// Walks the array starting at `pos` (its `[`): `item(reader, value_pos)` must read or skip
@@ -458,12 +537,6 @@ impl<'a> Reader<'a> {
         Ok((Cow::Owned(out), decoded.end, decoded.replaced))
     }
 
-    /// Validates the string starting at `pos` (its opening quote), appending its text to `out`
-    /// when given; returns the position past the closing quote.
-    fn string_into(&self, pos: usize, out: Option<&mut String>) -> Result<usize, DecodeError> {
-        self.scan_string(pos, out).map(|scanned| scanned.end)
-    }
-
     /// The scanner behind every string read, with Python's rules and error positions. A lone
     /// surrogate is accepted (as Python does) and decoded as U+FFFD, flagged in the result.
     fn scan_string(
@@ -533,6 +606,12 @@ impl<'a> Reader<'a> {
                 }
             }
             if ch.is_none() {
+                if self.strict {
+                    return Err(self.error(
+                        "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
+                        escape_at,
+                    ));
+                }
                 scanned.replaced = true;
             }
             if let Some(out) = out.as_deref_mut() {

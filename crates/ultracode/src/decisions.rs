@@ -18,30 +18,21 @@ pub type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
 /// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,
 /// unreadable or malformed file closes nothing, so every RED stands.
 pub fn closed_ids(bytes: Option<&[u8]>) -> IdSet {
-    closing_ids(bytes)
-        .into_iter()
-        .map(Cow::into_owned)
+    let bytes = bytes.unwrap_or_default();
+    closing_ids_read(bytes, bytes.len(), bytes.len() as u64)
+        .iter()
+        .map(str::to_string)
         .collect()
 }
 
-/// The ids of [`closed_ids`], in file order (repeats included), borrowed from `bytes` where they
-/// hold no escape.
-///
-/// The file can hold a whole project's history of answers, and only the ids of closing entries
-/// matter, so it is scanned, not parsed: nothing is built for the rest. Every byte is still
-/// checked, and a document is accepted or refused exactly as `pyjson` (Python's `json.loads`)
-/// would — a refused one closes nothing.
-pub fn closing_ids(bytes: Option<&[u8]>) -> Vec<Cow<'_, str>> {
-    bytes
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|text| Scanner::new(text, false).document())
-        .unwrap_or_default()
-}
-
-/// The ids of [`closing_ids`], read from `reader` a window of about `window` bytes at a time —
-/// the same ids, in the same order, accepted or refused with the same grammar — without keeping
-/// the file: a project's answers file can be ten megabytes, which read whole are ten megabytes
-/// of fresh memory the kernel must clear and map first (the registry writer's slowest step).
+/// The ids closed by the answers file (see [`closed_ids`]) in file order, repeats included, read
+/// from `reader` a window of about `window` bytes at a time. The file can hold a whole project's
+/// history of answers, and only the ids of closing entries matter, so it is walked, not parsed:
+/// nothing is built for the rest. Every byte is still checked, and a document is accepted or
+/// refused exactly as `pyjson` (Python's `json.loads`) would — a refused one closes nothing.
+/// The file is not kept: a project's answers file can be ten megabytes, which read whole are ten
+/// megabytes of fresh memory the kernel must clear and map first (the registry writer's slowest
+/// step).
 /// A read error closes nothing, as an unreadable file does.
 /// `size` is the file's size as far as it is known (what the ids can take at most, reserved
 /// once: the ids of a large file copied over as their list grew were a fifth of the scan).
@@ -118,10 +109,10 @@ enum Step {
     Tail,
 }
 
-/// [`Scanner`] run over a file a window at a time. A step that fails is tried again with more
-/// of the file in the window (the window grows when the step alone fills it), and fails for
-/// good only once the window holds the rest of the file: so every step ends exactly where the
-/// whole-text scanner's would, and fails exactly where it would.
+/// The walk over a file a window at a time. A step that fails is tried again with more of the
+/// file in the window (the window grows when the step alone fills it), and fails for good only
+/// once the window holds the rest of the file: so every step ends exactly where a walk of the
+/// whole text would, and fails exactly where it would.
 struct Stream<R> {
     reader: R,
     buf: Vec<u8>,
@@ -135,8 +126,9 @@ struct Stream<R> {
 
 /// The outcome of a step.
 enum StepOutcome {
-    To(Step),
-    /// The document closes nothing, whatever follows (not an object: as [`Scanner::document`]).
+    /// The next step, and where it starts.
+    To(Step, usize),
+    /// The document closes nothing, whatever follows (it is not an object).
     Nowhere,
 }
 
@@ -195,36 +187,137 @@ impl<R: std::io::Read> Stream<R> {
             if step == Step::Open && text.starts_with('\u{feff}') {
                 return Ok(false);
             }
-            let mut scanner = Scanner::new(text, false);
-            scanner.pos = self.start;
+            let mut reader = Reader::window(text);
+            let mut pos = self.start;
             loop {
                 if step == Step::Tail {
                     // Only whitespace may follow, which need not stay in the window.
-                    scanner.ws();
-                    if scanner.pos < text.len() {
+                    pos = reader.skip_ws(pos);
+                    if pos < text.len() {
                         return Ok(false);
                     }
                     if self.eof {
                         return Ok(true);
                     }
-                    self.start = scanner.pos;
+                    self.start = pos;
                     break;
                 }
-                let (at, mark) = (scanner.pos, ids.mark());
-                match scanner.step(step, ids) {
-                    Some(StepOutcome::To(next)) => step = next,
+                let mark = ids.mark();
+                match walk_step(&mut reader, pos, step, ids) {
+                    Some(StepOutcome::To(next, end)) => (step, pos) = (next, end),
                     Some(StepOutcome::Nowhere) => return Ok(false),
                     None if self.eof => return Ok(false),
                     None => {
                         // Not within this window: again with more of the file.
                         ids.back_to(mark);
-                        self.start = at;
+                        self.start = pos;
                         break;
                     }
                 }
             }
         }
     }
+}
+
+/// One step of [`Stream`]'s walk, from `pos`: where it goes, `None` when it does not hold in
+/// this text. The nesting it is at is set before each value is walked (the top-level object is
+/// one level, the `decisions` list two, an entry's members three), as a whole-document walk
+/// would count it.
+fn walk_step(
+    reader: &mut Reader,
+    pos: usize,
+    step: Step,
+    ids: &mut ClosingIds,
+) -> Option<StepOutcome> {
+    let pos = reader.skip_ws(pos);
+    let byte = reader.peek(pos)?;
+    let to = |step, pos| Some(StepOutcome::To(step, pos));
+    match step {
+        Step::Open if byte == b'{' => to(Step::FirstMember, pos + 1),
+        Step::Open => Some(StepOutcome::Nowhere),
+        Step::FirstMember if byte == b'}' => to(Step::Tail, pos + 1),
+        Step::FirstMember | Step::Member => {
+            let (key, _, at) = reader.member_key(pos).ok()?;
+            let decisions = key == "decisions";
+            to(Step::Value { decisions }, at)
+        }
+        Step::Value { decisions } => {
+            if decisions {
+                // As in a dict, the last `decisions` key wins.
+                ids.clear();
+                if byte == b'[' {
+                    return to(Step::FirstEntry, pos + 1);
+                }
+            }
+            reader.set_depth(1);
+            let end = reader.skip(pos).ok()?;
+            after_member(reader, end)
+        }
+        Step::FirstEntry if byte == b']' => after_member(reader, pos + 1),
+        Step::FirstEntry | Step::Entry => {
+            reader.set_depth(2);
+            let (id, end) = closing_entry(reader, pos).ok()?;
+            if let Some(id) = id {
+                ids.push(&id);
+            }
+            let end = reader.skip_ws(end);
+            match reader.peek(end)? {
+                b',' => to(Step::Entry, end + 1),
+                b']' => after_member(reader, end + 1),
+                _ => None,
+            }
+        }
+        // Walked by `Stream::document` itself.
+        Step::Tail => None,
+    }
+}
+
+/// After a member's value: the next member, or the end of the top-level object.
+fn after_member(reader: &Reader, pos: usize) -> Option<StepOutcome> {
+    let pos = reader.skip_ws(pos);
+    let next = match reader.peek(pos)? {
+        b',' => Step::Member,
+        b'}' => Step::Tail,
+        _ => return None,
+    };
+    Some(StepOutcome::To(next, pos + 1))
+}
+
+/// An entry of the `decisions` list at `pos`: the id it closes, if it does (duplicate keys: the
+/// last one wins, as in a dict), and where it ends.
+fn closing_entry<'a>(
+    reader: &mut Reader<'a>,
+    pos: usize,
+) -> Result<(Option<Cow<'a, str>>, usize), pyjson::DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return Ok((None, reader.skip(pos)?));
+    }
+    let (mut id, mut closes) = (None, false);
+    let end = reader.object(pos, &mut |reader, key, at| match key {
+        "id" => string_field(reader, at).map(|(text, end)| {
+            id = text;
+            end
+        }),
+        "action" => string_field(reader, at).map(|(text, end)| {
+            closes = text.is_some_and(|action| action == "close");
+            end
+        }),
+        _ => reader.skip(at),
+    })?;
+    Ok((id.filter(|_| closes), end))
+}
+
+/// The member value at `pos` as an `id` or `action` is read: its text when it is a string with
+/// no lone surrogate (one can equal no id and no action), and where it ends.
+fn string_field<'a>(
+    reader: &mut Reader<'a>,
+    pos: usize,
+) -> Result<(Option<Cow<'a, str>>, usize), pyjson::DecodeError> {
+    if reader.peek(pos) != Some(b'"') {
+        return Ok((None, reader.skip(pos)?));
+    }
+    let (text, end, replaced) = reader.str_lossy(pos)?;
+    Ok(((!replaced).then_some(text), end))
 }
 
 /// An object entry of the `decisions` list as a reader of answers sees it: its `id` (a string),
@@ -259,30 +352,76 @@ pub(crate) fn answer_entries_where<'a>(
     keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
 ) -> Option<Vec<AnswerEntry<'a>>> {
     let text = std::str::from_utf8(bytes).ok()?;
-    let mut scanner = Scanner::new(text, true);
-    if text.starts_with('\u{feff}') {
-        return None;
-    }
-    scanner.ws();
-    if scanner.peek() != Some(b'{') {
-        return None;
-    }
     let mut entries = None;
-    scanner.members(1, |scanner, key| {
-        if !key.is("decisions") {
-            return scanner.skip(1);
+    let is_object = Reader::document(text, |reader, pos| {
+        reader.refuse_lone_surrogates();
+        if reader.peek(pos) != Some(b'{') {
+            return Ok((false, reader.skip(pos)?));
         }
-        entries = match scanner.peek() {
-            Some(b'[') => Some(scanner.answer_entries(keep)?),
-            _ => {
-                scanner.skip(1)?;
-                None
+        let end = reader.object(pos, &mut |reader, key, at| {
+            if key != "decisions" {
+                return reader.skip(at);
             }
+            // As in a dict, the last `decisions` key wins.
+            entries = None;
+            if reader.peek(at) != Some(b'[') {
+                return reader.skip(at);
+            }
+            let mut kept = Vec::new();
+            let end = reader.array(at, &mut |reader, item| {
+                let (entry, end) = answer_entry(reader, item)?;
+                kept.extend(entry.filter(|entry| keep(entry)));
+                Ok(end)
+            })?;
+            entries = Some(kept);
+            Ok(end)
+        })?;
+        Ok((true, end))
+    })
+    .ok()?;
+    entries.filter(|_| is_object)
+}
+
+/// The entry of the `decisions` list at `pos`, when it is an object with a string `id`, and
+/// where it ends.
+fn answer_entry<'a>(
+    reader: &mut Reader<'a>,
+    pos: usize,
+) -> Result<(Option<AnswerEntry<'a>>, usize), pyjson::DecodeError> {
+    if reader.peek(pos) != Some(b'{') {
+        return Ok((None, reader.skip(pos)?));
+    }
+    let (mut id, mut answer, mut action) = (None, None, None);
+    let (mut occurrence, mut decision_needed) = (None, None);
+    let end = reader.object(pos, &mut |reader, key, at| {
+        let slot = match key {
+            "id" => &mut id,
+            "occurrence" => &mut occurrence,
+            "decision_needed" => &mut decision_needed,
+            "answer" | "action" => {
+                let end = reader.skip(at)?;
+                let json = reader.slice(at..end);
+                *(if key == "answer" {
+                    &mut answer
+                } else {
+                    &mut action
+                }) = json;
+                return Ok(end);
+            }
+            _ => return reader.skip(at),
         };
-        Some(())
+        let (text, end) = string_field(reader, at)?;
+        *slot = text;
+        Ok(end)
     })?;
-    scanner.ws();
-    (scanner.pos == scanner.bytes.len()).then_some(entries)?
+    let entry = id.map(|id| AnswerEntry {
+        id,
+        answer,
+        action,
+        occurrence,
+        decision_needed,
+    });
+    Ok((entry, end))
 }
 
 /// The text of an answer's field (an [`AnswerEntry`]'s `answer` or `action`) as Python's `str()`
@@ -300,473 +439,6 @@ pub fn field_text(json: Option<&str>) -> Cow<'_, str> {
         Ok(Value::Str(text)) => Cow::Owned(text),
         Ok(value) => Cow::Owned(pyjson::py_str(&value)),
         Err(_) => Cow::Borrowed(""),
-    }
-}
-
-/// A validating cursor over JSON text with `pyjson::Reader`'s grammar, limits and quirks, which
-/// builds nothing but the closing ids. `None` from any step: not a document Python reads.
-struct Scanner<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
-    /// A lone surrogate anywhere refuses the document, as `pyjson::loads` does (the registry
-    /// writer's reader, like Python's, accepts it).
-    strict: bool,
-}
-
-/// A string literal as found: its text between the quotes, or its decoded text when it holds an
-/// escape (`None` inside when that is a lone surrogate, which can equal no id and no action).
-enum Literal<'a> {
-    Plain(&'a str),
-    Decoded(Option<String>),
-}
-
-impl<'a> Literal<'a> {
-    fn is(&self, word: &str) -> bool {
-        match self {
-            Literal::Plain(text) => *text == word,
-            Literal::Decoded(text) => text.as_deref() == Some(word),
-        }
-    }
-
-    fn into_text(self) -> Option<Cow<'a, str>> {
-        match self {
-            Literal::Plain(text) => Some(Cow::Borrowed(text)),
-            Literal::Decoded(text) => text.map(Cow::Owned),
-        }
-    }
-}
-
-impl<'a> Scanner<'a> {
-    fn new(text: &'a str, strict: bool) -> Self {
-        Scanner {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            strict,
-        }
-    }
-
-    #[inline]
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
-    }
-
-    #[inline]
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
-            self.pos += 1;
-        }
-    }
-
-    /// Steps over `byte` (after whitespace), or fails.
-    #[inline]
-    fn step_over(&mut self, byte: u8) -> Option<()> {
-        self.ws();
-        (self.peek() == Some(byte)).then(|| self.pos += 1)
-    }
-
-    /// The closing ids of a whole document (none when it is not an object with a list-valued
-    /// `decisions`; as in a dict, the last `decisions` key wins).
-    fn document(mut self) -> Option<Vec<Cow<'a, str>>> {
-        if self.text.starts_with('\u{feff}') {
-            return None;
-        }
-        self.ws();
-        if self.peek() != Some(b'{') {
-            // Whatever it is, it closes nothing.
-            return Some(Vec::new());
-        }
-        let mut closed = None;
-        self.members(1, |scanner, key| {
-            if !key.is("decisions") {
-                return scanner.skip(1);
-            }
-            closed = match scanner.peek() {
-                Some(b'[') => Some(scanner.entries()?),
-                _ => {
-                    scanner.skip(1)?;
-                    None
-                }
-            };
-            Some(())
-        })?;
-        self.ws();
-        (self.pos == self.bytes.len()).then(|| closed.unwrap_or_default())
-    }
-
-    /// Walks the object at the cursor (its `{`), nested `depth` deep (itself included): `member`
-    /// gets each key with the cursor on its value, and must step over the value.
-    fn members(
-        &mut self,
-        depth: usize,
-        mut member: impl FnMut(&mut Self, Literal<'a>) -> Option<()>,
-    ) -> Option<()> {
-        if depth > pyjson::MAX_DEPTH {
-            return None;
-        }
-        self.pos += 1;
-        self.ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Some(());
-        }
-        loop {
-            let key = self.key()?;
-            member(self, key)?;
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.pos += 1;
-                    self.ws();
-                }
-                b'}' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// A key, its `:`, and the whitespace before the value.
-    #[inline]
-    fn key(&mut self) -> Option<Literal<'a>> {
-        if self.peek() != Some(b'"') {
-            return None;
-        }
-        let key = self.string()?;
-        self.step_over(b':')?;
-        self.ws();
-        Some(key)
-    }
-
-    /// One step of [`Stream`]'s walk (as [`Scanner::document`] walks, a piece at a time): where
-    /// it goes, `None` when it does not hold in this text.
-    fn step(&mut self, step: Step, ids: &mut ClosingIds) -> Option<StepOutcome> {
-        self.ws();
-        match step {
-            Step::Open => {
-                if self.peek()? != b'{' {
-                    return Some(StepOutcome::Nowhere);
-                }
-                self.pos += 1;
-                Some(StepOutcome::To(Step::FirstMember))
-            }
-            Step::FirstMember if self.peek()? == b'}' => {
-                self.pos += 1;
-                Some(StepOutcome::To(Step::Tail))
-            }
-            Step::FirstMember | Step::Member => {
-                let decisions = self.key()?.is("decisions");
-                Some(StepOutcome::To(Step::Value { decisions }))
-            }
-            Step::Value { decisions } => {
-                if decisions {
-                    // As in a dict, the last `decisions` key wins.
-                    ids.clear();
-                    if self.peek()? == b'[' {
-                        self.pos += 1;
-                        return Some(StepOutcome::To(Step::FirstEntry));
-                    }
-                }
-                self.skip(1)?;
-                self.after_member()
-            }
-            Step::FirstEntry if self.peek()? == b']' => {
-                self.pos += 1;
-                self.after_member()
-            }
-            Step::FirstEntry | Step::Entry => {
-                if let Some(id) = self.entry()? {
-                    ids.push(&id);
-                }
-                self.ws();
-                match self.peek()? {
-                    b',' => {
-                        self.pos += 1;
-                        Some(StepOutcome::To(Step::Entry))
-                    }
-                    b']' => {
-                        self.pos += 1;
-                        self.after_member()
-                    }
-                    _ => None,
-                }
-            }
-            // Walked by `Stream::document` itself.
-            Step::Tail => None,
-        }
-    }
-
-    /// After a member's value: the next member, or the end of the top-level object.
-    fn after_member(&mut self) -> Option<StepOutcome> {
-        self.ws();
-        let next = match self.peek()? {
-            b',' => Step::Member,
-            b'}' => Step::Tail,
-            _ => return None,
-        };
-        self.pos += 1;
-        Some(StepOutcome::To(next))
-    }
-
-    /// The `decisions` list (the cursor on its `[`): the ids its entries close.
-    fn entries(&mut self) -> Option<Vec<Cow<'a, str>>> {
-        // Room for an id every 128 bytes (an answer is longer): room not filled is never
-        // touched, and a growing list would copy itself over.
-        let mut ids = Vec::with_capacity(self.bytes.len() / 128);
-        self.list(|scanner| {
-            ids.extend(scanner.entry()?);
-            Some(())
-        })?;
-        Some(ids)
-    }
-
-    /// An entry of the `decisions` list (the cursor on it): the id it closes, if it does.
-    #[inline]
-    fn entry(&mut self) -> Option<Option<Cow<'a, str>>> {
-        if self.peek() != Some(b'{') {
-            return self.skip(2).map(|()| None);
-        }
-        // Duplicate keys: the last one wins, as in a dict.
-        let mut id = None;
-        let mut closes = false;
-        self.members(3, |scanner, key| {
-            let field = if key.is("id") {
-                &mut id
-            } else if key.is("action") {
-                let mut action = None;
-                scanner.field(&mut action)?;
-                closes = action.is_some_and(|a: Cow<str>| a == "close");
-                return Some(());
-            } else {
-                return scanner.skip(3);
-            };
-            scanner.field(field)
-        })?;
-        Some(id.filter(|_| closes))
-    }
-
-    /// The `decisions` list (the cursor on its `[`): the object entries with a string id that
-    /// `keep` wants.
-    fn answer_entries(
-        &mut self,
-        keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
-    ) -> Option<Vec<AnswerEntry<'a>>> {
-        let mut entries = Vec::new();
-        self.list(|scanner| {
-            if scanner.peek() == Some(b'{') {
-                let (mut id, mut answer, mut action) = (None, None, None);
-                let (mut occurrence, mut decision_needed) = (None, None);
-                scanner.members(3, |scanner, key| {
-                    if key.is("id") {
-                        return scanner.field(&mut id);
-                    }
-                    if key.is("occurrence") {
-                        return scanner.field(&mut occurrence);
-                    }
-                    if key.is("decision_needed") {
-                        return scanner.field(&mut decision_needed);
-                    }
-                    let slot = if key.is("answer") {
-                        &mut answer
-                    } else if key.is("action") {
-                        &mut action
-                    } else {
-                        return scanner.skip(3);
-                    };
-                    let start = scanner.pos;
-                    scanner.skip(3)?;
-                    *slot = scanner.text.get(start..scanner.pos);
-                    Some(())
-                })?;
-                if let Some(id) = id {
-                    let entry = AnswerEntry {
-                        id,
-                        answer,
-                        action,
-                        occurrence,
-                        decision_needed,
-                    };
-                    if keep(&entry) {
-                        entries.push(entry);
-                    }
-                }
-                Some(())
-            } else {
-                scanner.skip(2)
-            }
-        })?;
-        Some(entries)
-    }
-
-    /// A JSON list (the cursor on its `[`), `item` called with the cursor on each element, which
-    /// it steps over; the cursor ends past the `]`.
-    fn list(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
-        self.pos += 1;
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Some(());
-        }
-        loop {
-            item(self)?;
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.pos += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// The value of an `id` or `action` member: its text when it is a string (and no lone
-    /// surrogate), else `None`; the cursor steps over it either way.
-    fn field(&mut self, slot: &mut Option<Cow<'a, str>>) -> Option<()> {
-        *slot = if self.peek() == Some(b'"') {
-            self.string()?.into_text()
-        } else {
-            self.skip(3)?;
-            None
-        };
-        Some(())
-    }
-
-    /// The string literal at the cursor (its opening quote).
-    #[inline]
-    fn string(&mut self) -> Option<Literal<'a>> {
-        let begin = self.pos;
-        let end = pyjson::plain_run_end(self.bytes, begin + 1);
-        match self.bytes.get(end) {
-            Some(b'"') => {
-                self.pos = end + 1;
-                self.text.get(begin + 1..end).map(Literal::Plain)
-            }
-            Some(b'\\') => {
-                let (text, end, replaced) = pyjson::string_lossy_at(self.text, begin).ok()?;
-                if replaced && self.strict {
-                    return None;
-                }
-                self.pos = end;
-                Some(Literal::Decoded((!replaced).then(|| text.into_owned())))
-            }
-            // A control character, or the end of the text.
-            _ => None,
-        }
-    }
-
-    /// Steps over the value at the cursor, checking it, inside `depth` levels of nesting.
-    /// Iterative: nesting costs a byte of `open`, not a stack frame.
-    fn skip(&mut self, depth: usize) -> Option<()> {
-        if self.peek() == Some(b'"') {
-            return self.string().map(drop);
-        }
-        let mut open: Vec<u8> = Vec::new();
-        loop {
-            // A value starts here.
-            match self.peek()? {
-                b'"' => {
-                    self.string()?;
-                }
-                bracket @ (b'{' | b'[') => {
-                    if depth + open.len() >= pyjson::MAX_DEPTH {
-                        return None;
-                    }
-                    self.pos += 1;
-                    self.ws();
-                    let close = if bracket == b'{' { b'}' } else { b']' };
-                    if self.peek() == Some(close) {
-                        self.pos += 1;
-                    } else {
-                        open.push(close);
-                        if bracket == b'{' {
-                            self.key()?;
-                        }
-                        continue;
-                    }
-                }
-                _ => self.scalar()?,
-            }
-            // After a value: close what ends here, or go on to the next member or item.
-            loop {
-                let Some(&close) = open.last() else {
-                    return Some(());
-                };
-                self.ws();
-                match self.peek()? {
-                    b',' => {
-                        self.pos += 1;
-                        self.ws();
-                        if close == b'}' {
-                            self.key()?;
-                        }
-                        break;
-                    }
-                    byte if byte == close => {
-                        self.pos += 1;
-                        open.pop();
-                    }
-                    _ => return None,
-                }
-            }
-        }
-    }
-
-    /// A literal or a number at the cursor, with `pyjson`'s grammar and its integer limit.
-    fn scalar(&mut self) -> Option<()> {
-        let rest = &self.bytes[self.pos..];
-        for word in [
-            &b"null"[..],
-            b"true",
-            b"false",
-            b"NaN",
-            b"Infinity",
-            b"-Infinity",
-        ] {
-            if rest.starts_with(word) {
-                self.pos += word.len();
-                return Some(());
-            }
-        }
-        let digits = |from: usize| {
-            from + rest
-                .get(from..)
-                .map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count())
-        };
-        let mut end = usize::from(rest.first() == Some(&b'-'));
-        let magnitude_from = end;
-        match rest.get(end)? {
-            b'0' => end += 1,
-            b'1'..=b'9' => end = digits(end),
-            _ => return None,
-        }
-        let mut is_float = false;
-        if rest.get(end) == Some(&b'.') && rest.get(end + 1).is_some_and(u8::is_ascii_digit) {
-            end = digits(end + 1);
-            is_float = true;
-        }
-        if let Some(b'e' | b'E') = rest.get(end) {
-            let mut p = end + 1;
-            if let Some(b'+' | b'-') = rest.get(p) {
-                p += 1;
-            }
-            if rest.get(p).is_some_and(u8::is_ascii_digit) {
-                end = digits(p);
-                is_float = true;
-            }
-        }
-        if !is_float && end - magnitude_from > pyjson::MAX_INT_DIGITS {
-            return None;
-        }
-        self.pos += end;
-        Some(())
     }
 }
 

@@ -71,9 +71,8 @@ impl Registry {
         Self::parse_as(bytes, path, RedsAs::Stored)
     }
 
-    /// Reads the registry for `apply`: the stored reds are kept only as far as `apply` reads them
-    /// (`RedsAs::ApplyInput`, for `--from-sidecar`), or only checked (`RedsAs::Checked`, when a
-    /// new scan replaces them).
+    /// Reads the registry, the stored reds kept ([`RedsAs::Stored`]) or only checked
+    /// ([`RedsAs::Checked`], when a new scan replaces them).
     pub fn parse_as(
         bytes: Option<&[u8]>,
         path: &str,
@@ -105,9 +104,7 @@ impl Registry {
         reds_as: RedsAs,
     ) -> Result<(Vec<RedFields>, Vec<Tombstone<'a>>), RedError> {
         let read_red = |reader: &mut Reader<'a>, at| match reds_as {
-            RedsAs::Stored | RedsAs::ApplyInput => {
-                read_red_fields(reader, at).map(|(fields, end)| (Some(fields), end))
-            }
+            RedsAs::Stored => read_red_fields(reader, at).map(|(fields, end)| (Some(fields), end)),
             RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
         };
         parse_lists(bytes, path, read_red, read_tombstone)
@@ -200,7 +197,6 @@ fn reds_reader<'a>(
 ) -> impl FnMut(&mut Reader<'a>, usize) -> Result<(Option<Value>, usize), DecodeError> {
     move |reader, at| match reds_as {
         RedsAs::Stored => reader.value(at).map(|(v, end)| (Some(v), end)),
-        RedsAs::ApplyInput => read_red(reader, at).map(|(v, end)| (Some(v), end)),
         RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
     }
 }
@@ -405,38 +401,17 @@ impl TombstoneKey<'_> {
 /// How [`Registry::parse_as`] reads the stored reds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RedsAs {
-    /// As stored, every key kept (what readers of the registry need: ids are read off entries).
+    /// As stored: every key kept by [`Registry::parse_as`] (what readers of the registry need:
+    /// ids are read off entries), the fields `apply` reads by [`Registry::parse_for_apply`]
+    /// (`--from-sidecar` re-applies answers to them).
     Stored,
-    /// Only the fields `apply` reads (`--from-sidecar` re-applies answers to them).
-    ApplyInput,
     /// Checked to be a list of objects, not kept (a new scan replaces them).
     Checked,
 }
 
-/// The fields of a red that `apply` reads; every other key of a scanned or stored red is dropped.
-const RED_INPUT_FIELDS: [&str; 4] = ["kind", "source", "decision_needed", "evidence"];
-
-/// Reads one red, keeping only [`RED_INPUT_FIELDS`] of an object; other keys are validated and
-/// passed over, so what they hold (even a lone surrogate Python would keep) cannot fail the run.
-fn read_red(reader: &mut Reader, pos: usize) -> Result<(Value, usize), DecodeError> {
-    if reader.peek(pos) != Some(b'{') {
-        return reader.value(pos);
-    }
-    let mut red = Object::default();
-    let end = reader.object(pos, &mut |reader, key, at| {
-        if !RED_INPUT_FIELDS.contains(&key) {
-            return reader.skip(at);
-        }
-        let (value, end) = reader.value(at)?;
-        red.insert(key.to_string(), value);
-        Ok(end)
-    })?;
-    Ok((Value::Object(Box::new(red)), end))
-}
-
 /// The fields of a red `apply` reads, in [`RED_FIELDS`] order (`None`: absent); `None` for a red
 /// that is not an object.
-pub(crate) type RedFields = Option<[Option<Value>; 4]>;
+pub type RedFields = Option<[Option<Value>; 4]>;
 
 /// The position of `key` in [`RED_FIELDS`].
 fn field_index(key: &str) -> Option<usize> {
@@ -453,7 +428,8 @@ const SOURCE: usize = 0;
 const KIND: usize = 1;
 const DECISION: usize = 2;
 
-/// [`read_red`] into [`RedFields`]: the same reading, without a map per red.
+/// Reads one red into its [`RedFields`]; other keys are validated and passed over, so what they
+/// hold (even a lone surrogate Python would keep) cannot fail the run.
 fn read_red_fields(reader: &mut Reader, pos: usize) -> Result<(RedFields, usize), DecodeError> {
     if reader.peek(pos) != Some(b'{') {
         let (_, end) = reader.value(pos)?;
@@ -469,14 +445,6 @@ fn read_red_fields(reader: &mut Reader, pos: usize) -> Result<(RedFields, usize)
         Ok(end)
     })?;
     Ok((Some(fields), end))
-}
-
-/// A red read as a [`Value`] (a registry's stored red), as [`RedFields`].
-pub fn red_fields(red: Value) -> RedFields {
-    let Value::Object(mut red) = red else {
-        return None;
-    };
-    Some(RED_FIELDS.map(|key| red.swap_remove(key)))
 }
 
 /// Reads the value at `pos` if it is a list of objects (`None` inside when it is anything else);
@@ -507,25 +475,13 @@ fn list_of_objects<'a, T>(
     Ok((items, end))
 }
 
-/// Reads a scan document (`{"reds": [...], ...}`) and returns its reds.
-pub fn parse_scan(bytes: &[u8]) -> Result<Vec<Value>, RedError> {
-    parse_scan_with(bytes, read_red)
-}
-
-/// [`parse_scan`], each red read as the [`RedFields`] `apply` reads (what the registry writer
-/// needs: no map is built per red).
-pub fn parse_scan_fields(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
-    parse_scan_with(bytes, read_red_fields)
-}
-
-/// Reads one red at a position: what it makes of it, and where it ends.
-type ReadRed<T> = fn(&mut Reader, usize) -> Result<(T, usize), DecodeError>;
-
-fn parse_scan_with<T>(bytes: &[u8], read: ReadRed<T>) -> Result<Vec<T>, RedError> {
+/// Reads a scan document (`{"reds": [...], ...}`) and returns its reds, each as the
+/// [`RedFields`] `apply` reads (no map is built per red).
+pub fn parse_scan(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
     let text =
         std::str::from_utf8(bytes).map_err(|e| RedError::ScanNotJson(utf8_reason(bytes, &e)))?;
     // `None`: not an object; `Some(None)`: no `reds` list (the last `reds` key wins, as in a dict).
-    let reds: Option<Option<Vec<T>>> = Reader::document(text, |reader, pos| {
+    let reds: Option<Option<Vec<RedFields>>> = Reader::document(text, |reader, pos| {
         if reader.peek(pos) != Some(b'{') {
             return Ok((None, reader.skip(pos)?));
         }
@@ -542,7 +498,7 @@ fn parse_scan_with<T>(bytes: &[u8], read: ReadRed<T>) -> Result<Vec<T>, RedError
             // room not filled is never touched, and a growing list would copy itself over.
             let mut items = Vec::with_capacity(text.len() / 64);
             let end = reader.array(at, &mut |reader, item| {
-                let (red, end) = read(reader, item)?;
+                let (red, end) = read_red_fields(reader, item)?;
                 items.push(red);
                 Ok(end)
             })?;
@@ -556,16 +512,7 @@ fn parse_scan_with<T>(bytes: &[u8], read: ReadRed<T>) -> Result<Vec<T>, RedError
 }
 
 /// Checks every red before anything is minted (reference `validate_reds`).
-pub fn validate_reds(reds: &[Value]) -> Result<(), RedError> {
-    fn fields(red: &Value) -> Option<[Option<&Value>; 4]> {
-        let red = red.as_object()?;
-        Some(RED_FIELDS.map(|key| red.get(key)))
-    }
-    validate(reds.iter().map(fields))
-}
-
-/// [`validate_reds`] of reds read as [`RedFields`].
-pub fn validate_red_fields(reds: &[RedFields]) -> Result<(), RedError> {
+pub fn validate_reds(reds: &[RedFields]) -> Result<(), RedError> {
     validate(reds.iter().map(|red| {
         red.as_ref()
             .map(|fields| fields.each_ref().map(Option::as_ref))
@@ -604,7 +551,7 @@ fn validate<'v>(
 /// scanned red; one per id, newest wins; sorted by id). Consumes the scan: its values move into the
 /// new registry instead of being copied.
 pub fn apply<K, S>(
-    scan_reds: Vec<Value>,
+    scan_reds: Vec<RedFields>,
     existing_resolved: &[Value],
     closed: &HashSet<K, S>,
 ) -> Result<Registry, RedError>
@@ -613,24 +560,11 @@ where
     S: BuildHasher,
 {
     validate_reds(&scan_reds)?;
-    apply_checked(scan_reds, existing_resolved, closed)
-}
-
-/// [`apply`] to reds [`validate_reds`] has passed.
-fn apply_checked<K, S>(
-    scan_reds: Vec<Value>,
-    existing_resolved: &[Value],
-    closed: &HashSet<K, S>,
-) -> Result<Registry, RedError>
-where
-    K: Borrow<str> + Hash + Eq,
-    S: BuildHasher,
-{
     let mut reds = Vec::with_capacity(scan_reds.len());
     let mut tombstones =
         tombstones_of(existing_resolved.iter().cloned().map(Tombstone::from_value))?;
-    for red in scan_reds {
-        let Some(fields) = red_fields(red) else {
+    for fields in scan_reds {
+        let Some(fields) = fields else {
             continue; // validate_reds admits objects only
         };
         let (id, fields) = match minted(fields, closed, &mut tombstones) {
@@ -653,7 +587,7 @@ where
     })
 }
 
-/// [`apply`] to reds [`validate_red_fields`] has passed, written straight to the registry's
+/// [`apply`] to reds [`validate_reds`] has passed, written straight to the registry's
 /// document (what `Registry::to_pretty_json` would make of [`apply`]'s registry, byte for byte),
 /// without building the registry first. Consumes the tombstones: they move into the document.
 pub fn apply_document<K, S>(
@@ -898,7 +832,7 @@ pub(crate) fn utf8_reason(bytes: &[u8], err: &std::str::Utf8Error) -> String {
 mod tests {
     use super::*;
 
-    fn scan(json: &str) -> Vec<Value> {
+    fn scan(json: &str) -> Vec<RedFields> {
         parse_scan(json.as_bytes()).unwrap()
     }
 
@@ -932,12 +866,10 @@ mod tests {
         let text = br#"{"reds": [{"id": "stored", "kind": "k", "x": 1}], "resolved": []}"#;
         let registry = Registry::parse(Some(text), "r").unwrap();
         assert_eq!(registry.red_ids().collect::<Vec<_>>(), ["stored"]);
-        let for_apply = Registry::parse_as(Some(text), "r", RedsAs::ApplyInput).unwrap();
-        assert_eq!(
-            for_apply.red_ids().count(),
-            0,
-            "apply re-mints; the stored id is not input"
-        );
+        // Apply re-mints: the stored id is not input.
+        let (for_apply, _) = Registry::parse_for_apply(Some(text), "r", RedsAs::Stored).unwrap();
+        let kind = Value::Str("k".into());
+        assert_eq!(for_apply, [Some([None, Some(kind), None, None])]);
         let checked = Registry::parse_as(Some(text), "r", RedsAs::Checked).unwrap();
         assert!(checked.reds.is_empty());
     }

@@ -7,8 +7,8 @@
 use crate::decisions::{closing_ids_read, ClosingIds, IdRefs, DECISIONS_FILE};
 use crate::error::{Error, Result};
 use crate::reds::{
-    apply_document, parse_scan_fields, validate_red_fields, Document, RedError, RedFields, RedsAs,
-    Registry, Tombstone, REGISTRY_FILE,
+    apply_document, parse_scan, validate_reds, Document, RedError, RedFields, RedsAs, Registry,
+    Tombstone, REGISTRY_FILE,
 };
 use std::path::{Path, PathBuf};
 use ucg_store::pathlib_display;
@@ -94,8 +94,8 @@ const ANSWERS_WINDOW: usize = 256 << 10;
 
 /// The scan's reds, checked.
 fn checked_scan(bytes: &[u8]) -> Result<Vec<RedFields>> {
-    let reds = parse_scan_fields(bytes)?;
-    validate_red_fields(&reds)?;
+    let reds = parse_scan(bytes)?;
+    validate_reds(&reds)?;
     Ok(reds)
 }
 
@@ -130,14 +130,14 @@ impl StoredRegistry {
     fn inputs(&self, scan: Option<Vec<RedFields>>) -> Result<(Vec<RedFields>, Vec<Tombstone<'_>>)> {
         let reds_as = match scan {
             Some(_) => RedsAs::Checked,
-            None => RedsAs::ApplyInput,
+            None => RedsAs::Stored,
         };
         let (stored, resolved) =
             Registry::parse_for_apply(self.bytes.as_deref(), &self.display, reds_as)?;
         let reds = match scan {
             Some(reds) => reds,
             None => {
-                validate_red_fields(&stored)?;
+                validate_reds(&stored)?;
                 stored
             }
         };
