@@ -50,7 +50,7 @@ impl Context {
         Context {
             color,
             no_pager: true,
-            repo: OnceCell::from(ucg_git::repo::discover(dir)),
+            repo: OnceCell::from(ucg_git::repo::discover(dir).map_err(|e| e.to_string())),
             config: OnceCell::new(),
             warned: Default::default(),
         }
@@ -70,7 +70,8 @@ impl Context {
         self.repo
             .get_or_init(|| {
                 let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-                let repo = ucg_git::repo::discover_from_environment(&cwd)?;
+                let repo =
+                    ucg_git::repo::discover_from_environment(&cwd).map_err(|e| e.to_string())?;
                 if let Some(cap) = ucg_git::config_u64(&repo, keys::MAX_ARTIFACT_BYTES.name) {
                     ucg_store::set_max_artifact_bytes(cap);
                 }
@@ -193,7 +194,7 @@ impl Context {
             None => Ok(ucg_git::ArtifactSource::WorkTree),
             Some(rev) => {
                 let root = self.project_root()?;
-                ucg_git::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::new)
+                ucg_git::ArtifactSource::at_rev(self.repo()?, rev, &root).map_err(Error::from)
             }
         }
     }
@@ -256,7 +257,7 @@ impl Context {
         let root = self
             .try_project_root()
             .unwrap_or_else(|| absolute(repo.git_dir()));
-        let source = ucg_git::ArtifactSource::at_rev(repo, rev, &root).map_err(Error::new)?;
+        let source = ucg_git::ArtifactSource::at_rev(repo, rev, &root).map_err(Error::from)?;
         let (mut inputs, warnings) = ucg_ultracode::gate::located_in_tree(&source, &root)?;
         for warning in warnings {
             eprintln!("warning: {rev}: {warning}");

@@ -137,6 +137,12 @@ impl From<ConfigError> for Error {
     }
 }
 
+impl From<ucg_git::Error> for Error {
+    fn from(e: ucg_git::Error) -> Self {
+        Error::new(e.to_string())
+    }
+}
+
 impl From<RedError> for Error {
     fn from(e: RedError) -> Self {
         Error::JsonLine(e.to_string())

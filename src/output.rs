@@ -250,7 +250,7 @@ pub(crate) fn signal_group(signal: libc::c_int) {
 
 /// One answer to a one-key question.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Key {
+pub(crate) enum Keypress {
     /// A printable key, lower-cased.
     Char(char),
     /// Enter: take the default.
@@ -265,7 +265,7 @@ pub(crate) enum Key {
 /// echoed and the line ended, so what was chosen stays on screen. The interrupt key restores the
 /// terminal and then interrupts (as it would have); the suspend key suspends and asks again.
 /// `None` when stdin is not a terminal this process may read keys from: ask with [`ask`] then.
-pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
+pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Keypress>> {
     let mut err = io::stderr().lock();
     loop {
         let Some(raw) = RawMode::enter(libc::STDIN_FILENO, false) else {
@@ -277,7 +277,7 @@ pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
         let bytes = raw.read()?;
         drop(raw);
         let key = match bytes.as_slice() {
-            [] => Key::End,
+            [] => Keypress::End,
             [b] if *b == keys.interrupt => {
                 err.write_all(b"^C\n")?;
                 err.flush()?;
@@ -287,7 +287,7 @@ pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
                 // let it go on), never after the pass has gone on to print and exit normally.
                 // SAFETY: raise(3) on the calling thread.
                 unsafe { libc::raise(libc::SIGINT) };
-                return Ok(Some(Key::End));
+                return Ok(Some(Keypress::End));
             }
             [b] if *b == keys.suspend => {
                 err.write_all(b"^Z\n")?;
@@ -298,22 +298,22 @@ pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Key>> {
                 unsafe { libc::raise(libc::SIGTSTP) };
                 continue;
             }
-            [b] if *b == keys.end_of_file => Key::End,
-            [b'\r'] | [b'\n'] => Key::Enter,
+            [b] if *b == keys.end_of_file => Keypress::End,
+            [b'\r'] | [b'\n'] => Keypress::Enter,
             _ => match std::str::from_utf8(&bytes).ok().map(|s| {
                 let mut chars = s.chars();
                 (chars.next(), chars.next())
             }) {
                 Some((Some(c), None)) if !c.is_control() => {
-                    Key::Char(c.to_lowercase().next().unwrap_or(c))
+                    Keypress::Char(c.to_lowercase().next().unwrap_or(c))
                 }
-                _ => Key::Other,
+                _ => Keypress::Other,
             },
         };
         match &key {
-            Key::Char(c) => writeln!(err, "{c}")?,
-            Key::End => writeln!(err)?,
-            Key::Enter | Key::Other => writeln!(err)?,
+            Keypress::Char(c) => writeln!(err, "{c}")?,
+            Keypress::End => writeln!(err)?,
+            Keypress::Enter | Keypress::Other => writeln!(err)?,
         }
         err.flush()?;
         return Ok(Some(key));

@@ -21,7 +21,7 @@ pub(crate) fn print_range(
     args: &DiffOutputArgs,
 ) -> Result<u8> {
     let renames = !args.no_renames;
-    let mut cache = ucg_git::blob_cache(repo).map_err(Error::new)?;
+    let mut cache = ucg_git::blob_cache(repo).map_err(Error::from)?;
     // A story's or the epic's range is used only if its base is an ancestor of its end; that walk
     // runs beside the tree diff, and nothing is printed before it says yes.
     let (changes, ancestry) = std::thread::scope(|scope| {
@@ -40,7 +40,7 @@ pub(crate) fn print_range(
     if let (Err(problem), Some(verify)) = (ancestry, &verify) {
         return Err(verify.error(problem));
     }
-    let mut changes = changes.map_err(Error::new)?;
+    let mut changes = changes?;
     if !args.paths.is_empty() {
         changes = ucg_git::limit_to_paths(changes, &args.paths, repo.object_hash());
     }
@@ -51,7 +51,7 @@ pub(crate) fn print_range(
     if args.patch {
         let mut patch = Vec::new();
         ucg_git::patch::write_patch(repo, &mut cache, &changes, quote_non_ascii, &mut patch)
-            .map_err(Error::new)?;
+            .map_err(Error::from)?;
         if ctx.color {
             patch = diffstat::colorize_patch(&patch);
         }
@@ -62,7 +62,7 @@ pub(crate) fn print_range(
     }
     let mut counted = ucg_git::line_count_cache(repo, !args.no_cache);
     let counts =
-        ucg_git::line_counts(repo, &mut cache, &mut counted, &changes).map_err(Error::new)?;
+        ucg_git::line_counts(repo, &mut cache, &mut counted, &changes).map_err(Error::from)?;
     counted.save();
     if args.numstat {
         return print(
@@ -111,8 +111,7 @@ pub(crate) fn print_range(
                 ucg_git::blob_size(repo, change.new_id)?,
             ))),
         })
-        .collect::<std::result::Result<Vec<_>, String>>()
-        .map_err(Error::new)?;
+        .collect::<ucg_git::Result<Vec<_>>>()?;
     let mut text = diffstat::stat(
         &changes,
         &counts,

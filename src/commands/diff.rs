@@ -29,7 +29,7 @@ fn resolve_range(
             .ok_or_else(|| Error::new(format!("--range {range:?} is not A..B")))?;
         let resolve = |spec: &str| -> Result<ObjectId> {
             let spec = if spec.is_empty() { "HEAD" } else { spec };
-            ucg_git::resolve_to_commit(repo, spec).map_err(Error::new)
+            ucg_git::resolve_to_commit(repo, spec).map_err(Error::from)
         };
         return Ok((resolve(a)?, resolve(b)?, None));
     }

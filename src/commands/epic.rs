@@ -13,7 +13,7 @@ pub(crate) fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let (source, tip) = match &args.rev.commit {
         Some(rev) => {
             let source =
-                ArtifactSource::at_rev(repo, rev, &inputs.project_root).map_err(Error::new)?;
+                ArtifactSource::at_rev(repo, rev, &inputs.project_root).map_err(Error::from)?;
             let tip = repo
                 .rev_parse_single(rev.as_str())
                 .ok()

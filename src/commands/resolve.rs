@@ -5,7 +5,7 @@
 use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::output::Key;
+use crate::output::Keypress;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use ucg_ultracode::answer::Answer;
@@ -475,10 +475,10 @@ fn choose_action(reusable: bool) -> Result<Choice> {
     };
     loop {
         let given = match crate::output::ask_key(prompt)? {
-            Some(Key::Char(c)) => c.to_string(),
-            Some(Key::Enter) => String::new(),
-            Some(Key::End) => return Ok(Choice::End),
-            Some(Key::Other) => "?".to_string(),
+            Some(Keypress::Char(c)) => c.to_string(),
+            Some(Keypress::Enter) => String::new(),
+            Some(Keypress::End) => return Ok(Choice::End),
+            Some(Keypress::Other) => "?".to_string(),
             None => match crate::output::ask(prompt)? {
                 Some(line) => line,
                 None => {

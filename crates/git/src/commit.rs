@@ -3,6 +3,7 @@
 //! at the parent (a compare-and-swap: a writer in between is reported, never overwritten). The
 //! work tree, the index and HEAD are not touched.
 
+use crate::{Error, Result};
 use gix::ObjectId;
 
 /// One change to a tree: a file's new bytes, or its removal. Paths are '/'-separated from the
@@ -39,16 +40,16 @@ pub enum Moved {
 }
 
 /// The commit `refs/heads/<branch>` points at (`branch` may also be given whole, `refs/heads/…`).
-pub fn branch_tip(repo: &gix::Repository, branch: &str) -> Result<ObjectId, String> {
+pub fn branch_tip(repo: &gix::Repository, branch: &str) -> Result<ObjectId> {
     let name = full_branch_name(branch);
     let mut reference = repo
         .try_find_reference(name.as_str())
-        .map_err(|e| format!("cannot read {name}: {e}"))?
-        .ok_or_else(|| format!("there is no branch {}", short_branch_name(branch)))?;
+        .map_err(|e| Error::failed(format!("read {name}"), e))?
+        .ok_or_else(|| Error::NoBranch(short_branch_name(branch).to_string()))?;
     reference
         .peel_to_id()
         .map(|id| id.detach())
-        .map_err(|e| format!("cannot read {name}: {e}"))
+        .map_err(|e| Error::failed(format!("read {name}"), e))
 }
 
 /// `refs/heads/<branch>`, unless given so already.
@@ -74,15 +75,15 @@ pub fn commit_on_branch(
     expected: ObjectId,
     edits: &[Edit],
     message: &str,
-) -> Result<Moved, String> {
+) -> Result<Moved> {
     let parent_tree = repo
         .find_commit(parent)
         .and_then(|c| c.tree_id())
-        .map_err(|e| format!("cannot read commit {parent}: {e}"))?
+        .map_err(|e| Error::failed(format!("read commit {parent}"), e))?
         .detach();
     let mut editor = repo
         .edit_tree(parent_tree)
-        .map_err(|e| format!("cannot edit the tree of {parent}: {e}"))?;
+        .map_err(|e| Error::failed(format!("edit the tree of {parent}"), e))?;
     for edit in edits {
         match edit {
             Edit::Write {
@@ -90,42 +91,42 @@ pub fn commit_on_branch(
                 bytes,
                 executable,
             } => {
-                let blob = repo
-                    .write_blob(bytes)
-                    .map_err(|e| format!("cannot write {path} into the object database: {e}"))?;
+                let blob = repo.write_blob(bytes).map_err(|e| {
+                    Error::failed(format!("write {path} into the object database"), e)
+                })?;
                 let kind = match executable {
                     true => gix::object::tree::EntryKind::BlobExecutable,
                     false => gix::object::tree::EntryKind::Blob,
                 };
                 editor
                     .upsert(path.as_str(), kind, blob.detach())
-                    .map_err(|e| format!("cannot place {path} in the tree: {e}"))?;
+                    .map_err(|e| Error::failed(format!("place {path} in the tree"), e))?;
             }
             Edit::Remove { path } => {
                 editor
                     .remove(path.as_str())
-                    .map_err(|e| format!("cannot remove {path} from the tree: {e}"))?;
+                    .map_err(|e| Error::failed(format!("remove {path} from the tree"), e))?;
             }
         }
     }
     let tree = editor
         .write()
-        .map_err(|e| format!("cannot write the tree: {e}"))?
+        .map_err(|e| Error::failed("write the tree", e))?
         .detach();
     if tree == parent_tree && parent == expected {
         return Ok(Moved::Unchanged);
     }
     let author = repo
         .author()
-        .ok_or("no author identity is configured (git config user.name / user.email)")?
-        .map_err(|e| format!("cannot read the author identity: {e}"))?;
+        .ok_or(Error::NoIdentity("author"))?
+        .map_err(|e| Error::failed("read the author identity", e))?;
     let committer = repo
         .committer()
-        .ok_or("no committer identity is configured (git config user.name / user.email)")?
-        .map_err(|e| format!("cannot read the committer identity: {e}"))?;
+        .ok_or(Error::NoIdentity("committer"))?
+        .map_err(|e| Error::failed("read the committer identity", e))?;
     let commit = repo
         .new_commit_as(committer, author, message, tree, [parent])
-        .map_err(|e| format!("cannot write the commit: {e}"))?;
+        .map_err(|e| Error::failed("write the commit", e))?;
     let name = full_branch_name(branch);
     let summary = message.lines().next().unwrap_or_default();
     let constraint = gix::refs::transaction::PreviousValue::MustExistAndMatch(
@@ -142,7 +143,7 @@ pub fn commit_on_branch(
         // again and decides.
         Err(_) if branch_tip(repo, branch).ok() != Some(expected) => Ok(Moved::Elsewhere),
         Err(e) if e.to_string().contains("lock") => Ok(Moved::Elsewhere),
-        Err(e) => Err(format!("cannot move {name}: {e}")),
+        Err(e) => Err(Error::failed(format!("move {name}"), e)),
     }
 }
 
@@ -153,10 +154,10 @@ pub fn branch_from_remote(
     repo: &gix::Repository,
     branch: &str,
     preferred: Option<&str>,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>> {
     let short = short_branch_name(branch);
-    let references = repo.references().map_err(|e| e.to_string())?;
-    let remote_refs = references.remote_branches().map_err(|e| e.to_string())?;
+    let references = repo.references().map_err(Error::unreadable)?;
+    let remote_refs = references.remote_branches().map_err(Error::unreadable)?;
     let mut found: Vec<(String, ObjectId)> = Vec::new();
     for mut reference in remote_refs.flatten() {
         let name = reference.name().as_bstr().to_string();
@@ -182,6 +183,6 @@ pub fn branch_from_remote(
         gix::refs::transaction::PreviousValue::MustNotExist,
         format!("branch: Created from {name}"),
     )
-    .map_err(|e| format!("cannot create {}: {e}", full_branch_name(branch)))?;
+    .map_err(|e| Error::failed(format!("create {}", full_branch_name(branch)), e))?;
     Ok(Some(name.clone()))
 }

@@ -5,6 +5,7 @@
 //! benches (`hermetic`).
 
 pub mod commit;
+mod error;
 pub mod hermetic;
 pub mod hook_managers;
 pub mod hooks;
@@ -16,14 +17,11 @@ pub mod similarity;
 pub mod source;
 pub mod tree;
 
+pub use error::{Error, Result};
 use gix::bstr::ByteSlice;
 pub use gix::ObjectId;
 pub use repo::Repository;
 pub use source::ArtifactSource;
-
-/// Failures of the git layer, as text for the user: they end up in a story's problems or in an
-/// error message.
-pub(crate) type GitResult<T> = Result<T, String>;
 
 /// A commit in a range, as `git log --oneline` would show it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -35,22 +33,24 @@ pub struct CommitInfo {
 
 /// Resolves a marker's commit id: a full id must name a commit in this repository; an abbreviated
 /// one is looked up (the caller reports that it is abbreviated).
-pub fn resolve_commit(repo: &gix::Repository, text: &str) -> GitResult<ObjectId> {
+pub fn resolve_commit(repo: &gix::Repository, text: &str) -> Result<ObjectId> {
     let id = if text.len() == 40 {
         ObjectId::from_hex(text.as_bytes())
-            .map_err(|e| format!("`{text}` is not a commit id: {e}"))?
+            .map_err(|e| Error::BadRevision(format!("`{text}` is not a commit id: {e}")))?
     } else {
         repo.rev_parse_single(text)
-            .map_err(|_| format!("`{text}` names no object in this repository"))?
+            .map_err(|_| {
+                Error::BadRevision(format!("`{text}` names no object in this repository"))
+            })?
             .detach()
     };
     // The object's header says its kind without inflating it.
     match repo.find_header(id).map(|h| h.kind()) {
         Ok(gix::object::Kind::Commit) => Ok(id),
-        Ok(_) => Err(format!("`{text}` names an object that is not a commit")),
-        Err(_) => Err(format!(
+        Ok(_) => Err(Error::BadRevision(format!("`{text}` names an object that is not a commit"))),
+        Err(_) => Err(Error::BadRevision(format!(
             "`{text}` names an object that does not exist in this repository (another clone's id, or a shallow history?)"
-        )),
+        ))),
     }
 }
 
@@ -59,14 +59,14 @@ pub fn is_ancestor(
     repo: &gix::Repository,
     ancestor: ObjectId,
     descendant: ObjectId,
-) -> GitResult<bool> {
+) -> Result<bool> {
     if ancestor == descendant {
         return Ok(true);
     }
     match repo.merge_base(ancestor, descendant) {
         Ok(Some(base)) => Ok(base.detach() == ancestor),
         Ok(None) => Ok(false),
-        Err(e) => Err(format!("cannot compute the merge base: {e}")),
+        Err(e) => Err(Error::failed("compute the merge base", e)),
     }
 }
 
@@ -75,7 +75,7 @@ pub fn commits_in_range(
     repo: &gix::Repository,
     base: ObjectId,
     end: ObjectId,
-) -> GitResult<Vec<CommitInfo>> {
+) -> Result<Vec<CommitInfo>> {
     use gix::revision::walk::Sorting;
     use gix::traverse::commit::simple::CommitTimeOrder;
     let walk = repo
@@ -83,13 +83,13 @@ pub fn commits_in_range(
         .with_hidden([base])
         .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
         .all()
-        .map_err(|e| format!("cannot walk {base}..{end}: {e}"))?;
+        .map_err(|e| Error::failed(format!("walk {base}..{end}"), e))?;
     let mut out = Vec::new();
     for info in walk {
-        let info = info.map_err(|e| format!("cannot walk {base}..{end}: {e}"))?;
+        let info = info.map_err(|e| Error::failed(format!("walk {base}..{end}"), e))?;
         let commit = repo
             .find_commit(info.id)
-            .map_err(|e| format!("cannot read commit {}: {e}", info.id))?;
+            .map_err(|e| Error::failed(format!("read commit {}", info.id), e))?;
         let subject = commit
             .message_raw_sloppy()
             .lines()
@@ -173,9 +173,9 @@ pub fn line_count_cache(repo: &gix::Repository, enabled: bool) -> linecache::Lin
 ///
 /// `.gitattributes` come from the work tree, as `git diff` takes them; gix's default would map
 /// them through the index, whose loading (and checksum) costs more than a small diff.
-pub fn blob_cache(repo: &gix::Repository) -> GitResult<gix::diff::blob::Platform> {
+pub fn blob_cache(repo: &gix::Repository) -> Result<gix::diff::blob::Platform> {
     use gix::worktree::stack::state::attributes::Source;
-    let failed = |e: gix::Error| format!("cannot prepare the blob diff: {e}");
+    let failed = |e: gix::Error| Error::failed("prepare the blob diff", e);
     let no_index = gix::index::State::new(repo.object_hash());
     let source = if repo.workdir().is_some() {
         Source::WorktreeThenIdMapping
@@ -203,11 +203,11 @@ pub fn tree_changes(
     old: ObjectId,
     new: ObjectId,
     renames: bool,
-) -> GitResult<Vec<FileChange>> {
+) -> Result<Vec<FileChange>> {
     let tree_of = |id: ObjectId| {
         repo.find_commit(id)
             .and_then(|c| c.tree())
-            .map_err(|e| format!("cannot read the tree of {id}: {e}"))
+            .map_err(|e| Error::failed(format!("read the tree of {id}"), e))
     };
     let (old_tree, new_tree) = (tree_of(old)?, tree_of(new)?);
     let mut options =
@@ -226,7 +226,7 @@ pub fn tree_changes(
         },
         options.into(),
     )
-    .map_err(|e| format!("cannot diff {old}..{new}: {e:?}"))?;
+    .map_err(|e| Error::failed(format!("diff {old}..{new}"), format!("{e:?}")))?;
     let mut out = Vec::new();
     let null = ObjectId::null(repo.object_hash());
     for change in changes {
@@ -332,19 +332,19 @@ pub(crate) fn entry_kind(mode: u32) -> gix::object::tree::EntryKind {
 }
 
 /// The size of a blob (0 for the null id of an absent side).
-pub fn blob_size(repo: &gix::Repository, id: ObjectId) -> GitResult<u64> {
+pub fn blob_size(repo: &gix::Repository, id: ObjectId) -> Result<u64> {
     if id.is_null() {
         return Ok(0);
     }
     repo.find_header(id)
         .map(|h| h.size())
-        .map_err(|e| format!("cannot read blob {id}: {e}"))
+        .map_err(|e| Error::failed(format!("read blob {id}"), e))
 }
 
-fn blob_bytes(repo: &gix::Repository, id: ObjectId) -> GitResult<Vec<u8>> {
+fn blob_bytes(repo: &gix::Repository, id: ObjectId) -> Result<Vec<u8>> {
     repo.find_object(id)
         .map(|o| o.data.clone())
-        .map_err(|e| format!("cannot read blob {id}: {e}"))
+        .map_err(|e| Error::failed(format!("read blob {id}"), e))
 }
 
 /// Lines added and removed in one file, or `None` when either side is binary.
@@ -357,7 +357,7 @@ pub fn line_counts(
     cache: &mut gix::diff::blob::Platform,
     counted: &mut linecache::LineCountCache,
     changes: &[FileChange],
-) -> GitResult<Vec<LineCounts>> {
+) -> Result<Vec<LineCounts>> {
     use gix::diff::blob::platform::prepare_diff::Operation;
     use gix::diff::blob::ResourceKind;
     let mut out = Vec::with_capacity(changes.len());
@@ -376,7 +376,7 @@ pub fn line_counts(
                     side,
                     &repo.objects,
                 )
-                .map_err(|e| format!("cannot read {path}: {e:?}"))
+                .map_err(|e| Error::failed(format!("read {path}"), format!("{e:?}")))
         };
         set(
             change.old_id,
@@ -392,7 +392,7 @@ pub fn line_counts(
         )?;
         let prepared = cache
             .prepare_diff()
-            .map_err(|e| format!("cannot diff {}: {e:?}", change.path))?;
+            .map_err(|e| Error::failed(format!("diff {}", change.path), format!("{e:?}")))?;
         let counts = match prepared.operation {
             Operation::InternalDiff { algorithm } => {
                 // Lines keep their terminators, as git compares them: a lost final newline or a
@@ -494,14 +494,14 @@ pub fn quotes_non_ascii(repo: &gix::Repository) -> bool {
 }
 
 /// `spec` resolved and peeled to a commit, with git's wording for each failure.
-pub fn resolve_to_commit(repo: &gix::Repository, spec: &str) -> GitResult<ObjectId> {
+pub fn resolve_to_commit(repo: &gix::Repository, spec: &str) -> Result<ObjectId> {
     let id = repo
         .rev_parse_single(spec)
-        .map_err(|e| format!("cannot resolve {spec:?}: {e}"))?;
+        .map_err(|e| Error::failed(format!("resolve {spec:?}"), e))?;
     let commit = id
         .object()
         .and_then(|o| o.peel_to_commit())
-        .map_err(|e| format!("{spec:?} is not a commit: {e}"))?;
+        .map_err(|e| Error::BadRevision(format!("{spec:?} is not a commit: {e}")))?;
     Ok(commit.id)
 }
 

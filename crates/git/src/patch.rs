@@ -3,7 +3,8 @@
 //! `\ No newline at end of file` marker. Lines are compared with their terminators, as git does,
 //! so a lost final newline or a CRLF change is a change.
 
-use super::{quote_path, FileChange, GitResult, Status};
+use super::{quote_path, FileChange, Status};
+use crate::{Error, Result};
 use gix::bstr::ByteSlice;
 use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
 use gix::ObjectId;
@@ -15,7 +16,7 @@ pub fn write_patch(
     changes: &[FileChange],
     quote_non_ascii: bool,
     out: &mut Vec<u8>,
-) -> GitResult<()> {
+) -> Result<()> {
     for change in changes {
         if change.status == Status::TypeChanged {
             // git shows a file that became a symlink (or back) as a deletion and an addition.
@@ -47,7 +48,7 @@ fn write_one(
     change: &FileChange,
     quote_non_ascii: bool,
     out: &mut Vec<u8>,
-) -> GitResult<()> {
+) -> Result<()> {
     use gix::diff::blob::platform::prepare_diff::Operation;
     use gix::diff::blob::ResourceKind;
     let q = |p: &str| quote_path(p, quote_non_ascii);
@@ -112,7 +113,7 @@ fn write_one(
             ResourceKind::OldOrSource,
             &repo.objects,
         )
-        .map_err(|e| format!("cannot read {}: {e:?}", change.old_path))?;
+        .map_err(|e| Error::failed(format!("read {}", change.old_path), format!("{e:?}")))?;
     cache
         .set_resource(
             change.new_id,
@@ -121,10 +122,10 @@ fn write_one(
             ResourceKind::NewOrDestination,
             &repo.objects,
         )
-        .map_err(|e| format!("cannot read {}: {e:?}", change.path))?;
+        .map_err(|e| Error::failed(format!("read {}", change.path), format!("{e:?}")))?;
     let prepared = cache
         .prepare_diff()
-        .map_err(|e| format!("cannot diff {}: {e:?}", change.path))?;
+        .map_err(|e| Error::failed(format!("diff {}", change.path), format!("{e:?}")))?;
     // git ends a `---`/`+++` name holding a space with a tab, so patch tools see where it ends.
     let tabbed = |name: &str| {
         if name.contains(' ') {
@@ -162,7 +163,7 @@ fn write_one(
             let hunks = Hunks { out, old_lines };
             gix::diff::blob::UnifiedDiff::new(&diff, &input, hunks, ContextSize::symmetrical(3))
                 .consume()
-                .map_err(|e| format!("cannot write the diff of {}: {e}", change.path))?;
+                .map_err(|e| Error::failed(format!("write the diff of {}", change.path), e))?;
         }
         Operation::ExternalCommand { .. } | Operation::SourceOrDestinationIsBinary => {
             out.extend_from_slice(format!("Binary files {minus} and {plus} differ\n").as_bytes());

@@ -1,20 +1,22 @@
 //! Finding a repository and the small questions asked of it outside the diff machinery: its
 //! directories, HEAD, a configuration integer, whether a commit made progress.
 
+use crate::{Error, Result};
 use gix::ObjectId;
 use std::path::{Path, PathBuf};
 
 pub use gix::Repository;
 
 /// The repository around `dir`, by plain upward discovery (no environment overrides).
-pub fn discover(dir: &Path) -> Result<Repository, String> {
-    gix::discover(dir).map_err(|e| e.to_string())
+pub fn discover(dir: &Path) -> Result<Repository> {
+    gix::discover(dir).map_err(|e| Error::NoRepository(e.to_string()))
 }
 
 /// The repository around `cwd`, honouring `GIT_DIR`, `GIT_WORK_TREE` and the rest of git's
 /// environment, as a hook run by git must.
-pub fn discover_from_environment(cwd: &Path) -> Result<Repository, String> {
-    discover_with_command_line_config(cwd).map_err(|reason| broken_git_file(cwd).unwrap_or(reason))
+pub fn discover_from_environment(cwd: &Path) -> Result<Repository> {
+    discover_with_command_line_config(cwd)
+        .map_err(|e| Error::NoRepository(broken_git_file(cwd).unwrap_or_else(|| e.to_string())))
 }
 
 /// A `.git` file (a linked worktree's, a submodule's) whose `gitdir:` names a directory that is
@@ -38,7 +40,7 @@ fn broken_git_file(cwd: &Path) -> Option<String> {
     })
 }
 
-fn discover_with_command_line_config(cwd: &Path) -> Result<Repository, String> {
+fn discover_with_command_line_config(cwd: &Path) -> std::result::Result<Repository, String> {
     let overrides = command_line_config();
     if overrides.is_empty() {
         return gix::discover_with_environment_overrides(cwd).map_err(|e| e.to_string());
@@ -242,14 +244,14 @@ pub fn parse_id(text: &str) -> Option<ObjectId> {
 }
 
 /// `rev` peeled to the commit it names.
-pub fn commit_of(repo: &Repository, rev: &str) -> Result<ObjectId, String> {
+pub fn commit_of(repo: &Repository, rev: &str) -> Result<ObjectId> {
     repo.rev_parse_single(rev)
-        .map_err(|e| format!("{rev:?}: {e}"))?
+        .map_err(|e| Error::BadRevision(format!("{rev:?}: {e}")))?
         .object()
-        .map_err(|e| e.to_string())?
+        .map_err(Error::unreadable)?
         .peel_to_commit()
         .map(|commit| commit.id)
-        .map_err(|e| format!("{rev:?} is not a commit: {e}"))
+        .map_err(|e| Error::BadRevision(format!("{rev:?} is not a commit: {e}")))
 }
 
 /// An integer from the repository's configuration (`section.key`).

@@ -4,6 +4,7 @@
 
 use super::tree::CommitTree;
 use super::Repository;
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 
 pub enum ArtifactSource<'r> {
@@ -19,7 +20,7 @@ pub enum ArtifactSource<'r> {
 
 impl<'r> ArtifactSource<'r> {
     /// The tree of `rev` (anything git rev-parse takes that names a commit).
-    pub fn at_rev(repo: &'r Repository, rev: &str, root: &Path) -> Result<Self, String> {
+    pub fn at_rev(repo: &'r Repository, rev: &str, root: &Path) -> Result<Self> {
         Ok(ArtifactSource::Commit {
             tree: CommitTree::at_rev(repo, rev)?,
             root: root.to_path_buf(),
@@ -47,9 +48,9 @@ impl<'r> ArtifactSource<'r> {
 
     /// The bytes of a file, `Ok(None)` when it is absent, or why it cannot be read whole: a
     /// directory, a FIFO, a device, a file over the cap, a permission refused.
-    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>> {
         match self {
-            ArtifactSource::WorkTree => ucg_store::read_if_present(path).map_err(|e| e.to_string()),
+            ArtifactSource::WorkTree => ucg_store::read_if_present(path).map_err(Error::unreadable),
             ArtifactSource::Commit { tree, root, .. } => match Self::relative(root, path) {
                 Some(rel) => tree.read_checked(rel),
                 None => Ok(None),

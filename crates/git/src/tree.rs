@@ -6,6 +6,7 @@
 //! hook has accepted them, and tells its own children through `GIT_OBJECT_DIRECTORY`, which
 //! gitoxide does not read. The objects are looked up there first, then in the repository.
 
+use crate::{Error, Result};
 use gix::objs::{Find, FindHeader};
 use gix::ObjectId;
 use std::path::Path;
@@ -23,15 +24,13 @@ struct Objects<'r> {
 }
 
 impl<'r> Objects<'r> {
-    fn of(repo: &'r gix::Repository) -> Result<Self, String> {
+    fn of(repo: &'r gix::Repository) -> Result<Self> {
         let incoming = match std::env::var_os(QUARANTINE).filter(|dir| !dir.is_empty()) {
             None => None,
             Some(dir) => Some(Box::new(gix::odb::at(&dir, repo.object_hash()).map_err(
                 |e| {
-                    format!(
-                        "cannot open the pushed objects in {}: {e}",
-                        Path::new(&dir).display()
-                    )
+                    let doing = format!("open the pushed objects in {}", Path::new(&dir).display());
+                    Error::failed(doing, e)
                 },
             )?)),
         };
@@ -76,34 +75,37 @@ pub struct CommitTree<'r> {
 impl<'r> CommitTree<'r> {
     /// The tree of `rev` (anything git rev-parse takes that names a commit; a full object id is
     /// taken as it is, so that a commit still in a push's quarantine can be named).
-    pub fn at_rev(repo: &'r gix::Repository, rev: &str) -> Result<Self, String> {
+    pub fn at_rev(repo: &'r gix::Repository, rev: &str) -> Result<Self> {
         let objects = Objects::of(repo)?;
         let id = match ObjectId::from_hex(rev.as_bytes()) {
             Ok(id) => id,
             Err(_) => repo
                 .rev_parse_single(rev)
-                .map_err(|e| format!("cannot resolve {rev:?}: {e}"))?
+                .map_err(|e| Error::failed(format!("resolve {rev:?}"), e))?
                 .detach(),
         };
         let tree = commit_tree(&objects, id)
-            .map_err(|e| format!("{rev:?} does not name a commit: {e}"))?;
+            .map_err(|e| Error::BadRevision(format!("{rev:?} does not name a commit: {e}")))?;
         Ok(CommitTree { objects, tree })
     }
 
     /// The entry at `path` (`None` for the root, which has none, and for a path not there).
-    fn entry(&self, path: &Path) -> Result<Option<gix::objs::tree::Entry>, String> {
+    fn entry(&self, path: &Path) -> Result<Option<gix::objs::tree::Entry>> {
         let mut buffer = Vec::new();
         let Some(root) = self
             .objects
             .try_find(&self.tree, &mut buffer)
-            .map_err(|e| e.to_string())?
+            .map_err(Error::unreadable)?
         else {
-            return Err(format!("the tree {} is missing", self.tree));
+            return Err(Error::unreadable(format!(
+                "the tree {} is missing",
+                self.tree
+            )));
         };
         let data = root.data.to_vec();
         gix::objs::TreeRefIter::from_bytes(&data, self.objects.repo.object_hash())
             .lookup_entry_by_path(&self.objects, &mut buffer, path)
-            .map_err(|e| e.to_string())
+            .map_err(Error::unreadable)
     }
 
     /// The bytes of the blob at `path`, or `None` when there is none (or it is not a file).
@@ -113,7 +115,7 @@ impl<'r> CommitTree<'r> {
 
     /// The bytes of the blob at `path`, `Ok(None)` when nothing is there, or why it cannot be
     /// read: a directory, a symlink or a submodule in its place, a blob over the artifact cap.
-    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
+    pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>> {
         let Some(entry) = self.entry(path)? else {
             return Ok(None);
         };
@@ -126,25 +128,26 @@ impl<'r> CommitTree<'r> {
             } else {
                 "a submodule"
             };
-            return Err(format!("{what} in the commit, not a regular file"));
+            return Err(Error::NotAFile(what));
         }
         let cap = ucg_store::max_artifact_bytes();
         let size = self
             .objects
             .try_header(&entry.oid)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("the blob {} is missing", entry.oid))?
+            .map_err(Error::unreadable)?
+            .ok_or_else(|| Error::unreadable(format!("the blob {} is missing", entry.oid)))?
             .size;
         if size > cap {
-            return Err(format!(
-                "larger than {cap} bytes, the limit on one artifact (git config ucg.maxArtifactBytes)"
-            ));
+            return Err(Error::TooLarge(cap));
         }
         let mut buffer = Vec::new();
         match self.objects.try_find(&entry.oid, &mut buffer) {
             Ok(Some(blob)) => Ok(Some(blob.data.to_vec())),
-            Ok(None) => Err(format!("the blob {} is missing", entry.oid)),
-            Err(e) => Err(e.to_string()),
+            Ok(None) => Err(Error::unreadable(format!(
+                "the blob {} is missing",
+                entry.oid
+            ))),
+            Err(e) => Err(Error::unreadable(e)),
         }
     }
 
@@ -187,29 +190,29 @@ impl<'r> CommitTree<'r> {
 }
 
 /// The tree of the commit `id` names, through any annotated tags.
-fn commit_tree(objects: &Objects, mut id: ObjectId) -> Result<ObjectId, String> {
+fn commit_tree(objects: &Objects, mut id: ObjectId) -> Result<ObjectId> {
     let mut buffer = Vec::new();
     // A chain of tags longer than this is not one git makes.
     for _ in 0..32 {
         let object = objects
             .try_find(&id, &mut buffer)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("the object {id} is missing"))?;
+            .map_err(Error::unreadable)?
+            .ok_or_else(|| Error::unreadable(format!("the object {id} is missing")))?;
         id = match object.kind {
             gix::objs::Kind::Commit => {
                 return gix::objs::CommitRefIter::from_bytes(object.data, object.object_hash)
                     .tree_id()
-                    .map_err(|e| e.to_string())
+                    .map_err(Error::unreadable)
             }
             gix::objs::Kind::Tag => {
                 gix::objs::TagRefIter::from_bytes(object.data, object.object_hash)
                     .target_id()
-                    .map_err(|e| e.to_string())?
+                    .map_err(Error::unreadable)?
             }
-            kind => return Err(format!("it is a {kind}")),
+            kind => return Err(Error::unreadable(format!("it is a {kind}"))),
         };
     }
-    Err("a chain of tags too long to follow".into())
+    Err(Error::unreadable("a chain of tags too long to follow"))
 }
 
 /// A file of a commit's tree: its path from the tree's root ('/'-separated), whether git records
@@ -223,17 +226,17 @@ pub struct TreeFile {
 
 impl<'r> CommitTree<'r> {
     /// The tree of the commit `id`.
-    pub fn of_commit(repo: &'r gix::Repository, id: ObjectId) -> Result<Self, String> {
+    pub fn of_commit(repo: &'r gix::Repository, id: ObjectId) -> Result<Self> {
         let objects = Objects::of(repo)?;
         let tree =
-            commit_tree(&objects, id).map_err(|e| format!("cannot read commit {id}: {e}"))?;
+            commit_tree(&objects, id).map_err(|e| Error::failed(format!("read commit {id}"), e))?;
         Ok(CommitTree { objects, tree })
     }
 
     /// Every regular file at or below `path` (a file, or a directory walked whole), in tree order;
     /// nothing when nothing is there. Symlinks and submodules are not files and are left out; a
     /// blob over the artifact cap is an error.
-    pub fn files_below(&self, path: &Path) -> Result<Vec<TreeFile>, String> {
+    pub fn files_below(&self, path: &Path) -> Result<Vec<TreeFile>> {
         let prefix = path.to_string_lossy().replace('\\', "/");
         let mut files = Vec::new();
         let mut dirs = match prefix.is_empty() {
@@ -258,16 +261,16 @@ impl<'r> CommitTree<'r> {
             let tree = self
                 .objects
                 .try_find(&id, &mut buffer)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("the tree {id} is missing"))?;
+                .map_err(Error::unreadable)?
+                .ok_or_else(|| Error::unreadable(format!("the tree {id} is missing")))?;
             let entries: Vec<(String, gix::objs::tree::EntryMode, ObjectId)> =
                 gix::objs::TreeRefIter::from_bytes(tree.data, tree.object_hash)
                     .map(|entry| {
                         entry
                             .map(|e| (e.filename.to_string(), e.mode, e.oid.to_owned()))
-                            .map_err(|e| e.to_string())
+                            .map_err(Error::unreadable)
                     })
-                    .collect::<Result<_, String>>()?;
+                    .collect::<Result<_>>()?;
             for (name, mode, oid) in entries {
                 let full = match dir.is_empty() {
                     true => name,

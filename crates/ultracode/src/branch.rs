@@ -55,7 +55,7 @@ pub fn pass_on<T>(
     branch: &str,
     show: impl FnOnce(&Pass, &Outcome, &Pending, Option<&Path>) -> T,
 ) -> Result<BranchPass<T>> {
-    let tree = CommitTree::of_commit(repo, tip).map_err(Error::Git)?;
+    let tree = CommitTree::of_commit(repo, tip)?;
     if !tree.is_dir(Path::new(&paths.impl_dir)) {
         return Err(Error::BranchLacksArtifacts {
             branch: branch.to_string(),
@@ -133,7 +133,7 @@ fn files_of(tree: &CommitTree, paths: &BranchPaths) -> Result<BTreeMap<String, T
     }
     let mut files = BTreeMap::new();
     for path in wanted {
-        for file in tree.files_below(Path::new(&path)).map_err(Error::Git)? {
+        for file in tree.files_below(Path::new(&path))? {
             files.insert(file.path.clone(), file);
         }
     }

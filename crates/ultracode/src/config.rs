@@ -487,7 +487,7 @@ impl LayerFiles for ucg_git::ArtifactSource<'_> {
     }
 
     fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, String> {
-        self.read_checked(path)
+        self.read_checked(path).map_err(|e| e.to_string())
     }
 }
 

@@ -352,7 +352,7 @@ pub fn check_range(
     base: ObjectId,
     end: ObjectId,
 ) -> std::result::Result<(), String> {
-    match ucg_git::is_ancestor(repo, base, end)? {
+    match ucg_git::is_ancestor(repo, base, end).map_err(|e| e.to_string())? {
         true => Ok(()),
         false => Err(format!(
             "baseline {} is not an ancestor of its end {}",
@@ -452,7 +452,7 @@ pub fn story_changes(
     let (Some(base), Some(end), true) = (story.baseline, story.end, story.usable) else {
         return None;
     };
-    let result = (|| -> std::result::Result<StoryChanges, String> {
+    let result = (|| -> ucg_git::Result<StoryChanges> {
         let commits = ucg_git::commits_in_range(repo, base, end)?;
         let counts = if fast {
             None
@@ -470,7 +470,7 @@ pub fn story_changes(
     match result {
         Ok(changes) => Some(changes),
         Err(problem) => {
-            story.problems.push(problem);
+            story.problems.push(problem.to_string());
             None
         }
     }

@@ -50,9 +50,9 @@ pub enum Error {
     UnnamableInAttributes { path: String },
     #[error("several run folders belong to epic {epic}: {}", names.join(", "))]
     SeveralRunFolders { epic: String, names: Vec<String> },
-    /// What git said, in its words (the git crate's errors are text yet).
-    #[error("{0}")]
-    Git(String),
+    /// Git could not answer.
+    #[error(transparent)]
+    Git(#[from] ucg_git::Error),
     #[error("{branch} does not track the artifact directory {impl_dir}: there is nothing to answer on it")]
     BranchLacksArtifacts { branch: String, impl_dir: String },
     #[error("cannot copy {path} out of {branch}: {source}")]

@@ -12,7 +12,7 @@
 //! 3. Deferred-work ledger rows with `source` `decision` and `status` `open`, in every table: id =
 //!    mint("decision", the ledger's path relative to the project root, the row's reason).
 
-use crate::decisions::{self, DECISIONS_FILE};
+use crate::decisions::{self, IdRefs, DECISIONS_FILE};
 use crate::reds::{shown, Registry, REGISTRY_FILE};
 use crate::{escalations, ids, ledger, similarity};
 use std::borrow::Cow;
@@ -248,7 +248,7 @@ fn checked(
     unreadable: &mut Vec<(std::path::PathBuf, String)>,
 ) -> Option<Vec<u8>> {
     source.read_checked(path).unwrap_or_else(|reason| {
-        unreadable.push((path.to_path_buf(), reason));
+        unreadable.push((path.to_path_buf(), reason.to_string()));
         None
     })
 }
@@ -455,9 +455,8 @@ pub fn enumerate_offering(
 /// Whether an answer's id bears on `pending`: it is one of its items', or a close of it would
 /// name one of its raw markers.
 pub(crate) fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
-    type Set<'a> = std::collections::HashSet<&'a str, foldhash::fast::RandomState>;
-    let items: Set = pending.items.iter().map(|i| i.id.as_str()).collect();
-    let markers: Set = pending
+    let items: IdRefs = pending.items.iter().map(|i| i.id.as_str()).collect();
+    let markers: IdRefs = pending
         .unpromoted
         .iter()
         .map(|p| p.rsplit('/').next().unwrap_or(p))

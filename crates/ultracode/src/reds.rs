@@ -4,6 +4,7 @@
 //! The registry gates: anything about it that is not exactly the expected shape is a hard error that
 //! leaves the file untouched, because every answer already recorded is keyed to the ids it holds.
 
+use super::decisions::IdRefs;
 use super::ids;
 use indexmap::IndexMap;
 use std::borrow::{Borrow, Cow};
@@ -659,9 +660,8 @@ impl<'t> Document<'t> {
         self,
         closing: impl Iterator<Item = &'c str>,
     ) -> Result<String, RedError> {
-        type Set<'s> = HashSet<&'s str, foldhash::fast::RandomState>;
-        let minted: Set = self.laid_out.iter().map(|(id, _)| id.as_str()).collect();
-        let closed: Set<'c> = closing.filter(|id| minted.contains(id)).collect();
+        let minted: IdRefs = self.laid_out.iter().map(|(id, _)| id.as_str()).collect();
+        let closed: IdRefs<'c> = closing.filter(|id| minted.contains(id)).collect();
         drop(minted);
         self.finish(&closed)
     }

@@ -10,7 +10,9 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         (_, true) => {
             let (hook, line) = managers::pre_commit_stage(|rev| {
                 let repo = ctx.repo().map_err(|e| e.render().trim().to_string())?;
-                ucg_git::repo::commit_of(repo, rev).map(|id| id.to_string())
+                ucg_git::repo::commit_of(repo, rev)
+                    .map(|id| id.to_string())
+                    .map_err(|e| e.to_string())
             })?;
             (hook, Some(line))
         }

@@ -40,7 +40,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
     if commit::branch_tip(repo, branch).is_err() {
         // Only the remote has it (a fresh clone): set up the local branch, as a checkout would.
         if let Some(from) =
-            commit::branch_from_remote(repo, branch, args.push.as_deref()).map_err(Error::new)?
+            commit::branch_from_remote(repo, branch, args.push.as_deref()).map_err(Error::from)?
         {
             eprintln!("git-ucg: branch {short} set up from {from}");
         }
@@ -49,7 +49,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
     let mut last_error = None;
     let mut landed = None;
     for _ in 0..ATTEMPTS {
-        let tip = commit::branch_tip(repo, branch).map_err(Error::new)?;
+        let tip = commit::branch_tip(repo, branch).map_err(Error::from)?;
         let done = pass_on(repo, args, &places, &given, by.as_deref(), tip, &short)?;
         if args.dry_run {
             return finish(args, done, None);
@@ -106,7 +106,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
                     &done.edits,
                     &message,
                 )
-                .map_err(Error::new)?
+                .map_err(Error::from)?
                 {
                     Moved::To(id) => id,
                     Moved::Unchanged => fetched,
