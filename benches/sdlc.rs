@@ -36,7 +36,7 @@ fn main() {
             .arg("grep -h -c 'phase\\.' */events.jsonl > ../grep.out");
         command
     };
-    let cache = root.join(".git/ucg/sdlc-list.json");
+    let cache = root.join(".git/ucg/sdlc-list");
     let list = || ucg(&root, &["sdlc", "list"]);
     let medians = time_alternating(
         21,

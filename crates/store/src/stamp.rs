@@ -13,7 +13,7 @@ use std::path::Path;
 /// modification and change times to the nanosecond. A write changes the size or the times; the
 /// change time also moves when the mode or owner does (a registry made unreadable must not look
 /// the same), and it is the kernel's own (no program sets it back).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Freshness {
     pub dev: u64,
     pub ino: u64,
@@ -227,6 +227,16 @@ pub fn decode_line_cache<'a>(
     let stamps = lines.split_off(1 + fields);
     let expected = format!("end {fields} {}", stamps.len());
     (end == expected.as_bytes()).then(|| (lines.split_off(1), stamps))
+}
+
+/// [`decode_line_cache`] of a cache whose number of fields varies: its end line says how many.
+pub fn decode_counted_line_cache<'a>(
+    bytes: &'a [u8],
+    header: &str,
+) -> Option<(Lines<'a>, Lines<'a>)> {
+    let end = bytes.strip_suffix(b"\n")?.rsplit(|b| *b == b'\n').next()?;
+    let fields = end.strip_prefix(b"end ")?.split(|b| *b == b' ').next()?;
+    decode_line_cache(bytes, header, usize::try_from(unsigned(fields)?).ok()?)
 }
 
 /// A decimal number as [`stamp_line`] writes it (digits only, at least one).

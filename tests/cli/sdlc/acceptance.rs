@@ -807,7 +807,7 @@ fn demo_runs_are_listed() {
     assert_eq!(stderr(&out), "");
 }
 
-/// `list` keeps what it showed under the git directory (`.git/ucg/sdlc-list.json`) and shows it
+/// `list` keeps what it showed under the git directory (`.git/ucg/sdlc-list`) and shows it
 /// again for the runs nothing has touched: the same lines and documents. A run whose log or
 /// snapshot is written (appended to, edited in place with its modification time put back,
 /// replaced) is read again; a running run turns `interrupted` when the clock says so, cache or
@@ -817,7 +817,7 @@ fn list_keeps_what_it_showed_while_the_runs_are_unchanged() {
     use std::os::unix::fs::MetadataExt;
     let env = TestEnv::new();
     let repo = env.repo("project");
-    let cache = repo.join(".git/ucg/sdlc-list.json");
+    let cache = repo.join(".git/ucg/sdlc-list");
     let a = Run::new(&repo, "20260714-1200-feat-a").at(3).write();
     let b = Run::new(&repo, "20260714-1300-feat-b")
         .at(5)
@@ -930,15 +930,17 @@ fn list_keeps_what_it_showed_while_the_runs_are_unchanged() {
             "{doc}"
         );
     }
-    let kept: Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
-    assert!(
-        kept["entries"].get(&c.id).is_none(),
-        "a FIFO run is not kept"
-    );
+    let kept = String::from_utf8(std::fs::read(&cache).unwrap()).unwrap();
+    assert!(kept.contains(&a.id), "{kept}");
+    assert!(!kept.contains(&c.id), "a FIFO run is not kept: {kept}");
 
-    // A damaged cache is not believed.
+    // A damaged cache is not believed: cut short, its end line changed, or not one at all.
     let now = (list(&["list"]), list(&["list", "--json"]));
-    for damaged in ["", "{", "{\"version\":\"0\"}", "not json at all"] {
+    let whole = std::fs::read_to_string(&cache).unwrap();
+    let cut = &whole[..whole.trim_end().rfind('\n').unwrap() + 1];
+    let miscounted = whole.replace("\nend 3 4\n", "\nend 2 4\n");
+    assert_ne!(miscounted, whole, "{whole}");
+    for damaged in ["", "{", "not a cache at all", cut, &miscounted] {
         std::fs::write(&cache, damaged).unwrap();
         assert_eq!((list(&["list"]), list(&["list", "--json"])), now);
     }

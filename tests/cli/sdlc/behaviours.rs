@@ -55,13 +55,13 @@ fn s01_list_is_sorted_by_directory_name_descending() {
 
 /// S2: listing, status and the catalog perform zero writes (the whole repository, `.git`
 /// included, is byte-identical afterwards), but for git-ucg's own cache of what `list` showed
-/// (`.git/ucg/sdlc-list.json`, made by the first listing).
+/// (`.git/ucg/sdlc-list`, made by the first listing).
 #[test]
 fn s02_listing_performs_zero_writes() {
     let env = TestEnv::new();
     let demo = env.demo();
     assert_code(&sdlc(&env, &demo, &["list"]), 0);
-    assert!(demo.join(".git/ucg/sdlc-list.json").is_file());
+    assert!(demo.join(".git/ucg/sdlc-list").is_file());
     let before = snapshot(&demo);
     let runs = [
         "20260601-0900-feat-csv-export",
