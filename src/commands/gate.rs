@@ -6,7 +6,6 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::{ci, visible};
 use std::io::Write;
-use ucg_ultracode::gate;
 
 pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
@@ -50,7 +49,7 @@ pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
         GateFormat::Github => print(&ci::github(&decision)),
         GateFormat::Junit => print(&ci::junit(&decision, &source.describe())),
         GateFormat::Text if decision.blocked() => {
-            let refusal = gate::refusal(&decision, None, &source.describe());
+            let refusal = crate::render::refusal::refusal(&decision, None, &source.describe());
             eprint!("{}", visible::escape_controls(&refusal, &[]));
             Ok(())
         }

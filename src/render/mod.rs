@@ -1,10 +1,11 @@
 //! How results look: git-style diff summaries and patches' colours, the status dashboard and the
-//! reference's status markdown, the gate's decision for CI services. Presentation only: these take
+//! reference's status markdown, the gate's refusal and its decision for CI services. Presentation only: these take
 //! values and return text; the domain computes, the commands read, run and print.
 
 pub mod ci;
 pub mod diffstat;
 pub mod fit;
+pub mod refusal;
 pub mod status_human;
 pub mod status_markdown;
 pub mod visible;

@@ -24,7 +24,7 @@ pub struct LineCountCache {
 
 impl LineCountCache {
     /// A cache that remembers nothing (for `--no-cache`, or where no git directory can hold one).
-    pub fn disabled() -> Self {
+    pub(crate) fn disabled() -> Self {
         LineCountCache {
             path: None,
             known: HashMap::new(),

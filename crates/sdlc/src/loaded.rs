@@ -96,7 +96,7 @@ impl Loaded {
     }
 
     /// The log is present and every line of it parses.
-    pub fn log_is_whole(&self) -> bool {
+    pub(crate) fn log_is_whole(&self) -> bool {
         self.log.as_ref().is_some_and(|log| {
             log.lines
                 .iter()

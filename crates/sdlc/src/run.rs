@@ -138,7 +138,7 @@ pub fn meta_phase(meta: &Meta, phase: u8) -> Option<&Map<String, Value>> {
         .as_object()
 }
 
-pub fn meta_phase_status(meta: &Meta, phase: u8) -> Option<&str> {
+pub(crate) fn meta_phase_status(meta: &Meta, phase: u8) -> Option<&str> {
     meta_phase(meta, phase)?.get("status")?.as_str()
 }
 

@@ -28,7 +28,7 @@ pub struct StateLock {
     token: String,
 }
 
-pub fn lock_path(state_file: &Path) -> PathBuf {
+pub(crate) fn lock_path(state_file: &Path) -> PathBuf {
     suffixed(state_file, ".lock")
 }
 

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Python refuses to convert integers with more digits than this (`sys.int_info.default_max_str_digits`).
-pub const MAX_INT_DIGITS: usize = 4300;
+pub(crate) const MAX_INT_DIGITS: usize = 4300;
 /// Nesting deeper than this is refused instead of risking the stack. Python's decoder stops near
 /// the same depth (its recursion limit of 1000, less the frames of the script around it).
 pub const MAX_DEPTH: usize = 990;
@@ -669,7 +669,7 @@ pub(crate) fn stop_bytes(word: u64) -> u64 {
 /// The position of the first byte at or after `pos` that ends a string's plain run (a quote, a
 /// backslash or a control character), or `bytes.len()` when none does.
 #[inline]
-pub fn plain_run_end(bytes: &[u8], mut pos: usize) -> usize {
+pub(crate) fn plain_run_end(bytes: &[u8], mut pos: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
@@ -868,7 +868,7 @@ pub fn py_str(value: &Value) -> String {
 }
 
 /// Python's `repr()` of a value.
-pub fn py_repr(value: &Value) -> String {
+pub(crate) fn py_repr(value: &Value) -> String {
     let mut out = String::new();
     write_repr(&mut out, value);
     out

@@ -70,7 +70,7 @@ impl Stamper {
     }
 
     /// The stamp of the path whose bytes are `path`.
-    pub fn stamp_bytes(&mut self, path: &[u8]) -> Stamp {
+    pub(crate) fn stamp_bytes(&mut self, path: &[u8]) -> Stamp {
         let (dir, name) = match path.iter().rposition(|b| *b == b'/') {
             Some(0) => (&path[..1], &path[1..]),
             Some(at) => (&path[..at], &path[at + 1..]),

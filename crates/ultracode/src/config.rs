@@ -193,7 +193,10 @@ impl Config {
     }
 
     /// Loads and merges the layers of the project at `project_root`, read through `files`.
-    pub fn load_from(project_root: &Path, files: &dyn LayerFiles) -> Result<Config, ConfigError> {
+    pub(crate) fn load_from(
+        project_root: &Path,
+        files: &dyn LayerFiles,
+    ) -> Result<Config, ConfigError> {
         let ucg_root = find_ucg_root_in(project_root, files);
         let base_path = ucg_root
             .as_ref()

@@ -12,7 +12,7 @@ pub(crate) type Row = IndexMap<String, String>;
 /// Python's `str.splitlines()`: every line boundary Python knows, `\r\n` as one. Read a byte at a
 /// time: each boundary is an ASCII byte or starts with `0xC2` (U+0085) or `0xE2` (U+2028, U+2029),
 /// so every cut falls between characters.
-pub fn py_splitlines(text: &str) -> Vec<&str> {
+pub(crate) fn py_splitlines(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut lines = Vec::new();
     let mut start = 0;

@@ -74,7 +74,7 @@ impl Registry {
 
     /// Reads the registry, the stored reds kept ([`RedsAs::Stored`]) or only checked
     /// ([`RedsAs::Checked`], when a new scan replaces them).
-    pub fn parse_as(
+    pub(crate) fn parse_as(
         bytes: Option<&[u8]>,
         path: &str,
         reds_as: RedsAs,

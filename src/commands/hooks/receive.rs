@@ -40,7 +40,8 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
                 if decision.blocked() {
                     let decision = decision.with_deciders(&ctx.decider_rules());
                     let where_read = format!("{reference} at {short}");
-                    let refusal = gate::refusal(&decision, Some(&action), &where_read);
+                    let refusal =
+                        crate::render::refusal::refusal(&decision, Some(&action), &where_read);
                     eprint!("{}", visible::escape_controls(&refusal, &[]));
                     blocked = true;
                 }

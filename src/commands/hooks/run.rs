@@ -118,7 +118,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         let decision = located.decide(&ArtifactSource::WorkTree, &policy);
         if decision.blocked() {
             let decision = decision.with_deciders(&ctx.decider_rules());
-            let refusal = gate::refusal(&decision, Some(verb), "the work tree");
+            let refusal = crate::render::refusal::refusal(&decision, Some(verb), "the work tree");
             eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
             return Ok(1);
         }
@@ -150,7 +150,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
                 run.inputs.project_root.display()
             );
             let decision = decision.with_deciders(&ctx.decider_rules());
-            let refusal = gate::refusal(&decision, Some(verb), &where_read);
+            let refusal = crate::render::refusal::refusal(&decision, Some(verb), &where_read);
             eprint!("{}", visible::escape_controls(&refusal, &[]));
             blocked = true;
         }
@@ -235,7 +235,7 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
     let mut refuse = |decision: &gate::Decision, where_read: &str| {
         if decision.blocked() {
             let decision = decision.clone().with_deciders(&ctx.decider_rules());
-            let refusal = gate::refusal(&decision, Some("push"), where_read);
+            let refusal = crate::render::refusal::refusal(&decision, Some("push"), where_read);
             eprint!("{}", visible::escape_controls(&refusal, &[]));
             blocked = true;
         }
