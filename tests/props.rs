@@ -165,7 +165,7 @@ fn closing_ids_by_reader(bytes: &[u8]) -> Vec<String> {
             return reader.skip(pos);
         }
         let (mut id, mut closes) = (None, false);
-        let end = reader.object(pos, &mut |reader, key, at| {
+        let end = reader.object(pos, |reader, key, at| {
             let is_string = reader.peek(at) == Some(b'"');
             match key {
                 "id" | "action" if is_string => {
@@ -201,7 +201,7 @@ fn closing_ids_by_reader(bytes: &[u8]) -> Vec<String> {
             return Ok((None, reader.skip(pos)?));
         }
         let mut closed = None;
-        let end = reader.object(pos, &mut |reader, key, at| {
+        let end = reader.object(pos, |reader, key, at| {
             if key != "decisions" {
                 return reader.skip(at);
             }
@@ -210,7 +210,7 @@ fn closing_ids_by_reader(bytes: &[u8]) -> Vec<String> {
                 return reader.skip(at);
             }
             let mut ids = Vec::new();
-            let end = reader.array(at, &mut |reader, item| entry(reader, item, &mut ids))?;
+            let end = reader.array(at, |reader, item| entry(reader, item, &mut ids))?;
             closed = Some(ids);
             Ok(end)
         })?;

@@ -240,6 +240,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The position of the first byte at or after `pos` that is not JSON whitespace.
+    #[inline]
     pub fn skip_ws(&self, mut pos: usize) -> usize {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(pos) {
             pos += 1;
@@ -256,7 +257,7 @@ impl<'a> Reader<'a> {
             }
             Some(b'{') => {
                 let mut map = Object::default();
-                let end = self.object(pos, &mut |reader, key, at| {
+                let end = self.object(pos, |reader, key, at| {
                     if reader.key_replaced {
                         return Err(reader.error(
                             "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
@@ -272,7 +273,7 @@ impl<'a> Reader<'a> {
             }
             Some(b'[') => {
                 let mut items = Vec::new();
-                let end = self.array(pos, &mut |reader, at| {
+                let end = self.array(pos, |reader, at| {
                     let (value, end) = reader.value(at)?;
                     items.push(value);
                     Ok(end)
@@ -286,11 +287,15 @@ impl<'a> Reader<'a> {
     /// Validates the value starting at `pos` without keeping it; returns where it ends.
     /// Iterative: nesting costs a byte of `open`, not a stack frame.
     pub fn skip(&mut self, mut pos: usize) -> Result<usize, DecodeError> {
+        // Most values passed over are strings.
+        if self.peek(pos) == Some(b'"') {
+            return self.string_end(pos);
+        }
         let mut open: Vec<u8> = Vec::new();
         loop {
             // A value starts here.
             match self.peek(pos) {
-                Some(b'"') => pos = self.scan_string(pos, None)?.end,
+                Some(b'"') => pos = self.string_end(pos)?,
                 Some(bracket @ (b'{' | b'[')) => {
                     if self.depth + open.len() >= MAX_DEPTH {
                         return Err(self.error("Nesting too deep", pos));
@@ -364,7 +369,7 @@ impl<'a> Reader<'a> {
     pub fn object(
         &mut self,
         pos: usize,
-        entry: &mut dyn FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
+        entry: impl FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
     ) -> Result<usize, DecodeError> {
         self.enter(pos)?;
         let result = self.object_members(pos + 1, entry);
@@ -375,7 +380,7 @@ impl<'a> Reader<'a> {
     fn object_members(
         &mut self,
         pos: usize,
-        entry: &mut dyn FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
+        mut entry: impl FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
     ) -> Result<usize, DecodeError> {
         let mut pos = self.skip_ws(pos);
         if self.peek(pos) == Some(b'}') {
@@ -397,6 +402,7 @@ impl<'a> Reader<'a> {
     /// The member key at `pos` (its opening quote, else an error), its `:` and the whitespace
     /// after: the key (a lone surrogate as U+FFFD), whether it held one, and where its value
     /// starts.
+    #[inline(always)]
     pub fn member_key(&self, pos: usize) -> Result<(Cow<'a, str>, bool, usize), DecodeError> {
         if self.peek(pos) != Some(b'"') {
             return Err(self.error("Expecting property name enclosed in double quotes", pos));
@@ -414,7 +420,7 @@ impl<'a> Reader<'a> {
     pub fn array(
         &mut self,
         pos: usize,
-        item: &mut dyn FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
+        item: impl FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
     ) -> Result<usize, DecodeError> {
         self.enter(pos)?;
         let result = self.array_items(pos + 1, item);
@@ -425,7 +431,7 @@ impl<'a> Reader<'a> {
     fn array_items(
         &mut self,
         pos: usize,
-        item: &mut dyn FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
+        mut item: impl FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
     ) -> Result<usize, DecodeError> {
         let mut pos = self.skip_ws(pos);
         if self.peek(pos) == Some(b']') {
@@ -523,7 +529,13 @@ impl<'a> Reader<'a> {
 
     /// [`Self::str`] that turns a lone surrogate into U+FFFD (and says so), for strings that are
     /// only compared, never written back.
+    #[inline(always)]
     pub fn str_lossy(&self, pos: usize) -> Result<(Cow<'a, str>, usize, bool), DecodeError> {
+        // Nearly every string is plain text up to its closing quote.
+        let end = plain_run_end(self.bytes, pos + 1);
+        if let (Some(b'"'), Some(text)) = (self.bytes.get(end), self.text.get(pos + 1..end)) {
+            return Ok((Cow::Borrowed(text), end + 1, false));
+        }
         let scanned = self.scan_string(pos, None)?;
         if !scanned.escaped {
             return Ok((
@@ -535,6 +547,17 @@ impl<'a> Reader<'a> {
         let mut out = String::with_capacity(scanned.end - pos);
         let decoded = self.scan_string(pos, Some(&mut out))?;
         Ok((Cow::Owned(out), decoded.end, decoded.replaced))
+    }
+
+    /// Checks the string starting at `pos` (its opening quote) without decoding it; returns the
+    /// position past its closing quote.
+    #[inline]
+    fn string_end(&self, pos: usize) -> Result<usize, DecodeError> {
+        let end = plain_run_end(self.bytes, pos + 1);
+        if self.bytes.get(end) == Some(&b'"') {
+            return Ok(end + 1);
+        }
+        Ok(self.scan_string(pos, None)?.end)
     }
 
     /// The scanner behind every string read, with Python's rules and error positions. A lone

@@ -293,7 +293,7 @@ fn closing_entry<'a>(
         return Ok((None, reader.skip(pos)?));
     }
     let (mut id, mut closes) = (None, false);
-    let end = reader.object(pos, &mut |reader, key, at| match key {
+    let end = reader.object(pos, |reader, key, at| match key {
         "id" => string_field(reader, at).map(|(text, end)| {
             id = text;
             end
@@ -358,7 +358,7 @@ pub(crate) fn answer_entries_where<'a>(
         if reader.peek(pos) != Some(b'{') {
             return Ok((false, reader.skip(pos)?));
         }
-        let end = reader.object(pos, &mut |reader, key, at| {
+        let end = reader.object(pos, |reader, key, at| {
             if key != "decisions" {
                 return reader.skip(at);
             }
@@ -368,7 +368,7 @@ pub(crate) fn answer_entries_where<'a>(
                 return reader.skip(at);
             }
             let mut kept = Vec::new();
-            let end = reader.array(at, &mut |reader, item| {
+            let end = reader.array(at, |reader, item| {
                 let (entry, end) = answer_entry(reader, item)?;
                 kept.extend(entry.filter(|entry| keep(entry)));
                 Ok(end)
@@ -393,7 +393,7 @@ fn answer_entry<'a>(
     }
     let (mut id, mut answer, mut action) = (None, None, None);
     let (mut occurrence, mut decision_needed) = (None, None);
-    let end = reader.object(pos, &mut |reader, key, at| {
+    let end = reader.object(pos, |reader, key, at| {
         let slot = match key {
             "id" => &mut id,
             "occurrence" => &mut occurrence,
@@ -560,7 +560,7 @@ impl AnswersFile {
             if reader.peek(pos) != Some(b'{') {
                 return Ok((false, reader.skip(pos)?));
             }
-            let end = reader.object(pos, &mut |reader, key, at| {
+            let end = reader.object(pos, |reader, key, at| {
                 if reader.key_replaced() {
                     return Err(refused());
                 }
@@ -574,7 +574,7 @@ impl AnswersFile {
                 doc.insert(key.to_string(), Value::Null);
                 rendered.clear();
                 entries.clear();
-                reader.array(at, &mut |reader, item| {
+                reader.array(at, |reader, item| {
                     let start = rendered.len();
                     if let Some((end, id, closes)) = flat_entry(reader, item, &mut rendered)? {
                         entries.push(FileEntry {
@@ -702,7 +702,7 @@ fn flat_entry(
     };
     let mut keys: Vec<String> = Vec::new();
     let (mut id, mut closes) = (None, false);
-    let walked = reader.object(pos, &mut |reader, key, at| {
+    let walked = reader.object(pos, |reader, key, at| {
         if reader.key_replaced() || keys.iter().any(|k| k == key) || keys.len() >= 16 {
             return Err(declined());
         }

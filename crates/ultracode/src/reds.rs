@@ -154,7 +154,7 @@ fn parse_lists<'a, R, T>(
         if reader.peek(pos) != Some(b'{') {
             return Ok((false, reader.skip(pos)?));
         }
-        let end = reader.object(pos, &mut |reader, key, at| match key {
+        let end = reader.object(pos, |reader, key, at| match key {
             "reds" => {
                 let (list, end) = list_of_objects(reader, at, &mut read_red)?;
                 reds = Some(list);
@@ -223,7 +223,7 @@ fn read_shown_red(
 ) -> Result<(Option<ShownRed>, usize), DecodeError> {
     let mut fields: ShownRed = Default::default();
     let mut usual = true;
-    let attempt = reader.object(pos, &mut |reader, key, at| {
+    let attempt = reader.object(pos, |reader, key, at| {
         let slot = SHOWN_FIELDS.iter().position(|k| *k == key);
         match slot {
             Some(i) if usual && !reader.key_replaced() => {
@@ -353,7 +353,7 @@ fn read_tombstone<'a>(
     let mut texts: [Option<Cow<'a, str>>; 3] = Default::default();
     let mut members = 0;
     let mut plain = true;
-    let attempt = reader.object(pos, &mut |reader, key, at| {
+    let attempt = reader.object(pos, |reader, key, at| {
         let expected = TOMBSTONE_KEYS.get(members).is_some_and(|want| *want == key);
         members += 1;
         if !(plain && expected && reader.peek(at) == Some(b'"')) {
@@ -437,7 +437,7 @@ fn read_red_fields(reader: &mut Reader, pos: usize) -> Result<(RedFields, usize)
         return Ok((None, end));
     }
     let mut fields: [Option<Value>; 4] = Default::default();
-    let end = reader.object(pos, &mut |reader, key, at| {
+    let end = reader.object(pos, |reader, key, at| {
         let Some(i) = field_index(key) else {
             return reader.skip(at);
         };
@@ -462,7 +462,7 @@ fn list_of_objects<'a, T>(
     // growing by doubling would copy itself over into fresh memory a dozen times, and room not
     // filled is never touched.
     let mut items = Some(Vec::with_capacity(reader.left_from(pos) / 64));
-    let end = reader.array(pos, &mut |reader, at| {
+    let end = reader.array(pos, |reader, at| {
         if reader.peek(at) != Some(b'{') {
             items = None;
             return reader.skip(at);
@@ -487,7 +487,7 @@ pub fn parse_scan(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
             return Ok((None, reader.skip(pos)?));
         }
         let mut reds = None;
-        let end = reader.object(pos, &mut |reader, key, at| {
+        let end = reader.object(pos, |reader, key, at| {
             if key != "reds" {
                 return reader.skip(at);
             }
@@ -498,7 +498,7 @@ pub fn parse_scan(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
             // Room for as many reds as the text could hold (a red is far longer than 64 bytes):
             // room not filled is never touched, and a growing list would copy itself over.
             let mut items = Vec::with_capacity(text.len() / 64);
-            let end = reader.array(at, &mut |reader, item| {
+            let end = reader.array(at, |reader, item| {
                 let (red, end) = read_red_fields(reader, item)?;
                 items.push(red);
                 Ok(end)
