@@ -5,7 +5,8 @@
 //! UTF-16 code units, which the subset's columns and slices count.
 
 use super::entry::{details, LessonError};
-use super::js::{is_js_space, JsObject, JsString, JsValue};
+use super::js::{JsObject, JsString, JsValue};
+use ucg_store::js::is_space as is_js_space;
 
 type Units = Vec<u16>;
 

@@ -42,7 +42,7 @@ pub fn paths(flag: Option<&Path>) -> Paths {
 pub struct Line<'a> {
     pub number: usize,
     pub bytes: &'a [u8],
-    pub parsed: Result<JsValue, String>,
+    pub parsed: Result<JsValue, js::ParseError>,
 }
 
 /// The ledger's lines as `split(/\r?\n/).filter(Boolean)` keeps them, with their physical
@@ -115,7 +115,7 @@ pub fn load_index(bytes: Option<&[u8]>) -> Result<JsObject, LessonError> {
         Err(cause) => Err(LessonError::new(
             "E_INDEX_DESYNC",
             "ledger index invalid JSON",
-            entry::details([("cause", Some(JsValue::str(&cause)))]),
+            entry::details([("cause", Some(JsValue::str(&cause.to_string())))]),
         )),
     }
 }

@@ -133,7 +133,7 @@ pub fn read_line_parsed<'a>(line: &[u8], tokens: &mut Vec<Cow<'a, [u8]>>) -> Ran
     match js::parse_bytes(line) {
         Ok(JsValue::Null) => Ranked::Null,
         Ok(value) => Ranked::Lesson(facts_of(&value, tokens)),
-        Err(e) => Ranked::Malformed(e),
+        Err(e) => Ranked::Malformed(e.to_string()),
     }
 }
 
