@@ -13,6 +13,8 @@
 //! A real character in U+10F800–U+10FFFF is taken for such a stand-in.
 
 use serde_json::{Map, Value};
+pub use ucg_store::js::ParseError;
+use ucg_store::js::{Engine, JsObject, JsString, JsValue};
 
 pub type Object = Map<String, Value>;
 
@@ -208,112 +210,62 @@ fn is_decimal_literal(text: &str) -> bool {
     at == bytes.len()
 }
 
-/// Whether a key is an array index (a canonical integer below 2³² − 1): JavaScript objects
-/// enumerate those first, ascending.
-pub(crate) fn is_index_key(key: &str) -> bool {
-    ucg_store::js::array_index(key.as_bytes()).is_some()
-}
-
-/// An object's keys in JavaScript's enumeration order.
-pub(crate) fn ordered_keys(object: &Object) -> Vec<&String> {
-    let mut index: Vec<&String> = object.keys().filter(|k| is_index_key(k)).collect();
-    index.sort_by_key(|k| k.parse::<u64>().unwrap_or(0));
-    index.extend(object.keys().filter(|k| !is_index_key(k)));
-    index
-}
-
-/// Puts an object's keys in JavaScript's order in place (after a `JSON.parse`-like build).
-pub fn reorder(object: &mut Object) {
-    if !object.keys().any(|k| is_index_key(k)) {
-        return;
-    }
-    let keys: Vec<String> = ordered_keys(object).into_iter().cloned().collect();
-    let mut sorted = Object::new();
-    for key in keys {
-        if let Some(value) = object.shift_remove(&key) {
-            sorted.insert(key, value);
-        }
-    }
-    *object = sorted;
-}
-
 /// `JSON.stringify(value)` (compact) or `JSON.stringify(value, null, 2)` (pretty).
 pub fn stringify(value: &Value, pretty: bool) -> String {
-    let mut out = String::new();
-    write_value(&mut out, value, pretty, 0);
+    let value = to_js(value);
+    match pretty {
+        true => value.to_json_pretty(),
+        false => value.to_json_string(),
+    }
+}
+
+/// A value as the store's model holds it: each stand-in its lone surrogate again.
+fn to_js(value: &Value) -> JsValue {
+    match value {
+        Value::Null => JsValue::Null,
+        Value::Bool(b) => JsValue::Bool(*b),
+        Value::Number(n) => JsValue::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => JsValue::String(to_js_string(s)),
+        Value::Array(items) => JsValue::Array(items.iter().map(to_js).collect()),
+        Value::Object(object) => {
+            let mut out = JsObject::new();
+            for (key, item) in object {
+                out.insert(to_js_string(key), to_js(item));
+            }
+            JsValue::Object(out)
+        }
+    }
+}
+
+fn to_js_string(text: &str) -> JsString {
+    let mut out = JsString::new();
+    for c in text.chars() {
+        out.push_code_point(stand_in(c).unwrap_or(c as u32));
+    }
     out
 }
 
-fn newline(out: &mut String, pretty: bool, depth: usize) {
-    if pretty {
-        out.push('\n');
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
-    }
-}
-
-fn write_value(out: &mut String, value: &Value, pretty: bool, depth: usize) {
+/// A parsed value as a `serde_json::Value`: each lone surrogate a stand-in.
+fn from_js(value: JsValue) -> Value {
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&number_text(n)),
-        Value::String(s) => write_string(out, s),
-        Value::Array(items) if items.is_empty() => out.push_str("[]"),
-        Value::Array(items) => {
-            out.push('[');
-            for (n, item) in items.iter().enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                newline(out, pretty, depth + 1);
-                write_value(out, item, pretty, depth + 1);
-            }
-            newline(out, pretty, depth);
-            out.push(']');
-        }
-        Value::Object(object) if object.is_empty() => out.push_str("{}"),
-        Value::Object(object) => {
-            out.push('{');
-            for (n, key) in ordered_keys(object).into_iter().enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                newline(out, pretty, depth + 1);
-                write_string(out, key);
-                out.push(':');
-                if pretty {
-                    out.push(' ');
-                }
-                if let Some(item) = object.get(key) {
-                    write_value(out, item, pretty, depth + 1);
-                }
-            }
-            newline(out, pretty, depth);
-            out.push('}');
-        }
+        JsValue::Null => Value::Null,
+        JsValue::Bool(b) => Value::Bool(b),
+        JsValue::Number(f) => number(f),
+        JsValue::String(s) => Value::String(from_js_string(&s)),
+        JsValue::Array(items) => Value::Array(items.into_iter().map(from_js).collect()),
+        JsValue::Object(object) => Value::Object(
+            object
+                .iter()
+                .map(|(key, item)| (from_js_string(key), from_js(item.clone())))
+                .collect(),
+        ),
     }
 }
 
-fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => match stand_in(c) {
-                Some(unit) => out.push_str(&format!("\\u{unit:04x}")),
-                None => out.push(c),
-            },
-        }
-    }
-    out.push('"');
+fn from_js_string(text: &JsString) -> String {
+    text.code_points()
+        .map(|c| char::from_u32(c).unwrap_or_else(|| lone_surrogate(c)))
+        .collect()
 }
 
 /// A file's text as `readFileSync(path, "utf8")` decodes it: invalid UTF-8 as U+FFFD.
@@ -321,311 +273,15 @@ pub fn decode(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// How deep git-ucg nests: JavaScriptCore parses deeper, but its `JSON.stringify` overflows
-/// between ten and a hundred thousand levels, so a deeper value can never be written back.
-pub const MAX_DEPTH: usize = 10_000;
-
-/// The message of a value nested deeper than [`MAX_DEPTH`] (not JavaScriptCore's: it parses it).
-pub(crate) const TOO_DEEP: &str = "JSON Parse error: nested deeper than 10000 levels";
-
-/// `JSON.parse(text)`: the value, or JavaScriptCore's message (`JSON Parse error: …`); a value
-/// nested deeper than [`MAX_DEPTH`] is [`TOO_DEEP`].
-pub fn parse(text: &str) -> Result<Value, String> {
-    let mut parser = Parser {
-        chars: text.chars().collect(),
-        at: 0,
-        depth: 0,
-    };
-    let value = parser.value().map_err(|e| match e.as_str() {
-        TOO_DEEP => e,
-        _ => format!("JSON Parse error: {e}"),
-    })?;
-    match parser.token() {
-        Ok(Token::End) => Ok(value),
-        Ok(_) => Err("JSON Parse error: Unable to parse JSON string".into()),
-        Err(e) => Err(format!("JSON Parse error: {e}")),
-    }
+/// `JSON.parse(text)` as Bun runs it.
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    ucg_store::js::parse(text, Engine::JavaScriptCore).map(from_js)
 }
 
 /// `JSON.parse` of a file's bytes: `None` where the reference's `try { JSON.parse } catch` reads
 /// nothing.
 pub(crate) fn parse_bytes(bytes: &[u8]) -> Option<Value> {
     parse(&decode(bytes)).ok()
-}
-
-#[derive(Debug, PartialEq)]
-enum Token {
-    End,
-    Punct(char),
-    Str(String),
-    Num(f64),
-    True,
-    False,
-    Null,
-    Ident(String),
-}
-
-struct Parser {
-    chars: Vec<char>,
-    at: usize,
-    depth: usize,
-}
-
-impl Parser {
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
-    }
-
-    fn starts_with(&self, word: &str) -> bool {
-        word.chars()
-            .enumerate()
-            .all(|(n, c)| self.chars.get(self.at + n) == Some(&c))
-    }
-
-    fn token(&mut self) -> Result<Token, String> {
-        while matches!(self.peek(), Some(' ' | '\t' | '\n' | '\r')) {
-            self.at += 1;
-        }
-        let Some(c) = self.peek() else {
-            return Ok(Token::End);
-        };
-        match c {
-            '[' | ']' | '{' | '}' | ',' | ':' | '.' | '(' | ')' | '=' | ';' => {
-                self.at += 1;
-                Ok(Token::Punct(c))
-            }
-            '"' => self.string(),
-            '\'' => Err("Single quotes (') are not allowed in JSON".into()),
-            '-' | '0'..='9' => self.number(),
-            _ => {
-                for (word, token) in [
-                    ("true", Token::True),
-                    ("false", Token::False),
-                    ("null", Token::Null),
-                ] {
-                    if self.starts_with(word) {
-                        self.at += word.len();
-                        return Ok(token);
-                    }
-                }
-                if c.is_ascii_alphabetic() || c == '_' || c == '$' {
-                    let start = self.at;
-                    while self
-                        .peek()
-                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-                    {
-                        self.at += 1;
-                    }
-                    return Ok(Token::Ident(self.chars[start..self.at].iter().collect()));
-                }
-                Err(format!("Unrecognized token '{c}'"))
-            }
-        }
-    }
-
-    fn string(&mut self) -> Result<Token, String> {
-        self.at += 1;
-        let mut out = String::new();
-        let mut pending_high: Option<u32> = None;
-        let flush = |out: &mut String, pending: &mut Option<u32>| {
-            if let Some(high) = pending.take() {
-                out.push(lone_surrogate(high));
-            }
-        };
-        loop {
-            let Some(c) = self.peek() else {
-                return Err("Unterminated string".into());
-            };
-            self.at += 1;
-            match c {
-                '"' => {
-                    flush(&mut out, &mut pending_high);
-                    return Ok(Token::Str(out));
-                }
-                c if (c as u32) < 0x20 => return Err("Unterminated string".into()),
-                '\\' => {
-                    let Some(e) = self.peek() else {
-                        return Err("Unterminated string".into());
-                    };
-                    self.at += 1;
-                    let simple = match e {
-                        '"' => Some('"'),
-                        '\\' => Some('\\'),
-                        '/' => Some('/'),
-                        'b' => Some('\u{8}'),
-                        'f' => Some('\u{c}'),
-                        'n' => Some('\n'),
-                        'r' => Some('\r'),
-                        't' => Some('\t'),
-                        'u' => None,
-                        other => return Err(format!("Invalid escape character {other}")),
-                    };
-                    if let Some(simple) = simple {
-                        flush(&mut out, &mut pending_high);
-                        out.push(simple);
-                        continue;
-                    }
-                    if self.at + 4 > self.chars.len() {
-                        return Err("\\u must be followed by 4 hex digits".into());
-                    }
-                    let hex: String = self.chars[self.at..self.at + 4].iter().collect();
-                    let Ok(unit) = u32::from_str_radix(&hex, 16).map_err(|_| ()).and_then(|u| {
-                        if hex.chars().all(|c| c.is_ascii_hexdigit()) {
-                            Ok(u)
-                        } else {
-                            Err(())
-                        }
-                    }) else {
-                        return Err(format!("\"\\u{hex}\" is not a valid unicode escape"));
-                    };
-                    self.at += 4;
-                    match unit {
-                        0xd800..=0xdbff => {
-                            flush(&mut out, &mut pending_high);
-                            pending_high = Some(unit);
-                        }
-                        0xdc00..=0xdfff => match pending_high.take() {
-                            Some(high) => {
-                                let code = 0x10000 + ((high - 0xd800) << 10) + (unit - 0xdc00);
-                                out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                            }
-                            None => out.push(lone_surrogate(unit)),
-                        },
-                        unit => {
-                            flush(&mut out, &mut pending_high);
-                            out.push(char::from_u32(unit).unwrap_or('\u{fffd}'));
-                        }
-                    }
-                }
-                c => {
-                    flush(&mut out, &mut pending_high);
-                    out.push(c);
-                }
-            }
-        }
-    }
-
-    fn number(&mut self) -> Result<Token, String> {
-        let start = self.at;
-        if self.peek() == Some('-') {
-            self.at += 1;
-        }
-        let digit = |p: &Parser| p.peek().is_some_and(|c| c.is_ascii_digit());
-        if !digit(self) {
-            return Err("Invalid number".into());
-        }
-        if self.peek() == Some('0') {
-            self.at += 1;
-        } else {
-            while digit(self) {
-                self.at += 1;
-            }
-        }
-        if self.peek() == Some('.') {
-            self.at += 1;
-            if !digit(self) {
-                return Err("Invalid digits after decimal point".into());
-            }
-            while digit(self) {
-                self.at += 1;
-            }
-        }
-        if matches!(self.peek(), Some('e' | 'E')) {
-            let mut probe = self.at + 1;
-            if matches!(self.chars.get(probe), Some('+' | '-')) {
-                probe += 1;
-            }
-            if self.chars.get(probe).is_some_and(|c| c.is_ascii_digit()) {
-                self.at = probe;
-                while digit(self) {
-                    self.at += 1;
-                }
-            }
-        }
-        let text: String = self.chars[start..self.at].iter().collect();
-        Ok(Token::Num(text.parse::<f64>().unwrap_or(f64::NAN)))
-    }
-
-    fn value(&mut self) -> Result<Value, String> {
-        let token = self.token()?;
-        self.value_from(token)
-    }
-
-    fn value_from(&mut self, token: Token) -> Result<Value, String> {
-        match token {
-            Token::End => Err("Unexpected EOF".into()),
-            Token::Str(s) => Ok(Value::String(s)),
-            Token::Num(f) => Ok(number(f)),
-            Token::True => Ok(Value::Bool(true)),
-            Token::False => Ok(Value::Bool(false)),
-            Token::Null => Ok(Value::Null),
-            Token::Ident(name) => Err(format!("Unexpected identifier \"{name}\"")),
-            Token::Punct('[' | '{') if self.depth >= MAX_DEPTH => Err(TOO_DEEP.into()),
-            Token::Punct('[') => {
-                self.depth += 1;
-                let array = self.array();
-                self.depth -= 1;
-                array
-            }
-            Token::Punct('{') => {
-                self.depth += 1;
-                let object = self.object();
-                self.depth -= 1;
-                object
-            }
-            Token::Punct(c) => Err(format!("Unexpected token '{c}'")),
-        }
-    }
-
-    fn array(&mut self) -> Result<Value, String> {
-        let mut items = Vec::new();
-        let mut token = self.token()?;
-        if token == Token::Punct(']') {
-            return Ok(Value::Array(items));
-        }
-        loop {
-            items.push(self.value_from(token)?);
-            match self.token()? {
-                Token::Punct(',') => {
-                    token = self.token()?;
-                    if token == Token::Punct(']') {
-                        return Err("Unexpected comma at the end of array expression".into());
-                    }
-                }
-                Token::Punct(']') => return Ok(Value::Array(items)),
-                _ => return Err("Expected ']'".into()),
-            }
-        }
-    }
-
-    fn object(&mut self) -> Result<Value, String> {
-        let mut object = Object::new();
-        let mut token = self.token()?;
-        if token == Token::Punct('}') {
-            return Ok(Value::Object(object));
-        }
-        if !matches!(token, Token::Str(_)) {
-            return Err("Expected '}'".into());
-        }
-        loop {
-            let Token::Str(key) = token else {
-                return Err("Property name must be a string literal".into());
-            };
-            if self.token()? != Token::Punct(':') {
-                return Err("Expected ':' before value in object property definition".into());
-            }
-            let value = self.value()?;
-            object.insert(key, value);
-            match self.token()? {
-                Token::Punct(',') => token = self.token()?,
-                Token::Punct('}') => {
-                    reorder(&mut object);
-                    return Ok(Value::Object(object));
-                }
-                _ => return Err("Expected '}'".into()),
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -689,7 +345,10 @@ mod tests {
             ("1.", "Invalid digits after decimal point"),
             ("-", "Invalid number"),
         ] {
-            assert_eq!(parse(text), Err(format!("JSON Parse error: {message}")));
+            assert_eq!(
+                parse(text).unwrap_err().to_string(),
+                format!("JSON Parse error: {message}")
+            );
         }
     }
 

@@ -177,10 +177,10 @@ pub fn prior_of(text: Option<&str>) -> Result<Value, String> {
     match text {
         Some(text) if !text.is_empty() => match js::parse(text) {
             Ok(value) => Ok(value),
-            Err(e) if e == js::TOO_DEEP => Err(format!(
+            Err(js::ParseError::TooDeep { engine, .. }) => Err(format!(
                 "the state file holds a value nested deeper than {} levels (JSON.stringify \
 overflows: RangeError)",
-                js::MAX_DEPTH
+                engine.max_depth()
             )),
             Err(_) => Ok(Value::Object(js::Object::new())),
         },
