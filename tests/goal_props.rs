@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use ucg_ultragoal::js::{JsObject, JsValue};
 use ucg_ultragoal::{args, hook, js, liveness, ops, review, state};
 
 fn json_value() -> impl Strategy<Value = Value> {
@@ -327,7 +328,7 @@ proptest! {
         let verdicts = verdict_text(&case);
         let snapshot = snapshot_text(&case);
         let no_files = |_: &str| None;
-        let got = ops::completion_allowed(&prior, &ops::GateInputs {
+        let got = ops::completion_allowed(&JsValue::from(prior), &ops::GateInputs {
             verdicts: Some(&verdicts),
             code_review: Some(&review),
             codex_arg: snapshot.as_deref(),
@@ -345,7 +346,7 @@ proptest! {
     fn the_gate_takes_any_state(prior in json_value(), verdicts in json_value(), review_doc in json_value()) {
         let (v, r) = (verdicts.to_string(), review_doc.to_string());
         let no_files = |_: &str| None;
-        let got = ops::completion_allowed(&prior, &ops::GateInputs {
+        let got = ops::completion_allowed(&JsValue::from(prior.clone()), &ops::GateInputs {
             verdicts: Some(&v), code_review: Some(&r), codex_arg: None, read_file: &no_files,
         });
         if got == Ok(true) {
@@ -358,13 +359,13 @@ proptest! {
     /// its bytes read back to the same document, integer-like keys of stories first.
     #[test]
     fn the_merge_write_is_the_reference_layout(prior in state_map()) {
-        let Ok(once) = state::merged(&Value::Object(prior.clone()), &Map::new(), "T") else {
+        let Ok(once) = state::merged(&JsValue::from(Value::Object(prior)), &JsObject::new(), "T") else {
             return Ok(());
         };
         let bytes = state::to_bytes(&once);
         let reread = state::parse(&bytes).expect("written state parses");
-        prop_assert_eq!(js::stringify(&Value::Object(reread.clone()), true).into_bytes(), bytes.clone());
-        let keys: Vec<&str> = once.keys().map(String::as_str).collect();
+        prop_assert_eq!(JsValue::Object(reread.clone()).to_json_pretty().into_bytes(), bytes.clone());
+        let keys: Vec<&str> = once.keys().filter_map(|k| k.as_str()).collect();
         let order: Vec<&str> = state::KEY_ORDER
             .iter()
             .copied()
@@ -373,17 +374,17 @@ proptest! {
             .collect();
         prop_assert_eq!(keys, order);
         prop_assert!(!bytes.ends_with(b"\n"));
-        let again = state::merged(&Value::Object(reread), &Map::new(), "T").expect("merges again");
+        let again = state::merged(&JsValue::Object(reread), &JsObject::new(), "T").expect("merges again");
         prop_assert_eq!(state::to_bytes(&again), bytes);
     }
 
     /// `JSON.stringify(JSON.parse(x))` is a fixed point, integer-like keys first.
     #[test]
     fn javascript_json_round_trips(value in json_value()) {
-        let text = js::stringify(&value, false);
+        let text = JsValue::from(value).to_json_string();
         let parsed = js::parse(&text).expect("our own output parses");
-        prop_assert_eq!(js::stringify(&parsed, false), text.clone());
-        prop_assert_eq!(js::stringify(&js::parse(&js::stringify(&parsed, true)).unwrap(), false), text);
+        prop_assert_eq!(parsed.to_json_string(), text.clone());
+        prop_assert_eq!(js::parse(&parsed.to_json_pretty()).unwrap().to_json_string(), text);
     }
 
     /// Every reader of state bytes takes anything without panicking.
@@ -399,7 +400,7 @@ proptest! {
                 let _ = ucg_ultragoal::is_pristine(&parsed);
                 let _ = hook::stories_digest(&parsed);
                 let _ = liveness::touched(&parsed);
-                let _ = state::merged(&Value::Object(parsed), &Map::new(), "T");
+                let _ = state::merged(&JsValue::Object(parsed), &JsObject::new(), "T");
             }
         }
     }

@@ -10,9 +10,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use ucg_ultragoal::js::JsValue;
 use ucg_ultragoal::session::{self, Session};
 use ucg_ultragoal::{args, hook, js, liveness, ops, review, state, view};
 
@@ -74,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
         // The merge-write over this prior with nothing new: its bytes read back to themselves,
         // and merging what it wrote writes the same bytes again.
         if let Ok(written) =
-            state::merged(&Value::Object(parsed.clone()), &state::State::new(), "T")
+            state::merged(&JsValue::Object(parsed.clone()), &state::State::new(), "T")
         {
             let bytes = state::to_bytes(&written);
             let reread = state::parse(&bytes).expect("a written state parses");
@@ -83,7 +83,7 @@ fuzz_target!(|data: &[u8]| {
                 bytes,
                 "a written state reads back to itself"
             );
-            let again = state::merged(&Value::Object(reread), &state::State::new(), "T")
+            let again = state::merged(&JsValue::Object(reread), &state::State::new(), "T")
                 .expect("a written state merges again");
             assert_eq!(
                 state::to_bytes(&again),

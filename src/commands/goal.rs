@@ -12,12 +12,12 @@ mod view;
 use crate::cli::{GoalArgs, GoalCommand, GOAL_FLAGS_FIRST};
 use crate::context::Context;
 use crate::error::Result;
-use serde_json::Value;
 use std::io::{IsTerminal, Read as _, Write};
 use ucg_ultragoal::args::{self, Parsed};
+use ucg_ultragoal::js::{self, JsObject, JsValue};
 use ucg_ultragoal::ops::{self, Steering};
 use ucg_ultragoal::session::{self, Session};
-use ucg_ultragoal::{dir, js, liveness, Refusal, Reply};
+use ucg_ultragoal::{dir, liveness, Refusal, Reply};
 
 type Outcome = std::result::Result<(), Refusal>;
 
@@ -66,10 +66,10 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
         eprintln!("{warning}");
     }
     for notice in &reply.notices {
-        eprintln!("{}", js::printable(notice));
+        eprintln!("{notice}");
     }
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(js::printable(&reply.stdout).as_bytes())?;
+    stdout.write_all(reply.stdout.as_bytes())?;
     stdout.flush()?;
     match outcome {
         Ok(()) => Ok(u8::from(reply.failed)),
@@ -95,7 +95,7 @@ retire-story|split-story|serialize-requirements|serialize-review-context|current
 
 /// A refusal as the TypeScript CLI prints it: exit 1.
 fn refuse(refusal: &Refusal) -> u8 {
-    eprintln!("{}", js::printable(&refusal.line()));
+    eprintln!("{}", refusal.line());
     1
 }
 
@@ -168,7 +168,7 @@ fn story_id<'a>(sub: &str, flags: &'a Parsed) -> std::result::Result<&'a str, Re
 }
 
 /// `--json`'s text (required, non-empty) parsed as `JSON.parse` does, its errors in its words.
-fn json_flag(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<Value, Refusal> {
+fn json_flag(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<JsValue, Refusal> {
     let text = flags
         .text("json")
         .filter(|t| !t.is_empty())
@@ -176,13 +176,9 @@ fn json_flag(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<Va
     js::parse(text).map_err(|e| Refusal::direct(format!("{sub}: invalid JSON — SyntaxError: {e}")))
 }
 
-fn json_object(
-    sub: &str,
-    flags: &Parsed,
-    missing: &str,
-) -> std::result::Result<js::Object, Refusal> {
+fn json_object(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<JsObject, Refusal> {
     match json_flag(sub, flags, missing)? {
-        Value::Object(object) => Ok(object),
+        JsValue::Object(object) => Ok(object),
         _ => Err(Refusal::direct(format!(
             "{sub}: invalid JSON — Error: expected JSON object"
         ))),
@@ -193,9 +189,9 @@ fn json_array(
     sub: &str,
     flags: &Parsed,
     missing: &str,
-) -> std::result::Result<Vec<Value>, Refusal> {
+) -> std::result::Result<Vec<JsValue>, Refusal> {
     match json_flag(sub, flags, missing)? {
-        Value::Array(items) => Ok(items),
+        JsValue::Array(items) => Ok(items),
         _ => Err(Refusal::direct(format!(
             "{sub}: invalid JSON — Error: expected JSON array"
         ))),
@@ -211,7 +207,7 @@ fn value_or_stdin(value: &str) -> std::result::Result<String, Refusal> {
     std::io::stdin()
         .read_to_end(&mut bytes)
         .map_err(|e| Refusal::Thrown(format!("cannot read standard input: {e}")))?;
-    let mut text = js::decode(&bytes);
+    let mut text = js::decode(&bytes).into_owned();
     if text.ends_with('\n') {
         text.pop();
     }
@@ -355,7 +351,7 @@ code-review artifact"
             ops::split(session, id, &children, &steering())
         }
         "serialize-requirements" => {
-            reply.stdout = ops::requirements(session)?;
+            reply.stdout = ops::requirements(session)?.to_string();
             Ok(())
         }
         "serialize-review-context" => {

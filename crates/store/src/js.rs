@@ -103,6 +103,19 @@ impl std::fmt::Debug for JsString {
     }
 }
 
+/// The text, each lone surrogate shown as U+FFFD (as JavaScript prints it to a stream).
+impl std::fmt::Display for JsString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_lossy())
+    }
+}
+
+impl PartialEq<str> for JsString {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
 impl From<&str> for JsString {
     fn from(text: &str) -> Self {
         JsString(text.as_bytes().to_vec())
@@ -387,6 +400,28 @@ impl JsObject {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.map.contains_key(key.as_bytes())
+    }
+}
+
+impl IntoIterator for JsObject {
+    type Item = (JsString, JsValue);
+    type IntoIter = indexmap::map::IntoIter<JsString, JsValue>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.into_iter()
+    }
+}
+
+impl FromIterator<(JsString, JsValue)> for JsObject {
+    fn from_iter<I: IntoIterator<Item = (JsString, JsValue)>>(pairs: I) -> Self {
+        let mut object = JsObject::new();
+        for (key, value) in pairs {
+            object.insert(key, value);
+        }
+        object
+    }
 }
 
 impl std::borrow::Borrow<[u8]> for JsString {
@@ -448,6 +483,41 @@ impl JsValue {
         }
     }
 
+    /// The text of a string that holds no lone surrogate.
+    pub fn as_str(&self) -> Option<&str> {
+        self.as_js_str().and_then(JsString::as_str)
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            JsValue::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&Vec<JsValue>> {
+        match self {
+            JsValue::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, JsValue::Null)
+    }
+
+    pub fn is_boolean(&self) -> bool {
+        matches!(self, JsValue::Bool(_))
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, JsValue::String(_))
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, JsValue::Array(_))
+    }
+
     pub fn as_object(&self) -> Option<&JsObject> {
         match self {
             JsValue::Object(map) => Some(map),
@@ -503,6 +573,24 @@ impl JsValue {
     }
 }
 
+/// git-ucg's own JSON output of a value, in serde's layout (an integral number as an integer, a
+/// lone surrogate as U+FFFD).
+impl serde::Serialize for JsValue {
+    fn serialize<S: serde::Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsValue::Null => out.serialize_unit(),
+            JsValue::Bool(b) => out.serialize_bool(*b),
+            JsValue::Number(n) if n.fract() == 0.0 && n.abs() < 9.2e18 => {
+                out.serialize_i64(*n as i64)
+            }
+            JsValue::Number(n) => out.serialize_f64(*n),
+            JsValue::String(text) => out.serialize_str(&text.to_lossy()),
+            JsValue::Array(items) => out.collect_seq(items),
+            JsValue::Object(map) => out.collect_map(map.iter().map(|(k, v)| (k.to_lossy(), v))),
+        }
+    }
+}
+
 impl From<serde_json::Value> for JsValue {
     fn from(value: serde_json::Value) -> Self {
         match value {
@@ -533,6 +621,37 @@ impl From<JsObject> for JsValue {
 impl From<&str> for JsValue {
     fn from(text: &str) -> Self {
         JsValue::str(text)
+    }
+}
+
+impl From<String> for JsValue {
+    fn from(text: String) -> Self {
+        JsValue::String(JsString::from(text))
+    }
+}
+
+impl From<bool> for JsValue {
+    fn from(b: bool) -> Self {
+        JsValue::Bool(b)
+    }
+}
+
+impl From<f64> for JsValue {
+    fn from(n: f64) -> Self {
+        JsValue::Number(n)
+    }
+}
+
+/// A JavaScript number: every integer is a double.
+impl From<i64> for JsValue {
+    fn from(n: i64) -> Self {
+        JsValue::Number(n as f64)
+    }
+}
+
+impl From<Vec<JsValue>> for JsValue {
+    fn from(items: Vec<JsValue>) -> Self {
+        JsValue::Array(items)
     }
 }
 

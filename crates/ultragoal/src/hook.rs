@@ -9,6 +9,7 @@
 //! the stories' statuses; an empty commit, an amend or revert to the same tree, or a checkout of
 //! another line of history is not progress.
 
+use super::js::{JsString, JsValue};
 use super::session::{Read, Session};
 use super::state::{self, State};
 use serde_json::{json, Value};
@@ -141,22 +142,22 @@ fn count_stop(
     let digest = stories_digest(snapshot);
     let prior_head = snapshot
         .get("last_seen_head")
-        .and_then(Value::as_str)
-        .filter(|h| !h.trim().is_empty());
+        .and_then(JsValue::as_js_str)
+        .filter(|h| !h.to_lossy().trim().is_empty());
     let prior_digest = snapshot
         .get("last_seen_stories_digest")
-        .and_then(Value::as_str);
-    let committed = match (prior_head, head) {
+        .and_then(JsValue::as_js_str);
+    let committed = match (prior_head.and_then(JsString::as_str), head) {
         (Some(prior), Some(head)) => ucg_git::repo::parse_id(prior)
             .is_some_and(|prior| ucg_git::repo::changed_descendant(cwd, prior, head)),
         _ => false,
     };
-    let moved = prior_digest.is_some_and(|prior| prior != digest);
+    let moved = prior_digest.is_some_and(|prior| *prior != *digest);
     let iteration = state::iteration(snapshot);
     let max = state::max_iterations(snapshot);
-    let head_value = head.map(|h| Value::from(h.to_string()));
+    let head_value = head.map(|h| JsValue::from(h.to_string()));
     // Overlays the fields on the stored state, provided it is still the pursuit judged here.
-    let apply = |fields: Vec<(&str, Value)>| -> Result<(), NotWritten> {
+    let apply = |fields: Vec<(&str, JsValue)>| -> Result<(), NotWritten> {
         overlay(session, |state| {
             let same = state::passes_guard(state)
                 && state::is_active(state)
@@ -178,7 +179,7 @@ fn count_stop(
         })
     };
     if committed || moved {
-        let mut fields = vec![("iteration", Value::from(0))];
+        let mut fields = vec![("iteration", JsValue::from(0))];
         fields.extend(head_value.clone().map(|h| ("last_seen_head", h)));
         fields.push(("last_seen_stories_digest", digest.clone().into()));
         match apply(fields) {
@@ -268,16 +269,16 @@ fn overlay(
 /// sha256 of the compact JSON of the stories' `[id, status]` pairs, sorted by id then status in
 /// UTF-16 code-unit order (JavaScript's `<`); stories without an id or status are left out.
 pub fn stories_digest(state: &State) -> String {
-    let text = |value: &Value| match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
+    let text = |value: &JsValue| match value {
+        JsValue::String(text) => text.clone(),
+        other => JsString::from(other.to_json_string()),
     };
     let source = state
         .get("stories")
         .filter(|s| s.is_array())
         .or_else(|| state.get("todos").filter(|t| t.is_array()))
-        .and_then(Value::as_array);
-    let mut pairs: Vec<(String, String)> = source
+        .and_then(JsValue::as_array);
+    let mut pairs: Vec<(JsString, JsString)> = source
         .into_iter()
         .flatten()
         .filter_map(|story| {
@@ -287,12 +288,15 @@ pub fn stories_digest(state: &State) -> String {
         })
         .collect();
     pairs.sort_by(|a, b| {
-        a.0.encode_utf16()
-            .cmp(b.0.encode_utf16())
-            .then_with(|| a.1.encode_utf16().cmp(b.1.encode_utf16()))
+        a.0.units()
+            .cmp(&b.0.units())
+            .then_with(|| a.1.units().cmp(&b.1.units()))
     });
-    let json = serde_json::to_string(&pairs).unwrap_or_default();
-    super::review::sha256_hex(json.as_bytes())
+    let pairs = pairs
+        .into_iter()
+        .map(|(id, status)| JsValue::Array(vec![id.into(), status.into()]))
+        .collect();
+    super::review::sha256_hex(&JsValue::Array(pairs).to_json())
 }
 
 /// The recorded objective for the continuation: the outcome, else the verification surface,
@@ -304,7 +308,7 @@ fn objective(state: &State) -> String {
     } else if !state::text(state, "verification_surface").is_empty() {
         state::text(state, "verification_surface")
     } else {
-        "(no objective recorded: keep pursuing the recorded objective)"
+        "(no objective recorded: keep pursuing the recorded objective)".into()
     };
     let units = text.encode_utf16().count();
     if units <= OBJECTIVE_LIMIT {

@@ -2,10 +2,11 @@
 //! live while touched recently — six hours when active, thirty minutes when not — on the GC axis
 //! (`last_touched_at`) or, for adoption, the progress axis (`progress_touched_at`).
 
+use super::js::{self, JsString, JsValue};
 use super::session::Session;
 use super::state::{self, State};
-use super::{js, Reply};
-use serde_json::Value;
+use super::Reply;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 pub(crate) const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
@@ -188,7 +189,7 @@ pub fn idle_secs(stamp: jiff::Timestamp, now: jiff::Timestamp) -> i64 {
 
 fn stamp_of(state: &State, keys: &[&str]) -> Option<jiff::Timestamp> {
     keys.iter()
-        .filter_map(|key| state.get(*key).and_then(Value::as_str))
+        .filter_map(|key| state.get(key).and_then(JsValue::as_str))
         .find_map(parse_stamp)
 }
 
@@ -253,8 +254,11 @@ fn read_state(path: &Path) -> Option<State> {
 }
 
 /// The reference's liveness fields of a parsed state (`toLivenessShape`): strings only.
-fn text_field<'s>(state: &'s State, key: &str) -> Option<&'s str> {
-    state.get(key).and_then(Value::as_str)
+fn text_field<'s>(state: &'s State, key: &str) -> Option<Cow<'s, str>> {
+    state
+        .get(key)
+        .and_then(JsValue::as_js_str)
+        .map(JsString::to_lossy)
 }
 
 /// `isProgressLive`: the TTL rule on `progress_touched_at ?? last_touched_at` (a falsy one falls
@@ -263,13 +267,17 @@ fn progress_live(state: &State, now: jiff::Timestamp) -> bool {
     let touched = text_field(state, "progress_touched_at").or(text_field(state, "last_touched_at"));
     let stamp = touched
         .filter(|t| !t.is_empty())
-        .and_then(parse_stamp)
+        .and_then(|t| parse_stamp(&t))
         .or_else(|| {
             text_field(state, "started_at")
                 .filter(|t| !t.is_empty())
-                .and_then(parse_stamp)
+                .and_then(|t| parse_stamp(&t))
         });
-    live_for(state.get("active") == Some(&Value::Bool(true)), stamp, now)
+    live_for(
+        state.get("active") == Some(&JsValue::Bool(true)),
+        stamp,
+        now,
+    )
 }
 
 /// Whole seconds since the epoch, as `Math.floor(Date.now() / 1000)`.
@@ -309,22 +317,24 @@ pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, 
         }
         let touched = text_field(&other, "progress_touched_at")
             .or(text_field(&other, "last_touched_at"))
-            .unwrap_or("");
-        let idle = match touched {
+            .unwrap_or_default();
+        let idle = match touched.as_ref() {
             "" => 0,
             t => parse_stamp(t).map_or(0, |t| (epoch_secs(now) - epoch_secs(t)).max(0)),
         };
         let prefix: String = sid.chars().take(8).collect();
         let outcome = js::string_of(Some(
             js::present(other.get("outcome")).unwrap_or(&"".into()),
-        ));
+        ))
+        .to_string();
         let started = js::string_of(Some(
             js::present(other.get("started_at")).unwrap_or(&"".into()),
-        ));
+        ))
+        .to_string();
         lines.push_str(&format!("{prefix}\t{sid}\t{outcome}\t{started}\t{idle}s\n"));
         docs.push(serde_json::json!({
             "session": sid, "outcome": outcome, "started_at": started,
-            "phase": state::phase(&other), "idle_secs": idle,
+            "phase": state::text(&other, "phase"), "idle_secs": idle,
         }));
     }
     if json {

@@ -5,7 +5,7 @@
 //! the review lane replaces `classify` and `completion_eligible`, nothing else.
 
 use super::js;
-use serde_json::{Map, Value};
+use super::js::{JsObject, JsString, JsValue};
 use sha2::{Digest, Sha256};
 
 /// The verdict artifact: the objective's verdict and each story's.
@@ -13,13 +13,13 @@ use sha2::{Digest, Sha256};
 pub struct Verdicts {
     pub objective: String,
     /// (story id, verdict) in the artifact's order.
-    pub stories: Vec<(String, String)>,
+    pub stories: Vec<(JsString, String)>,
 }
 
 /// Parses `ultragoal-verdict-<sid>.json`; `None` when absent, empty or invalid in any part.
 pub fn verdicts(bytes: Option<&[u8]>) -> Option<Verdicts> {
-    let doc: Map<String, Value> = match js::parse_bytes(bytes.filter(|b| !b.is_empty())?) {
-        Some(Value::Object(doc)) => doc,
+    let doc: JsObject = match js::parse_bytes(bytes.filter(|b| !b.is_empty())?) {
+        Some(JsValue::Object(doc)) => doc,
         _ => return None,
     };
     let objective = doc.get("objective_verdict")?.as_str()?;
@@ -29,9 +29,9 @@ pub fn verdicts(bytes: Option<&[u8]>) -> Option<Verdicts> {
     {
         return None;
     }
-    let mut stories: Vec<(String, String)> = Vec::new();
+    let mut stories: Vec<(JsString, String)> = Vec::new();
     for entry in doc.get("stories")?.as_array()? {
-        let id = entry.get("id")?.as_str()?;
+        let id = entry.get("id")?.as_js_str()?;
         let verdict = entry.get("verdict")?.as_str()?;
         if !matches!(verdict, "APPROVE" | "REQUEST_CHANGES")
             || !entry.get("evidence_refs")?.is_array()
@@ -39,7 +39,7 @@ pub fn verdicts(bytes: Option<&[u8]>) -> Option<Verdicts> {
         {
             return None;
         }
-        stories.push((id.to_string(), verdict.to_string()));
+        stories.push((id.clone(), verdict.to_string()));
     }
     Some(Verdicts {
         objective: objective.to_string(),
@@ -48,7 +48,7 @@ pub fn verdicts(bytes: Option<&[u8]>) -> Option<Verdicts> {
 }
 
 impl Verdicts {
-    pub fn of(&self, id: &str) -> Option<&str> {
+    pub fn of(&self, id: &JsString) -> Option<&str> {
         self.stories
             .iter()
             .find(|(story, _)| story == id)
@@ -57,8 +57,7 @@ impl Verdicts {
 }
 
 /// What a finding asks of the pursuit (G1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// Blocks completion until repaired, re-reviewed or dismissed by the user.
     Block,
@@ -70,14 +69,13 @@ pub enum Outcome {
 
 pub const CLASSES: [&str; 4] = ["correctness", "regression", "cleanup", "requirement-gap"];
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     pub class: String,
     pub verdict: String,
     pub impact: String,
     /// `ref`, any JSON value (the reference does not check it); only a string can be dismissed.
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub location: Option<Value>,
+    pub location: Option<JsValue>,
     pub outcome: Outcome,
 }
 
@@ -112,8 +110,8 @@ pub(crate) fn classify(verdict: &str, impact: &str) -> Outcome {
 /// that text.
 pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
     let text = js::decode(bytes?);
-    let doc: Map<String, Value> = match js::parse(&text) {
-        Ok(Value::Object(doc)) => doc,
+    let doc: JsObject = match js::parse(&text) {
+        Ok(JsValue::Object(doc)) => doc,
         _ => return None,
     };
     let complete = match doc.get("status")?.as_str()? {
@@ -121,8 +119,11 @@ pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
         "INCONCLUSIVE" => false,
         _ => return None,
     };
-    let reviewer_named = doc.get("reviewer")?.as_str().is_some_and(|r| !r.is_empty());
-    let report_ok = doc.get("findings_report").is_none_or(Value::is_string);
+    let reviewer_named = doc
+        .get("reviewer")?
+        .as_js_str()
+        .is_some_and(|r| !r.is_empty());
+    let report_ok = doc.get("findings_report").is_none_or(JsValue::is_string);
     if !reviewer_named || !doc.get("at")?.is_string() || !report_ok {
         return None;
     }
@@ -131,7 +132,7 @@ pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
         let field = |key: &str, allowed: &[&str]| {
             entry
                 .get(key)
-                .and_then(Value::as_str)
+                .and_then(JsValue::as_str)
                 .filter(|v| allowed.contains(v))
                 .map(str::to_string)
         };
@@ -159,7 +160,7 @@ impl CodeReview {
     /// The blocking findings the user has not dismissed (dismissals pinned to these exact bytes).
     pub(crate) fn open_blocks<'r>(
         &'r self,
-        dismissals: &'r [Value],
+        dismissals: &'r [JsValue],
     ) -> impl Iterator<Item = &'r Finding> {
         self.findings
             .iter()
@@ -169,13 +170,13 @@ impl CodeReview {
 
     /// `isDismissed`: a finding without a truthy `ref` never is; else a dismissal of these bytes
     /// with that `ref` and class (strict equality).
-    fn dismisses(&self, dismissal: &Value, finding: &Finding) -> bool {
+    fn dismisses(&self, dismissal: &JsValue, finding: &Finding) -> bool {
         if !js::truthy(finding.location.as_ref()) {
             return false;
         }
-        dismissal.get("artifact_sha256").and_then(Value::as_str) == Some(&self.sha256)
+        dismissal.get("artifact_sha256").and_then(JsValue::as_str) == Some(&self.sha256)
             && strict_equal(dismissal.get("ref"), finding.location.as_ref())
-            && dismissal.get("class").and_then(Value::as_str) == Some(&finding.class)
+            && dismissal.get("class").and_then(JsValue::as_str) == Some(&finding.class)
     }
 
     /// Completion-eligible (`isCompletionEligibleCodeReview`): the review completed and no
@@ -183,7 +184,7 @@ impl CodeReview {
     /// reaches while looking crashes it; that is the error.
     pub(crate) fn completion_eligible(
         &self,
-        dismissals: &[Value],
+        dismissals: &[JsValue],
     ) -> Result<bool, super::state::Crash> {
         if !self.complete {
             return Ok(false);
@@ -214,12 +215,12 @@ impl CodeReview {
 
 /// JavaScript's `===` between JSON values: primitives by value, objects and arrays never (two
 /// parses are two objects).
-pub(crate) fn strict_equal(a: Option<&Value>, b: Option<&Value>) -> bool {
+pub(crate) fn strict_equal(a: Option<&JsValue>, b: Option<&JsValue>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(Value::Number(x)), Some(Value::Number(y))) => x.as_f64() == y.as_f64(),
-        (Some(Value::Array(_) | Value::Object(_)), _)
-        | (_, Some(Value::Array(_) | Value::Object(_))) => false,
+        (Some(JsValue::Number(x)), Some(JsValue::Number(y))) => x == y,
+        (Some(JsValue::Array(_) | JsValue::Object(_)), _)
+        | (_, Some(JsValue::Array(_) | JsValue::Object(_))) => false,
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
@@ -242,7 +243,10 @@ mod tests {
     #[test]
     fn invalid_verdict_artifacts_read_as_absent() {
         let ok = br#"{"objective_verdict":"APPROVE","stories":[{"id":"S1","verdict":"APPROVE","evidence_refs":[]}],"verifier":"v","at":"t"}"#;
-        assert_eq!(verdicts(Some(ok)).unwrap().of("S1"), Some("APPROVE"));
+        assert_eq!(
+            verdicts(Some(ok)).unwrap().of(&"S1".into()),
+            Some("APPROVE")
+        );
         for bad in [
             &br#"{"objective_verdict":"MAYBE","stories":[],"verifier":"v","at":"t"}"#[..],
             br#"{"objective_verdict":"APPROVE","stories":[{"id":"S1","verdict":"APPROVE","evidence_refs":[]},{"id":"S1","verdict":"APPROVE","evidence_refs":[]}],"verifier":"v","at":"t"}"#,

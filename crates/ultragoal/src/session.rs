@@ -3,8 +3,8 @@
 //! repository), reading, the self-healing seed, the lock and the no-create write.
 
 use super::js;
+use super::js::{JsObject, JsValue};
 use super::state::{self, State};
-use serde_json::Value;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use ucg_store::{
@@ -105,7 +105,7 @@ impl Session {
     /// `readPrior`: the parsed state, `{}` when absent, empty or unparseable — any JSON value else
     /// (an array, a number, `null`), as the reference holds it. A value too deep to be written
     /// back (where the reference's `JSON.stringify` overflows) is the error.
-    pub(crate) fn prior(&self) -> Result<Value, String> {
+    pub(crate) fn prior(&self) -> Result<JsValue, String> {
         prior_of(self.text().as_deref())
     }
 
@@ -173,7 +173,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
 }
 
 /// [`Session::prior`] of a file's text.
-pub fn prior_of(text: Option<&str>) -> Result<Value, String> {
+pub fn prior_of(text: Option<&str>) -> Result<JsValue, String> {
     match text {
         Some(text) if !text.is_empty() => match js::parse(text) {
             Ok(value) => Ok(value),
@@ -182,9 +182,9 @@ pub fn prior_of(text: Option<&str>) -> Result<Value, String> {
 overflows: RangeError)",
                 engine.max_depth()
             )),
-            Err(_) => Ok(Value::Object(js::Object::new())),
+            Err(_) => Ok(JsValue::Object(JsObject::new())),
         },
-        _ => Ok(Value::Object(js::Object::new())),
+        _ => Ok(JsValue::Object(JsObject::new())),
     }
 }
 
@@ -197,5 +197,5 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
 pub fn read_text(path: &Path) -> Option<String> {
     ucg_store::read_file(path)
         .ok()
-        .map(|bytes| js::decode(&bytes))
+        .map(|bytes| js::decode(&bytes).into_owned())
 }

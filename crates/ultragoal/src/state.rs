@@ -5,9 +5,10 @@
 //! are dropped, as the reference drops them, so both tools leave the same bytes.
 
 use super::js;
-use serde_json::{Map, Value};
+use super::js::{JsObject, JsString, JsValue};
+use std::borrow::Cow;
 
-pub type State = Map<String, Value>;
+pub type State = JsObject;
 
 /// The enumerated keys in the order the reference writes them (before the two heartbeats).
 pub const KEY_ORDER: [&str; 26] = [
@@ -54,7 +55,7 @@ pub fn now_stamp() -> String {
 /// are not a JSON object.
 pub fn parse(bytes: &[u8]) -> Option<State> {
     match js::parse_bytes(bytes) {
-        Some(Value::Object(state)) => Some(state),
+        Some(JsValue::Object(state)) => Some(state),
         _ => None,
     }
 }
@@ -63,22 +64,22 @@ pub fn parse(bytes: &[u8]) -> Option<State> {
 pub(crate) fn seed(now: &str) -> State {
     let mut state = State::new();
     for (key, value) in [
-        ("active", Value::Bool(true)),
+        ("active", JsValue::Bool(true)),
         ("phase", "planning".into()),
-        ("iteration", 0.into()),
+        ("iteration", 0.0.into()),
         ("outcome", "".into()),
         ("verification_surface", "".into()),
         ("constraints", "".into()),
         ("boundaries", "".into()),
-        ("max_iterations", DEFAULT_MAX_ITERATIONS.into()),
+        ("max_iterations", (DEFAULT_MAX_ITERATIONS as f64).into()),
         ("blocked_stop", "".into()),
         ("objective_verdict", "absent".into()),
         ("plan_path", "".into()),
         ("resume_summary", "".into()),
         ("budget_limit_notified", false.into()),
         ("blocked_reason", "".into()),
-        ("completion_evidence_paths", Value::Array(Vec::new())),
-        ("schema_version", 1.into()),
+        ("completion_evidence_paths", JsValue::Array(Vec::new())),
+        ("schema_version", 1.0.into()),
         ("started_at", now.into()),
         ("last_touched_at", now.into()),
     ] {
@@ -88,29 +89,34 @@ pub(crate) fn seed(now: &str) -> State {
 }
 
 /// An integer at least `min` (JavaScript numbers: `2.0` is the integer 2; `"1"` is no number).
-pub(crate) fn int_at_least(value: Option<&Value>, min: i64) -> Option<i64> {
+pub(crate) fn int_at_least(value: Option<&JsValue>, min: i64) -> Option<i64> {
     js::integer_at_least(value, min as f64).map(|f| f as i64)
 }
 
-pub fn text<'s>(state: &'s State, key: &str) -> &'s str {
-    state.get(key).and_then(Value::as_str).unwrap_or("")
+/// A text field as it prints (a lone surrogate as U+FFFD); `""` for anything else.
+pub fn text<'s>(state: &'s State, key: &str) -> Cow<'s, str> {
+    state
+        .get(key)
+        .and_then(JsValue::as_js_str)
+        .map_or(Cow::Borrowed(""), JsString::to_lossy)
 }
 
+/// The phase, when it is text.
 pub(crate) fn phase(state: &State) -> &str {
-    text(state, "phase")
+    state.get("phase").and_then(JsValue::as_str).unwrap_or("")
 }
 
 pub(crate) fn is_active(state: &State) -> bool {
-    state.get("active") == Some(&Value::Bool(true))
+    state.get("active") == Some(&JsValue::Bool(true))
 }
 
 /// The readers' schema guard (§2.9, `readGoalStateRaw`): boolean `active`, a known phase, an
 /// integer `iteration` ≥ 0 and an integer `max_iterations` ≥ 1.
 pub(crate) fn passes_guard(state: &State) -> bool {
-    state.get("active").is_some_and(Value::is_boolean)
+    state.get("active").is_some_and(JsValue::is_boolean)
         && state
             .get("phase")
-            .and_then(Value::as_str)
+            .and_then(JsValue::as_str)
             .is_some_and(|p| PHASES.contains(&p))
         && int_at_least(state.get("iteration"), 0).is_some()
         && int_at_least(state.get("max_iterations"), 1).is_some()
@@ -137,14 +143,16 @@ pub(crate) fn is_claimable(state: &State) -> bool {
         && counter_ok("review_dispatch_cap")
         && state
             .get("approved_review_artifact_sha256")
-            .is_none_or(Value::is_string)
+            .is_none_or(JsValue::is_string)
 }
 
 /// Control characters (code ≤ 0x1F) as spaces (the reference's `normalize`).
-pub(crate) fn without_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| if (c as u32) <= 0x1f { ' ' } else { c })
-        .collect()
+pub(crate) fn without_controls(text: &JsString) -> JsString {
+    let mut out = JsString::new();
+    for c in text.code_points() {
+        out.push_code_point(if c <= 0x1f { 0x20 } else { c });
+    }
+    out
 }
 
 /// A crash of the reference (a JavaScript TypeError) that git-ucg reports instead.
@@ -154,16 +162,16 @@ pub struct Crash(pub String);
 /// `normalize(x)` of a value that may not be a string: JavaScript loops over `x.length` code units,
 /// so a value without a positive length reads as `""`; one with a length has no `charCodeAt` and
 /// throws.
-fn normalized_summary(value: &Value) -> Result<Value, Crash> {
+fn normalized_summary(value: &JsValue) -> Result<JsValue, Crash> {
     match value {
-        Value::String(text) => Ok(without_controls(text).into()),
-        Value::Array(items) if !items.is_empty() => Err(Crash(
+        JsValue::String(text) => Ok(without_controls(text).into()),
+        JsValue::Array(items) if !items.is_empty() => Err(Crash(
             "resume_summary is an array (s.charCodeAt is not a function)".into(),
         )),
-        Value::Object(object)
+        JsValue::Object(object)
             if object
                 .get("length")
-                .is_some_and(|l| js::number_of_text(&js::string_of(Some(l))) > 0.0) =>
+                .is_some_and(|l| js::number_of_text(&js::string_of(Some(l)).to_lossy()) > 0.0) =>
         {
             Err(Crash(
                 "resume_summary has a length (s.charCodeAt is not a function)".into(),
@@ -176,11 +184,11 @@ fn normalized_summary(value: &Value) -> Result<Value, Crash> {
 /// `mergeWriteLocked`: the document written over `prior` (any JSON value the file held; `{}`
 /// when it was absent or unparseable) with the fields of `next`. A `null` prior crashes the
 /// reference (`prior.max_iterations`).
-pub fn merged(prior: &Value, next: &State, now: &str) -> Result<State, Crash> {
-    let empty = Map::new();
+pub fn merged(prior: &JsValue, next: &State, now: &str) -> Result<State, Crash> {
+    let empty = JsObject::new();
     let prior = match prior {
-        Value::Object(object) => object,
-        Value::Null => {
+        JsValue::Object(object) => object,
+        JsValue::Null => {
             return Err(Crash(
                 "the state file holds null (null is not an object)".into(),
             ))
@@ -198,8 +206,8 @@ pub fn merged(prior: &Value, next: &State, now: &str) -> Result<State, Crash> {
             "max_iterations" => {
                 let candidate = js::present(next.get(key)).or_else(|| prior.get(key));
                 Some(match js::integer_at_least(candidate, 1.0) {
-                    Some(n) => js::number(n),
-                    None => DEFAULT_MAX_ITERATIONS.into(),
+                    Some(n) => JsValue::Number(n),
+                    None => (DEFAULT_MAX_ITERATIONS as f64).into(),
                 })
             }
             "review_dispatch_used" | "review_dispatch_cap" => {
@@ -210,8 +218,8 @@ pub fn merged(prior: &Value, next: &State, now: &str) -> Result<State, Crash> {
                     REVIEW_DISPATCH_GRANT
                 };
                 Some(match js::integer_at_least(candidate, 0.0) {
-                    Some(n) => js::number(n),
-                    None => default.into(),
+                    Some(n) => JsValue::Number(n),
+                    None => (default as f64).into(),
                 })
             }
             "resume_summary" => Some(normalized_summary(&pick(key).unwrap_or_else(|| "".into()))?),
@@ -236,17 +244,17 @@ pub fn merged(prior: &Value, next: &State, now: &str) -> Result<State, Crash> {
 }
 
 /// A known key's value when nothing is stored.
-fn default_of(key: &str) -> Value {
+fn default_of(key: &str) -> JsValue {
     match key {
         "phase" => "planning".into(),
-        "iteration" => 0.into(),
+        "iteration" => 0.0.into(),
         "active" => true.into(),
         "objective_verdict" => "absent".into(),
         "budget_limit_notified" => false.into(),
         "completion_evidence_paths" | "stories" | "dismissed_review_findings" => {
-            Value::Array(Vec::new())
+            JsValue::Array(Vec::new())
         }
-        "schema_version" => 1.into(),
+        "schema_version" => 1.0.into(),
         _ => "".into(),
     }
 }
@@ -254,7 +262,7 @@ fn default_of(key: &str) -> Value {
 /// The file's bytes exactly as `JSON.stringify(state, null, 2)` lays them out: two-space indent,
 /// integer-like keys first, numbers as JavaScript writes them, no final newline.
 pub fn to_bytes(state: &State) -> Vec<u8> {
-    js::stringify(&Value::Object(state.clone()), true).into_bytes()
+    JsValue::Object(state.clone()).to_json_pretty().into_bytes()
 }
 
 #[cfg(test)]
@@ -268,20 +276,22 @@ mod tests {
         )
         .unwrap();
         let out = merged(&prior, &State::new(), "T").unwrap();
-        let keys: Vec<&str> = out.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = out.keys().filter_map(JsString::as_str).collect();
         assert_eq!(keys.first(), Some(&"outcome"));
         assert_eq!(keys.last(), Some(&"progress_touched_at"));
         assert!(!out.contains_key("zeta"));
-        assert_eq!(out["last_seen_head"], Value::Null);
+        assert_eq!(out.get("last_seen_head"), Some(&JsValue::Null));
         assert!(!out.contains_key("last_seen_stories_digest"));
-        assert_eq!(out["max_iterations"], 10);
-        assert_eq!(out["resume_summary"], "a b");
-        assert_eq!(out["started_at"], "T");
+        assert_eq!(out.get("max_iterations"), Some(&10.into()));
+        assert_eq!(out.get("resume_summary"), Some(&"a b".into()));
+        assert_eq!(out.get("started_at"), Some(&"T".into()));
         let five = js::parse(r#"{"resume_summary": 5}"#).unwrap();
         assert_eq!(
-            merged(&five, &State::new(), "T").unwrap()["resume_summary"],
-            ""
+            merged(&five, &State::new(), "T")
+                .unwrap()
+                .get("resume_summary"),
+            Some(&"".into())
         );
-        assert!(merged(&Value::Null, &State::new(), "T").is_err());
+        assert!(merged(&JsValue::Null, &State::new(), "T").is_err());
     }
 }

@@ -1,22 +1,27 @@
 //! Reading the story list (docs/formats/ultragoal.md §1.4) for the operator's views; the story
 //! commands themselves are in `ops`.
 
+use super::js::{JsString, JsValue};
 use super::state::State;
-use serde_json::Value;
 
-pub fn id(story: &Value) -> &str {
-    story.get("id").and_then(Value::as_str).unwrap_or("")
+/// A story's id (`""` when it has none as text).
+pub fn id(story: &JsValue) -> JsString {
+    story
+        .get("id")
+        .and_then(JsValue::as_js_str)
+        .cloned()
+        .unwrap_or_default()
 }
 
-pub fn status(story: &Value) -> &str {
-    story.get("status").and_then(Value::as_str).unwrap_or("")
+pub fn status(story: &JsValue) -> &str {
+    story.get("status").and_then(JsValue::as_str).unwrap_or("")
 }
 
 /// The stored stories (an absent or non-array value reads as none).
-pub fn list(state: &State) -> &[Value] {
+pub fn list(state: &State) -> &[JsValue] {
     state
         .get("stories")
-        .and_then(Value::as_array)
+        .and_then(JsValue::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[])
 }

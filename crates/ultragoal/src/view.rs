@@ -1,6 +1,7 @@
 //! What the operator's reads of a pursuit show: the derived current story (§4.1) and everything
 //! at a glance, as one JSON document. Neither writes anything.
 
+use super::js::{JsString, JsValue};
 use super::review::{self, Verdicts};
 use super::session::{Read, Session};
 use super::state::{self, State};
@@ -12,13 +13,13 @@ use serde_json::{json, Value};
 pub fn current<'s>(
     state: &'s State,
     verdicts: Option<&Verdicts>,
-) -> (Option<&'s Value>, usize, usize) {
-    let confirmed: Vec<&Value> = stories::list(state)
+) -> (Option<&'s JsValue>, usize, usize) {
+    let confirmed: Vec<&JsValue> = stories::list(state)
         .iter()
         .filter(|s| stories::status(s) == "confirmed")
         .collect();
     let approved =
-        |story: &Value| verdicts.and_then(|v| v.of(stories::id(story))) == Some("APPROVE");
+        |story: &JsValue| verdicts.and_then(|v| v.of(&stories::id(story))) == Some("APPROVE");
     match confirmed.iter().position(|s| !approved(s)) {
         Some(at) => (Some(confirmed[at]), at + 1, confirmed.len()),
         None => (None, 0, confirmed.len()),
@@ -55,19 +56,19 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         .iter()
         .map(|s| {
             json!({
-                "id": stories::id(s),
+                "id": stories::id(s).to_string(),
                 "status": stories::status(s),
-                "story": s.get("story").and_then(Value::as_str).unwrap_or(""),
-                "verdict": verdicts.as_ref().and_then(|v| v.of(stories::id(s))),
+                "story": s.get("story").and_then(JsValue::as_js_str).map(JsString::to_lossy).unwrap_or_default(),
+                "verdict": verdicts.as_ref().and_then(|v| v.of(&stories::id(s))),
                 "current": Some(stories::id(s)) == current_id,
             })
         })
         .collect();
     let review_bytes = ucg_store::read_file(session.codereview_file()).ok();
     let code_review = review::code_review(review_bytes.as_deref());
-    let dismissals: Vec<Value> = state
+    let dismissals: Vec<JsValue> = state
         .get("dismissed_review_findings")
-        .and_then(Value::as_array)
+        .and_then(JsValue::as_array)
         .cloned()
         .unwrap_or_default();
     let review_status = match (&review_bytes, &code_review) {
@@ -83,7 +84,7 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
     let review_text = review_bytes.as_deref().map(super::js::decode);
     let no_files = |_: &str| None;
     let gate = super::ops::first_failed_gate(
-        &Value::Object(state.clone()),
+        &JsValue::Object(state.clone()),
         &super::ops::GateInputs {
             verdicts: verdict_text.as_deref(),
             code_review: review_text.as_deref(),
@@ -100,16 +101,16 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         "schema": "git-ucg.goal-show/1",
         "session": session.sid,
         "state_file": session.state_file().to_string_lossy(),
-        "phase": state::phase(state),
+        "phase": state::text(state, "phase"),
         "active": state::is_active(state),
         "pristine": super::is_pristine(state),
         "outcome": state::text(state, "outcome"),
         "iteration": state::iteration(state),
         "max_iterations": state::max_iterations(state),
         "objective_verdict": state::text(state, "objective_verdict"),
-        "current": current_id,
+        "current": current_id.map(|id| id.to_string()),
         "stories": story_rows,
-        "completion_evidence_paths": state.get("completion_evidence_paths").cloned().unwrap_or(json!([])),
+        "completion_evidence_paths": state.get("completion_evidence_paths").cloned().unwrap_or(JsValue::Array(Vec::new())),
         "completion": {
             "ready": first_failed_gate.is_null(),
             "first_failed_gate": first_failed_gate,

@@ -4,7 +4,9 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::output::print_json;
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::io::Write;
+use ucg_ultragoal::js::{JsString, JsValue};
 use ucg_ultragoal::session::Session;
 use ucg_ultragoal::stories;
 use ucg_ultragoal::view::{current, read, show_doc, verdicts_of};
@@ -17,12 +19,12 @@ pub(crate) fn run_current(session: &Session, as_json: bool) -> Result<u8> {
         story
             .and_then(|s| s.get(key))
             .cloned()
-            .unwrap_or(Value::Null)
+            .unwrap_or(JsValue::Null)
     };
     if as_json {
         return print_json(&json!({
             "schema": "git-ucg.goal-current/1",
-            "id": story.map(stories::id),
+            "id": story.map(|story| stories::id(story).to_string()),
             "story": field("story"),
             "acceptance_criteria": field("acceptance_criteria"),
             "verification_surface": field("verification_surface"),
@@ -57,8 +59,11 @@ pub(crate) fn run_current(session: &Session, as_json: bool) -> Result<u8> {
     Ok(0)
 }
 
-fn text(value: &Value) -> &str {
-    value.as_str().unwrap_or("")
+/// A text as it prints (a lone surrogate as U+FFFD); `""` for anything else.
+fn text(value: &JsValue) -> Cow<'_, str> {
+    value
+        .as_js_str()
+        .map_or(Cow::Borrowed(""), JsString::to_lossy)
 }
 
 pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Result<u8> {

@@ -4,13 +4,13 @@
 use super::*;
 
 /// `{allowed, reason, used, cap}` on one line; exit 1 unless allowed.
-fn claim_answer(reply: &mut Reply, allowed: bool, reason: &str, used: Value, cap: Value) {
-    let mut doc = Object::new();
+fn claim_answer(reply: &mut Reply, allowed: bool, reason: &str, used: JsValue, cap: JsValue) {
+    let mut doc = JsObject::new();
     doc.insert("allowed".into(), allowed.into());
     doc.insert("reason".into(), reason.into());
     doc.insert("used".into(), used);
     doc.insert("cap".into(), cap);
-    reply.stdout = js::stringify(&Value::Object(doc), false) + "\n";
+    reply.stdout = JsValue::Object(doc).to_json_string() + "\n";
     reply.failed = !allowed;
 }
 
@@ -56,21 +56,21 @@ pub fn claim(session: &Session, reply: &mut Reply) {
         }
         if let Some(reviewed) = review_of(session) {
             let approved = match js::present(prior.get("approved_review_artifact_sha256")) {
-                Some(Value::String(sha)) => sha.clone(),
+                Some(JsValue::String(sha)) => sha.clone(),
                 Some(_) => return Err(()),
-                None => String::new(),
+                None => JsString::new(),
             };
             let eligible = reviewed
                 .completion_eligible(&dismissals_of(&prior))
                 .map_err(|_| ())?;
-            if eligible && reviewed.sha256 != approved {
+            if eligible && approved != *reviewed.sha256 {
                 return Ok(Lane::Answer(false, "completion_eligible", used, cap));
             }
         }
         let written = merge_write_locked(
             session,
             &lock,
-            next([("review_dispatch_used", js::number(used + 1.0))]),
+            next([("review_dispatch_used", JsValue::Number(used + 1.0))]),
         )
         .map_err(|_| ())?;
         let (used, cap) = counters(&written);
@@ -78,12 +78,18 @@ pub fn claim(session: &Session, reply: &mut Reply) {
     };
     let Lane::Answer(allowed, reason, used, cap) =
         run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
-    claim_answer(reply, allowed, reason, js::number(used), js::number(cap));
+    claim_answer(
+        reply,
+        allowed,
+        reason,
+        JsValue::Number(used),
+        JsValue::Number(cap),
+    );
 }
 
-fn dismissals_of(prior: &State) -> Vec<Value> {
+fn dismissals_of(prior: &State) -> Vec<JsValue> {
     match prior.get("dismissed_review_findings") {
-        Some(Value::Array(items)) => items.clone(),
+        Some(JsValue::Array(items)) => items.clone(),
         _ => Vec::new(),
     }
 }
@@ -98,7 +104,7 @@ pub fn renew(session: &Session, reply: &mut Reply) {
         let (used, cap) = counters(&prior);
         let mut fields = next([(
             "review_dispatch_cap",
-            js::number(cap + state::REVIEW_DISPATCH_GRANT as f64),
+            JsValue::Number(cap + state::REVIEW_DISPATCH_GRANT as f64),
         )]);
         if let Some(reviewed) = reviewed {
             fields.insert(
@@ -111,7 +117,13 @@ pub fn renew(session: &Session, reply: &mut Reply) {
     };
     let Lane::Answer(allowed, reason, used, cap) =
         run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
-    claim_answer(reply, allowed, reason, js::number(used), js::number(cap));
+    claim_answer(
+        reply,
+        allowed,
+        reason,
+        JsValue::Number(used),
+        JsValue::Number(cap),
+    );
 }
 
 /// `dismissReviewFinding`: whether the dismissal is recorded (or already was).
@@ -133,7 +145,7 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
             .filter(|f| {
                 f.outcome == Outcome::Block
                     && f.class == class
-                    && f.location.as_ref().and_then(Value::as_str) == Some(location)
+                    && f.location.as_ref().and_then(JsValue::as_str) == Some(location)
             })
             .count();
         if matches != 1 {
@@ -144,23 +156,23 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
             if d.is_null() {
                 return Err(());
             }
-            if d.get("artifact_sha256").and_then(Value::as_str) == Some(&reviewed.sha256)
-                && d.get("ref").and_then(Value::as_str) == Some(location)
-                && d.get("class").and_then(Value::as_str) == Some(class)
+            if d.get("artifact_sha256").and_then(JsValue::as_str) == Some(&reviewed.sha256)
+                && d.get("ref").and_then(JsValue::as_str) == Some(location)
+                && d.get("class").and_then(JsValue::as_str) == Some(class)
             {
                 return Ok(true);
             }
         }
-        let mut dismissal = Object::new();
+        let mut dismissal = JsObject::new();
         dismissal.insert("artifact_sha256".into(), reviewed.sha256.clone().into());
         dismissal.insert("ref".into(), location.into());
         dismissal.insert("class".into(), class.into());
         dismissal.insert("rationale".into(), rationale.into());
-        recorded.push(Value::Object(dismissal));
+        recorded.push(JsValue::Object(dismissal));
         merge_write_locked(
             session,
             &lock,
-            next([("dismissed_review_findings", Value::Array(recorded))]),
+            next([("dismissed_review_findings", JsValue::Array(recorded))]),
         )
         .map_err(|_| ())?;
         Ok(true)

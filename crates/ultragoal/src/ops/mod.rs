@@ -7,12 +7,11 @@
 //! the lock and merges its fields into the file as it is under the lock.
 
 use super::args::Parsed;
-use super::js::{self, Object};
+use super::js::{self, JsObject, JsString, JsValue};
 use super::review::{self, CodeReview, Outcome};
 use super::session::{self, Session};
 use super::state::{self, Crash, State};
 use super::{Refusal, Reply};
-use serde_json::Value;
 
 type Result<T> = std::result::Result<T, Refusal>;
 
@@ -33,10 +32,10 @@ fn crash(what: impl Into<String>) -> Refusal {
 // ------------------------------------------------------------------ JavaScript access
 
 /// `v.key`: an object's own key; `null` throws; any other value has no such property.
-fn prop<'a>(v: &'a Value, key: &str) -> Result<Option<&'a Value>> {
+fn prop<'a>(v: &'a JsValue, key: &str) -> Result<Option<&'a JsValue>> {
     match v {
-        Value::Object(object) => Ok(object.get(key)),
-        Value::Null => Err(crash(format!(
+        JsValue::Object(object) => Ok(object.get(key)),
+        JsValue::Null => Err(crash(format!(
             "null is not an object (evaluating '….{key}')"
         ))),
         _ => Ok(None),
@@ -44,9 +43,9 @@ fn prop<'a>(v: &'a Value, key: &str) -> Result<Option<&'a Value>> {
 }
 
 /// A value the reference calls an array method on (`.filter`, `.map`, `.some`, …).
-fn list<'a>(v: &'a Value, what: &str) -> Result<&'a [Value]> {
+fn list<'a>(v: &'a JsValue, what: &str) -> Result<&'a [JsValue]> {
     match v {
-        Value::Array(items) => Ok(items),
+        JsValue::Array(items) => Ok(items),
         other => Err(crash(format!(
             "{what} is not an array ({} has no array methods)",
             kind(other)
@@ -54,21 +53,21 @@ fn list<'a>(v: &'a Value, what: &str) -> Result<&'a [Value]> {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+fn kind(v: &JsValue) -> &'static str {
     match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        JsValue::Null => "null",
+        JsValue::Bool(_) => "a boolean",
+        JsValue::Number(_) => "a number",
+        JsValue::String(_) => "a string",
+        JsValue::Array(_) => "an array",
+        JsValue::Object(_) => "an object",
     }
 }
 
 /// `v.trim()`: only strings have it.
-fn trimmed<'a>(v: Option<&'a Value>, what: &str) -> Result<&'a str> {
+fn trimmed(v: Option<&JsValue>, what: &str) -> Result<JsString> {
     match v {
-        Some(Value::String(text)) => Ok(js::trim(text)),
+        Some(JsValue::String(text)) => Ok(text.trim()),
         Some(other) => Err(crash(format!(
             "{what} is {} (trim is not a function)",
             kind(other)
@@ -80,33 +79,33 @@ fn trimmed<'a>(v: Option<&'a Value>, what: &str) -> Result<&'a str> {
 }
 
 /// `!v || v.trim() === ""`.
-fn falsy_or_blank(v: Option<&Value>, what: &str) -> Result<bool> {
+fn falsy_or_blank(v: Option<&JsValue>, what: &str) -> Result<bool> {
     Ok(!js::truthy(v) || trimmed(v, what)?.is_empty())
 }
 
 /// `prior.stories ?? []`.
-fn stories_of(prior: &Value) -> Result<Value> {
+fn stories_of(prior: &JsValue) -> Result<JsValue> {
     Ok(js::present(prop(prior, "stories")?)
         .cloned()
-        .unwrap_or(Value::Array(Vec::new())))
+        .unwrap_or(JsValue::Array(Vec::new())))
 }
 
 /// `s.status === status` for a story (a `null` story throws).
-fn status_is(story: &Value, status: &str) -> Result<bool> {
-    Ok(prop(story, "status")?.and_then(Value::as_str) == Some(status))
+fn status_is(story: &JsValue, status: &str) -> Result<bool> {
+    Ok(prop(story, "status")?.and_then(JsValue::as_str) == Some(status))
 }
 
 /// `s.id === id` (ids compared strictly: only a string equals a string).
-fn id_is(story: &Value, id: &str) -> Result<bool> {
-    Ok(prop(story, "id")?.and_then(Value::as_str) == Some(id))
+fn id_is(story: &JsValue, id: &JsString) -> Result<bool> {
+    Ok(prop(story, "id")?.and_then(JsValue::as_js_str) == Some(id))
 }
 
 /// `(prior.phase ?? "planning")`, as text for a message (`String(x)`).
-fn phase_or_planning(prior: &Value) -> Result<Option<&Value>> {
+fn phase_or_planning(prior: &JsValue) -> Result<Option<&JsValue>> {
     Ok(js::present(prop(prior, "phase")?))
 }
 
-fn is_planning(prior: &Value) -> Result<bool> {
+fn is_planning(prior: &JsValue) -> Result<bool> {
     Ok(match phase_or_planning(prior)? {
         None => true,
         Some(phase) => phase.as_str() == Some("planning"),
@@ -115,21 +114,21 @@ fn is_planning(prior: &Value) -> Result<bool> {
 
 /// `{...object, key: value, …}`: an object's copy with the fields set (existing keys keep their
 /// place, new ones follow).
-fn with_fields(story: &Value, fields: &[(&str, Value)]) -> Value {
+fn with_fields(story: &JsValue, fields: &[(&str, JsValue)]) -> JsValue {
     let mut object = match story {
-        Value::Object(object) => object.clone(),
-        _ => Object::new(),
+        JsValue::Object(object) => object.clone(),
+        _ => JsObject::new(),
     };
     for (key, value) in fields {
         object.insert((*key).into(), value.clone());
     }
-    Value::Object(object)
+    JsValue::Object(object)
 }
 
-fn without(story: &Object, keys: &[&str]) -> Object {
+fn without(story: &JsObject, keys: &[&str]) -> JsObject {
     story
         .iter()
-        .filter(|(k, _)| !keys.contains(&k.as_str()))
+        .filter(|(k, _)| !keys.iter().any(|key| **k == **key))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
@@ -159,7 +158,7 @@ fn merge_write_locked(
 }
 
 /// `readPrior` of a text (`{}` when absent, empty or unparseable).
-fn prior_of(text: Option<&str>) -> Result<Value> {
+fn prior_of(text: Option<&str>) -> Result<JsValue> {
     session::prior_of(text).map_err(Refusal::Crash)
 }
 
@@ -170,7 +169,7 @@ fn prior_of(text: Option<&str>) -> Result<Value> {
 /// computed from the older read and lose that writer's change.
 fn mutate(
     session: &Session,
-    compute: impl Fn(&Value, Option<&str>) -> Result<Option<State>>,
+    compute: impl Fn(&JsValue, Option<&str>) -> Result<Option<State>>,
 ) -> Result<()> {
     session.use_dir().map_err(thrown)?;
     let before = session.text();
@@ -201,15 +200,15 @@ fn mutate(
     Ok(())
 }
 
-fn prior(session: &Session) -> Result<Value> {
+fn prior(session: &Session) -> Result<JsValue> {
     session.use_dir().map_err(thrown)?;
     session.prior().map_err(Refusal::Crash)
 }
 
-fn next(fields: impl IntoIterator<Item = (&'static str, Value)>) -> State {
+fn next(fields: impl IntoIterator<Item = (&'static str, JsValue)>) -> State {
     fields
         .into_iter()
-        .map(|(key, value)| (key.to_string(), value))
+        .map(|(key, value)| (key.into(), value))
         .collect()
 }
 
@@ -222,7 +221,7 @@ pub(crate) fn read_raw(session: &Session) -> Result<Option<State>> {
 
 pub fn raw_of(text: Option<&str>) -> Option<State> {
     let text = text.filter(|t| !t.is_empty())?;
-    let Ok(Value::Object(mut state)) = js::parse(text) else {
+    let Ok(JsValue::Object(mut state)) = js::parse(text) else {
         return None;
     };
     if !state::passes_guard(&state) {
@@ -232,11 +231,11 @@ pub fn raw_of(text: Option<&str>) -> Option<State> {
     let cap = state::int_at_least(state.get("review_dispatch_cap"), 0)
         .unwrap_or(state::REVIEW_DISPATCH_GRANT);
     let sha = match state.get("approved_review_artifact_sha256") {
-        Some(Value::String(sha)) => sha.clone(),
-        _ => String::new(),
+        Some(JsValue::String(sha)) => sha.clone(),
+        _ => JsString::new(),
     };
-    state.insert("review_dispatch_used".into(), used.into());
-    state.insert("review_dispatch_cap".into(), cap.into());
+    state.insert("review_dispatch_used".into(), (used as f64).into());
+    state.insert("review_dispatch_cap".into(), (cap as f64).into());
     state.insert("approved_review_artifact_sha256".into(), sha.into());
     Some(state)
 }
@@ -247,8 +246,8 @@ fn read_active(session: &Session) -> Result<Option<State>> {
 }
 
 /// `isPristine`: planning, iteration 0 or absent, outcome `""` or absent.
-pub(crate) fn is_pristine(state: &Object) -> bool {
-    state.get("phase").and_then(Value::as_str) == Some("planning")
+pub(crate) fn is_pristine(state: &JsObject) -> bool {
+    state.get("phase").and_then(JsValue::as_str) == Some("planning")
         && state
             .get("iteration")
             .is_none_or(|i| i.as_f64() == Some(0.0))

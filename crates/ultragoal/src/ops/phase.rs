@@ -120,18 +120,25 @@ request-complete-only; budget_limited/blocked are system-only."
         base.insert((*key).into(), value.as_str().into());
     }
     if let Some(max) = opts.max_iterations {
-        base.insert("max_iterations".into(), js::number(max));
+        base.insert("max_iterations".into(), JsValue::Number(max));
     }
     if let Some(paths) = &opts.completion_evidence {
-        base.insert("completion_evidence_paths".into(), paths.clone().into());
+        let paths = paths.iter().map(|path| path.as_str().into()).collect();
+        base.insert("completion_evidence_paths".into(), JsValue::Array(paths));
     }
     if let Some(objective) = &opts.codex_goal_objective {
         base.insert("codex_goal_objective".into(), objective.as_str().into());
     }
     if phase == "planning" {
         base.insert("objective_verdict".into(), "absent".into());
-        base.insert("completion_evidence_paths".into(), Value::Array(Vec::new()));
-        base.insert("dismissed_review_findings".into(), Value::Array(Vec::new()));
+        base.insert(
+            "completion_evidence_paths".into(),
+            JsValue::Array(Vec::new()),
+        );
+        base.insert(
+            "dismissed_review_findings".into(),
+            JsValue::Array(Vec::new()),
+        );
         base.insert("codex_goal_objective".into(), "".into());
         // Before the lock, as the reference: a re-plan that then fails has already dropped them.
         if session.use_dir().is_ok() {
@@ -140,7 +147,7 @@ request-complete-only; budget_limited/blocked are system-only."
         }
     }
     let fresh = std::cell::Cell::new(false);
-    mutate(session, |prior: &Value, text: Option<&str>| {
+    mutate(session, |prior: &JsValue, text: Option<&str>| {
         if phase == "pursuing" {
             pursuing_gate(prior, opts)?;
         }
@@ -165,7 +172,7 @@ request-complete-only; budget_limited/blocked are system-only."
 
 /// Entering (or staying in) pursuit: no story waits for confirmation, and the WHAT — outcome
 /// and verification surface — cannot be supplied.
-fn pursuing_gate(prior: &Value, opts: &SetOpts) -> Result<()> {
+fn pursuing_gate(prior: &JsValue, opts: &SetOpts) -> Result<()> {
     let stories = stories_of(prior)?;
     let mut waiting = Vec::new();
     for story in list(&stories, "stories")? {
@@ -177,8 +184,8 @@ fn pursuing_gate(prior: &Value, opts: &SetOpts) -> Result<()> {
         let ids: Vec<String> = waiting
             .iter()
             .map(|id| match id {
-                None | Some(Value::Null) => String::new(),
-                Some(id) => js::string_of(Some(id)),
+                None | Some(JsValue::Null) => String::new(),
+                Some(id) => js::string_of(Some(id)).to_string(),
             })
             .collect();
         return Err(thrown(format!(
@@ -209,7 +216,7 @@ fn pursuing_gate(prior: &Value, opts: &SetOpts) -> Result<()> {
 /// then writes the verdict. Whether it advanced.
 pub fn set_verdict(session: &Session, verdict: &str, reply: &mut Reply) -> Result<bool> {
     let prior = prior(session)?;
-    let advance = prop(&prior, "phase")?.and_then(Value::as_str) == Some("planning");
+    let advance = prop(&prior, "phase")?.and_then(JsValue::as_str) == Some("planning");
     if advance {
         set(
             session,
@@ -244,7 +251,10 @@ pub fn set_blocked(session: &Session, reason: &str) -> Result<()> {
         next([
             ("phase", "blocked".into()),
             ("active", false.into()),
-            ("blocked_reason", state::without_controls(reason).into()),
+            (
+                "blocked_reason",
+                state::without_controls(&reason.into()).into(),
+            ),
         ]),
     )?;
     Ok(())
@@ -279,7 +289,7 @@ pub fn resume_pursuit(session: &Session) -> Result<()> {
 
 pub(super) fn claimable(raw: &str) -> Option<State> {
     match js::parse(raw) {
-        Ok(Value::Object(state)) if state::is_claimable(&state) => Some(state),
+        Ok(JsValue::Object(state)) if state::is_claimable(&state) => Some(state),
         _ => None,
     }
 }
@@ -306,22 +316,22 @@ pub struct GateInputs<'a> {
 /// Every gate of `requestComplete`, in its order, over `prior` (the state file as
 /// `readPrior` gives it): whether completion is allowed. A value the reference would crash on is
 /// the error.
-pub fn completion_allowed(prior: &Value, inputs: &GateInputs) -> Result<bool> {
+pub fn completion_allowed(prior: &JsValue, inputs: &GateInputs) -> Result<bool> {
     Ok(first_failed_gate(prior, inputs)?.is_none())
 }
 
 /// The first gate of `requestComplete` that does not hold, in words (`None`: every gate holds),
 /// for `git ucg goal show` — the reference's refusal names none.
-pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<String>> {
+pub fn first_failed_gate(prior: &JsValue, inputs: &GateInputs) -> Result<Option<String>> {
     let fail = |why: &str| Ok(Some(why.to_string()));
     let evidence = match prop(prior, "completion_evidence_paths")? {
-        Some(Value::Array(paths)) => paths.len(),
+        Some(JsValue::Array(paths)) => paths.len(),
         _ => 0,
     };
     if evidence == 0 {
         return fail("no completion evidence recorded");
     }
-    if prop(prior, "objective_verdict")?.and_then(Value::as_str) != Some("APPROVE") {
+    if prop(prior, "objective_verdict")?.and_then(JsValue::as_str) != Some("APPROVE") {
         return fail("objective_verdict is not APPROVE");
     }
     let stories_value = stories_of(prior)?;
@@ -343,15 +353,11 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
     }
     let mut known = Vec::new();
     for story in stories {
-        if let Some(Value::String(id)) = prop(story, "id")? {
-            known.push(id.as_str());
+        if let Some(JsValue::String(id)) = prop(story, "id")? {
+            known.push(id);
         }
     }
-    if let Some((unknown, _)) = verdicts
-        .stories
-        .iter()
-        .find(|(id, _)| !known.contains(&id.as_str()))
-    {
+    if let Some((unknown, _)) = verdicts.stories.iter().find(|(id, _)| !known.contains(&id)) {
         return fail(&format!(
             "the verdict artifact names unknown story {unknown}"
         ));
@@ -362,7 +368,7 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
             return fail(&format!("story {id} is not confirmed"));
         }
         let verdict = match prop(story, "id")? {
-            Some(Value::String(id)) => verdicts.of(id),
+            Some(JsValue::String(id)) => verdicts.of(id),
             _ => None,
         };
         match verdict {
@@ -383,7 +389,7 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
             .open_blocks(&dismissals)
             .map(|f| {
                 let at = match &f.location {
-                    Some(Value::String(at)) => format!(" at {at}"),
+                    Some(JsValue::String(at)) => format!(" at {at}"),
                     _ => String::new(),
                 };
                 format!("{} {} {}{at}", f.class, f.verdict, f.impact)
@@ -396,8 +402,8 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
     }
     let armed = js::present(prop(prior, "codex_goal_objective")?);
     let armed = match armed {
-        None => "",
-        Some(Value::String(text)) => text.as_str(),
+        None => JsString::new(),
+        Some(JsValue::String(text)) => text.clone(),
         Some(other) => {
             return Err(crash(format!(
                 "codex_goal_objective is {}, not a string (trim is not a function)",
@@ -405,7 +411,7 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
             )))
         }
     };
-    if js::is_blank(armed) {
+    if armed.is_blank() {
         return Ok(None);
     }
     let Some(arg) = inputs.codex_arg else {
@@ -418,68 +424,66 @@ pub fn first_failed_gate(prior: &Value, inputs: &GateInputs) -> Result<Option<St
     else {
         return fail("the Codex goal snapshot's objective differs from the recorded one");
     };
-    if collapse(&objective) != collapse(armed) {
+    if collapse(&objective) != collapse(&armed) {
         return fail("the Codex goal snapshot's objective differs from the recorded one");
     }
-    if snapshot_field(&snapshot, &["status"], false).as_deref() != Some("complete") {
+    let status = snapshot_field(&snapshot, &["status"], false);
+    if status.as_ref().and_then(JsString::as_str) != Some("complete") {
         return fail("the Codex goal snapshot's status is not complete");
     }
     Ok(None)
 }
 
 /// `readDismissals`: the array, or none.
-fn dismissals(prior: &Value) -> Result<Vec<Value>> {
+fn dismissals(prior: &JsValue) -> Result<Vec<JsValue>> {
     Ok(match prop(prior, "dismissed_review_findings")? {
-        Some(Value::Array(items)) => items.clone(),
+        Some(JsValue::Array(items)) => items.clone(),
         _ => Vec::new(),
     })
 }
 
 /// `s.replace(/\s+/g, " ").trim()`
-fn collapse(text: &str) -> String {
-    let mut out = String::new();
+fn collapse(text: &JsString) -> JsString {
+    let mut out = JsString::new();
     let mut space = false;
-    for c in text.chars() {
-        if js::is_space(c) {
+    for c in text.code_points() {
+        if ucg_store::js::is_space(c) {
             space = true;
         } else {
-            if space {
-                out.push(' ');
+            if space && !out.is_empty() {
+                out.push_code_point(0x20);
             }
             space = false;
-            out.push(c);
+            out.push_code_point(c);
         }
     }
-    if space {
-        out.push(' ');
-    }
-    js::trim(&out).to_string()
+    out
 }
 
 /// `parseCodexGoalSnapshot`: inline JSON holding an object, else a file holding one.
-pub fn codex_snapshot(arg: &str, read_file: &dyn Fn(&str) -> Option<String>) -> Option<Object> {
-    if let Ok(Value::Object(object)) = js::parse(arg) {
+pub fn codex_snapshot(arg: &str, read_file: &dyn Fn(&str) -> Option<String>) -> Option<JsObject> {
+    if let Ok(JsValue::Object(object)) = js::parse(arg) {
         return Some(object);
     }
     match js::parse(&read_file(arg)?) {
-        Ok(Value::Object(object)) => Some(object),
+        Ok(JsValue::Object(object)) => Some(object),
         _ => None,
     }
 }
 
 /// `goal.a ?? goal.b ?? … (?? root.a)` — a string, else nothing.
-fn snapshot_field(snapshot: &Object, keys: &[&str], root_objective: bool) -> Option<String> {
-    let empty = Object::new();
+fn snapshot_field(snapshot: &JsObject, keys: &[&str], root_objective: bool) -> Option<JsString> {
+    let empty = JsObject::new();
     let goal = match snapshot.get("goal") {
-        Some(Value::Object(goal)) => goal,
+        Some(JsValue::Object(goal)) => goal,
         _ => &empty,
     };
-    let mut found = keys.iter().find_map(|k| js::present(goal.get(*k)));
+    let mut found = keys.iter().find_map(|k| js::present(goal.get(k)));
     if found.is_none() {
         let root_key = if root_objective { "objective" } else { keys[0] };
         found = snapshot.get(root_key);
     }
-    found.and_then(Value::as_str).map(str::to_string)
+    found.and_then(JsValue::as_js_str).cloned()
 }
 
 /// `request-complete`: the gates, then the write. `Ok(false)` is the reference's refusal (the
@@ -563,6 +567,25 @@ mod tests {
         ] {
             assert!(!is_non_goal_line(bad), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn lone_surrogate_ids_are_told_apart() {
+        let prior = js::parse(
+            r#"{"completion_evidence_paths": ["e"], "objective_verdict": "APPROVE",
+                "stories": [{"id": "\ud800", "status": "confirmed"}]}"#,
+        )
+        .unwrap();
+        let verdicts = r#"{"objective_verdict": "APPROVE", "verifier": "v", "at": "t",
+            "stories": [{"id": "\udc00", "verdict": "APPROVE", "evidence_refs": []}]}"#;
+        let inputs = GateInputs {
+            verdicts: Some(verdicts),
+            code_review: None,
+            codex_arg: None,
+            read_file: &|_: &str| None,
+        };
+        let unknown = "the verdict artifact names unknown story \u{fffd}";
+        assert_eq!(first_failed_gate(&prior, &inputs), Ok(Some(unknown.into())));
     }
 
     #[test]

@@ -9,11 +9,11 @@ pub fn get(session: &Session) -> Result<String> {
     };
     let stories = js::present(state.get("stories"))
         .cloned()
-        .unwrap_or(Value::Array(Vec::new()));
+        .unwrap_or(JsValue::Array(Vec::new()));
     let pristine = is_pristine(&state);
     state.insert("stories".into(), stories);
     state.insert("pristine".into(), pristine.into());
-    Ok(js::stringify(&Value::Object(state), false) + "\n")
+    Ok(JsValue::Object(state).to_json_string() + "\n")
 }
 
 /// `status`: the phase token, or `absent`.
@@ -24,17 +24,26 @@ pub fn status(session: &Session) -> Result<String> {
     })
 }
 
+/// Strings and texts concatenated (`a + b`, a lone surrogate joining its other half).
+fn concat(parts: &[&JsString]) -> JsString {
+    let mut out = JsString::new();
+    for part in parts {
+        out.push_js(part);
+    }
+    out
+}
+
 /// `serializeRequirements`.
-pub fn requirements(session: &Session) -> Result<String> {
+pub fn requirements(session: &Session) -> Result<JsString> {
     let state = read_active(session)?;
-    let state = state.map(Value::Object).unwrap_or(Value::Null);
-    let field = |key: &str| -> Option<Value> {
+    let state = state.map(JsValue::Object).unwrap_or(JsValue::Null);
+    let field = |key: &str| -> Option<JsValue> {
         match &state {
-            Value::Object(s) => js::present(s.get(key)).cloned(),
+            JsValue::Object(s) => js::present(s.get(key)).cloned(),
             _ => None,
         }
     };
-    let stories = field("stories").unwrap_or(Value::Array(Vec::new()));
+    let stories = field("stories").unwrap_or(JsValue::Array(Vec::new()));
     let mut confirmed = Vec::new();
     for story in list(&stories, "stories")? {
         if status_is(story, "confirmed")? {
@@ -44,7 +53,7 @@ pub fn requirements(session: &Session) -> Result<String> {
     if confirmed.is_empty() {
         let outcome = field("outcome").unwrap_or_else(|| "".into());
         if trimmed(Some(&outcome), "outcome")?.is_empty() {
-            return Ok(String::new());
+            return Ok(JsString::new());
         }
         let surface = field("verification_surface").unwrap_or_else(|| "".into());
         let criterion = if trimmed(Some(&surface), "verification_surface")?.is_empty() {
@@ -56,32 +65,52 @@ pub fn requirements(session: &Session) -> Result<String> {
             js::string_of(Some(&outcome)),
             js::string_of(Some(criterion)),
         );
-        return Ok(format!("[outcome] {o} — AC: {c} — verify: {c}\n"));
+        let (ac, verify, end) = (" — AC: ".into(), " — verify: ".into(), "\n".into());
+        return Ok(concat(&[
+            &"[outcome] ".into(),
+            &o,
+            &ac,
+            &c,
+            &verify,
+            &c,
+            &end,
+        ]));
     }
-    let mut lines = Vec::new();
+    let mut lines = JsString::new();
     for story in confirmed {
-        let text = |key: &str| -> Result<String> { Ok(js::string_of(prop(story, key)?)) };
+        let text = |key: &str| -> Result<JsString> { Ok(js::string_of(prop(story, key)?)) };
         let criteria = match prop(story, "acceptance_criteria")? {
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|item| match item {
-                    Value::Null => String::new(),
-                    other => js::string_of(Some(other)),
-                })
-                .collect::<Vec<_>>()
-                .join("; "),
+            Some(JsValue::Array(items)) => {
+                // `items.join("; ")`: `null` as the empty string.
+                let mut joined = JsString::new();
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        joined.push_str("; ");
+                    }
+                    if !item.is_null() {
+                        joined.push_js(&js::string_of(Some(item)));
+                    }
+                }
+                joined
+            }
             _ => return Err(crash(
                 "a confirmed story's acceptance_criteria is not an array (join is not a function)",
             )),
         };
-        lines.push(format!(
-            "[{}] {} — AC: {criteria} — verify: {}",
-            text("id")?,
-            text("story")?,
-            text("verification_surface")?
-        ));
+        let line = concat(&[
+            &"[".into(),
+            &text("id")?,
+            &"] ".into(),
+            &text("story")?,
+            &" — AC: ".into(),
+            &criteria,
+            &" — verify: ".into(),
+            &text("verification_surface")?,
+            &"\n".into(),
+        ]);
+        lines.push_js(&line);
     }
-    Ok(lines.join("\n") + "\n")
+    Ok(lines)
 }
 
 const NONE_PROVIDED: &str = "(none provided)";
@@ -107,46 +136,49 @@ pub fn review_context(session: &Session) -> Result<String> {
         field("boundaries"),
         field("non_goals"),
     );
-    let or_marker = |value: &Value, what: &str| -> Result<Value> {
+    let or_marker = |value: &JsValue, what: &str| -> Result<JsValue> {
         Ok(if trimmed(Some(value), what)?.is_empty() {
             NONE_PROVIDED.into()
         } else {
             value.clone()
         })
     };
-    let joined = |parts: Vec<Value>, what: &str| -> Result<Value> {
-        let mut kept = Vec::new();
+    let joined = |parts: Vec<JsValue>, what: &str| -> Result<JsValue> {
+        let mut kept = JsString::new();
         for part in parts {
             if !trimmed(Some(&part), what)?.is_empty() {
-                kept.push(js::string_of(Some(&part)));
+                if !kept.is_empty() {
+                    kept.push_str("\n\n");
+                }
+                kept.push_js(&js::string_of(Some(&part)));
             }
         }
         Ok(if kept.is_empty() {
             NONE_PROVIDED.into()
         } else {
-            kept.join("\n\n").into()
+            kept.into()
         })
     };
     let what_was_implemented = or_marker(&outcome, "outcome")?;
-    let plan_line: Value = if trimmed(Some(&plan), "plan_path")?.is_empty() {
+    let plan_line: JsValue = if trimmed(Some(&plan), "plan_path")?.is_empty() {
         "".into()
     } else {
-        format!("plan: {}", js::string_of(Some(&plan))).into()
+        concat(&[&"plan: ".into(), &js::string_of(Some(&plan))]).into()
     };
     let description = joined(vec![summary, plan_line], "resume_summary")?;
     let requirements = match requirements(session)? {
-        text if text.is_empty() => NONE_PROVIDED.to_string(),
+        text if text.is_empty() => NONE_PROVIDED.into(),
         text => text,
     };
     let project_context = joined(vec![constraints, boundaries], "constraints")?;
     let non_goals = or_marker(&non_goals, "non_goals")?;
-    let mut doc = Object::new();
+    let mut doc = JsObject::new();
     doc.insert("what_was_implemented".into(), what_was_implemented);
     doc.insert("description".into(), description);
     doc.insert("requirements".into(), requirements.into());
     doc.insert("project_context".into(), project_context);
     doc.insert("non_goals".into(), non_goals);
-    Ok(js::stringify(&Value::Object(doc), false) + "\n")
+    Ok(JsValue::Object(doc).to_json_string() + "\n")
 }
 
 // ------------------------------------------------------------------ stories

@@ -24,7 +24,7 @@ impl Steering<'_> {
         Ok(())
     }
 
-    fn fields(&self) -> [(&'static str, Value); 2] {
+    fn fields(&self) -> [(&'static str, JsValue); 2] {
         [
             ("steering_evidence", self.evidence.into()),
             ("steering_rationale", self.rationale.into()),
@@ -33,9 +33,9 @@ impl Steering<'_> {
 }
 
 /// `validateStoryFields`.
-fn validate_story(story: &Value, what: &str) -> Result<()> {
+fn validate_story(story: &JsValue, what: &str) -> Result<()> {
     let id = match prop(story, "id")? {
-        Some(Value::String(id)) if !js::is_blank(id) => id.clone(),
+        Some(JsValue::String(id)) if !id.is_blank() => id.clone(),
         _ => {
             return Err(thrown(format!(
                 "{what}: refused — story is missing a non-empty id"
@@ -43,7 +43,7 @@ fn validate_story(story: &Value, what: &str) -> Result<()> {
         }
     };
     match prop(story, "acceptance_criteria")? {
-        Some(Value::Array(criteria)) if !criteria.is_empty() => {}
+        Some(JsValue::Array(criteria)) if !criteria.is_empty() => {}
         _ => {
             return Err(thrown(format!(
                 "{what}: refused — story \"{id}\" has no acceptance criteria"
@@ -62,7 +62,7 @@ fn validate_story(story: &Value, what: &str) -> Result<()> {
 }
 
 /// A new or revised story's status, when given, must be known and never `confirmed`.
-fn check_given_status(status: Option<&Value>, what: &str) -> Result<()> {
+fn check_given_status(status: Option<&JsValue>, what: &str) -> Result<()> {
     let Some(given) = status else {
         return Ok(());
     };
@@ -80,7 +80,7 @@ fn check_given_status(status: Option<&Value>, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn require_planning(prior: &Value, what: &str) -> Result<()> {
+fn require_planning(prior: &JsValue, what: &str) -> Result<()> {
     if is_planning(prior)? {
         return Ok(());
     }
@@ -90,21 +90,21 @@ fn require_planning(prior: &Value, what: &str) -> Result<()> {
     )))
 }
 
-fn require_outcome(prior: &Value, message: String) -> Result<()> {
+fn require_outcome(prior: &JsValue, message: String) -> Result<()> {
     if falsy_or_blank(prop(prior, "outcome")?, "outcome")? {
         return Err(thrown(message));
     }
     Ok(())
 }
 
-fn stories_next(stories: Vec<Value>) -> State {
-    next([("stories", Value::Array(stories))])
+fn stories_next(stories: Vec<JsValue>) -> State {
+    next([("stories", JsValue::Array(stories))])
 }
 
 /// `setStories` (`set-stories --json`).
-pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
+pub fn set_stories(session: &Session, stories: &[JsValue]) -> Result<()> {
     const WHAT: &str = "set-stories";
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
         require_outcome(
             prior,
@@ -115,10 +115,14 @@ pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
                 "{WHAT}: refused — story set must not be empty"
             )));
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<&JsString> = Vec::new();
+        let none = JsString::new();
         for story in stories {
             validate_story(story, WHAT)?;
-            let id = story.get("id").and_then(Value::as_str).unwrap_or("");
+            let id = story
+                .get("id")
+                .and_then(JsValue::as_js_str)
+                .unwrap_or(&none);
             if seen.contains(&id) {
                 return Err(thrown(format!(
                     "{WHAT}: refused — duplicate story id \"{id}\""
@@ -131,7 +135,7 @@ pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
             .map(|story| {
                 let object = story.as_object().cloned().unwrap_or_default();
                 let rest = without(&without(&object, &STEERING), &SPLIT);
-                with_fields(&Value::Object(rest), &[("status", "unconfirmed".into())])
+                with_fields(&JsValue::Object(rest), &[("status", "unconfirmed".into())])
             })
             .collect();
         Ok(Some(stories_next(normalized)))
@@ -141,7 +145,7 @@ pub fn set_stories(session: &Session, stories: &[Value]) -> Result<()> {
 /// `setSingleStory` (`set-stories --single`).
 pub fn set_single(session: &Session) -> Result<()> {
     const WHAT: &str = "set-stories --single";
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
         require_outcome(
             prior,
@@ -155,25 +159,25 @@ pub fn set_single(session: &Session) -> Result<()> {
                 "{WHAT}: refused — verification_surface must be set before auto-deriving a story"
             )));
         }
-        let mut story = Object::new();
+        let mut story = JsObject::new();
         story.insert("id".into(), "S1".into());
         story.insert(
             "story".into(),
-            prop(prior, "outcome")?.cloned().unwrap_or(Value::Null),
+            prop(prior, "outcome")?.cloned().unwrap_or(JsValue::Null),
         );
         story.insert(
             "acceptance_criteria".into(),
-            Value::Array(vec![surface.clone()]),
+            JsValue::Array(vec![surface.clone()]),
         );
         story.insert("verification_surface".into(), surface);
         story.insert("status".into(), "confirmed".into());
-        Ok(Some(stories_next(vec![Value::Object(story)])))
+        Ok(Some(stories_next(vec![JsValue::Object(story)])))
     })
 }
 
 /// The stories as stored and where `story_id` is among them; an unknown id refused as the
 /// reference refuses it.
-fn stories_with(prior: &Value, story_id: &str, what: &str) -> Result<(Vec<Value>, usize)> {
+fn stories_with(prior: &JsValue, story_id: &str, what: &str) -> Result<(Vec<JsValue>, usize)> {
     let stories_value = stories_of(prior)?;
     let stories = list(&stories_value, "stories")?.to_vec();
     match find_index(&stories, story_id)? {
@@ -182,9 +186,10 @@ fn stories_with(prior: &Value, story_id: &str, what: &str) -> Result<(Vec<Value>
     }
 }
 
-fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
+fn find_index(stories: &[JsValue], id: &str) -> Result<Option<usize>> {
+    let id = JsString::from(id);
     for (at, story) in stories.iter().enumerate() {
-        if id_is(story, id)? {
+        if id_is(story, &id)? {
             return Ok(Some(at));
         }
     }
@@ -194,7 +199,7 @@ fn find_index(stories: &[Value], id: &str) -> Result<Option<usize>> {
 /// `confirmStory`: an already confirmed story is a no-op (nothing written, nothing seeded).
 pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
     const WHAT: &str = "confirm-story";
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
         let stories = stories.as_slice();
         if status_is(&stories[at], "retired")? {
@@ -207,7 +212,7 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
         }
         let mut updated = Vec::new();
         for story in stories {
-            updated.push(if id_is(story, story_id)? {
+            updated.push(if id_is(story, &story_id.into())? {
                 with_fields(story, &[("status", "confirmed".into())])
             } else {
                 story.clone()
@@ -219,7 +224,7 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
 
 /// `confirmAllStories`.
 pub fn confirm_all(session: &Session) -> Result<()> {
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let stories_value = stories_of(prior)?;
         let mut updated = Vec::new();
         for story in list(&stories_value, "stories")? {
@@ -234,22 +239,22 @@ pub fn confirm_all(session: &Session) -> Result<()> {
 }
 
 /// A value's `.length` as a message shows it (`undefined` for what has none).
-fn length_text(value: &Value) -> String {
+fn length_text(value: &JsValue) -> String {
     match value {
-        Value::Array(items) => items.len().to_string(),
-        Value::String(text) => text.encode_utf16().count().to_string(),
-        Value::Object(object) => js::string_of(object.get("length")),
+        JsValue::Array(items) => items.len().to_string(),
+        JsValue::String(text) => text.units().len().to_string(),
+        JsValue::Object(object) => js::string_of(object.get("length")).to_string(),
         _ => "undefined".into(),
     }
 }
 
-fn length_equals(value: &Value, n: usize) -> bool {
+fn length_equals(value: &JsValue, n: usize) -> bool {
     match value {
-        Value::Array(items) => items.len() == n,
-        Value::String(text) => text.encode_utf16().count() == n,
-        Value::Object(object) => object
+        JsValue::Array(items) => items.len() == n,
+        JsValue::String(text) => text.units().len() == n,
+        JsValue::Object(object) => object
             .get("length")
-            .and_then(Value::as_f64)
+            .and_then(JsValue::as_f64)
             .is_some_and(|l| l == n as f64),
         _ => false,
     }
@@ -258,7 +263,7 @@ fn length_equals(value: &Value, n: usize) -> bool {
 /// `reorderStories`.
 pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
     const WHAT: &str = "reorder-stories";
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
         let stories_value = stories_of(prior)?;
         if !length_equals(&stories_value, order.len()) {
@@ -270,11 +275,11 @@ pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
         }
         let stories = list(&stories_value, "stories")?;
         // `new Map(stories.map(s => [s.id, s]))`: the last story of an id wins.
-        let mut by_id: Vec<(&str, &Value)> = Vec::new();
+        let mut by_id: Vec<(&JsString, &JsValue)> = Vec::new();
         for story in stories {
-            if let Some(Value::String(id)) = prop(story, "id")? {
-                by_id.retain(|(known, _)| *known != id.as_str());
-                by_id.push((id.as_str(), story));
+            if let Some(JsValue::String(id)) = prop(story, "id")? {
+                by_id.retain(|(known, _)| *known != id);
+                by_id.push((id, story));
             }
         }
         let mut reordered = Vec::new();
@@ -284,7 +289,7 @@ pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
                     "{WHAT}: refused — duplicate story id \"{wanted}\" in --order"
                 )));
             }
-            let Some((_, story)) = by_id.iter().find(|(id, _)| id == wanted) else {
+            let Some((_, story)) = by_id.iter().find(|(id, _)| **id == **wanted) else {
                 return Err(thrown(format!(
                     "{WHAT}: refused — unknown story id \"{wanted}\" in --order"
                 )));
@@ -296,19 +301,23 @@ pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
 }
 
 /// `addStory`.
-pub fn add(session: &Session, story: &Object, steering: &Steering) -> Result<()> {
+pub fn add(session: &Session, story: &JsObject, steering: &Steering) -> Result<()> {
     const WHAT: &str = "add-story";
     steering.check(WHAT)?;
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let existing = stories_of(prior)?;
         require_outcome(
             prior,
             format!("{WHAT}: refused — outcome must be set before adding stories"),
         )?;
         check_given_status(story.get("status"), WHAT)?;
-        let story_value = Value::Object(story.clone());
+        let story_value = JsValue::Object(story.clone());
         validate_story(&story_value, WHAT)?;
-        let id = story.get("id").and_then(Value::as_str).unwrap_or("");
+        let none = JsString::new();
+        let id = story
+            .get("id")
+            .and_then(JsValue::as_js_str)
+            .unwrap_or(&none);
         for known in list(&existing, "stories")? {
             if id_is(known, id)? {
                 return Err(thrown(format!(
@@ -316,9 +325,9 @@ pub fn add(session: &Session, story: &Object, steering: &Steering) -> Result<()>
                 )));
             }
         }
-        let mut fields = vec![("status", Value::from("unconfirmed"))];
+        let mut fields = vec![("status", JsValue::from("unconfirmed"))];
         fields.extend(steering.fields());
-        let normalized = with_fields(&Value::Object(without(story, &SPLIT)), &fields);
+        let normalized = with_fields(&JsValue::Object(without(story, &SPLIT)), &fields);
         let mut stories = list(&existing, "stories")?.to_vec();
         stories.push(normalized);
         Ok(Some(stories_next(stories)))
@@ -329,12 +338,12 @@ pub fn add(session: &Session, story: &Object, steering: &Steering) -> Result<()>
 pub fn revise(
     session: &Session,
     story_id: &str,
-    patch: &Object,
+    patch: &JsObject,
     steering: &Steering,
 ) -> Result<()> {
     const WHAT: &str = "revise-story";
     steering.check(WHAT)?;
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
         let stories = stories.as_slice();
         if status_is(&stories[at], "retired")? {
@@ -356,10 +365,10 @@ pub fn revise(
             }
         }
         check_given_status(patch.get("status"), WHAT)?;
-        let mut fields: Vec<(&str, Value)> = Vec::new();
+        let mut fields: Vec<(&str, JsValue)> = Vec::new();
         let patch_rest = without(patch, &SPLIT);
         let mut updated = with_fields(&stories[at], &[]);
-        if let Value::Object(object) = &mut updated {
+        if let JsValue::Object(object) = &mut updated {
             for (key, value) in patch_rest {
                 object.insert(key, value);
             }
@@ -378,11 +387,11 @@ pub fn revise(
 pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<()> {
     const WHAT: &str = "retire-story";
     steering.check(WHAT)?;
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
         let stories = stories.as_slice();
         check_removable(prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
-        let mut fields = vec![("status", Value::from("retired"))];
+        let mut fields = vec![("status", JsValue::from("retired"))];
         fields.extend(steering.fields());
         let mut all = stories.to_vec();
         all[at] = with_fields(&stories[at], &fields);
@@ -392,8 +401,8 @@ pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<
 
 /// Retired already, or confirmed during pursuit (the anti-dodge fence: re-plan first).
 fn check_removable(
-    prior: &Value,
-    story: &Value,
+    prior: &JsValue,
+    story: &JsValue,
     story_id: &str,
     what: &str,
     (verb, participle): (&str, &str),
@@ -420,12 +429,12 @@ pursuit. Re-plan first (set --phase planning) to {verb} confirmed stories."
 pub fn split(
     session: &Session,
     story_id: &str,
-    children: &[Value],
+    children: &[JsValue],
     steering: &Steering,
 ) -> Result<()> {
     const WHAT: &str = "split-story";
     steering.check(WHAT)?;
-    mutate(session, |prior: &Value, _text: Option<&str>| {
+    mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
         let stories = stories.as_slice();
         let parent = &stories[at];
@@ -438,15 +447,19 @@ pub fn split(
         }
         let mut existing = Vec::new();
         for story in stories {
-            if let Some(Value::String(id)) = prop(story, "id")? {
-                existing.push(id.as_str());
+            if let Some(JsValue::String(id)) = prop(story, "id")? {
+                existing.push(id);
             }
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<&JsString> = Vec::new();
+        let none = JsString::new();
         for child in children {
             check_given_status(prop(child, "status")?, WHAT)?;
             validate_story(child, WHAT)?;
-            let id = child.get("id").and_then(Value::as_str).unwrap_or("");
+            let id = child
+                .get("id")
+                .and_then(JsValue::as_js_str)
+                .unwrap_or(&none);
             if existing.contains(&id) {
                 return Err(thrown(format!(
                     "{WHAT}: refused — story id \"{id}\" already exists"
@@ -459,23 +472,23 @@ pub fn split(
             }
             seen.push(id);
         }
-        let child_ids: Vec<Value> = children
+        let child_ids: Vec<JsValue> = children
             .iter()
-            .map(|c| c.get("id").cloned().unwrap_or(Value::Null))
+            .map(|c| c.get("id").cloned().unwrap_or(JsValue::Null))
             .collect();
-        let mut parent_fields = vec![("status", Value::from("retired"))];
+        let mut parent_fields = vec![("status", JsValue::from("retired"))];
         parent_fields.extend(steering.fields());
-        parent_fields.push(("split_into", Value::Array(child_ids)));
+        parent_fields.push(("split_into", JsValue::Array(child_ids)));
         let retired = with_fields(parent, &parent_fields);
-        let parent_id = prop(parent, "id")?.cloned().unwrap_or(Value::Null);
-        let mut all: Vec<Value> = stories[..at].to_vec();
+        let parent_id = prop(parent, "id")?.cloned().unwrap_or(JsValue::Null);
+        let mut all: Vec<JsValue> = stories[..at].to_vec();
         all.push(retired);
         for child in children {
-            let rest = without(child.as_object().unwrap_or(&Object::new()), &SPLIT);
-            let mut fields = vec![("status", Value::from("unconfirmed"))];
+            let rest = without(child.as_object().unwrap_or(&JsObject::new()), &SPLIT);
+            let mut fields = vec![("status", JsValue::from("unconfirmed"))];
             fields.extend(steering.fields());
             fields.push(("split_from", parent_id.clone()));
-            all.push(with_fields(&Value::Object(rest), &fields));
+            all.push(with_fields(&JsValue::Object(rest), &fields));
         }
         all.extend_from_slice(&stories[at + 1..]);
         Ok(Some(stories_next(all)))
