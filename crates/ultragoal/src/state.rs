@@ -293,5 +293,12 @@ mod tests {
             Some(&"".into())
         );
         assert!(merged(&JsValue::Null, &State::new(), "T").is_err());
+        // `1e400` is Infinity, not null: `??` keeps it, and `JSON.stringify` writes it as null.
+        let huge = js::parse(r#"{"outcome": 1e400}"#).unwrap();
+        let out = merged(&huge, &State::new(), "T").unwrap();
+        assert_eq!(out.get("outcome"), Some(&f64::INFINITY.into()));
+        assert!(String::from_utf8(to_bytes(&out))
+            .unwrap()
+            .contains("\"outcome\": null"));
     }
 }

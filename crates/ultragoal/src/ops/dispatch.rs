@@ -4,12 +4,12 @@
 use super::*;
 
 /// `{allowed, reason, used, cap}` on one line; exit 1 unless allowed.
-fn claim_answer(reply: &mut Reply, allowed: bool, reason: &str, used: JsValue, cap: JsValue) {
+fn claim_answer(reply: &mut Reply, allowed: bool, reason: &str, used: f64, cap: f64) {
     let mut doc = JsObject::new();
     doc.insert("allowed".into(), allowed.into());
     doc.insert("reason".into(), reason.into());
-    doc.insert("used".into(), used);
-    doc.insert("cap".into(), cap);
+    doc.insert("used".into(), used.into());
+    doc.insert("cap".into(), cap.into());
     reply.stdout = JsValue::Object(doc).to_json_string() + "\n";
     reply.failed = !allowed;
 }
@@ -78,13 +78,7 @@ pub fn claim(session: &Session, reply: &mut Reply) {
     };
     let Lane::Answer(allowed, reason, used, cap) =
         run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
-    claim_answer(
-        reply,
-        allowed,
-        reason,
-        JsValue::Number(used),
-        JsValue::Number(cap),
-    );
+    claim_answer(reply, allowed, reason, used, cap);
 }
 
 fn dismissals_of(prior: &State) -> Vec<JsValue> {
@@ -117,13 +111,7 @@ pub fn renew(session: &Session, reply: &mut Reply) {
     };
     let Lane::Answer(allowed, reason, used, cap) =
         run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
-    claim_answer(
-        reply,
-        allowed,
-        reason,
-        JsValue::Number(used),
-        JsValue::Number(cap),
-    );
+    claim_answer(reply, allowed, reason, used, cap);
 }
 
 /// `dismissReviewFinding`: whether the dismissal is recorded (or already was).

@@ -24,11 +24,12 @@ pub fn status(session: &Session) -> Result<String> {
     })
 }
 
-/// Strings and texts concatenated (`a + b`, a lone surrogate joining its other half).
-fn concat(parts: &[&JsString]) -> JsString {
-    let mut out = JsString::new();
-    for part in parts {
-        out.push_js(part);
+/// `head + text₁ + tail₁ + text₂ + tail₂ + …` (a lone surrogate joining its other half).
+fn spliced(head: &str, pieces: &[(&JsString, &str)]) -> JsString {
+    let mut out = JsString::from(head);
+    for (text, tail) in pieces {
+        out.push_js(text);
+        out.push_str(tail);
     }
     out
 }
@@ -65,50 +66,22 @@ pub fn requirements(session: &Session) -> Result<JsString> {
             js::string_of(Some(&outcome)),
             js::string_of(Some(criterion)),
         );
-        let (ac, verify, end) = (" — AC: ".into(), " — verify: ".into(), "\n".into());
-        return Ok(concat(&[
-            &"[outcome] ".into(),
-            &o,
-            &ac,
-            &c,
-            &verify,
-            &c,
-            &end,
-        ]));
+        let pieces = [(&o, " — AC: "), (&c, " — verify: "), (&c, "\n")];
+        return Ok(spliced("[outcome] ", &pieces));
     }
     let mut lines = JsString::new();
     for story in confirmed {
         let text = |key: &str| -> Result<JsString> { Ok(js::string_of(prop(story, key)?)) };
         let criteria = match prop(story, "acceptance_criteria")? {
-            Some(JsValue::Array(items)) => {
-                // `items.join("; ")`: `null` as the empty string.
-                let mut joined = JsString::new();
-                for (n, item) in items.iter().enumerate() {
-                    if n > 0 {
-                        joined.push_str("; ");
-                    }
-                    if !item.is_null() {
-                        joined.push_js(&js::string_of(Some(item)));
-                    }
-                }
-                joined
-            }
+            Some(JsValue::Array(items)) => JsValue::join(items, "; "),
             _ => return Err(crash(
                 "a confirmed story's acceptance_criteria is not an array (join is not a function)",
             )),
         };
-        let line = concat(&[
-            &"[".into(),
-            &text("id")?,
-            &"] ".into(),
-            &text("story")?,
-            &" — AC: ".into(),
-            &criteria,
-            &" — verify: ".into(),
-            &text("verification_surface")?,
-            &"\n".into(),
-        ]);
-        lines.push_js(&line);
+        let (id, story, surface) = (text("id")?, text("story")?, text("verification_surface")?);
+        let pieces = [(&id, "] "), (&story, " — AC: "), (&criteria, " — verify: ")];
+        lines.push_js(&spliced("[", &pieces));
+        lines.push_js(&spliced("", &[(&surface, "\n")]));
     }
     Ok(lines)
 }
@@ -163,7 +136,7 @@ pub fn review_context(session: &Session) -> Result<String> {
     let plan_line: JsValue = if trimmed(Some(&plan), "plan_path")?.is_empty() {
         "".into()
     } else {
-        concat(&[&"plan: ".into(), &js::string_of(Some(&plan))]).into()
+        spliced("plan: ", &[(&js::string_of(Some(&plan)), "")]).into()
     };
     let description = joined(vec![summary, plan_line], "resume_summary")?;
     let requirements = match requirements(session)? {
