@@ -81,7 +81,7 @@ pub fn number_to_string(n: f64) -> String {
 
 /// The array index a key spells (a canonical integer below 2³² − 1): such keys enumerate first in
 /// a JavaScript object, ascending.
-pub fn array_index(key: &[u8]) -> Option<u32> {
+fn array_index(key: &[u8]) -> Option<u32> {
     if key.is_empty() || key.len() > 10 || !key.iter().all(u8::is_ascii_digit) {
         return None;
     }
