@@ -1441,6 +1441,17 @@ mod tests {
     }
 
     #[test]
+    fn index_keys_first() {
+        let v = jsc(r#"{"b":1,"12":2,"0":3,"-1":4,"01":5,"4294967295":6,"4294967294":7}"#).unwrap();
+        assert_eq!(
+            v.to_json_string(),
+            r#"{"0":3,"12":2,"4294967294":7,"b":1,"-1":4,"01":5,"4294967295":6}"#
+        );
+        let numbers = jsc("[2.0, 1e21, -0, 1.5]").unwrap().to_json_string();
+        assert_eq!(numbers, "[2,1e+21,0,1.5]");
+    }
+
+    #[test]
     fn lone_surrogates_survive_a_round_trip_and_the_last_planes_are_characters() {
         let v =
             jsc(r#"{"a":"x\ud800y","b":"\udc00","c":"\ud83d\ude80","d":"\udbfe\udc00"}"#).unwrap();
