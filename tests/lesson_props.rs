@@ -424,18 +424,35 @@ proptest! {
         let _ = ledger::load_index(Some(&bytes));
     }
 
-    /// Adding a counter-example keeps every other line, in order.
+    /// Adding a counter-example keeps every other line, in order, and DG-Anvil's reader gives the
+    /// value back exactly; a value without quotes is always taken.
     #[test]
-    fn the_contract_edit_adds_only_its_entry(value in "\\PC{0,30}", extra in "[a-z_]{1,8}".prop_filter("a key the contract already has", |k| !["id", "criteria", "counter_examples"].contains(&k.as_str()))) {
-        let text = format!("id: c-1\ncriteria:\n  - id: C1\n    statement: works\ncounter_examples:\n  L-1: \"one\"\n{extra}: 1\n");
-        let edited = contract::add_counter_example(&text, "L-2", &value);
-        prop_assert!(edited.is_ok(), "{:?}", edited);
-        let edited = edited.unwrap_or_default();
-        let added: Vec<&str> = edited.lines().filter(|l| !text.lines().any(|t| t == *l)).collect();
-        prop_assert_eq!(added.len(), 1);
-        prop_assert!(added[0].starts_with("  \"L-2\": "));
+    fn the_contract_edit_adds_only_its_entry(value in "\\PC{0,30}", lines in prop::collection::vec("[ -~]{0,12}", 0..3), has_examples in any::<bool>()) {
+        let examples = if has_examples { "counter_examples:\n  L-1: \"one\"\n" } else { "" };
+        let notes: String = lines.iter().map(|l| format!("  # {l}\n")).collect();
+        let text = format!("{CONTRACT_HEAD}{examples}notes: \"n\"\n{notes}---\n# Body\n");
+        prop_assert!(contract::load(&text).is_ok());
+        match contract::add_counter_example(&text, "L-2", &value) {
+            Ok(edited) => {
+                let mut kept = edited.lines();
+                for line in text.lines() {
+                    prop_assert!(kept.any(|l| l == line), "{} lost from {}", line, edited);
+                }
+                let loaded = contract::load(&edited);
+                prop_assert!(loaded.is_ok(), "{:?}", loaded);
+                let back = loaded.ok().and_then(|c| c.get("counter_examples").and_then(|e| e.get("L-2")).cloned());
+                prop_assert_eq!(back, Some(JsValue::str(&value)));
+            }
+            Err(error) => {
+                prop_assert!(value.contains(['"', '\'']), "{}: {:?}", value, error);
+                prop_assert_eq!(error.details.get("rule").and_then(JsValue::as_str), Some("counter_examples_edit"));
+            }
+        }
     }
 }
+
+/// A contract DG-Anvil's loader accepts, open at the end of its front matter.
+const CONTRACT_HEAD: &str = "---\nanvil_contract_version: 1\ngoal: \"g\"\ncreated: \"2026-04-15\"\nsource_intent: \"s\"\ncriteria:\n  - id: C1\n    statement: \"works\"\n    exists:\n      paths:\n        - \"a.js\"\n    substantive:\n      coverage_min: 0.8\n    wired:\n      entry_point: \"a.js\"\n    functional:\n      expected: \"ok\"\n";
 
 // ---------------------------------------------------------------------------------------------
 // `query`: the answer from git-ucg's query index (built by a scan, or read back from the file it

@@ -1,12 +1,14 @@
 //! Every reader of DG-Anvil's files, fed the same arbitrary bytes: ledger lines, lesson
 //! validation, the tokenizer and similarity, the index (whose splice must equal a rebuild), and a
-//! contract's counter_examples edit (which must change nothing else).
+//! contract's counter_examples edit (which must keep every line and be read back exactly).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use ucg_lesson::js::{JsObject, JsString, JsValue};
 use ucg_lesson::{contract, entry, index, ledger};
+
+const CONTRACT_HEAD: &str = "---\nanvil_contract_version: 1\ngoal: \"g\"\ncreated: \"2026-04-15\"\nsource_intent: \"s\"\ncriteria:\n  - id: C1\n    statement: \"works\"\n    exists:\n      paths:\n        - \"a.js\"\n    substantive:\n      coverage_min: 0.8\n    wired:\n      entry_point: \"a.js\"\n    functional:\n      expected: \"ok\"\n";
 
 fuzz_target!(|data: &[u8]| {
     let (lines, _) = ledger::lines(data);
@@ -40,8 +42,19 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = entry::tokens(&JsString::from(text));
         let _ = entry::jaccard(text, "rate limit window");
-        if let Ok(edited) = contract::add_counter_example(text, "L-2026-01-01-00000000", "x") {
-            assert!(edited.len() > text.len());
+        // The edit, on a contract DG-Anvil's loader takes with `text` at the end of its front
+        // matter and the value after a NUL: every line kept, the value read back exactly.
+        let (tail, value) = text.split_once('\0').unwrap_or((text, "x"));
+        let contract = format!("{CONTRACT_HEAD}{tail}\n---\n");
+        let _ = contract::load(text);
+        if contract::load(&contract).is_ok() {
+            if let Ok(edited) = contract::add_counter_example(&contract, "L-2", value) {
+                let mut kept = edited.lines();
+                assert!(contract.lines().all(|line| kept.any(|l| l == line)));
+                let loaded = contract::load(&edited).expect("the edit loads");
+                let examples = loaded.get("counter_examples").expect("counter_examples");
+                assert_eq!(examples.get("L-2"), Some(&JsValue::str(value)));
+            }
         }
     }
 });

@@ -1,239 +1,229 @@
-//! Anvil's contract (docs/formats/lesson.md B.6, B.7): a YAML document, or YAML front matter
-//! between `---` lines, read with yaml-rust2. The one edit git-ucg makes — a lesson added to the
-//! top-level `counter_examples` map — changes only the lines it adds, and is checked by parsing
-//! the result: it must be the old document plus exactly that entry, or nothing is written.
+//! Anvil's contract (docs/formats/lesson.md B.6, B.7), read one way for `retro` and `reset`: the
+//! YAML front matter as DG-Anvil's own loader reads it ([`anvil_yaml`]), checked by its contract
+//! rules. The one edit git-ucg makes — a lesson added to the top-level `counter_examples` map —
+//! changes only the lines it adds, written so that the same reader reads the value back unchanged
+//! (Anvil's quoted scalars have no escapes), and is checked by reading the result: it must be the
+//! old contract plus exactly that entry, or nothing is written.
 
-use super::entry::LessonError;
-use serde_json::json;
-use yaml_rust2::{Yaml, YamlLoader};
+use super::anvil_yaml;
+use super::entry::{details, LessonError};
+use super::js::{JsObject, JsString, JsValue};
+use ucg_store::js::is_space as is_js_space;
 
-/// Where the YAML sits in the file: the whole file, or the front matter's byte range.
-fn yaml_range(text: &str) -> std::ops::Range<usize> {
-    let Some(rest) = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))
-    else {
-        return 0..text.len();
-    };
-    let start = text.len() - rest.len();
-    let mut offset = start;
-    for line in rest.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        if body == "---" || body == "..." {
-            return start..offset;
-        }
-        offset += line.len();
-    }
-    start..text.len()
+/// The contract as DG-Anvil's `loadAndValidate` takes it: its front matter, checked by its rules.
+pub fn load(text: &str) -> Result<JsObject, LessonError> {
+    let doc = anvil_yaml::front_matter(text)?;
+    anvil_yaml::validate(&doc).cloned()
 }
 
-fn invalid(rule: &str, message: impl Into<String>) -> LessonError {
-    LessonError::new("E_INVALID_CONTRACT", message, json!({"rule": rule}))
+/// A line as Anvil's reader splits the text (at `\r\n`, `\r` or `\n`): where it starts, its
+/// content, and where the next line starts.
+struct Line<'t> {
+    start: usize,
+    body: &'t str,
+    end: usize,
 }
 
-/// The contract's YAML document.
-pub fn parse(text: &str) -> Result<Yaml, LessonError> {
-    let yaml = &text[yaml_range(text)];
-    let docs = YamlLoader::load_from_str(yaml)
-        .map_err(|e| invalid("invalid_yaml", format!("contract is not YAML: {e}")))?;
-    match docs.into_iter().next() {
-        Some(doc @ Yaml::Hash(_)) => Ok(doc),
-        _ => Err(invalid("not_a_mapping", "contract must be a YAML mapping")),
-    }
-}
-
-pub(crate) fn str_at<'y>(doc: &'y Yaml, key: &str) -> Option<&'y str> {
-    doc[key].as_str()
-}
-
-/// `counter_examples` must be a map of strings (or absent).
-pub(crate) fn check_counter_examples(doc: &Yaml) -> Result<(), LessonError> {
-    match &doc["counter_examples"] {
-        Yaml::BadValue | Yaml::Null => Ok(()),
-        Yaml::Hash(map) if map.values().all(|v| matches!(v, Yaml::String(_))) => Ok(()),
-        Yaml::Hash(_) => Err(invalid(
-            "counter_example_not_string",
-            "counter_examples values must be strings",
-        )),
-        _ => Err(invalid(
-            "counter_example_not_string",
-            "counter_examples must be a map of lesson id to text",
-        )),
-    }
-}
-
-/// A YAML double-quoted scalar.
-fn quoted(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20
-                || c == '\u{7f}'
-                || c == '\u{85}'
-                || c == '\u{2028}'
-                || c == '\u{2029}'
-                || c == '\u{feff}' =>
-            {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => out.push(c),
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        if matches!(bytes[i], b'\r' | b'\n') {
+            let end = i + 1 + usize::from(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n'));
+            out.push(Line {
+                start,
+                body: &text[start..i],
+                end,
+            });
+            (start, i) = (end, end);
+        } else {
+            i += 1;
         }
     }
-    out.push('"');
+    out.push(Line {
+        start,
+        body: &text[start..],
+        end: text.len(),
+    });
     out
 }
 
-/// The file with `id: text` added to `counter_examples` (created at the end of the YAML when
-/// absent). Refused, with nothing to write, when the result would not be exactly that.
+fn trim(body: &str) -> &str {
+    body.trim_matches(|c| is_js_space(u32::from(c)))
+}
+
+fn blank_or_comment(body: &str) -> bool {
+    let t = trim(body);
+    t.is_empty() || t.starts_with('#')
+}
+
+fn indent(body: &str) -> usize {
+    body.len() - body.trim_start_matches(' ').len()
+}
+
+fn is_counter_examples_key(body: &str) -> bool {
+    let t = trim(body);
+    [
+        "counter_examples:",
+        "\"counter_examples\":",
+        "'counter_examples':",
+    ]
+    .iter()
+    .any(|key| t.starts_with(key))
+}
+
+fn refused(message: &str) -> LessonError {
+    LessonError::new(
+        "E_INVALID_CONTRACT",
+        message,
+        details([("rule", Some(JsValue::str("counter_examples_edit")))]),
+    )
+}
+
+/// The contract with `id: value` added to `counter_examples` (the map created at the end of the
+/// front matter when absent). Refused, with nothing to write, when the contract does not load or
+/// when no way of writing the value reads back as exactly that entry.
 pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, LessonError> {
-    let before = parse(text)?;
-    check_counter_examples(&before)?;
-    let range = yaml_range(text);
-    let yaml = &text[range.clone()];
-    // New lines end as the document's lines do.
-    let newline = if yaml.contains("\r\n") { "\r\n" } else { "\n" };
-    let entry = |indent: &str| format!("{indent}{}: {}{newline}", quoted(id), quoted(value));
-    // The top-level key's line, if any.
-    let mut offset = 0;
-    let mut key_line = None;
-    for line in yaml.split_inclusive('\n') {
-        if line.starts_with("counter_examples:") {
-            key_line = Some((offset, line));
-            break;
+    let mut expected = load(text)?;
+    match expected.get_mut("counter_examples") {
+        Some(JsValue::Object(examples)) => {
+            examples.insert(JsString::from(id), JsValue::str(value));
         }
-        offset += line.len();
+        _ => {
+            let mut examples = JsObject::new();
+            examples.insert(JsString::from(id), JsValue::str(value));
+            expected.set("counter_examples", JsValue::Object(examples));
+        }
     }
-    let edited = match key_line {
-        None => {
-            let mut yaml = yaml.to_string();
-            if !yaml.is_empty() && !yaml.ends_with('\n') {
-                yaml.push_str(newline);
-            }
-            yaml + "counter_examples:" + newline + &entry("  ")
-        }
-        Some((at, line)) => {
-            // The value after the key, without a trailing comment.
-            let rest = &line["counter_examples:".len()..];
-            let comment = rest
-                .char_indices()
-                .find(|(i, c)| *c == '#' && (*i == 0 || rest[..*i].ends_with([' ', '\t'])))
-                .map_or(rest.len(), |(i, _)| i);
-            let after_key = rest[..comment].trim();
-            let line_end = at + line.len();
-            let mut yaml = yaml.to_string();
-            if !line.ends_with('\n') {
-                yaml.push_str(newline);
-            }
-            match after_key {
-                "" | "~" | "null" | "{}" => {
-                    // A block mapping: after its last indented line, at its indentation.
-                    let mut end = line_end.min(yaml.len());
-                    let mut indent = None;
-                    for next in yaml[end..].split_inclusive('\n') {
-                        let body = next.trim_end_matches(['\n', '\r']);
-                        if body.trim().is_empty() || body.trim_start().starts_with('#') {
-                            if indent.is_some() {
-                                // Blank lines inside the block stay inside only if more follows.
-                                let rest = &yaml[end + next.len()..];
-                                let continues = rest.split_inclusive('\n').find(|l| !l.trim().is_empty())
-                                    .is_some_and(|l| l.starts_with(' ') || l.starts_with('\t'));
-                                if !continues {
-                                    break;
-                                }
-                            }
-                            end += next.len();
-                            continue;
-                        }
-                        if !(body.starts_with(' ') || body.starts_with('\t')) {
-                            break;
-                        }
-                        indent.get_or_insert_with(|| body[..body.len() - body.trim_start().len()].to_string());
-                        end += next.len();
-                    }
-                    if !after_key.is_empty() {
-                        // `counter_examples: {}` (or null) becomes a block mapping.
-                        yaml.replace_range(at..at + line.trim_end_matches(['\n', '\r']).len(), "counter_examples:");
-                        end -= line.trim_end_matches(['\n', '\r']).len() - "counter_examples:".len();
-                    }
-                    let indent = indent.unwrap_or_else(|| "  ".to_string());
-                    yaml.insert_str(end, &entry(&indent));
-                    yaml
+    let lines = lines(text);
+    // A contract that loads has front matter: an opening `---` after blank and comment lines.
+    let open = lines
+        .iter()
+        .position(|l| !blank_or_comment(l.body))
+        .filter(|&i| trim(lines[i].body) == "---")
+        .ok_or_else(|| refused("the contract has no front matter to add to"))?;
+    let newline = match &text[lines[open].start + lines[open].body.len()..lines[open].end] {
+        "" => "\n",
+        ending => ending,
+    };
+    let close = (open + 1..lines.len()).find(|&j| trim(lines[j].body) == "---");
+    let body = &lines[open + 1..close.unwrap_or(lines.len())];
+    let top = body
+        .iter()
+        .find(|l| !blank_or_comment(l.body))
+        .map_or(0, |l| indent(l.body));
+    let key = body
+        .iter()
+        .position(|l| indent(l.body) == top && is_counter_examples_key(l.body));
+    // Where the entry goes (Anvil reads a map's entries at exactly two spaces more than its key),
+    // and the key's line when it is new.
+    let (at, header) = match key {
+        None => (
+            close.map_or(text.len(), |c| lines[c].start),
+            format!("{}counter_examples:{newline}", " ".repeat(top)),
+        ),
+        Some(key) => {
+            // After the block's last entry line; blank and comment lines after it stay after.
+            let mut last = key;
+            for (j, line) in body.iter().enumerate().skip(key + 1) {
+                if blank_or_comment(line.body) {
+                    continue;
                 }
-                _ => {
-                    return Err(invalid(
-                        "counter_examples_flow_style",
-                        "counter_examples is written in flow style; write it as a block mapping to let git-ucg add to it",
-                    ))
+                if indent(line.body) <= top {
+                    break;
                 }
+                last = j;
             }
+            (body[last].end, String::new())
         }
     };
-    let mut out = String::with_capacity(text.len() + 256);
-    out.push_str(&text[..range.start]);
-    out.push_str(&edited);
-    out.push_str(&text[range.end..]);
-    // The result must be the old document plus this entry, nothing else.
-    let after = parse(&out)?;
-    let mut expected = before;
-    if let Yaml::Hash(map) = &mut expected {
-        let key = Yaml::String("counter_examples".into());
-        // Replaced in place (an entry() lookup would move the key to the end of the map).
-        match map.get_mut(&key) {
-            Some(Yaml::Hash(examples)) => {
-                examples.insert(Yaml::String(id.into()), Yaml::String(value.into()));
-            }
-            Some(slot) => {
-                let mut examples = yaml_rust2::yaml::Hash::new();
-                examples.insert(Yaml::String(id.into()), Yaml::String(value.into()));
-                *slot = Yaml::Hash(examples);
-            }
-            None => {
-                let mut examples = yaml_rust2::yaml::Hash::new();
-                examples.insert(Yaml::String(id.into()), Yaml::String(value.into()));
-                map.insert(key, Yaml::Hash(examples));
-            }
+    // The last line of a file without a closing `---` may have no line ending.
+    let lead = if at == text.len() && !text.is_empty() && !text.ends_with(['\n', '\r']) {
+        newline
+    } else {
+        ""
+    };
+    let indent = " ".repeat(top + 2);
+    let block = value
+        .split('\n')
+        .map(|line| format!("{newline}{indent}  {line}"))
+        .collect::<String>();
+    for scalar in [
+        format!("\"{value}\""),
+        format!("'{value}'"),
+        format!("|{block}"),
+    ] {
+        let entry = format!("{indent}\"{id}\": {scalar}{newline}");
+        let edited = [&text[..at], lead, &header, &entry, &text[at..]].concat();
+        if load(&edited).is_ok_and(|after| after == expected) {
+            return Ok(edited);
         }
     }
-    if after != expected {
-        return Err(invalid(
-            "counter_examples_edit",
-            "cannot add to counter_examples without changing other content; nothing written",
-        ));
-    }
-    Ok(out)
+    Err(refused(
+        "cannot add this remediation to counter_examples so that DG-Anvil reads it back \
+         unchanged: its YAML has no escapes, so a value of several lines cannot end in white \
+         space, hold a carriage return or a line `---`; nothing written",
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const HEAD: &str = "---\nanvil_contract_version: 1\ngoal: \"g\"\ncreated: \"2026-04-15\"\nsource_intent: \"s\"\ncriteria:\n  - id: C1\n    statement: \"works\"\n    exists:\n      paths:\n        - \"a.js\"\n    substantive:\n      coverage_min: 0.8\n    wired:\n      entry_point: \"a.js\"\n    functional:\n      expected: \"ok\"\n";
+
+    fn examples(text: &str) -> Vec<(String, String)> {
+        let contract = load(text).unwrap();
+        let Some(JsValue::Object(map)) = contract.get("counter_examples") else {
+            return Vec::new();
+        };
+        map.iter()
+            .map(|(k, v)| (k.to_lossy().into(), v.as_str().unwrap_or("?").into()))
+            .collect()
+    }
+
     #[test]
-    fn adds_only_the_entry() {
-        let contract = "id: c1\ncriteria:\n  - id: C1\n    statement: works\ncounter_examples:\n  L-1: \"one\"\n\ninvariants: []\n";
-        let out = add_counter_example(contract, "L-2", "two \"quoted\"\nline").unwrap();
+    fn adds_only_the_entry_and_reads_back_what_it_wrote() {
+        let contract =
+            format!("{HEAD}counter_examples:\n  L-1: \"one\"\n\ninvariants: {{}}\n---\n# Body\n");
+        let contract = contract.replace("invariants: {}\n", "notes: \"n\"\n");
+        let value = "say \"hi\" \\n # not a comment";
+        let out = add_counter_example(&contract, "L-2", value).unwrap();
         assert_eq!(
             out,
             contract.replace(
                 "  L-1: \"one\"\n",
-                "  L-1: \"one\"\n  \"L-2\": \"two \\\"quoted\\\"\\nline\"\n"
+                &format!("  L-1: \"one\"\n  \"L-2\": \"{value}\"\n")
             )
         );
-        let bare = "id: c1\ncriteria: []\n";
         assert_eq!(
-            add_counter_example(bare, "L-9", "x").unwrap(),
-            format!("{bare}counter_examples:\n  \"L-9\": \"x\"\n")
+            examples(&out).last().unwrap(),
+            &("L-2".into(), value.into())
         );
-        let front = "---\nid: c1\ncounter_examples: {}\n---\n# Body\n";
+
+        let bare = format!("{HEAD}---\n");
         assert_eq!(
-            add_counter_example(front, "L-9", "x").unwrap(),
-            "---\nid: c1\ncounter_examples:\n  \"L-9\": \"x\"\n---\n# Body\n"
+            add_counter_example(&bare, "L-9", "x").unwrap(),
+            format!("{HEAD}counter_examples:\n  \"L-9\": \"x\"\n---\n")
         );
-        assert!(add_counter_example("counter_examples:\n  L-1: 5\n", "L-2", "x").is_err());
-        assert!(add_counter_example("counter_examples: [a]\n", "L-2", "x").is_err());
+        let multi = add_counter_example(&bare, "L-9", "two\n  lines").unwrap();
+        assert!(
+            multi.ends_with("  \"L-9\": |\n    two\n      lines\n---\n"),
+            "{multi}"
+        );
+        assert_eq!(examples(&multi), [("L-9".into(), "two\n  lines".into())]);
+        // What Anvil's reader cannot give back is refused, and so is what it refuses to load.
+        let quoted = add_counter_example(&bare, "L-9", " spaces kept ").unwrap();
+        assert_eq!(examples(&quoted), [("L-9".into(), " spaces kept ".into())]);
+        assert!(add_counter_example(&bare, "L-9", "two lines\nand a trailing space ").is_err());
+        assert!(add_counter_example(&bare, "L-9", "a carriage\rreturn").is_err());
+        assert!(
+            add_counter_example(&format!("{HEAD}counter_examples: {{}}\n---\n"), "L-9", "x")
+                .is_err()
+        );
+        assert!(
+            add_counter_example("id: c\ncounter_examples:\n  L-1: \"x\"\n", "L-2", "x").is_err()
+        );
     }
 }

@@ -7,7 +7,7 @@
 use super::entry::{self, LessonError};
 use super::js::{self, JsObject, JsString, JsValue};
 use super::ledger::{self, Paths};
-use super::{anvil_yaml, contract, state};
+use super::{contract, state};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
@@ -251,13 +251,6 @@ fn contract_text(bytes: Vec<u8>) -> std::result::Result<String, LessonError> {
     })
 }
 
-fn read_contract(path: &Path) -> std::result::Result<(String, yaml_rust2::Yaml), LessonError> {
-    let bytes = ucg_store::read_file(path).map_err(|e| io_error("cannot read", path, e))?;
-    let text = contract_text(bytes)?;
-    let doc = contract::parse(&text)?;
-    Ok((text, doc))
-}
-
 /// The supersession reason DG-Anvil writes.
 const SUPERSEDES_REASON: &str =
     "retroactive lesson consolidates near-duplicate (Jaccard >= 0.7) prior lessons on same contract_gap";
@@ -275,8 +268,7 @@ pub fn retro(
     let bytes =
         ucg_store::read_file(contract_path).map_err(|e| node_read_error(contract_path, &e))?;
     let text = contract_text(bytes)?;
-    let doc = anvil_yaml::front_matter(&text)?;
-    let contract = anvil_yaml::validate(&doc)?;
+    let contract = contract::load(&text)?;
     let intent = contract
         .get("source_intent")
         .and_then(JsValue::as_js_str)
@@ -460,8 +452,10 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         .map_err(|e| io_error("cannot read", request.state, e))?;
     let mut task_state = state::parse(&state_bytes)?;
     let (cap, count) = state::loop_numbers(state::task(&task_state, request.task)?);
-    let (contract_text, contract_doc) = read_contract(request.contract)?;
-    contract::check_counter_examples(&contract_doc)?;
+    let contract_bytes = ucg_store::read_file(request.contract)
+        .map_err(|e| io_error("cannot read", request.contract, e))?;
+    let contract_text = contract_text(contract_bytes)?;
+    contract::load(&contract_text)?;
     let evidence = match (&request.evidence, &request.verify_result) {
         (Some(evidence), _) => evidence.to_string(),
         (None, Some(path)) => failing_criteria(path)?,
@@ -482,9 +476,6 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     }
     if !request.pattern.is_empty() {
         entry.insert("pattern".into(), json!(request.pattern));
-    }
-    if let Some(contract_id) = contract::str_at(&contract_doc, "id") {
-        entry.insert("source_contract_id".into(), json!(contract_id));
     }
     let write_state = |task_state: &Map<String, Value>| -> std::result::Result<(), LessonError> {
         ucg_store::write_atomic(

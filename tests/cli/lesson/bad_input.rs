@@ -180,16 +180,14 @@ fn invalid_utf8_is_refused_clearly() {
     assert_eq!(snapshot(env.path()), before);
 }
 
-/// A contract whose `counter_examples` is not a map — a list, a string, a number, a block
+/// A contract whose `counter_examples` is not a map — a string, a number, a block
 /// sequence — is refused by reset with `E_INVALID_CONTRACT` (rule `counter_example_not_string`,
-/// saying it must be a map of lesson id to text); nothing is written, the task not even escalated.
+/// expecting `object<string,string>`, as retro says); nothing is written, the task not even escalated.
 #[test]
 fn counter_examples_not_a_map_is_refused_by_reset() {
     let env = TestEnv::new();
-    for shape in ["[L-1, L-2]", "\"just text\"", "42", "\n- L-1\n- L-2"] {
-        let contract = format!(
-            "id: c\nsource_intent: \"x\"\ncriteria:\n  - id: C1\n    statement: s\ncounter_examples: {shape}\n"
-        );
+    for shape in ["\"just text\"", "42", "\n- L-1\n- L-2"] {
+        let contract = contract_ending(&format!("counter_examples: {shape}\n"));
         let p = project(&env, &contract, STATE);
         let before = snapshot(env.path());
         let doc = refusal(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
@@ -198,8 +196,8 @@ fn counter_examples_not_a_map_is_refused_by_reset() {
             doc["details"]["rule"], "counter_example_not_string",
             "{shape}"
         );
-        assert!(
-            doc["error"].as_str().unwrap().contains("map"),
+        assert_eq!(
+            doc["details"]["expected"], "object<string,string>",
             "{shape}: {doc}"
         );
         assert_eq!(snapshot(env.path()), before, "{shape}");

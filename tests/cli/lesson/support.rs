@@ -269,15 +269,32 @@ pub(super) fn seed(path: &Path, values: &[Value]) {
 pub(super) const CONTRACT: &str = "\
 ---
 anvil_contract_version: 1
-id: contract-rate-limit
 goal: \"Rate-limit the public API\"
 created: \"2026-04-15\"
 source_intent: \"add a rolling-window rate limit to the public API\"
 criteria:
   - id: C1
     statement: \"Counters reset after the window expires, observably.\"
+    exists:
+      paths:
+        - \"src/ratelimit.js\"
+    substantive:
+      coverage_min: 0.8
+    wired:
+      entry_point: \"src/server.js\"
+    functional:
+      expected: \"the counter reads zero after the window\"
   - id: C2
     statement: \"The limit is read from configuration.\"
+    exists:
+      paths:
+        - \"src/config.js\"
+    substantive:
+      coverage_min: 0.8
+    wired:
+      entry_point: \"src/server.js\"
+    functional:
+      expected: \"a configured limit applies\"
 counter_examples:
   L-2026-04-15-fixture: \"Rolling-window reset must be observable: read the counter after the window.\"
 invariants:
@@ -288,6 +305,12 @@ invariants:
 The prose of the contract stays exactly as it is.
 counter_examples: this line is Markdown, not YAML
 ";
+
+/// A contract for `reset` whose front matter ends with `tail` (lines of its own, each ending in
+/// a newline): the head of [`RETRO_CONTRACT_HEAD`], then `tail`, then the closing `---`.
+pub(super) fn contract_ending(tail: &str) -> String {
+    format!("{RETRO_CONTRACT_HEAD}{tail}---\n")
+}
 
 pub(super) const STATE: &str = r#"{"anvil_state_version": 1, "run_id": "r-11223344", "tasks": {"T1": {"status": "verifying", "worktree": "wt/T1", "loop_cap": 3}, "T2": {"status": "queued"}}, "notes": ["kept"]}"#;
 
@@ -340,32 +363,64 @@ pub(super) fn task_state(p: &Project, task: &str) -> Value {
     state["tasks"][task].clone()
 }
 
-/// The YAML front matter of a contract, parsed.
-pub(super) fn front_matter(text: &str) -> yaml_rust2::Yaml {
-    let body = text.strip_prefix("---\n").unwrap_or(text);
-    let yaml = match body.find("\n---\n") {
-        Some(end) => &body[..=end],
-        None => body,
-    };
-    yaml_rust2::YamlLoader::load_from_str(yaml)
-        .expect("front matter parses")
-        .remove(0)
-}
-
-/// The contract's counter_examples, in order.
+/// The contract's counter_examples, in order, read as DG-Anvil's YAML subset reads them (written
+/// here from its rules, as an oracle independent of git-ucg's reader): a quoted scalar is its text
+/// between the quotes, taken literally (no escapes); `|` and `>` take the more indented lines
+/// after it, cut at the entry's indentation plus two, joined by newlines, trailing white space dropped.
 pub(super) fn counter_examples(text: &str) -> Vec<(String, String)> {
-    let doc = front_matter(text);
-    doc["counter_examples"]
-        .as_hash()
-        .expect("counter_examples is a map")
+    let lines: Vec<&str> = text.lines().collect();
+    let open = lines
         .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().unwrap().to_string(),
-                v.as_str().expect("a string").to_string(),
-            )
-        })
-        .collect()
+        .position(|l| *l == "---")
+        .expect("front matter");
+    let close = open
+        + 1
+        + lines[open + 1..]
+            .iter()
+            .position(|l| *l == "---")
+            .expect("its end");
+    let front = &lines[open + 1..close];
+    let key = front
+        .iter()
+        .position(|l| *l == "counter_examples:")
+        .expect("counter_examples");
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let unquote = |s: &str| {
+        let quoted = s.len() >= 2
+            && ((s.starts_with('"') && s.ends_with('"'))
+                || (s.starts_with('\'') && s.ends_with('\'')));
+        if quoted {
+            s[1..s.len() - 1].to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let mut entries = Vec::new();
+    let mut i = key + 1;
+    let Some(pad) = front.get(i).map(|l| indent(l)).filter(|p| *p > 0) else {
+        return entries;
+    };
+    while i < front.len() && (front[i].trim().is_empty() || indent(front[i]) >= pad) {
+        let line = front[i];
+        i += 1;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let (k, v) = line.trim().split_once(':').expect("an entry");
+        let v = v.trim();
+        let value = if v == "|" || v == ">" {
+            let mut parts = Vec::new();
+            while i < front.len() && (front[i].trim().is_empty() || indent(front[i]) > pad) {
+                parts.push(front[i].get(pad + 2..).unwrap_or(""));
+                i += 1;
+            }
+            parts.join("\n").trim_end().to_string()
+        } else {
+            unquote(v)
+        };
+        entries.push((unquote(k.trim()), value));
+    }
+    entries
 }
 
 /// `new` is `old` with whole lines inserted: their positions (0-based, in `new`) and text.
