@@ -314,6 +314,12 @@ impl Context {
         policy
     }
 
+    /// Gives `pending`'s items what every view shows beyond their artifacts: whether the gate
+    /// blocks on each, and who decides it.
+    pub(crate) fn annotate(&self, pending: &mut ucg_ultracode::pending::Pending) {
+        pending.annotate(&self.gate_policy(), &self.decider_rules());
+    }
+
     /// Who decides what (`git config ucg.decider`, over the layers' `workflow.deciders` table);
     /// a rule that cannot be read is a warning on stderr.
     pub(crate) fn decider_rules(&self) -> ucg_ultracode::deciders::Rules {

@@ -450,7 +450,18 @@ fn write_anvil(repo: &DemoRepo) -> Result<()> {
     repo.write("anvil/state.json", "{\n  \"tasks\": {\n    \"T1\": {\n      \"status\": \"failed\",\n      \"loop_cap\": 3\n    }\n  }\n}\n")?;
     repo.write(
         "anvil/contract.yml",
-        "id: rate-limit-001\nsource_intent: add rate limiting to the public API\ncriteria:\n  - id: C1\n    statement: the 101st request in a minute gets 429\ncounter_examples:\n  L-2026-06-01-a1b2c3d4: \"count requests in a rolling sixty-second window per key\"\n",
+        concat!(
+            "---\nanvil_contract_version: 1\ngoal: \"Rate-limit the public API\"\n",
+            "created: \"2026-06-01\"\nsource_intent: \"add rate limiting to the public API\"\n",
+            "criteria:\n  - id: C1\n    statement: \"the 101st request in a minute gets 429\"\n",
+            "    exists:\n      paths:\n        - \"src/ratelimit.js\"\n",
+            "    substantive:\n      coverage_min: 0.8\n",
+            "    wired:\n      entry_point: \"src/server.js\"\n",
+            "    functional:\n      expected: \"HTTP 429 on the 101st request\"\n",
+            "counter_examples:\n",
+            "  L-2026-06-01-a1b2c3d4: \"count requests in a rolling sixty-second window per key\"\n",
+            "---\n",
+        ),
     )?;
     Ok(())
 }

@@ -35,7 +35,7 @@ fn pending_now(ctx: &Context, args: &NotifyArgs) -> Result<Vec<PendingItem>> {
         },
         &ArtifactSource::WorkTree,
     );
-    pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    ctx.annotate(&mut found);
     Ok(found.items)
 }
 

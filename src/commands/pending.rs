@@ -8,7 +8,7 @@ use crate::render::visible;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use ucg_ultracode::deciders;
-use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem, Source};
+use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem};
 
 pub(crate) const SCHEMA: &str = "git-ucg.pending/1";
 
@@ -38,7 +38,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         source,
         threshold,
     );
-    pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    ctx.annotate(&mut found);
     // `--mine` / `--for EMAIL`: only the items that person decides.
     let decider =
         match (&args.for_email, args.mine) {
@@ -111,11 +111,7 @@ pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
         .items
         .iter()
         .map(|item| {
-            let source = match item.source {
-                Source::Red => "red",
-                Source::Escalation => "escalation",
-                Source::Decision => "decision",
-            };
+            let source = item.source.name();
             let handle = item.row.as_ref().map_or_else(
                 || item.handle().to_string(),
                 |row| format!("{} ({row})", item.handle()),
@@ -207,6 +203,20 @@ pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
         out.push_str(&format!(
             "blocked     {}: {}\n            {}\n",
             blocker.artifact, blocker.reason, blocker.way_out
+        ));
+    }
+    // The sources `ucg.gate.sources` leaves out: listed, but the gate lets commits through.
+    let mut ungated: Vec<&str> = found
+        .items
+        .iter()
+        .filter(|item| !item.blocks_gate)
+        .map(|item| item.source.name())
+        .collect();
+    ungated.dedup();
+    if !ungated.is_empty() {
+        out.push_str(&format!(
+            "not gated   {}: commits and pushes go ahead (ucg.gate.sources)\n",
+            ungated.join(", ")
         ));
     }
     if out.is_empty() {

@@ -67,7 +67,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             Error::new(problem).hint("set a number from 0 to 1: git config ucg.similarity 0.8")
         })?,
     };
-    let rules = ctx.decider_rules();
+    let (policy, rules) = (ctx.gate_policy(), ctx.decider_rules());
     // `--mine`: the guided pass walks only the items whose deciders name you.
     let mine = match args.mine {
         false => None,
@@ -87,7 +87,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         if interactive {
             read_answers_doc(&run)?;
             let mut before = enumerate_offering(&run, threshold);
-            ucg_ultracode::pending::assign_deciders(&mut before.items, &rules);
+            before.annotate(&policy, &rules);
             if let Some(email) = &mine {
                 before
                     .items
@@ -156,7 +156,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         Some(after) => after,
         None => enumerate(&run),
     };
-    ucg_ultracode::pending::assign_deciders(&mut after.items, &rules);
+    after.annotate(&policy, &rules);
     let askable = after
         .items
         .iter()

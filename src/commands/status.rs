@@ -140,10 +140,7 @@ fn render(
     if !args.fast {
         count_changes(ctx, args, source, &mut report);
     }
-    ucg_ultracode::pending::assign_deciders(
-        &mut report.pending.pending.items,
-        &ctx.decider_rules(),
-    );
+    ctx.annotate(&mut report.pending.pending);
     Ok(match format {
         StatusFormat::Json => {
             let mut text = serde_json::to_string_pretty(&report)
@@ -300,7 +297,7 @@ fn announce(
         },
         &ArtifactSource::WorkTree,
     );
-    ucg_ultracode::pending::assign_deciders(&mut found.items, &ctx.decider_rules());
+    ctx.annotate(&mut found);
     let run = crate::output::notify_runner(command);
     Ok(announcer.announce(ctx.repo()?.git_dir(), &found.items, &run)?)
 }

@@ -5,19 +5,11 @@
 
 use super::visible;
 use ucg_ultracode::gate::Decision;
-use ucg_ultracode::pending::{Blocker, PendingItem, Source};
+use ucg_ultracode::pending::{Blocker, PendingItem};
 
 /// What a blocker that is not a pending item (an artifact that cannot be read) is called, as the
 /// kind of a GitHub annotation and the type of a JUnit failure.
 const UNREADABLE: &str = "unreadable";
-
-fn source_name(source: Source) -> &'static str {
-    match source {
-        Source::Red => "red",
-        Source::Escalation => "escalation",
-        Source::Decision => "decision",
-    }
-}
 
 /// An unreadable artifact's short name: its file name.
 fn file_name(artifact: &str) -> &str {
@@ -88,7 +80,7 @@ pub(crate) fn junit(decision: &Decision, read_from: &str) -> String {
     for item in &decision.blocking {
         failing_case(
             &mut out,
-            &format!("git-ucg.gate.{}", source_name(item.source)),
+            &format!("git-ucg.gate.{}", item.source.name()),
             &item.id,
             &item.decision_needed,
             &item.kind,

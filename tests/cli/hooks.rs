@@ -421,6 +421,36 @@ fn the_gate_command_and_what_blocks() {
     env.git(&dir, &["config", "ucg.gate.sources", "decisions"]);
     let doc: serde_json::Value = serde_json::from_slice(&gate(&["--json"]).stdout).unwrap();
     assert_eq!(doc["blocking"].as_array().unwrap().len(), 1);
+    // Every view marks the same items: pending and status list all four, the gate's one as
+    // `blocks_gate`, and the table names the sources that do not gate.
+    let ids = |items: &serde_json::Value, gated: bool| -> Vec<String> {
+        let items = items.as_array().unwrap().iter();
+        items
+            .filter(|item| item["blocks_gate"] == gated)
+            .map(|item| item["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let blocking = ids(&doc["blocking"], true);
+    let json = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_slice(&env.ucg(&dir).args(args).output().unwrap().stdout).unwrap()
+    };
+    for (view, items) in [
+        ("pending", json(&["pending", "--json"])["items"].clone()),
+        (
+            "status",
+            json(&["status", "--json"])["pending"]["items"].clone(),
+        ),
+    ] {
+        assert_eq!(ids(&items, true), blocking, "{view}");
+        assert_eq!(ids(&items, false).len(), 3, "{view}");
+    }
+    let table = stdout(&env.ucg(&dir).arg("pending").output().unwrap());
+    assert!(
+        table.ends_with(
+            "not gated   red, escalation: commits and pushes go ahead (ucg.gate.sources)\n"
+        ),
+        "{table}"
+    );
     // An unreadable ledger does not block; a corrupt registry does, and says how to fix it.
     std::fs::write(dir.join(IMPL).join("deferred-work.md"), b"\xff\xfe").unwrap();
     assert_eq!(gate(&[]).status.code(), Some(0));

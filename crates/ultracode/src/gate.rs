@@ -4,73 +4,10 @@
 //! answer them until the run promotes them.
 
 use crate::config::{Config, ConfigError};
+pub use crate::pending::GatePolicy;
 use crate::pending::{self, Blocker, Pending, PendingInputs, PendingItem, Source};
 use std::path::{Path, PathBuf};
 use ucg_git::ArtifactSource;
-
-/// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
-/// with a warning for each name it does not know. A value that names none of them gates all
-/// three: a typo must not open the gate.
-fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
-    let all = vec![Source::Red, Source::Escalation, Source::Decision];
-    let Some(text) = config else {
-        return (all, Vec::new());
-    };
-    let mut warnings = Vec::new();
-    let named: Vec<Source> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .filter_map(|name| match name.to_lowercase().as_str() {
-            "reds" | "red" => Some(Source::Red),
-            "escalations" | "escalation" => Some(Source::Escalation),
-            "decisions" | "decision" => Some(Source::Decision),
-            _ => {
-                warnings.push(format!(
-                    "ucg.gate.sources: unknown source {name:?} (known: reds, escalations, decisions)"
-                ));
-                None
-            }
-        })
-        .collect();
-    if named.is_empty() {
-        warnings.push("ucg.gate.sources names no known source: gating all three".into());
-        return (all, warnings);
-    }
-    (named, warnings)
-}
-
-/// The gate's policy, one value from git's configuration: which sources block
-/// (`ucg.gate.sources`), and whether a push is judged by everything pending in the work tree
-/// (`ucg.gate.scope all`) rather than by each pushed ref's own run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GatePolicy {
-    pub sources: Vec<Source>,
-    pub scope_all: bool,
-}
-
-impl GatePolicy {
-    /// The policy the two keys' values give, with a warning for each source name not known.
-    pub fn from_config(
-        sources_key: Option<&str>,
-        scope_key: Option<&str>,
-    ) -> (GatePolicy, Vec<String>) {
-        let (sources, warnings) = sources(sources_key);
-        let scope_all = scope_key.is_some_and(|scope| scope.eq_ignore_ascii_case("all"));
-        (GatePolicy { sources, scope_all }, warnings)
-    }
-
-    /// Whether an item of `source` blocks.
-    pub fn gates(&self, source: Source) -> bool {
-        self.sources.contains(&source)
-    }
-}
-
-impl Default for GatePolicy {
-    fn default() -> Self {
-        GatePolicy::from_config(None, None).0
-    }
-}
 
 /// What blocks.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -91,7 +28,8 @@ impl Decision {
     }
 }
 
-pub fn decide(pending: Pending, policy: &GatePolicy) -> Decision {
+pub fn decide(mut pending: Pending, policy: &GatePolicy) -> Decision {
+    pending.apply_policy(policy);
     let mut blockers = pending.blockers;
     // A typed escalation that cannot be read still escalates: it blocks until repaired.
     if policy.gates(Source::Escalation) {
@@ -107,7 +45,7 @@ pub fn decide(pending: Pending, policy: &GatePolicy) -> Decision {
         blocking: pending
             .items
             .into_iter()
-            .filter(|item| policy.gates(item.source))
+            .filter(|item| item.blocks_gate)
             .collect(),
         blockers,
     }
@@ -269,14 +207,5 @@ mod tests {
         assert!(!protects(&protected, "refs/tags/main"));
         assert!(!protects(&protected, "refs/heads/"));
         assert!(!protects(&[String::new()], "refs/heads/main"));
-    }
-
-    #[test]
-    fn sources_from_the_configuration() {
-        assert_eq!(sources(None).0.len(), 3);
-        let (named, warnings) = sources(Some("REDs, decisions,bogus"));
-        assert_eq!(named, [Source::Red, Source::Decision]);
-        assert_eq!(warnings.len(), 1);
-        assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
     }
 }

@@ -30,6 +30,17 @@ pub enum Source {
     Decision,
 }
 
+impl Source {
+    /// Its name, as `--json` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Red => "red",
+            Source::Escalation => "escalation",
+            Source::Decision => "decision",
+        }
+    }
+}
+
 /// One decision the run waits on.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PendingItem {
@@ -50,6 +61,9 @@ pub struct PendingItem {
     pub row: Option<String>,
     /// Who decides it (`ucg.decider` rules; empty when none names its kind).
     pub deciders: Vec<String>,
+    /// Whether the gate refuses a commit or push while it waits (`ucg.gate.sources` names its
+    /// source; true until [`Pending::apply_policy`] says otherwise).
+    pub blocks_gate: bool,
     /// An escalation's occurrence: the lowercase hex SHA-256 of its sidecar's bytes as read. A
     /// close recorded with another occurrence answered an earlier escalation with the same id.
     #[serde(skip)]
@@ -103,6 +117,7 @@ impl PendingItem {
             action: None,
             row: None,
             deciders: Vec::new(),
+            blocks_gate: true,
             occurrence: None,
             origin: String::new(),
             similar_to: None,
@@ -141,13 +156,94 @@ pub struct Pending {
     pub registry_corrupt: bool,
 }
 
+impl Pending {
+    /// Marks each item the gate blocks on under `policy`: the same items `gate` and the hooks
+    /// refuse on, so that every view says which they are.
+    pub(crate) fn apply_policy(&mut self, policy: &GatePolicy) {
+        for item in &mut self.items {
+            item.blocks_gate = policy.gates(item.source);
+        }
+    }
+
+    /// What every view of an item shows beyond its artifact, from the configuration: whether
+    /// the gate blocks on it (`policy`), and who decides it (`rules`).
+    pub fn annotate(&mut self, policy: &GatePolicy, rules: &crate::deciders::Rules) {
+        self.apply_policy(policy);
+        assign_deciders(&mut self.items, rules);
+    }
+}
+
 /// Gives every item the deciders `rules` name for its kind.
-pub fn assign_deciders(items: &mut [PendingItem], rules: &crate::deciders::Rules) {
+pub(crate) fn assign_deciders(items: &mut [PendingItem], rules: &crate::deciders::Rules) {
     if rules.is_empty() {
         return;
     }
     for item in items {
         item.deciders = rules.deciders(&item.kind);
+    }
+}
+
+/// The sources `ucg.gate.sources` names (comma-separated, case-insensitive; default all three),
+/// with a warning for each name it does not know. A value that names none of them gates all
+/// three: a typo must not open the gate.
+fn sources(config: Option<&str>) -> (Vec<Source>, Vec<String>) {
+    let all = vec![Source::Red, Source::Escalation, Source::Decision];
+    let Some(text) = config else {
+        return (all, Vec::new());
+    };
+    let mut warnings = Vec::new();
+    let named: Vec<Source> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .filter_map(|name| match name.to_lowercase().as_str() {
+            "reds" | "red" => Some(Source::Red),
+            "escalations" | "escalation" => Some(Source::Escalation),
+            "decisions" | "decision" => Some(Source::Decision),
+            _ => {
+                warnings.push(format!(
+                    "ucg.gate.sources: unknown source {name:?} (known: reds, escalations, decisions)"
+                ));
+                None
+            }
+        })
+        .collect();
+    if named.is_empty() {
+        warnings.push("ucg.gate.sources names no known source: gating all three".into());
+        return (all, warnings);
+    }
+    (named, warnings)
+}
+
+/// The gate's policy, one value from git's configuration: which sources block
+/// (`ucg.gate.sources`), and whether a push is judged by everything pending in the work tree
+/// (`ucg.gate.scope all`) rather than by each pushed ref's own run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatePolicy {
+    pub sources: Vec<Source>,
+    pub scope_all: bool,
+}
+
+impl GatePolicy {
+    /// The policy the two keys' values give, with a warning for each source name not known.
+    pub fn from_config(
+        sources_key: Option<&str>,
+        scope_key: Option<&str>,
+    ) -> (GatePolicy, Vec<String>) {
+        let (sources, warnings) = sources(sources_key);
+        let scope_all = scope_key.is_some_and(|scope| scope.eq_ignore_ascii_case("all"));
+        (GatePolicy { sources, scope_all }, warnings)
+    }
+
+    /// Whether an item of `source` blocks.
+    pub fn gates(&self, source: Source) -> bool {
+        self.sources.contains(&source)
+    }
+}
+
+impl Default for GatePolicy {
+    fn default() -> Self {
+        GatePolicy::from_config(None, None).0
     }
 }
 
@@ -719,4 +815,18 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
         });
     }
     pending
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gate_sources_from_the_configuration() {
+        assert_eq!(sources(None).0.len(), 3);
+        let (named, warnings) = sources(Some("REDs, decisions,bogus"));
+        assert_eq!(named, [Source::Red, Source::Decision]);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(sources(Some("")).0.len(), 3, "a typo never opens the gate");
+    }
 }
