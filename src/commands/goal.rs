@@ -27,8 +27,8 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     }
     let sid = match dir::session_id(args.session.as_deref()) {
         Ok(sid) => sid,
-        Err(message) => {
-            let code = refuse(&Refusal::Thrown(message));
+        Err(refusal) => {
+            let code = refuse(&refusal);
             // The refusal is the reference's, byte for byte; a person at a terminal also learns
             // git-ucg's own way to name the session.
             if std::io::stderr().is_terminal() && args.session.is_none() {

@@ -1,6 +1,7 @@
 //! Where ultragoal state lives (docs/formats/ultragoal.md §1.1–1.3): the state directory `OMT_DIR` and
 //! the session id, by the TypeScript CLI's rules, so both read and write the same files.
 
+use super::Refusal;
 use std::path::{Path, PathBuf};
 
 /// The safe-id rule: `^[A-Za-z0-9_-]+$`, 1..=200 characters.
@@ -14,7 +15,7 @@ pub(crate) fn is_safe_session_id(sid: &str) -> bool {
 /// The session id: `--session`, else `OMT_SESSION_ID` (authoritative whenever present, even when
 /// empty or unsafe), else a non-empty `CODEX_THREAD_ID`. The error is the CLI's message, without
 /// its prefix.
-pub fn session_id(flag: Option<&str>) -> Result<String, String> {
+pub fn session_id(flag: Option<&str>) -> Result<String, Refusal> {
     let env = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
     let (source, given) = match (flag, env("OMT_SESSION_ID"), env("CODEX_THREAD_ID")) {
         (Some(sid), _, _) => ("--session", sid.to_string()),
@@ -30,7 +31,7 @@ pub fn session_id(flag: Option<&str>) -> Result<String, String> {
     } else {
         Err(format!(
             "{source} \"{given}\" is not a safe session id (must match ^[A-Za-z0-9_-]+$, length 1..200)."
-        ))
+        ).into())
     }
 }
 

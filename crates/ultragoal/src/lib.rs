@@ -60,6 +60,15 @@ impl Refusal {
         Refusal::Direct(message.into())
     }
 
+    /// What was refused, in the reference's words, without the line's prefix.
+    pub fn message(&self) -> &str {
+        match self {
+            Refusal::Thrown(message) | Refusal::Direct(message) | Refusal::Crash(message) => {
+                message
+            }
+        }
+    }
+
     /// The line for stderr.
     pub fn line(&self) -> String {
         match self {

@@ -5,7 +5,7 @@
 use super::js::{self, JsString, JsValue};
 use super::session::Session;
 use super::state::{self, State};
-use super::Reply;
+use super::{Refusal, Reply};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -287,7 +287,7 @@ fn epoch_secs(t: jiff::Timestamp) -> i64 {
 
 /// `list-others`: `<sid prefix>\t<sid>\t<outcome>\t<started_at>\t<idle>s` per other session whose
 /// state is active, progress-live and not pristine (`String(x)` of what the file holds).
-pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, String> {
+pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, Refusal> {
     let dir = session.use_dir()?.to_path_buf();
     let now = jiff::Timestamp::now();
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -354,17 +354,15 @@ pub fn adopt(
     session: &Session,
     source: &str,
     warn: &mut dyn FnMut(String),
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), Refusal> {
     if !super::dir::is_safe_session_id(source) {
-        return Err(format!(
-            "adopt: srcSid \"{source}\" fails safe-id validation"
-        ));
+        return Err(format!("adopt: srcSid \"{source}\" fails safe-id validation").into());
     }
     let current = &session.sid;
     if source == current {
-        return Err(format!(
-            "adopt: self-adopt refused (srcSid === curSid === \"{current}\")"
-        ));
+        return Err(
+            format!("adopt: self-adopt refused (srcSid === curSid === \"{current}\")").into(),
+        );
     }
     session.use_dir()?;
     let from = Session::new(session.dir.clone(), source.to_string());
@@ -374,24 +372,27 @@ pub fn adopt(
     let Some(adopted) = read_state(&src_path) else {
         return Err(format!(
             "adopt: source \"{src}\" is missing or malformed (lost race or never existed)"
-        ));
+        )
+        .into());
     };
     if !state::is_active(&adopted) {
         return Err(format!(
             "adopt: source \"{src}\" is not ACTIVE (r7: TERMINAL sources are refused)"
-        ));
+        )
+        .into());
     }
     if !progress_live(&adopted, now) {
         return Err(format!(
             "adopt: source \"{src}\" failed the liveness check (r7: TTL-expired or no parseable \
 timestamp — only live sources are adoptable)"
-        ));
+        )
+        .into());
     }
     if super::is_pristine(&adopted) {
         return Err(format!(
             "adopt: source \"{src}\" is a pristine seed with no real work (r8: pristine sources are \
 refused — nothing to adopt)."
-        ));
+        ).into());
     }
     if dst_path.exists() {
         match read_state(&dst_path) {
@@ -399,13 +400,15 @@ refused — nothing to adopt)."
                 return Err(format!(
                 "adopt: current session state \"{dst}\" is malformed. Please manually inspect and \
 remove it, then re-invoke the skill."
-            ))
+            )
+                .into())
             }
             Some(existing) if state::is_active(&existing) && !super::is_pristine(&existing) => {
                 return Err(format!(
                     "adopt: current session has ACTIVE non-pristine state at \"{dst}\". Adoption \
 refused to avoid overwriting in-progress work (r3)."
-                ))
+                )
+                .into())
             }
             Some(_) => {}
         }
@@ -423,7 +426,11 @@ it first). No mutation occurred."
     super::base::move_to(&from.sid, &session.sid);
     // r5: both heartbeats restamped, every key kept (best effort).
     let restamped = read_state(&dst_path)
-        .ok_or_else(|| format!("restampAfterAdopt: \"{dst}\" does not contain a JSON object"))
+        .ok_or_else(|| {
+            Refusal::Thrown(format!(
+                "restampAfterAdopt: \"{dst}\" does not contain a JSON object"
+            ))
+        })
         .and_then(|mut whole| {
             let now = state::now_stamp();
             whole.insert("last_touched_at".into(), now.clone().into());
@@ -432,21 +439,19 @@ it first). No mutation occurred."
         });
     if let Err(e) = restamped {
         warn(format!(
-            "adopt: warning: post-rename heartbeat re-stamp failed for \"{dst}\": {e}"
+            "adopt: warning: post-rename heartbeat re-stamp failed for \"{dst}\": {}",
+            e.message()
         ));
     }
     let line = format!("{} ultragoal {source} -> {current}\n", state::now_stamp());
-    if let Err(e) = append(&session.adoption_log(), &line) {
+    let log = session.adoption_log();
+    if let Err(e) = ucg_store::append(&log, line.as_bytes()) {
         warn(format!(
-            "adopt: warning: failed to append adoption.log: {e}"
+            "adopt: warning: failed to append adoption.log: cannot append to {}: {e}",
+            log.display()
         ));
     }
     Ok(())
-}
-
-fn append(path: &Path, line: &str) -> std::result::Result<(), String> {
-    ucg_store::append(path, line.as_bytes())
-        .map_err(|e| format!("cannot append to {}: {e}", path.display()))
 }
 
 /// What `goal gc` removes (or, dry, would remove), sorted, each with why: other sessions' state

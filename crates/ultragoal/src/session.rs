@@ -5,6 +5,7 @@
 use super::js;
 use super::js::{JsObject, JsValue};
 use super::state::{self, State};
+use super::Refusal;
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use ucg_store::{
@@ -48,7 +49,7 @@ impl Session {
     }
 
     /// The directory, made if missing — what the reference does each time it names a file.
-    pub fn use_dir(&self) -> Result<&Path, String> {
+    pub fn use_dir(&self) -> Result<&Path, Refusal> {
         self.used.set(true);
         ucg_store::create_dirs(&self.dir)
             .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
@@ -79,7 +80,7 @@ impl Session {
     }
 
     /// The state file's bytes, `None` when absent (a directory or unreadable file is an error).
-    pub(crate) fn bytes(&self) -> Result<Option<Vec<u8>>, String> {
+    pub(crate) fn bytes(&self) -> Result<Option<Vec<u8>>, Refusal> {
         read_optional(&self.state_file())
     }
 
@@ -98,14 +99,14 @@ impl Session {
                     self.state_file().display()
                 )),
             },
-            Err(message) => Read::Corrupt(message),
+            Err(refusal) => Read::Corrupt(refusal.message().to_string()),
         }
     }
 
     /// `readPrior`: the parsed state, `{}` when absent, empty or unparseable — any JSON value else
     /// (an array, a number, `null`), as the reference holds it. A value too deep to be written
     /// back (where the reference's `JSON.stringify` overflows) is the error.
-    pub(crate) fn prior(&self) -> Result<JsValue, String> {
+    pub(crate) fn prior(&self) -> Result<JsValue, Refusal> {
         prior_of(self.text().as_deref())
     }
 
@@ -122,7 +123,7 @@ impl Session {
 
     /// `ensureSeed` (§3.1): when the state file is absent and was never adopted away, create the
     /// pristine skeleton — exclusively, so a racing creator's file is never replaced.
-    pub(crate) fn ensure_seed(&self) -> Result<(), String> {
+    pub(crate) fn ensure_seed(&self) -> Result<(), Refusal> {
         self.use_dir()?;
         let path = self.state_file();
         if path.exists() || self.was_adopted_away() {
@@ -132,10 +133,10 @@ impl Session {
         match ucg_store::create_new_synced(&path, &seed) {
             Ok(_) => Ok(()),
             Err(ucg_store::CreateNewError::Create(e)) => {
-                Err(format!("cannot create {}: {e}", path.display()))
+                Err(format!("cannot create {}: {e}", path.display()).into())
             }
             Err(ucg_store::CreateNewError::Write(e)) => {
-                Err(format!("cannot write {}: {e}", path.display()))
+                Err(format!("cannot write {}: {e}", path.display()).into())
             }
         }
     }
@@ -148,40 +149,40 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
         )
     }
 
-    pub(crate) fn lock(&self) -> Result<StateLock, String> {
+    pub(crate) fn lock(&self) -> Result<StateLock, Refusal> {
         self.use_dir()?;
-        lock::acquire(&self.state_file())
+        lock::acquire(&self.state_file()).map_err(Refusal::Thrown)
     }
 
     /// The no-create write (§3.5): the file must still exist; the new bytes go to
     /// `<state>.tmp.<pid>`, are synced and renamed over it — never truncated in place, never
     /// resurrecting a file adopted away meanwhile.
-    pub(crate) fn write(&self, _lock: &StateLock, state: &State) -> Result<(), String> {
+    pub(crate) fn write(&self, _lock: &StateLock, state: &State) -> Result<(), Refusal> {
         self.write_bytes(_lock, &state::to_bytes(state))
     }
 
-    pub(crate) fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), String> {
+    pub(crate) fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), Refusal> {
         ucg_store::replace_existing(&self.state_file(), bytes)
-            .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+            .map_err(|e| Refusal::Thrown(e.unwrap_or_else(|| self.absent_message())))
     }
 
     /// The same write without the lock (the reference's post-adoption restamp takes none).
-    pub(crate) fn write_unlocked(&self, bytes: &[u8]) -> Result<(), String> {
+    pub(crate) fn write_unlocked(&self, bytes: &[u8]) -> Result<(), Refusal> {
         ucg_store::replace_existing(&self.state_file(), bytes)
-            .map_err(|e| e.unwrap_or_else(|| self.absent_message()))
+            .map_err(|e| Refusal::Thrown(e.unwrap_or_else(|| self.absent_message())))
     }
 }
 
 /// [`Session::prior`] of a file's text.
-pub fn prior_of(text: Option<&str>) -> Result<JsValue, String> {
+pub fn prior_of(text: Option<&str>) -> Result<JsValue, Refusal> {
     match text {
         Some(text) if !text.is_empty() => match js::parse(text) {
             Ok(value) => Ok(value),
-            Err(js::ParseError::TooDeep { engine, .. }) => Err(format!(
+            Err(js::ParseError::TooDeep { engine, .. }) => Err(Refusal::Crash(format!(
                 "the state file holds a value nested deeper than {} levels (JSON.stringify \
 overflows: RangeError)",
                 engine.max_depth()
-            )),
+            ))),
             Err(_) => Ok(JsValue::Object(JsObject::new())),
         },
         _ => Ok(JsValue::Object(JsObject::new())),
@@ -189,8 +190,9 @@ overflows: RangeError)",
 }
 
 /// Reads a file that may be absent; a directory or an unreadable file is an error naming it.
-pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    ucg_store::read_if_present(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Refusal> {
+    ucg_store::read_if_present(path)
+        .map_err(|e| Refusal::Thrown(format!("cannot read {}: {e}", path.display())))
 }
 
 /// `readFileOrNull(path)`: the text (invalid UTF-8 as U+FFFD), `None` when it cannot be read.

@@ -141,8 +141,8 @@ const STATUSES: [&str; 3] = ["unconfirmed", "confirmed", "retired"];
 
 /// `mergeWrite`: seed if absent (and never adopted away), lock, merge, write.
 fn merge_write(session: &Session, next: State) -> Result<State> {
-    session.ensure_seed().map_err(thrown)?;
-    let lock = session.lock().map_err(thrown)?;
+    session.ensure_seed()?;
+    let lock = session.lock()?;
     merge_write_locked(session, &lock, next)
 }
 
@@ -151,15 +151,15 @@ fn merge_write_locked(
     lock: &ucg_store::mkdir_lock::StateLock,
     next: State,
 ) -> Result<State> {
-    let prior = session.prior().map_err(Refusal::Crash)?;
+    let prior = session.prior()?;
     let merged = state::merged(&prior, &next, &state::now_stamp())?;
-    session.write(lock, &merged).map_err(thrown)?;
+    session.write(lock, &merged)?;
     Ok(merged)
 }
 
 /// `readPrior` of a text (`{}` when absent, empty or unparseable).
 fn prior_of(text: Option<&str>) -> Result<JsValue> {
-    session::prior_of(text).map_err(Refusal::Crash)
+    session::prior_of(text)
 }
 
 /// A writer: `compute` validates against the file as read (refusing before anything is seeded
@@ -171,13 +171,13 @@ fn mutate(
     session: &Session,
     compute: impl Fn(&JsValue, Option<&str>) -> Result<Option<State>>,
 ) -> Result<()> {
-    session.use_dir().map_err(thrown)?;
+    session.use_dir()?;
     let before = session.text();
     let Some(fields) = compute(&prior_of(before.as_deref())?, before.as_deref())? else {
         return Ok(());
     };
-    session.ensure_seed().map_err(thrown)?;
-    let lock = session.lock().map_err(thrown)?;
+    session.ensure_seed()?;
+    let lock = session.lock()?;
     let locked = session.text();
     let changed = match &before {
         Some(before) => locked.as_ref() != Some(before),
@@ -201,8 +201,8 @@ fn mutate(
 }
 
 fn prior(session: &Session) -> Result<JsValue> {
-    session.use_dir().map_err(thrown)?;
-    session.prior().map_err(Refusal::Crash)
+    session.use_dir()?;
+    session.prior()
 }
 
 fn next(fields: impl IntoIterator<Item = (&'static str, JsValue)>) -> State {
@@ -215,7 +215,7 @@ fn next(fields: impl IntoIterator<Item = (&'static str, JsValue)>) -> State {
 /// `readGoalStateRaw`: a state passing the readers' guard, with the review fields defaulted
 /// (in place, else appended), terminal phases included.
 pub(crate) fn read_raw(session: &Session) -> Result<Option<State>> {
-    session.use_dir().map_err(thrown)?;
+    session.use_dir()?;
     Ok(raw_of(session.text().as_deref()))
 }
 

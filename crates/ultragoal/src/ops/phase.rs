@@ -262,7 +262,7 @@ pub fn set_blocked(session: &Session, reason: &str) -> Result<()> {
 
 /// `resume-pursuit` (user-only): under the lock, never seeding.
 pub fn resume_pursuit(session: &Session) -> Result<()> {
-    let lock = session.lock().map_err(thrown)?;
+    let lock = session.lock()?;
     let Some(raw) = session.text() else {
         return Err(thrown("resume-pursuit: refused — state file is absent"));
     };
