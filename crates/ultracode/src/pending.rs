@@ -378,15 +378,6 @@ impl OnRecord<'_> {
             _ => true,
         }
     }
-
-    fn owned(&self) -> OnRecord<'static> {
-        let owned = |text: &Cow<str>| Cow::Owned(text.to_string());
-        OnRecord {
-            answer: owned(&self.answer),
-            action: owned(&self.action),
-            occurrence: self.occurrence.as_ref().map(owned),
-        }
-    }
 }
 
 /// The occurrence of an escalation sidecar: the lowercase hex SHA-256 of its bytes.
@@ -424,20 +415,10 @@ pub(crate) fn recorded_entries(
 }
 
 /// The answers on record in the answers file's `bytes` that bear on `pending` (see
-/// [`answers_for`]), or the blocker the file is (see [`recorded_entries`]). The file is scanned
-/// for the entries that bear on an item, nothing built for the rest; a file the scanner cannot
-/// vouch for is read whole, the reader then saying what is wrong with it.
-pub(crate) fn recorded_answers<'b>(
-    inputs: &PendingInputs,
-    bytes: Option<&'b [u8]>,
-    pending: &Pending,
-) -> (Answers<'b>, Option<Blocker>) {
-    let (answers, _, blocker) = recorded(inputs, bytes, pending, false);
-    (answers, blocker)
-}
-
-/// [`recorded_answers`], and with `earlier` the answers that kept their question in the scope of
-/// some item (see [`Earlier`]), from the same scan.
+/// [`relevance`]), or the blocker the file is (see [`recorded_entries`]); with `earlier`, also
+/// the answers that kept their question in the scope of some item (see [`Earlier`]), from the
+/// same scan. The file is scanned for the entries that bear on an item, nothing built for the
+/// rest.
 pub fn recorded<'b>(
     inputs: &PendingInputs,
     bytes: Option<&'b [u8]>,
@@ -483,26 +464,13 @@ pub fn recorded<'b>(
         }
         return (answers, found, None);
     }
-    let (entries, blocker) = recorded_entries(inputs, bytes);
-    let answers = answers_for(&entries, pending)
-        .into_iter()
-        .map(|(id, answer)| (Cow::Owned(id.into_owned()), answer.owned()))
-        .collect();
-    let owned = |text: &str| Cow::Owned(text.to_string());
-    let found = entries
-        .iter()
-        .filter_map(Value::as_object)
-        .filter_map(|entry| {
-            let id = entry.get("id")?.as_str().filter(|id| in_scope(id))?;
-            Some(Earlier {
-                id: owned(id),
-                answer: Cow::Owned(cell(entry.get("answer")).into_owned()),
-                action: Cow::Owned(cell(entry.get("action")).into_owned()),
-                decision_needed: owned(entry.get("decision_needed")?.as_str()?),
-            })
-        })
-        .collect();
-    (answers, found, blocker)
+    // The scan refuses exactly the files the whole reader refuses (tests/props.rs holds the two
+    // to it): such a file is the blocker, and no answer is read from it.
+    (
+        Answers::default(),
+        Vec::new(),
+        recorded_entries(inputs, bytes).1,
+    )
 }
 
 /// Offers each item without an answer of its own the answer of the earlier question most like it
@@ -538,14 +506,7 @@ pub fn enumerate_offering(
     source: &ArtifactSource,
     threshold: f64,
 ) -> Pending {
-    let artifacts = Artifacts::read(inputs, source).0;
-    let mut found = enumerate_unanswered(inputs, &artifacts);
-    let (answers, earlier, corrupt) =
-        recorded(inputs, artifacts.decisions.as_deref(), &found, true);
-    found.blockers.extend(corrupt);
-    let mut found = with_answers(found, &answers);
-    offer_similar(&mut found, &earlier, threshold);
-    found
+    enumerate_with(inputs, &Artifacts::read(inputs, source).0, Some(threshold))
 }
 
 /// Whether an answer's id bears on `pending`: it is one of its items', or a close of it would
@@ -640,10 +601,25 @@ pub fn enumerate(inputs: &PendingInputs, source: &ArtifactSource) -> Pending {
 
 /// Enumerates what is pending in artifacts already read.
 pub fn enumerate_read(inputs: &PendingInputs, artifacts: &Artifacts) -> Pending {
+    enumerate_with(inputs, artifacts, None)
+}
+
+/// [`enumerate_read`], and with a `threshold` the offers of [`offer_similar`].
+fn enumerate_with(
+    inputs: &PendingInputs,
+    artifacts: &Artifacts,
+    threshold: Option<f64>,
+) -> Pending {
     let mut found = enumerate_unanswered(inputs, artifacts);
-    let (answers, corrupt) = recorded_answers(inputs, artifacts.decisions.as_deref(), &found);
+    let offering = threshold.is_some();
+    let (answers, earlier, corrupt) =
+        recorded(inputs, artifacts.decisions.as_deref(), &found, offering);
     found.blockers.extend(corrupt);
-    with_answers(found, &answers)
+    let mut found = with_answers(found, &answers);
+    if let Some(threshold) = threshold {
+        offer_similar(&mut found, &earlier, threshold);
+    }
+    found
 }
 
 /// The answers on record laid over an enumeration: REDs closed on record are not pending (their

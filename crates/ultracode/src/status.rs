@@ -307,8 +307,12 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         state => state,
     };
     let decisions_path = inputs.impl_dir.join(DECISIONS_FILE);
-    let (answers, corrupt) =
-        pending::recorded_answers(&pending_inputs, artifacts.decisions.as_deref(), &found);
+    let (answers, _, corrupt) = pending::recorded(
+        &pending_inputs,
+        artifacts.decisions.as_deref(),
+        &found,
+        false,
+    );
     let decisions_state = match present(&artifacts.decisions, &decisions_path) {
         SourceState::Ok if corrupt.is_some() => SourceState::Unreadable,
         state => state,
