@@ -27,14 +27,7 @@ fn tick() -> std::result::Result<(), String> {
     let mut input = Vec::new();
     // An unreadable or malformed event is an empty one.
     let _ = std::io::stdin().lock().read_to_end(&mut input);
-    let event = std::str::from_utf8(&input)
-        .ok()
-        .and_then(|t| pyjson::loads(t).ok())
-        .and_then(|v| match v {
-            Value::Object(o) => Some(o),
-            _ => None,
-        })
-        .unwrap_or_default();
+    let event = pyjson::object_in(&input).unwrap_or_default();
     let impl_dir = match std::env::var_os(IMPL_ARTIFACTS_ENV).filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => match event.get("cwd").and_then(Value::as_str) {

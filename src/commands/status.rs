@@ -237,7 +237,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
 
 /// The run folder of the heartbeat's epic (newest stamp first), if there is one.
 fn current_run(source: &ArtifactSource, impl_dir: &Path, runs_root: &Path) -> Option<PathBuf> {
-    let beat = ucg_ultracode::heartbeat::parse(&source.read(&impl_dir.join("run-status.json"))?);
+    let beat = ucg_ultracode::heartbeat::read(source, impl_dir);
     let names = source.list(runs_root);
     ucg_ultracode::runs::candidates_for_epic(&names, beat.epic.as_deref()?)
         .into_iter()

@@ -114,6 +114,15 @@ pub fn loads(text: &str) -> Result<Value, DecodeError> {
     Reader::document(text, |reader, pos| reader.value(pos))
 }
 
+/// The JSON object `bytes` hold: `None` when they are not UTF-8, not JSON or not an object (what
+/// every reader of a small JSON artifact takes as "nothing there").
+pub fn object_in(bytes: &[u8]) -> Option<Object> {
+    match loads(std::str::from_utf8(bytes).ok()?) {
+        Ok(Value::Object(object)) => Some(*object),
+        _ => None,
+    }
+}
+
 /// A streaming reader over JSON text with Python's grammar, for callers that need only part of a
 /// large document: [`Reader::object`] and [`Reader::array`] hand each member to a callback, which
 /// reads it ([`Reader::value`], [`Reader::string`], nested walks) or passes over it

@@ -52,10 +52,7 @@ pub fn max_turns(value: Option<&str>) -> i128 {
 /// The turns a counter file holds: its `turns` when it is a JSON object with an integer there,
 /// else 0 (an unreadable counter restarts, as the reference's does).
 pub fn turns(bytes: Option<&[u8]>) -> i128 {
-    let Some(Value::Object(doc)) = bytes
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|t| pyjson::loads(t).ok())
-    else {
+    let Some(doc) = bytes.and_then(pyjson::object_in) else {
         return 0;
     };
     match doc.get("turns") {

@@ -97,10 +97,7 @@ pub fn decision_log_folder<E: From<Error>>(
         }
         return Ok(Some(dir));
     }
-    let Some(epic) = ucg_store::read_file(impl_dir.join(heartbeat::HEARTBEAT_FILE))
-        .ok()
-        .and_then(|b| heartbeat::parse(&b).epic)
-    else {
+    let Some(epic) = heartbeat::read(&ucg_git::ArtifactSource::WorkTree, impl_dir).epic else {
         return Ok(None);
     };
     let names: Vec<String> = std::fs::read_dir(runs_root)

@@ -125,10 +125,7 @@ pub fn load(
             .read(path)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
-    let beat = source
-        .read(&impl_dir.join(heartbeat::HEARTBEAT_FILE))
-        .map(|b| heartbeat::parse(&b))
-        .unwrap_or_default();
+    let beat = heartbeat::read(source, impl_dir);
     let current_story = read_text(&impl_dir.join(".current-story")).map(|s| s.trim().to_string());
     let head_branch = repo
         .head_name()

@@ -1,7 +1,7 @@
 //! Escalation files (docs/formats/ucg.md §1.3–1.4): the typed sidecar `escalation-<story>.json` and
 //! the raw Stop-hook marker `.escalation-<story>.md`. Pure functions over names and bytes.
 
-use ucg_store::pyjson::{self, Object, Value};
+use ucg_store::pyjson::{self, Object};
 
 /// The story a typed sidecar's file name carries (`escalation-7-3.json` → `7-3`); `None` for other
 /// names and for an empty story.
@@ -23,11 +23,7 @@ pub(crate) fn marker_story(file_name: &str) -> Option<&str> {
 /// A sidecar's payload: the JSON object it holds, or `None` when it is empty, not JSON, not UTF-8
 /// or not an object (the readers' "no payload").
 pub(crate) fn sidecar_payload(bytes: &[u8]) -> Option<Object> {
-    let text = std::str::from_utf8(bytes).ok().filter(|t| !t.is_empty())?;
-    match pyjson::loads(text).ok()? {
-        Value::Object(object) => Some(*object),
-        _ => None,
-    }
+    pyjson::object_in(bytes)
 }
 
 /// What the artifact directory says about one story's escalation.

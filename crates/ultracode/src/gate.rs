@@ -188,9 +188,8 @@ pub fn epic_branch(config: &Config, impl_dir: &Path) -> Option<String> {
         .flatten()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "ultracode/epic-".into());
-    ucg_store::read_file(impl_dir.join(crate::heartbeat::HEARTBEAT_FILE))
-        .ok()
-        .and_then(|bytes| crate::heartbeat::parse(&bytes).epic)
+    crate::heartbeat::read(&ArtifactSource::WorkTree, impl_dir)
+        .epic
         .map(|epic| format!("{prefix}{epic}"))
 }
 

@@ -15,12 +15,17 @@ pub struct Heartbeat {
     pub stories: Vec<(String, Option<String>)>,
 }
 
+/// The heartbeat of the artifact directory `impl_dir` in `source`; an absent or unreadable one
+/// holds nothing.
+pub fn read(source: &ucg_git::ArtifactSource, impl_dir: &std::path::Path) -> Heartbeat {
+    source
+        .read(&impl_dir.join(HEARTBEAT_FILE))
+        .map_or_else(Heartbeat::default, |bytes| parse(&bytes))
+}
+
 /// Reads a heartbeat; anything unreadable is simply absent.
 pub fn parse(bytes: &[u8]) -> Heartbeat {
-    let Some(Value::Object(doc)) = std::str::from_utf8(bytes)
-        .ok()
-        .and_then(|t| pyjson::loads(t).ok())
-    else {
+    let Some(doc) = pyjson::object_in(bytes) else {
         return Heartbeat::default();
     };
     let text = |v: Option<&Value>| v.filter(|v| v.is_truthy()).map(pyjson::py_str);

@@ -229,11 +229,7 @@ pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
         .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
-        .or_else(|| {
-            ucg_store::read_file(impl_dir.join(crate::heartbeat::HEARTBEAT_FILE))
-                .ok()
-                .and_then(|b| crate::heartbeat::parse(&b).story)
-        });
+        .or_else(|| crate::heartbeat::read(&ucg_git::ArtifactSource::WorkTree, impl_dir).story);
     let Some(story) = story.filter(|s| ucg_store::validate_story_id(s).is_ok()) else {
         return Check {
             item: "baseline",

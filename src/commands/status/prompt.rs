@@ -12,7 +12,7 @@ use crate::render::visible;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ucg_git::ArtifactSource;
-use ucg_store::pyjson::{self, Value};
+use ucg_store::pyjson;
 use ucg_store::stamp::relative_stamps;
 use ucg_store::{Stamp, Stamper};
 use ucg_ultracode::decisions::DECISIONS_FILE;
@@ -134,11 +134,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
     let source = ArtifactSource::WorkTree;
     let run = source
         .read(&impl_dir.join(HEARTBEAT_FILE))
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| match pyjson::loads(&text) {
-            Ok(Value::Object(object)) => Some(object),
-            _ => None,
-        })
+        .and_then(|bytes| pyjson::object_in(&bytes))
         .map(|heartbeat| {
             let text = |key: &str| {
                 heartbeat
