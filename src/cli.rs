@@ -33,6 +33,17 @@ pub struct RevFlag {
     pub commit: Option<String>,
 }
 
+impl RevFlag {
+    /// A path as the command reads it: under `--rev`, made absolute to be found in the commit's
+    /// tree; otherwise as given.
+    pub fn place(&self, path: PathBuf) -> PathBuf {
+        match &self.commit {
+            Some(_) => std::path::absolute(&path).unwrap_or(path),
+            None => path,
+        }
+    }
+}
+
 /// `--deferred-work`, on the commands that read the deferred-work ledger.
 #[derive(Debug, Clone, Default, Args)]
 pub struct DeferredWork {
@@ -48,6 +59,15 @@ pub struct RunsRoot {
     /// Where run folders live (default: <project root>/_bmad-output/ultracode-goal).
     #[arg(long = "runs-root", id = "runs_root", value_name = "DIR")]
     pub dir: Option<PathBuf>,
+}
+
+impl RunsRoot {
+    /// `--runs-root`, else the run folders' place under the project `root`.
+    pub fn or_under(&self, root: &std::path::Path) -> PathBuf {
+        self.dir
+            .clone()
+            .unwrap_or_else(|| root.join(ucg_ultracode::runs::RUNS_ROOT))
+    }
 }
 
 #[derive(Debug, Parser)]

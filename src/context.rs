@@ -314,6 +314,18 @@ impl Context {
         policy
     }
 
+    /// The user's email for `--mine` (git's `user.email`), or the error saying how to set it;
+    /// `alternative` is the command's other way to name someone.
+    pub(crate) fn my_email(&self, alternative: &str) -> Result<String> {
+        self.repo()
+            .ok()
+            .and_then(ucg_git::user_email)
+            .ok_or_else(|| {
+                Error::new("--mine needs your email: git config user.email is not set")
+                    .hint(format!("set it{alternative}"))
+            })
+    }
+
     /// Gives `pending`'s items what every view shows beyond their artifacts: whether the gate
     /// blocks on each, and who decides it.
     pub(crate) fn annotate(&self, pending: &mut ucg_ultracode::pending::Pending) {

@@ -16,12 +16,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
     let (impl_dir, ledger) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
-    // Under --rev, paths are looked up in the commit's tree: absolute, to be placed there.
-    let place = |p: PathBuf| match &args.rev.commit {
-        Some(_) => std::path::absolute(&p).unwrap_or(p),
-        None => p,
-    };
-    let (impl_dir, ledger) = (place(impl_dir), place(ledger));
+    let (impl_dir, ledger) = (args.rev.place(impl_dir), args.rev.place(ledger));
     let threshold = ctx.similarity_threshold().unwrap_or_else(|problem| {
         eprintln!(
             "warning: {problem}; using {}",
@@ -40,21 +35,13 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     );
     ctx.annotate(&mut found);
     // `--mine` / `--for EMAIL`: only the items that person decides.
-    let decider =
-        match (&args.for_email, args.mine) {
-            (Some(email), _) => Some(email.clone()),
-            (None, true) => Some(ctx.repo().ok().and_then(ucg_git::user_email).ok_or_else(
-                || {
-                    crate::error::Error::new(
-                        "--mine needs your email: git config user.email is not set",
-                    )
-                    .hint(
-                        "set it (git config user.email you@example.com), or name one: --for EMAIL",
-                    )
-                },
-            )?),
-            (None, false) => None,
-        };
+    let decider = match (&args.for_email, args.mine) {
+        (Some(email), _) => Some(email.clone()),
+        (None, true) => Some(
+            ctx.my_email(" (git config user.email you@example.com), or name one: --for EMAIL")?,
+        ),
+        (None, false) => None,
+    };
     if let Some(email) = &decider {
         found
             .items

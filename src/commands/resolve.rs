@@ -16,8 +16,8 @@ use ucg_ultracode::resolve::{
     append_to_log, commit, enumerate, enumerate_offering, read_answers_doc, Applied, Change,
     Outcome, Pass,
 };
+use ucg_ultracode::resume;
 use ucg_ultracode::similarity::{self, DiffPiece};
-use ucg_ultracode::{resume, runs};
 
 mod branch;
 
@@ -35,11 +35,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let unasked = nothing_given && !interactive;
     let (impl_dir, ledger) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
     let project_root = ctx.try_project_root().unwrap_or_else(|| PathBuf::from("."));
-    let runs_root = args
-        .runs_root
-        .dir
-        .clone()
-        .unwrap_or_else(|| project_root.join(runs::RUNS_ROOT));
+    let runs_root = args.runs_root.or_under(&project_root);
     // Everything that can refuse is settled before the first write.
     let chooser: Chooser<Error> = &choose;
     let log_dir = decision_log_folder(
@@ -71,15 +67,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     // `--mine`: the guided pass walks only the items whose deciders name you.
     let mine = match args.mine {
         false => None,
-        true => Some(
-            ctx.repo()
-                .ok()
-                .and_then(ucg_git::user_email)
-                .ok_or_else(|| {
-                    Error::new("--mine needs your email: git config user.email is not set")
-                        .hint("set it: git config user.email you@example.com")
-                })?,
-        ),
+        true => Some(ctx.my_email(": git config user.email you@example.com")?),
     };
     let mut outcome = Outcome::default();
     let mut reused = Vec::new();

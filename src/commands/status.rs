@@ -79,28 +79,19 @@ fn locate(
         (StatusFormat::Markdown, Some(_)) => PathBuf::from("."),
         _ => ctx.try_project_root().unwrap_or_else(|| PathBuf::from(".")),
     };
-    let runs_root = args
-        .runs_root
-        .dir
-        .clone()
-        .unwrap_or_else(|| project_root.join(ucg_ultracode::runs::RUNS_ROOT));
-    // Under --rev, paths are looked up in the commit's tree, so they are made absolute to be
-    // placed there; otherwise they stay as given (the reference prints them so).
-    let place = |p: PathBuf| match &args.rev.commit {
-        Some(_) => std::path::absolute(&p).unwrap_or(p),
-        None => p,
-    };
-    let (impl_dir, runs_root) = (place(impl_dir), place(runs_root));
+    let runs_root = args.runs_root.or_under(&project_root);
+    // Without --rev the paths stay as given: the reference prints them so.
+    let (impl_dir, runs_root) = (args.rev.place(impl_dir), args.rev.place(runs_root));
     // Given the reference's flags, behave as the reference: no --run-dir, no log tail. Located
     // from the configuration, the current run is the run folder of the heartbeat's epic.
     let run_dir = match (&args.run_dir, &args.impl_artifacts.dir) {
-        (Some(dir), _) => Some(place(dir.clone())),
+        (Some(dir), _) => Some(args.rev.place(dir.clone())),
         (None, Some(_)) => None,
         (None, None) => current_run(source, &impl_dir, &runs_root),
     };
     Ok(Located {
         project_root,
-        deferred_work: place(deferred_work),
+        deferred_work: args.rev.place(deferred_work),
         impl_dir,
         run_dir,
         runs_root,

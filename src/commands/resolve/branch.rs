@@ -17,7 +17,6 @@ use ucg_git::commit::{self, Moved};
 use ucg_git::ObjectId;
 use ucg_ultracode::answer::Answer;
 use ucg_ultracode::branch::{self, BranchPass, BranchPaths, BranchRequest};
-use ucg_ultracode::runs;
 
 /// How often the branch is read again when another writer moved it between our read and our
 /// update, before giving up.
@@ -225,11 +224,7 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<BranchPaths> {
         args.impl_artifacts.dir.as_deref(),
         &impl_dir,
     );
-    let runs_root = args
-        .runs_root
-        .dir
-        .clone()
-        .unwrap_or_else(|| root.join(runs::RUNS_ROOT));
+    let runs_root = args.runs_root.or_under(&root);
     Ok(BranchPaths {
         impl_dir: impl_rel,
         ledger: within(&ledger),
