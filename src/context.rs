@@ -419,6 +419,14 @@ impl Context {
     }
 
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
+    /// Shows `bytes` through the pager ([`Context::paged_output`]); the command's exit 0.
+    pub(crate) fn page(&self, bytes: impl AsRef<[u8]>) -> Result<u8> {
+        let mut out = self.paged_output();
+        std::io::Write::write_all(&mut out, bytes.as_ref())?;
+        out.finish()?;
+        Ok(0)
+    }
+
     pub(crate) fn paged_output(&self) -> Output {
         let core_pager = self
             .repo()

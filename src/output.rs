@@ -115,6 +115,13 @@ pub(crate) fn ask(prompt: &str) -> io::Result<Option<String>> {
     Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
 }
 
+/// Writes `bytes` to stdout and flushes them: the text of a command that is never paged.
+pub(crate) fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(bytes.as_ref())?;
+    stdout.flush()
+}
+
 /// Prints one JSON document (pretty, with a final newline) on stdout: the `--json` of every read
 /// command.
 pub(crate) fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {

@@ -6,7 +6,6 @@ use crate::cli::DiffOutputArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::diffstat;
-use std::io::Write;
 use ucg_git::ObjectId;
 use ucg_ultracode::epic;
 
@@ -55,10 +54,7 @@ pub(crate) fn print_range(
         if ctx.color {
             patch = diffstat::colorize_patch(&patch);
         }
-        let mut out = ctx.paged_output();
-        out.write_all(&patch)?;
-        out.finish()?;
-        return Ok(0);
+        return ctx.page(patch);
     }
     let mut counted = ucg_git::line_count_cache(repo, !args.no_cache);
     let counts =
@@ -144,14 +140,9 @@ fn terminal_width() -> usize {
 
 fn print(ctx: &Context, text: String, paged: bool) -> Result<u8> {
     if paged {
-        let mut out = ctx.paged_output();
-        out.write_all(text.as_bytes())?;
-        out.finish()?;
-    } else {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(text.as_bytes())?;
-        stdout.flush()?;
+        return ctx.page(text);
     }
+    crate::output::print(text)?;
     Ok(0)
 }
 

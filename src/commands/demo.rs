@@ -5,7 +5,6 @@
 use crate::cli::DemoArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use ucg_ultracode::reds;
 
@@ -76,7 +75,7 @@ pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     let dir = prepare_dir(args.dir.as_deref())?;
     build(&dir)?;
     seed_pursuit(&dir)?;
-    print(&introduction(&dir))?;
+    crate::output::print(introduction(&dir))?;
     // The run as `git ucg status` shows it: the command itself, run in the new repository.
     let impl_dir = dir.join(IMPL);
     let runs_root = dir.join("_bmad-output/ultracode-goal");
@@ -100,7 +99,7 @@ pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     if code != 0 {
         return Ok(code);
     }
-    print(&next_steps(&dir))?;
+    crate::output::print(next_steps(&dir))?;
     Ok(0)
 }
 
@@ -143,13 +142,6 @@ fn seed_pursuit(dir: &Path) -> Result<()> {
             )));
         }
     }
-    Ok(())
-}
-
-fn print(text: &str) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
     Ok(())
 }
 

@@ -5,7 +5,6 @@ use crate::cli::{GateArgs, GateFormat};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::{ci, visible};
-use std::io::Write;
 
 pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
@@ -78,8 +77,5 @@ struct GateDocument<'a> {
 }
 
 fn print(text: &str) -> Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
-    Ok(())
+    Ok(crate::output::print(text)?)
 }

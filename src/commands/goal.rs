@@ -12,7 +12,7 @@ mod view;
 use crate::cli::{GoalArgs, GoalCommand, GOAL_FLAGS_FIRST};
 use crate::context::Context;
 use crate::error::Result;
-use std::io::{IsTerminal, Read as _, Write};
+use std::io::{IsTerminal, Read as _};
 use ucg_ultragoal::args::{self, Parsed};
 use ucg_ultragoal::js::{self, JsObject, JsValue};
 use ucg_ultragoal::ops::{self, Steering};
@@ -68,9 +68,7 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     for notice in &reply.notices {
         eprintln!("{notice}");
     }
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(reply.stdout.as_bytes())?;
-    stdout.flush()?;
+    crate::output::print(reply.stdout.as_bytes())?;
     match outcome {
         Ok(()) => Ok(u8::from(reply.failed)),
         Err(refusal) => Ok(refuse(&refusal)),

@@ -4,7 +4,6 @@
 use crate::cli::HelpArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use std::io::Write;
 
 pub(crate) fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
     let mut shown = crate::cli::command();
@@ -23,8 +22,5 @@ pub(crate) fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
         shown = sub.clone();
     }
     let text = shown.render_long_help().to_string();
-    let mut out = ctx.paged_output();
-    out.write_all(text.as_bytes())?;
-    out.finish()?;
-    Ok(0)
+    ctx.page(text)
 }

@@ -5,15 +5,13 @@
 use crate::cli::RedsApplyArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use ucg_ultracode::registry;
 
 pub(crate) fn run_apply(ctx: &Context, args: &RedsApplyArgs) -> Result<u8> {
     let document = apply_scan(ctx, args).map_err(Error::into_json_line)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(document.as_bytes())?;
-    stdout.flush()?;
+    crate::output::print(document.as_bytes())?;
     Ok(0)
 }
 

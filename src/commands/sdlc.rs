@@ -188,10 +188,7 @@ fn show(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     if args.layout.json.on {
         return crate::output::print_json(&doc);
     }
-    let mut out = ctx.paged_output();
-    out.write_all(render_catalog(&doc).as_bytes())?;
-    out.finish()?;
-    Ok(0)
+    ctx.page(render_catalog(&doc))
 }
 
 /// The catalog (A.6.11), in its fixed order, as one document.

@@ -55,14 +55,9 @@ pub(crate) fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     let located = locate(ctx, args, format, source)?;
     let document = render(ctx, args, format, source, &located)?;
     if format == StatusFormat::Human {
-        let mut out = ctx.paged_output();
-        out.write_all(document.as_bytes())?;
-        out.finish()?;
-    } else {
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(document.as_bytes())?;
-        stdout.flush()?;
+        return ctx.page(document);
     }
+    crate::output::print(document)?;
     Ok(0)
 }
 

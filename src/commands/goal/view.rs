@@ -72,10 +72,7 @@ pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Resul
     if as_json {
         return print_json(&doc);
     }
-    let mut out = ctx.paged_output();
-    out.write_all(render(&doc).as_bytes())?;
-    out.finish()?;
-    Ok(0)
+    ctx.page(render(&doc))
 }
 
 /// The human form of `show_doc`.
