@@ -174,26 +174,22 @@ fn json_flag(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<Js
     js::parse(text).map_err(|e| Refusal::direct(format!("{sub}: invalid JSON — SyntaxError: {e}")))
 }
 
-fn json_object(sub: &str, flags: &Parsed, missing: &str) -> std::result::Result<JsObject, Refusal> {
+fn json_object(sub: &str, flags: &Parsed, missing: &str) -> Result<JsObject, Refusal> {
     match json_flag(sub, flags, missing)? {
         JsValue::Object(object) => Ok(object),
-        _ => Err(Refusal::direct(format!(
-            "{sub}: invalid JSON — Error: expected JSON object"
-        ))),
+        _ => Err(expected(sub, "object")),
     }
 }
 
-fn json_array(
-    sub: &str,
-    flags: &Parsed,
-    missing: &str,
-) -> std::result::Result<Vec<JsValue>, Refusal> {
+fn json_array(sub: &str, flags: &Parsed, missing: &str) -> Result<Vec<JsValue>, Refusal> {
     match json_flag(sub, flags, missing)? {
         JsValue::Array(items) => Ok(items),
-        _ => Err(Refusal::direct(format!(
-            "{sub}: invalid JSON — Error: expected JSON array"
-        ))),
+        _ => Err(expected(sub, "array")),
     }
+}
+
+fn expected(sub: &str, kind: &str) -> Refusal {
+    Refusal::direct(format!("{sub}: invalid JSON — Error: expected JSON {kind}"))
 }
 
 /// `-` means standard input, one trailing newline stripped.
@@ -276,18 +272,9 @@ code-review artifact"
             reply.stdout = format!("dismissed {class} finding at {location}\n");
             Ok(())
         }
-        "get" => {
-            reply.stdout = ops::get(session)?;
-            Ok(())
-        }
-        "status" => {
-            reply.stdout = ops::status(session)?;
-            Ok(())
-        }
-        "list-others" => {
-            *reply = liveness::list_others(session, flags.has("json"))?;
-            Ok(())
-        }
+        "get" => ops::get(session).map(|text| reply.stdout = text),
+        "status" => ops::status(session).map(|text| reply.stdout = text),
+        "list-others" => liveness::list_others(session, flags.has("json")).map(|r| *reply = r),
         "adopt" => {
             require_values(sub, &flags, &["src"])?;
             let source = flags
@@ -349,25 +336,18 @@ code-review artifact"
             ops::split(session, id, &children, &steering())
         }
         "serialize-requirements" => {
-            reply.stdout = ops::requirements(session)?.to_string();
-            Ok(())
+            ops::requirements(session).map(|json| reply.stdout = json.to_string())
         }
-        "serialize-review-context" => {
-            reply.stdout = ops::review_context(session)?;
-            Ok(())
-        }
+        "serialize-review-context" => ops::review_context(session).map(|text| reply.stdout = text),
         _ => Err(Refusal::direct(USAGE)),
     }
 }
 
 fn set(session: &Session, flags: &Parsed, reply: &mut Reply) -> Outcome {
-    if flags.get("max-iterations") == Some(&args::Value::True) {
-        return Err(Refusal::direct("set: --max-iterations requires a value"));
-    }
-    if flags.get("completion-evidence") == Some(&args::Value::True) {
-        return Err(Refusal::direct(
-            "set: --completion-evidence requires a value",
-        ));
+    for flag in ["max-iterations", "completion-evidence"] {
+        if flags.get(flag) == Some(&args::Value::True) {
+            return Err(Refusal::direct(format!("set: --{flag} requires a value")));
+        }
     }
     let mut valued: Vec<&str> = ops::SET_TEXT_FLAGS.iter().map(|(flag, _)| *flag).collect();
     valued.push("codex-goal-objective");
