@@ -469,7 +469,7 @@ pub struct RunsArgs {
     pub runs_root: RunsRoot,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 #[command(
     after_help = "Views: the dashboard (default), --json (schema git-ucg.status/1), --format markdown \
 (byte for byte what UltraCode Goal's status_render.py prints for the same files), --prompt (one short segment \
@@ -514,8 +514,9 @@ pub struct StatusArgs {
     pub rev: RevFlag,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum StatusFormat {
+    #[default]
     Human,
     Json,
     Markdown,
@@ -641,7 +642,7 @@ pub struct IdMintArgs {
     pub decision_needed: String,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 #[command(
     after_help = "Blocked while anything of `ucg.gate.sources` (git config; default \
 reds,escalations,decisions) is pending, or while the RED registry is corrupt. Exit 1 when blocked, 0 \
@@ -680,8 +681,9 @@ pub struct NotifyArgs {
     pub impl_artifacts: ImplArtifacts,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum GateFormat {
+    #[default]
     Text,
     Json,
     Github,
@@ -707,27 +709,16 @@ pub enum HookName {
 }
 
 impl HookName {
-    /// Every hook git-ucg knows, in the order `hooks status` lists them.
-    pub(crate) const ALL: [HookName; 8] = [
-        HookName::PreCommit,
-        HookName::PrePush,
-        HookName::PreMergeCommit,
-        HookName::PreApplypatch,
-        HookName::PreRebase,
-        HookName::PrepareCommitMsg,
-        HookName::ReferenceTransaction,
-        HookName::PreReceive,
-    ];
+    /// Every hook git-ucg knows, in the order `hooks status` lists them (as declared).
+    pub(crate) fn all() -> &'static [HookName] {
+        HookName::value_variants()
+    }
 
     /// What `hooks install` writes without `--only`: every commit git makes through a commit hook
-    /// (commit, merge, am, rebase) and every push.
-    pub(crate) const DEFAULT: [HookName; 5] = [
-        HookName::PreCommit,
-        HookName::PrePush,
-        HookName::PreMergeCommit,
-        HookName::PreApplypatch,
-        HookName::PreRebase,
-    ];
+    /// (commit, merge, am, rebase) and every push — the first five declared.
+    pub(crate) fn defaults() -> &'static [HookName] {
+        &HookName::all()[..5]
+    }
 
     pub(crate) fn file_name(self) -> &'static str {
         match self {
@@ -1349,26 +1340,11 @@ pub fn hot_path(args: &[OsString]) -> Option<Cli> {
         .collect::<Option<_>>()?;
     let command = match words.as_slice() {
         ["status", "--prompt"] => Command::Status(Deferred(StatusArgs {
-            format: StatusFormat::Human,
-            json: JsonFlag::default(),
             prompt: true,
-            watch: false,
-            exec: None,
-            fast: false,
-            no_cache: false,
-            impl_artifacts: ImplArtifacts::default(),
-            run_dir: None,
-            runs_root: RunsRoot::default(),
-            deferred_work: DeferredWork::default(),
-            rev: RevFlag::default(),
+            ..StatusArgs::default()
         })),
         ["budget", "tick"] => Command::Budget(Deferred(BudgetCommand::Tick)),
-        ["gate"] => Command::Gate(Deferred(GateArgs {
-            rev: RevFlag::default(),
-            format: GateFormat::Text,
-            json: JsonFlag::default(),
-            impl_artifacts: ImplArtifacts::default(),
-        })),
+        ["gate"] => Command::Gate(Deferred(GateArgs::default())),
         _ => return None,
     };
     Some(Cli {

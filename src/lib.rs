@@ -126,8 +126,9 @@ fn as_hook(args: &[std::ffi::OsString]) -> Option<cli::Cli> {
     }
     let path = std::path::Path::new(args.get(2)?);
     let invoked = path.file_name()?.to_str()?;
-    let hook = cli::HookName::ALL
-        .into_iter()
+    let hook = cli::HookName::all()
+        .iter()
+        .copied()
         .find(|hook| hook.file_name() == invoked)?;
     Some(cli::Cli {
         color: cli::ColorWhen::Auto,

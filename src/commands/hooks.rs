@@ -89,7 +89,7 @@ fn selected(only: &[HookName], server: bool, all_commits: bool) -> Vec<HookName>
     if server {
         return vec![HookName::PreReceive];
     }
-    let mut hooks = HookName::DEFAULT.to_vec();
+    let mut hooks = HookName::defaults().to_vec();
     if all_commits {
         hooks.push(HookName::PrepareCommitMsg);
     }

@@ -133,7 +133,7 @@ fn write_executable(path: &Path, text: &str) -> Result<()> {
 pub(crate) fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
     let (dir, _) = ctx.hooks_dir()?;
     let hooks = match args.only.is_empty() {
-        true => HookName::ALL.to_vec(),
+        true => HookName::all().to_vec(),
         false => args.only.clone(),
     };
     for hook in hooks {

@@ -149,8 +149,9 @@ mod tests {
 
     #[test]
     fn the_managers_know_every_client_hook() {
-        let names: Vec<&str> = HookName::ALL
-            .into_iter()
+        let names: Vec<&str> = HookName::all()
+            .iter()
+            .copied()
             .filter(|hook| !hook.is_server_side())
             .map(HookName::file_name)
             .collect();

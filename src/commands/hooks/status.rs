@@ -22,7 +22,7 @@ pub(crate) fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
     // listed only when one is present; a checkout's list is the other way round.
     let bare = ctx.is_bare();
     let mut states = Vec::new();
-    for hook in HookName::ALL {
+    for &hook in HookName::all() {
         let path = dir.join(hook.file_name());
         let chained = chained_path(&dir, hook);
         let expected = hook.is_server_side() == bare;
