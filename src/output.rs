@@ -224,16 +224,22 @@ impl RawMode {
     /// input.
     pub(crate) fn read(&self) -> io::Result<Vec<u8>> {
         let mut buf = [0u8; 32];
-        loop {
-            // SAFETY: `buf` is valid for its length.
-            let n = unsafe { libc::read(self.fd, buf.as_mut_ptr().cast(), buf.len()) };
-            match usize::try_from(n) {
-                Ok(n) => return Ok(buf.get(..n).unwrap_or_default().to_vec()),
-                Err(_) => {
-                    let error = io::Error::last_os_error();
-                    if error.kind() != io::ErrorKind::Interrupted {
-                        return Err(error);
-                    }
+        let n = read_fd(self.fd, &mut buf)?;
+        Ok(buf.get(..n).unwrap_or_default().to_vec())
+    }
+}
+
+/// `read(2)` on `fd` into `buf`, again when a signal interrupts it; 0 at end of input.
+pub(crate) fn read_fd(fd: libc::c_int, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        // SAFETY: `buf` is valid for its length.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        match usize::try_from(n) {
+            Ok(n) => return Ok(n),
+            Err(_) => {
+                let error = io::Error::last_os_error();
+                if error.kind() != io::ErrorKind::Interrupted {
+                    return Err(error);
                 }
             }
         }

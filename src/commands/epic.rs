@@ -2,27 +2,15 @@
 
 use crate::cli::EpicArgs;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::io::Write;
-use ucg_git::ArtifactSource;
 use ucg_ultracode::epic::{self, short, EndSource, Epic, StoryChanges};
 
 pub(crate) fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic.clone())?;
-    let (source, tip) = match &args.rev.commit {
-        Some(rev) => {
-            let source =
-                ArtifactSource::at_rev(repo, rev, &inputs.project_root).map_err(Error::from)?;
-            let tip = repo
-                .rev_parse_single(rev.as_str())
-                .ok()
-                .and_then(|id| id.object().ok()?.peel_to_commit().ok())
-                .map(|c| c.id);
-            (source, tip)
-        }
-        None => (ArtifactSource::WorkTree, None),
-    };
+    let source = ctx.artifact_source(args.rev.commit.as_deref())?;
+    let tip = (args.rev.commit.as_deref()).and_then(|rev| ucg_git::repo::commit_of(repo, rev).ok());
     let mut epic = epic::load(repo, &inputs, &source, tip, epic::Detail::Full)?;
     let mut counted = ucg_git::line_count_cache(repo, !args.no_cache && !args.fast);
     let changes: Vec<Option<StoryChanges>> = epic

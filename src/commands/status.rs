@@ -183,12 +183,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
     let Ok(inputs) = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), epic) else {
         return;
     };
-    let tip = args.rev.commit.as_deref().and_then(|rev| {
-        repo.rev_parse_single(rev)
-            .ok()
-            .and_then(|id| id.object().ok()?.peel_to_commit().ok())
-            .map(|c| c.id)
-    });
+    let tip = (args.rev.commit.as_deref()).and_then(|rev| ucg_git::repo::commit_of(repo, rev).ok());
     let Ok(mut epic) = ucg_ultracode::epic::load(
         repo,
         &inputs,
@@ -233,13 +228,8 @@ fn current_run(source: &ArtifactSource, impl_dir: &Path, runs_root: &Path) -> Op
 
 /// Whether an executable of that name is on PATH (the reference probes with `which`).
 fn on_path(name: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
     std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| {
-            let candidate: &Path = &dir.join(name);
-            std::fs::metadata(candidate)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
+        std::env::split_paths(&path).any(|dir| ucg_git::hooks::is_runnable(&dir.join(name)))
     })
 }
 
@@ -295,15 +285,7 @@ fn listen_for_the_end(raw: crate::output::RawMode) -> crate::output::RawMode {
     let fd = raw.fd();
     std::thread::spawn(move || loop {
         let mut byte = [0u8; 1];
-        // SAFETY: `byte` is valid for one byte.
-        let n = unsafe { libc::read(fd, byte.as_mut_ptr().cast(), 1) };
-        if n == 0 {
-            return;
-        }
-        if n < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
+        if !matches!(crate::output::read_fd(fd, &mut byte), Ok(1)) {
             return;
         }
         match byte[0] {
