@@ -8,7 +8,6 @@ use crate::heartbeat::HEARTBEAT_FILE;
 use crate::ids::{is_python_space, py_strip};
 use crate::ledger::{self, Row};
 use crate::markers;
-use crate::runs::RUN_REPORT_FILE;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use ucg_git::ArtifactSource;
@@ -81,7 +80,7 @@ pub fn read(inputs: &ReferenceInputs) -> ReferenceStatus {
     ReferenceStatus {
         heartbeat_path,
         run,
-        runs: run_folders(source, inputs.runs_root),
+        runs: crate::runs::folders(source, inputs.runs_root),
     }
 }
 
@@ -140,19 +139,4 @@ fn tail(text: &str) -> Vec<String> {
         .map(|l| l.trim_end_matches(is_python_space).to_string())
         .collect();
     non_blank[non_blank.len().saturating_sub(TAIL_LINES)..].to_vec()
-}
-
-fn run_folders(source: &ArtifactSource, runs_root: &Path) -> Vec<(String, bool)> {
-    let mut runs: Vec<(String, bool)> = source
-        .list(runs_root)
-        .into_iter()
-        .filter(|name| source.is_dir(&runs_root.join(name)))
-        .filter(|name| source.is_file(&runs_root.join(name).join(DECISION_LOG_FILE)))
-        .map(|name| {
-            let finished = source.is_file(&runs_root.join(&name).join(RUN_REPORT_FILE));
-            (name, finished)
-        })
-        .collect();
-    runs.sort();
-    runs
 }

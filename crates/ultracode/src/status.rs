@@ -14,7 +14,7 @@ use crate::reds::REGISTRY_FILE;
 use crate::{ids, ledger, markers, runs};
 use serde::Serialize;
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use ucg_git::ArtifactSource;
 use ucg_store::pyjson::{self, Object, Value};
 
@@ -560,25 +560,13 @@ fn log_tail(text: &str) -> Vec<String> {
 }
 
 fn runs_of(source: &ArtifactSource, runs_root: &Path, current: Option<&Path>) -> Vec<RunFolder> {
-    let mut names = source.list(runs_root);
-    names.sort();
-    names
+    runs::folders(source, runs_root)
         .into_iter()
-        .filter_map(|name| {
-            let dir: PathBuf = runs_root.join(&name);
-            if !source.is_dir(&dir) || !source.is_file(&dir.join(DECISION_LOG_FILE)) {
-                return None;
-            }
-            Some(RunFolder {
-                state: if source.is_file(&dir.join(crate::runs::RUN_REPORT_FILE)) {
-                    "terminal"
-                } else {
-                    "live"
-                },
-                epic: runs::epic_of_folder(&name).map(str::to_string),
-                current: current.is_some_and(|c| c == dir),
-                name,
-            })
+        .map(|(name, terminal)| RunFolder {
+            state: if terminal { "terminal" } else { "live" },
+            epic: runs::epic_of_folder(&name).map(str::to_string),
+            current: current.is_some_and(|c| c == runs_root.join(&name)),
+            name,
         })
         .collect()
 }
