@@ -536,3 +536,30 @@ fn a_baseline_that_is_not_an_ancestor_of_its_end_is_refused() {
         .to_string()
         .contains("not an ancestor"));
 }
+
+/// A protected branch named by its full ref name in `workflow.protected_branches` (as the server
+/// gate takes `refs/heads/…`) is found by `epic` as by its short name.
+#[test]
+fn epic_finds_a_protected_branch_by_its_full_name() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["branch", "-m", "main", "trunk"]);
+    let team = dir.join("_bmad/custom/ultracode-goal.toml");
+    let base = |protected: &str| {
+        write(
+            &team,
+            &format!("[workflow]\nprotected_branches = [\"{protected}\"]\n"),
+        );
+        let out = env.ucg(&dir).args(["epic", "--json"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            doc["branch"]["base"].clone(),
+            doc["branch"]["ahead"].clone(),
+        )
+    };
+    let (short, ahead) = base("trunk");
+    assert_eq!(short, "trunk");
+    assert!(ahead.as_u64().is_some_and(|n| n > 0), "{ahead}");
+    assert_eq!(base("refs/heads/trunk"), ("refs/heads/trunk".into(), ahead));
+}

@@ -82,18 +82,12 @@ impl Epic {
 
     /// The accumulated range: the first story's baseline .. the tip.
     pub fn accumulated(&self) -> std::result::Result<(ObjectId, ObjectId), String> {
-        let first = self
-            .stories
-            .iter()
-            .find(|s| s.baseline.is_some())
+        let first = (self.stories.iter().find_map(|s| s.baseline))
             .ok_or_else(|| format!("no story of epic {} has a usable baseline", self.id))?;
         let tip = self
             .tip
             .ok_or("the epic has no tip: no branch and no HEAD")?;
-        first
-            .baseline
-            .map(|b| (b, tip))
-            .ok_or_else(|| "no baseline".to_string())
+        Ok((first, tip))
     }
 }
 
@@ -127,11 +121,7 @@ pub fn load(
     };
     let beat = heartbeat::read(source, impl_dir);
     let current_story = read_text(&impl_dir.join(".current-story")).map(|s| s.trim().to_string());
-    let head_branch = repo
-        .head_name()
-        .ok()
-        .flatten()
-        .map(|name| name.shorten().to_string());
+    let head_branch = ucg_git::repo::current_branch(repo);
     let id = inputs
         .epic
         .clone()
@@ -152,12 +142,8 @@ pub fn load(
     let branch = format!("{}{id}", inputs.branch_prefix);
     let mut problems = Vec::new();
 
-    let branch_tip = repo
-        .try_find_reference(format!("refs/heads/{branch}").as_str())
-        .ok()
-        .flatten()
-        .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()));
-    let head = repo.head_id().ok().map(|id| id.detach());
+    let branch_tip = ucg_git::commit::branch_tip(repo, &branch).ok();
+    let head = ucg_git::repo::head(repo);
     let tip = match (tip_override, branch_tip) {
         (Some(tip), _) | (None, Some(tip)) => Some(tip),
         (None, None) => {
@@ -421,10 +407,8 @@ fn marker_stories(source: &ArtifactSource, impl_dir: &Path) -> Vec<String> {
 
 fn first_protected(repo: &Repository, names: &[String]) -> Option<(String, ObjectId)> {
     names.iter().find_map(|name| {
-        let mut reference = repo
-            .try_find_reference(format!("refs/heads/{name}").as_str())
-            .ok()??;
-        Some((name.clone(), reference.peel_to_id().ok()?.detach()))
+        let tip = ucg_git::commit::branch_tip(repo, name).ok()?;
+        Some((name.clone(), tip))
     })
 }
 
