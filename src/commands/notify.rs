@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use ucg_git::ArtifactSource;
 use ucg_ultracode::notify::{self, Announced, Announcer};
-use ucg_ultracode::pending::{self, PendingInputs, PendingItem};
+use ucg_ultracode::pending::{self, PendingItem};
 
 pub(crate) fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
     if !args.watch {
@@ -27,14 +27,7 @@ pub(crate) fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
 /// The items pending now in this work tree, with their deciders.
 fn pending_now(ctx: &Context, args: &NotifyArgs) -> Result<Vec<PendingItem>> {
     let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
-    let mut found = pending::enumerate(
-        &PendingInputs {
-            project_root: &located.project_root,
-            impl_dir: &located.impl_dir,
-            ledger: &located.ledger,
-        },
-        &ArtifactSource::WorkTree,
-    );
+    let mut found = pending::enumerate(&located.pending(), &ArtifactSource::WorkTree);
     ctx.annotate(&mut found);
     Ok(found.items)
 }

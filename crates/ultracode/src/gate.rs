@@ -73,16 +73,18 @@ pub struct GateInputs {
 }
 
 impl GateInputs {
+    /// The same three paths, borrowed, as the pending enumeration takes them.
+    pub fn pending(&self) -> PendingInputs<'_> {
+        PendingInputs {
+            project_root: &self.project_root,
+            impl_dir: &self.impl_dir,
+            ledger: &self.ledger,
+        }
+    }
+
     /// The decision on the artifacts `source` holds, under `policy`.
     pub fn decide(&self, source: &ArtifactSource, policy: &GatePolicy) -> Decision {
-        let found = pending::enumerate(
-            &PendingInputs {
-                project_root: &self.project_root,
-                impl_dir: &self.impl_dir,
-                ledger: &self.ledger,
-            },
-            source,
-        );
+        let found = pending::enumerate(&self.pending(), source);
         decide(found, policy)
     }
 
