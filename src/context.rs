@@ -296,17 +296,22 @@ impl Context {
             .collect()
     }
 
+    /// A key of git's configuration (`None` outside a repository).
+    pub(crate) fn config_string(&self, key: &str) -> Option<String> {
+        ucg_git::config_string(self.repo().ok()?, key)
+    }
+
+    /// Every value of a multi-valued key of git's configuration.
+    pub(crate) fn config_strings(&self, key: &str) -> Option<Vec<String>> {
+        ucg_git::config_strings(self.repo().ok()?, key)
+    }
+
     /// The gate's policy from git's configuration (`ucg.gate.sources`, `ucg.gate.scope`); a
     /// source name it does not know is a warning on stderr.
     pub(crate) fn gate_policy(&self) -> GatePolicy {
-        let key = |name: &str| {
-            self.repo()
-                .ok()
-                .and_then(|repo| ucg_git::config_string(repo, name))
-        };
         let (policy, warnings) = GatePolicy::from_config(
-            key(keys::GATE_SOURCES.name).as_deref(),
-            key(keys::GATE_SCOPE.name).as_deref(),
+            self.config_string(keys::GATE_SOURCES.name).as_deref(),
+            self.config_string(keys::GATE_SCOPE.name).as_deref(),
         );
         for warning in warnings {
             self.warn(&warning);
@@ -335,11 +340,7 @@ impl Context {
     /// Who decides what (`git config ucg.decider`, over the layers' `workflow.deciders` table);
     /// a rule that cannot be read is a warning on stderr.
     pub(crate) fn decider_rules(&self) -> ucg_ultracode::deciders::Rules {
-        let git = self
-            .repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_strings(repo, keys::DECIDER.name))
-            .unwrap_or_default();
+        let git = self.config_strings(keys::DECIDER.name).unwrap_or_default();
         let mut workflow = Vec::new();
         let table = self
             .config()
@@ -372,10 +373,7 @@ impl Context {
     /// must be to an answered one's to be offered its answer. Unset: the default; a value outside
     /// 0..1 (or not a number) is the error.
     pub(crate) fn similarity_threshold(&self) -> std::result::Result<f64, String> {
-        let configured = self
-            .repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_string(repo, keys::SIMILARITY.name));
+        let configured = self.config_string(keys::SIMILARITY.name);
         match configured {
             None => Ok(ucg_ultracode::similarity::DEFAULT_THRESHOLD),
             Some(value) => ucg_ultracode::similarity::threshold(&value),
@@ -408,9 +406,7 @@ impl Context {
     /// The refs the shared remote's gate protects: every `ucg.gate.protect` value (a branch name
     /// or a full ref name), else `main` and `master`.
     pub(crate) fn gate_protected(&self) -> Vec<String> {
-        self.repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_strings(repo, keys::GATE_PROTECT.name))
+        self.config_strings(keys::GATE_PROTECT.name)
             .unwrap_or_else(|| {
                 ucg_ultracode::gate::PROTECTED_BY_DEFAULT
                     .map(String::from)
@@ -428,10 +424,7 @@ impl Context {
     }
 
     pub(crate) fn paged_output(&self) -> Output {
-        let core_pager = self
-            .repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_string(repo, "core.pager"));
+        let core_pager = self.config_string("core.pager");
         Output::paged(output::resolve_pager(self.no_pager, core_pager))
     }
 }

@@ -134,10 +134,7 @@ pub(crate) struct Line {
 }
 
 pub(crate) fn state(ctx: &Context, root: &Path) -> State {
-    let driver = ctx
-        .repo()
-        .ok()
-        .and_then(|repo| ucg_git::config_string(repo, DRIVER_KEY));
+    let driver = ctx.config_string(DRIVER_KEY);
     let text = read_attributes(root).ok().flatten().unwrap_or_default();
     let present = present_lines(&text);
     let attributes: Vec<Line> = artifact_dir(ctx)

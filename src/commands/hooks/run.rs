@@ -196,10 +196,7 @@ fn commit_without_gate_hook(ctx: &Context) -> Option<String> {
         if GATED_BEFORE.contains(&command.as_str()) {
             return None;
         }
-        let alias = ctx
-            .repo()
-            .ok()
-            .and_then(|repo| ucg_git::config_string(repo, &format!("alias.{command}")));
+        let alias = ctx.config_string(&format!("alias.{command}"));
         // A shell alias (`!…`) runs git as a child: the hook's parent is then that git.
         match alias.as_deref().and_then(|a| a.split_whitespace().next()) {
             Some(first) if !first.starts_with('!') => command = first.to_string(),
