@@ -164,7 +164,8 @@ fn replace_with(
                 .map_err(|e| StoreError::io(target, "rename over", e.error))?,
         }
     }
-    sweep_stale_temporaries(dir, &prefix);
+    // What a writer of this target killed mid-write left behind.
+    sweep(dir, |_, name| name.starts_with(&prefix));
     Ok(())
 }
 
@@ -205,36 +206,27 @@ const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
 /// than [`STALE_AFTER`]: what killed writers left behind, whatever file they were writing. Called
 /// with the directory's writer lock held.
 pub(super) fn sweep_directory(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
     let now = std::time::SystemTime::now();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with('.') && name.contains(".ucg-tmp-")) {
-            continue;
-        }
-        let stale = entry.metadata().is_ok_and(|m| {
-            m.file_type().is_file()
-                && m.modified()
-                    .ok()
-                    .and_then(|t| now.duration_since(t).ok())
-                    .is_some_and(|age| age >= STALE_AFTER)
-        });
-        if stale {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
+    sweep(dir, |entry, name| {
+        name.starts_with('.')
+            && name.contains(".ucg-tmp-")
+            && entry.metadata().is_ok_and(|m| {
+                m.file_type().is_file()
+                    && m.modified()
+                        .ok()
+                        .and_then(|t| now.duration_since(t).ok())
+                        .is_some_and(|age| age >= STALE_AFTER)
+            })
+    });
 }
 
-/// Removes temporary files of this target left by a writer that was killed mid-write.
-fn sweep_stale_temporaries(dir: &Path, prefix: &str) {
+/// Removes each file in `dir` that `doomed` picks, by its entry and its name.
+fn sweep(dir: &Path, doomed: impl Fn(&std::fs::DirEntry, &str) -> bool) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(prefix) {
+        if doomed(&entry, &entry.file_name().to_string_lossy()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

@@ -34,10 +34,7 @@ const FIRST_READ: usize = 16 << 10;
 /// device, a directory, a larger file — is an error of kind `InvalidData` that says what it was;
 /// an absent file is `NotFound`, as from `std::fs::read`.
 pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path.as_ref())?;
+    let file = open_nonblocking(path.as_ref())?;
     let metadata = file.metadata()?;
     read_open(file, &metadata)
 }
@@ -47,10 +44,7 @@ pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
 pub fn read_file_identified(
     path: impl AsRef<Path>,
 ) -> std::io::Result<(Vec<u8>, Option<Freshness>)> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path.as_ref())?;
+    let file = open_nonblocking(path.as_ref())?;
     let before = file.metadata()?;
     let bytes = read_open(&file, &before)?;
     let (before, after) = (Freshness::of(&before), Freshness::of(&file.metadata()?));
@@ -80,6 +74,14 @@ pub fn read_at(file: &std::fs::File, offset: u64, len: u64) -> std::io::Result<V
     }
     bytes.truncate(filled);
     Ok(bytes)
+}
+
+/// `path` opened for reading without blocking on what is not a regular file (a FIFO's writer).
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
 }
 
 /// The read behind [`read_file`], on a file already opened and `fstat`ed.
@@ -156,11 +158,7 @@ fn huge_pages(bytes: &mut Vec<u8>) {
 /// A regular file opened for reading without blocking (for a caller that maps it): `Ok(None)`
 /// when absent, an `InvalidData` error when something else stands there.
 pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
-    let file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-    {
+    let file = match open_nonblocking(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),

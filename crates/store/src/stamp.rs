@@ -254,10 +254,8 @@ fn unsigned(digits: &[u8]) -> Option<u64> {
 /// As [`unsigned`], with an optional `-`.
 fn signed(text: &[u8]) -> Option<i64> {
     match text.strip_prefix(b"-") {
-        Some(digits) => i64::try_from(unsigned(digits)?)
-            .ok()
-            .map(i64::wrapping_neg)
-            .or_else(|| (unsigned(digits)? == 1u64 << 63).then_some(i64::MIN)),
+        // Down to `i64::MIN`, whose magnitude no `i64` holds.
+        Some(digits) => 0i64.checked_sub_unsigned(unsigned(digits)?),
         None => i64::try_from(unsigned(text)?).ok(),
     }
 }
