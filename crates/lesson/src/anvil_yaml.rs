@@ -78,15 +78,10 @@ fn parse_scalar(raw: &[u16], line: usize, column: usize) -> Result<JsValue, Less
         return Ok(JsValue::Bool(false));
     }
     let unsigned = s.strip_prefix(&[0x2D][..]).unwrap_or(s);
-    if is_digits(unsigned) {
+    let decimal = |dot| is_digits(&unsigned[..dot]) && is_digits(&unsigned[dot + 1..]);
+    if is_digits(unsigned) || find(unsigned, '.').is_some_and(decimal) {
         let text = String::from_utf16_lossy(s);
         return Ok(JsValue::Number(text.parse::<f64>().unwrap_or(f64::NAN)));
-    }
-    if let Some(dot) = find(unsigned, '.') {
-        if is_digits(&unsigned[..dot]) && is_digits(&unsigned[dot + 1..]) {
-            let text = String::from_utf16_lossy(s);
-            return Ok(JsValue::Number(text.parse::<f64>().unwrap_or(f64::NAN)));
-        }
     }
     if (starts_with(s, "\"") && ends_with(s, "\"")) || (starts_with(s, "'") && ends_with(s, "'")) {
         return Ok(js(if s.len() >= 2 {
@@ -95,31 +90,34 @@ fn parse_scalar(raw: &[u16], line: usize, column: usize) -> Result<JsValue, Less
             &[]
         }));
     }
-    if starts_with(s, "{") || starts_with(s, "[") {
-        return Err(yaml_error(
-            line,
-            column,
+    // What a scalar may not start with (`!!str` aside), by its first character, in Anvil's order.
+    let unsupported = [
+        (
+            "{[",
             "flow-style",
             "flow-style collections are not supported",
-        ));
-    }
-    if starts_with(s, "&") || starts_with(s, "*") {
-        return Err(yaml_error(
-            line,
-            column,
+        ),
+        (
+            "&*",
             "anchors",
             "YAML anchors and aliases are not supported",
-        ));
-    }
-    if starts_with(s, "!") && !starts_with(s, "!!str") {
-        return Err(yaml_error(
-            line,
-            column,
+        ),
+        (
+            "!",
             "tags-beyond-implicit-scalars",
             "non-implicit YAML tags are not supported",
-        ));
+        ),
+    ];
+    let first = |leads: &str| {
+        s.first()
+            .is_some_and(|c| leads.encode_utf16().any(|l| l == *c))
+    };
+    match unsupported.iter().find(|(leads, ..)| first(leads)) {
+        Some((_, feature, message)) if !starts_with(s, "!!str") => {
+            Err(yaml_error(line, column, feature, message))
+        }
+        _ => Ok(js(s)),
     }
-    Ok(js(s))
 }
 
 fn is_space_unit(c: u16) -> bool {
@@ -163,7 +161,6 @@ fn check_unsupported(raw: &[u16], line_index: usize) -> Result<(), LessonError> 
         scan.push(c);
         i += 1;
     }
-    let line = line_index + 1;
     let is_anchor = |c: u16| c == 0x26 || c == 0x2A;
     let anchor = (0..scan.len()).find(|&i| {
         (i == 0 && is_anchor(scan[0]) && scan.get(1).is_some_and(|c| is_word(*c)))
@@ -171,30 +168,6 @@ fn check_unsupported(raw: &[u16], line_index: usize) -> Result<(), LessonError> 
                 && scan.get(i + 1).is_some_and(|c| is_anchor(*c))
                 && scan.get(i + 2).is_some_and(|c| is_word(*c)))
     });
-    if let Some(at) = anchor {
-        return Err(yaml_error(
-            line,
-            at + 1,
-            "anchors",
-            "YAML anchors/aliases are not supported",
-        ));
-    }
-    if let Some(at) = find(&scan, '{') {
-        return Err(yaml_error(
-            line,
-            at + 1,
-            "flow-style",
-            "flow-style mappings are not supported",
-        ));
-    }
-    if let Some(at) = find(&scan, '[') {
-        return Err(yaml_error(
-            line,
-            at + 1,
-            "flow-style",
-            "flow-style sequences are not supported",
-        ));
-    }
     let bang = |i: usize| scan.get(i) == Some(&0x21);
     let tag = (0..scan.len()).any(|i| {
         (i == 0 || is_space_unit(scan[i - 1]))
@@ -202,41 +175,92 @@ fn check_unsupported(raw: &[u16], line_index: usize) -> Result<(), LessonError> 
             && bang(i + 1)
             && scan.get(i + 2).is_some_and(|c| is_word(*c))
     });
-    if tag {
-        let at = (0..scan.len())
+    let tag = tag.then(|| {
+        (0..scan.len())
             .find(|&i| bang(i) && bang(i + 1))
-            .unwrap_or(0);
-        return Err(yaml_error(
-            line,
-            at + 1,
+            .unwrap_or(0)
+    });
+    // The first that the line has, in Anvil's order, at its column.
+    [
+        (anchor, "anchors", "YAML anchors/aliases are not supported"),
+        (
+            find(&scan, '{'),
+            "flow-style",
+            "flow-style mappings are not supported",
+        ),
+        (
+            find(&scan, '['),
+            "flow-style",
+            "flow-style sequences are not supported",
+        ),
+        (
+            tag,
             "tags-beyond-implicit-scalars",
             "non-implicit YAML tags are not supported",
-        ));
-    }
-    Ok(())
+        ),
+    ]
+    .into_iter()
+    .find_map(|(at, feature, message)| {
+        at.map(|at| yaml_error(line_index + 1, at + 1, feature, message))
+    })
+    .map_or(Ok(()), Err)
 }
 
-fn split_lines(source: &[u16]) -> Vec<Units> {
-    let mut lines = vec![Vec::new()];
-    let mut i = 0;
-    while i < source.len() {
-        match source[i] {
-            0x0D => {
-                lines.push(Vec::new());
-                if source.get(i + 1) == Some(&0x0A) {
-                    i += 1;
-                }
-            }
-            0x0A => lines.push(Vec::new()),
-            c => {
-                if let Some(last) = lines.last_mut() {
-                    last.push(c);
-                }
-            }
-        }
-        i += 1;
+/// A line as Anvil's reader splits the text (at `\r\n`, `\r` or `\n`): where it starts, its
+/// content, and where the next line starts.
+pub(crate) struct Line<'t> {
+    pub start: usize,
+    pub body: &'t str,
+    pub end: usize,
+}
+
+impl Line<'_> {
+    /// The content without JavaScript's white space around it (the same on UTF-16 units: every
+    /// JavaScript space is one unit).
+    pub fn trimmed(&self) -> &str {
+        self.body.trim_matches(|c| is_js_space(u32::from(c)))
     }
-    lines
+
+    pub fn blank_or_comment(&self) -> bool {
+        let t = self.trimmed();
+        t.is_empty() || t.starts_with('#')
+    }
+}
+
+pub(crate) fn lines(text: &str) -> Vec<Line<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        if matches!(bytes[i], b'\r' | b'\n') {
+            let end = i + 1 + usize::from(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n'));
+            out.push(Line {
+                start,
+                body: &text[start..i],
+                end,
+            });
+            (start, i) = (end, end);
+        } else {
+            i += 1;
+        }
+    }
+    out.push(Line {
+        start,
+        body: &text[start..],
+        end: text.len(),
+    });
+    out
+}
+
+/// Where `parseFrontmatter` finds the front matter among `lines`: the opening `---` line (the
+/// first that is not blank or a comment), and the closing one when there is one.
+pub(crate) fn front_matter_bounds(lines: &[Line]) -> Option<(usize, Option<usize>)> {
+    let open = lines.iter().position(|l| !l.blank_or_comment());
+    let open = open.filter(|&i| lines[i].trimmed() == "---")?;
+    Some((
+        open,
+        (open + 1..lines.len()).find(|&j| lines[j].trimmed() == "---"),
+    ))
 }
 
 fn indent_of(line: &[u16]) -> usize {
@@ -451,12 +475,8 @@ fn parse_block(
     Ok((Some(JsValue::Object(obj)), i))
 }
 
-/// `yaml.parse`.
-fn parse(source: &[u16]) -> Result<JsValue, LessonError> {
-    if source.is_empty() {
-        return Ok(JsValue::Object(JsObject::new()));
-    }
-    let mut lines = split_lines(source);
+/// `yaml.parse`, of the text's lines.
+fn parse(mut lines: Vec<Units>) -> Result<JsValue, LessonError> {
     let mut i = 0;
     while i < lines.len() && blank_or_comment(&lines[i]) {
         i += 1;
@@ -472,18 +492,12 @@ fn parse(source: &[u16]) -> Result<JsValue, LessonError> {
 /// `parseFrontmatter(text).frontmatter`: the YAML between the first `---` line (after blank and
 /// comment lines) and the next; without that opening line, an empty object.
 pub(crate) fn front_matter(text: &str) -> Result<JsValue, LessonError> {
-    let source = units(text);
-    let lines = split_lines(&source);
-    let mut start = 0;
-    while start < lines.len() && blank_or_comment(&lines[start]) {
-        start += 1;
-    }
-    if start >= lines.len() || !eq(trim(&lines[start]), "---") {
+    let lines = lines(text);
+    let Some((open, close)) = front_matter_bounds(&lines) else {
         return Ok(JsValue::Object(JsObject::new()));
-    }
-    let end = (start + 1..lines.len()).find(|&j| eq(trim(&lines[j]), "---"));
-    let body = &lines[start + 1..end.unwrap_or(lines.len())];
-    parse(&body.join(&[0x0A][..]))
+    };
+    let body = &lines[open + 1..close.unwrap_or(lines.len())];
+    parse(body.iter().map(|l| units(l.body)).collect())
 }
 
 fn reject(rule: &str, path: &str, expected: &str, actual: Option<JsValue>) -> LessonError {

@@ -8,7 +8,6 @@
 use super::anvil_yaml;
 use super::entry::{details, LessonError};
 use super::js::{JsObject, JsString, JsValue};
-use ucg_store::js::is_space as is_js_space;
 
 /// The contract as DG-Anvil's `loadAndValidate` takes it: its front matter, checked by its rules.
 pub fn load(text: &str) -> Result<JsObject, LessonError> {
@@ -16,54 +15,12 @@ pub fn load(text: &str) -> Result<JsObject, LessonError> {
     anvil_yaml::validate(&doc).cloned()
 }
 
-/// A line as Anvil's reader splits the text (at `\r\n`, `\r` or `\n`): where it starts, its
-/// content, and where the next line starts.
-struct Line<'t> {
-    start: usize,
-    body: &'t str,
-    end: usize,
-}
-
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let (mut start, mut i) = (0, 0);
-    while i < bytes.len() {
-        if matches!(bytes[i], b'\r' | b'\n') {
-            let end = i + 1 + usize::from(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n'));
-            out.push(Line {
-                start,
-                body: &text[start..i],
-                end,
-            });
-            (start, i) = (end, end);
-        } else {
-            i += 1;
-        }
-    }
-    out.push(Line {
-        start,
-        body: &text[start..],
-        end: text.len(),
-    });
-    out
-}
-
-fn trim(body: &str) -> &str {
-    body.trim_matches(|c| is_js_space(u32::from(c)))
-}
-
-fn blank_or_comment(body: &str) -> bool {
-    let t = trim(body);
-    t.is_empty() || t.starts_with('#')
-}
-
 fn indent(body: &str) -> usize {
     body.len() - body.trim_start_matches(' ').len()
 }
 
-fn is_counter_examples_key(body: &str) -> bool {
-    let t = trim(body);
+fn is_counter_examples_key(line: &anvil_yaml::Line) -> bool {
+    let t = line.trimmed();
     [
         "counter_examples:",
         "\"counter_examples\":",
@@ -96,26 +53,22 @@ pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, 
             expected.set("counter_examples", JsValue::Object(examples));
         }
     }
-    let lines = lines(text);
+    let lines = anvil_yaml::lines(text);
     // A contract that loads has front matter: an opening `---` after blank and comment lines.
-    let open = lines
-        .iter()
-        .position(|l| !blank_or_comment(l.body))
-        .filter(|&i| trim(lines[i].body) == "---")
+    let (open, close) = anvil_yaml::front_matter_bounds(&lines)
         .ok_or_else(|| refused("the contract has no front matter to add to"))?;
     let newline = match &text[lines[open].start + lines[open].body.len()..lines[open].end] {
         "" => "\n",
         ending => ending,
     };
-    let close = (open + 1..lines.len()).find(|&j| trim(lines[j].body) == "---");
     let body = &lines[open + 1..close.unwrap_or(lines.len())];
     let top = body
         .iter()
-        .find(|l| !blank_or_comment(l.body))
+        .find(|l| !l.blank_or_comment())
         .map_or(0, |l| indent(l.body));
     let key = body
         .iter()
-        .position(|l| indent(l.body) == top && is_counter_examples_key(l.body));
+        .position(|l| indent(l.body) == top && is_counter_examples_key(l));
     // Where the entry goes (Anvil reads a map's entries at exactly two spaces more than its key),
     // and the key's line when it is new.
     let (at, header) = match key {
@@ -127,7 +80,7 @@ pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, 
             // After the block's last entry line; blank and comment lines after it stay after.
             let mut last = key;
             for (j, line) in body.iter().enumerate().skip(key + 1) {
-                if blank_or_comment(line.body) {
+                if line.blank_or_comment() {
                     continue;
                 }
                 if indent(line.body) <= top {
