@@ -49,11 +49,7 @@ pub fn hooks_dir<E: From<std::io::Error>>(
     repo: &gix::Repository,
     work_tree: impl FnOnce() -> Result<PathBuf, E>,
 ) -> Result<(PathBuf, Option<String>), E> {
-    let configured = repo
-        .config_snapshot()
-        .string("core.hooksPath")
-        .map(|s| s.to_string())
-        .filter(|s| !s.is_empty());
+    let configured = crate::config_string(repo, "core.hooksPath").filter(|s| !s.is_empty());
     let dir = match &configured {
         Some(path) => {
             let path = expand_home(path);

@@ -144,6 +144,30 @@ pub struct FileChange {
     pub new_mode: u32,
 }
 
+impl FileChange {
+    /// The change as the deletion of its old side (`null`, the absent new side).
+    pub(crate) fn deletion(self, null: ObjectId) -> FileChange {
+        FileChange {
+            status: Status::Deleted,
+            path: self.old_path.clone(),
+            new_id: null,
+            new_mode: 0,
+            ..self
+        }
+    }
+
+    /// The change as the addition of its new side (`null`, the absent old side).
+    pub(crate) fn addition(self, null: ObjectId) -> FileChange {
+        FileChange {
+            status: Status::Added,
+            old_path: self.path.clone(),
+            old_id: null,
+            old_mode: 0,
+            ..self
+        }
+    }
+}
+
 /// Caches for reading many blobs: a delta-base cache like git's default (`core.deltaBaseCacheLimit`,
 /// 96 MiB), so each version along a delta chain is not rebuilt from its base again, and an object
 /// cache for blobs read twice (rename scoring, then line counts).
@@ -161,10 +185,8 @@ pub fn line_count_cache(repo: &gix::Repository, enabled: bool) -> linecache::Lin
     if !enabled {
         return linecache::LineCountCache::disabled();
     }
-    let algorithm = repo
-        .config_snapshot()
-        .string("diff.algorithm")
-        .map_or_else(|| "myers".to_string(), |a| a.to_string().to_lowercase());
+    let algorithm = config_string(repo, "diff.algorithm")
+        .map_or_else(|| "myers".to_string(), |a| a.to_lowercase());
     linecache::LineCountCache::open(repo, &algorithm)
 }
 
@@ -231,35 +253,31 @@ pub fn tree_changes(
     let null = ObjectId::null(repo.object_hash());
     for change in changes {
         use gix::object::tree::diff::ChangeDetached as C;
-        let file = match change {
+        let side = |location: &gix::bstr::BString, id, mode: gix::objs::tree::EntryMode| {
+            (location.to_string(), id, u32::from(mode.value()))
+        };
+        let absent = |location: &gix::bstr::BString| (location.to_string(), null, 0);
+        let (status, (old_path, old_id, old_mode), (path, new_id, new_mode)) = match change {
             C::Addition {
                 location,
                 entry_mode,
                 id,
                 ..
-            } if !entry_mode.is_tree() => FileChange {
-                status: Status::Added,
-                old_path: location.to_string(),
-                path: location.to_string(),
-                old_id: null,
-                new_id: id,
-                old_mode: 0,
-                new_mode: entry_mode.value().into(),
-            },
+            } if !entry_mode.is_tree() => (
+                Status::Added,
+                absent(&location),
+                side(&location, id, entry_mode),
+            ),
             C::Deletion {
                 location,
                 entry_mode,
                 id,
                 ..
-            } if !entry_mode.is_tree() => FileChange {
-                status: Status::Deleted,
-                old_path: location.to_string(),
-                path: location.to_string(),
-                old_id: id,
-                new_id: null,
-                old_mode: entry_mode.value().into(),
-                new_mode: 0,
-            },
+            } if !entry_mode.is_tree() => (
+                Status::Deleted,
+                side(&location, id, entry_mode),
+                absent(&location),
+            ),
             C::Modification {
                 location,
                 previous_entry_mode,
@@ -269,19 +287,15 @@ pub fn tree_changes(
             } if !entry_mode.is_tree() => {
                 let type_changed = previous_entry_mode.kind() != entry_mode.kind()
                     && (previous_entry_mode.is_link() || entry_mode.is_link());
-                FileChange {
-                    status: if type_changed {
+                (
+                    if type_changed {
                         Status::TypeChanged
                     } else {
                         Status::Modified
                     },
-                    old_path: location.to_string(),
-                    path: location.to_string(),
-                    old_id: previous_id,
-                    new_id: id,
-                    old_mode: previous_entry_mode.value().into(),
-                    new_mode: entry_mode.value().into(),
-                }
+                    side(&location, previous_id, previous_entry_mode),
+                    side(&location, id, entry_mode),
+                )
             }
             C::Rewrite {
                 source_location,
@@ -292,18 +306,22 @@ pub fn tree_changes(
                 location,
                 copy: false,
                 ..
-            } if !entry_mode.is_tree() => FileChange {
-                status: Status::Renamed(0),
-                old_path: source_location.to_string(),
-                path: location.to_string(),
-                old_id: source_id,
-                new_id: id,
-                old_mode: source_entry_mode.value().into(),
-                new_mode: entry_mode.value().into(),
-            },
+            } if !entry_mode.is_tree() => (
+                Status::Renamed(0),
+                side(&source_location, source_id, source_entry_mode),
+                side(&location, id, entry_mode),
+            ),
             _ => continue,
         };
-        out.push(file);
+        out.push(FileChange {
+            status,
+            old_path,
+            path,
+            old_id,
+            new_id,
+            old_mode,
+            new_mode,
+        });
     }
     for change in &mut out {
         if let Status::Renamed(score) = &mut change.status {
@@ -347,6 +365,43 @@ fn blob_bytes(repo: &gix::Repository, id: ObjectId) -> Result<Vec<u8>> {
         .map_err(|e| Error::failed(format!("read blob {id}"), e))
 }
 
+/// Both sides of `change` set in the blob pipeline `cache` (attributes, binary detection), and
+/// what diffing them takes: the one preparation of [`line_counts`] and the patch writer.
+pub(crate) fn prepare_diff<'c>(
+    repo: &gix::Repository,
+    cache: &'c mut gix::diff::blob::Platform,
+    change: &FileChange,
+) -> Result<gix::diff::blob::platform::prepare_diff::Outcome<'c>> {
+    use gix::diff::blob::ResourceKind;
+    for (id, mode, path, side) in [
+        (
+            change.old_id,
+            change.old_mode,
+            &change.old_path,
+            ResourceKind::OldOrSource,
+        ),
+        (
+            change.new_id,
+            change.new_mode,
+            &change.path,
+            ResourceKind::NewOrDestination,
+        ),
+    ] {
+        cache
+            .set_resource(
+                id,
+                entry_kind(mode),
+                path.as_bytes().as_bstr(),
+                side,
+                &repo.objects,
+            )
+            .map_err(|e| Error::failed(format!("read {path}"), format!("{e:?}")))?;
+    }
+    cache
+        .prepare_diff()
+        .map_err(|e| Error::failed(format!("diff {}", change.path), format!("{e:?}")))
+}
+
 /// Lines added and removed in one file, or `None` when either side is binary.
 pub type LineCounts = Option<(u32, u32)>;
 
@@ -359,40 +414,13 @@ pub fn line_counts(
     changes: &[FileChange],
 ) -> Result<Vec<LineCounts>> {
     use gix::diff::blob::platform::prepare_diff::Operation;
-    use gix::diff::blob::ResourceKind;
     let mut out = Vec::with_capacity(changes.len());
     for change in changes {
         if let Some(counts) = counted.get(change.old_id, change.new_id) {
             out.push(counts);
             continue;
         }
-        let kind = entry_kind;
-        let mut set = |id, mode, path: &str, side| {
-            cache
-                .set_resource(
-                    id,
-                    kind(mode),
-                    path.as_bytes().as_bstr(),
-                    side,
-                    &repo.objects,
-                )
-                .map_err(|e| Error::failed(format!("read {path}"), format!("{e:?}")))
-        };
-        set(
-            change.old_id,
-            change.old_mode,
-            &change.old_path,
-            ResourceKind::OldOrSource,
-        )?;
-        set(
-            change.new_id,
-            change.new_mode,
-            &change.path,
-            ResourceKind::NewOrDestination,
-        )?;
-        let prepared = cache
-            .prepare_diff()
-            .map_err(|e| Error::failed(format!("diff {}", change.path), format!("{e:?}")))?;
+        let prepared = prepare_diff(repo, cache, change)?;
         let counts = match prepared.operation {
             Operation::InternalDiff { algorithm } => {
                 // Lines keep their terminators, as git compares them: a lost final newline or a
@@ -454,25 +482,8 @@ pub fn limit_to_paths(
     for change in changes {
         let (old_in, new_in) = (inside(&change.old_path), inside(&change.path));
         match change.status {
-            Status::Renamed(_) if old_in != new_in => {
-                if old_in {
-                    kept.push(FileChange {
-                        status: Status::Deleted,
-                        path: change.old_path.clone(),
-                        new_id: null,
-                        new_mode: 0,
-                        ..change
-                    });
-                } else {
-                    kept.push(FileChange {
-                        status: Status::Added,
-                        old_path: change.path.clone(),
-                        old_id: null,
-                        old_mode: 0,
-                        ..change
-                    });
-                }
-            }
+            Status::Renamed(_) if old_in && !new_in => kept.push(change.deletion(null)),
+            Status::Renamed(_) if new_in && !old_in => kept.push(change.addition(null)),
             _ if old_in || new_in => kept.push(change),
             _ => {}
         }
@@ -488,9 +499,7 @@ fn under(path: &str, prefix: &str) -> bool {
 
 /// git's `core.quotePath` (default true): whether non-ASCII paths are quoted in its output.
 pub fn quotes_non_ascii(repo: &gix::Repository) -> bool {
-    repo.config_snapshot()
-        .boolean("core.quotePath")
-        .unwrap_or(true)
+    config_bool(repo, "core.quotePath").unwrap_or(true)
 }
 
 /// `spec` resolved and peeled to a commit, with git's wording for each failure.

@@ -20,21 +20,17 @@ pub fn write_patch(
     for change in changes {
         if change.status == Status::TypeChanged {
             // git shows a file that became a symlink (or back) as a deletion and an addition.
+            // A type change keeps its path: both name the same file.
             let null = ObjectId::null(repo.object_hash());
-            let deletion = FileChange {
-                status: Status::Deleted,
-                new_id: null,
-                new_mode: 0,
-                ..change.clone()
-            };
-            let addition = FileChange {
-                status: Status::Added,
-                old_id: null,
-                old_mode: 0,
-                ..change.clone()
-            };
+            let deletion = change.clone().deletion(null);
             write_one(repo, cache, &deletion, quote_non_ascii, out)?;
-            write_one(repo, cache, &addition, quote_non_ascii, out)?;
+            write_one(
+                repo,
+                cache,
+                &change.clone().addition(null),
+                quote_non_ascii,
+                out,
+            )?;
         } else {
             write_one(repo, cache, change, quote_non_ascii, out)?;
         }
@@ -50,7 +46,6 @@ fn write_one(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     use gix::diff::blob::platform::prepare_diff::Operation;
-    use gix::diff::blob::ResourceKind;
     let q = |p: &str| quote_path(p, quote_non_ascii);
     let a = q(&format!("a/{}", change.old_path));
     let b = q(&format!("b/{}", change.path));
@@ -100,32 +95,7 @@ fn write_one(
         .as_bytes(),
     );
 
-    let kind = |mode: u32| super::entry_kind(mode);
-    let (old_path, new_path) = (
-        change.old_path.as_bytes().as_bstr(),
-        change.path.as_bytes().as_bstr(),
-    );
-    cache
-        .set_resource(
-            change.old_id,
-            kind(change.old_mode),
-            old_path,
-            ResourceKind::OldOrSource,
-            &repo.objects,
-        )
-        .map_err(|e| Error::failed(format!("read {}", change.old_path), format!("{e:?}")))?;
-    cache
-        .set_resource(
-            change.new_id,
-            kind(change.new_mode),
-            new_path,
-            ResourceKind::NewOrDestination,
-            &repo.objects,
-        )
-        .map_err(|e| Error::failed(format!("read {}", change.path), format!("{e:?}")))?;
-    let prepared = cache
-        .prepare_diff()
-        .map_err(|e| Error::failed(format!("diff {}", change.path), format!("{e:?}")))?;
+    let prepared = super::prepare_diff(repo, cache, change)?;
     // git ends a `---`/`+++` name holding a space with a tab, so patch tools see where it ends.
     let tabbed = |name: &str| {
         if name.contains(' ') {

@@ -44,6 +44,20 @@ impl<'r> Objects<'r> {
     }
 }
 
+impl Objects<'_> {
+    /// The object `id`, or why not: unreadable, or missing (named as a `what`).
+    fn require<'a>(
+        &self,
+        id: &gix::oid,
+        what: &str,
+        buffer: &'a mut Vec<u8>,
+    ) -> Result<gix::objs::Data<'a>> {
+        self.try_find(id, buffer)
+            .map_err(Error::unreadable)?
+            .ok_or_else(|| Error::unreadable(format!("the {what} {id} is missing")))
+    }
+}
+
 impl Find for Objects<'_> {
     fn try_find<'a>(
         &self,
@@ -92,16 +106,7 @@ impl<'r> CommitTree<'r> {
     /// The entry at `path` (`None` for the root, which has none, and for a path not there).
     fn entry(&self, path: &Path) -> Result<Option<gix::objs::tree::Entry>> {
         let mut buffer = Vec::new();
-        let Some(root) = self
-            .objects
-            .try_find(&self.tree, &mut buffer)
-            .map_err(Error::unreadable)?
-        else {
-            return Err(Error::unreadable(format!(
-                "the tree {} is missing",
-                self.tree
-            )));
-        };
+        let root = self.objects.require(&self.tree, "tree", &mut buffer)?;
         let data = root.data.to_vec();
         gix::objs::TreeRefIter::from_bytes(&data, self.objects.repo.object_hash())
             .lookup_entry_by_path(&self.objects, &mut buffer, path)
@@ -141,14 +146,8 @@ impl<'r> CommitTree<'r> {
             return Err(Error::TooLarge(cap));
         }
         let mut buffer = Vec::new();
-        match self.objects.try_find(&entry.oid, &mut buffer) {
-            Ok(Some(blob)) => Ok(Some(blob.data.to_vec())),
-            Ok(None) => Err(Error::unreadable(format!(
-                "the blob {} is missing",
-                entry.oid
-            ))),
-            Err(e) => Err(Error::unreadable(e)),
-        }
+        let blob = self.objects.require(&entry.oid, "blob", &mut buffer)?;
+        Ok(Some(blob.data.to_vec()))
     }
 
     /// Whether anything is at `path`.
@@ -194,10 +193,7 @@ fn commit_tree(objects: &Objects, mut id: ObjectId) -> Result<ObjectId> {
     let mut buffer = Vec::new();
     // A chain of tags longer than this is not one git makes.
     for _ in 0..32 {
-        let object = objects
-            .try_find(&id, &mut buffer)
-            .map_err(Error::unreadable)?
-            .ok_or_else(|| Error::unreadable(format!("the object {id} is missing")))?;
+        let object = objects.require(&id, "object", &mut buffer)?;
         id = match object.kind {
             gix::objs::Kind::Commit => {
                 return gix::objs::CommitRefIter::from_bytes(object.data, object.object_hash)
@@ -258,11 +254,7 @@ impl<'r> CommitTree<'r> {
         };
         while let Some((dir, id)) = dirs.pop() {
             let mut buffer = Vec::new();
-            let tree = self
-                .objects
-                .try_find(&id, &mut buffer)
-                .map_err(Error::unreadable)?
-                .ok_or_else(|| Error::unreadable(format!("the tree {id} is missing")))?;
+            let tree = self.objects.require(&id, "tree", &mut buffer)?;
             let entries: Vec<(String, gix::objs::tree::EntryMode, ObjectId)> =
                 gix::objs::TreeRefIter::from_bytes(tree.data, tree.object_hash)
                     .map(|entry| {
