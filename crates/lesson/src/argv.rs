@@ -102,12 +102,12 @@ fn missing(flag: &str, message: String) -> Stop {
     ))
 }
 
-fn unknown(flag: &str, message: String, index: usize) -> Stop {
+fn unknown(flag: impl Into<JsString>, message: String, index: usize) -> Stop {
     Stop::Refused(LessonError::new(
         "E_UNKNOWN_FLAG",
         message,
         details([
-            ("flag", Some(JsValue::String(JsString::from(flag)))),
+            ("flag", Some(JsValue::String(flag.into()))),
             ("argv_index", Some(JsValue::Number(index as f64))),
         ]),
     ))
@@ -172,7 +172,7 @@ pub fn parse(argv: &[String], schema: &Schema) -> Result<Parsed, Stop> {
                 None if INHERITED.contains(&name) => (None, Kind::Str),
                 None => {
                     return Err(unknown(
-                        &format!("--{name}"),
+                        format!("--{name}"),
                         format!("unknown flag --{name}"),
                         i,
                     ))
@@ -219,14 +219,7 @@ pub fn parse(argv: &[String], schema: &Schema) -> Result<Parsed, Stop> {
                 let Some(def) = long.and_then(find) else {
                     let mut shown = JsString::from("-");
                     shown.push_js(&JsString::from_units(&cluster[k..k + 1]));
-                    return Err(Stop::Refused(LessonError::new(
-                        "E_UNKNOWN_FLAG",
-                        format!("unknown short flag {flag}"),
-                        details([
-                            ("flag", Some(JsValue::String(shown))),
-                            ("argv_index", Some(JsValue::Number(i as f64))),
-                        ]),
-                    )));
+                    return Err(unknown(shown, format!("unknown short flag {flag}"), i));
                 };
                 if def.kind == Kind::Bool {
                     parsed.options.insert(def.name, Val::Bool(true));

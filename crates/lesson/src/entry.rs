@@ -61,6 +61,14 @@ pub fn details<'a>(pairs: impl IntoIterator<Item = (&'a str, Option<JsValue>)>) 
     JsValue::Object(map)
 }
 
+/// An `E_INVALID_LESSON` refusal with these details.
+pub(crate) fn invalid<'a>(
+    message: impl Into<String>,
+    pairs: impl IntoIterator<Item = (&'a str, Option<JsValue>)>,
+) -> LessonError {
+    LessonError::new("E_INVALID_LESSON", message, details(pairs))
+}
+
 pub(crate) const REQUIRED: [&str; 3] = ["contract_gap", "evidence", "remediation"];
 
 /// The rule of git-ucg's one check beyond the reference's: a required field that is not a string.
@@ -78,37 +86,27 @@ impl LessonError {
 /// `not_a_string`).
 pub fn validate(entry: &JsValue) -> Result<&JsObject, LessonError> {
     if !entry.truthy() || !matches!(entry, JsValue::Array(_) | JsValue::Object(_)) {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
+        let received = JsValue::str(entry.type_of());
+        return Err(invalid(
             "lesson must be an object",
-            details([("received", Some(JsValue::str(entry.type_of())))]),
+            [("received", Some(received))],
         ));
     }
     let version = entry.get("anvil_ledger_entry_version");
     if !matches!(version, Some(JsValue::Number(n)) if *n == 1.0) {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
+        return Err(invalid(
             "wrong version",
-            details([
+            [
                 ("rule", Some(JsValue::str("wrong_version"))),
                 ("value", version.cloned()),
-            ]),
+            ],
         ));
     }
-    let non_empty = |key: &str| matches!(entry.get(key), Some(JsValue::String(s)) if !s.is_empty());
-    if !non_empty("id") {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "id required",
-            details([("rule", Some(JsValue::str("missing_id")))]),
-        ));
-    }
-    if !non_empty("created") {
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "created required",
-            details([("rule", Some(JsValue::str("missing_created")))]),
-        ));
+    for key in ["id", "created"] {
+        if !matches!(entry.get(key), Some(JsValue::String(s)) if !s.is_empty()) {
+            let rule = JsValue::str(&format!("missing_{key}"));
+            return Err(invalid(format!("{key} required"), [("rule", Some(rule))]));
+        }
     }
     let JsValue::Object(map) = entry else {
         // An array has no version: refused above.
@@ -120,47 +118,34 @@ pub fn validate(entry: &JsValue) -> Result<&JsObject, LessonError> {
     };
     for field in REQUIRED {
         let value = map.get(field);
-        match value {
-            None | Some(JsValue::Null) => {
-                return Err(LessonError::new(
-                    "E_NULL_LESSON",
-                    format!("lesson field is null: {field}"),
-                    details([
-                        ("field", Some(JsValue::str(field))),
-                        ("value", value.cloned()),
-                    ]),
-                ))
-            }
-            Some(JsValue::String(text)) if text.is_blank() => {
-                return Err(LessonError::new(
-                    "E_NULL_LESSON",
-                    format!("lesson field is empty: {field}"),
-                    details([
-                        ("field", Some(JsValue::str(field))),
-                        ("value", value.cloned()),
-                    ]),
-                ))
-            }
-            _ => {}
-        }
+        let what = match value {
+            None | Some(JsValue::Null) => "null",
+            Some(JsValue::String(text)) if text.is_blank() => "empty",
+            _ => continue,
+        };
+        return Err(LessonError::new(
+            "E_NULL_LESSON",
+            format!("lesson field is {what}: {field}"),
+            details([
+                ("field", Some(JsValue::str(field))),
+                ("value", value.cloned()),
+            ]),
+        ));
     }
     // The reference accepts the lesson: git-ucg also wants the three fields to be strings.
     for field in REQUIRED {
         if let Some(other) = map.get(field).filter(|v| !matches!(v, JsValue::String(_))) {
-            return Err(LessonError::new(
-                "E_INVALID_LESSON",
+            let received = match other {
+                JsValue::Array(_) => "array",
+                other => other.type_of(),
+            };
+            return Err(invalid(
                 format!("lesson field must be a string: {field}"),
-                details([
+                [
                     ("rule", Some(JsValue::str(NOT_A_STRING))),
                     ("field", Some(JsValue::str(field))),
-                    (
-                        "received",
-                        Some(JsValue::str(match other {
-                            JsValue::Array(_) => "array",
-                            other => other.type_of(),
-                        })),
-                    ),
-                ]),
+                    ("received", Some(JsValue::str(received))),
+                ],
             ));
         }
     }

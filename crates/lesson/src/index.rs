@@ -13,11 +13,16 @@ use std::path::{Path, PathBuf};
 
 /// The stamp beside the index: what the index looked like when git-ucg wrote it.
 pub(crate) fn stamp_path(index: &Path) -> PathBuf {
-    let name = index
+    hidden_beside(index, ".git-ucg-stamp")
+}
+
+/// `.<name><suffix>` beside the file `path` names: where git-ucg keeps what it derives from it.
+pub(crate) fn hidden_beside(path: &Path, suffix: &str) -> PathBuf {
+    let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    index.with_file_name(format!(".{name}.git-ucg-stamp"))
+    path.with_file_name(format!(".{name}{suffix}"))
 }
 
 fn identity(meta: &std::fs::Metadata) -> String {
@@ -68,26 +73,22 @@ pub(crate) fn forget(index: &Path) {
 /// Records the index about to be put in place, from its temporary file (the inode, length and
 /// modification time a swap or a rename keeps): the stamp is written before, not after.
 pub(crate) fn record_file(index: &Path, file: &std::fs::File) {
-    match file.metadata() {
-        Ok(meta) => {
-            let _ = ucg_store::write_small(&stamp_path(index), identity(&meta).as_bytes());
-        }
-        Err(_) => {
-            let _ = ucg_store::remove_if_present(&stamp_path(index));
-        }
-    }
+    stamp(index, file.metadata());
 }
 
 /// Records the index as just written. A stamp that cannot be written only costs the next append
 /// its fast path.
 pub(crate) fn record(index: &Path) {
-    match std::fs::metadata(index) {
+    stamp(index, std::fs::metadata(index));
+}
+
+/// The stamp of the index `meta` describes, or none when it could not be read.
+fn stamp(index: &Path, meta: std::io::Result<std::fs::Metadata>) {
+    match meta {
         Ok(meta) => {
             let _ = ucg_store::write_small(&stamp_path(index), identity(&meta).as_bytes());
         }
-        Err(_) => {
-            let _ = ucg_store::remove_if_present(&stamp_path(index));
-        }
+        Err(_) => forget(index),
     }
 }
 
@@ -152,7 +153,7 @@ pub fn splice(text: &[u8], entries: &[Addition]) -> Option<Splice> {
         let id_json = quoted(id);
         let mut id_key = id_json.clone();
         id_key.push(b':');
-        if has_key(&text[id_range.clone()], &id_key) || contains_key_text(&new_ids, &id_key) {
+        if has_key(&text[id_range.clone()], &id_key) || has_key(&new_ids, &id_key) {
             return None;
         }
         if id_has_entries {
@@ -237,10 +238,6 @@ impl Splice {
 }
 
 /// Whether compact object text being built holds this key (at its start or after a comma).
-fn contains_key_text(object: &[u8], key: &[u8]) -> bool {
-    find_key(object, key).is_some()
-}
-
 /// A key at the top of this object: the match must start right after `{`-stripped text's start
 /// or a `,` (compact JSON), so a key's text inside another string never counts.
 fn find_key(object: &[u8], key: &[u8]) -> Option<usize> {

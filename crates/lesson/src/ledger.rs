@@ -280,15 +280,10 @@ pub(crate) fn append_locked(
     // The index as git-ucg last wrote it takes a splice; anything else is parsed, updated as the
     // reference updates it, and written whole (and one the reference could not update refuses
     // the append before the ledger is touched).
-    let base: &[u8] = match index_bytes {
-        Some(bytes) if ours => bytes,
-        None => &empty,
-        Some(bytes) => bytes,
-    };
+    let base: &[u8] = index_bytes.unwrap_or(&empty);
     let spliced = match index_bytes {
-        Some(bytes) if ours => super::index::splice(bytes, &additions),
-        None => super::index::splice(&empty, &additions),
-        Some(_) => None,
+        Some(_) if !ours => None,
+        _ => super::index::splice(base, &additions),
     };
     let new_index = match spliced {
         Some(splice) => NewIndex::Spliced(splice),
@@ -322,26 +317,20 @@ pub(crate) fn append_locked(
     // `lesson audit --fix` rebuilds it should a power loss leave an older, empty or cut one.
     // The index is replaced after the lines are safe in the ledger: if that fails, the lesson is
     // still appended (and reported so); the index is left to `lesson audit --fix`.
-    let written = match &new_index {
-        NewIndex::Spliced(splice) => {
-            ucg_store::write_atomic_unsynced_with(lock, &paths.index, |out| {
-                splice.write_to(base, out)?;
-                super::index::record_file(&paths.index, out);
-                Ok(())
-            })
+    let written = ucg_store::write_atomic_unsynced_with(lock, &paths.index, |out| {
+        match &new_index {
+            NewIndex::Spliced(splice) => splice.write_to(base, out)?,
+            NewIndex::Whole(text, _) => out.write_all(text)?,
         }
-        NewIndex::Whole(text, canonical) => {
-            ucg_store::write_atomic_unsynced_with(lock, &paths.index, |out| {
-                out.write_all(text)?;
-                // Only an index in the splice's layout is stamped for it.
-                match canonical {
-                    true => super::index::record_file(&paths.index, out),
-                    false => super::index::forget(&paths.index),
-                }
-                Ok(())
-            })
+        // Only an index in the splice's layout is stamped for it.
+        match new_index {
+            NewIndex::Spliced(_) | NewIndex::Whole(_, true) => {
+                super::index::record_file(&paths.index, out)
+            }
+            NewIndex::Whole(_, false) => super::index::forget(&paths.index),
         }
-    };
+        Ok(())
+    });
     let index_warning = written.err().map(|e| {
         super::index::forget(&paths.index);
         format!(

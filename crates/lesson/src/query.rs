@@ -26,11 +26,7 @@ type Found = Vec<(usize, JsValue)>;
 
 /// Where the index of `ledger` is kept: `.<name>.git-ucg-query` beside it.
 pub fn index_path(ledger: &Path) -> PathBuf {
-    let name = ledger
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    ledger.with_file_name(format!(".{name}.git-ucg-query"))
+    super::index::hidden_beside(ledger, ".git-ucg-query")
 }
 
 /// The lessons that match `pattern`, best first, at most `limit`, each with its score and a

@@ -4,7 +4,7 @@
 //! re-parsing. Each returns the JSON line DG-Anvil's CLI prints, or its refusal; warnings for the
 //! operator go to `warn`.
 
-use super::entry::{self, LessonError};
+use super::entry::{self, invalid, LessonError};
 use super::js::{self, JsObject, JsString, JsValue};
 use super::ledger::{self, Paths};
 use super::{contract, state};
@@ -163,10 +163,6 @@ fn parsed_lines(
     ))
 }
 
-fn invalid(message: &str, pairs: Vec<(&str, Option<JsValue>)>) -> LessonError {
-    LessonError::new("E_INVALID_LESSON", message, entry::details(pairs))
-}
-
 /// The ledger's path as the reference names it in `details`.
 fn ledger_path(paths: &Paths) -> JsValue {
     JsValue::str(&paths.ledger.to_string_lossy())
@@ -202,7 +198,7 @@ pub fn invalidate(
         .find(|e| e.truthy() && e.get("id").and_then(JsValue::as_js_str) == Some(&wanted));
     let Some(target) = found else {
         return Err(invalid(
-            &format!("lesson not found: {lesson_id}"),
+            format!("lesson not found: {lesson_id}"),
             vec![("lessonId", Some(JsValue::str(lesson_id)))],
         ));
     };
