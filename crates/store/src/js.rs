@@ -129,7 +129,7 @@ impl From<String> for JsString {
 }
 
 impl JsString {
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         JsString(Vec::new())
     }
 

@@ -70,15 +70,6 @@ impl Parsed {
     }
 }
 
-/// A comma list: split on `,`, trimmed, empties dropped.
-pub fn comma_list(text: &str) -> Vec<String> {
-    text.split(',')
-        .map(super::js::trim)
-        .filter(|item| !item.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +92,5 @@ mod tests {
         assert_eq!(p.text("max"), Some("true"));
         let p = parse_str("set --phase a --phase b");
         assert_eq!(p.value("phase"), Some("b"));
-        assert_eq!(comma_list(" a, ,b ,"), ["a", "b"]);
     }
 }

@@ -33,17 +33,17 @@ fn digits(text: &str, n: usize) -> Option<(i64, &str)> {
 fn parse_iso(text: &str) -> Option<jiff::Timestamp> {
     let (year, rest) = digits(text, 4)?;
     if rest.is_empty() {
-        return utc(civil(year, 1, 1, 0, 0, 0, 0)?);
+        return utc(civil(year, 1, 1, 0, 0, 0, 0)?, 0);
     }
     let rest = rest.strip_prefix('-')?;
     let (month, rest) = digits(rest, 2)?;
     if rest.is_empty() {
-        return utc(civil(year, month, 1, 0, 0, 0, 0)?);
+        return utc(civil(year, month, 1, 0, 0, 0, 0)?, 0);
     }
     let rest = rest.strip_prefix('-')?;
     let (day, rest) = digits(rest, 2)?;
     if rest.is_empty() {
-        return utc(civil(year, month, day, 0, 0, 0, 0)?);
+        return utc(civil(year, month, day, 0, 0, 0, 0)?, 0);
     }
     let rest = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))?;
     let (hour, rest) = digits(rest, 2)?;
@@ -81,33 +81,37 @@ fn parse_iso(text: &str) -> Option<jiff::Timestamp> {
                 .map(|z| z.timestamp());
         }
         "Z" => 0,
-        offset => {
-            let sign = match offset.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let body = &offset[1..];
-            let (h, body) = digits(body, 2)?;
-            let body = body.strip_prefix(':').unwrap_or(body);
-            let (m, body) = digits(body, 2)?;
-            if !body.is_empty() {
-                return None;
-            }
-            sign * (h * 60 + m)
-        }
+        offset => minutes_east(offset, true)?,
     };
-    let base = utc(civil(year, month, day, hour, minute, second, millis)?)?;
-    base.checked_sub(jiff::Span::new().minutes(offset_minutes))
-        .ok()
+    utc(
+        civil(year, month, day, hour, minute, second, millis)?,
+        offset_minutes,
+    )
 }
 
-/// The instant a civil date and time is in UTC.
-fn utc(civil: jiff::civil::DateTime) -> Option<jiff::Timestamp> {
-    civil
-        .to_zoned(jiff::tz::TimeZone::UTC)
+/// A `±hhmm` offset (or `±hh:mm` when `colon`) in minutes east of UTC.
+fn minutes_east(offset: &str, colon: bool) -> Option<i64> {
+    let sign = match offset.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let (h, rest) = digits(&offset[1..], 2)?;
+    let rest = match colon {
+        true => rest.strip_prefix(':').unwrap_or(rest),
+        false => rest,
+    };
+    let (m, rest) = digits(rest, 2)?;
+    rest.is_empty().then_some(sign * (h * 60 + m))
+}
+
+/// The instant a civil date and time is on a clock `offset` minutes east of UTC.
+fn utc(civil: jiff::civil::DateTime, offset: i64) -> Option<jiff::Timestamp> {
+    let zoned = civil.to_zoned(jiff::tz::TimeZone::UTC).ok()?;
+    zoned
+        .timestamp()
+        .checked_sub(jiff::Span::new().minutes(offset))
         .ok()
-        .map(|z| z.timestamp())
 }
 
 /// A date and time on no clock yet; days past the month's end roll over, as JavaScriptCore
@@ -163,23 +167,9 @@ fn parse_rfc2822(text: &str) -> Option<jiff::Timestamp> {
     };
     let offset = match zone {
         "GMT" | "UTC" | "UT" | "Z" => 0,
-        zone => {
-            let sign = match zone.as_bytes().first()? {
-                b'+' => 1,
-                b'-' => -1,
-                _ => return None,
-            };
-            let (h, rest) = digits(&zone[1..], 2)?;
-            let (m, rest) = digits(rest, 2)?;
-            if !rest.is_empty() {
-                return None;
-            }
-            sign * (h * 60 + m)
-        }
+        zone => minutes_east(zone, false)?,
     };
-    utc(civil(year, month, day, hour, minute, second, 0)?)?
-        .checked_sub(jiff::Span::new().minutes(offset))
-        .ok()
+    utc(civil(year, month, day, hour, minute, second, 0)?, offset)
 }
 
 /// Seconds since the stamp (a future stamp counts as 0 — live).

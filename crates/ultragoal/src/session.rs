@@ -158,12 +158,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     /// `<state>.tmp.<pid>`, are synced and renamed over it — never truncated in place, never
     /// resurrecting a file adopted away meanwhile.
     pub(crate) fn write(&self, _lock: &StateLock, state: &State) -> Result<(), Refusal> {
-        self.write_bytes(_lock, &state::to_bytes(state))
-    }
-
-    pub(crate) fn write_bytes(&self, _lock: &StateLock, bytes: &[u8]) -> Result<(), Refusal> {
-        ucg_store::replace_existing(&self.state_file(), bytes)
-            .map_err(|e| Refusal::Thrown(e.unwrap_or_else(|| self.absent_message())))
+        self.write_unlocked(&state::to_bytes(state))
     }
 
     /// The same write without the lock (the reference's post-adoption restamp takes none).
@@ -173,7 +168,7 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
     }
 }
 
-/// [`Session::prior`] of a file's text.
+/// [`Session::prior`] of a file's text: `readPrior` (`{}` when absent, empty or unparseable).
 pub fn prior_of(text: Option<&str>) -> Result<JsValue, Refusal> {
     match text {
         Some(text) if !text.is_empty() => match js::parse(text) {

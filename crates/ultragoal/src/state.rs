@@ -101,6 +101,14 @@ pub fn text<'s>(state: &'s State, key: &str) -> Cow<'s, str> {
         .map_or(Cow::Borrowed(""), JsString::to_lossy)
 }
 
+/// `dismissed_review_findings` when it is an array, else none.
+pub(crate) fn dismissals(state: &State) -> &[JsValue] {
+    let found = state
+        .get("dismissed_review_findings")
+        .and_then(JsValue::as_array);
+    found.map_or(&[], Vec::as_slice)
+}
+
 /// The phase, when it is text.
 pub(crate) fn phase(state: &State) -> &str {
     state.get("phase").and_then(JsValue::as_str).unwrap_or("")
@@ -203,24 +211,15 @@ pub fn merged(prior: &JsValue, next: &State, now: &str) -> Result<State, Crash> 
     let mut out = State::new();
     for key in KEY_ORDER {
         let value = match key {
-            "max_iterations" => {
-                let candidate = js::present(next.get(key)).or_else(|| prior.get(key));
-                Some(match js::integer_at_least(candidate, 1.0) {
-                    Some(n) => JsValue::Number(n),
-                    None => (DEFAULT_MAX_ITERATIONS as f64).into(),
-                })
-            }
-            "review_dispatch_used" | "review_dispatch_cap" => {
-                let candidate = js::present(next.get(key)).or_else(|| prior.get(key));
-                let default = if key == "review_dispatch_used" {
-                    0
-                } else {
-                    REVIEW_DISPATCH_GRANT
+            "max_iterations" | "review_dispatch_used" | "review_dispatch_cap" => {
+                let (least, default) = match key {
+                    "max_iterations" => (1.0, DEFAULT_MAX_ITERATIONS),
+                    "review_dispatch_used" => (0.0, 0),
+                    _ => (0.0, REVIEW_DISPATCH_GRANT),
                 };
-                Some(match js::integer_at_least(candidate, 0.0) {
-                    Some(n) => JsValue::Number(n),
-                    None => (default as f64).into(),
-                })
+                let candidate = js::present(next.get(key)).or_else(|| prior.get(key));
+                let n = js::integer_at_least(candidate, least);
+                Some(JsValue::Number(n.unwrap_or(default as f64)))
             }
             "resume_summary" => Some(normalized_summary(&pick(key).unwrap_or_else(|| "".into()))?),
             "started_at" => Some(

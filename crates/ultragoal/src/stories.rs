@@ -6,11 +6,16 @@ use super::state::State;
 
 /// A story's id (`""` when it has none as text).
 pub fn id(story: &JsValue) -> JsString {
+    id_ref(story).clone()
+}
+
+/// [`id`], borrowed.
+pub(crate) fn id_ref(story: &JsValue) -> &JsString {
+    static NONE: JsString = JsString::new();
     story
         .get("id")
         .and_then(JsValue::as_js_str)
-        .cloned()
-        .unwrap_or_default()
+        .unwrap_or(&NONE)
 }
 
 pub fn status(story: &JsValue) -> &str {

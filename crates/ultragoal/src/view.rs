@@ -66,16 +66,12 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         .collect();
     let review_bytes = ucg_store::read_file(session.codereview_file()).ok();
     let code_review = review::code_review(review_bytes.as_deref());
-    let dismissals: Vec<JsValue> = state
-        .get("dismissed_review_findings")
-        .and_then(JsValue::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let dismissals = state::dismissals(state);
     let review_status = match (&review_bytes, &code_review) {
         (None, _) => "absent",
         (Some(_), None) => "invalid",
         (Some(_), Some(r)) if !r.complete => "inconclusive",
-        (Some(_), Some(r)) if r.completion_eligible(&dismissals) == Ok(true) => "eligible",
+        (Some(_), Some(r)) if r.completion_eligible(dismissals) == Ok(true) => "eligible",
         _ => "blocking",
     };
     let touched = liveness::touched(state);
@@ -117,7 +113,7 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
         },
         "review": {
             "artifact": review_status,
-            "blocking": code_review.as_ref().map(|r| r.open_blocks(&dismissals).count()),
+            "blocking": code_review.as_ref().map(|r| r.open_blocks(dismissals).count()),
             "dispatch_used": state::int_at_least(state.get("review_dispatch_used"), 0).unwrap_or(0),
             "dispatch_cap": state::int_at_least(state.get("review_dispatch_cap"), 0).unwrap_or(state::REVIEW_DISPATCH_GRANT),
             "dismissed": dismissals.len(),

@@ -3,8 +3,12 @@
 
 use super::*;
 
+/// The lane's answer: allowed, why, and the dispatches used and allowed; `Err` for a `failure`.
+type Answer = std::result::Result<(bool, &'static str, f64, f64), ()>;
+
 /// `{allowed, reason, used, cap}` on one line; exit 1 unless allowed.
-fn claim_answer(reply: &mut Reply, allowed: bool, reason: &str, used: f64, cap: f64) {
+fn claim_answer(reply: &mut Reply, answer: Answer) {
+    let (allowed, reason, used, cap) = answer.unwrap_or((false, "failure", 0.0, 0.0));
     let mut doc = JsObject::new();
     doc.insert("allowed".into(), allowed.into());
     doc.insert("reason".into(), reason.into());
@@ -20,10 +24,6 @@ fn counters(prior: &State) -> (f64, f64) {
         js::integer_at_least(prior.get("review_dispatch_cap"), 0.0)
             .unwrap_or(state::REVIEW_DISPATCH_GRANT as f64),
     )
-}
-
-enum Lane {
-    Answer(bool, &'static str, f64, f64),
 }
 
 fn review_of(session: &Session) -> Option<CodeReview> {
@@ -46,13 +46,13 @@ fn lane_state(session: &Session) -> std::result::Result<State, ()> {
 
 /// `claim-review-dispatch` (hook-only).
 pub fn claim(session: &Session, reply: &mut Reply) {
-    let run = || -> std::result::Result<Lane, ()> {
+    let run = || -> Answer {
         session.ensure_seed().map_err(|_| ())?;
         let lock = session.lock().map_err(|_| ())?;
         let prior = lane_state(session)?;
         let (used, cap) = counters(&prior);
         if used >= cap {
-            return Ok(Lane::Answer(false, "budget_exhausted", used, cap));
+            return Ok((false, "budget_exhausted", used, cap));
         }
         if let Some(reviewed) = review_of(session) {
             let approved = match js::present(prior.get("approved_review_artifact_sha256")) {
@@ -61,10 +61,10 @@ pub fn claim(session: &Session, reply: &mut Reply) {
                 None => JsString::new(),
             };
             let eligible = reviewed
-                .completion_eligible(&dismissals_of(&prior))
+                .completion_eligible(state::dismissals(&prior))
                 .map_err(|_| ())?;
             if eligible && approved != *reviewed.sha256 {
-                return Ok(Lane::Answer(false, "completion_eligible", used, cap));
+                return Ok((false, "completion_eligible", used, cap));
             }
         }
         let written = merge_write_locked(
@@ -74,23 +74,14 @@ pub fn claim(session: &Session, reply: &mut Reply) {
         )
         .map_err(|_| ())?;
         let (used, cap) = counters(&written);
-        Ok(Lane::Answer(true, "allowed", used, cap))
+        Ok((true, "allowed", used, cap))
     };
-    let Lane::Answer(allowed, reason, used, cap) =
-        run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
-    claim_answer(reply, allowed, reason, used, cap);
-}
-
-fn dismissals_of(prior: &State) -> Vec<JsValue> {
-    match prior.get("dismissed_review_findings") {
-        Some(JsValue::Array(items)) => items.clone(),
-        _ => Vec::new(),
-    }
+    claim_answer(reply, run());
 }
 
 /// `approve-review-dispatch-renewal` (user-only).
 pub fn renew(session: &Session, reply: &mut Reply) {
-    let run = || -> std::result::Result<Lane, ()> {
+    let run = || -> Answer {
         session.ensure_seed().map_err(|_| ())?;
         let lock = session.lock().map_err(|_| ())?;
         let reviewed = review_of(session);
@@ -107,11 +98,9 @@ pub fn renew(session: &Session, reply: &mut Reply) {
             );
         }
         let written = merge_write_locked(session, &lock, fields).map_err(|_| ())?;
-        Ok(Lane::Answer(true, "allowed", used, counters(&written).1))
+        Ok((true, "allowed", used, counters(&written).1))
     };
-    let Lane::Answer(allowed, reason, used, cap) =
-        run().unwrap_or(Lane::Answer(false, "failure", 0.0, 0.0));
-    claim_answer(reply, allowed, reason, used, cap);
+    claim_answer(reply, run());
 }
 
 /// `dismissReviewFinding`: whether the dismissal is recorded (or already was).
@@ -139,7 +128,7 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
         if matches != 1 {
             return Ok(false);
         }
-        let mut recorded = dismissals_of(&prior);
+        let mut recorded = state::dismissals(&prior).to_vec();
         for d in &recorded {
             if d.is_null() {
                 return Err(());

@@ -157,11 +157,6 @@ fn merge_write_locked(
     Ok(merged)
 }
 
-/// `readPrior` of a text (`{}` when absent, empty or unparseable).
-fn prior_of(text: Option<&str>) -> Result<JsValue> {
-    session::prior_of(text)
-}
-
 /// A writer: `compute` validates against the file as read (refusing before anything is seeded
 /// or locked, as the reference does) and says what to merge (`None`: nothing to write); then the
 /// file is seeded if absent, locked and merged. Should another writer have changed the file in
@@ -173,7 +168,7 @@ fn mutate(
 ) -> Result<()> {
     session.use_dir()?;
     let before = session.text();
-    let Some(fields) = compute(&prior_of(before.as_deref())?, before.as_deref())? else {
+    let Some(fields) = compute(&session::prior_of(before.as_deref())?, before.as_deref())? else {
         return Ok(());
     };
     session.ensure_seed()?;
@@ -189,7 +184,7 @@ fn mutate(
             .unwrap_or(false),
     };
     let fields = if changed {
-        match compute(&prior_of(locked.as_deref())?, locked.as_deref())? {
+        match compute(&session::prior_of(locked.as_deref())?, locked.as_deref())? {
             Some(fields) => fields,
             None => return Ok(()),
         }

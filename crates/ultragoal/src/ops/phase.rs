@@ -592,5 +592,6 @@ mod tests {
     fn comma_lists_trim_the_javascript_way() {
         assert_eq!(comma_list("\u{feff}, e1 ,,\u{3000}"), ["e1"]);
         assert_eq!(comma_list("\u{85},a"), ["\u{85}", "a"]);
+        assert_eq!(comma_list(" a, ,b ,"), ["a", "b"]);
     }
 }

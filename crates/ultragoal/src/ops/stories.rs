@@ -116,13 +116,9 @@ pub fn set_stories(session: &Session, stories: &[JsValue]) -> Result<()> {
             )));
         }
         let mut seen: Vec<&JsString> = Vec::new();
-        let none = JsString::new();
         for story in stories {
             validate_story(story, WHAT)?;
-            let id = story
-                .get("id")
-                .and_then(JsValue::as_js_str)
-                .unwrap_or(&none);
+            let id = crate::stories::id_ref(story);
             if seen.contains(&id) {
                 return Err(thrown(format!(
                     "{WHAT}: refused — duplicate story id \"{id}\""
@@ -313,11 +309,7 @@ pub fn add(session: &Session, story: &JsObject, steering: &Steering) -> Result<(
         check_given_status(story.get("status"), WHAT)?;
         let story_value = JsValue::Object(story.clone());
         validate_story(&story_value, WHAT)?;
-        let none = JsString::new();
-        let id = story
-            .get("id")
-            .and_then(JsValue::as_js_str)
-            .unwrap_or(&none);
+        let id = crate::stories::id_ref(&story_value);
         for known in list(&existing, "stories")? {
             if id_is(known, id)? {
                 return Err(thrown(format!(
@@ -452,14 +444,10 @@ pub fn split(
             }
         }
         let mut seen: Vec<&JsString> = Vec::new();
-        let none = JsString::new();
         for child in children {
             check_given_status(prop(child, "status")?, WHAT)?;
             validate_story(child, WHAT)?;
-            let id = child
-                .get("id")
-                .and_then(JsValue::as_js_str)
-                .unwrap_or(&none);
+            let id = crate::stories::id_ref(child);
             if existing.contains(&id) {
                 return Err(thrown(format!(
                     "{WHAT}: refused — story id \"{id}\" already exists"
