@@ -64,13 +64,18 @@ pub fn set_field(md: &str, key: &str, value: &str) -> String {
             .map_or(0, str::len),
     };
     let mut out = md.to_string();
-    if insert_at > 0 && !out[..insert_at].ends_with('\n') {
-        out.insert(insert_at, '\n');
-        out.insert_str(insert_at + 1, &line);
-    } else {
-        out.insert_str(insert_at, &line);
-    }
+    insert_line(&mut out, insert_at, &line);
     out
+}
+
+/// Inserts `line` at `at`, after a newline put there first when `at` ends a line without one.
+fn insert_line(out: &mut String, at: usize, line: &str) {
+    if at > 0 && !out[..at].ends_with('\n') {
+        out.insert(at, '\n');
+        out.insert_str(at + 1, line);
+    } else {
+        out.insert_str(at, line);
+    }
 }
 
 /// The byte just past the newline ending the line that holds `at`.
@@ -126,12 +131,7 @@ pub fn append_history(md: &str, row: &str) -> String {
             } else {
                 line_end(md, start + kept - 1)
             };
-            if at > 0 && !out[..at].ends_with('\n') {
-                out.insert(at, '\n');
-                out.insert_str(at + 1, &line);
-            } else {
-                out.insert_str(at, &line);
-            }
+            insert_line(&mut out, at, &line);
         }
         None => {
             if !out.is_empty() && !out.ends_with('\n') {

@@ -98,12 +98,9 @@ pub fn reconstruct<'e>(events: impl Iterator<Item = &'e Event>) -> Reconstructio
             _ => continue,
         };
         match out.phases.get_mut(&phase) {
-            Some(record) if record.state == Logged::Open => {
-                record.state = terminal;
-                record.ended_at = event.ts.clone();
-            }
+            // Open, or ended already (a second terminal event for the same start): the later
+            // one stands.
             Some(record) => {
-                // A second terminal event for the same start: the later one stands.
                 record.state = terminal;
                 record.ended_at = event.ts.clone();
             }
@@ -168,31 +165,14 @@ pub fn is_stale(meta: &Meta, now: jiff::Timestamp) -> Result<bool, String> {
     let started = text(meta, "started_at")
         .and_then(parse_ts)
         .ok_or("started_at is missing or not a timestamp: the stale-running rule cannot apply")?;
-    if now.as_second() - started.as_second() <= 3600 {
-        return Ok(false);
-    }
-    let phases = meta.get("phases").and_then(Value::as_object);
-    let recent = phases.into_iter().flatten().any(|(_, phase)| {
-        phase
-            .get("completed_at")
-            .and_then(Value::as_str)
-            .and_then(parse_ts)
-            .is_some_and(|done| now.as_second() - done.as_second() <= 30 * 60)
-    });
-    Ok(!recent)
+    // The hour first: the phases of a younger run are not read.
+    let (now, hour) = (now.as_second(), started.as_second() + 3600);
+    Ok(now > hour && now >= turns_stale(meta, started))
 }
 
-/// The seconds of the clock, `[from, until)` (`None`: unbounded), over which
-/// [`display_status`] shows what it shows at `now`: only a `running` run with a start time
-/// depends on the clock, and it turns stale once for good — at the first second past both an
+/// The second a `running` run started at `started` turns stale (A.6.3): the first past both an
 /// hour after its start and half an hour after its latest completed phase.
-pub fn status_holds(meta: &Meta, now: jiff::Timestamp) -> (Option<i64>, Option<i64>) {
-    if text(meta, "status") != Some("running") {
-        return (None, None);
-    }
-    let Some(started) = text(meta, "started_at").and_then(parse_ts) else {
-        return (None, None);
-    };
+fn turns_stale(meta: &Meta, started: jiff::Timestamp) -> i64 {
     let latest_done = meta
         .get("phases")
         .and_then(Value::as_object)
@@ -206,7 +186,21 @@ pub fn status_holds(meta: &Meta, now: jiff::Timestamp) -> (Option<i64>, Option<i
         })
         .map(|done| done.as_second())
         .max();
-    let turns = (started.as_second() + 3601).max(latest_done.map_or(i64::MIN, |d| d + 1801));
+    (started.as_second() + 3601).max(latest_done.map_or(i64::MIN, |d| d + 1801))
+}
+
+/// The seconds of the clock, `[from, until)` (`None`: unbounded), over which
+/// [`display_status`] shows what it shows at `now`: only a `running` run with a start time
+/// depends on the clock, and it turns stale once for good — at the first second past both an
+/// hour after its start and half an hour after its latest completed phase ([`turns_stale`]).
+pub fn status_holds(meta: &Meta, now: jiff::Timestamp) -> (Option<i64>, Option<i64>) {
+    if text(meta, "status") != Some("running") {
+        return (None, None);
+    }
+    let Some(started) = text(meta, "started_at").and_then(parse_ts) else {
+        return (None, None);
+    };
+    let turns = turns_stale(meta, started);
     match now.as_second() < turns {
         true => (None, Some(turns)),
         false => (Some(turns), None),
@@ -289,28 +283,26 @@ pub fn apply_repairs(meta: &Meta, changes: &[Change]) -> Meta {
                 out.insert("current_phase".into(), change.to.clone());
             }
             ["phases", phase, "status"] => {
-                let phases = out
-                    .entry("phases")
-                    .or_insert_with(|| Value::Object(Map::new()));
-                if !phases.is_object() {
-                    *phases = Value::Object(Map::new());
-                }
-                if let Value::Object(phases) = phases {
-                    let entry = phases
-                        .entry(phase.to_string())
-                        .or_insert_with(|| Value::Object(Map::new()));
-                    if !entry.is_object() {
-                        *entry = Value::Object(Map::new());
-                    }
-                    if let Value::Object(entry) = entry {
-                        entry.insert("status".into(), change.to.clone());
-                    }
-                }
+                let entry = object_at(object_at(&mut out, "phases"), phase);
+                entry.insert("status".into(), change.to.clone());
             }
             _ => {}
         }
     }
     out
+}
+
+/// The object at `key` in `map`: an empty one put there (in place of anything else) when there
+/// is none.
+fn object_at<'m>(map: &'m mut Meta, key: &str) -> &'m mut Meta {
+    let value = map.entry(key).or_insert(Value::Null);
+    if !value.is_object() {
+        *value = Value::Object(Map::new());
+    }
+    match value {
+        Value::Object(object) => object,
+        _ => unreachable!("an object was just put there"),
+    }
 }
 
 /// The effective state of each phase: the log's where it speaks, else the snapshot's.
