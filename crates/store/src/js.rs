@@ -46,37 +46,47 @@ pub fn number_to_string(n: f64) -> String {
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let e: i64 = exponent.parse().unwrap_or(0);
+    let mut out = String::from(if n < 0.0 { "-" } else { "" });
+    // `e + 1` is n in the specification: the decimal point's place.
+    lay_out_decimal(&mut out, &digits, e + 1, -5..=21, "", 1);
+    out
+}
+
+/// Appends the number of decimal `digits` (the first not 0 unless the number is) with its decimal
+/// point `point` places into them (before them when 0 or less), as JavaScript and Python write
+/// numbers: in fixed notation when `point` is in `fixed` (a whole number followed by
+/// `whole_tail`), else in exponent notation (`1.5e+21`), the exponent of at least
+/// `exponent_width` digits.
+pub(crate) fn lay_out_decimal(
+    out: &mut String,
+    digits: &str,
+    point: i64,
+    fixed: std::ops::RangeInclusive<i64>,
+    whole_tail: &str,
+    exponent_width: usize,
+) {
     let k = digits.len() as i64;
-    let point = e + 1; // n in the specification: the decimal point's place
-    let mut out = String::new();
-    if n < 0.0 {
-        out.push('-');
-    }
-    if k <= point && point <= 21 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat_n('0', (point - k) as usize));
-    } else if 0 < point && point <= 21 {
-        out.push_str(&digits[..point as usize]);
-        out.push('.');
-        out.push_str(&digits[point as usize..]);
-    } else if -6 < point && point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-point) as usize));
-        out.push_str(&digits);
-    } else {
+    if !fixed.contains(&point) {
         out.push_str(&digits[..1]);
         if k > 1 {
             out.push('.');
             out.push_str(&digits[1..]);
         }
-        let _ = write!(
-            out,
-            "e{}{}",
-            if point > 0 { "+" } else { "-" },
-            (point - 1).abs()
-        );
+        let sign = if point > 0 { '+' } else { '-' };
+        let _ = write!(out, "e{sign}{:0exponent_width$}", (point - 1).abs());
+    } else if point <= 0 {
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-point) as usize));
+        out.push_str(digits);
+    } else if k <= point {
+        out.push_str(digits);
+        out.extend(std::iter::repeat_n('0', (point - k) as usize));
+        out.push_str(whole_tail);
+    } else {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
     }
-    out
 }
 
 /// The array index a key spells (a canonical integer below 2³² − 1): such keys enumerate first in

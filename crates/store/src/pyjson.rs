@@ -1021,38 +1021,9 @@ pub(crate) fn float_repr(f: f64) -> String {
         None => ("", mantissa),
     };
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let decimal_point = exponent + 1; // value = 0.DIGITS × 10^decimal_point
     let mut out = String::from(sign);
-    if -4 < decimal_point && decimal_point <= 16 {
-        if decimal_point <= 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-decimal_point) as usize));
-            out.push_str(&digits);
-        } else {
-            let point = decimal_point as usize;
-            if digits.len() <= point {
-                out.push_str(&digits);
-                out.extend(std::iter::repeat_n('0', point - digits.len()));
-                out.push_str(".0");
-            } else {
-                out.push_str(&digits[..point]);
-                out.push('.');
-                out.push_str(&digits[point..]);
-            }
-        }
-    } else {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        let _ = write!(
-            out,
-            "e{}{:02}",
-            if exponent < 0 { '-' } else { '+' },
-            exponent.abs()
-        );
-    }
+    // value = 0.DIGITS × 10^(exponent + 1)
+    crate::js::lay_out_decimal(&mut out, &digits, i64::from(exponent) + 1, -3..=16, ".0", 2);
     out
 }
 
