@@ -220,23 +220,35 @@ fn modified(path: &Path) -> Option<jiff::Timestamp> {
     jiff::Timestamp::try_from(modified).ok()
 }
 
-/// The other sessions' state files in the directory: (sid, path), by name (`goal gc`).
+/// The other sessions' state files in the directory with a safe id: (sid, path), by sid
+/// (`goal gc`).
 fn other_sessions(session: &Session) -> Vec<(String, PathBuf)> {
-    let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(&session.dir)
+    let mut found: Vec<(String, PathBuf)> = state_files(&session.dir, session)
         .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().into_string().ok()?;
-            let sid = name
-                .strip_prefix("ultragoal-state-")?
-                .strip_suffix(".json")?;
-            (super::dir::is_safe_session_id(sid) && sid != session.sid)
-                .then(|| (sid.to_string(), entry.path()))
-        })
+        .filter(|(sid, _)| super::dir::is_safe_session_id(sid))
+        .map(|(sid, name)| (sid, session.dir.join(name)))
         .collect();
     found.sort();
     found
+}
+
+/// The state files in `dir` of sessions other than `session`: (sid, file name), by file name.
+fn state_files(dir: &Path, session: &Session) -> Vec<(String, String)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    let pair = |name: String| {
+        let sid = name
+            .strip_prefix("ultragoal-state-")?
+            .strip_suffix(".json")?;
+        let sid = sid.to_string();
+        (sid != session.sid).then_some((sid, name))
+    };
+    names.into_iter().filter_map(pair).collect()
 }
 
 fn read_state(path: &Path) -> Option<State> {
@@ -280,25 +292,9 @@ fn epoch_secs(t: jiff::Timestamp) -> i64 {
 pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, Refusal> {
     let dir = session.use_dir()?.to_path_buf();
     let now = jiff::Timestamp::now();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .collect();
-    names.sort();
     let mut lines = String::new();
     let mut docs = Vec::new();
-    for name in names {
-        let Some(sid) = name
-            .strip_prefix("ultragoal-state-")
-            .and_then(|rest| rest.strip_suffix(".json"))
-        else {
-            continue;
-        };
-        if sid == session.sid {
-            continue;
-        }
+    for (sid, name) in state_files(&dir, session) {
         let Some(other) = read_state(&dir.join(&name)) else {
             continue;
         };
