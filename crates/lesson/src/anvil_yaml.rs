@@ -541,22 +541,14 @@ pub(crate) fn validate(root: &JsValue) -> Result<&JsObject, LessonError> {
         _ => EMPTY.get_or_init(JsObject::new),
     };
     let field = |k: &str| obj.get(k).cloned();
-    if obj.get("anvil_contract_version").is_none() {
-        return Err(reject(
-            "missing_version",
-            "$.anvil_contract_version",
-            "integer",
-            None,
-        ));
-    }
-    if !matches!(obj.get("anvil_contract_version"), Some(JsValue::Number(n)) if *n == 1.0 || *n == 2.0)
-    {
-        return Err(reject(
-            "wrong_version",
-            "$.anvil_contract_version",
-            "1 or 2",
-            field("anvil_contract_version"),
-        ));
+    let version = obj.get("anvil_contract_version");
+    if !matches!(version, Some(JsValue::Number(n)) if *n == 1.0 || *n == 2.0) {
+        let (rule, expected) = match version {
+            None => ("missing_version", "integer"),
+            Some(_) => ("wrong_version", "1 or 2"),
+        };
+        let path = "$.anvil_contract_version";
+        return Err(reject(rule, path, expected, version.cloned()));
     }
     for (key, rule) in [
         ("goal", "missing_goal"),
