@@ -16,6 +16,26 @@ pub const DECISION_LOG_FILE: &str = ".decision-log.md";
 /// Verdicts by heading id, in log order: a heading `## Story <id>` (levels 2–4, any case) opens a
 /// section up to the next one; within it, the first fenced JSON object with a truthy `verdict`
 /// gives the verdict (Python `str()` of the value). The first section of an id that has one wins.
+/// The run folders under `runs_root` in `source`, by name: each with whether it is terminal.
+pub fn run_folders(
+    source: &ucg_git::ArtifactSource,
+    runs_root: &std::path::Path,
+) -> Vec<(String, bool)> {
+    let mut runs: Vec<(String, bool)> = source
+        .list(runs_root)
+        .into_iter()
+        .filter(|name| source.is_dir(&runs_root.join(name)))
+        .filter(|name| source.is_file(&runs_root.join(name).join(DECISION_LOG_FILE)))
+        .map(|name| {
+            let terminal =
+                source.is_file(&runs_root.join(&name).join(crate::runs::RUN_REPORT_FILE));
+            (name, terminal)
+        })
+        .collect();
+    runs.sort();
+    runs
+}
+
 pub fn recorded_verdicts(log: &str) -> Vec<(String, String)> {
     static HEADING: LazyLock<Option<regex::Regex>> =
         LazyLock::new(|| regex::Regex::new(r"(?im)^#{2,4}\s+story\s+([0-9][\w.\-]*)").ok());

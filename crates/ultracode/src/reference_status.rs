@@ -80,7 +80,7 @@ pub fn read(inputs: &ReferenceInputs) -> ReferenceStatus {
     ReferenceStatus {
         heartbeat_path,
         run,
-        runs: crate::runs::folders(source, inputs.runs_root),
+        runs: crate::decision_log::run_folders(source, inputs.runs_root),
     }
 }
 

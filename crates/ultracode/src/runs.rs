@@ -1,32 +1,11 @@
 //! Run folders under the runs root (docs/formats/ucg.md §1.13): a folder is a run when it holds a
 //! `.decision-log.md`; it is terminal when it also holds `run-report.md`.
 
-use crate::decision_log::DECISION_LOG_FILE;
-
 /// Where runs live, relative to the project root (no configuration scalar carries it).
 pub const RUNS_ROOT: &str = "_bmad-output/ultracode-goal";
 
 /// What a finished run leaves in its folder beside the decision log.
 pub const RUN_REPORT_FILE: &str = "run-report.md";
-
-/// The run folders under `runs_root` in `source`, by name: each with whether it is terminal.
-pub fn folders(
-    source: &ucg_git::ArtifactSource,
-    runs_root: &std::path::Path,
-) -> Vec<(String, bool)> {
-    let mut runs: Vec<(String, bool)> = source
-        .list(runs_root)
-        .into_iter()
-        .filter(|name| source.is_dir(&runs_root.join(name)))
-        .filter(|name| source.is_file(&runs_root.join(name).join(DECISION_LOG_FILE)))
-        .map(|name| {
-            let terminal = source.is_file(&runs_root.join(&name).join(RUN_REPORT_FILE));
-            (name, terminal)
-        })
-        .collect();
-    runs.sort();
-    runs
-}
 
 /// The epic a run folder belongs to, by the naming convention (`epic-<id>` or
 /// `epic-<id>-<yyyymmddThhmmssZ>`); `None` for other names.

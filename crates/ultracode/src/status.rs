@@ -560,7 +560,7 @@ fn log_tail(text: &str) -> Vec<String> {
 }
 
 fn runs_of(source: &ArtifactSource, runs_root: &Path, current: Option<&Path>) -> Vec<RunFolder> {
-    runs::folders(source, runs_root)
+    crate::decision_log::run_folders(source, runs_root)
         .into_iter()
         .map(|(name, terminal)| RunFolder {
             state: if terminal { "terminal" } else { "live" },
