@@ -13,9 +13,6 @@ use ucg_store::pyjson;
 
 pub const DECISION_LOG_FILE: &str = ".decision-log.md";
 
-/// Verdicts by heading id, in log order: a heading `## Story <id>` (levels 2–4, any case) opens a
-/// section up to the next one; within it, the first fenced JSON object with a truthy `verdict`
-/// gives the verdict (Python `str()` of the value). The first section of an id that has one wins.
 /// The run folders under `runs_root` in `source`, by name: each with whether it is terminal.
 pub fn run_folders(
     source: &ucg_git::ArtifactSource,
@@ -36,6 +33,9 @@ pub fn run_folders(
     runs
 }
 
+/// Verdicts by heading id, in log order: a heading `## Story <id>` (levels 2–4, any case) opens a
+/// section up to the next one; within it, the first fenced JSON object with a truthy `verdict`
+/// gives the verdict (Python `str()` of the value). The first section of an id that has one wins.
 pub fn recorded_verdicts(log: &str) -> Vec<(String, String)> {
     static HEADING: LazyLock<Option<regex::Regex>> =
         LazyLock::new(|| regex::Regex::new(r"(?im)^#{2,4}\s+story\s+([0-9][\w.\-]*)").ok());
