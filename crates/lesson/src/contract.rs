@@ -166,6 +166,13 @@ mod tests {
             "{multi}"
         );
         assert_eq!(examples(&multi), [("L-9".into(), "two\n  lines".into())]);
+        // A lone CR ends a line for Anvil: the closing `---` after it is found, the entry goes
+        // before it.
+        let cr = add_counter_example(&format!("{HEAD}\r---\n"), "L-9", "x").unwrap();
+        assert_eq!(
+            cr,
+            format!("{HEAD}\rcounter_examples:\n  \"L-9\": \"x\"\n---\n")
+        );
         // What Anvil's reader cannot give back is refused, and so is what it refuses to load.
         let quoted = add_counter_example(&bare, "L-9", " spaces kept ").unwrap();
         assert_eq!(examples(&quoted), [("L-9".into(), " spaces kept ".into())]);
