@@ -52,7 +52,11 @@ fuzz_target!(|data: &[u8]| {
                 // Only an insertion: the old text is a prefix of the new plus a suffix of it.
                 let (old, new) = (contract.as_bytes(), edited.as_bytes());
                 let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-                let suffix = old.iter().rev().zip(new.iter().rev()).take_while(|(a, b)| a == b);
+                let suffix = old
+                    .iter()
+                    .rev()
+                    .zip(new.iter().rev())
+                    .take_while(|(a, b)| a == b);
                 assert!(prefix + suffix.count() >= old.len() && new.len() > old.len());
                 let loaded = contract::load(&edited).expect("the edit loads");
                 let examples = loaded.get("counter_examples").expect("counter_examples");
