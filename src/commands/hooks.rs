@@ -3,6 +3,7 @@
 //! are embedded here; they `exec` `git ucg hooks run <hook>`, which makes the decision.
 
 mod agent;
+mod answers;
 mod install;
 mod managers;
 mod merge_driver;

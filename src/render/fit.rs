@@ -128,11 +128,37 @@ fn truncate(text: &str, width: usize) -> String {
     out
 }
 
+/// Words of `text` in lines of at most `width` columns (a longer word gets a line of its own).
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const DASHBOARD: &str = "Epic 7  story 7-3 (3 of 3)  phase escalated\nLast verdict  escalate\nUpdated  now\n\nStories\n  7-1\n  7-2\n  7-3\n\nPending decisions: 2 (2 REDs)\n  RED  a\n  RED  b\n\nEscalations: 1\n  7-3\n\nRuns: 1\n  epic-7\n";
+
+    #[test]
+    fn wraps_at_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(wrap("", 6), [""]);
+        assert_eq!(wrap("averylongword x", 4), ["averylongword", "x"]);
+    }
 
     #[test]
     fn a_document_that_fits_is_unchanged() {

@@ -4,6 +4,7 @@
 
 use comfy_table::{ContentArrangement, Table};
 use serde_json::Value as Json;
+use super::fit::wrap;
 use std::fmt::Write as _;
 use ucg_ultracode::pending::Source;
 use ucg_ultracode::status::{EscalationState, Report, Run, SourceState, Story};
@@ -74,25 +75,6 @@ fn push_table(out: &mut String, style: &Style, table: &Table) {
             let _ = writeln!(out, "  {line}");
         }
     }
-}
-
-/// Words of `text` in lines of at most `width` columns (a longer word gets a line of its own).
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -461,13 +443,6 @@ fn runs(out: &mut String, style: &Style, report: &Report) {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn wraps_at_words() {
-        assert_eq!(super::wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
-        assert_eq!(super::wrap("", 6), [""]);
-        assert_eq!(super::wrap("averylongword x", 4), ["averylongword", "x"]);
-    }
-
     #[test]
     fn ages_are_coarse() {
         assert_eq!(super::age(-5), "in the future");

@@ -27,3 +27,4 @@ mod sdlc;
 mod server;
 mod status;
 mod status_views;
+mod team_flow;

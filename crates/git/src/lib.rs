@@ -582,3 +582,45 @@ pub fn fetched_tip(repo: &gix::Repository) -> Option<ObjectId> {
         .collect();
     ObjectId::from_hex(&hex).ok()
 }
+
+/// The tree the index would commit, as `git write-tree` writes it in the work tree `dir` (an
+/// index with unmerged paths has none).
+pub fn index_tree(dir: &std::path::Path) -> Result<ObjectId> {
+    let (ok, out, err) = run_git_captured(dir, &["write-tree"])
+        .map_err(|e| Error::failed("run git write-tree", e))?;
+    match ok {
+        true => repo::parse_id(out.trim())
+            .ok_or_else(|| Error::unreadable(format!("git write-tree printed {out:?}"))),
+        false => Err(Error::failed("write the index's tree", err.trim())),
+    }
+}
+
+/// The commits `tip` reaches that none of `known` does (commit ids, or `--remotes=<remote>`),
+/// newest first, as `git rev-list` lists them in `dir` — the commits a push or a rebase carries.
+pub fn new_commits(dir: &std::path::Path, tip: &str, known: &[String]) -> Result<Vec<ObjectId>> {
+    let mut args = vec!["rev-list", tip, "--not"];
+    args.extend(known.iter().map(String::as_str));
+    let (ok, out, err) = run_git_captured(dir, &args)
+        .map_err(|e| Error::failed("run git rev-list", e))?;
+    if !ok {
+        return Err(Error::failed(format!("list the commits of {tip}"), err.trim()));
+    }
+    out.lines()
+        .map(|line| {
+            repo::parse_id(line.trim())
+                .ok_or_else(|| Error::unreadable(format!("git rev-list printed {line:?}")))
+        })
+        .collect()
+}
+
+/// Whether `ancestor` is `descendant` or one of its ancestors, as git sees it in `dir` (in a hook
+/// of a push it receives, the pushed commits are visible to git and not to gitoxide).
+pub fn is_ancestor_by_git(dir: &std::path::Path, ancestor: &str, descendant: &str) -> Result<bool> {
+    let (ok, _, err) = run_git_captured(dir, &["merge-base", "--is-ancestor", ancestor, descendant])
+        .map_err(|e| Error::failed("run git merge-base", e))?;
+    match (ok, err.trim()) {
+        (true, _) => Ok(true),
+        (false, "") => Ok(false),
+        (false, err) => Err(Error::failed("compare two commits", err)),
+    }
+}

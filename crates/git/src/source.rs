@@ -2,7 +2,7 @@
 //! git with no checkout). Readers ask for paths under the project root and get bytes back, the same
 //! way from either side.
 
-use super::tree::CommitTree;
+use super::tree::{CommitTree, PathChange};
 use super::Repository;
 use crate::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -26,6 +26,40 @@ impl<'r> ArtifactSource<'r> {
             root: root.to_path_buf(),
             rev: rev.to_string(),
         })
+    }
+
+    /// The tree of the commit `id` (read through a push's quarantine too).
+    pub fn of_commit(repo: &'r Repository, id: gix::ObjectId, root: &Path) -> Result<Self> {
+        Ok(ArtifactSource::Commit {
+            tree: CommitTree::of_commit(repo, id)?,
+            root: root.to_path_buf(),
+            rev: id.to_string(),
+        })
+    }
+
+    /// The tree `tree`, named `label` in messages (the index's: "the index").
+    pub fn of_tree(repo: &'r Repository, tree: gix::ObjectId, root: &Path, label: &str) -> Result<Self> {
+        Ok(ArtifactSource::Commit {
+            tree: CommitTree::of_tree(repo, tree)?,
+            root: root.to_path_buf(),
+            rev: label.to_string(),
+        })
+    }
+
+    /// The files that differ from `older` (`None`: nothing) to this tree; the work tree is not
+    /// a tree, and differs from nothing here (the error).
+    pub fn changes_from(&self, older: Option<&ArtifactSource>) -> Result<Vec<PathChange>> {
+        let older = older.map(ArtifactSource::tree).transpose()?;
+        self.tree()?.changes_from(older)
+    }
+
+    fn tree(&self) -> Result<&CommitTree<'r>> {
+        match self {
+            ArtifactSource::Commit { tree, .. } => Ok(tree),
+            ArtifactSource::WorkTree => Err(Error::Unreadable(
+                "the work tree is not a tree to compare".into(),
+            )),
+        }
     }
 
     /// Where reads come from, for messages.

@@ -188,6 +188,96 @@ impl<'r> CommitTree<'r> {
     }
 }
 
+/// How a path differs between two trees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    Added,
+    Deleted,
+    Modified,
+}
+
+/// A file (anything but a directory) that differs between two trees, by its path from the
+/// root ('/'-separated).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathChange {
+    pub path: String,
+    pub kind: ChangeKind,
+}
+
+impl<'r> CommitTree<'r> {
+    /// The tree `tree` itself (the index's, as `git write-tree` wrote it).
+    pub fn of_tree(repo: &'r gix::Repository, tree: ObjectId) -> Result<Self> {
+        Ok(CommitTree {
+            objects: Objects::of(repo)?,
+            tree,
+        })
+    }
+
+    /// The files that differ from `older` (`None`: the empty tree) to this tree, without rename
+    /// detection: a rename is a deletion and an addition. Read through a push's quarantine too.
+    pub fn changes_from(&self, older: Option<&CommitTree>) -> Result<Vec<PathChange>> {
+        let mut new_buffer = Vec::new();
+        let new = self.objects.require(&self.tree, "tree", &mut new_buffer)?;
+        let hash = new.object_hash;
+        let mut old_buffer = Vec::new();
+        let old_data: &[u8] = match older {
+            Some(older) => older.objects.require(&older.tree, "tree", &mut old_buffer)?.data,
+            None => &[],
+        };
+        let mut recorder = gix::diff::tree::Recorder::default();
+        gix::diff::tree(
+            gix::objs::TreeRefIter::from_bytes(old_data, hash),
+            gix::objs::TreeRefIter::from_bytes(new.data, hash),
+            gix::diff::tree::State::default(),
+            &self.objects,
+            &mut recorder,
+        )
+        .map_err(Error::unreadable)?;
+        use gix::diff::tree::recorder::Change;
+        let mut changes: Vec<PathChange> = recorder
+            .records
+            .into_iter()
+            .filter_map(|change| {
+                let (kind, mode, path) = match change {
+                    Change::Addition { entry_mode, path, .. } => {
+                        (ChangeKind::Added, entry_mode, path)
+                    }
+                    Change::Deletion { entry_mode, path, .. } => {
+                        (ChangeKind::Deleted, entry_mode, path)
+                    }
+                    Change::Modification { entry_mode, previous_entry_mode, path, .. } => {
+                        // A directory replaced by a file (or the reverse) shows as a change of
+                        // mode; the files inside are recorded on their own.
+                        let mode = if entry_mode.is_tree() { previous_entry_mode } else { entry_mode };
+                        (ChangeKind::Modified, mode, path)
+                    }
+                };
+                (!mode.is_tree()).then(|| PathChange {
+                    path: path.to_string(),
+                    kind,
+                })
+            })
+            .collect();
+        changes.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(changes)
+    }
+}
+
+/// A commit's parents, in order (read through a push's quarantine too).
+pub fn parents(repo: &gix::Repository, id: ObjectId) -> Result<Vec<ObjectId>> {
+    let objects = Objects::of(repo)?;
+    let mut buffer = Vec::new();
+    let object = objects.require(&id, "commit", &mut buffer)?;
+    if object.kind != gix::objs::Kind::Commit {
+        return Err(Error::unreadable(format!("{id} is a {}", object.kind)));
+    }
+    Ok(
+        gix::objs::CommitRefIter::from_bytes(object.data, object.object_hash)
+            .parent_ids()
+            .collect(),
+    )
+}
+
 /// The tree of the commit `id` names, through any annotated tags.
 fn commit_tree(objects: &Objects, mut id: ObjectId) -> Result<ObjectId> {
     let mut buffer = Vec::new();

@@ -4,6 +4,7 @@
 //! merge, the merge driver's three-way merges).
 
 pub mod answer;
+pub mod answer_only;
 pub mod attributes;
 pub mod branch;
 pub mod budget;

@@ -5,6 +5,7 @@
 //! `git ucg gate --rev <commit>` judges it there. Other refs, and deletions, pass. git shows what
 //! this prints on stderr to the pusher (`remote: …`); a refusal refuses the whole push.
 
+use super::answers;
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
@@ -23,7 +24,7 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
     let mut blocked = false;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [_old, new, reference] = fields[..] else {
+        let [old, new, reference] = fields[..] else {
             eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
             return Ok(1);
         };
@@ -37,6 +38,11 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
         match ctx.commit_gate_inputs(new, None) {
             Ok((inputs, commit)) => {
                 let decision = inputs.decide(&commit, &policy);
+                // A push that only adds answers goes ahead while decisions wait.
+                if decision.blocked() && answers::of_received(ctx, old, new, &inputs).is_ok() {
+                    eprintln!("git-ucg: {action}: answers only, so it goes ahead.");
+                    continue;
+                }
                 if decision.blocked() {
                     let decision = decision.with_deciders(&ctx.decider_rules());
                     let where_read = format!("{reference} at {short}");

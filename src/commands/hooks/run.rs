@@ -110,16 +110,25 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         }
     }
     if hook == HookName::PrePush {
-        return pre_push(ctx, &located, &stdin, &bypass);
+        return pre_push(ctx, &located, &args.args, &stdin, &bypass);
     }
     let policy = ctx.gate_policy();
     let watch = pass_cache::Watch::start(ctx, hook, &located);
+    // What the hook gates may only record answers, which pass while decisions wait: judged once,
+    // and only when something would block.
+    let judged = std::cell::OnceCell::new();
+    let answers_only = || judged.get_or_init(|| answers::of_hook(ctx, hook, &args.args, &stdin, &located));
     if located.impl_dir.is_dir() {
         let decision = located.decide(&ArtifactSource::WorkTree, &policy);
         if decision.blocked() {
+            if answers_only().is_ok() {
+                return Ok(answers::passed(verb));
+            }
             let decision = decision.with_deciders(&ctx.decider_rules());
             let refusal = crate::render::refusal::refusal(&decision, Some(verb), "the work tree");
-            eprintln!("{}{bypass}", visible::escape_controls(&refusal, &[]));
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            answers::explain_refusal(answers_only(), verb);
+            eprintln!("{bypass}");
             return Ok(1);
         }
     }
@@ -144,7 +153,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             continue;
         };
         let decision = run.inputs.decide(&ArtifactSource::WorkTree, &policy);
-        if decision.blocked() {
+        if decision.blocked() && answers_only().is_err() {
             let where_read = format!(
                 "the run in {}, whose epic branch is {branch}",
                 run.inputs.project_root.display()
@@ -157,6 +166,9 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     }
     if blocked {
         eprintln!("{bypass}");
+    } else if judged.get().is_some() {
+        // Answers passed while decisions wait: nothing for the pass cache to remember.
+        return Ok(answers::passed(verb));
     } else if let Some(watch) = watch {
         watch.remember_pass(ctx);
     }
@@ -219,7 +231,13 @@ fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result
 /// artifact directory, else on the runs (in any work tree) whose epic branch it is — local or
 /// remote name; a ref no run lands on passes. `ucg.gate.scope = all` judges every push on this
 /// work tree's run as well. Deletions push nothing and pass.
-fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
+fn pre_push(
+    ctx: &Context,
+    located: &GateInputs,
+    args: &[std::ffi::OsString],
+    stdin: &[u8],
+    bypass: &str,
+) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
         eprintln!("{bypass}");
@@ -228,18 +246,12 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
     let repo = ctx.repo()?;
     let policy = ctx.gate_policy();
     let runs = ctx.work_tree_runs(located);
+    let remote = args.first().and_then(|a| a.to_str());
     let mut blocked = false;
-    let mut refuse = |decision: &gate::Decision, where_read: &str| {
-        if decision.blocked() {
-            let decision = decision.clone().with_deciders(&ctx.decider_rules());
-            let refusal = crate::render::refusal::refusal(&decision, Some("push"), where_read);
-            eprint!("{}", visible::escape_controls(&refusal, &[]));
-            blocked = true;
-        }
-    };
+    let mut answered = false;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [local_ref, local_sha, remote_ref, _remote_sha] = fields[..] else {
+        let [local_ref, local_sha, remote_ref, remote_sha] = fields[..] else {
             eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
             eprintln!("{bypass}");
             return Ok(1);
@@ -247,6 +259,25 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
         if local_sha.bytes().all(|b| b == b'0') {
             continue;
         }
+        // The ref's new commits may only record answers: judged once, when something blocks.
+        let judged = std::cell::OnceCell::new();
+        let mut refuse = |decision: &gate::Decision, where_read: &str| {
+            if !decision.blocked() {
+                return;
+            }
+            let answers_only = judged.get_or_init(|| {
+                answers::of_push(ctx, remote, local_sha, remote_sha, located)
+            });
+            if answers_only.is_ok() {
+                answered = true;
+                return;
+            }
+            let decision = decision.clone().with_deciders(&ctx.decider_rules());
+            let refusal = crate::render::refusal::refusal(&decision, Some("push"), where_read);
+            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            answers::explain_refusal(answers_only, "push");
+            blocked = true;
+        };
         let committed = ArtifactSource::at_rev(repo, local_sha, &located.project_root).ok();
         if let Some(commit) = committed.filter(|c| c.is_dir(&located.impl_dir)) {
             let short: String = local_sha.chars().take(7).collect();
@@ -284,6 +315,8 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
     }
     if blocked {
         eprintln!("{bypass}");
+    } else if answered {
+        return Ok(answers::passed("push"));
     }
     Ok(u8::from(blocked))
 }

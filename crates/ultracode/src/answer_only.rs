@@ -1,0 +1,395 @@
+//! Whether a commit only records answers (docs/product.md §5.2, "an answer is never blocked"):
+//! judged from what it changes against its parent, never from the command that made it. Such a
+//! commit passes every gate while other decisions still wait, so that answering — in a
+//! checkout, on a branch, through a pull, a rebase or a push — never needs a bypass.
+//!
+//! A commit records only answers when it changes something, and every file it changes is one an
+//! answer changes, in the way an answer changes it:
+//! - the answers file (`.decisions.json`) and the RED registry: written (the registry's closed
+//!   REDs leave it or are tombstoned);
+//! - the ledger: only rows' `status` cells turned `resolved`, every other byte kept;
+//! - a typed escalation sidecar and a `.budget-<story>.json` turn counter: deleted;
+//! - a run folder's decision log: appended to (what was there stays, byte for byte);
+//! - `.gitattributes`: only the merge driver's lines added or taken out;
+//!
+//! and what is pending after it was pending before, the same question from the same place: no
+//! item added, reworded or re-opened, and nothing the gate cannot read.
+
+use crate::attributes::{without_ours, ATTRIBUTES_FILE};
+use crate::decision_log::DECISION_LOG_FILE;
+use crate::decisions::DECISIONS_FILE;
+use crate::escalations::sidecar_story;
+use crate::gate::GateInputs;
+use crate::pending::{self, PendingItem};
+use crate::reds::REGISTRY_FILE;
+use crate::runs::RUNS_ROOT;
+use std::path::Path;
+use ucg_git::tree::{ChangeKind, PathChange};
+use ucg_git::{ArtifactSource, ObjectId, Repository};
+
+/// Why a commit is not one that only records answers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAnswerOnly {
+    #[error("it changes nothing")]
+    Empty,
+    #[error("it changes {path}, which no answer changes")]
+    Elsewhere { path: String },
+    #[error("it changes {path} in a way no answer does: {how}")]
+    NotAsAnswered { path: String, how: &'static str },
+    #[error("{id} is pending after it and was not, as it is, before it")]
+    NewlyPending { id: String },
+    #[error("what it leaves cannot be judged: {artifact}: {reason}")]
+    Unjudgeable { artifact: String, reason: String },
+    #[error("it has no parent to be compared with")]
+    NoParent,
+    #[error("its changes cannot be read: {0}")]
+    Unreadable(String),
+}
+
+impl NotAnswerOnly {
+    /// Whether the commit carried answers among other changes (the refusal then says to split it).
+    pub fn mixes_answers(&self, changes: &[PathChange], inputs: &GateInputs) -> bool {
+        matches!(self, NotAnswerOnly::Elsewhere { .. })
+            && changes.iter().any(|c| answer_file(inputs, &c.path).is_some())
+    }
+}
+
+/// The kinds of file an answer changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AnswerFile {
+    Answers,
+    Registry,
+    Ledger,
+    Sidecar,
+    TurnCounter,
+    DecisionLog,
+    Attributes,
+}
+
+/// Which answer file `path` (from the repository's root, '/'-separated) is, for the run `inputs`
+/// locates.
+fn answer_file(inputs: &GateInputs, path: &str) -> Option<AnswerFile> {
+    let full = inputs.project_root.join(path);
+    let name = full.file_name()?.to_str()?;
+    let parent = full.parent()?;
+    let in_impl_dir = parent == inputs.impl_dir;
+    Some(match name {
+        _ if full == inputs.ledger => AnswerFile::Ledger,
+        DECISIONS_FILE if in_impl_dir => AnswerFile::Answers,
+        REGISTRY_FILE if in_impl_dir => AnswerFile::Registry,
+        _ if in_impl_dir && sidecar_story(name).is_some() => AnswerFile::Sidecar,
+        _ if in_impl_dir && is_turn_counter(name) => AnswerFile::TurnCounter,
+        DECISION_LOG_FILE if parent.parent()? == inputs.project_root.join(RUNS_ROOT) => {
+            AnswerFile::DecisionLog
+        }
+        ATTRIBUTES_FILE if parent == inputs.project_root => AnswerFile::Attributes,
+        _ => return None,
+    })
+}
+
+/// `.budget-<story>.json`, the turn counter a budget-overrun's close deletes.
+fn is_turn_counter(name: &str) -> bool {
+    name.strip_prefix(".budget-")
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .is_some_and(|story| !story.is_empty())
+}
+
+/// Whether the change from `before` to `after` (the files `changes` names) only records answers
+/// to the run `inputs` locates; why not, when it does not.
+pub fn judge(
+    inputs: &GateInputs,
+    before: &ArtifactSource,
+    after: &ArtifactSource,
+    changes: &[PathChange],
+) -> Result<(), NotAnswerOnly> {
+    if changes.is_empty() {
+        return Err(NotAnswerOnly::Empty);
+    }
+    for change in changes {
+        let Some(file) = answer_file(inputs, &change.path) else {
+            return Err(NotAnswerOnly::Elsewhere {
+                path: change.path.clone(),
+            });
+        };
+        if let Err(how) = changed_as_answered(file, change, inputs, before, after) {
+            return Err(NotAnswerOnly::NotAsAnswered {
+                path: change.path.clone(),
+                how,
+            });
+        }
+    }
+    let found_after = pending::enumerate(&inputs.pending(), after);
+    if let Some(blocker) = found_after.blockers.first() {
+        return Err(NotAnswerOnly::Unjudgeable {
+            artifact: blocker.artifact.clone(),
+            reason: blocker.reason.clone(),
+        });
+    }
+    if let Some(sidecar) = found_after.unreadable.first() {
+        return Err(NotAnswerOnly::Unjudgeable {
+            artifact: sidecar.clone(),
+            reason: "an escalation sidecar that cannot be read".into(),
+        });
+    }
+    let found_before = pending::enumerate(&inputs.pending(), before);
+    let was_pending = |item: &PendingItem| found_before.items.iter().any(|b| same_question(b, item));
+    match found_after.items.iter().find(|item| !was_pending(item)) {
+        Some(item) => Err(NotAnswerOnly::NewlyPending {
+            id: item.id.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A refusal to count a commit (or the staged one, `commit: None`) as answers only.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    pub commit: Option<ObjectId>,
+    pub why: NotAnswerOnly,
+    /// It carried answers among other changes: the refusal says to commit them on their own.
+    pub mixes_answers: bool,
+}
+
+fn refused(commit: Option<ObjectId>, why: NotAnswerOnly) -> Refused {
+    Refused {
+        commit,
+        why,
+        mixes_answers: false,
+    }
+}
+
+/// The commit the index would make (the index's tree, `git write-tree` in `dir`, against
+/// `HEAD`'s): whether it only records answers to the run `inputs` locates.
+pub fn judge_staged(repo: &Repository, dir: &Path, inputs: &GateInputs) -> Result<(), Refused> {
+    let unreadable = |e: ucg_git::Error| refused(None, NotAnswerOnly::Unreadable(e.to_string()));
+    let head = ucg_git::repo::head(repo)
+        .ok_or_else(|| refused(None, NotAnswerOnly::Unreadable("there is no HEAD commit".into())))?;
+    let index = ucg_git::index_tree(dir).map_err(unreadable)?;
+    let root = &inputs.project_root;
+    let before = ArtifactSource::of_commit(repo, head, root).map_err(unreadable)?;
+    let after = ArtifactSource::of_tree(repo, index, root, "the index").map_err(unreadable)?;
+    judge_change(inputs, &before, &after, None)
+}
+
+/// The commits `tip` reaches that none of `known` does (`git rev-list tip --not known…` in
+/// `dir`): whether each only records answers against one of its parents. None at all is not an
+/// answer (a push of commits the remote has under another name carries no answer).
+pub fn judge_commits(
+    repo: &Repository,
+    dir: &Path,
+    tip: ObjectId,
+    known: &[String],
+    inputs: &GateInputs,
+) -> Result<(), Refused> {
+    let commits = ucg_git::new_commits(dir, &tip.to_string(), known)
+        .map_err(|e| refused(Some(tip), NotAnswerOnly::Unreadable(e.to_string())))?;
+    if commits.is_empty() {
+        return Err(refused(Some(tip), NotAnswerOnly::Empty));
+    }
+    for commit in commits {
+        judge_commit(repo, commit, inputs)?;
+    }
+    Ok(())
+}
+
+/// One commit: answers only against one of its parents (a merge bringing a teammate's answers
+/// is answers only against the side that did not have them).
+fn judge_commit(repo: &Repository, commit: ObjectId, inputs: &GateInputs) -> Result<(), Refused> {
+    let unreadable = |e: ucg_git::Error| refused(Some(commit), NotAnswerOnly::Unreadable(e.to_string()));
+    let root = &inputs.project_root;
+    let after = ArtifactSource::of_commit(repo, commit, root).map_err(unreadable)?;
+    let parents = ucg_git::tree::parents(repo, commit).map_err(unreadable)?;
+    let mut first_refusal = None;
+    for parent in parents {
+        let before = ArtifactSource::of_commit(repo, parent, root).map_err(unreadable)?;
+        match judge_change(inputs, &before, &after, Some(commit)) {
+            Ok(()) => return Ok(()),
+            Err(refusal) => {
+                first_refusal.get_or_insert(refusal);
+            }
+        }
+    }
+    Err(first_refusal.unwrap_or_else(|| refused(Some(commit), NotAnswerOnly::NoParent)))
+}
+
+fn judge_change(
+    inputs: &GateInputs,
+    before: &ArtifactSource,
+    after: &ArtifactSource,
+    commit: Option<ObjectId>,
+) -> Result<(), Refused> {
+    let changes = after
+        .changes_from(Some(before))
+        .map_err(|e| refused(commit, NotAnswerOnly::Unreadable(e.to_string())))?;
+    judge(inputs, before, after, &changes).map_err(|why| Refused {
+        commit,
+        mixes_answers: why.mixes_answers(&changes, inputs),
+        why,
+    })
+}
+
+/// The same question from the same place: what an answer leaves alone (a defer on record changes
+/// only the item's answer).
+fn same_question(a: &PendingItem, b: &PendingItem) -> bool {
+    a.id == b.id
+        && a.source == b.source
+        && a.kind == b.kind
+        && a.artifact == b.artifact
+        && a.decision_needed == b.decision_needed
+        && a.evidence == b.evidence
+        && a.origin == b.origin
+        && a.row == b.row
+        && a.occurrence == b.occurrence
+}
+
+/// Whether `change` to an answer file of kind `file` is one an answer makes.
+fn changed_as_answered(
+    file: AnswerFile,
+    change: &PathChange,
+    inputs: &GateInputs,
+    before: &ArtifactSource,
+    after: &ArtifactSource,
+) -> Result<(), &'static str> {
+    let path = inputs.project_root.join(&change.path);
+    let read = |source: &ArtifactSource| -> Result<Vec<u8>, &'static str> {
+        match source.read_checked(&path) {
+            Ok(bytes) => Ok(bytes.unwrap_or_default()),
+            Err(_) => Err("it cannot be read as a file"),
+        }
+    };
+    match (file, change.kind) {
+        (AnswerFile::Answers, ChangeKind::Added | ChangeKind::Modified) => Ok(()),
+        (AnswerFile::Registry, ChangeKind::Modified) => Ok(()),
+        (AnswerFile::Sidecar | AnswerFile::TurnCounter, ChangeKind::Deleted) => Ok(()),
+        (AnswerFile::Ledger, ChangeKind::Modified) => {
+            let (old, new) = (read(before)?, read(after)?);
+            statuses_resolved(&old, &new)
+                .then_some(())
+                .ok_or("more than rows' status cells turned resolved")
+        }
+        (AnswerFile::DecisionLog, ChangeKind::Added | ChangeKind::Modified) => {
+            let (old, new) = (read(before)?, read(after)?);
+            new.starts_with(&old)
+                .then_some(())
+                .ok_or("a decision log is only appended to")
+        }
+        (AnswerFile::Attributes, _) => {
+            let (old, new) = (read(before)?, read(after)?);
+            (without_ours(&old).0 == without_ours(&new).0)
+                .then_some(())
+                .ok_or("more than the merge driver's lines")
+        }
+        (AnswerFile::Registry | AnswerFile::Ledger, ChangeKind::Added) => {
+            Err("an answer does not create it")
+        }
+        (AnswerFile::Registry | AnswerFile::Ledger, ChangeKind::Deleted) => {
+            Err("an answer does not delete it")
+        }
+        (AnswerFile::Answers | AnswerFile::DecisionLog, ChangeKind::Deleted) => {
+            Err("answers on record are not deleted")
+        }
+        (AnswerFile::Sidecar | AnswerFile::TurnCounter, _) => {
+            Err("a close deletes it, and nothing else")
+        }
+    }
+}
+
+/// Whether `new` is `old` with some ledger rows' `status` cells turned `resolved`, every other
+/// byte kept (the one edit a close makes to the ledger).
+fn statuses_resolved(old: &[u8], new: &[u8]) -> bool {
+    let (Ok(old), Ok(new)) = (std::str::from_utf8(old), std::str::from_utf8(new)) else {
+        return false;
+    };
+    // Where each line of `old` starts, and the status cell each row line holds.
+    let mut statuses = std::collections::HashMap::new();
+    for range in crate::ledger::rows_with_status(old)
+        .into_iter()
+        .filter_map(|(_, range)| range)
+    {
+        let line_start = old[..range.start].rfind('\n').map_or(0, |at| at + 1);
+        statuses.insert(line_start, range);
+    }
+    let (old_lines, new_lines) = (old.split_inclusive('\n'), new.split_inclusive('\n'));
+    if old_lines.clone().count() != new_lines.clone().count() {
+        return false;
+    }
+    let mut line_start = 0;
+    for (was, is) in old_lines.zip(new_lines) {
+        let start = line_start;
+        line_start += was.len();
+        if was == is {
+            continue;
+        }
+        let Some(cell) = statuses.get(&start) else {
+            return false;
+        };
+        let (cell_start, cell_end) = (cell.start - start, cell.end - start);
+        let flipped = format!("{}resolved{}", &was[..cell_start], &was[cell_end..]);
+        if is != flipped {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the answer files are where `inputs` says: a path as given, for tests.
+#[cfg(test)]
+fn inputs_at(root: &Path) -> GateInputs {
+    GateInputs {
+        project_root: root.to_path_buf(),
+        impl_dir: root.join("_bmad-output/implementation-artifacts"),
+        ledger: root.join("_bmad-output/implementation-artifacts/deferred-work.md"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_files_by_path() {
+        let inputs = inputs_at(Path::new("/p"));
+        let kind = |path: &str| answer_file(&inputs, path);
+        let a = "_bmad-output/implementation-artifacts";
+        assert_eq!(kind(&format!("{a}/.decisions.json")), Some(AnswerFile::Answers));
+        assert_eq!(kind(&format!("{a}/.preflight-reds.json")), Some(AnswerFile::Registry));
+        assert_eq!(kind(&format!("{a}/deferred-work.md")), Some(AnswerFile::Ledger));
+        assert_eq!(kind(&format!("{a}/escalation-7-2.json")), Some(AnswerFile::Sidecar));
+        assert_eq!(kind(&format!("{a}/.budget-7-2.json")), Some(AnswerFile::TurnCounter));
+        assert_eq!(
+            kind("_bmad-output/ultracode-goal/run-1/.decision-log.md"),
+            Some(AnswerFile::DecisionLog)
+        );
+        assert_eq!(kind(".gitattributes"), Some(AnswerFile::Attributes));
+        for elsewhere in [
+            "src/main.rs",
+            ".decisions.json",
+            "x/.gitattributes",
+            "_bmad-output/ultracode-goal/.decision-log.md",
+            &format!("{a}/.budget-.json"),
+            &format!("{a}/sub/.decisions.json"),
+            &format!("{a}/run-status.json"),
+        ] {
+            assert_eq!(kind(elsewhere), None, "{elsewhere}");
+        }
+    }
+
+    #[test]
+    fn a_ledger_edit_is_status_cells_turned_resolved() {
+        let old = "# Ledger\n\n| id | status | decision |\n|---|---|---|\n| d1 | open | a |\n| d2 | open | b |\n";
+        let one = old.replacen("| d1 | open |", "| d1 | resolved |", 1);
+        let both = one.replacen("| d2 | open |", "| d2 | resolved |", 1);
+        assert!(statuses_resolved(old.as_bytes(), old.as_bytes()));
+        assert!(statuses_resolved(old.as_bytes(), one.as_bytes()));
+        assert!(statuses_resolved(old.as_bytes(), both.as_bytes()));
+        for not in [
+            old.replacen("| d1 | open |", "| d1 | closed |", 1),
+            old.replacen("| a |", "| A |", 1),
+            old.replacen("# Ledger", "# Ledger!", 1),
+            format!("{old}\n"),
+            one.replacen("| d2 | open | b |", "| d2 | resolved | b |\n| d3 | open | c |", 1),
+        ] {
+            assert!(!statuses_resolved(old.as_bytes(), not.as_bytes()), "{not}");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The hooks' side of "an answer is never blocked" ([`ucg_ultracode::answer_only`]): the change
+//! each hook gates — the staged commit, the commits a push, a rebase or a received push carries —
+//! judged from its content, and what a refusal adds when a commit mixes answers with other work.
+
+use super::*;
+use ucg_git::ObjectId;
+use ucg_ultracode::answer_only::{self, NotAnswerOnly, Refused};
+
+/// Where the git commands run: where git ran the hook, with its environment (the index a
+/// `git commit -a` prepares, a push's quarantined objects).
+fn here() -> &'static Path {
+    Path::new(".")
+}
+
+/// The change `hook` gates, when it only records answers to the run `inputs` locates: the
+/// staged commit for the commit hooks, the commits to be replayed for pre-rebase (`args`: the
+/// upstream, then the branch), the new commits of each transaction line for
+/// reference-transaction (`lines`).
+pub(super) fn of_hook(
+    ctx: &Context,
+    hook: HookName,
+    args: &[std::ffi::OsString],
+    lines: &[u8],
+    inputs: &GateInputs,
+) -> std::result::Result<(), Refused> {
+    let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
+    match hook {
+        HookName::PreRebase => {
+            let arg = |i: usize| args.get(i).and_then(|a| a.to_str());
+            let upstream = commit(repo, arg(0).unwrap_or("@{upstream}"))?;
+            let branch = commit(repo, arg(1).unwrap_or("HEAD"))?;
+            answer_only::judge_commits(repo, here(), branch, &[upstream.to_string()], inputs)
+        }
+        HookName::ReferenceTransaction => {
+            for line in String::from_utf8_lossy(lines).lines() {
+                let [old, new, _] = line.split(' ').collect::<Vec<_>>()[..] else {
+                    return Err(unreadable(format!("a transaction line {line:?}")));
+                };
+                let new = commit(repo, new)?;
+                let known = match old.bytes().all(|b| b == b'0') {
+                    true => "--branches".to_string(),
+                    false => old.to_string(),
+                };
+                answer_only::judge_commits(repo, here(), new, &[known], inputs)?;
+            }
+            Ok(())
+        }
+        _ => answer_only::judge_staged(repo, here(), inputs),
+    }
+}
+
+/// A pushed ref's new commits (`local` replacing `remote_old` on `remote`): answers only when
+/// each commit the remote does not have only records answers — against the ref's old tip when
+/// the push moves it forward, against what the remote has when it creates the ref. A push that
+/// rewrites the ref carries no exemption.
+pub(super) fn of_push(
+    ctx: &Context,
+    remote: Option<&str>,
+    local: &str,
+    remote_old: &str,
+    inputs: &GateInputs,
+) -> std::result::Result<(), Refused> {
+    let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
+    let tip = commit(repo, local)?;
+    let known = if remote_old.bytes().all(|b| b == b'0') {
+        let remote = remote.filter(|r| !r.is_empty() && !r.starts_with('-'));
+        format!("--remotes={}", remote.unwrap_or("*"))
+    } else {
+        forward_from(remote_old, local)?
+    };
+    answer_only::judge_commits(repo, here(), tip, &[known], inputs)
+}
+
+/// A received push to a protected ref (`old` to `new`): answers only when it moves the ref
+/// forward by commits that each only record answers. Creating the ref is not an answer.
+pub(super) fn of_received(
+    ctx: &Context,
+    old: &str,
+    new: &str,
+    inputs: &GateInputs,
+) -> std::result::Result<(), Refused> {
+    let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
+    let tip = commit(repo, new)?;
+    if old.bytes().all(|b| b == b'0') {
+        return Err(unreadable("the push creates the branch".into()));
+    }
+    let known = forward_from(old, new)?;
+    answer_only::judge_commits(repo, here(), tip, &[known], inputs)
+}
+
+/// `old`, when `new` moves forward from it.
+fn forward_from(old: &str, new: &str) -> std::result::Result<String, Refused> {
+    let (Some(_), Some(_)) = (ucg_git::repo::parse_id(old), ucg_git::repo::parse_id(new)) else {
+        return Err(unreadable(format!("{old:?} or {new:?} is not a commit id")));
+    };
+    match ucg_git::is_ancestor_by_git(here(), old, new) {
+        Ok(true) => Ok(old.to_string()),
+        Ok(false) => Err(unreadable(format!("{new} does not descend from {old}"))),
+        Err(e) => Err(unreadable(e.to_string())),
+    }
+}
+
+fn commit(repo: &ucg_git::Repository, rev: &str) -> std::result::Result<ObjectId, Refused> {
+    ucg_git::repo::commit_of(repo, rev).map_err(|e| unreadable(e.to_string()))
+}
+
+fn unreadable(why: String) -> Refused {
+    Refused {
+        commit: None,
+        why: NotAnswerOnly::Unreadable(why),
+        mixes_answers: false,
+    }
+}
+
+/// What a refusal adds when the refused change tried to record answers: why it is not answers
+/// only, and for a commit that mixes them with other work, how to split it.
+pub(super) fn explain(refused: &Refused, verb: &str) -> Option<String> {
+    let which = match refused.commit {
+        Some(id) => format!("commit {}", &id.to_string()[..12]),
+        None => "the staged commit".to_string(),
+    };
+    match &refused.why {
+        _ if refused.mixes_answers => Some(format!(
+            "{which} mixes answers with other changes ({}). Commit the answers on their own \
+             first: they always go ahead (git restore --staged <other files>; git commit), then \
+             the rest once nothing waits.",
+            refused.why
+        )),
+        NotAnswerOnly::NotAsAnswered { .. }
+        | NotAnswerOnly::NewlyPending { .. }
+        | NotAnswerOnly::Unjudgeable { .. } => Some(format!(
+            "{which} is not answers only, which would {verb} while decisions wait: {}.",
+            refused.why
+        )),
+        _ => None,
+    }
+}
+
+/// Says that what the hook gates went ahead as answers only; the hook's exit code (0).
+pub(super) fn passed(verb: &str) -> u8 {
+    eprintln!("git-ucg: {verb}: answers only, so it goes ahead while decisions wait.");
+    0
+}
+
+/// Prints, after a refusal, what [`explain`] adds, fitted to the terminal's 80 columns.
+pub(super) fn explain_refusal(judged: &std::result::Result<(), Refused>, verb: &str) {
+    if let Some(text) = judged.as_ref().err().and_then(|r| explain(r, verb)) {
+        let text = visible::escape_controls(&text, &[]);
+        eprintln!("{}", crate::render::fit::wrap(&text, 80).join("\n"));
+    }
+}
