@@ -2,9 +2,9 @@
 //! what is pending (with the ids `resolve` takes), escalations, deferred work, the decision log's
 //! tail and the runs index, in that order; tables by comfy-table, fitted to the width given.
 
+use super::fit::wrap;
 use comfy_table::{ContentArrangement, Table};
 use serde_json::Value as Json;
-use super::fit::wrap;
 use std::fmt::Write as _;
 use ucg_ultracode::pending::Source;
 use ucg_ultracode::status::{EscalationState, Report, Run, SourceState, Story};

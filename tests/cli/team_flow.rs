@@ -47,8 +47,10 @@ impl Team {
             self.env.path(),
             &["clone", "-q", "-b", branch, path(&self.remote), path(&dir)],
         );
-        self.env
-            .git(&dir, &["config", "user.email", &format!("{name}@example.com")]);
+        self.env.git(
+            &dir,
+            &["config", "user.email", &format!("{name}@example.com")],
+        );
         self.ucg_ok(&dir, &["hooks", "install", "--merge-driver"]);
         dir
     }
@@ -130,7 +132,11 @@ fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     team.answer_in_checkout(&alice, &reds[1], "Stripe");
     team.git_ok(&alice, &["commit", "-q", "-m", "answer: payments"]);
     team.git_ok(&alice, &["pull", "-q", "--no-rebase", "--no-edit"]);
-    assert_eq!(team.git(&alice, &["rev-list", "--merges", "--count", "HEAD"]).stdout, b"1\n");
+    assert_eq!(
+        team.git(&alice, &["rev-list", "--merges", "--count", "HEAD"])
+            .stdout,
+        b"1\n"
+    );
     team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
     assert!(team.pending(&alice, "undecided-").is_empty());
 
@@ -140,8 +146,15 @@ fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     team.ucg_ok(
         &carol,
         &[
-            "resolve", "--branch", EPIC, "--close", &escalation, "--answer", "split it",
-            "--push", "origin",
+            "resolve",
+            "--branch",
+            EPIC,
+            "--close",
+            &escalation,
+            "--answer",
+            "split it",
+            "--push",
+            "origin",
         ],
     );
 
@@ -159,4 +172,237 @@ fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     let on_main = team.env.git(&team.remote, &["rev-parse", "main"]);
     assert_eq!(on_main, team.env.git(&alice, &["rev-parse", "HEAD"]));
     assert!(!team.env.path().join("origin.git").join(IMPL).exists());
+}
+
+/// One row of the answer-only table: what is done to the checkout before `git add -A; git
+/// commit`, and whether the pre-commit hook lets the commit through while other decisions wait.
+struct Case {
+    name: &'static str,
+    change: fn(&TestEnv, &Path, &Ids),
+    passes: bool,
+}
+
+/// The demo's pending items by kind.
+struct Ids {
+    reds: Vec<String>,
+    escalation: String,
+    decision: String,
+}
+
+fn ids(env: &TestEnv, dir: &Path) -> Ids {
+    let out = env.ucg(dir).args(["pending", "--json"]).output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all: Vec<String> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect();
+    let first = |prefix: &str| {
+        all.iter()
+            .find(|id| id.starts_with(prefix))
+            .unwrap()
+            .clone()
+    };
+    Ids {
+        reds: all
+            .iter()
+            .filter(|id| id.starts_with("undecided-"))
+            .cloned()
+            .collect(),
+        escalation: first("budget-overrun"),
+        decision: first("decision:"),
+    }
+}
+
+fn answer(env: &TestEnv, dir: &Path, id: &str) {
+    let out = env
+        .ucg(dir)
+        .args(["resolve", "--close", id, "--answer", "decided"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+fn edit(dir: &Path, file: &str, how: impl FnOnce(String) -> String) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    write(&path, &how(text));
+}
+
+fn registry(dir: &Path) -> String {
+    format!("{}/{IMPL}/.preflight-reds.json", dir.display())
+}
+
+fn decision_log(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir.join("_bmad-output/ultracode-goal"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join(".decision-log.md"))
+        .find(|p| p.is_file())
+        .unwrap()
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "a RED answered",
+        change: |env, dir, ids| answer(env, dir, &ids.reds[0]),
+        passes: true,
+    },
+    Case {
+        name: "every RED answered",
+        change: |env, dir, ids| ids.reds.iter().for_each(|id| answer(env, dir, id)),
+        passes: true,
+    },
+    Case {
+        name: "an escalation answered (its sidecar and turn counter deleted)",
+        change: |env, dir, ids| answer(env, dir, &ids.escalation),
+        passes: true,
+    },
+    Case {
+        name: "a ledger decision answered (its status cell resolved)",
+        change: |env, dir, ids| answer(env, dir, &ids.decision),
+        passes: true,
+    },
+    Case {
+        name: "nothing (--allow-empty)",
+        change: |_, _, _| {},
+        passes: false,
+    },
+    Case {
+        name: "a RED answered and one byte elsewhere",
+        change: |env, dir, ids| {
+            answer(env, dir, &ids.reds[0]);
+            edit(dir, "README.md", |t| t + "x");
+        },
+        passes: false,
+    },
+    Case {
+        name: "a RED answered and another one reworded",
+        change: |env, dir, ids| {
+            answer(env, dir, &ids.reds[0]);
+            edit(Path::new("/"), &registry(dir), |t| {
+                t.replacen("Adyen?", "Adyen?!", 1)
+            });
+        },
+        passes: false,
+    },
+    Case {
+        name: "a RED answered and a new one added",
+        change: |env, dir, ids| {
+            answer(env, dir, &ids.reds[0]);
+            edit(Path::new("/"), &registry(dir), |t| {
+                let mut doc: serde_json::Value = serde_json::from_str(&t).unwrap();
+                let reds = doc["reds"].as_array_mut().unwrap();
+                let mut new = reds[0].clone();
+                new["id"] = "undecided-product:docs/prd.md:ffffffffffff".into();
+                new["decision_needed"] = "Is there a free tier?".into();
+                reds.push(new);
+                serde_json::to_string_pretty(&doc).unwrap() + "\n"
+            });
+        },
+        passes: false,
+    },
+    Case {
+        name: "an escalation's sidecar deleted without an answer",
+        change: |_, dir, _| {
+            std::fs::remove_file(dir.join(IMPL).join("escalation-7-3.json")).unwrap();
+        },
+        passes: false,
+    },
+    Case {
+        name: "a ledger decision answered and another ledger byte changed",
+        change: |env, dir, ids| {
+            answer(env, dir, &ids.decision);
+            edit(dir, &format!("{IMPL}/deferred-work.md"), |t| t + "\n");
+        },
+        passes: false,
+    },
+    Case {
+        name: "a RED answered and the decision log rewritten",
+        change: |env, dir, ids| {
+            answer(env, dir, &ids.reds[0]);
+            let log = decision_log(dir);
+            let text = std::fs::read_to_string(&log).unwrap();
+            write(&log, &text[1..]);
+        },
+        passes: false,
+    },
+    Case {
+        name: "a line other than the merge driver's in .gitattributes",
+        change: |_, dir, _| write(&dir.join(".gitattributes"), "*.bin binary\n"),
+        passes: false,
+    },
+];
+
+#[test]
+fn answer_only_commits_pass_and_anything_more_is_refused() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["add", "-A", "-f"]);
+    env.git(&dir, &["commit", "-q", "-m", "the run's artifacts"]);
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let base = env.git(&dir, &["rev-parse", "HEAD"]);
+    let ids = ids(&env, &dir);
+    for case in CASES {
+        env.git(&dir, &["reset", "-q", "--hard", &base]);
+        env.git(
+            &dir,
+            &[
+                "clean",
+                "-q",
+                "-f",
+                "-d",
+                "-x",
+                "_bmad-output",
+                ".gitattributes",
+            ],
+        );
+        (case.change)(&env, &dir, &ids);
+        env.git(&dir, &["add", "-A"]);
+        let out = env
+            .git_command(&dir)
+            .args(["commit", "-q", "--allow-empty", "-m", case.name])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.success(),
+            case.passes,
+            "{}: {}",
+            case.name,
+            stderr(&out)
+        );
+    }
+    // An answer taken back in a later commit: the registry of before the answer restored, and
+    // the close turned into a defer.
+    env.git(&dir, &["reset", "-q", "--hard", &base]);
+    answer(&env, &dir, &ids.reds[0]);
+    env.git(&dir, &["add", "-A"]);
+    env.git(&dir, &["commit", "-q", "-m", "answered"]);
+    env.git(
+        &dir,
+        &[
+            "checkout",
+            &base,
+            "--",
+            &format!("{IMPL}/.preflight-reds.json"),
+        ],
+    );
+    edit(&dir, &format!("{IMPL}/.decisions.json"), |t| {
+        assert!(t.contains("\"action\": \"close\""), "{t}");
+        t.replace("\"action\": \"close\"", "\"action\": \"defer\"")
+    });
+    env.git(&dir, &["add", "-A"]);
+    let out = env
+        .git_command(&dir)
+        .args(["commit", "-q", "-m", "taken back"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not answers only"),
+        "{}",
+        stderr(&out)
+    );
 }

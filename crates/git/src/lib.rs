@@ -600,10 +600,13 @@ pub fn index_tree(dir: &std::path::Path) -> Result<ObjectId> {
 pub fn new_commits(dir: &std::path::Path, tip: &str, known: &[String]) -> Result<Vec<ObjectId>> {
     let mut args = vec!["rev-list", tip, "--not"];
     args.extend(known.iter().map(String::as_str));
-    let (ok, out, err) = run_git_captured(dir, &args)
-        .map_err(|e| Error::failed("run git rev-list", e))?;
+    let (ok, out, err) =
+        run_git_captured(dir, &args).map_err(|e| Error::failed("run git rev-list", e))?;
     if !ok {
-        return Err(Error::failed(format!("list the commits of {tip}"), err.trim()));
+        return Err(Error::failed(
+            format!("list the commits of {tip}"),
+            err.trim(),
+        ));
     }
     out.lines()
         .map(|line| {
@@ -616,8 +619,9 @@ pub fn new_commits(dir: &std::path::Path, tip: &str, known: &[String]) -> Result
 /// Whether `ancestor` is `descendant` or one of its ancestors, as git sees it in `dir` (in a hook
 /// of a push it receives, the pushed commits are visible to git and not to gitoxide).
 pub fn is_ancestor_by_git(dir: &std::path::Path, ancestor: &str, descendant: &str) -> Result<bool> {
-    let (ok, _, err) = run_git_captured(dir, &["merge-base", "--is-ancestor", ancestor, descendant])
-        .map_err(|e| Error::failed("run git merge-base", e))?;
+    let (ok, _, err) =
+        run_git_captured(dir, &["merge-base", "--is-ancestor", ancestor, descendant])
+            .map_err(|e| Error::failed("run git merge-base", e))?;
     match (ok, err.trim()) {
         (true, _) => Ok(true),
         (false, "") => Ok(false),

@@ -38,7 +38,12 @@ impl<'r> ArtifactSource<'r> {
     }
 
     /// The tree `tree`, named `label` in messages (the index's: "the index").
-    pub fn of_tree(repo: &'r Repository, tree: gix::ObjectId, root: &Path, label: &str) -> Result<Self> {
+    pub fn of_tree(
+        repo: &'r Repository,
+        tree: gix::ObjectId,
+        root: &Path,
+        label: &str,
+    ) -> Result<Self> {
         Ok(ArtifactSource::Commit {
             tree: CommitTree::of_tree(repo, tree)?,
             root: root.to_path_buf(),

@@ -221,7 +221,12 @@ impl<'r> CommitTree<'r> {
         let hash = new.object_hash;
         let mut old_buffer = Vec::new();
         let old_data: &[u8] = match older {
-            Some(older) => older.objects.require(&older.tree, "tree", &mut old_buffer)?.data,
+            Some(older) => {
+                older
+                    .objects
+                    .require(&older.tree, "tree", &mut old_buffer)?
+                    .data
+            }
             None => &[],
         };
         let mut recorder = gix::diff::tree::Recorder::default();
@@ -239,16 +244,25 @@ impl<'r> CommitTree<'r> {
             .into_iter()
             .filter_map(|change| {
                 let (kind, mode, path) = match change {
-                    Change::Addition { entry_mode, path, .. } => {
-                        (ChangeKind::Added, entry_mode, path)
-                    }
-                    Change::Deletion { entry_mode, path, .. } => {
-                        (ChangeKind::Deleted, entry_mode, path)
-                    }
-                    Change::Modification { entry_mode, previous_entry_mode, path, .. } => {
+                    Change::Addition {
+                        entry_mode, path, ..
+                    } => (ChangeKind::Added, entry_mode, path),
+                    Change::Deletion {
+                        entry_mode, path, ..
+                    } => (ChangeKind::Deleted, entry_mode, path),
+                    Change::Modification {
+                        entry_mode,
+                        previous_entry_mode,
+                        path,
+                        ..
+                    } => {
                         // A directory replaced by a file (or the reverse) shows as a change of
                         // mode; the files inside are recorded on their own.
-                        let mode = if entry_mode.is_tree() { previous_entry_mode } else { entry_mode };
+                        let mode = if entry_mode.is_tree() {
+                            previous_entry_mode
+                        } else {
+                            entry_mode
+                        };
                         (ChangeKind::Modified, mode, path)
                     }
                 };

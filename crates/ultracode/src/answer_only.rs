@@ -13,11 +13,12 @@
 //! - `.gitattributes`: only the merge driver's lines added or taken out;
 //!
 //! and what is pending after it was pending before, the same question from the same place: no
-//! item added, reworded or re-opened, and nothing the gate cannot read.
+//! item added, reworded or re-opened, and nothing the gate cannot read; and what stopped being
+//! pending has a close on record (a sidecar or a RED removed without an answer is not one).
 
 use crate::attributes::{without_ours, ATTRIBUTES_FILE};
 use crate::decision_log::DECISION_LOG_FILE;
-use crate::decisions::DECISIONS_FILE;
+use crate::decisions::{closed_ids, DECISIONS_FILE};
 use crate::escalations::sidecar_story;
 use crate::gate::GateInputs;
 use crate::pending::{self, PendingItem};
@@ -38,6 +39,8 @@ pub enum NotAnswerOnly {
     NotAsAnswered { path: String, how: &'static str },
     #[error("{id} is pending after it and was not, as it is, before it")]
     NewlyPending { id: String },
+    #[error("{id} is no longer pending, and no close of it is on record")]
+    GoneUnanswered { id: String },
     #[error("what it leaves cannot be judged: {artifact}: {reason}")]
     Unjudgeable { artifact: String, reason: String },
     #[error("it has no parent to be compared with")]
@@ -50,7 +53,9 @@ impl NotAnswerOnly {
     /// Whether the commit carried answers among other changes (the refusal then says to split it).
     pub fn mixes_answers(&self, changes: &[PathChange], inputs: &GateInputs) -> bool {
         matches!(self, NotAnswerOnly::Elsewhere { .. })
-            && changes.iter().any(|c| answer_file(inputs, &c.path).is_some())
+            && changes
+                .iter()
+                .any(|c| answer_file(inputs, &c.path).is_some())
     }
 }
 
@@ -132,9 +137,22 @@ pub fn judge(
         });
     }
     let found_before = pending::enumerate(&inputs.pending(), before);
-    let was_pending = |item: &PendingItem| found_before.items.iter().any(|b| same_question(b, item));
-    match found_after.items.iter().find(|item| !was_pending(item)) {
-        Some(item) => Err(NotAnswerOnly::NewlyPending {
+    let was_pending =
+        |item: &PendingItem| found_before.items.iter().any(|b| same_question(b, item));
+    if let Some(item) = found_after.items.iter().find(|item| !was_pending(item)) {
+        return Err(NotAnswerOnly::NewlyPending {
+            id: item.id.clone(),
+        });
+    }
+    // What stopped being pending was answered: a close of it is on record after the change.
+    let closed = closed_ids(after.read(&inputs.impl_dir.join(DECISIONS_FILE)).as_deref());
+    let still_pending = |id: &str| found_after.items.iter().any(|item| item.id == id);
+    match found_before
+        .items
+        .iter()
+        .find(|item| !still_pending(&item.id) && !closed.contains(&item.id))
+    {
+        Some(item) => Err(NotAnswerOnly::GoneUnanswered {
             id: item.id.clone(),
         }),
         None => Ok(()),
@@ -162,8 +180,12 @@ fn refused(commit: Option<ObjectId>, why: NotAnswerOnly) -> Refused {
 /// `HEAD`'s): whether it only records answers to the run `inputs` locates.
 pub fn judge_staged(repo: &Repository, dir: &Path, inputs: &GateInputs) -> Result<(), Refused> {
     let unreadable = |e: ucg_git::Error| refused(None, NotAnswerOnly::Unreadable(e.to_string()));
-    let head = ucg_git::repo::head(repo)
-        .ok_or_else(|| refused(None, NotAnswerOnly::Unreadable("there is no HEAD commit".into())))?;
+    let head = ucg_git::repo::head(repo).ok_or_else(|| {
+        refused(
+            None,
+            NotAnswerOnly::Unreadable("there is no HEAD commit".into()),
+        )
+    })?;
     let index = ucg_git::index_tree(dir).map_err(unreadable)?;
     let root = &inputs.project_root;
     let before = ArtifactSource::of_commit(repo, head, root).map_err(unreadable)?;
@@ -195,7 +217,8 @@ pub fn judge_commits(
 /// One commit: answers only against one of its parents (a merge bringing a teammate's answers
 /// is answers only against the side that did not have them).
 fn judge_commit(repo: &Repository, commit: ObjectId, inputs: &GateInputs) -> Result<(), Refused> {
-    let unreadable = |e: ucg_git::Error| refused(Some(commit), NotAnswerOnly::Unreadable(e.to_string()));
+    let unreadable =
+        |e: ucg_git::Error| refused(Some(commit), NotAnswerOnly::Unreadable(e.to_string()));
     let root = &inputs.project_root;
     let after = ArtifactSource::of_commit(repo, commit, root).map_err(unreadable)?;
     let parents = ucg_git::tree::parents(repo, commit).map_err(unreadable)?;
@@ -351,11 +374,26 @@ mod tests {
         let inputs = inputs_at(Path::new("/p"));
         let kind = |path: &str| answer_file(&inputs, path);
         let a = "_bmad-output/implementation-artifacts";
-        assert_eq!(kind(&format!("{a}/.decisions.json")), Some(AnswerFile::Answers));
-        assert_eq!(kind(&format!("{a}/.preflight-reds.json")), Some(AnswerFile::Registry));
-        assert_eq!(kind(&format!("{a}/deferred-work.md")), Some(AnswerFile::Ledger));
-        assert_eq!(kind(&format!("{a}/escalation-7-2.json")), Some(AnswerFile::Sidecar));
-        assert_eq!(kind(&format!("{a}/.budget-7-2.json")), Some(AnswerFile::TurnCounter));
+        assert_eq!(
+            kind(&format!("{a}/.decisions.json")),
+            Some(AnswerFile::Answers)
+        );
+        assert_eq!(
+            kind(&format!("{a}/.preflight-reds.json")),
+            Some(AnswerFile::Registry)
+        );
+        assert_eq!(
+            kind(&format!("{a}/deferred-work.md")),
+            Some(AnswerFile::Ledger)
+        );
+        assert_eq!(
+            kind(&format!("{a}/escalation-7-2.json")),
+            Some(AnswerFile::Sidecar)
+        );
+        assert_eq!(
+            kind(&format!("{a}/.budget-7-2.json")),
+            Some(AnswerFile::TurnCounter)
+        );
         assert_eq!(
             kind("_bmad-output/ultracode-goal/run-1/.decision-log.md"),
             Some(AnswerFile::DecisionLog)
@@ -387,7 +425,11 @@ mod tests {
             old.replacen("| a |", "| A |", 1),
             old.replacen("# Ledger", "# Ledger!", 1),
             format!("{old}\n"),
-            one.replacen("| d2 | open | b |", "| d2 | resolved | b |\n| d3 | open | c |", 1),
+            one.replacen(
+                "| d2 | open | b |",
+                "| d2 | resolved | b |\n| d3 | open | c |",
+                1,
+            ),
         ] {
             assert!(!statuses_resolved(old.as_bytes(), not.as_bytes()), "{not}");
         }

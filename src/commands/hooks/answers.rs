@@ -128,6 +128,7 @@ pub(super) fn explain(refused: &Refused, verb: &str) -> Option<String> {
         )),
         NotAnswerOnly::NotAsAnswered { .. }
         | NotAnswerOnly::NewlyPending { .. }
+        | NotAnswerOnly::GoneUnanswered { .. }
         | NotAnswerOnly::Unjudgeable { .. } => Some(format!(
             "{which} is not answers only, which would {verb} while decisions wait: {}.",
             refused.why

@@ -117,7 +117,8 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     // What the hook gates may only record answers, which pass while decisions wait: judged once,
     // and only when something would block.
     let judged = std::cell::OnceCell::new();
-    let answers_only = || judged.get_or_init(|| answers::of_hook(ctx, hook, &args.args, &stdin, &located));
+    let answers_only =
+        || judged.get_or_init(|| answers::of_hook(ctx, hook, &args.args, &stdin, &located));
     if located.impl_dir.is_dir() {
         let decision = located.decide(&ArtifactSource::WorkTree, &policy);
         if decision.blocked() {
@@ -265,9 +266,8 @@ fn pre_push(
             if !decision.blocked() {
                 return;
             }
-            let answers_only = judged.get_or_init(|| {
-                answers::of_push(ctx, remote, local_sha, remote_sha, located)
-            });
+            let answers_only = judged
+                .get_or_init(|| answers::of_push(ctx, remote, local_sha, remote_sha, located));
             if answers_only.is_ok() {
                 answered = true;
                 return;
