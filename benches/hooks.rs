@@ -206,6 +206,69 @@ fn main() {
     );
     let gate = time_runs_exiting(21, 1, || support::ucg(&busy, &["gate", "--json"]));
     println!("| `git ucg gate --json` (exit 1) | 10,000 pending: 8,000 REDs, 1,000 escalations, 1,000 ledger decisions | {gate:.1} ms | — | — |");
+
+    answer_only_push(dir.path());
+}
+
+/// The pre-push hook on a push of 100 commits that only record answers while four decisions
+/// wait (issue 31: under 50 ms), against `git rev-list` listing the same commits.
+fn answer_only_push(scratch: &Path) {
+    let demo = scratch.join("answers");
+    let status = support::ucg(scratch, &["demo", demo.to_str().expect("utf-8")])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("demo");
+    assert!(status.success());
+    let run = |args: &[&str]| {
+        let status = git(&demo, args)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("git");
+        assert!(status.success(), "git {args:?}");
+    };
+    run(&["add", "-A", "-f"]);
+    run(&["commit", "-q", "-m", "the run"]);
+    let base = rev_parse(&demo, "HEAD");
+    let id = "decision:_bmad-output/implementation-artifacts/deferred-work.md:86a2bcce9526";
+    for n in 0..100 {
+        let answer = format!("later ({n})");
+        let status = support::ucg(&demo, &["resolve", "--defer", id, "--answer", &answer])
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("resolve");
+        assert!(status.success());
+        run(&["add", "-A", "-f"]);
+        run(&["commit", "-q", "-m", &answer]);
+    }
+    let tip = rev_parse(&demo, "HEAD");
+    let line = format!("refs/heads/ultracode/epic-7 {tip} refs/heads/ultracode/epic-7 {base}\n");
+    let stdin_file = scratch.join("push-line");
+    std::fs::write(&stdin_file, line).expect("write");
+    let with_stdin = |mut command: Command| {
+        command.stdin(std::fs::File::open(&stdin_file).expect("open"));
+        command
+    };
+    let (hook, listing) = time_pair(
+        21,
+        || {
+            with_stdin(support::ucg(
+                &demo,
+                &["hooks", "run", "pre-push", "origin", "x"],
+            ))
+        },
+        || git(&demo, &["rev-list", &tip, "--not", &base]),
+    );
+    println!(
+        "| the pre-push hook, 100 answer-only commits, 4 decisions waiting | the demo's run | {hook:.1} ms | {listing:.1} ms (`git rev-list` of the same commits) | {:.1}× |",
+        hook / listing
+    );
+}
+
+fn rev_parse(root: &Path, rev: &str) -> String {
+    let out = git(root, &["rev-parse", rev])
+        .output()
+        .expect("git rev-parse");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// Where `true` is on `PATH`.

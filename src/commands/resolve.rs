@@ -622,20 +622,32 @@ fn what_changed(ctx: &Context, run: &Pass, outcome: &Outcome) -> String {
         ));
     }
     let paths: Vec<PathBuf> = outcome.changed.iter().map(|c| c.path.clone()).collect();
-    let untracked = ctx
-        .repo()
-        .map(|repo| ucg_git::repo::untracked(repo, &paths))
-        .unwrap_or_default();
-    let mut dirs: Vec<String> = untracked
-        .iter()
-        .map(|p| {
-            let parent = p.parent().unwrap_or(Path::new("."));
-            format!("{}/", shown(parent, &run.project_root))
-        })
-        .collect();
-    dirs.dedup();
+    let Ok(repo) = ctx.repo() else {
+        return out;
+    };
+    // A changed file git does not track is either new in a directory git tracks (it needs a
+    // `git add`: `git commit -a` would leave it out) or in a directory git does not track at all.
+    let mut new_files = Vec::new();
+    let mut dirs = Vec::new();
+    for path in ucg_git::repo::untracked(repo, &paths) {
+        let parent = path.parent().unwrap_or(Path::new("."));
+        let deleted = !path.exists();
+        if ucg_git::repo::untracked(repo, &[parent.to_path_buf()]).is_empty() {
+            if !deleted {
+                new_files.push(shown(&path, &run.project_root));
+            }
+        } else {
+            dirs.push(format!("{}/", shown(parent, &run.project_root)));
+        }
+    }
     dirs.sort();
     dirs.dedup();
+    if !new_files.is_empty() {
+        out.push_str(&format!(
+            "New, and not yet in git (a `git commit -a` leaves it out): git add {}\n",
+            new_files.join(" ")
+        ));
+    }
     if !dirs.is_empty() {
         out.push_str(&format!(
             "Not tracked by git, so `git status` does not show these changes: {}\n  \

@@ -200,7 +200,7 @@ fn a_refused_push_is_answered_again_on_the_remotes_tip() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("origin refused the push"),
+        stderr(&out).contains("origin's ultracode/epic-7 moved on ([rejected] (fetch first))"),
         "{}",
         stderr(&out)
     );
@@ -419,4 +419,95 @@ fn control_characters_of_an_answer_do_not_reach_the_commit_message_raw() {
         "{message:?}"
     );
     assert!(message.contains("yes\\x1b]0;pwned\\x07"), "{message}");
+}
+
+/// The branch checked out here and behind the remote (issue 31 item 3): the refused first push
+/// leaves nothing behind — the local branch goes back, the answers are applied again on the
+/// remote's tip, the push goes, and the checkout is told how to catch up.
+#[test]
+fn a_checked_out_branch_behind_the_remote_is_answered_on_the_remotes_tip() {
+    let team = Team::new();
+    let ids = team.pending(&team.a, None);
+    team.ok(
+        &team.b,
+        &[
+            "resolve", "--branch", EPIC, "--close", &ids[0], "--answer", "from B", "--push",
+            "origin",
+        ],
+    );
+    let out = team.ucg(
+        &team.a,
+        &[
+            "resolve", "--branch", EPIC, "--close", &ids[1], "--answer", "from A", "--push",
+            "origin",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("Catch up with:"), "{}", stdout(&out));
+    let answers = team.remote_file(".decisions.json");
+    assert!(answers.contains("\"from A\"") && answers.contains("\"from B\""));
+    let remote_tip = team.env.git(&team.remote, &["rev-parse", EPIC]);
+    assert_eq!(team.env.git(&team.a, &["rev-parse", EPIC]), remote_tip);
+}
+
+/// A push the remote refuses, or one this repository's pre-push hook stops: the message says
+/// which side, and the local branch is back where it was — the checkout consistent with it.
+#[test]
+fn a_push_that_does_not_go_leaves_the_branch_as_it_was() {
+    let team = Team::new();
+    let ids = team.pending(&team.a, None);
+    let tip = team.env.git(&team.a, &["rev-parse", EPIC]);
+    let answer = |team: &Team| {
+        team.ucg(
+            &team.a,
+            &[
+                "resolve", "--branch", EPIC, "--close", &ids[0], "--answer", "x", "--push",
+                "origin",
+            ],
+        )
+    };
+    let remote_hook = team.remote.join("hooks/pre-receive");
+    write_executable(
+        &remote_hook,
+        b"#!/bin/sh\necho 'the server says no' >&2\nexit 1\n",
+    );
+    let out = answer(&team);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("origin refused the push of ultracode/epic-7: [remote rejected]"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("the server says no"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("nothing changed here"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(team.env.git(&team.a, &["rev-parse", EPIC]), tip);
+    assert_eq!(team.env.git(&team.a, &["status", "--porcelain"]), "");
+    std::fs::remove_file(&remote_hook).unwrap();
+
+    write_executable(
+        &team.a.join(".git/hooks/pre-push"),
+        b"#!/bin/sh\necho 'this clone says no' >&2\nexit 1\n",
+    );
+    let out = answer(&team);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("was stopped here, before it left"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("this clone says no"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(team.env.git(&team.a, &["rev-parse", EPIC]), tip);
+    assert_eq!(team.env.git(&team.a, &["status", "--porcelain"]), "");
 }

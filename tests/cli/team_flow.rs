@@ -92,9 +92,11 @@ impl Team {
     }
 
     /// Answers `id` in the checkout `dir` and stages what the answer changed.
-    fn answer_in_checkout(&self, dir: &Path, id: &str, answer: &str) {
-        self.ucg_ok(dir, &["resolve", "--close", id, "--answer", answer]);
+    /// (What `resolve` printed.)
+    fn answer_in_checkout(&self, dir: &Path, id: &str, answer: &str) -> String {
+        let said = self.ucg_ok(dir, &["resolve", "--close", id, "--answer", answer]);
         self.git_ok(dir, &["add", "-A", "_bmad-output"]);
+        said
     }
 }
 
@@ -118,7 +120,15 @@ fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     assert_eq!(reds.len(), 2, "{reds:?}");
 
     // Bob answers a RED in his checkout, commits and pushes it.
-    team.answer_in_checkout(&bob, &reds[0], "24 hours");
+    let said = team.answer_in_checkout(&bob, &reds[0], "24 hours");
+    // The answers file is new in a directory git tracks: it is named for `git add`.
+    assert!(
+        said.contains(&format!(
+            "New, and not yet in git (a `git commit -a` leaves it out): git add {IMPL}/.decisions.json"
+        )),
+        "{said}"
+    );
+    assert!(!said.contains("Not tracked by git"), "{said}");
     team.git_ok(&bob, &["commit", "-q", "-m", "answer: sessions"]);
     // Work is still refused while decisions wait.
     write(&bob.join("code.txt"), "work\n");

@@ -147,6 +147,23 @@ pub fn commit_on_branch(
     }
 }
 
+/// Moves `branch` back from `from` to `to` — only if it still points at `from` (whether it did).
+pub fn move_branch_back(
+    repo: &gix::Repository,
+    branch: &str,
+    from: ObjectId,
+    to: ObjectId,
+) -> Result<bool> {
+    let name = full_branch_name(branch);
+    let constraint =
+        gix::refs::transaction::PreviousValue::MustExistAndMatch(gix::refs::Target::Object(from));
+    match repo.reference(name.as_str(), to, constraint, "ucg resolve: undone") {
+        Ok(_) => Ok(true),
+        Err(_) if branch_tip(repo, branch).ok() != Some(from) => Ok(false),
+        Err(e) => Err(Error::failed(format!("move {name} back"), e)),
+    }
+}
+
 /// For a branch that exists only as a remote-tracking branch (`refs/remotes/<remote>/<branch>`,
 /// of `preferred` when given, else of the only remote that has it): creates the local branch at
 /// it, as `git checkout <branch>` would, without checking it out. The remote-tracking ref used.

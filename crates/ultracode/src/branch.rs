@@ -193,11 +193,20 @@ fn edits(root: &Path, before: &BTreeMap<String, TreeFile>) -> Result<Vec<Edit>> 
 pub fn refuse_dirty_checkouts<T>(
     repo: &ucg_git::Repository,
     branch: &str,
+    local_tip: ObjectId,
     done: &BranchPass<T>,
 ) -> Result<()> {
-    for dir in ucg_git::repo::work_trees_on_branch(repo, branch) {
+    let work_trees = ucg_git::repo::work_trees_on_branch(repo, branch);
+    if work_trees.is_empty() {
+        return Ok(());
+    }
+    // A checkout holds the branch's local tip, which may be behind the tip the pass answered on
+    // (the remote's): its files are compared with what it has committed.
+    let committed = CommitTree::of_commit(repo, local_tip)?;
+    for dir in work_trees {
         for edit in &done.edits {
-            let on_branch = done.before.get(edit.path()).map(|f| f.bytes.as_slice());
+            let on_branch = committed.read_checked(Path::new(edit.path()))?;
+            let on_branch = on_branch.as_deref();
             let checked_out = dir.join(edit.path());
             let in_work_tree = ucg_store::read_if_present(&checked_out)
                 .map_err(|e| Error::io("read", &checked_out, e))?;

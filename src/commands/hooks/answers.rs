@@ -51,8 +51,10 @@ pub(super) fn of_hook(
 
 /// A pushed ref's new commits (`local` replacing `remote_old` on `remote`): answers only when
 /// each commit the remote does not have only records answers — against the ref's old tip when
-/// the push moves it forward, against what the remote has when it creates the ref. A push that
-/// rewrites the ref carries no exemption.
+/// the push moves it forward, against what the remote is known to have (its remote-tracking
+/// refs) when it creates the ref or its tip there was never fetched. A push that rewrites a tip
+/// this repository knows carries no exemption. (The shared remote's gate judges protected
+/// branches against their real tip.)
 pub(super) fn of_push(
     ctx: &Context,
     remote: Option<&str>,
@@ -62,7 +64,11 @@ pub(super) fn of_push(
 ) -> std::result::Result<(), Refused> {
     let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
     let tip = commit(repo, local)?;
-    let known = if remote_old.bytes().all(|b| b == b'0') {
+    // A new ref, or one whose tip on the remote this repository has not fetched (git refuses
+    // that push as not a fast-forward, unless forced): the commits are those the remote is not
+    // known to have.
+    let unknown = remote_old.bytes().all(|b| b == b'0') || commit(repo, remote_old).is_err();
+    let known = if unknown {
         let remote = remote.filter(|r| !r.is_empty() && !r.starts_with('-'));
         format!("--remotes={}", remote.unwrap_or("*"))
     } else {

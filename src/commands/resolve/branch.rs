@@ -57,7 +57,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
             println!("Nothing to commit on {short}: the answers change none of its files.");
             return finish(args, done, None);
         }
-        branch::refuse_dirty_checkouts(repo, &full, &done)?;
+        branch::refuse_dirty_checkouts(repo, &full, tip, &done)?;
         let message = message(args, &done.outcome.recorded);
         match commit::commit_on_branch(repo, branch, tip, tip, &done.edits, &message) {
             Ok(Moved::To(id)) => {
@@ -70,7 +70,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let Some((mut base, mut new_tip, mut done)) = landed else {
+    let Some((base, mut new_tip, mut done)) = landed else {
         return Err(Error::new(format!(
             "{short} kept moving while the answers were committed ({ATTEMPTS} attempts){}",
             last_error.map(|e| format!(": {e}")).unwrap_or_default()
@@ -79,29 +79,51 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
     };
     let mut pushed = None;
     if let Some(remote) = &args.push {
+        // Whatever stops the push, the local branch goes back to where it was: a checkout of it
+        // stays consistent with its index, and nothing is half done.
+        let undo = |tip: ObjectId, why: Error| -> Error {
+            match commit::move_branch_back(repo, branch, tip, base) {
+                Ok(true) => why.hint(format!(
+                    "nothing changed here: {short} is back at {}; answer again when the push can go",
+                    short_id(base)
+                )),
+                _ => why.hint(format!(
+                    "the answers are committed on {short} here ({}); push when it can go: git push {remote} {short}",
+                    short_id(tip)
+                )),
+            }
+        };
         match push(ctx, remote, &full)? {
-            Ok(()) => pushed = Some(remote.clone()),
-            Err(rejection) => {
-                // The remote moved on: fetch its tip, answer again on it, push once more.
-                eprintln!("git-ucg: {remote} refused the push ({}); fetching it and answering again on its tip", rejection.trim());
-                let fetched = fetch_tip(ctx, remote, &full)?;
-                let ours_behind = ucg_git::is_ancestor(repo, base, fetched).unwrap_or(false);
-                if !ours_behind {
+            PushResult::Pushed => pushed = Some(remote.clone()),
+            PushResult::Behind(why) => {
+                // The remote moved on: answer again on its tip, from the branch as it was.
+                eprintln!(
+                    "git-ucg: {remote}'s {short} moved on ({why}); answering again on its tip"
+                );
+                if !commit::move_branch_back(repo, branch, new_tip, base).map_err(Error::from)? {
                     return Err(Error::new(format!(
-                        "{remote}'s {short} has commits that {short} here does not, and the other way round: the answers are committed here ({}) but not pushed",
+                        "{short} moved here while the push was refused: the answers are committed on it ({})",
                         short_id(new_tip)
                     ))
-                    .hint(format!("merge or rebase {short} on {remote}'s, then: git push {remote} {short}")));
+                    .hint(format!("push when it can go: git push {remote} {short}")));
                 }
-                base = fetched;
+                let fetched = fetch_tip(ctx, remote, &full)?;
+                if !ucg_git::is_ancestor(repo, base, fetched).unwrap_or(false) {
+                    return Err(Error::new(format!(
+                        "{remote}'s {short} has commits that {short} here does not, and the other way round"
+                    ))
+                    .hint(format!(
+                        "nothing changed here; merge or rebase {short} on {remote}'s, then answer again"
+                    )));
+                }
                 done = pass_on(repo, args, &places, &given, by.as_deref(), fetched, &short)?;
-                branch::refuse_dirty_checkouts(repo, &full, &done)?;
+                branch::refuse_dirty_checkouts(repo, &full, base, &done)?;
                 let message = message(args, &done.outcome.recorded);
                 new_tip = match commit::commit_on_branch(
                     repo,
                     branch,
                     fetched,
-                    new_tip,
+                    base,
                     &done.edits,
                     &message,
                 )
@@ -113,23 +135,15 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
                         return Err(Error::new(format!(
                         "{short} moved here while the answers were applied again on {remote}'s tip"
                     ))
-                        .hint("try again"))
+                        .hint("nothing was committed; try again"))
                     }
                 };
                 match push(ctx, remote, &full)? {
-                    Ok(()) => pushed = Some(remote.clone()),
-                    Err(rejection) => {
-                        return Err(Error::new(format!(
-                            "{remote} refused the push again: {}",
-                            rejection.trim()
-                        ))
-                        .hint(format!(
-                            "the answers are committed on {short} here ({}); push when the remote allows: git push {remote} {short}",
-                            short_id(new_tip)
-                        )))
-                    }
+                    PushResult::Pushed => pushed = Some(remote.clone()),
+                    refused => return Err(undo(new_tip, refused.error(remote, &short))),
                 }
             }
+            refused => return Err(undo(new_tip, refused.error(remote, &short))),
         }
     }
     let landed = LandedCommit {
@@ -138,9 +152,22 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
         to: new_tip,
         pushed,
         behind: ucg_git::repo::work_trees_on_branch(repo, &full),
-        changed: done.edits.iter().map(|e| e.path().to_string()).collect(),
+        changed: changed_between(repo, base, new_tip)
+            .unwrap_or_else(|| done.edits.iter().map(|e| e.path().to_string()).collect()),
     };
     finish(args, done, Some(landed))
+}
+
+/// The files that differ between `from` and `to` (the local branch's move, which after a retry
+/// also carries the remote's commits): what a checkout of it restores to catch up.
+fn changed_between(
+    repo: &ucg_git::Repository,
+    from: ObjectId,
+    to: ObjectId,
+) -> Option<Vec<String>> {
+    let tree = |id| ucg_git::tree::CommitTree::of_commit(repo, id).ok();
+    let changes = tree(to)?.changes_from(Some(&tree(from)?)).ok()?;
+    Some(changes.into_iter().map(|c| c.path).collect())
 }
 
 /// What the commit did to the branch, for the hand-back.
@@ -297,28 +324,66 @@ fn message(args: &ResolveArgs, recorded: &[Answer]) -> String {
     text
 }
 
-/// `git push REMOTE BRANCH:BRANCH`: `Ok(Err(why))` when the remote refused it.
-fn push(ctx: &Context, remote: &str, full: &str) -> Result<std::result::Result<(), String>> {
+/// How a push went.
+enum PushResult {
+    Pushed,
+    /// The remote has commits the push does not (its summary, `[rejected] (fetch first)`).
+    Behind(String),
+    /// The remote refused it (its pre-receive hook, say): its summary and what it printed.
+    RefusedThere(String, String),
+    /// It never left this repository (the pre-push hook refused it, or the remote could not be
+    /// reached): what git printed.
+    StoppedHere(String),
+}
+
+impl PushResult {
+    /// The error for a push that did not go, saying which side stopped it.
+    fn error(self, remote: &str, branch: &str) -> Error {
+        let quoted = |text: &str| {
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| format!("  {}", crate::render::visible::escape_controls(l, &[])))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        match self {
+            PushResult::Pushed => Error::new("the push went"),
+            PushResult::Behind(why) => Error::new(format!(
+                "{remote} refused the push of {branch} again: {why}"
+            )),
+            PushResult::RefusedThere(why, said) => Error::new(format!(
+                "{remote} refused the push of {branch}: {why}\n{}",
+                quoted(&said)
+            )),
+            PushResult::StoppedHere(said) => Error::new(format!(
+                "the push of {branch} to {remote} was stopped here, before it left:\n{}",
+                quoted(&said)
+            )),
+        }
+    }
+}
+
+/// `git push REMOTE BRANCH:BRANCH`, and which side stopped it when it did not go.
+fn push(ctx: &Context, remote: &str, full: &str) -> Result<PushResult> {
     let root = ctx.project_root()?;
     let refspec = format!("{full}:{full}");
     let (ok, stdout, stderr) =
         ucg_git::run_git_captured(&root, &["push", "--porcelain", remote, &refspec])
             .map_err(|e| Error::new(format!("cannot run git push: {e}")))?;
     if ok {
-        return Ok(Ok(()));
+        return Ok(PushResult::Pushed);
     }
-    // `--porcelain`: a refused ref is `!<TAB><from>:<to><TAB><summary> (<reason>)`.
+    // `--porcelain`: a refused ref is `!<TAB><from>:<to><TAB><summary> (<reason>)`; a push the
+    // pre-push hook stops, or that cannot reach the remote, has no such line.
     let refused = stdout
         .lines()
         .find_map(|line| line.strip_prefix("!\t")?.split('\t').nth(1))
         .map(str::to_string);
-    Ok(Err(refused.unwrap_or_else(|| {
-        stderr
-            .lines()
-            .next()
-            .unwrap_or("git push failed")
-            .to_string()
-    })))
+    Ok(match refused {
+        Some(why) if why.starts_with("[rejected]") => PushResult::Behind(why),
+        Some(why) => PushResult::RefusedThere(why, stderr),
+        None => PushResult::StoppedHere(stderr),
+    })
 }
 
 /// Fetches REMOTE's BRANCH and returns its tip.
