@@ -1,5 +1,6 @@
 //! `cargo bench --bench hooks`: what the hooks cost a commit when nothing is pending (against the
-//! same commit in a repository without hooks), and `git ucg gate` with 10,000 pending items.
+//! same commit in a repository without hooks), `git ucg gate` with 10,000 pending items, and the
+//! pre-push hook on 100 answer-only commits (`-- answers` runs that one alone).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -31,6 +32,11 @@ fn main() {
     println!("| benchmark | input | git-ucg median | comparison median | ratio |");
     println!("|---|---|---|---|---|");
     let dir = tempfile::tempdir().expect("tempdir");
+    // `cargo bench --bench hooks -- answers`: only the answer-only push.
+    if std::env::args().skip(1).any(|arg| arg == "answers") {
+        answer_only_push(dir.path());
+        return;
+    }
     let (hooked, plain) = (dir.path().join("hooked"), dir.path().join("plain"));
     let scripted = dir.path().join("scripted");
     for root in [&hooked, &plain, &scripted] {
