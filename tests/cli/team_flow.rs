@@ -416,3 +416,50 @@ fn answer_only_commits_pass_and_anything_more_is_refused() {
         stderr(&out)
     );
 }
+
+/// The shared remote's gate on `main`, which already holds the run with its decisions (pushed
+/// before the gate was installed): a push that only adds an answer goes in; work does not, and
+/// neither does a new branch holding the pending run.
+#[test]
+fn the_server_gate_lets_answers_onto_a_protected_branch_and_nothing_else() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["add", "-A", "-f"]);
+    env.git(&dir, &["commit", "-q", "-m", "the run's artifacts"]);
+    let remote = env.path().join("origin.git");
+    env.git(env.path(), &["init", "-q", "--bare", path(&remote)]);
+    env.git(&dir, &["remote", "add", "origin", path(&remote)]);
+    env.git(&dir, &["push", "-q", "origin", "HEAD:refs/heads/main"]);
+    let out = env
+        .ucg(&remote)
+        .args(["hooks", "install", "--server"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let push = |refspec: &str| {
+        env.git_command(&dir)
+            .args(["push", "origin", refspec])
+            .output()
+            .unwrap()
+    };
+    let red = ids(&env, &dir).reds[0].clone();
+    answer(&env, &dir, &red);
+    env.git(&dir, &["add", "-A", "-f"]);
+    env.git(&dir, &["commit", "-q", "-m", "answer"]);
+    let out = push("HEAD:refs/heads/main");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("answers only"), "{}", stderr(&out));
+    write(&dir.join("code.txt"), "work\n");
+    env.git(&dir, &["add", "code.txt"]);
+    env.git(&dir, &["commit", "-q", "-m", "work"]);
+    let out = push("HEAD:refs/heads/main");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("push to main refused"),
+        "{}",
+        stderr(&out)
+    );
+    env.git(&dir, &["reset", "-q", "--hard", "HEAD~1"]);
+    let out = push("HEAD:refs/heads/master");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}

@@ -86,7 +86,10 @@ pub(super) fn of_received(
     inputs: &GateInputs,
 ) -> std::result::Result<(), Refused> {
     let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
-    let tip = commit(repo, new)?;
+    // The pushed commits wait in the push's quarantine, where a revision lookup does not see
+    // them: the id is taken as git gave it.
+    let tip = ucg_git::repo::parse_id(new)
+        .ok_or_else(|| unreadable(format!("{new:?} is not a commit id")))?;
     if old.bytes().all(|b| b == b'0') {
         return Err(unreadable("the push creates the branch".into()));
     }
