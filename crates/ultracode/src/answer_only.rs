@@ -21,10 +21,13 @@ use crate::decision_log::DECISION_LOG_FILE;
 use crate::decisions::{closed_ids, DECISIONS_FILE};
 use crate::escalations::sidecar_story;
 use crate::gate::GateInputs;
-use crate::pending::{self, PendingItem};
+use crate::pending::{self, Pending, PendingItem};
 use crate::reds::REGISTRY_FILE;
 use crate::runs::RUNS_ROOT;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
+use std::rc::Rc;
 use ucg_git::tree::{ChangeKind, PathChange};
 use ucg_git::{ArtifactSource, ObjectId, Repository};
 
@@ -107,6 +110,24 @@ pub fn judge(
     after: &ArtifactSource,
     changes: &[PathChange],
 ) -> Result<(), NotAnswerOnly> {
+    let enumerate =
+        |source: &ArtifactSource| Rc::new(pending::enumerate(&inputs.pending(), source));
+    judge_enumerated(inputs, (before, &enumerate), (after, &enumerate), changes)
+}
+
+/// A side of the change: its tree, and how its pending items are had (enumerated, or kept from
+/// an earlier judgement of the same commit).
+type Side<'a, 's> = (
+    &'a ArtifactSource<'s>,
+    &'a dyn Fn(&ArtifactSource) -> Rc<Pending>,
+);
+
+fn judge_enumerated(
+    inputs: &GateInputs,
+    (before, pending_before): Side,
+    (after, pending_after): Side,
+    changes: &[PathChange],
+) -> Result<(), NotAnswerOnly> {
     if changes.is_empty() {
         return Err(NotAnswerOnly::Empty);
     }
@@ -123,7 +144,7 @@ pub fn judge(
             });
         }
     }
-    let found_after = pending::enumerate(&inputs.pending(), after);
+    let found_after = pending_after(after);
     if let Some(blocker) = found_after.blockers.first() {
         return Err(NotAnswerOnly::Unjudgeable {
             artifact: blocker.artifact.clone(),
@@ -136,7 +157,7 @@ pub fn judge(
             reason: "an escalation sidecar that cannot be read".into(),
         });
     }
-    let found_before = pending::enumerate(&inputs.pending(), before);
+    let found_before = pending_before(before);
     let was_pending =
         |item: &PendingItem| found_before.items.iter().any(|b| same_question(b, item));
     if let Some(item) = found_after.items.iter().find(|item| !was_pending(item)) {
@@ -190,7 +211,12 @@ pub fn judge_staged(repo: &Repository, dir: &Path, inputs: &GateInputs) -> Resul
     let root = &inputs.project_root;
     let before = ArtifactSource::of_commit(repo, head, root).map_err(unreadable)?;
     let after = ArtifactSource::of_tree(repo, index, root, "the index").map_err(unreadable)?;
-    judge_change(inputs, &before, &after, None)
+    let changes = after.changes_from(Some(&before)).map_err(unreadable)?;
+    judge(inputs, &before, &after, &changes).map_err(|why| Refused {
+        commit: None,
+        mixes_answers: why.mixes_answers(&changes, inputs),
+        why,
+    })
 }
 
 /// The commits `tip` reaches that none of `known` does (`git rev-list tip --not known…` in
@@ -208,47 +234,62 @@ pub fn judge_commits(
     if commits.is_empty() {
         return Err(refused(Some(tip), NotAnswerOnly::Empty));
     }
+    // A commit's parent is usually the commit judged before it: its pending items are kept.
+    let enumerated = Enumerated::default();
     for commit in commits {
-        judge_commit(repo, commit, inputs)?;
+        judge_commit(repo, commit, inputs, &enumerated)?;
     }
     Ok(())
 }
 
+/// The pending items of the commits judged so far, by commit.
+type Enumerated = RefCell<HashMap<ObjectId, Rc<Pending>>>;
+
 /// One commit: answers only against one of its parents (a merge bringing a teammate's answers
 /// is answers only against the side that did not have them).
-fn judge_commit(repo: &Repository, commit: ObjectId, inputs: &GateInputs) -> Result<(), Refused> {
+fn judge_commit(
+    repo: &Repository,
+    commit: ObjectId,
+    inputs: &GateInputs,
+    enumerated: &Enumerated,
+) -> Result<(), Refused> {
     let unreadable =
         |e: ucg_git::Error| refused(Some(commit), NotAnswerOnly::Unreadable(e.to_string()));
     let root = &inputs.project_root;
     let after = ArtifactSource::of_commit(repo, commit, root).map_err(unreadable)?;
     let parents = ucg_git::tree::parents(repo, commit).map_err(unreadable)?;
+    let of = |id: ObjectId| {
+        move |source: &ArtifactSource| {
+            let cached = enumerated.borrow().get(&id).cloned();
+            cached.unwrap_or_else(|| {
+                let found = Rc::new(pending::enumerate(&inputs.pending(), source));
+                enumerated.borrow_mut().insert(id, found.clone());
+                found
+            })
+        }
+    };
     let mut first_refusal = None;
     for parent in parents {
         let before = ArtifactSource::of_commit(repo, parent, root).map_err(unreadable)?;
-        match judge_change(inputs, &before, &after, Some(commit)) {
+        let changes = after.changes_from(Some(&before)).map_err(unreadable)?;
+        let judged = judge_enumerated(
+            inputs,
+            (&before, &of(parent)),
+            (&after, &of(commit)),
+            &changes,
+        );
+        match judged {
             Ok(()) => return Ok(()),
-            Err(refusal) => {
-                first_refusal.get_or_insert(refusal);
+            Err(why) => {
+                first_refusal.get_or_insert(Refused {
+                    commit: Some(commit),
+                    mixes_answers: why.mixes_answers(&changes, inputs),
+                    why,
+                });
             }
         }
     }
     Err(first_refusal.unwrap_or_else(|| refused(Some(commit), NotAnswerOnly::NoParent)))
-}
-
-fn judge_change(
-    inputs: &GateInputs,
-    before: &ArtifactSource,
-    after: &ArtifactSource,
-    commit: Option<ObjectId>,
-) -> Result<(), Refused> {
-    let changes = after
-        .changes_from(Some(before))
-        .map_err(|e| refused(commit, NotAnswerOnly::Unreadable(e.to_string())))?;
-    judge(inputs, before, after, &changes).map_err(|why| Refused {
-        commit,
-        mixes_answers: why.mixes_answers(&changes, inputs),
-        why,
-    })
 }
 
 /// The same question from the same place: what an answer leaves alone (a defer on record changes

@@ -12,6 +12,13 @@ fn here() -> &'static Path {
     Path::new(".")
 }
 
+/// The repository, with an object cache: judging a commit reads its trees once per file.
+fn repository(ctx: &Context) -> std::result::Result<ucg_git::Repository, Refused> {
+    let mut repo = ctx.repo().map_err(|e| unreadable(e.render()))?.clone();
+    repo.object_cache_size_if_unset(8 << 20);
+    Ok(repo)
+}
+
 /// The change `hook` gates, when it only records answers to the run `inputs` locates: the
 /// staged commit for the commit hooks, the commits to be replayed for pre-rebase (`args`: the
 /// upstream, then the branch), the new commits of each transaction line for
@@ -23,7 +30,7 @@ pub(super) fn of_hook(
     lines: &[u8],
     inputs: &GateInputs,
 ) -> std::result::Result<(), Refused> {
-    let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
+    let repo = &repository(ctx)?;
     match hook {
         HookName::PreRebase => {
             let arg = |i: usize| args.get(i).and_then(|a| a.to_str());
@@ -62,7 +69,7 @@ pub(super) fn of_push(
     remote_old: &str,
     inputs: &GateInputs,
 ) -> std::result::Result<(), Refused> {
-    let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
+    let repo = &repository(ctx)?;
     let tip = commit(repo, local)?;
     // A new ref, or one whose tip on the remote this repository has not fetched (git refuses
     // that push as not a fast-forward, unless forced): the commits are those the remote is not
@@ -85,7 +92,7 @@ pub(super) fn of_received(
     new: &str,
     inputs: &GateInputs,
 ) -> std::result::Result<(), Refused> {
-    let repo = ctx.repo().map_err(|e| unreadable(e.render()))?;
+    let repo = &repository(ctx)?;
     // The pushed commits wait in the push's quarantine, where a revision lookup does not see
     // them: the id is taken as git gave it.
     let tip = ucg_git::repo::parse_id(new)
