@@ -182,6 +182,30 @@ fn commits_and_pushes_wait(env: &TestEnv, dir: &Path, path: &std::ffi::OsStr, ma
         "{manager}: {}",
         both(&out)
     );
+    // An empty commit carries no answer: refused too (lefthook skipped it as a command).
+    let out = git_with(env, dir, path, &["commit", "--allow-empty", "-m", "empty"]);
+    assert_ne!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+    // A push of a commit the remote has under another name (put there without the hooks).
+    let out = git_with(
+        env,
+        dir,
+        path,
+        &["push", "--no-verify", "origin", "HEAD:refs/heads/elsewhere"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+    let out = git_with(env, dir, path, &["push", "origin", "HEAD:refs/heads/epic"]);
+    if manager == "pre-commit" {
+        // pre-commit runs no hook for it (README says so, and names the server gate).
+        assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+        let _ = git_with(env, dir, path, &["push", "origin", ":refs/heads/epic"]);
+    } else {
+        assert_ne!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+        assert!(
+            both(&out).contains("git-ucg: push refused"),
+            "{manager}: {}",
+            both(&out)
+        );
+    }
 
     env.close_everything(dir);
     let out = git_with(env, dir, path, &["commit", "-a", "-m", "answered"]);
@@ -398,11 +422,21 @@ fn lefthook_runs_the_readme_snippet() {
         return;
     };
     let expected = snippet("lefthook.yml");
+    // The gate as a command, the README's snippet before: lefthook skips it when nothing is
+    // staged, so it does not count as gated.
     write(
         &dir.join("lefthook.yml"),
-        "pre-commit:\n  commands:\n    lint:\n      run: \"true\"\n",
+        "pre-commit:\n  commands:\n    lint:\n      run: git ucg hooks run pre-commit\n",
     );
-    let wire = || write(&dir.join("lefthook.yml"), &expected);
+    let wire = || {
+        write(&dir.join("lefthook.yml"), &expected);
+        for hook in ["pre-commit", "pre-merge-commit", "pre-push"] {
+            write(
+                &dir.join(".lefthook").join(hook).join("git-ucg-gate"),
+                &snippet(&format!("lefthook-{hook}")),
+            );
+        }
+    };
     install_prints_the_snippet_then_sees_the_gate(&env, &dir, "lefthook", wire, &expected);
     let out = env
         .command(&lefthook, &dir)
@@ -474,6 +508,9 @@ fn the_readme_shows_the_tested_snippets() {
     for name in [
         "pre-commit-config.yaml",
         "lefthook.yml",
+        "lefthook-pre-commit",
+        "lefthook-pre-merge-commit",
+        "lefthook-pre-push",
         "husky-pre-commit",
         "husky-pre-merge-commit",
         "husky-pre-push",

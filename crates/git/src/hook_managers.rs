@@ -105,7 +105,13 @@ pub fn detect(root: Option<&Path>, hooks_dir: &Path) -> Vec<Found> {
     if lefthook.is_some() || dir_text.contains("lefthook") {
         let gated = lefthook
             .as_ref()
-            .map(|path| lefthook_gated(&ucg_store::read_text(path).unwrap_or_default()))
+            .map(|path| {
+                let text = ucg_store::read_text(path).unwrap_or_default();
+                let root = path.parent().unwrap_or(Path::new("."));
+                lefthook_gated(&text, |dir, hook, name| {
+                    ucg_store::read_text(root.join(dir).join(hook).join(name)).unwrap_or_default()
+                })
+            })
             .unwrap_or_default();
         found.push(Found {
             manager: Manager::Lefthook,
@@ -197,29 +203,39 @@ fn pre_commit_gated(text: &str) -> Vec<&'static str> {
     gated
 }
 
-/// Whether a lefthook command (or job) under `yaml` runs git-ucg: its `run` names it and, when
-/// `stdin` is needed (pre-push: the pushed refs), it has `use_stdin: true` — without the refs the
-/// pre-push gate would judge nothing.
-fn runs_git_ucg(yaml: &Yaml, stdin: bool) -> bool {
-    match yaml {
-        Yaml::Hash(map) => {
-            let here = yaml["run"].as_str().is_some_and(names_git_ucg)
-                && (!stdin || yaml["use_stdin"].as_bool() == Some(true));
-            here || map.values().any(|v| runs_git_ucg(v, stdin))
-        }
-        Yaml::Array(items) => items.iter().any(|v| runs_git_ucg(v, stdin)),
-        _ => false,
-    }
-}
-
-/// The git hooks a `lefthook.yml` runs git-ucg in: each hook's block (its commands, jobs) with a
-/// `run:` naming `git ucg` or `git-ucg` (with `use_stdin: true` for pre-push).
-fn lefthook_gated(text: &str) -> Vec<&'static str> {
+/// The git hooks a `lefthook.yml` runs git-ucg in: each hook with a script (`scripts:`, the file
+/// `<source_dir>/<hook>/<name>`, `.lefthook/` and `.lefthook-local/` by default, read through
+/// `script`) that runs `git ucg` or `git-ucg`, with `use_stdin: true` for pre-push (without the
+/// pushed refs the gate would judge nothing). A command (`commands:`, `jobs:`) does not count:
+/// lefthook skips a command when nothing is staged or pushed, so an empty commit, or a push of
+/// commits the remote has under another name, would go through ungated.
+fn lefthook_gated(text: &str, script: impl Fn(&str, &str, &str) -> String) -> Vec<&'static str> {
     let Some(doc) = load_yaml(text) else {
         return Vec::new();
     };
+    let dirs: Vec<String> = [
+        ("source_dir", ".lefthook"),
+        ("source_dir_local", ".lefthook-local"),
+    ]
+    .iter()
+    .map(|(key, default)| doc[*key].as_str().unwrap_or(default).to_string())
+    .collect();
     client_hooks()
-        .filter(|hook| runs_git_ucg(&doc[*hook], *hook == "pre-push"))
+        .filter(|hook| {
+            let Some(scripts) = doc[*hook]["scripts"].as_hash() else {
+                return false;
+            };
+            scripts.iter().any(|(name, entry)| {
+                let Some(name) = name.as_str() else {
+                    return false;
+                };
+                let stdin_ok = *hook != "pre-push" || entry["use_stdin"].as_bool() == Some(true);
+                stdin_ok
+                    && dirs
+                        .iter()
+                        .any(|dir| runs_the_gate_in_sh(&script(dir, hook, name)))
+            })
+        })
         .collect()
 }
 
@@ -244,18 +260,28 @@ mod tests {
 
     #[test]
     fn lefthook_and_husky_gate_where_they_run_git_ucg() {
+        // The README's scripts, where lefthook looks for them.
+        let scripts = |dir: &str, hook: &str, name: &str| match (dir, name) {
+            (".lefthook", "git-ucg-gate") => format!("exec git ucg hooks run {hook}\n"),
+            _ => String::new(),
+        };
         assert_eq!(
-            lefthook_gated(LEFTHOOK_SNIPPET),
+            lefthook_gated(LEFTHOOK_SNIPPET, scripts),
             ["pre-commit", "pre-push", "pre-merge-commit"]
         );
-        assert!(
-            lefthook_gated("pre-commit:\n  commands:\n    lint:\n      run: eslint\n").is_empty()
-        );
+        // A command is skipped when nothing is staged: it does not gate.
+        let command =
+            "pre-commit:\n  commands:\n    gate:\n      run: git ucg hooks run pre-commit\n";
+        assert!(lefthook_gated(command, scripts).is_empty());
         let without_stdin = LEFTHOOK_SNIPPET.replace("      use_stdin: true\n", "");
         assert_eq!(
-            lefthook_gated(&without_stdin),
+            lefthook_gated(&without_stdin, scripts),
             ["pre-commit", "pre-merge-commit"]
         );
+        // The scripts missing, or in a source_dir the configuration moved elsewhere.
+        assert!(lefthook_gated(LEFTHOOK_SNIPPET, |_, _, _| String::new()).is_empty());
+        let moved = format!("source_dir: hooks/lefthook\n{LEFTHOOK_SNIPPET}");
+        assert!(lefthook_gated(&moved, scripts).is_empty());
         assert!(runs_the_gate_in_sh(
             "npx lint-staged\ngit ucg hooks run pre-commit\n"
         ));

@@ -12,8 +12,23 @@ pub use ucg_git::hook_managers::{detect, Found, Manager};
 /// are Cargo.toml's `repository` and `v<version>` (tests/cli/managers.rs holds them to it).
 pub(crate) const PRE_COMMIT_SNIPPET: &str =
     include_str!("../../../hooks/managers/pre-commit-config.yaml");
-/// The `lefthook.yml` commands.
+/// The `lefthook.yml` scripts.
 pub(crate) const LEFTHOOK_SNIPPET: &str = include_str!("../../../hooks/managers/lefthook.yml");
+/// The scripts it names, `.lefthook/<hook>/git-ucg-gate`.
+pub(crate) const LEFTHOOK_SCRIPTS: [(&str, &str); 3] = [
+    (
+        "pre-commit",
+        include_str!("../../../hooks/managers/lefthook-pre-commit"),
+    ),
+    (
+        "pre-merge-commit",
+        include_str!("../../../hooks/managers/lefthook-pre-merge-commit"),
+    ),
+    (
+        "pre-push",
+        include_str!("../../../hooks/managers/lefthook-pre-push"),
+    ),
+];
 /// husky's hook files, `.husky/<hook>`.
 pub(crate) const HUSKY_FILES: [(&str, &str); 3] = [
     (
@@ -51,9 +66,13 @@ pub(crate) fn refusal(found: &[&Found]) -> String {
             Manager::Lefthook => {
                 out.push_str(&format!(
                     "lefthook manages this repository's hooks ({config}): add git-ucg's gate to its \
-configuration, then run `lefthook install`:\n\n"
+configuration and these scripts, then run `lefthook install`:\n\n"
                 ));
                 out.push_str(&indent(LEFTHOOK_SNIPPET));
+                for (hook, text) in LEFTHOOK_SCRIPTS {
+                    out.push_str(&format!("\n  .lefthook/{hook}/git-ucg-gate:\n"));
+                    out.push_str(&indent(text));
+                }
             }
             Manager::Husky => {
                 out.push_str(&format!(
