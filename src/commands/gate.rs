@@ -7,6 +7,22 @@ use crate::error::{Error, Result};
 use crate::render::{ci, visible};
 
 pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
+    judge(ctx, args).inspect_err(|error| {
+        // A CI report step looks for the document whatever happened: it says why there is no
+        // judgement (the exit code stays 2).
+        let why = error.render();
+        let why = why.trim();
+        let why = why.strip_prefix("error: ").unwrap_or(why);
+        let document = match (args.json.on, args.format) {
+            (false, GateFormat::Junit) => ci::junit_cannot_judge(why),
+            (false, GateFormat::Github) => ci::github_cannot_judge(why),
+            _ => return,
+        };
+        let _ = crate::output::print(&document);
+    })
+}
+
+fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
     // A bare repository (the shared remote) has no work tree, nor a configuration outside the
     // commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.

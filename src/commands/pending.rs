@@ -42,10 +42,13 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         ),
         (None, false) => None,
     };
+    let mut for_others = 0;
     if let Some(email) = &decider {
+        let all = found.items.len();
         found
             .items
             .retain(|item| deciders::decides(&item.deciders, email));
+        for_others = all - found.items.len();
     }
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json.on {
@@ -57,7 +60,16 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
             .then(terminal_size::terminal_size)
             .flatten()
             .map(|(terminal_size::Width(w), _)| usize::from(w));
-        out.write_all(visible::escape_controls(&human(&found, width), &[]).as_bytes())?;
+        let mut text = human(&found, width);
+        // "nothing pending" for one person must not read as nothing pending at all.
+        if let Some(email) = decider.as_deref().filter(|_| found.items.is_empty()) {
+            if for_others > 0 && text == "nothing pending\n" {
+                text = format!(
+                    "nothing for {email}; {for_others} pending for others (git ucg pending)\n"
+                );
+            }
+        }
+        out.write_all(visible::escape_controls(&text, &[]).as_bytes())?;
         out.finish()?;
     }
     // The process ends next: thousands of items go with it, not one string at a time.

@@ -104,6 +104,30 @@ pub(crate) fn junit(decision: &Decision, read_from: &str) -> String {
     out
 }
 
+/// The JUnit report when the gate cannot judge (a revision that names no commit, a tree that
+/// cannot be read, a configuration that cannot be resolved): one test case in error, so that a CI
+/// report step finds a document and shows why.
+pub(crate) fn junit_cannot_judge(why: &str) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    out.push_str("  <testsuite name=\"git-ucg gate\" tests=\"1\" failures=\"0\" errors=\"1\">\n");
+    out.push_str(
+        "    <testcase classname=\"git-ucg.gate\" name=\"judge\">\n      <error message=\"",
+    );
+    xml_escape(&mut out, why, true);
+    out.push_str("\" type=\"cannot-judge\">");
+    xml_escape(&mut out, why, false);
+    out.push_str("</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n");
+    out
+}
+
+/// The `::error` line when the gate cannot judge.
+pub(crate) fn github_cannot_judge(why: &str) -> String {
+    let mut out = String::from("::error title=git-ucg gate cannot judge::");
+    github_escape(&mut out, why, false);
+    out.push('\n');
+    out
+}
+
 /// A failure's text: where the item is, what it rests on, any answer on record, how to answer.
 fn item_details(item: &PendingItem) -> String {
     let mut text = format!("artifact: {}\n", item.artifact);

@@ -252,3 +252,40 @@ fn junit_stays_xml_whatever_the_artifacts_hold() {
         "{xml}"
     );
 }
+
+/// A gate that cannot judge (a revision that names nothing) still gives a CI report step its
+/// document: a JUnit test case in error, a GitHub `::error::` line — exit 2 as before.
+#[test]
+fn a_gate_that_cannot_judge_says_so_in_the_ci_formats() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env
+        .ucg(&dir)
+        .args(["gate", "--rev", "nosuchrev", "--format", "junit"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let xml = stdout(&out);
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}:\n{xml}"));
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(suite.attribute("errors"), Some("1"));
+    let error = doc.descendants().find(|n| n.has_tag_name("error")).unwrap();
+    assert!(
+        error.attribute("message").unwrap().contains("nosuchrev"),
+        "{xml}"
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["gate", "--rev", "nosuchrev", "--format", "github"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).starts_with("::error title=git-ucg gate cannot judge::cannot resolve"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -120,6 +120,16 @@ fn mine_and_for_list_only_that_persons_items() {
         ["undecided-architecture", "decision"]
     );
     assert!(kinds(&["--for", "nobody@example.com"]).is_empty());
+    // The table says the others' items wait, not "nothing pending".
+    let out = env
+        .ucg(&dir)
+        .args(["pending", "--for", "nobody@example.com"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&out),
+        "nothing for nobody@example.com; 4 pending for others (git ucg pending)\n"
+    );
     // --mine is user.email, else git's author email (the tests' identity: it decides nothing).
     assert!(kinds(&["--mine"]).is_empty());
     env.git(&dir, &["config", "user.email", "pm@example.com"]);
