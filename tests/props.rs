@@ -869,7 +869,7 @@ proptest! {
         }
         .to_pretty_json();
         for base in [bytes, b""] {
-            prop_assert_eq!(&merge_registry(base, bytes, bytes).unwrap(), &canonical);
+            prop_assert_eq!(&merge_registry(base, bytes, bytes).unwrap().0, &canonical);
         }
     }
 
@@ -900,7 +900,7 @@ proptest! {
         theirs in registry_text(true),
     ) {
         use ucg_ultracode::merge::merge_registry;
-        let merged = merge_registry(base.as_bytes(), ours.as_bytes(), theirs.as_bytes()).unwrap();
+        let (merged, _) = merge_registry(base.as_bytes(), ours.as_bytes(), theirs.as_bytes()).unwrap();
         let parse = |text: &str| reds::Registry::parse(Some(text.as_bytes()), "r").unwrap();
         let tombstones = |r: &reds::Registry| -> HashSet<String> {
             r.resolved.iter().filter_map(|t| Some(t.as_object()?.get("id")?.as_str()?.to_string())).collect()

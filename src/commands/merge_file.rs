@@ -47,6 +47,14 @@ pub(crate) fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
                 if !merged.overridden.is_empty() {
                     warn_overridden(ctx, args, &merged.overridden);
                 }
+                for id in &merged.kept_changed {
+                    eprintln!(
+                        "git-ucg: warning: {}: {} was removed on one side and changed on the other; \
+kept as changed, still pending (answer it with git ucg resolve)",
+                        escape_controls(&shown, &[]),
+                        escape_controls(id, &[])
+                    );
+                }
                 return Ok(0);
             }
             Err(why) => eprintln!(

@@ -569,3 +569,50 @@ fn a_side_that_is_not_a_file_is_a_conflict_and_ours_stays() {
         }
     }
 }
+
+/// Delete versus modify (issue 31 item 5): A removes a pending RED from the registry without a
+/// tombstone or an answer, B rewords it; the pull keeps B's RED, says so, and it is pending.
+#[test]
+fn a_red_removed_on_one_side_and_reworded_on_the_other_stays_pending() {
+    let env = TestEnv::new();
+    let (a, b, reds) = two_clones(&env);
+    let edit = |dir: &Path, how: &dyn Fn(serde_json::Value) -> serde_json::Value| {
+        let path = dir.join(REGISTRY);
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        write(
+            &path,
+            &(serde_json::to_string_pretty(&how(doc)).unwrap() + "\n"),
+        );
+        git_ok(&env, dir, &["commit", "-q", "-a", "-m", "registry"]);
+    };
+    let gone = reds[0].clone();
+    edit(&a, &|mut doc| {
+        let list = doc["reds"].as_array_mut().unwrap();
+        list.retain(|r| r["id"] != gone.as_str());
+        doc
+    });
+    git_ok(&env, &a, &["push", "-q", "origin", "HEAD:main"]);
+    let reworded = reds[0].clone();
+    edit(&b, &|mut doc| {
+        for red in doc["reds"].as_array_mut().unwrap() {
+            if red["id"] == reworded.as_str() {
+                red["decision_needed"] = "Do sessions expire, and when (reworded)?".into();
+            }
+        }
+        doc
+    });
+    let out = pull(&env, &b);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "{} was removed on one side and changed on the other; kept as changed, still pending",
+            reds[0]
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert!(registry_ids(&b, "reds").contains(&reds[0]));
+    let pending = ucg_ok(&env, &b, &["pending", "--json"]);
+    assert!(pending.contains("(reworded)?"), "{pending}");
+}

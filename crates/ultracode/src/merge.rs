@@ -56,11 +56,15 @@ pub struct Refused {
     pub reason: String,
 }
 
-/// A merge's result: the file's new bytes, and the closes it let go.
+/// A merge's result: the file's new bytes, the closes it let go, and the REDs one side removed
+/// and the other changed, which it kept.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Merged {
     pub bytes: String,
     pub overridden: Vec<Overridden>,
+    /// A merge never makes a RED disappear that one side still changed: kept, by id (the caller
+    /// warns).
+    pub kept_changed: Vec<String>,
 }
 
 /// One answer as the warning and the decision log show it.
@@ -86,9 +90,10 @@ pub struct Overridden {
 pub fn merge(kind: Kind, base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Refused> {
     match kind {
         Kind::Answers => merge_answers(base, ours, theirs),
-        Kind::Registry => merge_registry(base, ours, theirs).map(|bytes| Merged {
+        Kind::Registry => merge_registry(base, ours, theirs).map(|(bytes, kept_changed)| Merged {
             bytes,
             overridden: Vec::new(),
+            kept_changed,
         }),
     }
 }
@@ -155,7 +160,11 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
         }
     }
     let bytes = crate::answer::render(&mut doc, &mut merged);
-    Ok(Merged { bytes, overridden })
+    Ok(Merged {
+        bytes,
+        overridden,
+        kept_changed: Vec::new(),
+    })
 }
 
 /// An answer's id: the `id` of an entry that is an object and whose `id` is a string.
@@ -248,8 +257,14 @@ fn seen(side: Side, entry: &Value) -> Seen {
 
 /// The registries merged: the tombstones of every side (one per id, as the writer keeps them);
 /// ours' reds, then theirs' that ours has not, leaving out any red tombstoned on either side and
-/// any red of the ancestor that either side removed. The bytes are the registry writer's.
-pub fn merge_registry(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<String, Refused> {
+/// any red of the ancestor that either side removed — unless the other side changed it (a
+/// reworded question): a pending RED is not dropped for a removal its change did not see, and
+/// its id is returned for a warning. The bytes are the registry writer's.
+pub fn merge_registry(
+    base: &[u8],
+    ours: &[u8],
+    theirs: &[u8],
+) -> Result<(String, Vec<String>), Refused> {
     let read = |side: Side, bytes: Option<&[u8]>| {
         Registry::parse(bytes, REGISTRY_FILE).map_err(|e| Refused {
             side: Some(side),
@@ -274,9 +289,34 @@ pub fn merge_registry(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<String,
         .collect();
     let (our_ids, their_ids): (HashSet<&str>, HashSet<&str>) =
         (ours.red_ids().collect(), theirs.red_ids().collect());
+    let red_of = |registry: &Registry, id: &str| -> Option<Value> {
+        registry
+            .reds
+            .iter()
+            .find(|r| red_id(r) == Some(id))
+            .cloned()
+    };
+    // Removed on one side and changed on the other: kept (delete versus modify).
+    let changed_by_one = |id: &str| {
+        let (base_red, ours_red, theirs_red) =
+            (red_of(&base, id), red_of(&ours, id), red_of(&theirs, id));
+        let changed = |side: &Option<Value>| match (side, &base_red) {
+            (Some(side), Some(base)) => !same(side, base),
+            _ => false,
+        };
+        !tombstoned.contains(id)
+            && ((ours_red.is_none() && changed(&theirs_red))
+                || (theirs_red.is_none() && changed(&ours_red)))
+    };
+    let kept_changed: Vec<String> = base
+        .red_ids()
+        .filter(|id| changed_by_one(id))
+        .map(str::to_string)
+        .collect();
     let removed: HashSet<&str> = base
         .red_ids()
         .filter(|id| !our_ids.contains(id) || !their_ids.contains(id))
+        .filter(|id| !kept_changed.iter().any(|k| k == id))
         .collect();
     let stays = |red: &Value| {
         red_id(red).is_none_or(|id| !tombstoned.contains(id) && !removed.contains(id))
@@ -299,11 +339,12 @@ pub fn merge_registry(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<String,
             .filter(|r| theirs_new(r) && stays(r))
             .cloned(),
     );
-    Ok(Registry {
+    let bytes = Registry {
         reds: kept,
         resolved,
     }
-    .to_pretty_json())
+    .to_pretty_json();
+    Ok((bytes, kept_changed))
 }
 
 fn red_id(red: &Value) -> Option<&str> {
@@ -498,7 +539,7 @@ mod tests {
         let base = registry(&["r1", "r2", "r3"], &["r0"]);
         let ours = registry(&["r2", "r3"], &["r0", "r1"]);
         let theirs = registry(&["r1", "r3", "r4"], &["r2", "r0"]);
-        let merged = merge_registry(&base, &ours, &theirs).unwrap();
+        let (merged, _) = merge_registry(&base, &ours, &theirs).unwrap();
         assert_eq!(
             parsed(merged.as_bytes()),
             (
@@ -512,12 +553,39 @@ mod tests {
     }
 
     #[test]
+    fn a_red_removed_on_one_side_and_reworded_on_the_other_is_kept() {
+        let base = registry(&["r1", "r2"], &[]);
+        let removed = registry(&["r2"], &[]);
+        let reworded = String::from_utf8(registry(&["r1", "r2"], &[]))
+            .unwrap()
+            .replacen("r1?", "r1, reworded?", 1)
+            .into_bytes();
+        for (ours, theirs) in [(&removed, &reworded), (&reworded, &removed)] {
+            let (merged, kept) = merge_registry(&base, ours, theirs).unwrap();
+            assert_eq!(kept, ["r1"]);
+            let mut ids = parsed(merged.as_bytes()).0;
+            ids.sort();
+            assert_eq!(ids, ["r1", "r2"]);
+            assert!(merged.contains("r1, reworded?"), "{merged}");
+        }
+        // Removed on one side, unchanged on the other: removed, nothing to warn of.
+        let (merged, kept) = merge_registry(&base, &removed, &base).unwrap();
+        assert_eq!(parsed(merged.as_bytes()).0, ["r2"]);
+        assert!(kept.is_empty());
+        // A tombstone (an answer) on the removing side wins over the rewording.
+        let closed = registry(&["r2"], &["r1"]);
+        let (merged, kept) = merge_registry(&base, &closed, &reworded).unwrap();
+        assert_eq!(parsed(merged.as_bytes()).0, ["r2"]);
+        assert!(kept.is_empty());
+    }
+
+    #[test]
     fn a_red_removed_on_one_side_stays_removed_and_a_tombstone_anywhere_removes_it() {
         let base = registry(&["r1", "r2"], &[]);
         let ours = registry(&["r1", "r2"], &[]);
         let theirs = registry(&["r2"], &[]);
         assert_eq!(
-            parsed(merge_registry(&base, &ours, &theirs).unwrap().as_bytes()).0,
+            parsed(merge_registry(&base, &ours, &theirs).unwrap().0.as_bytes()).0,
             ["r2"]
         );
         let tombstoned_in_base = registry(&["r1"], &["r1"]);
@@ -525,6 +593,7 @@ mod tests {
             parsed(
                 merge_registry(&tombstoned_in_base, &ours, &ours)
                     .unwrap()
+                    .0
                     .as_bytes()
             )
             .0,
