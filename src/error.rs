@@ -70,14 +70,6 @@ impl Error {
         }
     }
 
-    /// What went wrong, without the hints (for a caller that reports it within its own words).
-    pub(crate) fn message(&self) -> &str {
-        match self {
-            Error::Failure { message, .. } | Error::JsonLine(message) => message,
-            Error::BrokenPipe => "the output was closed",
-        }
-    }
-
     /// The text for stderr (empty for a broken pipe).
     pub(crate) fn render(&self) -> String {
         match self {

@@ -884,13 +884,30 @@ proptest! {
         let mut expected = answer_ids(ours.as_bytes());
         expected.extend(answer_ids(theirs.as_bytes()));
         prop_assert_eq!(answer_ids(merged.bytes.as_bytes()), expected);
-        // Without an ancestor (both sides added the file), a close on either side is never lost.
+        // Without an ancestor (both sides added the file), a close on either side is never lost:
+        // it stays a close, or — closed differently on the other side — both stay, contested.
         let merged = merge_answers(b"", ours.as_bytes(), theirs.as_bytes()).unwrap();
         let closed = |bytes: &[u8]| ucg_ultracode::decisions::closed_ids(Some(bytes));
         let merged_closed = closed(merged.bytes.as_bytes());
+        let (_, entries) =
+            ucg_ultracode::decisions::decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
+        let contested: HashSet<String> = entries
+            .iter()
+            .filter_map(|e| e.as_object())
+            .filter(|e| e.get("action").and_then(|a| a.as_str()) == Some("contested"))
+            .filter_map(|e| Some(e.get("id")?.as_str()?.to_string()))
+            .collect();
         for id in closed(ours.as_bytes()).iter().chain(closed(theirs.as_bytes()).iter()) {
-            prop_assert!(merged_closed.contains(id), "{} lost its close", id);
+            prop_assert!(
+                merged_closed.contains(id) || contested.contains(id),
+                "{} lost its close",
+                id
+            );
         }
+        // What the merge contests it names, once each.
+        let named: HashSet<String> = merged.overridden.iter().map(|o| o.id.clone()).collect();
+        prop_assert_eq!(named.len(), merged.overridden.len());
+        prop_assert!(named.iter().all(|id| contested.contains(id)));
     }
 
     #[test]
@@ -951,6 +968,7 @@ proptest! {
                 answer: Cow::Borrowed("split"),
                 action: Cow::Borrowed("close"),
                 occurrence: bound.then_some(Cow::Borrowed(recorded.as_str())),
+                contest: None,
             },
         );
         let laid = pending::with_answers(

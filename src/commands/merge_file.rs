@@ -8,12 +8,10 @@ use crate::cli::MergeFileArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::visible::escape_controls;
-use std::path::{Path, PathBuf};
-use ucg_ultracode::decision_log::{self, DECISION_LOG_FILE};
+use std::path::Path;
 use ucg_ultracode::merge::{self, Kind, Merged, Overridden, Seen};
-use ucg_ultracode::runs;
 
-pub(crate) fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
+pub(crate) fn run(_ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
     let shown = args.path.display().to_string();
     // git hands a driver regular files. Anything else (a FIFO, a device) would hang git's text
     // merge or feed it endless bytes over ours: a conflict, ours untouched.
@@ -45,7 +43,7 @@ pub(crate) fn run(ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
             Ok(merged) => {
                 write_over(&args.ours, merged.bytes.as_bytes())?;
                 if !merged.overridden.is_empty() {
-                    warn_overridden(ctx, args, &merged.overridden);
+                    warn_contested(args, &merged.overridden);
                 }
                 for id in &merged.kept_changed {
                     eprintln!(
@@ -102,74 +100,29 @@ fn write_over(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// The closes the merge let go, on stderr (git shows it), and in the run's decision log when
 /// there is one to write to; a log that cannot be written is said, never a failed merge.
-fn warn_overridden(ctx: &Context, args: &MergeFileArgs, overridden: &[Overridden]) {
-    let shown = args.path.display().to_string();
-    let logged = record_in_log(ctx, &args.path, &shown, overridden);
+fn warn_contested(args: &MergeFileArgs, contested: &[Overridden]) {
+    let path = args.path.display().to_string();
+    let shown = escape_controls(&path, &[]);
     let seen = |s: &Seen| {
         format!(
-            "{:?} by {} at {} ({})",
+            "{:?} by {} at {}",
             s.answer,
             escape_controls(s.by.as_deref().unwrap_or("(unknown)"), &[]),
             escape_controls(s.at.as_deref().unwrap_or("(unknown)"), &[]),
-            s.side.name()
         )
     };
-    for o in overridden {
+    for o in contested {
+        let (ours, theirs) = match o.kept.side {
+            merge::Side::Ours => (&o.kept, &o.lost),
+            _ => (&o.lost, &o.kept),
+        };
         eprintln!(
-            "git-ucg: warning: {}: {} was closed differently on both sides; the later close is kept",
-            escape_controls(&shown, &[]),
+            "git-ucg: warning: {shown}: {} was closed differently on both sides: both answers \
+stay on record, and it is pending again as a contested decision",
             escape_controls(&o.id, &[])
         );
-        eprintln!("  kept:   {}", seen(&o.kept));
-        eprintln!("  let go: {}", seen(&o.lost));
+        eprintln!("  ours:   {}", seen(ours));
+        eprintln!("  theirs: {}", seen(theirs));
+        eprintln!("  settle it: git ucg resolve (either answer, or a third)");
     }
-    match logged {
-        Ok(log) => eprintln!(
-            "  the answer let go is recorded in {}",
-            escape_controls(&log.display().to_string(), &[])
-        ),
-        Err(why) => eprintln!(
-            "  the answer let go is not recorded in a decision log: {}",
-            escape_controls(&why, &[])
-        ),
-    }
-}
-
-/// Appends the closes let go to the decision log of the run whose answers file this is, found as
-/// `resolve` finds it (the heartbeat's epic beside the file, its run folder); the log's path, or
-/// why nothing was written.
-fn record_in_log(
-    ctx: &Context,
-    path: &Path,
-    shown: &str,
-    overridden: &[Overridden],
-) -> std::result::Result<PathBuf, String> {
-    let root = ctx.project_root().map_err(|e| e.message().to_string())?;
-    let impl_dir = root.join(path.parent().unwrap_or(Path::new("")));
-    let runs_root = root.join(runs::RUNS_ROOT);
-    let dir = decision_log::decision_log_folder::<ucg_ultracode::error::Error>(
-        &impl_dir, &runs_root, None, None,
-    )
-    .map_err(|e| e.to_string())?
-    .ok_or_else(|| {
-        format!(
-            "no run folder under {} belongs to the epic of {}",
-            runs_root.display(),
-            impl_dir.display()
-        )
-    })?;
-    let log = dir.join(DECISION_LOG_FILE);
-    // git writes a path the merge changes at its end, over what is in the work tree by then.
-    let relative = log.strip_prefix(&root).unwrap_or(&log);
-    let rewritten = ucg_git::merge::merged_head().and_then(|theirs| {
-        let repo = ctx.repo().ok()?;
-        ucg_git::merge::merge_changes(repo, theirs, relative)
-    });
-    if rewritten == Some(true) {
-        return Err(format!(
-            "this merge changes {} too, and git writes its merged version over anything added meanwhile; add it by hand once the merge is done",
-            relative.display()
-        ));
-    }
-    decision_log::append_overridden(&dir, Some(&root), shown, overridden).map_err(|e| e.to_string())
 }

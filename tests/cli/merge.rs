@@ -214,7 +214,7 @@ fn answers_from_two_clones_merge_without_a_conflict() {
 }
 
 #[test]
-fn the_same_red_closed_differently_keeps_the_later_close() {
+fn the_same_red_closed_differently_comes_back_as_a_contested_decision() {
     let env = TestEnv::new();
     let (_, b, reds, out) = answered_in_both(
         &env,
@@ -230,41 +230,81 @@ fn the_same_red_closed_differently_keeps_the_later_close() {
     );
     let warning = stderr(&out);
     assert!(out.status.success(), "{}{warning}", stdout(&out));
-    // Theirs is later: kept.
+    // Both answers on record, neither a close.
     let merged = entries(&b);
-    assert_eq!(merged.len(), 1, "{merged:?}");
-    assert_eq!(merged[0]["answer"], "30 days");
-    assert_eq!(merged[0]["by"], "a@example.com");
+    let shown: Vec<(&str, &str, &str)> = merged
+        .iter()
+        .map(|e| {
+            let text = |k: &str| e[k].as_str().unwrap_or_default();
+            (text("action"), text("answer"), text("by"))
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("contested", "sessions never expire", "b@example.com"),
+            ("contested", "30 days", "a@example.com")
+        ]
+    );
     for part in [
         format!(
-            "{ANSWERS}: {} was closed differently on both sides",
+            "{ANSWERS}: {} was closed differently on both sides: both answers stay on record, and it is pending again as a contested decision",
             reds[0]
         ),
-        "kept:   \"30 days\" by a@example.com at 2026-12-02T10:00:00Z (theirs)".to_string(),
-        "let go: \"sessions never expire\" by b@example.com at 2026-12-02T09:00:00Z (ours)"
-            .to_string(),
-        "the answer let go is recorded in ".to_string(),
+        "ours:   \"sessions never expire\" by b@example.com at 2026-12-02T09:00:00Z".to_string(),
+        "theirs: \"30 days\" by a@example.com at 2026-12-02T10:00:00Z".to_string(),
     ] {
         assert!(warning.contains(&part), "{part}\n---\n{warning}");
     }
-    let log = decision_log(&b);
-    assert!(
-        log.contains(&format!(
-            "- `{}` — close — sessions never expire — by b@example.com at 2026-12-02T09:00:00Z — overridden in a merge by the later close: 30 days — by a@example.com at 2026-12-02T10:00:00Z\n",
-            reds[0]
-        )),
-        "{log}"
-    );
-    assert!(log.contains("## ucg merge-file "), "{log}");
     // The registry: the red closed once, its tombstone once.
     assert_eq!(registry_ids(&b, "reds"), [reds[1].clone()]);
     assert_eq!(registry_ids(&b, "resolved"), [reds[0].clone()]);
+    // Pending again: in pending, status's count and the gate, naming both answers.
+    let doc: serde_json::Value =
+        serde_json::from_str(&ucg_ok(&env, &b, &["pending", "--json"])).unwrap();
+    let item = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == reds[0].as_str())
+        .unwrap_or_else(|| panic!("{doc}"))
+        .clone();
+    assert_eq!(item["kind"], "contested");
+    assert_eq!(item["source"], "decision");
+    assert_eq!(
+        item["decision_needed"],
+        "Do sessions expire, and after how long?"
+    );
+    let evidence = item["evidence"].as_str().unwrap();
+    assert!(
+        evidence.contains("\"sessions never expire\" (b@example.com, 2026-12-02T09:00:00Z)")
+            && evidence.contains("\"30 days\" (a@example.com, 2026-12-02T10:00:00Z)"),
+        "{evidence}"
+    );
+    let gate = env.ucg(&b).args(["gate", "--json"]).output().unwrap();
+    assert_eq!(gate.status.code(), Some(1));
+    assert!(stdout(&gate).contains("\"kind\": \"contested\""));
+    // A third answer settles it: no longer pending; the answers file holds the answer (keyed by
+    // id, as every answer), the merge commit the two it settled.
+    ucg_ok(
+        &env,
+        &b,
+        &["resolve", "--close", &reds[0], "--answer", "45 days"],
+    );
+    let pending = ucg_ok(&env, &b, &["pending", "--json"]);
+    assert!(!pending.contains(&reds[0]), "{pending}");
+    let merged = entries(&b);
+    assert_eq!(merged.len(), 1, "{merged:?}");
+    assert_eq!(merged[0]["action"], "close");
+    assert_eq!(merged[0]["answer"], "45 days");
+    let gate = env.ucg(&b).args(["gate", "--json"]).output().unwrap();
+    assert!(!stdout(&gate).contains("contested"), "{}", stdout(&gate));
 }
 
 #[test]
-fn a_close_let_go_while_the_merge_rewrites_the_log_is_said_not_lost() {
+fn a_contested_close_says_nothing_of_the_decision_log() {
     let env = TestEnv::new();
-    // git takes A's log in the merge and writes it over B's at the end.
+    // git takes A's log in the merge; the answers file holds both answers whatever the log does.
     let (_, b, _, out) = answered_in_both(
         &env,
         Given("--close", 0, "30 days", "2026-12-02T10:00:00Z"),
@@ -274,15 +314,12 @@ fn a_close_let_go_while_the_merge_rewrites_the_log_is_said_not_lost() {
     );
     let warning = stderr(&out);
     assert!(out.status.success(), "{warning}");
-    assert_eq!(entries(&b)[0]["answer"], "90 days");
-    assert!(
-        warning.contains("the answer let go is not recorded in a decision log: this merge changes _bmad-output/ultracode-goal/epic-7-20260604T172512Z/.decision-log.md too"),
-        "{warning}"
-    );
-    assert!(
-        warning.contains("let go: \"30 days\" by a@example.com"),
-        "{warning}"
-    );
+    let answers: Vec<String> = entries(&b)
+        .iter()
+        .map(|e| e["answer"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(answers, ["90 days", "30 days"]);
+    assert!(!warning.contains("decision log"), "{warning}");
     assert!(!decision_log(&b).contains("ucg merge-file"));
 }
 

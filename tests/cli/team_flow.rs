@@ -40,6 +40,14 @@ impl Team {
         team
     }
 
+    /// Alice commits and pushes the merge driver's lines while four decisions wait (an
+    /// answer-only commit: every hook lets it through).
+    fn share_the_driver(&self) {
+        self.git_ok(&self.alice, &["add", ".gitattributes"]);
+        self.git_ok(&self.alice, &["commit", "-q", "-m", "merge driver"]);
+        self.git_ok(&self.alice, &["push", "-q", "origin", EPIC]);
+    }
+
     /// A clone of the remote on `branch`, with its own identity, the hooks and the driver.
     fn clone(&self, name: &str, branch: &str) -> PathBuf {
         let dir = self.env.path().join(name);
@@ -108,10 +116,7 @@ fn path(p: &Path) -> &str {
 fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     let team = Team::new();
     let alice = team.alice.clone();
-    // The merge driver's lines are committed and pushed while four decisions wait.
-    team.git_ok(&alice, &["add", ".gitattributes"]);
-    team.git_ok(&alice, &["commit", "-q", "-m", "merge driver"]);
-    team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
+    team.share_the_driver();
 
     let bob = team.clone("bob", EPIC);
     let carol = team.clone("carol", "main");
@@ -462,4 +467,39 @@ fn the_server_gate_lets_answers_onto_a_protected_branch_and_nothing_else() {
     env.git(&dir, &["reset", "-q", "--hard", "HEAD~1"]);
     let out = push("HEAD:refs/heads/master");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+/// The same RED answered differently in two clones (issue 31 item 4): the pull does not settle it.
+/// The merge comes back with the RED pending again as a contested decision, its commit waits for
+/// the answer (the merge would add a pending item), and once it is answered the merge commits and
+/// pushes with every hook.
+#[test]
+fn a_red_answered_differently_in_two_clones_is_decided_again() {
+    let team = Team::new();
+    let alice = team.alice.clone();
+    team.share_the_driver();
+    let bob = team.clone("bob", EPIC);
+    let red = team.pending(&alice, "undecided-product")[0].clone();
+    team.answer_in_checkout(&bob, &red, "24 hours");
+    team.git_ok(&bob, &["commit", "-q", "-m", "bob: sessions"]);
+    team.git_ok(&bob, &["push", "-q", "origin", EPIC]);
+    team.answer_in_checkout(&alice, &red, "never");
+    team.git_ok(&alice, &["commit", "-q", "-m", "alice: sessions"]);
+    let pull = team.git(&alice, &["pull", "-q", "--no-rebase", "--no-edit"]);
+    assert!(!pull.status.success(), "{}", stderr(&pull));
+    let said = stderr(&pull);
+    assert!(
+        said.contains("pending again as a contested decision"),
+        "{said}"
+    );
+    assert!(said.contains("git-ucg: merge refused"), "{said}");
+    let contested = team.pending(&alice, &red);
+    assert_eq!(contested, std::slice::from_ref(&red));
+    // The prompt counts it.
+    let prompt = team.ucg_ok(&alice, &["status", "--prompt"]);
+    assert!(prompt.contains('D'), "{prompt}");
+    team.answer_in_checkout(&alice, &red, "24 hours, sliding");
+    team.git_ok(&alice, &["commit", "-q", "--no-edit"]);
+    team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
+    assert!(team.pending(&alice, &red).is_empty());
 }

@@ -2,10 +2,8 @@
 //! stories by the reference's heading rules (docs/formats/ucg.md §1.13); which run folder's log a
 //! pass appends to; and the appends themselves, under the folder's lock.
 
-use crate::answer::now_stamp;
 use crate::error::{Error, Result};
 use crate::heartbeat;
-use crate::merge::{Overridden, Seen};
 use crate::runs;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -174,37 +172,6 @@ pub(crate) fn append_section(
     ucg_store::append_existing_synced(&path, section.as_bytes())
         .map_err(|e| Error::io("append to", &path, e))?;
     Ok(path)
-}
-
-/// Appends to the run folder's decision log the closes a merge of the answers file let go (the
-/// same id closed differently on both sides, the later kept): a `## ucg merge-file <time>`
-/// heading for `file` (the answers file's path in the repository), then one bullet per close
-/// overridden — its id, answer, by whom and when, and the answer that was kept instead.
-pub fn append_overridden(
-    dir: &Path,
-    bounds_root: Option<&Path>,
-    file: &str,
-    overridden: &[Overridden],
-) -> Result<PathBuf> {
-    let who = |seen: &Seen| {
-        format!(
-            "by {} at {}",
-            seen.by.as_deref().map_or("(unknown)".into(), one_line),
-            seen.at.as_deref().map_or("(unknown)".into(), one_line),
-        )
-    };
-    let mut section = format!("\n## ucg merge-file {} — {file}\n\n", now_stamp());
-    for o in overridden {
-        section.push_str(&format!(
-            "- `{}` — close — {} — {} — overridden in a merge by the later close: {} — {}\n",
-            o.id,
-            one_line(&o.lost.answer),
-            who(&o.lost),
-            one_line(&o.kept.answer),
-            who(&o.kept),
-        ));
-    }
-    append_section(dir, bounds_root, section)
 }
 
 #[cfg(test)]

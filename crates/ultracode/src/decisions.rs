@@ -333,6 +333,9 @@ pub struct AnswerEntry<'a> {
     /// Its `decision_needed` when that is a string: the question it answered, kept with answers
     /// recorded since git-ucg keeps it (for reworded questions).
     pub decision_needed: Option<Cow<'a, str>>,
+    /// Who answered and when (`by`, `at`), when they are strings: what a contested answer shows.
+    pub by: Option<Cow<'a, str>>,
+    pub at: Option<Cow<'a, str>>,
 }
 
 /// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
@@ -393,11 +396,14 @@ fn answer_entry<'a>(
     }
     let (mut id, mut answer, mut action) = (None, None, None);
     let (mut occurrence, mut decision_needed) = (None, None);
+    let (mut by, mut when) = (None, None);
     let end = reader.object(pos, |reader, key, at| {
         let slot = match key {
             "id" => &mut id,
             "occurrence" => &mut occurrence,
             "decision_needed" => &mut decision_needed,
+            "by" => &mut by,
+            "at" => &mut when,
             "answer" | "action" => {
                 let end = reader.skip(at)?;
                 let json = reader.slice(at..end);
@@ -420,6 +426,8 @@ fn answer_entry<'a>(
         action,
         occurrence,
         decision_needed,
+        by,
+        at: when,
     });
     Ok((entry, end))
 }

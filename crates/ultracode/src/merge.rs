@@ -77,7 +77,8 @@ pub struct Seen {
     pub at: Option<String>,
 }
 
-/// The same id closed with different answers on both sides: the later close is kept.
+/// The same id closed with different answers on both sides: both are kept, contested (`kept` is
+/// the later, `lost` the earlier, as the decision log records them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overridden {
     pub id: String,
@@ -127,7 +128,7 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
         // An id's answer holds the merged answer; any other entry of the id stays as it is.
         let answered = answer_id(entry).filter(|id| our_ids.get(id).is_some_and(|a| a.0 == index));
         let resolved = match answered.and_then(|id| Some((id, their_ids.get(id)?))) {
-            None => entry,
+            None => Resolved::Keep(entry),
             Some((id, theirs)) => resolve_id(
                 id,
                 base_ids.get(id).map(|a| a.1),
@@ -136,7 +137,14 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
                 &mut overridden,
             ),
         };
-        merged.push(resolved.clone());
+        match resolved {
+            Resolved::Keep(entry) => merged.push(entry.clone()),
+            // Both answers stay on record, neither a close: the item is pending again.
+            Resolved::Contested(ours, theirs) => {
+                merged.push(contested(ours));
+                merged.push(contested(theirs));
+            }
+        }
     }
     // Theirs' new ids, and what of theirs is not an answer and not already ours, in their order.
     let ours_unkeyed: HashSet<String> = ours
@@ -187,28 +195,49 @@ fn by_id(entries: &[Value]) -> HashMap<&str, (usize, &Value)> {
     ids
 }
 
+/// How one id answered on both sides merges.
+enum Resolved<'v> {
+    Keep(&'v Value),
+    /// Closed differently on both sides: both kept as `contested` (ours, theirs).
+    Contested(&'v Value, &'v Value),
+}
+
+/// The action that marks an answer given differently on two sides of a merge: kept on record,
+/// and the item pending again until a later close settles it.
+pub const CONTESTED: &str = "contested";
+
+/// `entry` with its action `contested`.
+fn contested(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Value::Object(object) = &mut entry {
+        object.insert("action".to_string(), Value::Str(CONTESTED.to_string()));
+    }
+    entry
+}
+
 /// One id answered on both sides: the same answer once; a side unchanged from the ancestor gives
-/// way to the other; both changed, a close beats a defer, and of two closes (or two defers) the
-/// later `at` wins (ours when equal or when neither says). Two closes with different answers are
-/// noted in `overridden`.
+/// way to the other; both changed, a close beats a defer (a defer is no answer to contest), and
+/// of two defers the later `at` wins (ours when equal or when neither says). Two closes with
+/// different answers are never settled here: both stay, contested, noted in `overridden`; two
+/// closes that say the same thing keep the later.
 fn resolve_id<'v>(
     id: &str,
     base: Option<&'v Value>,
     ours: &'v Value,
     theirs: &'v Value,
     overridden: &mut Vec<Overridden>,
-) -> &'v Value {
+) -> Resolved<'v> {
     if same(ours, theirs) {
-        return ours;
+        return Resolved::Keep(ours);
     }
     match base {
-        Some(base) if same(base, ours) => return theirs,
-        Some(base) if same(base, theirs) => return ours,
+        Some(base) if same(base, ours) => return Resolved::Keep(theirs),
+        Some(base) if same(base, theirs) => return Resolved::Keep(ours),
         _ => {}
     }
     match (closes(ours), closes(theirs)) {
-        (true, false) => return ours,
-        (false, true) => return theirs,
+        (true, false) => return Resolved::Keep(ours),
+        (false, true) => return Resolved::Keep(theirs),
         _ => {}
     }
     let theirs_later = answered_at(theirs) > answered_at(ours);
@@ -216,19 +245,15 @@ fn resolve_id<'v>(
         true => (seen(Side::Theirs, theirs), seen(Side::Ours, ours)),
         false => (seen(Side::Ours, ours), seen(Side::Theirs, theirs)),
     };
-    // Two closes that say the same thing (answered twice) override nothing worth a word.
     if closes(ours) && kept.answer != lost.answer {
         overridden.push(Overridden {
             id: id.to_string(),
             kept,
             lost,
         });
+        return Resolved::Contested(ours, theirs);
     }
-    if theirs_later {
-        theirs
-    } else {
-        ours
-    }
+    Resolved::Keep(if theirs_later { theirs } else { ours })
 }
 
 fn field<'v>(entry: &'v Value, key: &str) -> Option<&'v Value> {

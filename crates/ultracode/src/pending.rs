@@ -13,6 +13,7 @@
 //!    mint("decision", the ledger's path relative to the project root, the row's reason).
 
 use crate::decisions::{self, IdRefs, DECISIONS_FILE};
+use crate::merge::CONTESTED;
 use crate::reds::{shown, Registry, REGISTRY_FILE};
 use crate::{escalations, ids, ledger, similarity};
 use std::borrow::Cow;
@@ -360,11 +361,63 @@ pub struct OnRecord<'e> {
     pub answer: Cow<'e, str>,
     pub action: Cow<'e, str>,
     pub occurrence: Option<Cow<'e, str>>,
+    /// For answers a merge found given differently on its two sides (`action: "contested"`):
+    /// the question and each side's answer.
+    pub contest: Option<Contest>,
+}
+
+/// The same question answered differently on two sides of a merge (docs/product.md §5.5).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Contest {
+    pub question: Option<String>,
+    /// Each answer as people read it: `"24 hours" (bob@example.com, 2026-…)`.
+    pub answers: Vec<String>,
+}
+
+impl Contest {
+    /// One contested entry's answer, who gave it and when.
+    fn of(question: Option<&str>, answer: &str, by: Option<&str>, at: Option<&str>) -> Contest {
+        let who = [by, at]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let answer = match who.is_empty() {
+            true => format!("{answer:?}"),
+            false => format!("{answer:?} ({who})"),
+        };
+        Contest {
+            question: question.map(str::to_string),
+            answers: vec![answer],
+        }
+    }
+
+    /// The item it stands for: a decision, pending again until a later close settles it.
+    fn item(&self, id: &str) -> PendingItem {
+        PendingItem {
+            decision_needed: self
+                .question
+                .clone()
+                .unwrap_or_else(|| "Answered differently on two sides of a merge".into()),
+            evidence: format!("contested answers: {}", self.answers.join("; ")),
+            origin: DECISIONS_FILE.to_string(),
+            ..PendingItem::new(
+                Source::Decision,
+                id.to_string(),
+                CONTESTED.to_string(),
+                DECISIONS_FILE.to_string(),
+            )
+        }
+    }
 }
 
 impl OnRecord<'_> {
     pub fn closes(&self) -> bool {
         self.action == "close"
+    }
+
+    fn contested(&self) -> bool {
+        self.action == CONTESTED
     }
 
     /// Whether this answer is about `item` as it stands: always, except an answer bound to an
@@ -437,14 +490,21 @@ pub fn recorded<'b>(
     let in_scope =
         |id: &str| !scopes.is_empty() && similarity::scope(id).is_some_and(|s| scopes.contains(s));
     // An entry that kept no question is only wanted for its own item (older files: one id test).
+    // A contested answer is kept whatever it bears on: its item is gone from the artifacts.
     let keep = |entry: &decisions::AnswerEntry| {
-        relevant(&entry.id) || (entry.decision_needed.is_some() && in_scope(&entry.id))
+        relevant(&entry.id)
+            || is_contested(entry)
+            || (entry.decision_needed.is_some() && in_scope(&entry.id))
     };
     if let Some(entries) = bytes.and_then(|b| decisions::answer_entries_where(b, &keep)) {
         let mut answers = Answers::default();
         let mut found = Vec::new();
         for entry in entries {
-            if let Some(question) = entry.decision_needed.filter(|_| in_scope(&entry.id)) {
+            if let Some(question) = entry
+                .decision_needed
+                .clone()
+                .filter(|_| in_scope(&entry.id))
+            {
                 found.push(Earlier {
                     id: entry.id.clone(),
                     answer: decisions::field_text(entry.answer),
@@ -452,13 +512,20 @@ pub fn recorded<'b>(
                     decision_needed: question,
                 });
             }
-            if !relevant(&entry.id) {
+            let contested = is_contested(&entry);
+            if !contested && !relevant(&entry.id) {
                 continue;
             }
+            let answer = decisions::field_text(entry.answer);
+            let contest = contested.then(|| {
+                let (by, at) = (entry.by.as_deref(), entry.at.as_deref());
+                Contest::of(entry.decision_needed.as_deref(), &answer, by, at)
+            });
             let answer = OnRecord {
-                answer: decisions::field_text(entry.answer),
+                answer,
                 action: decisions::field_text(entry.action),
                 occurrence: entry.occurrence,
+                contest,
             };
             record(&mut answers, entry.id, answer);
         }
@@ -527,9 +594,17 @@ pub(crate) fn relevance(pending: &Pending) -> impl Fn(&str) -> bool + '_ {
 /// Records an answer: a later entry wins, except over a close (the registry writer counts an id
 /// closed when any entry closes it, and every reader must agree with it).
 fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: OnRecord<'e>) {
-    let closed = answers.get(id.as_ref()).is_some_and(OnRecord::closes);
-    if !closed || answer.closes() {
-        answers.insert(id, answer);
+    match answers.get_mut(id.as_ref()) {
+        Some(held) if held.closes() && !answer.closes() => {}
+        // Each side's contested answer joins the others.
+        Some(held) if held.contested() && answer.contested() => {
+            if let (Some(contest), Some(more)) = (held.contest.as_mut(), answer.contest) {
+                contest.answers.extend(more.answers);
+            }
+        }
+        _ => {
+            answers.insert(id, answer);
+        }
     }
 }
 
@@ -540,20 +615,19 @@ pub(crate) fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answer
     let relevant = relevance(pending);
     let mut answers = Answers::default();
     for entry in entries.iter().filter_map(Value::as_object) {
-        let Some(id) = entry
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|id| relevant(id))
-        else {
+        let text = |key: &str| entry.get(key).and_then(Value::as_str);
+        let is_contested = text("action") == Some(CONTESTED);
+        let Some(id) = text("id").filter(|id| is_contested || relevant(id)) else {
             continue;
         };
         let answer = OnRecord {
             answer: cell(entry.get("answer")),
             action: cell(entry.get("action")),
-            occurrence: entry
-                .get("occurrence")
-                .and_then(Value::as_str)
-                .map(Cow::Borrowed),
+            occurrence: text("occurrence").map(Cow::Borrowed),
+            contest: is_contested.then(|| {
+                let answer = cell(entry.get("answer"));
+                Contest::of(text("decision_needed"), &answer, text("by"), text("at"))
+            }),
         };
         record(&mut answers, Cow::Borrowed(id), answer);
     }
@@ -643,7 +717,32 @@ pub fn with_answers(mut pending: Pending, answers: &Answers) -> Pending {
     pending
         .unpromoted
         .retain(|path| !closed_markers.contains(path.rsplit('/').next().unwrap_or(path)));
+    // Answers a merge found given differently on its two sides, none settled since: the item
+    // is pending again (its artifacts cleared it on both sides); one settled by a later close
+    // (in this pass) is answered.
     pending
+        .items
+        .retain(|item| !(item.kind == CONTESTED && closed(&item.id)));
+    let mut contested: Vec<PendingItem> = answers
+        .iter()
+        .filter(|(id, answer)| {
+            answer.contested() && !pending.items.iter().any(|item| item.id == id.as_ref())
+        })
+        .filter_map(|(id, answer)| Some(answer.contest.as_ref()?.item(id)))
+        .collect();
+    contested.sort_by(|a, b| a.id.cmp(&b.id));
+    pending.items.extend(contested);
+    pending
+}
+
+/// Whether an answers file's entry is a contested answer (`"action": "contested"`).
+fn is_contested(entry: &decisions::AnswerEntry) -> bool {
+    // The raw JSON is compared first (this runs for every entry of a long answers file); only an
+    // escaped string is decoded.
+    entry.action.is_some_and(|raw| {
+        raw == "\"contested\""
+            || (raw.contains('\\') && decisions::field_text(Some(raw)) == CONTESTED)
+    })
 }
 
 /// The raw escalation markers (file names) whose promoted escalation a close on record names.

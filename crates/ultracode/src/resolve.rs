@@ -10,6 +10,7 @@ use crate::decision_log::{append_section, one_line, DECISION_LOG_FILE};
 use crate::decisions::{decisions_for_write, AnswersFile, EntryPiece, IdRefs, DECISIONS_FILE};
 use crate::error::{Error, Result};
 use crate::ledger;
+use crate::merge::CONTESTED;
 use crate::pending::{self, Artifacts, Pending, PendingInputs, Source};
 use std::path::{Path, PathBuf};
 use ucg_git::ArtifactSource;
@@ -577,7 +578,7 @@ fn flip_ledger(
     let Some(first) = pending
         .items
         .iter()
-        .find(|i| i.source == Source::Decision && closed(&i.id))
+        .find(|i| i.source == Source::Decision && i.kind != CONTESTED && closed(&i.id))
     else {
         return Ok(Vec::new());
     };
