@@ -406,6 +406,39 @@ fn pre_commit_gates_commits_and_pushes() {
     commits_and_pushes_wait(&env, &dir, &path, "pre-commit");
 }
 
+/// The `repo: local` variant: nothing fetched, the git-ucg on PATH.
+#[test]
+fn pre_commit_runs_the_local_variant() {
+    let Some(Scene {
+        env,
+        dir,
+        tool: pre_commit,
+        path,
+    }) = scene(
+        |t| &t.pre_commit,
+        "pre-commit",
+        "pre_commit_runs_the_local_variant",
+    )
+    else {
+        return;
+    };
+    write(
+        &dir.join(".pre-commit-config.yaml"),
+        &snippet("pre-commit-config-local.yaml"),
+    );
+    env.git(&dir, &["add", ".pre-commit-config.yaml"]);
+    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "pre-commit"]);
+    let out = env
+        .command(&pre_commit, &dir)
+        .env("PATH", &path)
+        .arg("install")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", both(&out));
+    status_says_gated_through(&env, &dir, "pre-commit");
+    commits_and_pushes_wait(&env, &dir, &path, "pre-commit");
+}
+
 #[test]
 fn lefthook_runs_the_readme_snippet() {
     let Some(Scene {
@@ -507,6 +540,7 @@ fn the_readme_shows_the_tested_snippets() {
     let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     for name in [
         "pre-commit-config.yaml",
+        "pre-commit-config-local.yaml",
         "lefthook.yml",
         "lefthook-pre-commit",
         "lefthook-pre-merge-commit",
