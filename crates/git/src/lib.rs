@@ -596,8 +596,30 @@ pub fn index_tree(dir: &std::path::Path) -> Result<ObjectId> {
 }
 
 /// The commits `tip` reaches that none of `known` does (commit ids, or `--remotes=<remote>`),
-/// newest first, as `git rev-list` lists them in `dir` — the commits a push or a rebase carries.
-pub fn new_commits(dir: &std::path::Path, tip: &str, known: &[String]) -> Result<Vec<ObjectId>> {
+/// newest first — the commits a push or a rebase carries. Walked here when `known` names
+/// commits this repository has; else (a pattern, or a push being received, whose commits wait
+/// where gitoxide does not look) as `git rev-list` lists them in `dir`.
+pub fn new_commits(
+    repo: &gix::Repository,
+    dir: &std::path::Path,
+    tip: &str,
+    known: &[String],
+) -> Result<Vec<ObjectId>> {
+    let ids: Option<Vec<ObjectId>> = known.iter().map(|k| repo::parse_id(k)).collect();
+    if let (Some(hidden), Some(tip)) = (ids, repo::parse_id(tip)) {
+        let walked = repo
+            .rev_walk([tip])
+            .with_hidden(hidden)
+            .all()
+            .ok()
+            .and_then(|walk| {
+                walk.map(|info| info.ok().map(|i| i.id))
+                    .collect::<Option<Vec<_>>>()
+            });
+        if let Some(walked) = walked {
+            return Ok(walked);
+        }
+    }
     let mut args = vec!["rev-list", tip, "--not"];
     args.extend(known.iter().map(String::as_str));
     let (ok, out, err) =
@@ -616,9 +638,19 @@ pub fn new_commits(dir: &std::path::Path, tip: &str, known: &[String]) -> Result
         .collect()
 }
 
-/// Whether `ancestor` is `descendant` or one of its ancestors, as git sees it in `dir` (in a hook
-/// of a push it receives, the pushed commits are visible to git and not to gitoxide).
-pub fn is_ancestor_by_git(dir: &std::path::Path, ancestor: &str, descendant: &str) -> Result<bool> {
+/// Whether `ancestor` is `descendant` or one of its ancestors: here, else as git sees it in `dir`
+/// (in a hook of a push it receives, the pushed commits are visible to git and not to gitoxide).
+pub fn is_ancestor_by_git(
+    repo: &gix::Repository,
+    dir: &std::path::Path,
+    ancestor: &str,
+    descendant: &str,
+) -> Result<bool> {
+    if let (Some(a), Some(d)) = (repo::parse_id(ancestor), repo::parse_id(descendant)) {
+        if let Ok(known) = is_ancestor(repo, a, d) {
+            return Ok(known);
+        }
+    }
     let (ok, _, err) =
         run_git_captured(dir, &["merge-base", "--is-ancestor", ancestor, descendant])
             .map_err(|e| Error::failed("run git merge-base", e))?;

@@ -136,12 +136,7 @@ impl<'r> CommitTree<'r> {
             return Err(Error::NotAFile(what));
         }
         let cap = ucg_store::max_artifact_bytes();
-        let size = self
-            .objects
-            .try_header(&entry.oid)
-            .map_err(Error::unreadable)?
-            .ok_or_else(|| Error::unreadable(format!("the blob {} is missing", entry.oid)))?
-            .size;
+        let size = blob_size(&self.objects, entry.oid)?;
         if size > cap {
             return Err(Error::TooLarge(cap));
         }
@@ -290,6 +285,35 @@ pub fn parents(repo: &gix::Repository, id: ObjectId) -> Result<Vec<ObjectId>> {
             .parent_ids()
             .collect(),
     )
+}
+
+/// Blob sizes already read, by id (an object's size never changes): judging a run of commits reads
+/// the same unchanged artifacts in each, and a loose object's header costs a file opened and
+/// inflated every time. Bounded: past this many, sizes are read again.
+const SIZES_KEPT: usize = 65_536;
+
+thread_local! {
+    static SIZES: std::cell::RefCell<std::collections::HashMap<ObjectId, u64>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The size of the blob `id`, from its header (read once per process).
+fn blob_size(objects: &Objects, id: ObjectId) -> Result<u64> {
+    if let Some(size) = SIZES.with(|sizes| sizes.borrow().get(&id).copied()) {
+        return Ok(size);
+    }
+    let size = objects
+        .try_header(&id)
+        .map_err(Error::unreadable)?
+        .ok_or_else(|| Error::unreadable(format!("the blob {id} is missing")))?
+        .size;
+    SIZES.with(|sizes| {
+        let mut sizes = sizes.borrow_mut();
+        if sizes.len() < SIZES_KEPT {
+            sizes.insert(id, size);
+        }
+    });
+    Ok(size)
 }
 
 /// The tree of the commit `id` names, through any annotated tags.

@@ -229,7 +229,7 @@ pub fn judge_commits(
     known: &[String],
     inputs: &GateInputs,
 ) -> Result<(), Refused> {
-    let commits = ucg_git::new_commits(dir, &tip.to_string(), known)
+    let commits = ucg_git::new_commits(repo, dir, &tip.to_string(), known)
         .map_err(|e| refused(Some(tip), NotAnswerOnly::Unreadable(e.to_string())))?;
     if commits.is_empty() {
         return Err(refused(Some(tip), NotAnswerOnly::Empty));

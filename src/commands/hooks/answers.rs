@@ -79,7 +79,7 @@ pub(super) fn of_push(
         let remote = remote.filter(|r| !r.is_empty() && !r.starts_with('-'));
         format!("--remotes={}", remote.unwrap_or("*"))
     } else {
-        forward_from(remote_old, local)?
+        forward_from(repo, remote_old, local)?
     };
     answer_only::judge_commits(repo, here(), tip, &[known], inputs)
 }
@@ -100,16 +100,20 @@ pub(super) fn of_received(
     if old.bytes().all(|b| b == b'0') {
         return Err(unreadable("the push creates the branch".into()));
     }
-    let known = forward_from(old, new)?;
+    let known = forward_from(repo, old, new)?;
     answer_only::judge_commits(repo, here(), tip, &[known], inputs)
 }
 
 /// `old`, when `new` moves forward from it.
-fn forward_from(old: &str, new: &str) -> std::result::Result<String, Refused> {
+fn forward_from(
+    repo: &ucg_git::Repository,
+    old: &str,
+    new: &str,
+) -> std::result::Result<String, Refused> {
     let (Some(_), Some(_)) = (ucg_git::repo::parse_id(old), ucg_git::repo::parse_id(new)) else {
         return Err(unreadable(format!("{old:?} or {new:?} is not a commit id")));
     };
-    match ucg_git::is_ancestor_by_git(here(), old, new) {
+    match ucg_git::is_ancestor_by_git(repo, here(), old, new) {
         Ok(true) => Ok(old.to_string()),
         Ok(false) => Err(unreadable(format!("{new} does not descend from {old}"))),
         Err(e) => Err(unreadable(e.to_string())),
