@@ -1660,13 +1660,17 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__notify)
-            opts="-h -V --exec --watch --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --exec --watch --rev --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rev)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

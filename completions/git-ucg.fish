@@ -145,6 +145,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l no-pager -d 'Ne
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l exec -d 'The command to run on each change (through sh -c)' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l rev -d 'Read the artifacts from the tree of commit REV instead of the work tree (no checkout)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand notify" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''

@@ -677,6 +677,10 @@ pub struct NotifyArgs {
     /// check (for cron, a hook, a CI step).
     #[arg(long)]
     pub watch: bool,
+    // `--rev REV`: a commit's tree (`origin/B` in CI, a branch on the shared remote); with
+    // --watch, REV is read again every 5 seconds.
+    #[command(flatten)]
+    pub rev: RevFlag,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
 }

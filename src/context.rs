@@ -248,6 +248,26 @@ impl Context {
     /// is by the configuration that tree carries (`impl_flag`, relative to the tree's root,
     /// overrides the directory). The tree's paths stand under the project root, or the git
     /// directory of a bare repository.
+    /// Where the gate's decision (and `notify`'s) reads: the work tree, or the tree of `rev`. A
+    /// bare repository (the shared remote) has no work tree, nor a configuration outside the
+    /// commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.
+    /// `command` names the command in the hint a bare repository without `--rev` gets.
+    pub(crate) fn gate_source(
+        &self,
+        rev: Option<&str>,
+        impl_flag: Option<&Path>,
+        command: &str,
+    ) -> Result<(GateInputs, ucg_git::ArtifactSource<'_>)> {
+        match (rev, self.is_bare()) {
+            (Some(rev), true) => self.commit_gate_inputs(rev, impl_flag),
+            (None, true) => Err(Error::new(
+                "this repository has no work tree (bare repository): nothing to read there",
+            )
+            .hint(format!("read a commit's tree: git ucg {command} --rev REV"))),
+            (rev, false) => Ok((self.gate_inputs(impl_flag)?, self.artifact_source(rev)?)),
+        }
+    }
+
     pub(crate) fn commit_gate_inputs(
         &self,
         rev: &str,

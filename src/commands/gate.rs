@@ -3,7 +3,7 @@
 
 use crate::cli::{GateArgs, GateFormat};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::render::{ci, visible};
 
 pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
@@ -24,18 +24,7 @@ pub(crate) fn run(ctx: &Context, args: &GateArgs) -> Result<u8> {
 
 fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
-    // A bare repository (the shared remote) has no work tree, nor a configuration outside the
-    // commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.
-    let (located, source) = match (args.rev.commit.as_deref(), ctx.is_bare()) {
-        (Some(rev), true) => ctx.commit_gate_inputs(rev, impl_flag)?,
-        (None, true) => {
-            return Err(Error::new(
-                "this repository has no work tree (bare repository): nothing to gate there",
-            )
-            .hint("judge a commit from its tree: git ucg gate --rev REV"))
-        }
-        (rev, false) => (ctx.gate_inputs(impl_flag)?, ctx.artifact_source(rev)?),
-    };
+    let (located, source) = ctx.gate_source(args.rev.commit.as_deref(), impl_flag, "gate")?;
     let source = &source;
     if matches!(source, ucg_git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
         // The gate opens on a directory that is not there: say so, as a misconfiguration would.

@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use crate::watch::{DirWatcher, Woken};
 use std::path::PathBuf;
 use std::time::Duration;
-use ucg_git::ArtifactSource;
 use ucg_ultracode::notify::{self, Announced, Announcer};
 use ucg_ultracode::pending::{self, PendingItem};
 
@@ -24,10 +23,11 @@ pub(crate) fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
     watch(ctx, args)
 }
 
-/// The items pending now in this work tree, with their deciders.
+/// The items pending now in this work tree (or in the tree of `--rev`), with their deciders.
 fn pending_now(ctx: &Context, args: &NotifyArgs) -> Result<Vec<PendingItem>> {
-    let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
-    let mut found = pending::enumerate(&located.pending(), &ArtifactSource::WorkTree);
+    let impl_flag = args.impl_artifacts.dir.as_deref();
+    let (located, source) = ctx.gate_source(args.rev.commit.as_deref(), impl_flag, "notify")?;
+    let mut found = pending::enumerate(&located.pending(), &source);
     ctx.annotate(&mut found);
     Ok(found.items)
 }
@@ -46,10 +46,13 @@ fn watch(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
     let mut announcer = Announcer::default();
     let run = crate::output::notify_runner(&args.exec);
     loop {
-        let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
-        let mut targets = vec![located.impl_dir.clone()];
-        targets.extend(located.ledger.parent().map(PathBuf::from));
-        watcher.watch_only(targets);
+        // A commit's tree has no files to watch: `--rev` is read again on every wake-up.
+        if args.rev.commit.is_none() {
+            let located = ctx.gate_inputs(args.impl_artifacts.dir.as_deref())?;
+            let mut targets = vec![located.impl_dir.clone()];
+            targets.extend(located.ledger.parent().map(PathBuf::from));
+            watcher.watch_only(targets);
+        }
         announcer.announce(ctx.repo()?.git_dir(), &pending_now(ctx, args)?, &run)?;
         if let Woken::Closed = watcher.wait(Duration::from_secs(5)) {
             return Ok(0);

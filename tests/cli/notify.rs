@@ -303,3 +303,54 @@ fn the_announcement_record_is_replaced_not_followed() {
     }
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep\n");
 }
+
+/// `notify --rev REV` (issue 31): a CI job or the shared remote announces what a branch waits on,
+/// read from its tree — here in a bare repository, which has no work tree at all.
+#[test]
+fn notify_reads_a_branch_from_its_tree_even_in_a_bare_repository() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["add", "-A", "-f"]);
+    env.git(&dir, &["commit", "-q", "-m", "the run"]);
+    let bare = env.path().join("origin.git");
+    env.git(
+        env.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            dir.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    let log = env.path().join("announced.log");
+    let exec = format!("cat >> {}", log.display());
+    let notify = || {
+        env.ucg(&bare)
+            .args(["notify", "--rev", "ultracode/epic-7", "--exec", &exec])
+            .output()
+            .unwrap()
+    };
+    let out = notify();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let seen = announcements(&log);
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0]["pending"], 4);
+    assert_eq!(seen[0]["new"].as_array().unwrap().len(), 4);
+    // Nothing changed on the branch: nothing announced again.
+    let out = notify();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(announcements(&log).len(), 1);
+    // Without --rev, a bare repository has nothing to read.
+    let out = env
+        .ucg(&bare)
+        .args(["notify", "--exec", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("git ucg notify --rev REV"),
+        "{}",
+        stderr(&out)
+    );
+}
