@@ -376,9 +376,19 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool
             );
             eprintln!("  answered  {}: {}", earlier.action, earlier.answer);
         }
+        for (n, answer) in item.contested.iter().enumerate() {
+            eprintln!("  [{}]       {answer}", n + 1);
+        }
         let reusable = reuse(item);
-        let action = match choose_action(reusable.is_some())? {
+        let action = match choose_action(reusable.is_some(), item.contested.len())? {
             Choice::Act(action) => action,
+            Choice::Take(index) => {
+                if let Some(taken) = item.contested.get(index) {
+                    let answer = Answer::new(item.id.clone(), taken.answer.clone(), Action::Close);
+                    answer_one(run, &answer, outcome)?;
+                }
+                continue;
+            }
             Choice::Reuse => {
                 if let Some(answer) = reusable {
                     answer_one(run, &answer, outcome)?;
@@ -448,6 +458,8 @@ enum Choice {
     Act(Action),
     /// Record the earlier wording's answer for this item.
     Reuse,
+    /// Close a contested decision with one of the answers on record (its index).
+    Take(usize),
     Skip,
     Quit,
     /// End of input (Ctrl-D): the pass stops, as with quit.
@@ -455,12 +467,15 @@ enum Choice {
 }
 
 /// One key on a terminal (no Enter; Enter takes the default, skip); a whole line otherwise. `r`
-/// (reuse) is offered when the item rewords an answered question.
-fn choose_action(reusable: bool) -> Result<Choice> {
-    let prompt = match reusable {
-        true => "[c]lose, [d]efer, [r]euse, [s]kip, [q]uit (Enter: skip)? ",
-        false => "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ",
+/// (reuse) is offered when the item rewords an answered question; `1`, `2`… close a contested
+/// decision with one of its `contested` answers (`c` closes it with a third).
+fn choose_action(reusable: bool, contested: usize) -> Result<Choice> {
+    let prompt = match (reusable, contested) {
+        (_, 2..) => format!("[1]-[{contested}] close with that answer, [c]lose with another, [d]efer, [s]kip, [q]uit? "),
+        (true, _) => "[c]lose, [d]efer, [r]euse, [s]kip, [q]uit (Enter: skip)? ".to_string(),
+        (false, _) => "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ".to_string(),
     };
+    let prompt = prompt.as_str();
     loop {
         let given = match crate::output::ask_key(prompt)? {
             Some(Keypress::Char(c)) => c.to_string(),
@@ -482,12 +497,24 @@ fn choose_action(reusable: bool) -> Result<Choice> {
             "s" | "skip" | "" => return Ok(Choice::Skip),
             "q" | "quit" => return Ok(Choice::Quit),
             "r" | "reuse" if reusable => return Ok(Choice::Reuse),
+            other if taken(other, contested).is_some() => {
+                return Ok(Choice::Take(taken(other, contested).unwrap_or_default()))
+            }
+            _ if contested > 0 => eprintln!(
+                "  a number closes with that answer, c with another, d defers, s skips, q quits"
+            ),
             _ if reusable => eprintln!(
                 "  c closes, d defers, r reuses the earlier answer, s (or Enter) skips, q quits"
             ),
             _ => eprintln!("  c closes, d defers, s (or Enter) skips, q quits"),
         }
     }
+}
+
+/// The index of the contested answer `typed` names (`1` is the first), if it names one.
+fn taken(typed: &str, contested: usize) -> Option<usize> {
+    let n: usize = typed.parse().ok()?;
+    (1..=contested).contains(&n).then(|| n - 1)
 }
 
 /// The line after each answer: what the answer did, or (in a dry run) would do.

@@ -653,3 +653,48 @@ fn a_red_removed_on_one_side_and_reworded_on_the_other_stays_pending() {
     let pending = ucg_ok(&env, &b, &["pending", "--json"]);
     assert!(pending.contains("(reworded)?"), "{pending}");
 }
+
+/// The guided pass offers a contested decision's answers as choices: `2` closes it with the
+/// second (theirs), and `pending --json` lists both answers before.
+#[test]
+fn the_guided_pass_offers_both_contested_answers() {
+    let env = TestEnv::new();
+    let (_, b, reds, out) = answered_in_both(
+        &env,
+        Given("--close", 0, "30 days", "2026-12-02T10:00:00Z"),
+        Given("--close", 0, "never", "2026-12-02T09:00:00Z"),
+        false,
+        false,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value =
+        serde_json::from_str(&ucg_ok(&env, &b, &["pending", "--json"])).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    let last = items.last().unwrap();
+    assert_eq!(last["id"], reds[0].as_str());
+    let answers: Vec<&str> = last["contested"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["answer"].as_str().unwrap())
+        .collect();
+    assert_eq!(answers, ["never", "30 days"]);
+    // Skip the others, take the second answer for the contested one.
+    let skips = "s\n".repeat(items.len() - 1);
+    let out = output_with_stdin(
+        env.ucg(&b).args(["resolve", "--interactive"]),
+        format!("{skips}2\n").as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("[2]       \"30 days\" (a@example.com"),
+        "{}",
+        stderr(&out)
+    );
+    let merged = entries(&b);
+    assert_eq!(merged.len(), 1, "{merged:?}");
+    assert_eq!(
+        (merged[0]["action"].as_str(), merged[0]["answer"].as_str()),
+        (Some("close"), Some("30 days"))
+    );
+}

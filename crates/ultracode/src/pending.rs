@@ -77,6 +77,9 @@ pub struct PendingItem {
     /// file, a similar decision text), when this item has none of its own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similar_to: Option<SimilarTo>,
+    /// For a `contested` decision: the answers the two sides of a merge gave.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contested: Vec<ContestedAnswer>,
 }
 
 /// An earlier question's answer a pending item may reuse (see [`offer_similar`]).
@@ -122,6 +125,7 @@ impl PendingItem {
             occurrence: None,
             origin: String::new(),
             similar_to: None,
+            contested: Vec::new(),
         }
     }
 
@@ -370,36 +374,57 @@ pub struct OnRecord<'e> {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Contest {
     pub question: Option<String>,
-    /// Each answer as people read it: `"24 hours" (bob@example.com, 2026-…)`.
-    pub answers: Vec<String>,
+    pub answers: Vec<ContestedAnswer>,
+}
+
+/// One side's answer to a contested question: what, by whom, when.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ContestedAnswer {
+    pub answer: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+impl std::fmt::Display for ContestedAnswer {
+    /// `"24 hours" (bob@example.com, 2026-…)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = [self.by.as_deref(), self.at.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ");
+        match who.is_empty() {
+            true => write!(f, "{:?}", self.answer),
+            false => write!(f, "{:?} ({who})", self.answer),
+        }
+    }
 }
 
 impl Contest {
     /// One contested entry's answer, who gave it and when.
     fn of(question: Option<&str>, answer: &str, by: Option<&str>, at: Option<&str>) -> Contest {
-        let who = [by, at]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(", ");
-        let answer = match who.is_empty() {
-            true => format!("{answer:?}"),
-            false => format!("{answer:?} ({who})"),
-        };
         Contest {
             question: question.map(str::to_string),
-            answers: vec![answer],
+            answers: vec![ContestedAnswer {
+                answer: answer.to_string(),
+                by: by.map(str::to_string),
+                at: at.map(str::to_string),
+            }],
         }
     }
 
     /// The item it stands for: a decision, pending again until a later close settles it.
     fn item(&self, id: &str) -> PendingItem {
+        let shown: Vec<String> = self.answers.iter().map(ToString::to_string).collect();
         PendingItem {
             decision_needed: self
                 .question
                 .clone()
                 .unwrap_or_else(|| "Answered differently on two sides of a merge".into()),
-            evidence: format!("contested answers: {}", self.answers.join("; ")),
+            evidence: format!("contested answers: {}", shown.join("; ")),
+            contested: self.answers.clone(),
             origin: DECISIONS_FILE.to_string(),
             ..PendingItem::new(
                 Source::Decision,
