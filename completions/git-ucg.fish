@@ -105,7 +105,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l defer -d 'De
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answer -d 'The one-line answer to the --close or --defer before it' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l answers -d 'Answers as JSON, {"answers": [{"id", "answer", "action"}]}, from FILE or - (standard input)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l run -d 'The run folder (under the runs root) whose decision log gets the pass\'s section' -r -f -a "(git-ucg __complete runs 2>/dev/null)"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l branch -d 'Answer on BRANCH\'s committed artifacts and commit the answers there, without a checkout: the work tree, the index and HEAD are not touched' -r
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l branch -d 'Answer on BRANCH\'s committed artifacts and commit the answers there, without a checkout: the work tree, the index and HEAD are not touched. With nothing given on a terminal (or --interactive, --mine), the guided pass asks the branch\'s own items first; the answers make one commit' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l push -d 'With --branch: push BRANCH to REMOTE afterwards (a rejected push is retried once, the answers applied again on the fetched tip)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l message -d 'With --branch: the first line of the commit\'s message' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l impl-artifacts -d 'The implementation-artifacts directory (default: $ULTRACODE_IMPL_ARTIFACTS, else the configuration)' -r -F

@@ -379,19 +379,21 @@ pub struct ResolveArgs {
     #[arg(long)]
     pub interactive: bool,
     /// The guided pass asks only the items you decide (your user.email, by the ucg.decider rules).
-    #[arg(long, conflicts_with_all = ["close", "defer", "answers", "branch"])]
+    #[arg(long, conflicts_with_all = ["close", "defer", "answers"])]
     pub mine: bool,
     /// Reuse, for every pending item without an answer, the answer on record for an earlier
     /// wording of its question (same kind and source file, words at least `ucg.similarity` alike,
     /// default 0.8), listing each; its entry notes `reused_from`.
-    #[arg(long, conflicts_with_all = ["interactive", "answers", "branch"])]
+    #[arg(long, conflicts_with_all = ["interactive", "answers"])]
     pub reuse_similar: bool,
     /// The run folder (under the runs root) whose decision log gets the pass's section.
     #[arg(long, value_name = "NAME")]
     pub run: Option<String>,
     /// Answer on BRANCH's committed artifacts and commit the answers there, without a checkout:
-    /// the work tree, the index and HEAD are not touched.
-    #[arg(long, value_name = "BRANCH", conflicts_with = "interactive")]
+    /// the work tree, the index and HEAD are not touched. With nothing given on a terminal (or
+    /// --interactive, --mine), the guided pass asks the branch's own items first; the answers
+    /// make one commit.
+    #[arg(long, value_name = "BRANCH")]
     pub branch: Option<String>,
     /// With --branch: push BRANCH to REMOTE afterwards (a rejected push is retried once, the
     /// answers applied again on the fetched tip).

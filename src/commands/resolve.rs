@@ -83,7 +83,9 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             }
             // Closes already on record are applied first, without asking.
             commit(&run, &[], outcome)?;
-            guided_pass(&run, &before, outcome, ctx.color)
+            guided_pass(&before, ctx.color, &mut |answer| {
+                answer_one(&run, answer, outcome)
+            })
         } else if args.reuse_similar {
             // Earlier answers first: an answer given with it for the same item wins.
             let offered = enumerate_offering(&run, threshold);
@@ -295,7 +297,7 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
 
 /// The answer an item's earlier wording offers it (`similar_to`) as its own, noting where it came
 /// from; none when the earlier action is neither close nor defer, or is a close without an answer.
-fn reuse(item: &PendingItem) -> Option<Answer> {
+pub(super) fn reuse(item: &PendingItem) -> Option<Answer> {
     let earlier = item.similar_to.as_ref()?;
     let action = match earlier.action.as_str() {
         "close" if !earlier.answer.trim().is_empty() => Action::Close,
@@ -328,7 +330,13 @@ fn word_diff(earlier: &str, now: &str, color: bool) -> String {
 
 /// The interactive pass: every pending item once, in order; each answer recorded and applied at
 /// once, so quitting keeps everything answered so far.
-fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool) -> Result<()> {
+/// The guided pass over `pending`: each item shown and asked, each answer handed to `record` as
+/// it is given (recorded and applied at once in a checkout; kept for one commit on a branch).
+pub(super) fn guided_pass(
+    pending: &Pending,
+    color: bool,
+    record: &mut dyn FnMut(&Answer) -> Result<()>,
+) -> Result<()> {
     let asked: Vec<&PendingItem> = pending
         .items
         .iter()
@@ -384,14 +392,17 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool
             Choice::Act(action) => action,
             Choice::Take(index) => {
                 if let Some(taken) = item.contested.get(index) {
-                    let answer = Answer::new(item.id.clone(), taken.answer.clone(), Action::Close);
-                    answer_one(run, &answer, outcome)?;
+                    record(&Answer::new(
+                        item.id.clone(),
+                        taken.answer.clone(),
+                        Action::Close,
+                    ))?;
                 }
                 continue;
             }
             Choice::Reuse => {
                 if let Some(answer) = reusable {
-                    answer_one(run, &answer, outcome)?;
+                    record(&answer)?;
                 }
                 continue;
             }
@@ -431,7 +442,7 @@ fn guided_pass(run: &Pass, pending: &Pending, outcome: &mut Outcome, color: bool
 (Ctrl-D stops the pass, keeping what was answered)"
             );
         };
-        answer_one(run, &Answer::new(item.id.clone(), answer, action), outcome)?;
+        record(&Answer::new(item.id.clone(), answer, action))?;
     }
     Ok(())
 }

@@ -511,3 +511,48 @@ fn a_push_that_does_not_go_leaves_the_branch_as_it_was() {
     assert_eq!(team.env.git(&team.a, &["rev-parse", EPIC]), tip);
     assert_eq!(team.env.git(&team.a, &["status", "--porcelain"]), "");
 }
+
+/// The guided pass on a branch (issue 31 item 7): the branch's own items asked, only yours with
+/// `--mine`, the answers committed as one commit — the clone's work tree untouched.
+#[test]
+fn the_guided_pass_answers_on_a_branch_and_mine_walks_only_yours() {
+    let team = Team::new();
+    team.env.git(
+        &team.b,
+        &[
+            "config",
+            "--add",
+            "ucg.decider",
+            "undecided-product=pm@example.com",
+        ],
+    );
+    let before = untouched_state(&team.b);
+    let out = output_with_stdin(
+        team.env
+            .ucg(&team.b)
+            .args(["resolve", "--branch", EPIC, "--mine", "--push", "origin"]),
+        b"c\n24 hours\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("[1/1] RED undecided-product:"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(untouched_state(&team.b) == before, "B's work tree changed");
+    let answers = team.remote_file(".decisions.json");
+    assert!(answers.contains("\"24 hours\""), "{answers}");
+    // Without --mine: every item of the branch is asked; skipping all commits nothing.
+    let out = output_with_stdin(
+        team.env
+            .ucg(&team.b)
+            .args(["resolve", "--branch", EPIC, "--interactive"]),
+        b"s\ns\ns\ns\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Nothing answered"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -12,24 +12,30 @@ use super::{given_answers, hand_back, json_document};
 use crate::cli::ResolveArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use ucg_git::commit::{self, Moved};
 use ucg_git::ObjectId;
 use ucg_ultracode::answer::Answer;
 use ucg_ultracode::branch::{self, BranchPass, BranchPaths, BranchRequest};
+use ucg_ultracode::{deciders, pending};
 
 /// How often the branch is read again when another writer moved it between our read and our
 /// update, before giving up.
 const ATTEMPTS: usize = 8;
 
 pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8> {
-    let given = given_answers(args)?;
-    if given.is_empty() {
+    let mut given = given_answers(args)?;
+    let nothing_given = given.is_empty() && args.answers.is_none() && !args.reuse_similar;
+    let interactive =
+        args.interactive || args.mine || (nothing_given && std::io::stdin().is_terminal());
+    if given.is_empty() && !interactive && !args.reuse_similar {
         return Err(Error::new(format!(
-            "resolve --branch {branch} needs the answers: nothing is asked on a branch"
+            "resolve --branch {branch} needs the answers: standard input is not a terminal to ask on"
         ))
         .hint("answer with flags: git ucg resolve --branch BRANCH --close ID --answer TEXT [--defer ID --answer TEXT …]")
-        .hint("or from a file: git ucg resolve --branch BRANCH --answers FILE (`git ucg pending --rev BRANCH` lists the ids)"));
+        .hint("or from a file: git ucg resolve --branch BRANCH --answers FILE (`git ucg pending --rev BRANCH` lists the ids)")
+        .hint("or ask over this input anyway: git ucg resolve --branch BRANCH --interactive"));
     }
     let repo = ctx.repo()?;
     let places = places(ctx, args)?;
@@ -42,6 +48,15 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
             commit::branch_from_remote(repo, branch, args.push.as_deref()).map_err(Error::from)?
         {
             eprintln!("git-ucg: branch {short} set up from {from}");
+        }
+    }
+    if interactive || args.reuse_similar {
+        // The branch's own questions, as its tip holds them: asked (or reused) first, then
+        // committed on the branch as one commit.
+        given = asked_on_tip(ctx, args, &full, interactive, given)?;
+        if given.is_empty() {
+            println!("Nothing answered: nothing to commit on {short}.");
+            return Ok(0);
         }
     }
 
@@ -168,6 +183,52 @@ fn changed_between(
     let tree = |id| ucg_git::tree::CommitTree::of_commit(repo, id).ok();
     let changes = tree(to)?.changes_from(Some(&tree(from)?)).ok()?;
     Some(changes.into_iter().map(|c| c.path).collect())
+}
+
+/// The answers for the branch's pending items as its tip holds them: the earlier wordings'
+/// answers (`--reuse-similar`), then `given`, then the guided pass's (only your items with
+/// `--mine`) — a later answer for an id wins, as in a checkout.
+fn asked_on_tip(
+    ctx: &Context,
+    args: &ResolveArgs,
+    full: &str,
+    interactive: bool,
+    given: Vec<Answer>,
+) -> Result<Vec<Answer>> {
+    let threshold = ctx.similarity_threshold().map_err(|problem| {
+        Error::new(problem).hint("set a number from 0 to 1: git config ucg.similarity 0.8")
+    })?;
+    let (inputs, tip) = ctx.commit_gate_inputs(full, args.impl_artifacts.dir.as_deref())?;
+    let mut found = pending::enumerate_offering(&inputs.pending(), &tip, threshold);
+    ctx.annotate(&mut found);
+    if args.mine {
+        let me = ctx.my_email(": git config user.email you@example.com")?;
+        found
+            .items
+            .retain(|item| deciders::decides(&item.deciders, &me));
+    }
+    let mut answers: Vec<Answer> = match args.reuse_similar {
+        true => found.items.iter().filter_map(super::reuse).collect(),
+        false => Vec::new(),
+    };
+    for answer in &answers {
+        eprintln!(
+            "reused for {}: {} {}",
+            answer.id,
+            answer.action.name(),
+            answer.reused_from.as_deref().unwrap_or_default()
+        );
+    }
+    answers.extend(given);
+    if interactive {
+        let branch = commit::short_branch_name(full);
+        super::guided_pass(&found, ctx.color, &mut |answer| {
+            answers.push(answer.clone());
+            eprintln!("  noted — committed on {branch} when the pass ends");
+            Ok(())
+        })?;
+    }
+    Ok(answers)
 }
 
 /// What the commit did to the branch, for the hand-back.
