@@ -185,6 +185,28 @@ fn commits_and_pushes_wait(env: &TestEnv, dir: &Path, path: &std::ffi::OsStr, ma
     // An empty commit carries no answer: refused too (lefthook skipped it as a command).
     let out = git_with(env, dir, path, &["commit", "--allow-empty", "-m", "empty"]);
     assert_ne!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+    // A merge commit of work (a side branch made without the hooks): refused by the manager's
+    // pre-merge-commit gate.
+    let branch = env.git(dir, &["branch", "--show-current"]);
+    env.git(dir, &["checkout", "-q", "-b", "work-to-merge"]);
+    write(&dir.join("side.txt"), "side\n");
+    env.git(dir, &["add", "side.txt"]);
+    env.git(dir, &["commit", "-q", "--no-verify", "-m", "side"]);
+    env.git(dir, &["checkout", "-q", &branch]);
+    let out = git_with(
+        env,
+        dir,
+        path,
+        &["merge", "--no-ff", "--no-edit", "work-to-merge"],
+    );
+    assert_ne!(out.status.code(), Some(0), "{manager}: {}", both(&out));
+    assert!(
+        both(&out).contains("git-ucg: merge refused"),
+        "{manager}: {}",
+        both(&out)
+    );
+    let _ = git_with(env, dir, path, &["merge", "--abort"]);
+    env.git(dir, &["branch", "-q", "-D", "work-to-merge"]);
     // A push of a commit the remote has under another name (put there without the hooks).
     let out = git_with(
         env,
