@@ -439,8 +439,20 @@ mod tests {
         }
     }
 
+    /// The merged entries' (action, answer).
+    fn merged_actions(merged: &Merged) -> Vec<(String, String)> {
+        let (_, entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
+        entries
+            .iter()
+            .map(|e| {
+                let text = |k| field(e, k).map(pyjson::py_str).unwrap_or_default();
+                (text("action"), text("answer"))
+            })
+            .collect()
+    }
+
     #[test]
-    fn a_close_beats_a_defer_and_the_later_close_beats_the_earlier() {
+    fn a_close_beats_a_defer_and_two_different_closes_are_contested() {
         let close = answers(&[answer("a", "yes", "close", Some("2026-01-01T00:00:00Z"))]);
         let defer = answers(&[answer(
             "a",
@@ -464,7 +476,12 @@ mod tests {
             Some("2026-02-01T00:00:00+01:00"),
         )]);
         let merged = merge_answers(b"", &close, &later).unwrap();
-        assert_eq!(merged_ids(&merged)[0].1, "no");
+        // Both kept, ours first, neither a close.
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            merged_actions(&merged),
+            [pair(CONTESTED, "yes"), pair(CONTESTED, "no")]
+        );
         let [overridden] = &merged.overridden[..] else {
             panic!("{:?}", merged.overridden)
         };
@@ -478,17 +495,11 @@ mod tests {
             (Side::Ours, "yes")
         );
         assert_eq!(overridden.lost.by.as_deref(), Some("a@x"));
-        // A close that does not say when is the older; equal times keep ours.
-        let undated = answers(&[answer("a", "maybe", "close", None)]);
-        assert_eq!(
-            merged_ids(&merge_answers(b"", &undated, &close).unwrap())[0].1,
-            "yes"
-        );
-        let same_time = answers(&[answer("a", "other", "close", Some("2026-01-01T00:00:00Z"))]);
-        assert_eq!(
-            merged_ids(&merge_answers(b"", &same_time, &close).unwrap())[0].1,
-            "other"
-        );
+        // Two closes that say the same thing: the later kept, nothing contested.
+        let same_answer = answers(&[answer("a", "yes", "close", Some("2026-03-01T00:00:00Z"))]);
+        let merged = merge_answers(b"", &close, &same_answer).unwrap();
+        assert_eq!(merged_actions(&merged), [pair("close", "yes")]);
+        assert!(merged.overridden.is_empty());
     }
 
     #[test]
@@ -499,8 +510,15 @@ mod tests {
         ]);
         let theirs = answers(&[answer("a", "no", "close", Some("2026-02-01T00:00:00Z"))]);
         let merged = merge_answers(b"", &ours, &theirs).unwrap();
-        let texts: Vec<String> = merged_ids(&merged).into_iter().map(|(_, a)| a).collect();
-        assert_eq!(texts, ["first", "no"]);
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(
+            merged_actions(&merged),
+            [
+                pair("defer", "first"),
+                pair(CONTESTED, "yes"),
+                pair(CONTESTED, "no")
+            ]
+        );
         assert_eq!(merged.overridden[0].lost.answer, "yes");
     }
 
