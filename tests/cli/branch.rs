@@ -200,7 +200,7 @@ fn a_refused_push_is_answered_again_on_the_remotes_tip() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("origin's ultracode/epic-7 moved on ([rejected] (fetch first))"),
+        stderr(&out).contains("origin's ultracode/epic-7 moved on (now at "),
         "{}",
         stderr(&out)
     );

@@ -503,3 +503,29 @@ fn a_red_answered_differently_in_two_clones_is_decided_again() {
     team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
     assert!(team.pending(&alice, &red).is_empty());
 }
+
+/// An answer commit on top of pending work cannot leave under a new name: a new ref gets no
+/// exemption, whatever the remote-tracking refs claim the remote has (a stale or hand-made one
+/// is a cache that can lie).
+#[test]
+fn answers_on_pending_work_do_not_leave_under_a_new_name() {
+    let team = Team::new();
+    let alice = team.alice.clone();
+    let red = team.pending(&alice, "undecided-product")[0].clone();
+    team.answer_in_checkout(&alice, &red, "24 hours");
+    team.git_ok(&alice, &["commit", "-q", "-m", "answer"]);
+    // Claim the remote has the pending commit under another name.
+    team.git_ok(
+        &alice,
+        &["update-ref", "refs/remotes/origin/claimed", "HEAD~1"],
+    );
+    let out = team.git(&alice, &["push", "origin", "HEAD:refs/heads/elsewhere"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("git-ucg: push refused"),
+        "{}",
+        stderr(&out)
+    );
+    // Onto the branch it came from, it is an answer: it goes.
+    team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
+}

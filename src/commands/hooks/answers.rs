@@ -56,31 +56,23 @@ pub(super) fn of_hook(
     }
 }
 
-/// A pushed ref's new commits (`local` replacing `remote_old` on `remote`): answers only when
-/// each commit the remote does not have only records answers — against the ref's old tip when
-/// the push moves it forward, against what the remote is known to have (its remote-tracking
-/// refs) when it creates the ref or its tip there was never fetched. A push that rewrites a tip
-/// this repository knows carries no exemption. (The shared remote's gate judges protected
-/// branches against their real tip.)
+/// A pushed ref's new commits (`local` replacing `remote_old`): answers only when the push moves
+/// a ref the remote has, whose tip this repository knows, forward by commits that each only
+/// record answers. A new ref, a tip never fetched, or a rewrite gets no exemption: what the
+/// remote "already has" would then be read from remote-tracking refs, a cache that can lie (a
+/// stale or hand-made `refs/remotes/…`), and the commits could leave under any name.
 pub(super) fn of_push(
     ctx: &Context,
-    remote: Option<&str>,
     local: &str,
     remote_old: &str,
     inputs: &GateInputs,
 ) -> std::result::Result<(), Refused> {
     let repo = &repository(ctx)?;
     let tip = commit(repo, local)?;
-    // A new ref, or one whose tip on the remote this repository has not fetched (git refuses
-    // that push as not a fast-forward, unless forced): the commits are those the remote is not
-    // known to have.
-    let unknown = remote_old.bytes().all(|b| b == b'0') || commit(repo, remote_old).is_err();
-    let known = if unknown {
-        let remote = remote.filter(|r| !r.is_empty() && !r.starts_with('-'));
-        format!("--remotes={}", remote.unwrap_or("*"))
-    } else {
-        forward_from(repo, remote_old, local)?
-    };
+    if remote_old.bytes().all(|b| b == b'0') {
+        return Err(unreadable("the push creates the ref".into()));
+    }
+    let known = forward_from(repo, remote_old, local)?;
     answer_only::judge_commits(repo, here(), tip, &[known], inputs)
 }
 

@@ -110,7 +110,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         }
     }
     if hook == HookName::PrePush {
-        return pre_push(ctx, &located, &args.args, &stdin, &bypass);
+        return pre_push(ctx, &located, &stdin, &bypass);
     }
     let policy = ctx.gate_policy();
     let watch = pass_cache::Watch::start(ctx, hook, &located);
@@ -232,13 +232,7 @@ fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result
 /// artifact directory, else on the runs (in any work tree) whose epic branch it is — local or
 /// remote name; a ref no run lands on passes. `ucg.gate.scope = all` judges every push on this
 /// work tree's run as well. Deletions push nothing and pass.
-fn pre_push(
-    ctx: &Context,
-    located: &GateInputs,
-    args: &[std::ffi::OsString],
-    stdin: &[u8],
-    bypass: &str,
-) -> Result<u8> {
+fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
         eprintln!("{bypass}");
@@ -247,7 +241,6 @@ fn pre_push(
     let repo = ctx.repo()?;
     let policy = ctx.gate_policy();
     let runs = ctx.work_tree_runs(located);
-    let remote = args.first().and_then(|a| a.to_str());
     let mut blocked = false;
     let mut answered = false;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -266,8 +259,8 @@ fn pre_push(
             if !decision.blocked() {
                 return;
             }
-            let answers_only = judged
-                .get_or_init(|| answers::of_push(ctx, remote, local_sha, remote_sha, located));
+            let answers_only =
+                judged.get_or_init(|| answers::of_push(ctx, local_sha, remote_sha, located));
             if answers_only.is_ok() {
                 answered = true;
                 return;

@@ -108,7 +108,16 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
                 )),
             }
         };
-        match push(ctx, remote, &full)? {
+        // The remote's tip first: a push is judged by the pre-push gate against a tip this
+        // repository knows, and one that moved on is answered again before anything is pushed.
+        let remote_tip = fetch_tip(ctx, remote, &full).ok();
+        let first = match remote_tip
+            .filter(|t| !ucg_git::is_ancestor(repo, *t, new_tip).unwrap_or(false))
+        {
+            Some(moved) => PushResult::Behind(format!("now at {}", short_id(moved))),
+            None => push(ctx, remote, &full)?,
+        };
+        match first {
             PushResult::Pushed => pushed = Some(remote.clone()),
             PushResult::Behind(why) => {
                 // The remote moved on: answer again on its tip, from the branch as it was.
