@@ -47,11 +47,11 @@ pub(crate) fn run(_ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
                 }
                 for id in &merged.kept_changed {
                     eprintln!(
-                        "git-ucg: warning: {}: {} was removed on one side and changed on the other; \
-kept as changed, still pending (answer it with git ucg resolve)",
-                        escape_controls(&shown, &[]),
-                        escape_controls(id, &[])
+                        "git-ucg: warning: a RED one side removed and the other changed is kept;"
                     );
+                    eprintln!("  item    {}", escape_controls(id, &[]));
+                    eprintln!("  file    {}", escape_controls(&shown, &[]));
+                    eprintln!("  It is still pending: answer it with git ucg resolve.");
                 }
                 return Ok(0);
             }
@@ -116,13 +116,12 @@ fn warn_contested(args: &MergeFileArgs, contested: &[Overridden]) {
             merge::Side::Ours => (&o.kept, &o.lost),
             _ => (&o.lost, &o.kept),
         };
-        eprintln!(
-            "git-ucg: warning: {shown}: {} was closed differently on both sides: both answers \
-stay on record, and it is pending again as a contested decision",
-            escape_controls(&o.id, &[])
-        );
-        eprintln!("  ours:   {}", seen(ours));
-        eprintln!("  theirs: {}", seen(theirs));
-        eprintln!("  settle it: git ucg resolve (either answer, or a third)");
+        eprintln!("git-ucg: warning: closed differently on both sides; both answers are kept");
+        eprintln!("  item    {}", escape_controls(&o.id, &[]));
+        eprintln!("  file    {shown}");
+        eprintln!("  ours    {}", seen(ours));
+        eprintln!("  theirs  {}", seen(theirs));
+        eprintln!("  It is pending again, a contested decision: settle it with git ucg resolve");
+        eprintln!("  (either answer, or a third).");
     }
 }

@@ -247,12 +247,12 @@ fn the_same_red_closed_differently_comes_back_as_a_contested_decision() {
         ]
     );
     for part in [
-        format!(
-            "{ANSWERS}: {} was closed differently on both sides: both answers stay on record, and it is pending again as a contested decision",
-            reds[0]
-        ),
-        "ours:   \"sessions never expire\" by b@example.com at 2026-12-02T09:00:00Z".to_string(),
-        "theirs: \"30 days\" by a@example.com at 2026-12-02T10:00:00Z".to_string(),
+        "git-ucg: warning: closed differently on both sides; both answers are kept\n".to_string(),
+        format!("  item    {}\n  file    {ANSWERS}\n", reds[0]),
+        "  ours    \"sessions never expire\" by b@example.com at 2026-12-02T09:00:00Z\n"
+            .to_string(),
+        "  theirs  \"30 days\" by a@example.com at 2026-12-02T10:00:00Z\n".to_string(),
+        "  It is pending again, a contested decision: settle it with git ucg resolve\n".to_string(),
     ] {
         assert!(warning.contains(&part), "{part}\n---\n{warning}");
     }
@@ -643,7 +643,7 @@ fn a_red_removed_on_one_side_and_reworded_on_the_other_stays_pending() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(&format!(
-            "{} was removed on one side and changed on the other; kept as changed, still pending",
+            "git-ucg: warning: a RED one side removed and the other changed is kept;\n  item    {}\n  file    {REGISTRY}\n  It is still pending",
             reds[0]
         )),
         "{}",

@@ -489,7 +489,7 @@ fn a_red_answered_differently_in_two_clones_is_decided_again() {
     assert!(!pull.status.success(), "{}", stderr(&pull));
     let said = stderr(&pull);
     assert!(
-        said.contains("pending again as a contested decision"),
+        said.contains("It is pending again, a contested decision"),
         "{said}"
     );
     assert!(said.contains("git-ucg: merge refused"), "{said}");
