@@ -353,6 +353,7 @@ pub(super) fn guided_pass(
     let total = asked.len();
     for (n, item) in asked.into_iter().enumerate() {
         let source = match item.source {
+            _ if !item.contested.is_empty() => "contested decision",
             Source::Red => "RED",
             Source::Escalation => "escalation",
             Source::Decision => "ledger decision",
@@ -365,7 +366,8 @@ pub(super) fn guided_pass(
         if !item.deciders.is_empty() {
             eprintln!("  decider   {}", item.deciders.join(", "));
         }
-        if !item.evidence.is_empty() {
+        // A contested decision's evidence is its answers, listed as choices below.
+        if !item.evidence.is_empty() && item.contested.is_empty() {
             eprintln!("  evidence  {}", item.evidence);
         }
         if let (Some("defer"), Some(answer)) = (item.action.as_deref(), &item.answer) {
