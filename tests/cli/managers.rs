@@ -241,6 +241,20 @@ fn commits_and_pushes_wait(env: &TestEnv, dir: &Path, path: &std::ffi::OsStr, ma
     assert_eq!(out.status.code(), Some(0), "{manager}: {}", both(&out));
 }
 
+/// pre-commit refuses to run with its configuration unstaged: the configuration committed (it
+/// stays through branch switches), then `pre-commit install`.
+fn commit_config_and_install(env: &TestEnv, dir: &Path, pre_commit: &Path, path: &std::ffi::OsStr) {
+    env.git(dir, &["add", ".pre-commit-config.yaml"]);
+    env.git(dir, &["commit", "-q", "--no-verify", "-m", "pre-commit"]);
+    let out = env
+        .command(pre_commit, dir)
+        .env("PATH", path)
+        .arg("install")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", both(&out));
+}
+
 fn install(env: &TestEnv, dir: &Path) -> Output {
     env.ucg(dir).args(["hooks", "install"]).output().unwrap()
 }
@@ -386,17 +400,7 @@ fn pre_commit_gates_commits_and_pushes() {
     write(&dir.join(".pre-commit-config.yaml"), "repos: []\n");
     let wire = || write(&dir.join(".pre-commit-config.yaml"), &config);
     install_prints_the_snippet_then_sees_the_gate(&env, &dir, "pre-commit", wire, &expected);
-    // pre-commit refuses to run with its configuration unstaged; committed, it stays through the
-    // branch switches below.
-    env.git(&dir, &["add", ".pre-commit-config.yaml"]);
-    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "pre-commit"]);
-    let out = env
-        .command(&pre_commit, &dir)
-        .env("PATH", &path)
-        .arg("install")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", both(&out));
+    commit_config_and_install(&env, &dir, &pre_commit, &path);
     for hook in ["pre-commit", "pre-merge-commit", "pre-push"] {
         assert!(dir.join(".git/hooks").join(hook).is_file(), "{hook}");
     }
@@ -448,15 +452,7 @@ fn pre_commit_runs_the_local_variant() {
         &dir.join(".pre-commit-config.yaml"),
         &snippet("pre-commit-config-local.yaml"),
     );
-    env.git(&dir, &["add", ".pre-commit-config.yaml"]);
-    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "pre-commit"]);
-    let out = env
-        .command(&pre_commit, &dir)
-        .env("PATH", &path)
-        .arg("install")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", both(&out));
+    commit_config_and_install(&env, &dir, &pre_commit, &path);
     status_says_gated_through(&env, &dir, "pre-commit");
     commits_and_pushes_wait(&env, &dir, &path, "pre-commit");
 }
