@@ -525,11 +525,13 @@ pub fn recorded<'b>(
         let mut answers = Answers::default();
         let mut found = Vec::new();
         for entry in entries {
-            if let Some(question) = entry
-                .decision_needed
-                .clone()
-                .filter(|_| in_scope(&entry.id))
-            {
+            // A contested answer's question is read before the earlier-wordings list takes it.
+            let contest = is_contested(&entry).then(|| {
+                let answer = decisions::field_text(entry.answer);
+                let (by, at) = (entry.by.as_deref(), entry.at.as_deref());
+                Contest::of(entry.decision_needed.as_deref(), &answer, by, at)
+            });
+            if let Some(question) = entry.decision_needed.filter(|_| in_scope(&entry.id)) {
                 found.push(Earlier {
                     id: entry.id.clone(),
                     answer: decisions::field_text(entry.answer),
@@ -537,17 +539,11 @@ pub fn recorded<'b>(
                     decision_needed: question,
                 });
             }
-            let contested = is_contested(&entry);
-            if !contested && !relevant(&entry.id) {
+            if contest.is_none() && !relevant(&entry.id) {
                 continue;
             }
-            let answer = decisions::field_text(entry.answer);
-            let contest = contested.then(|| {
-                let (by, at) = (entry.by.as_deref(), entry.at.as_deref());
-                Contest::of(entry.decision_needed.as_deref(), &answer, by, at)
-            });
             let answer = OnRecord {
-                answer,
+                answer: decisions::field_text(entry.answer),
                 action: decisions::field_text(entry.action),
                 occurrence: entry.occurrence,
                 contest,
