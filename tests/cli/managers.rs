@@ -21,10 +21,10 @@ const HUSKY_VERSION: &str = "9.1.7";
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-struct Tools {
-    pre_commit: Option<PathBuf>,
-    lefthook: Option<PathBuf>,
-    husky: Option<PathBuf>,
+pub(crate) struct Tools {
+    pub(crate) pre_commit: Option<PathBuf>,
+    pub(crate) lefthook: Option<PathBuf>,
+    pub(crate) husky: Option<PathBuf>,
 }
 
 fn run_quietly(command: &mut Command) -> bool {
@@ -98,7 +98,11 @@ fn tools() -> &'static Tools {
 }
 
 /// The tool's path, or `None` after saying loudly that its test is skipped.
-fn tool(which: fn(&Tools) -> &Option<PathBuf>, name: &str, test: &str) -> Option<PathBuf> {
+pub(crate) fn tool(
+    which: fn(&Tools) -> &Option<PathBuf>,
+    name: &str,
+    test: &str,
+) -> Option<PathBuf> {
     let found = which(tools()).clone();
     if found.is_none() {
         eprintln!(
@@ -132,7 +136,7 @@ fn scene(which: fn(&Tools) -> &Option<PathBuf>, name: &str, test: &str) -> Optio
 }
 
 /// PATH with the built git-ucg and the tool's directory first.
-fn path_with(tool: &Path) -> std::ffi::OsString {
+pub(crate) fn path_with(tool: &Path) -> std::ffi::OsString {
     let mut dirs = vec![
         Path::new(BIN).parent().unwrap().to_path_buf(),
         tool.parent().unwrap().to_path_buf(),
@@ -156,7 +160,7 @@ fn git_with(env: &TestEnv, dir: &Path, path: &std::ffi::OsStr, args: &[&str]) ->
         .unwrap()
 }
 
-fn snippet(name: &str) -> String {
+pub(crate) fn snippet(name: &str) -> String {
     std::fs::read_to_string(Path::new(ROOT).join("hooks/managers").join(name)).unwrap()
 }
 

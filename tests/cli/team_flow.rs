@@ -18,14 +18,96 @@ struct Team {
     env: TestEnv,
     remote: PathBuf,
     alice: PathBuf,
+    wiring: Wiring,
+}
+
+/// How a clone's hooks are wired: git-ucg's own, or a hook manager (the tool's path) running the
+/// README's snippet, committed with the run as a team shares its manager's configuration.
+enum Wiring {
+    Own,
+    Lefthook(PathBuf),
+    Husky(PathBuf),
+    PreCommit(PathBuf),
+}
+
+impl Wiring {
+    /// The manager's tool, or `None` after saying loudly that `test` is skipped.
+    fn manager(name: &str, test: &str) -> Option<Wiring> {
+        use crate::managers::tool;
+        match name {
+            "lefthook" => tool(|t| &t.lefthook, name, test).map(Wiring::Lefthook),
+            "husky" => tool(|t| &t.husky, name, test).map(Wiring::Husky),
+            _ => tool(|t| &t.pre_commit, name, test).map(Wiring::PreCommit),
+        }
+    }
+
+    /// Writes the manager's configuration, as the repository carries it; the paths written.
+    fn configure(&self, dir: &Path) -> Vec<&'static str> {
+        use crate::managers::snippet;
+        let hooks = ["pre-commit", "pre-merge-commit", "pre-push"];
+        match self {
+            Wiring::Own => Vec::new(),
+            Wiring::Lefthook(_) => {
+                write(&dir.join("lefthook.yml"), &snippet("lefthook.yml"));
+                for hook in hooks {
+                    // Executable, as README says: lefthook sets the bit when it runs one.
+                    let script = dir.join(".lefthook").join(hook).join("git-ucg-gate");
+                    write(&script, &snippet(&format!("lefthook-{hook}")));
+                    make_executable(&script);
+                }
+                vec!["lefthook.yml", ".lefthook"]
+            }
+            Wiring::Husky(_) => {
+                for hook in hooks {
+                    write(
+                        &dir.join(".husky").join(hook),
+                        &snippet(&format!("husky-{hook}")),
+                    );
+                }
+                vec![".husky"]
+            }
+            Wiring::PreCommit(_) => {
+                write(
+                    &dir.join(".pre-commit-config.yaml"),
+                    &snippet("pre-commit-config-local.yaml"),
+                );
+                vec![".pre-commit-config.yaml"]
+            }
+        }
+    }
+
+    /// PATH for every command of the walkthrough: the manager's hooks find the manager and `git
+    /// ucg` there.
+    fn path(&self) -> Option<std::ffi::OsString> {
+        match self {
+            Wiring::Own => None,
+            Wiring::Lefthook(tool) | Wiring::Husky(tool) | Wiring::PreCommit(tool) => {
+                Some(crate::managers::path_with(tool))
+            }
+        }
+    }
 }
 
 impl Team {
     /// The demo's run committed on its epic branch and pushed (as the agent left it, before any
     /// hook), the server gate on the remote, and alice's clone with the hooks and the driver.
     fn new() -> Team {
+        Team::wired(Wiring::Own)
+    }
+
+    /// As [`Team::new`], each clone's hooks wired as `wiring` says.
+    fn wired(wiring: Wiring) -> Team {
         let env = TestEnv::new();
         let alice = env.demo();
+        if !matches!(wiring, Wiring::Own) {
+            // The manager's configuration is the project's: on main, merged into the epic.
+            env.git(&alice, &["checkout", "-q", "main"]);
+            let written = wiring.configure(&alice);
+            env.git(&alice, &[&["add", "-f", "--"][..], &written].concat());
+            env.git(&alice, &["commit", "-q", "-m", "hook manager"]);
+            env.git(&alice, &["checkout", "-q", EPIC]);
+            env.git(&alice, &["merge", "-q", "--no-edit", "main"]);
+        }
         env.git(&alice, &["add", "-A", "-f"]);
         env.git(&alice, &["commit", "-q", "-m", "the run's artifacts"]);
         let remote = env.path().join("origin.git");
@@ -34,10 +116,45 @@ impl Team {
         env.git(&alice, &["push", "-q", "origin", "main", EPIC]);
         env.git(&alice, &["branch", "-q", "-u", &format!("origin/{EPIC}")]);
         env.git(&alice, &["config", "user.email", "alice@example.com"]);
-        let team = Team { env, remote, alice };
+        let team = Team {
+            env,
+            remote,
+            alice,
+            wiring,
+        };
         team.ucg_ok(&team.remote, &["hooks", "install", "--server"]);
-        team.ucg_ok(&team.alice, &["hooks", "install", "--merge-driver"]);
+        team.install(&team.alice);
         team
+    }
+
+    /// What each person runs once in a clone: the manager's install, then `hooks install
+    /// --merge-driver` (which, the manager running the gate, only sets up the driver).
+    fn install(&self, dir: &Path) {
+        let manager = match &self.wiring {
+            Wiring::Own => None,
+            Wiring::Lefthook(tool) => Some((tool, vec!["install"])),
+            Wiring::Husky(tool) => Some((tool, vec![])),
+            Wiring::PreCommit(tool) => Some((tool, vec!["install"])),
+        };
+        if let Some((tool, args)) = manager {
+            let out = self
+                .with_path(self.env.command(tool, dir))
+                .args(&args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+        }
+        let said = self.ucg_ok(dir, &["hooks", "install", "--merge-driver"]);
+        if !matches!(self.wiring, Wiring::Own) {
+            assert!(said.contains("gated through"), "{said}");
+        }
+    }
+
+    fn with_path(&self, mut command: std::process::Command) -> std::process::Command {
+        if let Some(path) = self.wiring.path() {
+            command.env("PATH", path);
+        }
+        command
     }
 
     /// Alice commits and pushes the merge driver's lines while four decisions wait (an
@@ -59,19 +176,27 @@ impl Team {
             &dir,
             &["config", "user.email", &format!("{name}@example.com")],
         );
-        self.ucg_ok(&dir, &["hooks", "install", "--merge-driver"]);
+        self.install(&dir);
         dir
     }
 
     fn ucg_ok(&self, dir: &Path, args: &[&str]) -> String {
-        let out = self.env.ucg(dir).args(args).output().unwrap();
+        let out = self
+            .with_path(self.env.ucg(dir))
+            .args(args)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
         stdout(&out)
     }
 
     /// A git command a person runs, with every hook: it must succeed.
     fn git_ok(&self, dir: &Path, args: &[&str]) -> Output {
-        let out = self.env.git_command(dir).args(args).output().unwrap();
+        let out = self
+            .with_path(self.env.git_command(dir))
+            .args(args)
+            .output()
+            .unwrap();
         assert!(
             out.status.success(),
             "git {args:?} in {}: {}{}",
@@ -83,7 +208,10 @@ impl Team {
     }
 
     fn git(&self, dir: &Path, args: &[&str]) -> Output {
-        self.env.git_command(dir).args(args).output().unwrap()
+        self.with_path(self.env.git_command(dir))
+            .args(args)
+            .output()
+            .unwrap()
     }
 
     /// The pending items' ids whose id starts with `prefix`.
@@ -114,7 +242,36 @@ fn path(p: &Path) -> &str {
 
 #[test]
 fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
-    let team = Team::new();
+    walk_through(Team::new());
+}
+
+/// The same walkthrough, each clone's hooks run by lefthook with the README's snippet.
+#[test]
+fn a_team_answers_through_git_under_lefthook() {
+    let test = "a_team_answers_through_git_under_lefthook";
+    if let Some(wiring) = Wiring::manager("lefthook", test) {
+        walk_through(Team::wired(wiring));
+    }
+}
+
+/// The same walkthrough under husky.
+#[test]
+fn a_team_answers_through_git_under_husky() {
+    if let Some(wiring) = Wiring::manager("husky", "a_team_answers_through_git_under_husky") {
+        walk_through(Team::wired(wiring));
+    }
+}
+
+/// The same walkthrough under pre-commit (the local variant: nothing fetched).
+#[test]
+fn a_team_answers_through_git_under_pre_commit() {
+    let test = "a_team_answers_through_git_under_pre_commit";
+    if let Some(wiring) = Wiring::manager("pre-commit", test) {
+        walk_through(Team::wired(wiring));
+    }
+}
+
+fn walk_through(team: Team) {
     let alice = team.alice.clone();
     team.share_the_driver();
 
@@ -139,7 +296,9 @@ fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     write(&bob.join("code.txt"), "work\n");
     team.git_ok(&bob, &["add", "code.txt"]);
     let refused = team.git(&bob, &["commit", "-q", "-m", "work"]);
-    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let said = format!("{}{}", stdout(&refused), stderr(&refused));
+    assert!(!refused.status.success(), "{said}");
+    assert!(said.contains("git-ucg: commit refused"), "{said}");
     team.git_ok(&bob, &["rm", "-q", "--cached", "code.txt"]);
     team.git_ok(&bob, &["push", "-q", "origin", EPIC]);
 
@@ -147,11 +306,11 @@ fn a_team_answers_through_git_with_every_hook_and_no_bypass() {
     team.answer_in_checkout(&alice, &reds[1], "Stripe");
     team.git_ok(&alice, &["commit", "-q", "-m", "answer: payments"]);
     team.git_ok(&alice, &["pull", "-q", "--no-rebase", "--no-edit"]);
-    assert_eq!(
-        team.git(&alice, &["rev-list", "--merges", "--count", "HEAD"])
-            .stdout,
-        b"1\n"
-    );
+    // A merge commit (HEAD has a second parent).
+    assert!(team
+        .git(&alice, &["rev-parse", "-q", "--verify", "HEAD^2"])
+        .status
+        .success());
     team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
     assert!(team.pending(&alice, "undecided-").is_empty());
 
@@ -509,7 +668,20 @@ fn a_red_answered_differently_in_two_clones_is_decided_again() {
 /// is a cache that can lie).
 #[test]
 fn answers_on_pending_work_do_not_leave_under_a_new_name() {
-    let team = Team::new();
+    answers_do_not_carry_work_under_a_new_name(Team::new());
+}
+
+/// The same under pre-commit, which does not pass on whether the remote has the ref: the gate
+/// asks the remote (pre-commit's PRE_COMMIT_FROM_REF would name the pending commit).
+#[test]
+fn answers_on_pending_work_do_not_leave_under_a_new_name_under_pre_commit() {
+    let test = "answers_on_pending_work_do_not_leave_under_a_new_name_under_pre_commit";
+    if let Some(wiring) = Wiring::manager("pre-commit", test) {
+        answers_do_not_carry_work_under_a_new_name(Team::wired(wiring));
+    }
+}
+
+fn answers_do_not_carry_work_under_a_new_name(team: Team) {
     let alice = team.alice.clone();
     let red = team.pending(&alice, "undecided-product")[0].clone();
     team.answer_in_checkout(&alice, &red, "24 hours");
@@ -520,12 +692,14 @@ fn answers_on_pending_work_do_not_leave_under_a_new_name() {
         &["update-ref", "refs/remotes/origin/claimed", "HEAD~1"],
     );
     let out = team.git(&alice, &["push", "origin", "HEAD:refs/heads/elsewhere"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("git-ucg: push refused"),
-        "{}",
-        stderr(&out)
-    );
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("git-ucg: push refused"), "{said}");
     // Onto the branch it came from, it is an answer: it goes.
     team.git_ok(&alice, &["push", "-q", "origin", EPIC]);
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }

@@ -572,6 +572,29 @@ pub fn run_git_captured(
     ))
 }
 
+/// The commit `remote` (a remote's name or URL) has at `reference` (a full ref name), asked of
+/// the remote (`git ls-remote`); `None` when it has no such ref.
+pub fn remote_tip(
+    dir: &std::path::Path,
+    remote: &str,
+    reference: &str,
+) -> Result<Option<ObjectId>> {
+    let (ok, out, err) = run_git_captured(dir, &["ls-remote", "--", remote, reference])
+        .map_err(|e| Error::failed("run git ls-remote", e))?;
+    if !ok {
+        return Err(Error::failed(
+            format!("ask {remote} for {reference}"),
+            err.trim(),
+        ));
+    }
+    // ls-remote matches a pattern's tail: only the exact name counts.
+    Ok(out
+        .lines()
+        .filter_map(|line| line.split_once('\t'))
+        .find(|(_, name)| *name == reference)
+        .and_then(|(id, _)| repo::parse_id(id)))
+}
+
 /// The commit the last `git fetch` brought (the first line of `FETCH_HEAD`).
 pub fn fetched_tip(repo: &gix::Repository) -> Option<ObjectId> {
     let bytes = ucg_store::read_file(repo.git_dir().join("FETCH_HEAD")).ok()?;

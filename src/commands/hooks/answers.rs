@@ -61,19 +61,43 @@ pub(super) fn of_hook(
 /// record answers. A new ref, a tip never fetched, or a rewrite gets no exemption: what the
 /// remote "already has" would then be read from remote-tracking refs, a cache that can lie (a
 /// stale or hand-made `refs/remotes/…`), and the commits could leave under any name.
+///
+/// `remote` is the pushed ref as git's line gives it: its name there and the remote's value before
+/// the push (under pre-commit, which does not pass that on, it is asked of the remote).
 pub(super) fn of_push(
     ctx: &Context,
     local: &str,
-    remote_old: &str,
+    (remote_ref, remote_old): (&str, &str),
     inputs: &GateInputs,
 ) -> std::result::Result<(), Refused> {
     let repo = &repository(ctx)?;
     let tip = commit(repo, local)?;
+    let asked;
+    let remote_old = match remote_old {
+        managers::REMOTE_OLD_UNKNOWN => {
+            asked = remote_tip(remote_ref)?;
+            asked.as_str()
+        }
+        given => given,
+    };
     if remote_old.bytes().all(|b| b == b'0') {
         return Err(unreadable("the push creates the ref".into()));
     }
     let known = forward_from(repo, remote_old, local)?;
     answer_only::judge_commits(repo, here(), tip, &[known], inputs)
+}
+
+/// The value of `remote_ref` on the remote pre-commit pushes to (its `PRE_COMMIT_REMOTE_NAME`), all
+/// zeros when it has no such ref.
+fn remote_tip(remote_ref: &str) -> std::result::Result<String, Refused> {
+    let remote = std::env::var("PRE_COMMIT_REMOTE_NAME")
+        .or_else(|_| std::env::var("PRE_COMMIT_REMOTE_URL"))
+        .map_err(|_| unreadable("pre-commit named no remote".into()))?;
+    match ucg_git::remote_tip(here(), &remote, remote_ref) {
+        Ok(Some(id)) => Ok(id.to_string()),
+        Ok(None) => Ok("0".repeat(40)),
+        Err(e) => Err(unreadable(e.to_string())),
+    }
 }
 
 /// A received push to a protected ref (`old` to `new`): answers only when it moves the ref

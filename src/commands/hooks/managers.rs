@@ -96,6 +96,9 @@ fn indent(text: &str) -> String {
     text.lines().map(|line| format!("    {line}\n")).collect()
 }
 
+/// The fourth field of the push line `--from-env` makes: the remote's old value is not known.
+pub(crate) const REMOTE_OLD_UNKNOWN: &str = "unknown";
+
 /// `hooks run --from-env`, the pre-commit framework's entry: the git hook whose stage pre-commit
 /// runs, and for a push the ref line git would have given the hook on stdin.
 ///
@@ -157,8 +160,11 @@ pub(crate) fn pre_commit_stage(
             ))
         })?,
     };
-    // The remote's old value is git's fourth field; the gate never reads it.
-    let line = format!("{local} {local_sha} {remote} {}\n", "0".repeat(40));
+    // git's fourth field, the remote's value before the push, is not passed on (pre-commit's
+    // PRE_COMMIT_FROM_REF is that value for a ref the remote has, else the parent of the first
+    // commit no remote-tracking ref holds): it is asked of the remote when an answer-only push
+    // needs it.
+    let line = format!("{local} {local_sha} {remote} {REMOTE_OLD_UNKNOWN}\n");
     Ok((HookName::PrePush, line.into_bytes()))
 }
 

@@ -259,8 +259,9 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
             if !decision.blocked() {
                 return;
             }
-            let answers_only =
-                judged.get_or_init(|| answers::of_push(ctx, local_sha, remote_sha, located));
+            let answers_only = judged.get_or_init(|| {
+                answers::of_push(ctx, local_sha, (remote_ref, remote_sha), located)
+            });
             if answers_only.is_ok() {
                 answered = true;
                 return;
