@@ -26,7 +26,8 @@ fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
     let impl_flag = args.impl_artifacts.dir.as_deref();
     let (located, source) = ctx.gate_source(args.rev.commit.as_deref(), impl_flag, "gate")?;
     let source = &source;
-    if matches!(source, ucg_git::ArtifactSource::WorkTree) && !located.impl_dir.is_dir() {
+    let nothing_there = std::fs::symlink_metadata(&located.impl_dir).is_err();
+    if matches!(source, ucg_git::ArtifactSource::WorkTree) && nothing_there {
         // The gate opens on a directory that is not there: say so, as a misconfiguration would.
         eprintln!(
             "warning: the artifact directory {} does not exist: nothing to gate (check workflow.implementation_artifacts, or --impl-artifacts)",

@@ -300,7 +300,7 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
 pub(super) fn reuse(item: &PendingItem) -> Option<Answer> {
     let earlier = item.similar_to.as_ref()?;
     let action = match earlier.action.as_str() {
-        "close" if !earlier.answer.trim().is_empty() => Action::Close,
+        "close" if !ucg_ultracode::answer::says_nothing(&earlier.answer) => Action::Close,
         "defer" => Action::Defer,
         _ => return None,
     };
@@ -436,7 +436,7 @@ pub(super) fn guided_pass(
                 eprintln!("  end of input — the pass stops here; what was answered is kept");
                 return Ok(());
             };
-            if action == Action::Defer || !text.trim().is_empty() {
+            if action == Action::Defer || !ucg_ultracode::answer::says_nothing(&text) {
                 break text;
             }
             eprintln!(

@@ -106,6 +106,29 @@ fn a_registry_that_cannot_be_read_keeps_the_gate_closed() {
     env.git(&dir, &["config", "ucg.maxArtifactBytes", "1m"]);
     let out = gate(&env).unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The same registry committed, read from the commit: a loose object of a few dozen bytes
+    // that inflates past a 1k cap is refused (its header is read), and read under a 1m cap
+    // (its size on disk bounds it: no header read).
+    env.git(&dir, &["add", "-f", "--", registry.to_str().unwrap()]);
+    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "registry"]);
+    let gate_rev = || {
+        within(
+            env.ucg(&dir).args(["gate", "--rev", "HEAD"]),
+            Duration::from_secs(10),
+        )
+        .unwrap()
+    };
+    env.git(&dir, &["config", "ucg.maxArtifactBytes", "1k"]);
+    let out = gate_rev();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ucg.maxArtifactBytes"),
+        "{}",
+        stderr(&out)
+    );
+    env.git(&dir, &["config", "ucg.maxArtifactBytes", "1m"]);
+    let out = gate_rev();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 /// Items 8 and 9: every reader, against a FIFO and `/dev/zero` in each artifact position, returns
@@ -254,7 +277,16 @@ fn a_blank_answer_closes_nothing() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let id = doc["items"][0]["id"].as_str().unwrap().to_string();
     let before = snapshot(&dir.join(IMPL));
-    for answer in ["", "   ", "\t\n"] {
+    // Issue 32 item 8: invisible answers say nothing either (they closed a RED before).
+    for answer in [
+        "",
+        "   ",
+        "\t\n",
+        "\u{200b}",
+        "\u{200e}",
+        "\u{1b}",
+        " \u{feff}\u{2060} ",
+    ] {
         let out = env
             .ucg(&dir)
             .args(["resolve", "--close", &id, "--answer", answer])
@@ -267,6 +299,17 @@ fn a_blank_answer_closes_nothing() {
     write(
         &answers,
         &format!(r#"{{"answers": [{{"id": "{id}", "answer": " ", "action": "close"}}]}}"#),
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--answers"])
+        .arg(&answers)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    write(
+        &answers,
+        &format!(r#"{{"answers": [{{"id": "{id}", "answer": "\u200b", "action": "close"}}]}}"#),
     );
     let out = env
         .ucg(&dir)
@@ -907,4 +950,87 @@ fn goal_does_not_hang_on_a_fifo_state_file() {
             other => panic!("{args:?}: exit {other:?}"),
         }
     }
+}
+
+/// Issue 32 items 6 and 7: something other than a directory in the artifact directory's place (a
+/// file, a FIFO, a link to /dev/zero, a link to nothing), or a link to nothing in the registry's,
+/// blocks the commit exactly as `gate` does — before, `gate` exited 1 while the hook let the
+/// commit through ("nothing pending"), and `gate` also said the directory did not exist. A pass
+/// remembered while nothing was there does not hold once something is.
+#[test]
+fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let artifacts = dir.join(IMPL);
+    let registry = artifacts.join(".preflight-reds.json");
+    let limit = Duration::from_secs(10);
+    let mut n = 0;
+    let mut commit = |env: &TestEnv| {
+        n += 1;
+        write(&dir.join("work.txt"), &format!("{n}\n"));
+        env.git(&dir, &["add", "work.txt"]);
+        let mut command = env.git_command(&dir);
+        command.args(["commit", "-q", "-m", "work"]);
+        let started = Instant::now();
+        let out = within(&mut command, limit).expect("the commit returns");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        out
+    };
+    let gate = |env: &TestEnv| within(env.ucg(&dir).arg("gate"), limit).expect("gate returns");
+
+    // Nothing there: nothing to gate, and the pass is remembered.
+    std::fs::rename(&artifacts, dir.join("moved-aside")).unwrap();
+    assert_eq!(gate(&env).status.code(), Some(0));
+    assert_eq!(commit(&env).status.code(), Some(0));
+    assert_eq!(commit(&env).status.code(), Some(0));
+    type Plant = fn(&Path);
+    let hostile: [(&str, Plant); 4] = [
+        ("a file", |p| write(p, "not a directory\n")),
+        ("a FIFO", mkfifo),
+        ("a link to /dev/zero", |p| {
+            std::os::unix::fs::symlink("/dev/zero", p).unwrap()
+        }),
+        ("a link to nothing", |p| {
+            std::os::unix::fs::symlink("/nonexistent/run", p).unwrap()
+        }),
+    ];
+    for (what, plant) in hostile {
+        plant(&artifacts);
+        let gated = gate(&env);
+        let said = stderr(&gated);
+        assert_eq!(gated.status.code(), Some(1), "{what}: {said}");
+        assert!(
+            said.contains("the artifact directory cannot be read"),
+            "{what}: {said}"
+        );
+        assert!(!said.contains("does not exist"), "{what}: {said}");
+        let out = commit(&env);
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the artifact directory cannot be read"),
+            "{what}: {}",
+            stderr(&out)
+        );
+        env.git(&dir, &["reset", "-q"]);
+        remove(&artifacts);
+    }
+
+    // The run back, everything answered, then a link to nothing in the registry's place.
+    std::fs::rename(dir.join("moved-aside"), &artifacts).unwrap();
+    env.close_everything(&dir);
+    assert_eq!(commit(&env).status.code(), Some(0));
+    remove(&registry);
+    std::os::unix::fs::symlink(dir.join("gone.json"), &registry).unwrap();
+    let gated = gate(&env);
+    assert_eq!(gated.status.code(), Some(1), "{}", stderr(&gated));
+    assert!(
+        stderr(&gated)
+            .contains("the RED registry cannot be read: it is a symbolic link to nothing"),
+        "{}",
+        stderr(&gated)
+    );
+    let out = commit(&env);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }

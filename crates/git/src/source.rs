@@ -89,7 +89,13 @@ impl<'r> ArtifactSource<'r> {
     /// directory, a FIFO, a device, a file over the cap, a permission refused.
     pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>> {
         match self {
-            ArtifactSource::WorkTree => ucg_store::read_if_present(path).map_err(Error::unreadable),
+            // A link to nothing is not an absent file: what it stood for cannot be read.
+            ArtifactSource::WorkTree => match ucg_store::read_if_present(path) {
+                Ok(None) if path.is_symlink() => {
+                    Err(Error::unreadable("it is a symbolic link to nothing"))
+                }
+                read => read.map_err(Error::unreadable),
+            },
             ArtifactSource::Commit { tree, root, .. } => match Self::relative(root, path) {
                 Some(rel) => tree.read_checked(rel),
                 None => Ok(None),
@@ -125,6 +131,29 @@ impl<'r> ArtifactSource<'r> {
         }
     }
 
+    /// Why what is at `dir` is not a directory to read (a file, a FIFO, a device, a link to
+    /// nothing or to one of those); `None` when a directory is there, or nothing.
+    pub fn not_a_directory(&self, dir: &Path) -> Option<String> {
+        match self {
+            ArtifactSource::WorkTree => {
+                let there = std::fs::symlink_metadata(dir).ok()?;
+                match std::fs::metadata(dir) {
+                    Ok(meta) if meta.is_dir() => None,
+                    Ok(meta) => Some(describe_file_type(meta.file_type()).to_string()),
+                    Err(_) if there.is_symlink() => Some("a symbolic link to nothing".into()),
+                    Err(e) => Some(e.to_string()),
+                }
+            }
+            ArtifactSource::Commit { tree, root, .. } => {
+                let rel = Self::relative(root, dir)?;
+                match tree.exists(rel) && !tree.is_dir(rel) {
+                    true => Some("a file, not a directory".into()),
+                    false => None,
+                }
+            }
+        }
+    }
+
     /// The names in a directory (empty when it is absent).
     pub fn list(&self, dir: &Path) -> Vec<String> {
         match self {
@@ -140,5 +169,21 @@ impl<'r> ArtifactSource<'r> {
                 .map(|rel| tree.list(rel))
                 .unwrap_or_default(),
         }
+    }
+}
+
+/// What a file type is, in words ("a FIFO").
+fn describe_file_type(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() {
+        "a file, not a directory"
+    } else if kind.is_fifo() {
+        "a FIFO, not a directory"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device, not a directory"
+    } else if kind.is_socket() {
+        "a socket, not a directory"
+    } else {
+        "not a directory"
     }
 }

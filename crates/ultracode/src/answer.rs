@@ -25,6 +25,29 @@ impl Action {
     }
 }
 
+/// Whether `text` says nothing: empty once whitespace, control characters and every character
+/// that is invisible by definition are taken out (Unicode's `Default_Ignorable_Code_Point` and
+/// format characters, `Cf`: a zero-width space, a direction mark, a lone escape). A close with
+/// such an answer records no decision, on every path.
+pub fn says_nothing(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || c.is_control() || is_invisible(c))
+}
+
+/// `Default_Ignorable_Code_Point` (Unicode 16, DerivedCoreProperties.txt) and the format
+/// characters (`Cf`) outside it.
+fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xE0000..=0xE0FFF
+        // Cf outside Default_Ignorable: Arabic number signs and marks, the Syriac abbreviation
+        // mark, Kaithi and Egyptian format controls.
+        | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2 | 0x110BD | 0x110CD
+        | 0x13430..=0x1343F)
+}
+
 /// One answer to one pending item.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Answer {
@@ -310,6 +333,32 @@ mod tests {
             prop_assert_eq!(&reread, &entries);
             // The closed ids applied are the ones the registry writer will read back.
             prop_assert_eq!(closed_in(&entries), crate::decisions::closed_ids(Some(text.as_bytes())));
+        }
+    }
+}
+
+#[cfg(test)]
+mod says_nothing_tests {
+    use super::says_nothing;
+
+    #[test]
+    fn invisible_answers_say_nothing_and_visible_ones_do() {
+        for blank in [
+            "",
+            " ",
+            "\t\n",
+            "\u{200b}",
+            "\u{200e}",
+            "\u{1b}",
+            "\u{feff}\u{2060}",
+            "\u{e0041}",
+            "\u{180e} \u{00ad}",
+            "\u{3164}",
+        ] {
+            assert!(says_nothing(blank), "{blank:?}");
+        }
+        for said in ["24 hours", "x", "\u{200b}no", "\u{1b}[D ok", "日本", "0"] {
+            assert!(!says_nothing(said), "{said:?}");
         }
     }
 }

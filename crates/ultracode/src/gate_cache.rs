@@ -68,6 +68,11 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
     let Some(names) = lines.next() else {
         return false;
     };
+    // A pass is remembered with no directory only when nothing was there (anything else in its
+    // place blocks): it holds while nothing is.
+    if names == b"-" && std::fs::symlink_metadata(&dir).is_ok() {
+        return false;
+    }
     let unchanged = stamp.is_some_and(|stamp| Stamper::default().stamp(&dir) == stamp);
     if !unchanged && names != names_line(escalation_names(&dir).as_deref()).as_slice() {
         return false;

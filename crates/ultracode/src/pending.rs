@@ -296,6 +296,10 @@ impl Artifacts {
         spare_core: bool,
     ) -> (Artifacts, Option<bool>) {
         let mut unreadable_files = Vec::new();
+        // Something else in the artifact directory's place hides whatever the run waits on.
+        if let Some(reason) = source.not_a_directory(inputs.impl_dir) {
+            unreadable_files.push((inputs.impl_dir.to_path_buf(), reason));
+        }
         let ledger_text = checked(source, inputs.ledger, &mut unreadable_files)
             .map(|bytes| String::from_utf8(bytes).ok());
         let ledger_ok = ledger_text.as_ref().map(Option::is_some);
@@ -355,6 +359,10 @@ fn checked(
     path: &Path,
     unreadable: &mut Vec<(std::path::PathBuf, String)>,
 ) -> Option<Vec<u8>> {
+    // Below an artifact directory already named unreadable, nothing more is to be said.
+    if unreadable.iter().any(|(bad, _)| path.starts_with(bad)) {
+        return None;
+    }
     source.read_checked(path).unwrap_or_else(|reason| {
         unreadable.push((path.to_path_buf(), reason.to_string()));
         None
@@ -792,6 +800,7 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
     for (path, reason) in &artifacts.unreadable_files {
         let artifact = relative(inputs.project_root, path);
         let what = match path.file_name().and_then(|n| n.to_str()) {
+            _ if path == inputs.impl_dir => "the artifact directory",
             Some(REGISTRY_FILE) => "the RED registry",
             Some(DECISIONS_FILE) => "the answers file",
             Some(name) if escalations::sidecar_story(name).is_some() => "an escalation sidecar",

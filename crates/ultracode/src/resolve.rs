@@ -206,7 +206,7 @@ fn expand_ids(answers: &[Answer], pending: &Pending, known: &IdRefs) -> Result<V
 fn check_answered(answers: &[Answer]) -> Result<()> {
     match answers
         .iter()
-        .find(|a| a.action == Action::Close && a.answer.trim().is_empty())
+        .find(|a| a.action == Action::Close && crate::answer::says_nothing(&a.answer))
     {
         Some(blank) => Err(Error::BlankAnswer {
             id: blank.id.clone(),

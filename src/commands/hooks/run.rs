@@ -119,7 +119,9 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     let judged = std::cell::OnceCell::new();
     let answers_only =
         || judged.get_or_init(|| answers::of_hook(ctx, hook, &args.args, &stdin, &located));
-    if located.impl_dir.is_dir() {
+    // Anything in the artifact directory's place is decided on (a FIFO or a link to nothing
+    // there blocks, as `gate` says); only nothing at all has nothing to gate.
+    if std::fs::symlink_metadata(&located.impl_dir).is_ok() {
         let decision = located.decide(&ArtifactSource::WorkTree, &policy);
         if decision.blocked() {
             if answers_only().is_ok() {
