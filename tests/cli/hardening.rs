@@ -1034,3 +1034,93 @@ fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
     let out = commit(&env);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+/// Issue 32 items 10 and 11: a FIFO, `/dev/zero` or a link to nothing in the place of each
+/// cache under `.git/ucg/` and of `.git/HEAD`: every command returns within a second, and none
+/// grows without end (a FIFO as the line-count cache hung `status`, `epic` and `diff --story`; a
+/// HEAD linked to /dev/zero grew every command to gigabytes). A cache in a hostile state is
+/// ignored (the command works); a hostile HEAD is refused, named, as git refuses it.
+#[test]
+fn no_command_hangs_or_grows_on_a_hostile_cache_or_head() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let commands: [&[&str]; 7] = [
+        &["status"],
+        &["status", "--json"],
+        &["status", "--prompt"],
+        &["epic"],
+        &["diff", "--story", "7-1"],
+        &["pending"],
+        &["gate"],
+    ];
+    let run_all = |what: &str| -> Vec<Option<i32>> {
+        commands
+            .iter()
+            .map(|args| {
+                let started = Instant::now();
+                let out = within(env.ucg(&dir).args(*args), Duration::from_secs(10))
+                    .unwrap_or_else(|| panic!("{args:?} hangs on {what}"));
+                assert!(
+                    started.elapsed() < Duration::from_secs(2),
+                    "{args:?} on {what}"
+                );
+                assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+                out.status.code()
+            })
+            .collect()
+    };
+    // Every cache there (a run of each command), then each replaced by each hostile thing.
+    let expected = run_all("nothing hostile");
+    let git_ucg = dir.join(".git/ucg");
+    let mut caches: Vec<PathBuf> = std::fs::read_dir(&git_ucg)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    caches.push(git_ucg.join("gate-cache"));
+    assert!(
+        caches
+            .iter()
+            .any(|p| p.to_string_lossy().contains("line-counts-")),
+        "{caches:?}"
+    );
+    let hostile = [Hostile::Fifo, Hostile::DevZero, Hostile::Directory];
+    for cache in &caches {
+        for thing in hostile {
+            plant(cache, thing);
+            let what = format!("{thing:?} as {}", cache.display());
+            assert_eq!(run_all(&what), expected, "{what}");
+            remove(cache);
+        }
+        std::os::unix::fs::symlink("/nonexistent", cache).unwrap();
+        assert_eq!(run_all("a dangling cache"), expected);
+        remove(cache);
+    }
+    // HEAD: refused, named, at once.
+    let head = dir.join(".git/HEAD");
+    let kept = std::fs::read(&head).unwrap();
+    for thing in [Hostile::Fifo, Hostile::DevZero] {
+        plant(&head, thing);
+        for args in commands {
+            let out = within(env.ucg(&dir).args(args), Duration::from_secs(10))
+                .unwrap_or_else(|| panic!("{args:?} hangs on a {thing:?} HEAD"));
+            if args.contains(&"--prompt") {
+                // A prompt says nothing about a repository it cannot read.
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert_eq!(stdout(&out), "", "{}", stderr(&out));
+                continue;
+            }
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(".git/HEAD is not a HEAD file"),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+        remove(&head);
+        std::fs::write(&head, &kept).unwrap();
+    }
+}

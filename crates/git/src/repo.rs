@@ -9,7 +9,48 @@ pub use gix::Repository;
 
 /// The repository around `dir`, by plain upward discovery (no environment overrides).
 pub fn discover(dir: &Path) -> Result<Repository> {
+    refuse_unreadable_head(dir).map_err(Error::NoRepository)?;
     gix::discover(dir).map_err(|e| Error::NoRepository(e.to_string()))
+}
+
+/// The largest HEAD file taken: a symbolic ref or an object id, with room to spare.
+const MAX_HEAD_BYTES: u64 = 4096;
+
+/// Checks the HEAD file discovery would read, before gitoxide reads it whole: one that is not a
+/// regular file of a few bytes (a link to /dev/zero grows the reader without end, a FIFO
+/// blocks it) is refused, as git refuses such a repository at once. The git directory is the
+/// one `GIT_DIR` names, else the nearest `.git` (a directory, or a `gitdir:` file's target) or
+/// bare repository up from `cwd`.
+fn refuse_unreadable_head(cwd: &Path) -> std::result::Result<(), String> {
+    let git_dir = match std::env::var_os("GIT_DIR") {
+        Some(dir) => Some(cwd.join(dir)),
+        None => cwd.ancestors().find_map(|dir| {
+            let dot_git = dir.join(".git");
+            let meta = std::fs::metadata(&dot_git).ok();
+            match meta {
+                Some(meta) if meta.is_dir() => Some(dot_git),
+                Some(_) => {
+                    let text = ucg_store::read_text(&dot_git).ok()?;
+                    let target = text.strip_prefix("gitdir:")?.trim().to_string();
+                    Some(dir.join(target))
+                }
+                None if dir.join("objects").is_dir() && dir.join("refs").is_dir() => {
+                    Some(dir.to_path_buf())
+                }
+                None => None,
+            }
+        }),
+    };
+    let Some(head) = git_dir.map(|dir| dir.join("HEAD")) else {
+        return Ok(());
+    };
+    match std::fs::metadata(&head) {
+        Ok(meta) if !meta.is_file() || meta.len() > MAX_HEAD_BYTES => Err(format!(
+            "{} is not a HEAD file (not a regular file of a few bytes): repair it (git symbolic-ref HEAD refs/heads/<branch> after removing it)",
+            head.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The repository around `cwd`, honouring `GIT_DIR`, `GIT_WORK_TREE` and the rest of git's
@@ -41,6 +82,7 @@ fn broken_git_file(cwd: &Path) -> Option<String> {
 }
 
 fn discover_with_command_line_config(cwd: &Path) -> std::result::Result<Repository, String> {
+    refuse_unreadable_head(cwd)?;
     let overrides = command_line_config();
     if overrides.is_empty() {
         return gix::discover_with_environment_overrides(cwd).map_err(|e| e.to_string());
@@ -219,12 +261,14 @@ pub fn config_files(repo: &Repository) -> (Vec<PathBuf>, Vec<PathBuf>) {
 
 /// The repository whose git directory is `git_dir`.
 pub fn open(git_dir: &Path) -> Option<Repository> {
+    let head = std::fs::metadata(git_dir.join("HEAD")).ok()?;
+    (head.is_file() && head.len() <= MAX_HEAD_BYTES).then_some(())?;
     gix::open(git_dir).ok()
 }
 
 /// The absolute git common directory of the repository around `cwd` (shared by every worktree).
 pub fn common_dir_around(cwd: &Path) -> Option<PathBuf> {
-    let repo = gix::discover(cwd).ok()?;
+    let repo = discover(cwd).ok()?;
     std::path::absolute(repo.common_dir()).ok()
 }
 
@@ -235,7 +279,7 @@ pub fn head(repo: &Repository) -> Option<ObjectId> {
 
 /// The commit HEAD points at in the repository around `cwd`.
 pub fn head_around(cwd: &Path) -> Option<ObjectId> {
-    head(&gix::discover(cwd).ok()?)
+    head(&discover(cwd).ok()?)
 }
 
 /// A full hexadecimal object id.
@@ -266,7 +310,7 @@ pub fn changed_descendant(cwd: &Path, prior: ObjectId, head: ObjectId) -> bool {
     if prior == head {
         return false;
     }
-    let Ok(repo) = gix::discover(cwd) else {
+    let Ok(repo) = discover(cwd) else {
         return false;
     };
     let tree_of = |id: ObjectId| {

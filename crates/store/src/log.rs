@@ -3,22 +3,38 @@
 //! log's owner decides; nothing before it is ever rewritten.
 
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+
+/// `path` opened to append (and read, with `read`), created when absent with `create`. Opened
+/// without blocking: a FIFO in a log's place (no reader on the other end) or a device is an
+/// error, never a hang or an endless write.
+fn open_log(path: &Path, create: bool, read: bool) -> std::io::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .create(create)
+        .read(read)
+        .append(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
 
 /// Appends `bytes` to `path` in one write, creating the file when it is absent. A log opened
 /// this way stays append-only: nothing before the end is ever rewritten.
 pub fn append(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?
-        .write_all(bytes)
+    open_log(path, true, false)?.write_all(bytes)
 }
 
 /// Appends `bytes` to the existing file `path` (absent is an error: the log belongs to someone
 /// else, who creates it) and syncs it: an appended section survives a crash once this returns.
 pub fn append_existing_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
+    let mut file = open_log(path, false, false)?;
     file.write_all(bytes)?;
     file.sync_all()
 }
@@ -26,10 +42,7 @@ pub fn append_existing_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> 
 /// Appends one line to an existing log in a single write, then syncs it; a torn last line is
 /// ended first. The file must exist (the log is never created here).
 pub fn append_line_to_existing(path: &Path, line: &str) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .open(path)?;
+    let mut file = open_log(path, false, true)?;
     let len = file.metadata()?.len();
     let mut torn = false;
     if len > 0 {
@@ -65,12 +78,7 @@ pub fn append_cutting_torn_tail(
     bytes: &[u8],
     is_whole: impl Fn(&[u8]) -> bool,
 ) -> Result<Option<usize>, (AppendStep, std::io::Error)> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .read(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| (AppendStep::Open, e))?;
+    let mut file = open_log(path, true, true).map_err(|e| (AppendStep::Open, e))?;
     let truncated = cut_torn_tail(&mut file, is_whole).map_err(|e| (AppendStep::CutTornTail, e))?;
     file.write_all(bytes).map_err(|e| (AppendStep::Write, e))?;
     // The appended bytes and the length that makes them readable.

@@ -109,7 +109,8 @@ struct Owner {
 }
 
 fn read_owner(dir: &Path) -> Option<Owner> {
-    let bytes = std::fs::read(dir.join("owner.json")).ok()?;
+    // Capped and without blocking: a FIFO or an endless file in its place is no owner.
+    let bytes = crate::read::read_file(dir.join("owner.json")).ok()?;
     let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let pid = doc.get("ownerPid")?.as_f64()?;
     let token = doc.get("token")?.as_str()?;
