@@ -354,3 +354,48 @@ fn notify_reads_a_branch_from_its_tree_even_in_a_bare_repository() {
         stderr(&out)
     );
 }
+
+/// Issue 32 item 13: a decider value that is not one address (a newline and a `Bcc:` header, a
+/// second recipient, a command substitution) is ignored with a warning naming it: it reaches
+/// neither `GIT_UCG_DECIDERS` nor `pending`'s "decided by" column.
+#[test]
+fn a_decider_value_that_is_not_one_address_reaches_no_one() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    for value in [
+        "undecided-product=pm@example.com\nBcc: evil@attacker.example",
+        "undecided-architecture=a@x.com, evil@y.com",
+        "budget-overrun=$(touch pwned)@x.com",
+        "decision=lead@example.com",
+    ] {
+        env.git(&dir, &["config", "--add", "ucg.decider", value]);
+    }
+    let env_file = env.path().join("deciders.env");
+    let command = format!(
+        "printf '%s' \"$GIT_UCG_DECIDERS\" > '{}'",
+        env_file.display()
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["notify", "--exec", &command])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&env_file).unwrap(),
+        "lead@example.com"
+    );
+    assert!(
+        stderr(&out).contains("is not one address"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.join("pwned").exists());
+    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    let shown = stdout(&out);
+    assert!(
+        !shown.contains("Bcc") && !shown.contains("evil@"),
+        "{shown}"
+    );
+    assert!(shown.contains("lead@example.com"), "{shown}");
+}

@@ -22,6 +22,24 @@ pub struct Rules {
     rules: Vec<Rule>,
 }
 
+/// Whether `email` is one address a decider's value may be: `local@domain`, the local part of
+/// letters, digits and `.+-_=~%`, the domain of letters, digits, `-` and `.`. Nothing a mail
+/// header, a list or a shell would read as more than one address (a newline starts a header, a
+/// comma a second recipient, `$(…)` a command in the README's sendmail recipe).
+fn is_one_address(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    let local_ok = |c: char| c.is_alphanumeric() || ".+-_=~%".contains(c);
+    let domain_ok = |c: char| c.is_alphanumeric() || "-.".contains(c);
+    !local.is_empty()
+        && !domain.is_empty()
+        && local.chars().all(local_ok)
+        && domain.chars().all(domain_ok)
+        && !domain.starts_with(['.', '-'])
+        && !domain.ends_with(['.', '-'])
+}
+
 /// Whether `pattern` has any of a glob's special characters.
 fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?', '[', '{'])
@@ -59,6 +77,13 @@ impl Rules {
             .collect();
         let mut rules = Vec::new();
         for (pattern, email) in pairs {
+            if !is_one_address(&email) {
+                warnings.push(format!(
+                    "decider {pattern:?} = {email:?} is not one address (local@domain: letters, \
+                     digits and . + - _ = ~ % only, no spaces, commas or quotes); ignored"
+                ));
+                continue;
+            }
             let glob = match is_glob(&pattern) {
                 false => None,
                 true => match globset::Glob::new(&pattern) {
@@ -166,6 +191,38 @@ mod tests {
         let (r, warnings) = Rules::new(&["no-equals".into(), "=x@y".into(), "[=a@b".into()], &[]);
         assert!(r.is_empty());
         assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    #[test]
+    fn a_value_is_one_address_or_it_is_ignored() {
+        let hostile = [
+            "pm@example.com\nBcc: evil@attacker.example",
+            "a@x.com, evil@y.com",
+            "$(touch pwned)@x.com",
+            "`id`@x.com",
+            "a b@x.com",
+            "a@x.com;rm",
+            "\"q\"@x.com",
+            "no-at-sign",
+            "@x.com",
+            "a@",
+            "a@@x.com",
+            "a@-x.com",
+            "a@x\u{1b}]0;t\u{7}.com",
+        ];
+        for value in hostile {
+            let (r, warnings) = Rules::new(&[format!("*={value}")], &[]);
+            assert!(r.is_empty(), "{value:?}");
+            assert_eq!(warnings.len(), 1, "{value:?}");
+        }
+        for value in [
+            "pm@example.com",
+            "first.last+ucg@sub.example.co",
+            "zoë@exämple.de",
+        ] {
+            let (r, warnings) = Rules::new(&[format!("*={value}")], &[]);
+            assert_eq!(r.deciders("x"), [value], "{warnings:?}");
+        }
     }
 
     proptest::proptest! {
