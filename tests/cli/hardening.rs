@@ -1124,3 +1124,93 @@ fn no_command_hangs_or_grows_on_a_hostile_cache_or_head() {
         std::fs::write(&head, &kept).unwrap();
     }
 }
+
+/// Issue 32 item 1: a push is judged by the commits it carries, not by its names. From the epic
+/// branch with decisions pending, `HEAD:refs/heads/y`, a sha or `HEAD~0` under a new name carry the
+/// epic's own commits and are refused (they passed before); a hotfix on main, which carries none,
+/// goes, under its name or another.
+#[test]
+fn a_push_carrying_the_epic_is_the_epics_whatever_its_name() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let remote = env.path().join("remote.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    env.git(&dir, &["push", "-q", "--no-verify", "origin", "main"]);
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let push = |refspec: &str| {
+        env.git_command(&dir)
+            .args(["push", "origin", refspec])
+            .output()
+            .unwrap()
+    };
+    let tip = env.git(&dir, &["rev-parse", "HEAD"]);
+    for refspec in [
+        "HEAD:refs/heads/y".to_string(),
+        format!("{tip}:refs/heads/y2"),
+        "HEAD~0:refs/heads/y3".to_string(),
+        "HEAD~1:refs/heads/older".to_string(),
+        "ultracode/epic-7".to_string(),
+    ] {
+        let out = push(&refspec);
+        assert_eq!(out.status.code(), Some(1), "{refspec}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("git-ucg: push refused"),
+            "{refspec}: {}",
+            stderr(&out)
+        );
+    }
+    // A hotfix on main carries no epic commit.
+    env.git(&dir, &["checkout", "-q", "main"]);
+    write(&dir.join("hotfix.txt"), "fix\n");
+    env.git(&dir, &["add", "hotfix.txt"]);
+    env.git(&dir, &["commit", "-q", "--no-verify", "-m", "hotfix"]);
+    for refspec in ["main", "HEAD:refs/heads/hotfix"] {
+        let out = push(refspec);
+        assert_eq!(out.status.code(), Some(0), "{refspec}: {}", stderr(&out));
+    }
+}
+
+/// Issue 32 item 2: on the server, a symbolic ref aliasing a protected branch is that branch: a
+/// push through `refs/heads/trunk` → `refs/heads/main` of a commit with pending decisions is
+/// refused (it put the commit on main before).
+#[test]
+fn the_server_gate_protects_a_branch_through_its_aliases() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.git(&dir, &["add", "-A", "-f"]);
+    env.git(&dir, &["commit", "-q", "-m", "the run's artifacts"]);
+    let remote = env.path().join("origin.git");
+    env.git(
+        env.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(&dir, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    env.git(&dir, &["push", "-q", "origin", "main"]);
+    env.git(
+        &remote,
+        &["symbolic-ref", "refs/heads/trunk", "refs/heads/main"],
+    );
+    let out = env
+        .ucg(&remote)
+        .args(["hooks", "install", "--server"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let main_before = env.git(&remote, &["rev-parse", "refs/heads/main"]);
+    let out = env
+        .git_command(&dir)
+        .args(["push", "origin", "HEAD:refs/heads/trunk"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("refused"), "{}", stderr(&out));
+    assert_eq!(
+        env.git(&remote, &["rev-parse", "refs/heads/main"]),
+        main_before
+    );
+}

@@ -618,6 +618,30 @@ pub fn index_tree(dir: &std::path::Path) -> Result<ObjectId> {
     }
 }
 
+/// Whether `tip` brings a commit beyond `known` (commit ids: what the receiving side has) that is
+/// one of `branch`'s own — reachable from `branch`, and from none of `bases` (the branches it
+/// grew from). A push carrying an epic's work is judged as the epic's, whatever it is named.
+pub fn carries_commits_of(
+    repo: &gix::Repository,
+    dir: &std::path::Path,
+    tip: &str,
+    known: &[String],
+    branch: ObjectId,
+    bases: &[String],
+) -> Result<bool> {
+    let own: std::collections::HashSet<ObjectId> =
+        new_commits(repo, dir, &branch.to_string(), bases)?
+            .into_iter()
+            .collect();
+    if own.is_empty() {
+        return Ok(false);
+    }
+    let hidden: Vec<String> = known.iter().chain(bases).cloned().collect();
+    Ok(new_commits(repo, dir, tip, &hidden)?
+        .iter()
+        .any(|id| own.contains(id)))
+}
+
 /// The commits `tip` reaches that none of `known` does (commit ids, or `--remotes=<remote>`),
 /// newest first — the commits a push or a rebase carries. Walked here when `known` names
 /// commits this repository has; else (a pattern, or a push being received, whose commits wait

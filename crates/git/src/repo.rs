@@ -282,6 +282,23 @@ pub fn head_around(cwd: &Path) -> Option<ObjectId> {
     head(&discover(cwd).ok()?)
 }
 
+/// The ref `name` finally stands for: a symbolic ref followed to the ref it aliases (`refs/heads/
+/// trunk` → `refs/heads/main`), else `name` itself.
+pub fn alias_target(repo: &Repository, name: &str) -> String {
+    let mut current = name.to_string();
+    // A chain longer than this is a loop, or not one git makes.
+    for _ in 0..8 {
+        let Ok(Some(reference)) = repo.try_find_reference(current.as_str()) else {
+            break;
+        };
+        match &reference.inner.target {
+            gix::refs::Target::Symbolic(next) => current = next.as_bstr().to_string(),
+            gix::refs::Target::Object(_) => break,
+        }
+    }
+    current
+}
+
 /// A full hexadecimal object id.
 pub fn parse_id(text: &str) -> Option<ObjectId> {
     ObjectId::from_hex(text.as_bytes()).ok()

@@ -28,8 +28,14 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
             eprintln!("git-ucg: cannot read the pushed ref line {line:?}; refusing the push.");
             return Ok(1);
         };
-        // A deletion pushes no commit; a ref that is not protected is not the gate's.
-        if new.bytes().all(|b| b == b'0') || !gate::protects(&protected, reference) {
+        // A deletion pushes no commit; a ref that is not protected is not the gate's. A symbolic
+        // ref updates the ref it aliases: an alias of a protected branch is that branch.
+        let target = ctx
+            .repo()
+            .map(|repo| ucg_git::repo::alias_target(repo, reference))
+            .unwrap_or_else(|_| reference.to_string());
+        let protects = |name: &str| gate::protects(&protected, name);
+        if new.bytes().all(|b| b == b'0') || !(protects(reference) || protects(&target)) {
             continue;
         }
         let name = reference.strip_prefix("refs/heads/").unwrap_or(reference);

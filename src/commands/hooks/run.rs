@@ -230,9 +230,40 @@ fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result
     })
 }
 
+/// Whether the push of `local_sha` (over `remote_sha` on the remote, all zeros for a new ref)
+/// brings a commit of the epic branch `branch` that its protected base branches do not hold.
+/// What cannot be read counts as carried: the push is then judged as the run's.
+fn carries_epic_work(
+    ctx: &Context,
+    repo: &ucg_git::Repository,
+    local_sha: &str,
+    remote_sha: &str,
+    branch: &str,
+) -> bool {
+    let Ok(epic_tip) = ucg_git::commit::branch_tip(repo, branch) else {
+        return false;
+    };
+    let bases: Vec<String> = ctx
+        .config()
+        .map(|c| c.protected_branches())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|name| ucg_git::commit::branch_tip(repo, name).ok())
+        .map(|id| id.to_string())
+        .collect();
+    // The remote's old tip, when this repository has it (a tip never fetched hides nothing).
+    let known: Vec<String> = ucg_git::repo::parse_id(remote_sha)
+        .filter(|id| repo.find_object(*id).is_ok())
+        .map(|id| vec![id.to_string()])
+        .unwrap_or_default();
+    ucg_git::carries_commits_of(repo, Path::new("."), local_sha, &known, epic_tip, &bases)
+        .unwrap_or(true)
+}
+
 /// Each pushed ref is judged on its own: on the pushed commit's artifacts when it tracks the
-/// artifact directory, else on the runs (in any work tree) whose epic branch it is — local or
-/// remote name; a ref no run lands on passes. `ucg.gate.scope = all` judges every push on this
+/// artifact directory, else on the runs (in any work tree) whose epic branch it is — by local or
+/// remote name, or by the epic's own commits it carries under any name; a ref that carries no
+/// run's work passes. `ucg.gate.scope = all` judges every push on this
 /// work tree's run as well. Deletions push nothing and pass.
 fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
@@ -296,17 +327,24 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
             .filter_map(|r| r.strip_prefix("refs/heads/"))
             .collect();
         for run in &runs {
-            let Some(branch) = run.epic_branch.as_deref().filter(|b| names.contains(b)) else {
+            let Some(branch) = run.epic_branch.as_deref() else {
                 continue;
             };
+            let decision = run.inputs.decide(&ArtifactSource::WorkTree, &policy);
+            if !decision.blocked() {
+                continue;
+            }
+            // Named as the epic branch, or carrying its work under any name (HEAD, a sha,
+            // another branch): the run's either way.
+            let carried = || carries_epic_work(ctx, repo, local_sha, remote_sha, branch);
+            if !names.contains(&branch) && !carried() {
+                continue;
+            }
             let where_read = format!(
                 "{local_ref}: the run in {}, whose epic branch is {branch}",
                 run.inputs.project_root.display()
             );
-            refuse(
-                &run.inputs.decide(&ArtifactSource::WorkTree, &policy),
-                &where_read,
-            );
+            refuse(&decision, &where_read);
         }
     }
     if blocked {
