@@ -111,6 +111,9 @@ impl From<StoreError> for Error {
                 .hint("wait for the other git-ucg to finish, then run this again"),
             StoreError::SymlinkOutside { .. } | StoreError::DanglingSymlink { .. } => Error::new(e.to_string())
                 .hint("replace the symlink with a regular file, or point it inside the artifact directory"),
+            StoreError::DirectoryOutside { .. } => Error::new(e.to_string()).hint(
+                "move the directory into the project in the link's place (git-ucg writes only inside the project); nothing was written",
+            ),
             StoreError::BadLockTimeout { .. } => Error::new(e.to_string())
                 .hint("unset it (10 seconds), or set it to a number of seconds such as 30"),
             _ => Error::new(e.to_string()),

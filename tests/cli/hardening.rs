@@ -1214,3 +1214,60 @@ fn the_server_gate_protects_a_branch_through_its_aliases() {
         main_before
     );
 }
+
+/// Issue 32 item 12: writes never leave the project through a link at any level. A run folder
+/// that is a link out of the project: `resolve` appended the decision log there; now it refuses,
+/// naming the link, and records nothing. An artifact directory linked to elsewhere inside the
+/// project is followed (a legitimate layout).
+#[test]
+fn no_write_leaves_the_project_through_a_linked_directory() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    let run = std::fs::read_dir(&runs)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let elsewhere = env.path().join("elsewhere");
+    std::fs::rename(&run, &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &run).unwrap();
+    let log_before = std::fs::read(elsewhere.join(".decision-log.md")).unwrap();
+    let artifacts_before = snapshot(&dir.join(IMPL));
+    let red = "undecided-product:docs/prd.md:7662cf80acff";
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", red, "--answer", "24 hours"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a symlink on the way leads to")
+            && stderr(&out).contains("outside the project"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read(elsewhere.join(".decision-log.md")).unwrap(),
+        log_before
+    );
+    assert_eq!(
+        snapshot(&dir.join(IMPL)),
+        artifacts_before,
+        "nothing recorded"
+    );
+    // The run folder back; the artifact directory moved inside the project and linked: followed.
+    std::fs::remove_file(&run).unwrap();
+    std::fs::rename(&elsewhere, &run).unwrap();
+    let moved = dir.join("artifacts-elsewhere-inside");
+    std::fs::rename(dir.join(IMPL), &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, dir.join(IMPL)).unwrap();
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", red, "--answer", "24 hours"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(moved.join(".decisions.json").is_file());
+}

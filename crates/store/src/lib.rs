@@ -57,6 +57,12 @@ pub enum StoreError {
     },
     #[error("refusing to write {}: it is a symlink to {}, which does not exist", path.display(), target.display())]
     DanglingSymlink { path: PathBuf, target: PathBuf },
+    #[error("refusing to write in {}: a symlink on the way leads to {}, outside the project ({})", dir.display(), resolved.display(), bound.display())]
+    DirectoryOutside {
+        dir: PathBuf,
+        resolved: PathBuf,
+        bound: PathBuf,
+    },
     #[error("GIT_UCG_LOCK_TIMEOUT={value:?} is not a whole number of seconds")]
     BadLockTimeout { value: String },
     #[error("invalid story id {id:?}: {reason}")]
@@ -105,23 +111,59 @@ pub fn lexical_normal(path: &Path) -> PathBuf {
     out
 }
 
+/// The bounds of a write: asked for when needed, or already had.
+enum Bounds<'f> {
+    Later(Box<dyn FnOnce() -> Vec<PathBuf> + 'f>),
+    Now(Vec<PathBuf>),
+}
+
 /// The file a write of `dir/name` must replace. A plain file (or no file) is itself; a symlink is
 /// followed only when its target stays inside `dir` or one of `bounds` (e.g. the project root),
 /// so an artifact directory cannot be used to overwrite files elsewhere. `bounds` is asked for
 /// only when there is a symlink to judge.
+///
+/// With `bounds`, `dir` itself must also resolve inside one of them: a run folder or an artifact
+/// directory that is a link (or lies below one) leading out of the project is refused, while one
+/// linking to elsewhere inside it is followed.
 pub fn write_target(
     dir: &Path,
     name: &str,
     bounds: impl FnOnce() -> Vec<PathBuf>,
 ) -> Result<PathBuf, StoreError> {
     let path = dir.join(name);
-    match std::fs::symlink_metadata(&path) {
-        Ok(meta) if meta.file_type().is_symlink() => {}
-        _ => return Ok(path),
+    let is_link = |path: &Path| std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+    let canonical_dir = match dir.canonicalize() {
+        Ok(dir) => dir,
+        // No directory yet: nothing on the way to judge (the writer creates a real one).
+        Err(_) if !is_link(&path) && !is_link(dir) => return Ok(path),
+        Err(e) => return Err(StoreError::io(dir, "resolve", e)),
+    };
+    let lexical = std::path::absolute(dir).map(|d| lexical_normal(&d));
+    let bounds = match lexical.is_ok_and(|lexical| lexical == canonical_dir) {
+        // No link on the way to `dir`: the bounds are asked for only if the file is a link.
+        true => Bounds::Later(Box::new(bounds)),
+        false => {
+            let bounds = bounds();
+            let canonical: Vec<PathBuf> = bounds
+                .iter()
+                .filter_map(|b| b.canonicalize().ok())
+                .collect();
+            if let Some(bound) = canonical
+                .first()
+                .filter(|_| !canonical.iter().any(|b| canonical_dir.starts_with(b)))
+            {
+                return Err(StoreError::DirectoryOutside {
+                    dir: dir.to_path_buf(),
+                    resolved: canonical_dir,
+                    bound: bound.clone(),
+                });
+            }
+            Bounds::Now(bounds)
+        }
+    };
+    if !is_link(&path) {
+        return Ok(path);
     }
-    let canonical_dir = dir
-        .canonicalize()
-        .map_err(|e| StoreError::io(dir, "resolve", e))?;
     // A dangling link is refused: where it would lead cannot be judged until its target exists.
     let target = path
         .canonicalize()
@@ -130,7 +172,11 @@ pub fn write_target(
             path: path.clone(),
         })?;
     let inside = |bound: &Path| bound.canonicalize().is_ok_and(|b| target.starts_with(&b));
-    if target.starts_with(&canonical_dir) || bounds().iter().any(|b| inside(b)) {
+    let bounds = match bounds {
+        Bounds::Later(bounds) => bounds(),
+        Bounds::Now(bounds) => bounds,
+    };
+    if target.starts_with(&canonical_dir) || bounds.iter().any(|b| inside(b)) {
         Ok(target)
     } else {
         Err(StoreError::SymlinkOutside {
