@@ -23,8 +23,13 @@ pub(crate) fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
         let doc = document(&epic, &changes);
         return crate::output::print_json(&doc);
     }
+    // Story keys, statuses and commit subjects come from files and commits anyone can write:
+    // their control characters are shown, never sent to the terminal.
+    let mut text = Vec::new();
+    write_human(&mut text, &epic, &changes)?;
+    let text = String::from_utf8_lossy(&text);
     let mut out = ctx.paged_output();
-    write_human(&mut out, &epic, &changes)?;
+    out.write_all(crate::render::visible::escape_controls(&text, &[]).as_bytes())?;
     out.finish()?;
     Ok(0)
 }

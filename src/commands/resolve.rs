@@ -358,36 +358,43 @@ pub(super) fn guided_pass(
             Source::Escalation => "escalation",
             Source::Decision => "ledger decision",
         };
+        // Every field comes from an artifact, the configuration or an earlier answer: shown
+        // with its control characters visible, never driving the terminal.
+        let shown = |text: &str| crate::render::visible::escape_controls(text, &[]).into_owned();
         eprintln!();
-        eprintln!("[{}/{total}] {source} {}", n + 1, item.id);
-        eprintln!("  kind      {}", item.kind);
-        eprintln!("  artifact  {}", item.artifact);
-        eprintln!("  decision  {}", item.decision_needed);
+        eprintln!("[{}/{total}] {source} {}", n + 1, shown(&item.id));
+        eprintln!("  kind      {}", shown(&item.kind));
+        eprintln!("  artifact  {}", shown(&item.artifact));
+        eprintln!("  decision  {}", shown(&item.decision_needed));
         if !item.deciders.is_empty() {
-            eprintln!("  decider   {}", item.deciders.join(", "));
+            eprintln!("  decider   {}", shown(&item.deciders.join(", ")));
         }
         // A contested decision's evidence is its answers, listed as choices below.
         if !item.evidence.is_empty() && item.contested.is_empty() {
-            eprintln!("  evidence  {}", item.evidence);
+            eprintln!("  evidence  {}", shown(&item.evidence));
         }
         if let (Some("defer"), Some(answer)) = (item.action.as_deref(), &item.answer) {
-            eprintln!("  deferred before: {answer}");
+            eprintln!("  deferred before: {}", shown(answer));
         }
         if let Some(earlier) = &item.similar_to {
             eprintln!(
                 "  reworded? {} was answered before (words {:.0}% alike):",
-                earlier.id,
+                shown(&earlier.id),
                 earlier.ratio * 100.0
             );
-            eprintln!("  earlier   {}", earlier.decision_needed);
+            eprintln!("  earlier   {}", shown(&earlier.decision_needed));
             eprintln!(
                 "  wording   {}",
                 word_diff(&earlier.decision_needed, &item.decision_needed, color)
             );
-            eprintln!("  answered  {}: {}", earlier.action, earlier.answer);
+            eprintln!(
+                "  answered  {}: {}",
+                shown(&earlier.action),
+                shown(&earlier.answer)
+            );
         }
         for (n, answer) in item.contested.iter().enumerate() {
-            eprintln!("  [{}]       {answer}", n + 1);
+            eprintln!("  [{}]       {}", n + 1, shown(&answer.to_string()));
         }
         let reusable = reuse(item);
         let action = match choose_action(reusable.is_some(), item.contested.len())? {
@@ -713,7 +720,12 @@ fn shown(path: &Path, root: &Path) -> String {
 fn choose(found: &[PathBuf]) -> Result<PathBuf> {
     eprintln!("Several run folders belong to this epic:");
     for (n, dir) in found.iter().enumerate() {
-        eprintln!("  {}. {}", n + 1, dir.display());
+        let dir = dir.display().to_string();
+        eprintln!(
+            "  {}. {}",
+            n + 1,
+            crate::render::visible::escape_controls(&dir, &[])
+        );
     }
     loop {
         let line = crate::output::ask("Which one gets this pass's decision log section? [1] ")?

@@ -4,7 +4,6 @@
 //! exact values (its encoder escapes them anyway).
 
 use std::borrow::Cow;
-use std::fmt::Write;
 
 /// `text` with every C0 and C1 control character but the newline and the tab written as `\xNN`,
 /// except the escape sequences listed in `ours` (the colours the renderer itself emitted).
@@ -40,20 +39,7 @@ pub(crate) fn strip_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().filter(|c| !c.is_control()).collect())
 }
 
-/// `c` written visibly, as `\xNN` (every control character is below U+0100), or `\u{NNNN}` for
-/// anything else a caller cannot emit as it is.
-pub(crate) fn push_escaped(out: &mut String, c: char) {
-    let _ = match u32::from(c) {
-        code @ 0..=0xff => write!(out, "\\x{code:02x}"),
-        code => write!(out, "\\u{{{code:x}}}"),
-    };
-}
-
-/// Whether `c` is a control character other than the newline and the tab: what must not reach a
-/// terminal as it is.
-pub(crate) fn is_hostile(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
-}
+pub(crate) use ucg_store::visible::{is_hostile, push_escaped};
 
 #[cfg(test)]
 mod tests {

@@ -1271,3 +1271,112 @@ fn no_write_leaves_the_project_through_a_linked_directory() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(moved.join(".decisions.json").is_file());
 }
+
+/// Issue 32 item 9: no escape sequence from an artifact or an answer reaches a terminal or the
+/// decision log. An OSC and a CSI in a RED's fields, an escalation, a ledger row and a story key;
+/// every command run with `--color never` (so any ESC it prints is a leak), the guided pass over a
+/// stdin that is not a terminal included; an answer holding one goes into the log visibly.
+#[test]
+fn no_escape_sequence_reaches_a_terminal_or_the_log() {
+    const OSC: &str = "\u{1b}]0;PWN\u{7}";
+    const CSI: &str = "\u{1b}[2J";
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let artifacts = dir.join(IMPL);
+    let registry = artifacts.join(".preflight-reds.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&registry).unwrap()).unwrap();
+    for red in doc["reds"].as_array_mut().unwrap() {
+        for (field, sequence) in [("decision_needed", OSC), ("evidence", CSI)] {
+            let text = format!("{}{sequence}", red[field].as_str().unwrap());
+            red[field] = serde_json::Value::String(text);
+        }
+    }
+    write(&registry, &serde_json::to_string_pretty(&doc).unwrap());
+    let sidecar = artifacts.join("escalation-7-3.json");
+    let mut escalation: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sidecar).unwrap()).unwrap();
+    escalation["decision_needed"] = format!("split it{OSC}").into();
+    write(&sidecar, &escalation.to_string());
+    let ledger = artifacts.join("deferred-work.md");
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    write(
+        &ledger,
+        &text.replace("Operator sign-off", &format!("Operator{CSI} sign-off{OSC}")),
+    );
+    let sprint = artifacts.join("sprint-status.yaml");
+    let text = std::fs::read_to_string(&sprint).unwrap();
+    write(
+        &sprint,
+        &text.replace(
+            "  7-3: in-progress\n",
+            &format!("  7-3: in-progress\n  7-4{OSC}: backlog\n"),
+        ),
+    );
+    let leaks = |out: &Output| {
+        let all = format!("{}{}", stdout(out), stderr(out));
+        all.contains('\u{1b}') || all.contains('\u{7}')
+    };
+    let commands: [&[&str]; 9] = [
+        &["status"],
+        &["pending"],
+        &["epic"],
+        &["resume"],
+        &["gate"],
+        &["runs"],
+        &["status", "--prompt"],
+        &["diff", "--story", "7-1"],
+        &["resolve", "--interactive"],
+    ];
+    for args in commands {
+        let out = env
+            .ucg(&dir)
+            .args(["--color", "never"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                let _ = child.stdin.take().unwrap().write_all(b"s\ns\ns\ns\ns\n");
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(
+            !leaks(&out),
+            "{args:?} leaks an escape:\n{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        if args[0] == "resolve" || args[0] == "pending" {
+            // The fields were shown, visibly.
+            let all = format!("{}{}", stdout(&out), stderr(&out));
+            assert!(all.contains("\\x1b]0;PWN\\x07"), "{args:?}: {all}");
+        }
+    }
+    let red = "undecided-product:docs/prd.md:7662cf80acff";
+    let out = env
+        .ucg(&dir)
+        .args([
+            "resolve",
+            "--close",
+            red,
+            "--answer",
+            &format!("24 hours{OSC}"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!leaks(&out), "{}", stderr(&out));
+    let runs = dir.join("_bmad-output/ultracode-goal");
+    let run = std::fs::read_dir(&runs)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let log = std::fs::read_to_string(run.join(".decision-log.md")).unwrap();
+    assert!(!log.contains('\u{1b}') && !log.contains('\u{7}'), "{log}");
+    assert!(log.contains("24 hours\\x1b]0;PWN\\x07"), "{log}");
+}

@@ -15,6 +15,7 @@ mod plain;
 pub mod pyjson;
 mod read;
 pub mod stamp;
+pub mod visible;
 
 pub use atomic::{
     read_if_present, read_optional, write_atomic, write_atomic_unsynced_with, write_atomic_with,

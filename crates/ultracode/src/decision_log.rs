@@ -146,9 +146,11 @@ pub fn decision_log_folder<E: From<Error>>(
     }
 }
 
-/// `text` on one line, its runs of whitespace one space (a bullet of the log is one line).
+/// `text` on one line, its runs of whitespace one space (a bullet of the log is one line), and
+/// any other control character written visibly (`\x1b`): the log is read in terminals.
 pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    ucg_store::visible::escape_hostile(&line).into_owned()
 }
 
 /// Appends `section` to the decision log in the run folder `dir`, under the folder's lock, where

@@ -684,20 +684,24 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         } else {
             cleared.join("; ")
         };
-        let by = answer.by.as_deref().unwrap_or("(no user.email)");
-        let at = answer.at.as_deref().unwrap_or_default();
+        // Every field one line and without raw control characters: ids and paths come from
+        // artifacts, `by` from the configuration, the answer from whoever typed it.
+        let by = one_line(answer.by.as_deref().unwrap_or("(no user.email)"));
+        let at = one_line(answer.at.as_deref().unwrap_or_default());
         section.push_str(&format!(
-            "- `{}` — {} — {} — by {by} at {at} — cleared: {cleared}\n",
-            answer.id,
+            "- `{}` — {} — {} — by {by} at {at} — cleared: {}\n",
+            one_line(&answer.id),
             answer.action.name(),
-            one_line(&answer.answer)
+            one_line(&answer.answer),
+            one_line(&cleared)
         ));
     }
     for done in applied {
         if !recorded.iter().any(|a| a.id == done.id) {
             section.push_str(&format!(
                 "- `{}` — close (recorded earlier) — cleared: {}\n",
-                done.id, done.cleared
+                one_line(&done.id),
+                one_line(&done.cleared)
             ));
         }
     }
