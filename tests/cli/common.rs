@@ -242,3 +242,19 @@ pub fn output_with_stdin(command: &mut Command, input: &[u8]) -> Output {
     let _ = child.stdin.take().expect("piped stdin").write_all(input);
     child.wait_with_output().expect("wait")
 }
+
+/// A cache file in the store's line layout, edited by a test, sealed again: its end line's
+/// checksum (SHA-256 of every byte before it, the first 16 bytes in hex) recomputed, so the
+/// edit is read as the tool's own writing would be.
+pub fn reseal_cache(text: &str) -> String {
+    use sha2::Digest;
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let at = body.rfind('\n').map_or(0, |i| i + 1);
+    let (before, end) = body.split_at(at);
+    let counts: Vec<&str> = end.split(' ').take(3).collect();
+    let sum: String = sha2::Sha256::digest(before.as_bytes())[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{before}{} {sum}\n", counts.join(" "))
+}

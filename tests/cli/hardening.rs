@@ -1380,3 +1380,76 @@ fn no_escape_sequence_reaches_a_terminal_or_the_log() {
     assert!(!log.contains('\u{1b}') && !log.contains('\u{7}'), "{log}");
     assert!(log.contains("24 hours\\x1b]0;PWN\\x07"), "{log}");
 }
+
+/// Issue 32 items 3 and 4: a remembered pass that cannot be fooled. A cache cut after any line
+/// (the end line kept or not) or forged is decided in full: a RED added since is refused (the
+/// registry's stamp line was cut away, and the pass was trusted). An include git places in
+/// another user's home (`~user/…`, not expanded before) leaves no pass remembered.
+#[test]
+fn a_remembered_pass_cut_forged_or_unplaceable_is_decided_in_full() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    env.close_everything(&dir);
+    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let commit = || {
+        env.git_command(&dir)
+            .args(["commit", "-q", "--allow-empty", "-m", "x"])
+            .output()
+            .unwrap()
+    };
+    let cache = dir.join(".git/ucg/gate-cache");
+    // Files changed within two seconds are not trusted by their stamps.
+    std::thread::sleep(Duration::from_millis(2100));
+    assert_eq!(commit().status.code(), Some(0));
+    let whole = std::fs::read_to_string(&cache).expect("the pass is remembered");
+    let lines: Vec<&str> = whole.lines().collect();
+    let end = lines[lines.len() - 1];
+    let registry = dir.join(IMPL).join(".preflight-reds.json");
+    let original = std::fs::read(&registry).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_slice(&original).unwrap();
+    let mut red = doc["reds"][0].clone();
+    red["id"] = "undecided-product:docs/prd.md:000000000000".into();
+    red["decision_needed"] = "A new question?".into();
+    doc["reds"].as_array_mut().unwrap().push(red);
+    let with_red = serde_json::to_string_pretty(&doc).unwrap();
+    for keep in 1..lines.len() - 1 {
+        for with_end in [false, true] {
+            let mut cut: String = lines[..keep].iter().map(|l| format!("{l}\n")).collect();
+            if with_end {
+                cut.push_str(&format!("{end}\n"));
+            }
+            std::fs::write(&cache, &cut).unwrap();
+            write(&registry, &with_red);
+            let out = commit();
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "cut after {keep}: {}",
+                stderr(&out)
+            );
+            std::fs::write(&registry, &original).unwrap();
+        }
+    }
+    // Forged: well formed and sealed, stamping one file the decision does not read.
+    let fields: usize = end.split(' ').nth(1).unwrap().parse().unwrap();
+    let mut forged: String = lines[..=fields].iter().map(|l| format!("{l}\n")).collect();
+    forged.push_str(&format!("- nonexistent-file\nend {fields} 1 x\n"));
+    std::fs::write(&cache, reseal_cache(&forged)).unwrap();
+    write(&registry, &with_red);
+    let out = commit();
+    assert_eq!(out.status.code(), Some(1), "forged: {}", stderr(&out));
+    std::fs::write(&registry, &original).unwrap();
+    // An include in another user's home: no pass is remembered.
+    env.git(
+        &dir,
+        &["config", "include.path", "~root/git-ucg-test-absent.cfg"],
+    );
+    let _ = std::fs::remove_file(&cache);
+    std::thread::sleep(Duration::from_millis(2100));
+    assert_eq!(commit().status.code(), Some(0));
+    assert!(
+        !cache.exists(),
+        "a pass was remembered over an unplaceable include"
+    );
+}

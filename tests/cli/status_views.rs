@@ -433,7 +433,7 @@ fn rewrite_cached(cache: &Path, position: &str) -> String {
     let cached = std::fs::read_to_string(cache).unwrap();
     std::fs::write(
         cache,
-        cached.replace("ucg 7 3/3", &format!("ucg 7 {position}")),
+        reseal_cache(&cached.replace("ucg 7 3/3", &format!("ucg 7 {position}"))),
     )
     .unwrap();
     cached

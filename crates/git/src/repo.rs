@@ -215,8 +215,10 @@ pub fn work_tree_around(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
 /// the files its sections came from (includes among them), the standard locations (system,
 /// global, user, the repository's `config` and `config.worktree`) and each `include.path` and
 /// `includeIf.*.path` target, as absolute paths — what a cache of a decision that reads the
-/// configuration stamps. The second list: the files sections were actually read from.
-pub fn config_files(repo: &Repository) -> (Vec<PathBuf>, Vec<PathBuf>) {
+/// configuration stamps. The second list: the files sections were actually read from. `None`
+/// when an include names a file this cannot place for certain (`~user/…`, `%(prefix)/…`): a
+/// cache must then not stand for the configuration at all.
+pub fn config_files(repo: &Repository) -> Option<(Vec<PathBuf>, Vec<PathBuf>)> {
     use gix::config::Source;
     use std::os::unix::ffi::OsStrExt;
     let config = repo.config_snapshot();
@@ -231,12 +233,19 @@ pub fn config_files(repo: &Repository) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let name = section.header().name();
         if name.eq_ignore_ascii_case(b"include") || name.eq_ignore_ascii_case(b"includeIf") {
             for value in section.values("path") {
-                let value = PathBuf::from(std::ffi::OsStr::from_bytes(&value));
-                let target = match value.strip_prefix("~") {
-                    Ok(rest) => std::env::var_os("HOME").map(|home| PathBuf::from(home).join(rest)),
-                    Err(_) => Some(source_path.parent().unwrap_or(Path::new("/")).join(&value)),
+                let text = value.as_slice();
+                let target = if text == b"~" || text.starts_with(b"~/") {
+                    let home = std::env::var_os("HOME")?;
+                    let rest = text[1..].strip_prefix(b"/").unwrap_or(&text[1..]);
+                    PathBuf::from(home).join(std::ffi::OsStr::from_bytes(rest))
+                } else if text.starts_with(b"~") || text.starts_with(b"%(prefix)") {
+                    // Another user's home, git's install prefix: not placed here for certain.
+                    return None;
+                } else {
+                    let value = Path::new(std::ffi::OsStr::from_bytes(text));
+                    source_path.parent().unwrap_or(Path::new("/")).join(value)
                 };
-                files.extend(target);
+                files.push(target);
             }
         }
         if !read.contains(&source_path) {
@@ -256,7 +265,7 @@ pub fn config_files(repo: &Repository) -> (Vec<PathBuf>, Vec<PathBuf>) {
         .collect();
     files.sort();
     files.dedup();
-    (files, read)
+    Some((files, read))
 }
 
 /// The repository whose git directory is `git_dir`.

@@ -196,17 +196,28 @@ pub fn encode_line_cache(
 ) -> Option<Vec<u8>> {
     let mut out = header.as_bytes().to_vec();
     out.push(b'\n');
-    let mut line = |bytes: &[u8]| {
+    let line = |out: &mut Vec<u8>, bytes: &[u8]| {
         out.extend_from_slice(bytes);
         out.push(b'\n');
         !bytes.contains(&b'\n')
     };
-    let mut clean = fields.iter().all(|field| line(field));
+    let mut clean = fields.iter().all(|field| line(&mut out, field));
     for (path, stamp) in stamps {
-        clean &= line(&stamp_line(path.as_os_str().as_bytes(), *stamp));
+        clean &= line(&mut out, &stamp_line(path.as_os_str().as_bytes(), *stamp));
     }
-    clean &= line(format!("end {} {}", fields.len(), stamps.len()).as_bytes());
+    let end = format!("end {} {} {}", fields.len(), stamps.len(), checksum(&out));
+    clean &= line(&mut out, end.as_bytes());
     clean.then_some(out)
+}
+
+/// The end line's checksum over every byte before it (SHA-256, its first 16 bytes in hex): a
+/// cache cut short, spliced or edited by hand is read as no cache.
+fn checksum(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The lines of a cache file, split.
@@ -219,13 +230,19 @@ pub fn decode_line_cache<'a>(
     header: &str,
     fields: usize,
 ) -> Option<(Lines<'a>, Lines<'a>)> {
-    let mut lines: Vec<&[u8]> = bytes.strip_suffix(b"\n")?.split(|b| *b == b'\n').collect();
-    let end = lines.pop()?;
+    let body = bytes.strip_suffix(b"\n")?;
+    let end_at = body.iter().rposition(|b| *b == b'\n')? + 1;
+    let end = &body[end_at..];
+    let mut lines: Vec<&[u8]> = body[..end_at - 1].split(|b| *b == b'\n').collect();
     if lines.first() != Some(&header.as_bytes()) || lines.len() < 1 + fields {
         return None;
     }
     let stamps = lines.split_off(1 + fields);
-    let expected = format!("end {fields} {}", stamps.len());
+    let expected = format!(
+        "end {fields} {} {}",
+        stamps.len(),
+        checksum(&bytes[..end_at])
+    );
     (end == expected.as_bytes()).then(|| (lines.split_off(1), stamps))
 }
 

@@ -15,7 +15,7 @@ use ucg_store::{Stamp, Stamper};
 
 /// The cache's first line: its layout and the version that wrote it (another version may decide
 /// otherwise).
-pub const HEADER: &str = concat!("git-ucg gate cache 3 ", env!("CARGO_PKG_VERSION"));
+pub const HEADER: &str = concat!("git-ucg gate cache 4 ", env!("CARGO_PKG_VERSION"));
 /// The fields after the header: the work tree, the keyed environment, the artifact directory's
 /// line and its names line.
 const FIELDS: usize = 1 + KEYED_ENV.len() + 2;
@@ -61,13 +61,16 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
     // The artifact directory: its escalation names, listed again unless the directory's stamp
     // says nothing in it changed (an active run's heartbeat and turn counters move the stamp, not
     // the names).
-    let Some((stamp, dir)) = lines.next().and_then(parse_dir_line) else {
+    let Some((stamp, dir_bytes)) = lines.next().and_then(parse_dir_line) else {
         return false;
     };
-    let dir = root.join(std::ffi::OsStr::from_bytes(dir));
+    let dir = root.join(std::ffi::OsStr::from_bytes(dir_bytes));
     let Some(names) = lines.next() else {
         return false;
     };
+    if !stamps_what_a_decision_reads(&stamps, dir_bytes, names) {
+        return false;
+    }
     // A pass is remembered with no directory only when nothing was there (anything else in its
     // place blocks): it holds while nothing is.
     if names == b"-" && std::fs::symlink_metadata(&dir).is_ok() {
@@ -78,6 +81,29 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
         return false;
     }
     !stamps.is_empty() && all_stamps_match(&stamps, root)
+}
+
+/// Whether `stamps` hold what every decision about the artifact directory `dir` reads: the
+/// registry, the answers and each escalation sidecar its `names` line lists. A cache without them
+/// (cut, forged, or written by a decision that read less) stands for no decision.
+fn stamps_what_a_decision_reads(stamps: &[&[u8]], dir: &[u8], names: &[u8]) -> bool {
+    let stamped: Vec<&[u8]> = stamps
+        .iter()
+        .filter_map(|line| parse_stamp_line(line).map(|(_, path)| path))
+        .collect();
+    let sidecars = names
+        .strip_prefix(b"=")
+        .unwrap_or_default()
+        .split(|b| *b == b'/')
+        .filter_map(|name| std::str::from_utf8(name).ok())
+        .filter(|name| crate::escalations::sidecar_story(name).is_some());
+    [crate::reds::REGISTRY_FILE, crate::decisions::DECISIONS_FILE]
+        .into_iter()
+        .chain(sidecars)
+        .all(|name| {
+            let path = [dir, b"/", name.as_bytes()].concat();
+            stamped.contains(&path.as_slice())
+        })
 }
 
 /// The artifact directory's line: its stamp line when the stamp can stand for its names, else
@@ -125,20 +151,28 @@ pub fn encode(
 mod tests {
     use super::*;
 
-    /// A cache about `root` with these stamp lines, for this process's environment.
+    /// A cache about `root` (its artifact directory line `dir` and `names` line) with these
+    /// stamp lines, for this process's environment, as [`encode`] lays it out.
+    fn encoded(root: &Path, dir: &[u8], names: &[u8], stamp_lines: &[Vec<u8>]) -> Vec<u8> {
+        let mut fields = vec![root.as_os_str().as_bytes().to_vec()];
+        fields.extend(env_lines());
+        fields.extend([dir.to_vec(), names.to_vec()]);
+        let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+        let stamps: Vec<(PathBuf, Stamp)> = stamp_lines
+            .iter()
+            .filter_map(|line| parse_stamp_line(line))
+            .map(|(stamp, path)| (PathBuf::from(std::ffi::OsStr::from_bytes(path)), stamp))
+            .collect();
+        encode_line_cache(HEADER, &fields, &stamps).unwrap_or_else(|| panic!("a newline"))
+    }
+
+    /// A cache about `root` with these stamp lines and an artifact directory that is not there
+    /// (its registry and answers stamped absent, as a decision reads them).
     fn cache(root: &Path, stamp_lines: &[Vec<u8>]) -> Vec<u8> {
-        let mut lines = vec![
-            HEADER.as_bytes().to_vec(),
-            root.as_os_str().as_bytes().to_vec(),
-        ];
-        lines.extend(env_lines());
-        // An artifact directory that is not there.
-        lines.extend([b"? absent-dir".to_vec(), b"-".to_vec()]);
-        lines.extend(stamp_lines.iter().cloned());
-        lines.push(format!("end {FIELDS} {}", stamp_lines.len()).into_bytes());
-        let mut out = lines.join(&b'\n');
-        out.push(b'\n');
-        out
+        let mut lines = stamp_lines.to_vec();
+        lines.push(stamp_line(b"absent-dir/.preflight-reds.json", None));
+        lines.push(stamp_line(b"absent-dir/.decisions.json", None));
+        encoded(root, b"? absent-dir", b"-", &lines)
     }
 
     #[test]
@@ -161,10 +195,23 @@ mod tests {
         .concat();
         assert!(!fresh(&other_version, root), "another version");
         assert!(!fresh(&good[..good.len() - 1], root), "a torn cache");
-        assert!(
-            !fresh(&cache(root, &[]), root),
-            "no stamps: nothing was read"
+        // Cut after any line, the end line put back by hand: the checksum says no.
+        let body: Vec<&[u8]> = good.split(|b| *b == b'\n').collect();
+        for keep in 1..body.len() - 2 {
+            let mut cut = body[..keep].join(&b'\n');
+            cut.extend_from_slice(b"\n");
+            cut.extend_from_slice(body[body.len() - 2]);
+            cut.push(b'\n');
+            assert!(!fresh(&cut, root), "cut after line {keep}");
+        }
+        // Forged, well formed, stamping one file the decision does not read: not a decision's.
+        let forged = encoded(
+            root,
+            b"? absent-dir",
+            b"-",
+            &[stamp_line(b"nonexistent", None)],
         );
+        assert!(!fresh(&forged, root), "a forged cache");
         let one_env_line_less = {
             let mut lines: Vec<&[u8]> = good.split(|b| *b == b'\n').collect();
             lines.remove(2);
@@ -189,24 +236,22 @@ mod tests {
         };
         touch("escalation-7-3.json");
         touch("run-status.json");
-        let mut lines = vec![
-            HEADER.as_bytes().to_vec(),
-            root.as_os_str().as_bytes().to_vec(),
+        let names = b"=escalation-7-3.json";
+        let mut stamper = Stamper::default();
+        let read = [
+            stamp_line(b"impl/.preflight-reds.json", None),
+            stamp_line(b"impl/.decisions.json", None),
+            stamp_line(
+                b"impl/escalation-7-3.json",
+                stamper.stamp(&impl_dir.join("escalation-7-3.json")),
+            ),
         ];
-        lines.extend(env_lines());
-        let names = b"=escalation-7-3.json".to_vec();
-        let listed = [lines.clone(), vec![b"? impl".to_vec(), names.clone()]].concat();
-        let dir_stamp = Stamper::default().stamp(&impl_dir);
-        let stamped = [lines, vec![stamp_line(b"impl", dir_stamp), names]].concat();
-        let cache = |lines: &[Vec<u8>]| {
-            let end = format!("end {FIELDS} 1").into_bytes();
-            let mut out = [lines, &[stamp_line(b"absent", None), end]]
-                .concat()
-                .join(&b'\n');
-            out.push(b'\n');
-            out
-        };
-        let (cached, stamped) = (cache(&listed), cache(&stamped));
+        let dir_stamp = stamper.stamp(&impl_dir);
+        let cached = encoded(root, b"? impl", names, &read);
+        let stamped = encoded(root, &stamp_line(b"impl", dir_stamp), names, &read);
+        // Without the sidecar's stamp, the names line lists what the cache did not stamp.
+        let unstamped = encoded(root, b"? impl", names, &read[..2]);
+        assert!(!fresh(&unstamped, root), "a listed sidecar not stamped");
         assert!(fresh(&cached, root) && fresh(&stamped, root));
         // The heartbeat rewritten by a rename, a turn counter: the same names.
         std::fs::rename(impl_dir.join("run-status.json"), impl_dir.join("x.tmp"))
@@ -235,6 +280,7 @@ mod tests {
         fn any_bytes_are_read_without_a_panic(noise in proptest::collection::vec(proptest::num::u8::ANY, 0..300)) {
             proptest::prop_assert!(!fresh(&noise, Path::new("/nonexistent")));
             let mut spliced = cache(Path::new("/nonexistent"), &[]);
+            proptest::prop_assert!(!spliced.is_empty());
             spliced.extend_from_slice(&noise);
             let _ = fresh(&spliced, Path::new("/nonexistent"));
         }

@@ -96,7 +96,7 @@ impl Watch {
         if git_dir != common_dir || std::fs::symlink_metadata(&worktrees).is_ok() {
             return None;
         }
-        let (config_files, config_read) = ucg_git::repo::config_files(repo);
+        let (config_files, config_read) = ucg_git::repo::config_files(repo)?;
         let root = located.project_root.clone();
         let mut read: Vec<PathBuf> = ctx
             .config()

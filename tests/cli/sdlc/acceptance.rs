@@ -938,9 +938,10 @@ fn list_keeps_what_it_showed_while_the_runs_are_unchanged() {
     let now = (list(&["list"]), list(&["list", "--json"]));
     let whole = std::fs::read_to_string(&cache).unwrap();
     let cut = &whole[..whole.trim_end().rfind('\n').unwrap() + 1];
-    let miscounted = whole.replace("\nend 3 4\n", "\nend 2 4\n");
+    let miscounted = reseal_cache(&whole.replace("\nend 3 4 ", "\nend 2 4 "));
+    let edited = whole.replacen("feat-a", "feat-b", 1);
     assert_ne!(miscounted, whole, "{whole}");
-    for damaged in ["", "{", "not a cache at all", cut, &miscounted] {
+    for damaged in ["", "{", "not a cache at all", cut, &miscounted, &edited] {
         std::fs::write(&cache, damaged).unwrap();
         assert_eq!((list(&["list"]), list(&["list", "--json"])), now);
     }
