@@ -1,6 +1,7 @@
 //! `cargo bench --bench hooks`: what the hooks cost a commit when nothing is pending (against the
 //! same commit in a repository without hooks), `git ucg gate` with 10,000 pending items, and the
-//! pre-push hook on 100 answer-only commits (`-- answers` runs that one alone).
+//! pre-push hook on 100 answer-only commits (`-- answers` runs that one alone), and on a push of
+//! 1,000 commits judged by what it carries (`-- carried`).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -35,6 +36,11 @@ fn main() {
     // `cargo bench --bench hooks -- answers`: only the answer-only push.
     if std::env::args().skip(1).any(|arg| arg == "answers") {
         answer_only_push(dir.path());
+        return;
+    }
+    // `cargo bench --bench hooks -- carried`: only the push judged by what it carries.
+    if std::env::args().skip(1).any(|arg| arg == "carried") {
+        carried_push(dir.path());
         return;
     }
     let (hooked, plain) = (dir.path().join("hooked"), dir.path().join("plain"));
@@ -214,6 +220,56 @@ fn main() {
     println!("| `git ucg gate --json` (exit 1) | 10,000 pending: 8,000 REDs, 1,000 escalations, 1,000 ledger decisions | {gate:.1} ms | — | — |");
 
     answer_only_push(dir.path());
+    carried_push(dir.path());
+}
+
+/// The pre-push hook on a push of 1,000 new commits under a new name while the run's decisions
+/// wait (issue 32: under 50 ms): a branch off `main`, so the hook walks its commits and the
+/// epic's own to find that they carry none of the epic's work. Against `git rev-list` of the
+/// same commits.
+fn carried_push(scratch: &Path) {
+    let demo = scratch.join("carried");
+    let status = support::ucg(scratch, &["demo", demo.to_str().expect("utf-8")])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("demo");
+    assert!(status.success());
+    let base = rev_parse(&demo, "main");
+    // 1,000 commits on a branch off main, made with plumbing (no work tree churn, no hooks).
+    let tree = rev_parse(&demo, "main^{tree}");
+    let mut tip = base.clone();
+    for n in 0..1000 {
+        let out = git(
+            &demo,
+            &["commit-tree", &tree, "-p", &tip, "-m", &format!("fix {n}")],
+        )
+        .output()
+        .expect("commit-tree");
+        tip = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    }
+    let status = git(&demo, &["update-ref", "refs/heads/hotfixes", &tip])
+        .status()
+        .expect("update-ref");
+    assert!(status.success());
+    let line = format!(
+        "refs/heads/hotfixes {tip} refs/heads/hotfixes {}\n",
+        "0".repeat(40)
+    );
+    let stdin_file = scratch.join("carried-line");
+    std::fs::write(&stdin_file, line).expect("write");
+    let (hook, listing) = time_pair(
+        21,
+        || {
+            let mut command = support::ucg(&demo, &["hooks", "run", "pre-push", "origin", "x"]);
+            command.stdin(std::fs::File::open(&stdin_file).expect("open"));
+            command
+        },
+        || git(&demo, &["rev-list", &tip, "--not", &base]),
+    );
+    println!(
+        "| the pre-push hook, 1,000 new commits under a new name, 4 decisions waiting | the demo's run, a branch of 1,000 commits off main (loose) | {hook:.1} ms | {listing:.1} ms (`git rev-list` of the pushed commits) | {:.1}× |",
+        hook / listing
+    );
 }
 
 /// The pre-push hook on a push of 100 commits that only record answers while four decisions

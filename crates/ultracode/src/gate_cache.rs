@@ -284,5 +284,56 @@ mod tests {
             spliced.extend_from_slice(&noise);
             let _ = fresh(&spliced, Path::new("/nonexistent"));
         }
+
+        /// A pass that holds stops holding under any change: of the cache's bytes (a byte
+        /// changed, dropped or added anywhere) or of a file it stamps (rewritten, grown, removed,
+        /// replaced). A remembered pass never outlives what it was decided on.
+        #[test]
+        fn any_mutation_of_the_cache_or_a_stamped_file_ends_the_pass(
+            at in 0usize..4096,
+            byte in proptest::num::u8::ANY,
+            how in 0u8..3,
+            file in 0usize..3,
+            content in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
+            replace in proptest::bool::ANY,
+        ) {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let root = dir.path();
+            let impl_dir = root.join("impl");
+            std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+            let names = ["impl/.preflight-reds.json", "impl/.decisions.json", "impl/escalation-7-3.json"];
+            for name in names {
+                std::fs::write(root.join(name), b"{}").unwrap_or_else(|e| panic!("{e}"));
+            }
+            let mut stamper = Stamper::default();
+            let lines: Vec<Vec<u8>> = names
+                .iter()
+                .map(|name| stamp_line(name.as_bytes(), stamper.stamp(&root.join(name))))
+                .collect();
+            let good = encoded(root, b"? impl", b"=escalation-7-3.json", &lines);
+            proptest::prop_assert!(fresh(&good, root));
+            // The cache's bytes changed.
+            let mut bad = good.clone();
+            let at = at % bad.len();
+            match how {
+                0 if bad[at] != byte => bad[at] = byte,
+                0 | 1 => { bad.remove(at); }
+                _ => bad.insert(at, byte),
+            }
+            proptest::prop_assert!(!fresh(&bad, root), "cache mutated at {at}");
+            // A stamped file changed (a new inode or a new change time at least).
+            let path = root.join(names[file]);
+            if replace {
+                let temp = root.join("x.tmp");
+                std::fs::write(&temp, &content).unwrap_or_else(|e| panic!("{e}"));
+                std::fs::rename(&temp, &path).unwrap_or_else(|e| panic!("{e}"));
+            } else if content.is_empty() {
+                std::fs::remove_file(&path).unwrap_or_else(|e| panic!("{e}"));
+            } else {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                std::fs::write(&path, &content).unwrap_or_else(|e| panic!("{e}"));
+            }
+            proptest::prop_assert!(!fresh(&good, root), "{} changed", names[file]);
+        }
     }
 }
