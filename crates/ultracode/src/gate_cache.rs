@@ -15,10 +15,15 @@ use ucg_store::{Stamp, Stamper};
 
 /// The cache's first line: its layout and the version that wrote it (another version may decide
 /// otherwise).
-pub const HEADER: &str = concat!("git-ucg gate cache 4 ", env!("CARGO_PKG_VERSION"));
+pub const HEADER: &str = concat!("git-ucg gate cache 5 ", env!("CARGO_PKG_VERSION"));
 /// The fields after the header: the work tree, the keyed environment, the artifact directory's
-/// line and its names line.
-const FIELDS: usize = 1 + KEYED_ENV.len() + 2;
+/// line, its names line and the contents line.
+const FIELDS: usize = 1 + KEYED_ENV.len() + 3;
+
+/// The largest file whose content the cache hashes besides stamping it: the registry, the
+/// answers and the sidecars of a run are small, and a write through a shared mapping need not
+/// move a file's change time at once, while it always changes the content.
+const HASHED_BYTES: u64 = 256 << 10;
 
 /// The environment that moves the run or git's configuration: its values are part of the cache.
 const KEYED_ENV: [&str; 8] = [
@@ -71,6 +76,9 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
     if !stamps_what_a_decision_reads(&stamps, dir_bytes, names) {
         return false;
     }
+    let Some(contents) = lines.next() else {
+        return false;
+    };
     // A pass is remembered with no directory only when nothing was there (anything else in its
     // place blocks): it holds while nothing is.
     if names == b"-" && std::fs::symlink_metadata(&dir).is_ok() {
@@ -80,7 +88,10 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
     if !unchanged && names != names_line(escalation_names(&dir).as_deref()).as_slice() {
         return false;
     }
-    !stamps.is_empty() && all_stamps_match(&stamps, root)
+    // The contents last: reading them costs more than a stamp.
+    !stamps.is_empty()
+        && all_stamps_match(&stamps, root)
+        && contents == contents_line(&dir, names).as_slice()
 }
 
 /// Whether `stamps` hold what every decision about the artifact directory `dir` reads: the
@@ -91,6 +102,15 @@ fn stamps_what_a_decision_reads(stamps: &[&[u8]], dir: &[u8], names: &[u8]) -> b
         .iter()
         .filter_map(|line| parse_stamp_line(line).map(|(_, path)| path))
         .collect();
+    read_in_the_directory(names).all(|name| {
+        let path = [dir, b"/", name.as_bytes()].concat();
+        stamped.contains(&path.as_slice())
+    })
+}
+
+/// The files every decision reads in the artifact directory whose `names` line this is: the
+/// registry, the answers, each escalation sidecar listed.
+fn read_in_the_directory(names: &[u8]) -> impl Iterator<Item = &str> {
     let sidecars = names
         .strip_prefix(b"=")
         .unwrap_or_default()
@@ -100,10 +120,29 @@ fn stamps_what_a_decision_reads(stamps: &[&[u8]], dir: &[u8], names: &[u8]) -> b
     [crate::reds::REGISTRY_FILE, crate::decisions::DECISIONS_FILE]
         .into_iter()
         .chain(sidecars)
-        .all(|name| {
-            let path = [dir, b"/", name.as_bytes()].concat();
-            stamped.contains(&path.as_slice())
+}
+
+/// The contents line: for each file [`read_in_the_directory`] names, in order, the first 16 bytes
+/// of its SHA-256 in hex, `0` when it is absent or cannot be read, `-` when it is larger than
+/// [`HASHED_BYTES`] (its stamp alone stands for it).
+fn contents_line(dir: &Path, names: &[u8]) -> Vec<u8> {
+    use sha2::Digest;
+    let hashes: Vec<String> = read_in_the_directory(names)
+        .map(|name| {
+            let path = dir.join(name);
+            match std::fs::metadata(&path) {
+                Ok(meta) if meta.len() > HASHED_BYTES => "-".to_string(),
+                _ => match ucg_store::read_file(&path) {
+                    Ok(bytes) => sha2::Sha256::digest(&bytes)[..16]
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect(),
+                    Err(_) => "0".to_string(),
+                },
+            }
         })
+        .collect();
+    hashes.join(" ").into_bytes()
 }
 
 /// The artifact directory's line: its stamp line when the stamp can stand for its names, else
@@ -142,7 +181,10 @@ pub fn encode(
         Some(stamp) => stamp_line(impl_dir, stamp),
         None => [b"? ".as_slice(), impl_dir].concat(),
     });
-    lines.push(names_line(names));
+    let names = names_line(names);
+    let dir = root.join(std::ffi::OsStr::from_bytes(impl_dir));
+    let contents = contents_line(&dir, &names);
+    lines.extend([names, contents]);
     let fields: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
     encode_line_cache(HEADER, &fields, stamps)
 }
@@ -156,7 +198,14 @@ mod tests {
     fn encoded(root: &Path, dir: &[u8], names: &[u8], stamp_lines: &[Vec<u8>]) -> Vec<u8> {
         let mut fields = vec![root.as_os_str().as_bytes().to_vec()];
         fields.extend(env_lines());
-        fields.extend([dir.to_vec(), names.to_vec()]);
+        let dir_path = parse_dir_line(dir).map_or(PathBuf::new(), |(_, d)| {
+            root.join(std::ffi::OsStr::from_bytes(d))
+        });
+        fields.extend([
+            dir.to_vec(),
+            names.to_vec(),
+            contents_line(&dir_path, names),
+        ]);
         let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
         let stamps: Vec<(PathBuf, Stamp)> = stamp_lines
             .iter()
@@ -272,6 +321,42 @@ mod tests {
         assert!(!fresh(&cached, root), "a sidecar gone");
         std::fs::remove_dir_all(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
         assert!(!fresh(&cached, root), "the directory gone");
+    }
+
+    /// Issue 32 item 5: a write through a shared mapping need not move the change time. A cache
+    /// whose stamps all match files whose content is not what it hashed (the stamps taken after
+    /// the write, the contents before: what such a write leaves) stands for nothing.
+    #[test]
+    fn content_the_stamps_do_not_show_ends_the_pass() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        let impl_dir = root.join("impl");
+        std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+        let registry = impl_dir.join(".preflight-reds.json");
+        std::fs::write(&registry, b"{\"reds\": []}").unwrap_or_else(|e| panic!("{e}"));
+        let before = contents_line(&impl_dir, b"-");
+        std::fs::write(&registry, b"{\"reds\": [1]}").unwrap_or_else(|e| panic!("{e}"));
+        let mut stamper = Stamper::default();
+        let lines = [
+            stamp_line(b"impl/.preflight-reds.json", stamper.stamp(&registry)),
+            stamp_line(b"impl/.decisions.json", None),
+        ];
+        let honest = encoded(root, b"? impl", b"=", &lines);
+        assert!(fresh(&honest, root));
+        let mut fields = vec![root.as_os_str().as_bytes().to_vec()];
+        fields.extend(env_lines());
+        fields.extend([b"? impl".to_vec(), b"=".to_vec(), before]);
+        let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+        let stamps: Vec<(PathBuf, Stamp)> = lines
+            .iter()
+            .filter_map(|line| parse_stamp_line(line))
+            .map(|(stamp, path)| (PathBuf::from(std::ffi::OsStr::from_bytes(path)), stamp))
+            .collect();
+        let stale = encode_line_cache(HEADER, &fields, &stamps).unwrap_or_default();
+        assert!(
+            !fresh(&stale, root),
+            "the content changed under matching stamps"
+        );
     }
 
     proptest::proptest! {
