@@ -96,6 +96,14 @@ impl TestEnv {
         dir
     }
 
+    /// The demo with git-ucg's hooks installed (`hooks install`, insisting it succeeds).
+    pub fn demo_with_hooks(&self) -> PathBuf {
+        let dir = self.demo();
+        let out = self.ucg(&dir).args(["hooks", "install"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        dir
+    }
+
     /// The demo with its run committed on the epic branch and a bare remote `origin`
     /// (`<scratch>/remote.git`), no hooks.
     pub fn demo_with_remote(&self) -> (PathBuf, PathBuf) {

@@ -40,6 +40,7 @@ enum Hostile {
     Directory,
     Fifo,
     DevZero,
+    Dangling,
 }
 
 fn plant(path: &Path, hostile: Hostile) {
@@ -48,8 +49,39 @@ fn plant(path: &Path, hostile: Hostile) {
         Hostile::Directory => std::fs::create_dir(path).unwrap(),
         Hostile::Fifo => mkfifo(path),
         Hostile::DevZero => std::os::unix::fs::symlink("/dev/zero", path).unwrap(),
+        Hostile::Dangling => std::os::unix::fs::symlink("/nonexistent/gone", path).unwrap(),
     }
 }
+
+/// Every artifact of the demo's run a command reads, by its name in the artifact directory.
+const POSITIONS: [&str; 7] = [
+    ".preflight-reds.json",
+    ".decisions.json",
+    "escalation-7-3.json",
+    "deferred-work.md",
+    "run-status.json",
+    "sprint-status.yaml",
+    ".current-story",
+];
+
+/// Every command that reads a run, as the sweeps run them.
+const READERS: [&[&str]; 15] = [
+    &["gate"],
+    &["gate", "--json"],
+    &["pending"],
+    &["pending", "--json"],
+    &["status", "--no-pager"],
+    &["status", "--json"],
+    &["status", "--format", "markdown"],
+    &["status", "--prompt"],
+    &["epic"],
+    &["epic", "--json"],
+    &["diff", "--story", "7-1", "--stat"],
+    &["resume"],
+    &["runs"],
+    &["runs", "--json"],
+    &["resolve", "--dry-run", "--close", "d1", "--answer", "yes"],
+];
 
 fn remove(path: &Path) {
     if path.is_dir() && !path.is_symlink() {
@@ -137,15 +169,7 @@ fn a_registry_that_cannot_be_read_keeps_the_gate_closed() {
 fn no_reader_hangs_on_a_fifo_or_an_endless_file() {
     let env = TestEnv::new();
     let dir = env.demo();
-    let positions = [
-        ".preflight-reds.json",
-        ".decisions.json",
-        "escalation-7-3.json",
-        "deferred-work.md",
-        "run-status.json",
-        "sprint-status.yaml",
-        ".current-story",
-    ];
+    let positions = POSITIONS;
     let commands: [&[&str]; 6] = [
         &["gate"],
         &["pending"],
@@ -960,9 +984,7 @@ fn goal_does_not_hang_on_a_fifo_state_file() {
 #[test]
 fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
     let env = TestEnv::new();
-    let dir = env.demo();
-    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dir = env.demo_with_hooks();
     let artifacts = dir.join(IMPL);
     let registry = artifacts.join(".preflight-reds.json");
     let limit = Duration::from_secs(10);
@@ -1043,18 +1065,8 @@ fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
 #[test]
 fn no_command_hangs_or_grows_on_a_hostile_cache_or_head() {
     let env = TestEnv::new();
-    let dir = env.demo();
-    let out = env.ucg(&dir).args(["hooks", "install"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let commands: [&[&str]; 7] = [
-        &["status"],
-        &["status", "--json"],
-        &["status", "--prompt"],
-        &["epic"],
-        &["diff", "--story", "7-1"],
-        &["pending"],
-        &["gate"],
-    ];
+    let dir = env.demo_with_hooks();
+    let commands = READERS;
     let run_all = |what: &str| -> Vec<Option<i32>> {
         commands
             .iter()
@@ -1452,4 +1464,71 @@ fn a_remembered_pass_cut_forged_or_unplaceable_is_decided_in_full() {
         !cache.exists(),
         "a pass was remembered over an unplaceable include"
     );
+}
+
+/// Issue 32's sweep: a directory, a FIFO, `/dev/zero` or a link to nothing in each artifact's
+/// place, with everything else answered: every command that reads the run returns within a
+/// second or two, never panics, and the commit hook decides exactly as `gate` does (refusing
+/// where the artifact gates, passing where it does not).
+#[test]
+fn every_reader_and_the_hook_agree_with_gate_on_every_hostile_artifact() {
+    let env = TestEnv::new();
+    let dir = env.demo_with_hooks();
+    env.close_everything(&dir);
+    let positions = POSITIONS;
+    let limit = Duration::from_secs(10);
+    let mut cases = 0;
+    for position in positions {
+        let path = dir.join(IMPL).join(position);
+        let saved = std::fs::read(&path).ok();
+        for hostile in [
+            Hostile::Directory,
+            Hostile::Fifo,
+            Hostile::DevZero,
+            Hostile::Dangling,
+        ] {
+            plant(&path, hostile);
+            let what = format!("{hostile:?} as {position}");
+            for args in READERS {
+                let started = Instant::now();
+                let out = within(env.ucg(&dir).args(args), limit)
+                    .unwrap_or_else(|| panic!("{args:?} hangs on {what}"));
+                assert!(
+                    started.elapsed() < Duration::from_secs(2),
+                    "{args:?} {what}"
+                );
+                assert!(!stderr(&out).contains("panicked"), "{args:?} {what}");
+                assert!(
+                    matches!(out.status.code(), Some(0..=2)),
+                    "{args:?} {what}: {:?} {}",
+                    out.status.code(),
+                    stderr(&out)
+                );
+            }
+            let gated = within(env.ucg(&dir).arg("gate"), limit).unwrap();
+            let mut commit = env.git_command(&dir);
+            commit.args(["commit", "-q", "--allow-empty", "-m", "sweep"]);
+            let committed = within(&mut commit, limit).unwrap_or_else(|| panic!("commit: {what}"));
+            assert_eq!(
+                committed.status.code(),
+                gated.status.code(),
+                "{what}: the hook said {}, gate {}",
+                stderr(&committed),
+                stderr(&gated)
+            );
+            // The ones that gate refuse; the heartbeat, the sprint file and the story marker do not.
+            let gates = !matches!(
+                position,
+                "run-status.json" | "sprint-status.yaml" | ".current-story"
+            );
+            // An answers file that cannot be read closes nothing (the REDs wait again).
+            assert_eq!(gated.status.code(), Some(u8::from(gates).into()), "{what}");
+            remove(&path);
+            cases += 1;
+        }
+        if let Some(bytes) = saved {
+            std::fs::write(&path, bytes).unwrap();
+        }
+    }
+    assert_eq!(cases, 28);
 }
