@@ -100,10 +100,14 @@ fn main() {
     // hook's own cost, without two repositories' noise.
     let true_hooks = dir.path().join("true-hooks");
     std::fs::create_dir_all(&true_hooks).expect("dir");
-    let _ = std::os::unix::fs::symlink(
-        which_true().unwrap_or_else(|| "/bin/true".into()),
-        true_hooks.join("pre-commit"),
-    );
+    // Each hook a commit runs: the gate (pre-commit) and the one that records bypasses
+    // (post-commit).
+    for name in ["pre-commit", "post-commit"] {
+        let _ = std::os::unix::fs::symlink(
+            which_true().unwrap_or_else(|| "/bin/true".into()),
+            true_hooks.join(name),
+        );
+    }
     let hooks_path = format!("core.hooksPath={}", true_hooks.display());
     let commit = |extra: &[&str]| {
         let mut args: Vec<&str> = extra.to_vec();
@@ -131,23 +135,25 @@ fn main() {
         with - skipped
     );
     println!(
-        "| `git commit` with `true` as its pre-commit hook (git's cost of running any hook) | same repository, same run | {empty_hook:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms (the hooks: {:+.2} ms over it) |",
+        "| `git commit` with `true` as its pre-commit and post-commit hooks (git's cost of running any hook) | same repository, same run | {empty_hook:.2} ms | {skipped:.2} ms (`--no-verify`) | +{:.2} ms (the hooks: {:+.2} ms over it) |",
         empty_hook - skipped,
         with - empty_hook
     );
     // The hook's process alone, as git starts it (its remembered pass), against an empty program.
-    let hook = hooked.join(".git/hooks/pre-commit");
-    let hook_process = || {
-        let mut command = Command::new(BIN);
-        command.current_dir(&hooked).arg("__hook").arg(&hook);
-        command
-    };
-    let _ = hook_process().status();
-    let (alone, empty) = time_pair(201, hook_process, || Command::new("true"));
-    println!(
-        "| the hook's process alone (`git-ucg __hook .git/hooks/pre-commit`), nothing pending | same repository | {alone:.2} ms | {empty:.2} ms (`true`) | +{:.2} ms |",
-        alone - empty
-    );
+    for name in ["pre-commit", "post-commit"] {
+        let hook = hooked.join(".git/hooks").join(name);
+        let hook_process = || {
+            let mut command = Command::new(BIN);
+            command.current_dir(&hooked).arg("__hook").arg(&hook);
+            command
+        };
+        let _ = hook_process().status();
+        let (alone, empty) = time_pair(201, hook_process, || Command::new("true"));
+        println!(
+            "| the hook's process alone (`git-ucg __hook .git/hooks/{name}`), nothing pending | same repository | {alone:.2} ms | {empty:.2} ms (`true`) | +{:.2} ms |",
+            alone - empty
+        );
+    }
 
     // `--all-commits`: prepare-commit-msg runs for every commit, a start of git-ucg that leaves
     // at once when pre-commit judged the commit; checkouts run no hook of it.

@@ -1385,7 +1385,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction pre-receive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase post-commit post-merge prepare-commit-msg reference-transaction pre-receive" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1425,7 +1425,7 @@ _git__ucg() {
             fi
             case "${prev}" in
                 --only)
-                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase prepare-commit-msg reference-transaction pre-receive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pre-commit pre-push pre-merge-commit pre-applypatch pre-rebase post-commit post-merge prepare-commit-msg reference-transaction pre-receive" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -703,6 +703,11 @@ pub enum HookName {
     PreMergeCommit,
     PreApplypatch,
     PreRebase,
+    /// Records a commit made while the gate would have refused it (`--no-verify` or
+    /// `GIT_UCG_SKIP`, which git still runs it under) as a note under `refs/notes/ucg-bypass`.
+    PostCommit,
+    /// The same for a merge commit made past pre-merge-commit (`git merge --no-verify`).
+    PostMerge,
     /// Opt-in (`hooks install --all-commits`): git runs it for every commit it makes, and it
     /// judges those no gate hook saw (cherry-pick, revert).
     PrepareCommitMsg,
@@ -721,9 +726,16 @@ impl HookName {
     }
 
     /// What `hooks install` writes without `--only`: every commit git makes through a commit hook
-    /// (commit, merge, am, rebase) and every push — the first five declared.
+    /// (commit, merge, am, rebase), every push, and the two that record bypasses — the first
+    /// seven declared.
     pub(crate) fn defaults() -> &'static [HookName] {
-        &HookName::all()[..5]
+        &HookName::all()[..7]
+    }
+
+    /// Whether the hook records a bypass after the fact rather than gating (git ignores its exit
+    /// code, and `GIT_UCG_SKIP` does not skip it: recording the skip is its work).
+    pub(crate) fn records_bypass(self) -> bool {
+        matches!(self, HookName::PostCommit | HookName::PostMerge)
     }
 
     pub(crate) fn file_name(self) -> &'static str {
@@ -733,6 +745,8 @@ impl HookName {
             HookName::PreMergeCommit => "pre-merge-commit",
             HookName::PreApplypatch => "pre-applypatch",
             HookName::PreRebase => "pre-rebase",
+            HookName::PostCommit => "post-commit",
+            HookName::PostMerge => "post-merge",
             HookName::PrepareCommitMsg => "prepare-commit-msg",
             HookName::ReferenceTransaction => "reference-transaction",
             HookName::PreReceive => "pre-receive",
@@ -748,11 +762,12 @@ impl HookName {
     /// The git command whose work this hook gates, for the refusal's bypass line.
     pub(crate) fn verb(self) -> &'static str {
         match self {
-            HookName::PreCommit | HookName::PrepareCommitMsg | HookName::ReferenceTransaction => {
-                "commit"
-            }
+            HookName::PreCommit
+            | HookName::PostCommit
+            | HookName::PrepareCommitMsg
+            | HookName::ReferenceTransaction => "commit",
             HookName::PrePush | HookName::PreReceive => "push",
-            HookName::PreMergeCommit => "merge",
+            HookName::PreMergeCommit | HookName::PostMerge => "merge",
             HookName::PreApplypatch => "am",
             HookName::PreRebase => "rebase",
         }

@@ -38,6 +38,8 @@ keys! {
         "strict mode: a story's invariants checked on every commit and push";
     GATE_PROTECT = "ucg.gate.protect", list, "main, master":
         "the branches the server's pre-receive gate protects";
+    GATE_BYPASS = "ucg.gate.bypass", text, "report":
+        "the server gate on pushed commits with a bypass on record: `allow`, `report`, `refuse`";
     DECIDER = "ucg.decider", list, "(none)":
         "`<kind-or-glob>=<email>`: who decides which pending items";
     SIMILARITY = "ucg.similarity", text, "0.8":

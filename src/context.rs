@@ -434,6 +434,52 @@ impl Context {
             })
     }
 
+    /// The bypass records on this repository's commits made at or after `stopped` (the run's
+    /// heartbeat time; `None`: all), oldest first. Nothing when there is no notes ref; a notes
+    /// ref that cannot be read is a warning and shows nothing.
+    pub(crate) fn bypasses_since(
+        &self,
+        stopped: Option<&str>,
+    ) -> Vec<ucg_ultracode::bypass::Bypass> {
+        use ucg_ultracode::bypass;
+        let Ok(repo) = self.repo() else {
+            return Vec::new();
+        };
+        match ucg_git::notes::notes(repo, bypass::NOTES_REF) {
+            Ok(notes) => bypass::since(
+                notes
+                    .iter()
+                    .flat_map(|(commit, note)| bypass::parse(commit, note))
+                    .collect(),
+                stopped,
+            ),
+            Err(e) => {
+                self.warn(&format!(
+                    "cannot read the bypass records ({}): {e}",
+                    bypass::NOTES_REF
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// What the server gate does with a pushed commit that has a bypass on record
+    /// (`ucg.gate.bypass`): a value it does not know warns and reports.
+    pub(crate) fn gate_bypass(&self) -> BypassPolicy {
+        match self.config_string(keys::GATE_BYPASS.name).as_deref() {
+            None | Some("report") => BypassPolicy::Report,
+            Some("allow") => BypassPolicy::Allow,
+            Some("refuse") => BypassPolicy::Refuse,
+            Some(other) => {
+                self.warn(&format!(
+                    "{} = {other:?} is not allow, report or refuse: reporting",
+                    keys::GATE_BYPASS.name
+                ));
+                BypassPolicy::Report
+            }
+        }
+    }
+
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
     /// Shows `bytes` through the pager ([`Context::paged_output`]); the command's exit 0.
     pub(crate) fn page(&self, bytes: impl AsRef<[u8]>) -> Result<u8> {
@@ -451,4 +497,12 @@ impl Context {
 
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `ucg.gate.bypass`: the server gate's way with a pushed commit whose bypass is on record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BypassPolicy {
+    Allow,
+    Report,
+    Refuse,
 }

@@ -1,6 +1,7 @@
 //! Every parser of on-disk UCG data, fed the same arbitrary bytes: the RED registry, a scan, the
 //! answers file, the heartbeat, sprint-status, markers, the ledger, the decision log, and the
-//! Python-compatible JSON beneath them, the prompt's cache and the hooks' remembered pass. None
+//! Python-compatible JSON beneath them, the prompt's cache, the hooks' remembered pass and a
+//! bypass record's note. None
 //! may panic; whatever parses must survive `apply` and serialize to a document that parses back
 //! to the same registry.
 
@@ -11,8 +12,8 @@ use std::path::Path;
 use ucg_store::pyjson;
 use ucg_ultracode::pending::{self, Artifacts, PendingInputs};
 use ucg_ultracode::{
-    answer, budget, decision_log, decisions, escalations, gate_cache, heartbeat, ledger, markers,
-    prompt_cache, reds, sprint,
+    answer, budget, bypass, decision_log, decisions, escalations, gate_cache, heartbeat, ledger,
+    markers, prompt_cache, reds, sprint,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -22,6 +23,12 @@ fuzz_target!(|data: &[u8]| {
     let _ = prompt_cache::last_segment(data);
     // The commit hooks' remembered pass, likewise.
     let _ = gate_cache::fresh(data, Path::new("/nonexistent"));
+    // A bypass note: every record read renders to text that reads back as the same record.
+    for record in bypass::parse("c", data) {
+        let again = bypass::parse("c", record.render().as_bytes());
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].pending, record.pending);
+    }
     let closed = decisions::closed_ids(Some(data));
     // The registry writer's windowed reading of the answers file: the same ids, in order, for
     // windows that split every step.

@@ -38,6 +38,14 @@ fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
         .decide(source, &ctx.gate_policy())
         .with_deciders(&ctx.decider_rules());
     let code = u8::from(decision.blocked());
+    // The bypass records since the run stopped: this repository's, for the work tree's run.
+    let bypasses = match args.rev.commit {
+        Some(_) => Vec::new(),
+        None => {
+            let beat = ucg_ultracode::heartbeat::read(source, &located.impl_dir);
+            ctx.bypasses_since(beat.updated.as_deref())
+        }
+    };
     let format = match args.json.on {
         true => GateFormat::Json,
         false => args.format,
@@ -49,6 +57,7 @@ fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
             read_from: source.describe(),
             blocking: &decision.blocking,
             blockers: &decision.blockers,
+            bypasses: &bypasses,
         })
         .map(drop),
         GateFormat::Github => print(&ci::github(&decision)),
@@ -56,11 +65,13 @@ fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
         GateFormat::Text if decision.blocked() => {
             let refusal = crate::render::refusal::refusal(&decision, None, &source.describe());
             eprint!("{}", visible::escape_controls(&refusal, &[]));
+            eprint!("{}", crate::render::bypass::describe(&bypasses));
             Ok(())
         }
         GateFormat::Text => print(&format!(
-            "gate open: nothing pending ({})\n",
-            source.describe()
+            "gate open: nothing pending ({})\n{}",
+            source.describe(),
+            crate::render::bypass::describe(&bypasses)
         )),
     };
     match printed {
@@ -80,6 +91,8 @@ struct GateDocument<'a> {
     read_from: String,
     blocking: &'a [ucg_ultracode::pending::PendingItem],
     blockers: &'a [ucg_ultracode::pending::Blocker],
+    /// Commits that went past the gate since the run stopped.
+    bypasses: &'a [ucg_ultracode::bypass::Bypass],
 }
 
 fn print(text: &str) -> Result<()> {

@@ -4,6 +4,7 @@
 
 mod agent;
 mod answers;
+mod bypass;
 mod install;
 mod managers;
 mod merge_driver;

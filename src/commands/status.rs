@@ -127,6 +127,11 @@ fn render(
         count_changes(ctx, args, source, &mut report);
     }
     ctx.annotate(&mut report.pending.pending);
+    // The records are this repository's: shown for the work tree's run, since it stopped.
+    if args.rev.commit.is_none() && !args.fast {
+        let stopped = report.run.as_ref().and_then(|run| run.updated.as_str());
+        report.bypasses = ctx.bypasses_since(stopped);
+    }
     Ok(match format {
         StatusFormat::Json => {
             let mut text = serde_json::to_string_pretty(&report)

@@ -2,6 +2,7 @@
 //! reference's status markdown, the gate's refusal and its decision for CI services. Presentation only: these take
 //! values and return text; the domain computes, the commands read, run and print.
 
+pub mod bypass;
 pub mod ci;
 pub mod diffstat;
 pub mod fit;

@@ -134,6 +134,10 @@ pub(crate) fn render(report: &Report, style: &Style) -> String {
         }
     }
     pending(&mut out, style, report);
+    if !report.bypasses.is_empty() {
+        let _ = writeln!(out);
+        out.push_str(&super::bypass::describe(&report.bypasses));
+    }
     escalations(&mut out, style, report);
     deferred(&mut out, style, report);
     decision_log(&mut out, style, report);

@@ -2,6 +2,7 @@
 //! with a hermetic environment (no user or system git configuration, fixed dates).
 
 mod branch;
+mod bypass;
 mod common;
 
 mod config;

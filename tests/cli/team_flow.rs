@@ -346,6 +346,12 @@ fn walk_through(team: Team) {
     let on_main = team.env.git(&team.remote, &["rev-parse", "main"]);
     assert_eq!(on_main, team.env.git(&alice, &["rev-parse", "HEAD"]));
     assert!(!team.env.path().join("origin.git").join(IMPL).exists());
+    // post-commit and post-merge judged every commit of the walkthrough as its gate did: none
+    // is on record as a bypass (issue 32 item 9).
+    for clone in [&alice, &bob, &carol, &dave] {
+        let notes = team.git(clone, &["notes", "--ref", "refs/notes/ucg-bypass", "list"]);
+        assert_eq!(stdout(&notes), "", "{}", clone.display());
+    }
 }
 
 /// One row of the answer-only table: what is done to the checkout before `git add -A; git

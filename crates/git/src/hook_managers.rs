@@ -8,12 +8,14 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 /// The hooks git runs where commits and pushes are made, in `hooks status`'s order (the client
 /// side of `cli::HookName::ALL`, which a test in `commands::hooks::managers` holds it to).
-pub const CLIENT_HOOKS: [&str; 7] = [
+pub const CLIENT_HOOKS: [&str; 9] = [
     "pre-commit",
     "pre-push",
     "pre-merge-commit",
     "pre-applypatch",
     "pre-rebase",
+    "post-commit",
+    "post-merge",
     "prepare-commit-msg",
     "reference-transaction",
 ];

@@ -11,6 +11,7 @@ pub mod hook_managers;
 pub mod hooks;
 pub mod linecache;
 pub mod merge;
+pub mod notes;
 pub mod patch;
 pub mod repo;
 pub mod similarity;

@@ -96,7 +96,7 @@ impl Answer {
 }
 
 /// The time an answer is recorded at, as its `at` gives it.
-pub(crate) fn now_stamp() -> String {
+pub fn now_stamp() -> String {
     jiff::Timestamp::now()
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()

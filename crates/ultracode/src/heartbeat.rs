@@ -13,6 +13,8 @@ pub struct Heartbeat {
     pub story: Option<String>,
     /// `stories[]`: story id and recorded verdict, in order.
     pub stories: Vec<(String, Option<String>)>,
+    /// `updated`, when it is a string: when the run last beat (stopped, for a stopped run).
+    pub updated: Option<String>,
 }
 
 /// The heartbeat of the artifact directory `impl_dir` in `source`; an absent or unreadable one
@@ -44,6 +46,10 @@ pub fn parse(bytes: &[u8]) -> Heartbeat {
         epic: text(doc.get("epic")),
         story: text(doc.get("story")),
         stories,
+        updated: doc
+            .get("updated")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     }
 }
 

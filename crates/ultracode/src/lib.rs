@@ -8,6 +8,7 @@ pub mod answer_only;
 pub mod attributes;
 pub mod branch;
 pub mod budget;
+pub mod bypass;
 pub mod config;
 pub mod deciders;
 pub mod decision_log;

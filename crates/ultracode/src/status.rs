@@ -65,6 +65,9 @@ pub struct Report {
     /// Where a resume re-enters, with why: the same route `resume` and resolve's hand-back give
     /// (`null` when the epic's verdicts were not read, as with `--fast`).
     pub resume: Option<crate::resume::Route>,
+    /// Commits that went past the gate since the run stopped (bypass records; empty for
+    /// `--rev`, and with `--fast`).
+    pub bypasses: Vec<crate::bypass::Bypass>,
 }
 
 #[derive(Debug, Serialize)]
@@ -380,6 +383,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         decision_log,
         runs: runs_of(source, inputs.runs_root, inputs.run_dir),
         resume: None,
+        bypasses: Vec::new(),
     }
 }
 

@@ -56,6 +56,21 @@ pub(super) fn of_hook(
     }
 }
 
+/// The commit `commit`, just made: answers only against its first parent (a merge's, against
+/// either side). A first commit records no answer.
+pub(super) fn of_commit(
+    ctx: &Context,
+    commit: ObjectId,
+    inputs: &GateInputs,
+) -> std::result::Result<(), Refused> {
+    let repo = &repository(ctx)?;
+    let parents = ucg_git::tree::parents(repo, commit).map_err(|e| unreadable(e.to_string()))?;
+    let Some(first) = parents.first() else {
+        return Err(unreadable("a first commit".into()));
+    };
+    answer_only::judge_commits(repo, here(), commit, &[first.to_string()], inputs)
+}
+
 /// A pushed ref's new commits (`local` replacing `remote_old`): answers only when the push moves
 /// a ref the remote has, whose tip this repository knows, forward by commits that each only
 /// record answers. A new ref, a tip never fetched, or a rewrite gets no exemption: what the

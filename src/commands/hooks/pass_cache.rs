@@ -43,6 +43,8 @@ fn remembered(hook: HookName) -> bool {
             | HookName::PreMergeCommit
             | HookName::PreApplypatch
             | HookName::PreRebase
+            | HookName::PostCommit
+            | HookName::PostMerge
     )
 }
 

@@ -72,5 +72,16 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
     if blocked {
         eprintln!("{way_forward}");
     }
-    Ok(u8::from(blocked))
+    let lines: Vec<(&str, &str, &str)> = text
+        .lines()
+        .filter_map(
+            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [old, new, reference] => Some((old, new, reference)),
+                _ => None,
+            },
+        )
+        .collect();
+    // Bypasses on record are reported (or refused) whatever the gate decided of the tips.
+    let refused_bypass = super::bypass::on_receive(ctx, &lines);
+    Ok(u8::from(blocked || refused_bypass))
 }

@@ -21,7 +21,10 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     };
     // The shared remote's gate is not the pusher's to skip (a local push hands the pusher's
     // environment to the hook).
-    if !hook.is_server_side() && skipped(hook) {
+    // A skipped push still runs, to record what it would have refused; the hooks that record
+    // bypasses are not skipped at all.
+    let skipping = !hook.is_server_side() && !hook.records_bypass() && skipped(hook);
+    if skipping && hook != HookName::PrePush {
         return Ok(0);
     }
     let mut stdin = Vec::new();
@@ -40,12 +43,16 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         Some(dir) => Ok(dir.to_path_buf()),
         None => ctx.hooks_dir().map(|(dir, _)| dir),
     };
-    if let Ok(dir) = dir {
-        let chained = chained_path(&dir, hook);
-        // As git does, a hook file that is not executable is not run.
+    if let Ok(dir) = dir.as_ref().map_err(|_| ()).and_then(|d| match skipping {
+        true => Err(()),
+        false => Ok(d),
+    }) {
+        let chained = chained_path(dir, hook);
+        // As git does, a hook file that is not executable is not run. git ignores what a hook
+        // that records returns: so does the chain.
         if is_runnable(&chained) {
             let code = run_chained(&chained, &args.args, &stdin)?;
-            if code != 0 {
+            if code != 0 && !hook.records_bypass() {
                 return Ok(code);
             }
         }
@@ -82,6 +89,9 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     // repository without any run artifacts is not gated.
     let located = match ctx.gate_inputs(None) {
         Ok(located) => located,
+        // What cannot be located was refused before the commit, unless bypassed: then there is
+        // no decision to record either.
+        Err(_) if hook.records_bypass() || skipping => return Ok(0),
         Err(error) => {
             eprint!("{}", error.render());
             eprintln!("git-ucg: {verb} refused: the run's artifacts cannot be located (above).");
@@ -89,6 +99,13 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    if hook.records_bypass() {
+        return Ok(record_after(ctx, hook, &args.args, &located));
+    }
+    if hook == HookName::PrePush && skipping {
+        let remote = args.args.first().and_then(|a| a.to_str()).unwrap_or("?");
+        return pre_push(ctx, &located, &stdin, &bypass, Some(remote));
+    }
     if ctx.strict_mode() && matches!(hook, HookName::PreCommit | HookName::PrePush) {
         if let Some(story) = strict::current_story(&located.impl_dir) {
             // The branches a push updates on the remote: each ref line's third field.
@@ -110,35 +127,77 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         }
     }
     if hook == HookName::PrePush {
-        return pre_push(ctx, &located, &stdin, &bypass);
+        return pre_push(ctx, &located, &stdin, &bypass, None);
     }
     let policy = ctx.gate_policy();
     let watch = pass_cache::Watch::start(ctx, hook, &located);
     // What the hook gates may only record answers, which pass while decisions wait: judged once,
     // and only when something would block.
     let judged = std::cell::OnceCell::new();
-    let answers_only =
-        || judged.get_or_init(|| answers::of_hook(ctx, hook, &args.args, &stdin, &located));
+    let answers_only = || {
+        judged
+            .get_or_init(|| answers::of_hook(ctx, hook, &args.args, &stdin, &located))
+            .is_ok()
+    };
+    match commit_verdict(ctx, hook, &stdin, &located, &policy, &answers_only) {
+        Verdict::Pass => {
+            if let Some(watch) = watch {
+                watch.remember_pass(ctx);
+            }
+            Ok(0)
+        }
+        Verdict::AnswersOnly => Ok(answers::passed(verb)),
+        Verdict::Refused(refusals) => {
+            for (decision, where_read) in refusals {
+                let decision = decision.with_deciders(&ctx.decider_rules());
+                let refusal = crate::render::refusal::refusal(&decision, Some(verb), &where_read);
+                eprint!("{}", visible::escape_controls(&refusal, &[]));
+            }
+            if let Some(judged) = judged.get() {
+                answers::explain_refusal(judged, verb);
+            }
+            eprintln!("{bypass}");
+            Ok(1)
+        }
+    }
+}
+
+/// What a commit hook comes to.
+enum Verdict {
+    /// Nothing blocks.
+    Pass,
+    /// Decisions wait, and what is committed only records answers.
+    AnswersOnly,
+    /// Refused by each decision, read where the string says.
+    Refused(Vec<(gate::Decision, String)>),
+}
+
+/// The commit hooks' decision (post-commit's too, after the fact): the work tree's run, then the
+/// runs of other work trees whose epic branch is committed on. `answers_only` is asked only when
+/// something blocks.
+fn commit_verdict(
+    ctx: &Context,
+    hook: HookName,
+    stdin: &[u8],
+    located: &GateInputs,
+    policy: &gate::GatePolicy,
+    answers_only: &dyn Fn() -> bool,
+) -> Verdict {
     // Anything in the artifact directory's place is decided on (a FIFO or a link to nothing
     // there blocks, as `gate` says); only nothing at all has nothing to gate.
     if std::fs::symlink_metadata(&located.impl_dir).is_ok() {
-        let decision = located.decide(&ArtifactSource::WorkTree, &policy);
+        let decision = located.decide(&ArtifactSource::WorkTree, policy);
         if decision.blocked() {
-            if answers_only().is_ok() {
-                return Ok(answers::passed(verb));
-            }
-            let decision = decision.with_deciders(&ctx.decider_rules());
-            let refusal = crate::render::refusal::refusal(&decision, Some(verb), "the work tree");
-            eprint!("{}", visible::escape_controls(&refusal, &[]));
-            answers::explain_refusal(answers_only(), verb);
-            eprintln!("{bypass}");
-            return Ok(1);
+            return match answers_only() {
+                true => Verdict::AnswersOnly,
+                false => Verdict::Refused(vec![(decision, "the work tree".into())]),
+            };
         }
     }
     // The run is the repository's, not a worktree's: a commit on a branch another work tree's
     // run lands on waits for that run's decisions too.
     let branches: Vec<String> = match hook {
-        HookName::ReferenceTransaction => String::from_utf8_lossy(&stdin)
+        HookName::ReferenceTransaction => String::from_utf8_lossy(stdin)
             .lines()
             .filter_map(|line| line.split(' ').nth(2)?.strip_prefix("refs/heads/"))
             .map(str::to_string)
@@ -150,32 +209,68 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
             .into_iter()
             .collect(),
     };
-    let mut blocked = false;
+    let mut refused = Vec::new();
+    let mut answered = false;
     for run in ctx.other_work_tree_runs(&located.project_root) {
         let Some(branch) = run.epic_branch.as_ref().filter(|b| branches.contains(b)) else {
             continue;
         };
-        let decision = run.inputs.decide(&ArtifactSource::WorkTree, &policy);
-        if decision.blocked() && answers_only().is_err() {
-            let where_read = format!(
-                "the run in {}, whose epic branch is {branch}",
-                run.inputs.project_root.display()
-            );
-            let decision = decision.with_deciders(&ctx.decider_rules());
-            let refusal = crate::render::refusal::refusal(&decision, Some(verb), &where_read);
-            eprint!("{}", visible::escape_controls(&refusal, &[]));
-            blocked = true;
+        let decision = run.inputs.decide(&ArtifactSource::WorkTree, policy);
+        if !decision.blocked() {
+            continue;
         }
+        if answers_only() {
+            answered = true;
+            continue;
+        }
+        let where_read = format!(
+            "the run in {}, whose epic branch is {branch}",
+            run.inputs.project_root.display()
+        );
+        refused.push((decision, where_read));
     }
-    if blocked {
-        eprintln!("{bypass}");
-    } else if judged.get().is_some() {
-        // Answers passed while decisions wait: nothing for the pass cache to remember.
-        return Ok(answers::passed(verb));
-    } else if let Some(watch) = watch {
-        watch.remember_pass(ctx);
+    match (refused.is_empty(), answered) {
+        (false, _) => Verdict::Refused(refused),
+        (true, true) => Verdict::AnswersOnly,
+        (true, false) => Verdict::Pass,
     }
-    Ok(u8::from(blocked))
+}
+
+/// post-commit and post-merge: the commit just made, judged as its gate hook would have judged
+/// it, noted as a bypass when that hook would have refused it. Always 0 (git ignores it).
+fn record_after(
+    ctx: &Context,
+    hook: HookName,
+    args: &[std::ffi::OsString],
+    located: &GateInputs,
+) -> u8 {
+    // post-merge's argument says a squash merge, which makes no commit.
+    if hook == HookName::PostMerge && args.first().is_some_and(|a| a == "1") {
+        return 0;
+    }
+    let policy = ctx.gate_policy();
+    let watch = pass_cache::Watch::start(ctx, hook, located);
+    let Some(head) = ctx.repo().ok().and_then(ucg_git::repo::head) else {
+        return 0;
+    };
+    let answers_only = || answers::of_commit(ctx, head, located).is_ok();
+    let refusals = match commit_verdict(ctx, hook, &[], located, &policy, &answers_only) {
+        Verdict::Pass => {
+            if let Some(watch) = watch {
+                watch.remember_pass(ctx);
+            }
+            return 0;
+        }
+        Verdict::AnswersOnly => return 0,
+        Verdict::Refused(refusals) => refusals,
+    };
+    if hook == HookName::PostMerge && !bypass::merge_made_here() {
+        return 0;
+    }
+    let via = ucg_git::hooks::invoking_git_command().unwrap_or_else(|| hook.verb().into());
+    let decisions: Vec<&gate::Decision> = refusals.iter().map(|(d, _)| d).collect();
+    bypass::record(ctx, head, &via, None, &decisions);
+    0
 }
 
 /// Whether the hook `hook`, run by git from `invoked_as`, passes without a decision, opening no
@@ -265,7 +360,15 @@ fn carries_epic_work(
 /// remote name, or by the epic's own commits it carries under any name; a ref that carries no
 /// run's work passes. `ucg.gate.scope = all` judges every push on this
 /// work tree's run as well. Deletions push nothing and pass.
-fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> Result<u8> {
+/// Under `GIT_UCG_SKIP` (`skipped_to`: the remote's name) nothing is refused: each tip that would
+/// have been is noted as a bypass instead.
+fn pre_push(
+    ctx: &Context,
+    located: &GateInputs,
+    stdin: &[u8],
+    bypass: &str,
+    skipped_to: Option<&str>,
+) -> Result<u8> {
     let Ok(text) = std::str::from_utf8(stdin) else {
         eprintln!("git-ucg: the pushed refs on stdin are not text; refusing the push.");
         eprintln!("{bypass}");
@@ -276,6 +379,7 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
     let runs = ctx.work_tree_runs(located);
     let mut blocked = false;
     let mut answered = false;
+    let mut skipped: Vec<(String, String, gate::Decision)> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let [local_ref, local_sha, remote_ref, remote_sha] = fields[..] else {
@@ -297,6 +401,11 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
             });
             if answers_only.is_ok() {
                 answered = true;
+                return;
+            }
+            if let Some(remote) = skipped_to {
+                let via = format!("push to {remote} {remote_ref} under GIT_UCG_SKIP");
+                skipped.push((local_sha.to_string(), via, decision.clone()));
                 return;
             }
             let decision = decision.clone().with_deciders(&ctx.decider_rules());
@@ -346,6 +455,15 @@ fn pre_push(ctx: &Context, located: &GateInputs, stdin: &[u8], bypass: &str) -> 
             );
             refuse(&decision, &where_read);
         }
+    }
+    if skipped_to.is_some() {
+        let by = ucg_git::notes::configured_committer(repo);
+        for (sha, via, decision) in &skipped {
+            if let Some(id) = ucg_git::repo::parse_id(sha) {
+                bypass::record(ctx, id, via, by.clone(), &[decision]);
+            }
+        }
+        return Ok(0);
     }
     if blocked {
         eprintln!("{bypass}");
