@@ -1443,10 +1443,24 @@ fn a_remembered_pass_cut_forged_or_unplaceable_is_decided_in_full() {
             std::fs::write(&registry, &original).unwrap();
         }
     }
-    // Forged: well formed and sealed, stamping one file the decision does not read.
+    // Forged: well formed and sealed, its contents line (the last field) the hashes of what is
+    // there now — the registry with the RED, the answers —, stamping one file the decision does
+    // not read. Only the rule that a pass must stamp what it decided on refuses it.
     let fields: usize = end.split(' ').nth(1).unwrap().parse().unwrap();
-    let mut forged: String = lines[..=fields].iter().map(|l| format!("{l}\n")).collect();
-    forged.push_str(&format!("- nonexistent-file\nend {fields} 1 x\n"));
+    let hash = |bytes: &[u8]| -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(bytes)[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let answers = std::fs::read(dir.join(IMPL).join(".decisions.json")).unwrap();
+    let mut forged: String = lines[..fields].iter().map(|l| format!("{l}\n")).collect();
+    forged.push_str(&format!(
+        "{} {}\n- nonexistent-file\nend {fields} 1 x\n",
+        hash(with_red.as_bytes()),
+        hash(&answers)
+    ));
     std::fs::write(&cache, reseal_cache(&forged)).unwrap();
     write(&registry, &with_red);
     let out = commit();
@@ -1531,4 +1545,82 @@ fn every_reader_and_the_hook_agree_with_gate_on_every_hostile_artifact() {
         }
     }
     assert_eq!(cases, 28);
+}
+
+/// Issue 32 item 5: an answers file rewritten in place through a shared memory mapping, whose page
+/// was already dirty (so the kernel moves no change time), after a pass was remembered: the next
+/// commit is decided on the new content and refused (before, the stamps matched and it passed).
+/// The mapping is python3's (`mmap`), held open by a child across the two commits.
+#[test]
+fn a_write_through_a_shared_mapping_ends_the_remembered_pass() {
+    use std::io::{BufRead, BufReader, Write};
+    let env = TestEnv::new();
+    let dir = env.demo_with_hooks();
+    let artifacts = dir.join(IMPL);
+    let registry = artifacts.join(".preflight-reds.json");
+    let answers = artifacts.join(".decisions.json");
+    let reds = std::fs::read(&registry).unwrap();
+    env.close_everything(&dir);
+    // The REDs back in the registry, closed by the answers file alone.
+    std::fs::write(&registry, &reds).unwrap();
+    assert_eq!(env.ucg(&dir).arg("gate").output().unwrap().status.code(), Some(0));
+    let text = std::fs::read_to_string(&answers).unwrap();
+    let at = text.find("\"close\"").unwrap() + 1;
+    // Maps the file, dirties its page (a write fault: the change time moves now), says so, then
+    // writes `defer` over the first `close` when told, in place, without msync.
+    let script = format!(
+        "import mmap, sys\n\
+         f = open(sys.argv[1], 'r+b')\n\
+         m = mmap.mmap(f.fileno(), 0)\n\
+         m[{at}] = m[{at}]\n\
+         print('ready', flush=True)\n\
+         sys.stdin.readline()\n\
+         m[{at}:{end}] = b'defer'\n\
+         print('written', flush=True)\n\
+         sys.stdin.readline()\n",
+        end = at + 5
+    );
+    let mut child = Command::new("python3")
+        .args(["-c", &script])
+        .arg(&answers)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let mut said = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line, "ready\n");
+    // Past the racy window: the pass is remembered.
+    std::thread::sleep(Duration::from_millis(2100));
+    let commit = || {
+        let mut command = env.git_command(&dir);
+        command.args(["commit", "-q", "--allow-empty", "-m", "work"]);
+        command.output().unwrap()
+    };
+    assert_eq!(commit().status.code(), Some(0));
+    assert!(dir.join(".git/ucg/gate-cache").is_file());
+    let stamp = |path: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).unwrap();
+        (m.ctime(), m.ctime_nsec(), m.size(), m.ino())
+    };
+    let before = stamp(&answers);
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"go\n").unwrap();
+    line.clear();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line, "written\n");
+    assert!(std::fs::read_to_string(&answers).unwrap()[at..].starts_with("defer"));
+    let refused = commit();
+    let after = stamp(&answers);
+    drop(input);
+    let _ = child.wait();
+    assert_eq!(
+        refused.status.code(),
+        Some(1),
+        "stamps {before:?} → {after:?}: {}",
+        stderr(&refused)
+    );
+    assert!(stderr(&refused).contains("undecided-product"), "{}", stderr(&refused));
 }
