@@ -128,7 +128,7 @@ fn render(
     }
     ctx.annotate(&mut report.pending.pending);
     // The records are this repository's: shown for the work tree's run, since it stopped.
-    if args.rev.commit.is_none() && !args.fast {
+    if args.rev.commit.is_none() {
         let stopped = report.run.as_ref().and_then(|run| run.updated.as_str());
         report.bypasses = ctx.bypasses_since(stopped);
     }
@@ -328,6 +328,12 @@ fn watch_loop(
         let mut targets = vec![located.impl_dir.clone(), located.runs_root.clone()];
         targets.extend(located.run_dir.clone());
         targets.extend(located.deferred_work.parent().map(Path::to_path_buf));
+        // A new bypass record moves the notes ref (a loose ref in `refs/notes`, which the first
+        // one creates in `refs`; a packed one is seen at the next redraw).
+        if let Ok(repo) = ctx.repo() {
+            let refs = repo.common_dir().join("refs");
+            targets.extend([refs.join("notes"), refs]);
+        }
         changed |= watcher.watch_only(targets);
 
         if changed {

@@ -1563,7 +1563,10 @@ fn a_write_through_a_shared_mapping_ends_the_remembered_pass() {
     env.close_everything(&dir);
     // The REDs back in the registry, closed by the answers file alone.
     std::fs::write(&registry, &reds).unwrap();
-    assert_eq!(env.ucg(&dir).arg("gate").output().unwrap().status.code(), Some(0));
+    assert_eq!(
+        env.ucg(&dir).arg("gate").output().unwrap().status.code(),
+        Some(0)
+    );
     let text = std::fs::read_to_string(&answers).unwrap();
     let at = text.find("\"close\"").unwrap() + 1;
     // Maps the file, dirties its page (a write fault: the change time moves now), says so, then
@@ -1622,5 +1625,9 @@ fn a_write_through_a_shared_mapping_ends_the_remembered_pass() {
         "stamps {before:?} → {after:?}: {}",
         stderr(&refused)
     );
-    assert!(stderr(&refused).contains("undecided-product"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("undecided-product"),
+        "{}",
+        stderr(&refused)
+    );
 }

@@ -147,6 +147,25 @@ fn stamps(dir: &Path) -> Vec<(PathBuf, Vec<u8>, std::time::SystemTime)> {
     found
 }
 
+/// Issue 32 item 9: the dashboard shows a bypass as it is recorded (the notes ref is watched).
+#[test]
+fn the_dashboard_shows_a_bypass_when_it_is_recorded() {
+    let env = TestEnv::new();
+    let dir = env.demo_with_hooks();
+    let watch = Watch::start(&env, &dir);
+    let first = watch.next(Duration::from_secs(5));
+    assert_eq!(first["bypasses"], serde_json::json!([]));
+    let out = env
+        .git_command(&dir)
+        .args(["commit", "-q", "--allow-empty", "--no-verify", "-m", "past"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = watch.until(|doc| doc["bypasses"].as_array().is_some_and(|b| b.len() == 1));
+    assert_eq!(doc["bypasses"][0]["via"], "commit");
+    assert!(watch.interrupt().success());
+}
+
 /// Starts `status --watch --json` and reads its documents line by line.
 struct Watch {
     child: std::process::Child,

@@ -66,7 +66,7 @@ pub struct Report {
     /// (`null` when the epic's verdicts were not read, as with `--fast`).
     pub resume: Option<crate::resume::Route>,
     /// Commits that went past the gate since the run stopped (bypass records; empty for
-    /// `--rev`, and with `--fast`).
+    /// `--rev`).
     pub bypasses: Vec<crate::bypass::Bypass>,
 }
 
