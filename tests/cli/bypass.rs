@@ -235,3 +235,87 @@ fn a_skipped_push_is_on_record_and_the_server_reports_or_refuses_records() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("went past"), "{}", stderr(&out));
 }
+
+/// The records attacked: a FIFO or `/dev/zero` as the notes ref (git itself hangs on the FIFO)
+/// stops no command and hangs none — the records are said to be unreadable, the commit is made,
+/// its record not written —, and a committer's name with an escape sequence reaches neither the
+/// note nor the terminal raw.
+#[test]
+fn a_hostile_notes_ref_or_name_hangs_and_drives_nothing() {
+    let env = TestEnv::new();
+    let dir = env.demo_with_hooks();
+    let out = env
+        .git_command(&dir)
+        .env("GIT_COMMITTER_NAME", "Eve\u{1b}]0;PWN\u{7}")
+        .args(["commit", "-q", "--allow-empty", "--no-verify", "-m", "past"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = note(&env, &dir, "HEAD");
+    assert!(text.contains("by: Eve ]0;PWN"), "{text:?}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    for args in [&["gate"][..], &["status", "--no-pager"]] {
+        let out = env.ucg(&dir).args(args).output().unwrap();
+        let shown = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(shown.contains("Bypassed: 1 commit(s)"), "{shown}");
+        assert!(!shown.contains('\u{1b}'), "{shown:?}");
+    }
+    let notes_ref = dir.join(".git").join(NOTES);
+    for hostile in ["fifo", "zero"] {
+        let _ = std::fs::remove_file(&notes_ref);
+        match hostile {
+            "fifo" => {
+                let made = std::process::Command::new("mkfifo")
+                    .arg(&notes_ref)
+                    .status()
+                    .unwrap();
+                assert!(made.success());
+            }
+            _ => std::os::unix::fs::symlink("/dev/zero", &notes_ref).unwrap(),
+        }
+        let readers: [&[&str]; 4] = [
+            &["gate"],
+            &["gate", "--json"],
+            &["status", "--json"],
+            &["status", "--no-pager"],
+        ];
+        for args in readers {
+            let out = run_within(env.ucg(&dir).args(args), hostile);
+            assert!(
+                stderr(&out).contains("cannot read the bypass records"),
+                "{args:?} {hostile}: {}",
+                stderr(&out)
+            );
+        }
+        let mut commit = env.git_command(&dir);
+        commit.args([
+            "commit",
+            "-q",
+            "--allow-empty",
+            "--no-verify",
+            "-m",
+            "again",
+        ]);
+        let out = run_within(&mut commit, hostile);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the record could not be written"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let _ = std::fs::remove_file(&notes_ref);
+}
+
+/// Runs `command`, killed after ten seconds, insisting it returns within two.
+fn run_within(command: &mut std::process::Command, what: &str) -> std::process::Output {
+    let started = std::time::Instant::now();
+    let described = format!("{command:?}");
+    let out = crate::hardening::within(command, std::time::Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("{described} hangs on a {what} notes ref"));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "{described} on a {what} notes ref"
+    );
+    out
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 const IMPL: &str = "_bmad-output/implementation-artifacts";
 
 /// Runs `command`, killing it after `limit`: `None` when it did not finish in time.
-fn within(command: &mut Command, limit: Duration) -> Option<Output> {
+pub(crate) fn within(command: &mut Command, limit: Duration) -> Option<Output> {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -6,8 +6,28 @@ use crate::{Error, ObjectId, Result};
 use std::io::Write;
 use std::path::Path;
 
+/// The most a loose ref file holds: an object id or a `ref:` line.
+const MAX_REF_BYTES: u64 = 4096;
+
+/// Checks the loose file of `notes_ref`, before gitoxide or git reads it whole: one that is there
+/// but not a regular file of a few bytes (a FIFO blocks every reader, git's too; a link to
+/// `/dev/zero` never ends) cannot be read.
+pub fn check_ref_file(repo: &gix::Repository, notes_ref: &str) -> Result<()> {
+    let path = repo.common_dir().join(notes_ref);
+    match std::fs::metadata(&path) {
+        Ok(meta) if !meta.is_file() || meta.len() > MAX_REF_BYTES => {
+            Err(Error::unreadable(format!(
+                "{} is not a ref file (not a regular file of a few bytes): remove it",
+                path.display()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The tip of `notes_ref` (`refs/notes/…`), when it exists.
 pub fn notes_tip(repo: &gix::Repository, notes_ref: &str) -> Result<Option<ObjectId>> {
+    check_ref_file(repo, notes_ref)?;
     let Some(mut reference) = repo
         .try_find_reference(notes_ref)
         .map_err(|e| Error::failed(format!("read {notes_ref}"), e))?

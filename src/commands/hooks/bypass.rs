@@ -53,18 +53,25 @@ pub(super) fn record(
         waiting,
     };
     let short = &record.commit[..12];
-    let said =
-        match ucg_git::notes::append_note(here(), NOTES_REF, &record.commit, &record.render()) {
-            Ok(()) => format!(
-                "git-ucg: {short} went past the gate ({via}) while {pending} decision(s) waited: \
+    let written = ctx
+        .repo()
+        .map_err(|e| e.render().trim().to_string())
+        .and_then(|repo| ucg_git::notes::check_ref_file(repo, NOTES_REF).map_err(|e| e.to_string()))
+        .and_then(|()| {
+            ucg_git::notes::append_note(here(), NOTES_REF, &record.commit, &record.render())
+                .map_err(|e| e.to_string())
+        });
+    let said = match written {
+        Ok(()) => format!(
+            "git-ucg: {short} went past the gate ({via}) while {pending} decision(s) waited: \
              recorded (git notes --ref ucg-bypass show {short}). Share the record: git push \
              <remote> {NOTES_REF}."
-            ),
-            Err(e) => format!(
-                "git-ucg: {short} went past the gate ({via}) while {pending} decision(s) waited, \
+        ),
+        Err(e) => format!(
+            "git-ucg: {short} went past the gate ({via}) while {pending} decision(s) waited, \
              and the record could not be written: {e}"
-            ),
-        };
+        ),
+    };
     let said = visible::escape_controls(&said, &[]);
     eprintln!("{}", crate::render::fit::wrap(&said, 80).join("\n"));
 }
