@@ -1570,7 +1570,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__reset)
-            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --pattern --color --no-pager --help --version"
+            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --court-result --criterion --pattern --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1605,6 +1605,14 @@ _git__ucg() {
                     return 0
                     ;;
                 --verify-result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --court-result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --criterion)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -638,7 +638,9 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l gap -d 'What the contract failed to constrain' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l evidence -d 'What the failed check showed (default: the failing criteria of --verify-result)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l remediation -d 'The counter-example the next attempt must honour' -r
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l verify-result -d 'Anvil\'s verify-result.json, for --evidence' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l verify-result -d 'Anvil\'s verify-result.json: the reset runs only when it failed (not allGreen), and takes its evidence and criterion from the failing criteria' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l court-result -d 'The Court\'s verdict (JSON): the reset runs only on a request-changes with a gap' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l criterion -d 'The criterion the lesson closes (default: the first failing one of the results)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l pattern -d 'The lesson\'s pattern words, which `lesson query` matches (repeatable, or comma-separated)' -r
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''

@@ -1000,7 +1000,10 @@ Other arguments are ignored, as DG-Anvil ignores them."
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "A null or blank lesson appends nothing and escalates the task (exit 1, E_NULL_LESSON); \
+    after_help = "The reset runs only on a failure: a --verify-result that is green, a --court-result that \
+is not request-changes with a gap, or a task already escalated is refused (exit 1, E_RESET_REFUSED), \
+nothing written; with neither result, it says it acts on --evidence alone. \
+A null or blank lesson appends nothing and escalates the task (exit 1, E_NULL_LESSON); \
 at the loop cap (loop_cap, default 3) the task is escalated and nothing is appended. Otherwise the lesson \
 is appended, the contract's counter_examples gains `<id>: <remediation>` (the rest of the file unchanged), \
 loop_count goes up by one and last_lesson_id is set. Prints {appended, id, loop_count, status}."
@@ -1027,9 +1030,16 @@ pub struct LessonResetArgs {
     /// The counter-example the next attempt must honour.
     #[arg(long, value_name = "TEXT")]
     pub remediation: String,
-    /// Anvil's verify-result.json, for --evidence.
+    /// Anvil's verify-result.json: the reset runs only when it failed (not allGreen), and takes
+    /// its evidence and criterion from the failing criteria.
     #[arg(long, value_name = "FILE")]
     pub verify_result: Option<PathBuf>,
+    /// The Court's verdict (JSON): the reset runs only on a request-changes with a gap.
+    #[arg(long, value_name = "FILE")]
+    pub court_result: Option<PathBuf>,
+    /// The criterion the lesson closes (default: the first failing one of the results).
+    #[arg(long, value_name = "ID")]
+    pub criterion: Option<String>,
     /// The lesson's pattern words, which `lesson query` matches (repeatable, or comma-separated).
     #[arg(long, value_name = "WORD", value_delimiter = ',')]
     pub pattern: Vec<String>,

@@ -169,6 +169,8 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
                 evidence: reset.evidence.as_deref(),
                 remediation: &reset.remediation,
                 verify_result: reset.verify_result.as_deref(),
+                court_result: reset.court_result.as_deref(),
+                criterion: reset.criterion.as_deref(),
                 pattern: &reset.pattern,
             },
             &mut warn,

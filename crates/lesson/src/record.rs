@@ -28,8 +28,12 @@ pub struct ResetRequest<'a> {
     pub evidence: Option<&'a str>,
     /// The counter-example the next attempt must honour.
     pub remediation: &'a str,
-    /// Anvil's verify-result.json, for the evidence.
+    /// Anvil's verify-result.json: the failure the reset acts on, and the evidence.
     pub verify_result: Option<&'a Path>,
+    /// The Court's verdict (`{action, per_criterion}`): a `request-changes` with a gap.
+    pub court_result: Option<&'a Path>,
+    /// The criterion the lesson closes, when neither result names it.
+    pub criterion: Option<&'a str>,
     /// The lesson's pattern words (none: the lesson has no `pattern`).
     pub pattern: &'a [String],
 }
@@ -376,21 +380,159 @@ pub fn retro(
     Ok(ok_doc([("lesson", JsValue::Object(result))]))
 }
 
-/// The failing criteria of a verify-result.json: `C1 substantive: <evidence>` each.
-fn failing_criteria(path: &Path) -> std::result::Result<String, LessonError> {
-    let bytes = std::fs::read(path).map_err(|e| io_error("cannot read", path, e))?;
-    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| {
+/// A refusal of the reset itself (the skill runs only on a failure, and never past an
+/// escalation): `E_RESET_REFUSED`, DG-Anvil's code for it.
+fn reset_refused(message: impl Into<String>, details: Value) -> LessonError {
+    LessonError::new("E_RESET_REFUSED", message, details)
+}
+
+/// What a failed check gives the reset: the evidence, and the first failing criterion's id.
+struct Failure {
+    evidence: String,
+    criterion: Option<String>,
+}
+
+fn read_json(
+    path: &Path,
+    code: &'static str,
+    what: &str,
+) -> std::result::Result<Value, LessonError> {
+    let bytes = ucg_store::read_file(path).map_err(|e| io_error("cannot read", path, e))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
         LessonError::new(
-            "E_VERIFY",
-            format!("verify result is not JSON: {e}"),
+            code,
+            format!("{what} is not JSON: {e}"),
             json!({"path": path.to_string_lossy()}),
         )
-    })?;
-    let mut failures = Vec::new();
-    for criterion in doc["criteria"].as_array().into_iter().flatten() {
-        if criterion["allGreen"] == true {
+    })
+}
+
+/// The failure a verify-result.json reports: its failing criteria (`C1 substantive: <evidence>`
+/// each). A result that is green (`allGreen: true`, or no criterion failing when it says
+/// nothing) is no failure: the reset is refused, naming the file.
+fn verify_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
+    let doc = read_json(path, "E_VERIFY", "verify result")?;
+    let failing: Vec<&Value> = doc["criteria"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|criterion| criterion["allGreen"] != true)
+        .collect();
+    let green = match &doc["allGreen"] {
+        Value::Bool(all_green) => *all_green,
+        _ => failing.is_empty(),
+    };
+    if green {
+        return Err(reset_refused(
+            format!(
+                "reset: {} says allGreen: {}: nothing failed, so there is nothing to reset",
+                path.display(),
+                doc["allGreen"]
+            ),
+            json!({"path": path.to_string_lossy(), "allGreen": doc["allGreen"]}),
+        ));
+    }
+    let mut evidence = failing_criteria(&failing);
+    // An invariant that is not `pass` keeps the result from being green: it is evidence too.
+    for invariant in doc["invariants"].as_array().into_iter().flatten() {
+        let status = invariant["status"].as_str().unwrap_or("?");
+        if status == "pass" {
             continue;
         }
+        let said = invariant["evidence"]
+            .as_str()
+            .or_else(|| invariant["warning"].as_str())
+            .unwrap_or("");
+        let line = format!(
+            "invariant {} {status}: {said}",
+            invariant["invariant"].as_str().unwrap_or("?")
+        );
+        evidence = [evidence, line]
+            .into_iter()
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
+    }
+    let criterion = failing
+        .first()
+        .and_then(|c| c["id"].as_str())
+        .map(str::to_string);
+    Ok(Failure {
+        evidence,
+        criterion,
+    })
+}
+
+/// The failure a Court verdict reports: `request-changes` (DG-Anvil's `validateVerdict` shape:
+/// an action, `per_criterion` entries with an id and a status) with a gap — its `gap` text, or the
+/// criteria it marks `fail` or `suspicious`. `merge` and `request-clarification` (an escalation,
+/// not a reset) are refused, as is a request that names no gap.
+fn court_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
+    let doc = read_json(path, "E_INVALID_VERDICT", "Court verdict")?;
+    let action = doc["action"].as_str().unwrap_or_default();
+    if !["merge", "request-changes", "request-clarification"].contains(&action) {
+        return Err(LessonError::new(
+            "E_INVALID_VERDICT",
+            format!("unknown verdict action: {}", doc["action"]),
+            json!({"path": path.to_string_lossy(), "received": doc["action"]}),
+        ));
+    }
+    let details = json!({"path": path.to_string_lossy(), "action": action});
+    if action != "request-changes" {
+        let why = match action {
+            "merge" => "the Court merges: nothing to reset",
+            _ => "a request for clarification is escalated, not reset",
+        };
+        return Err(reset_refused(
+            format!("reset: {} says {action}: {why}", path.display()),
+            details,
+        ));
+    }
+    let flagged: Vec<&Value> = doc["per_criterion"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| matches!(c["status"].as_str(), Some("fail" | "suspicious")))
+        .collect();
+    let gap = doc["gap"].as_str().map(str::trim).unwrap_or_default();
+    let named: Vec<String> = flagged
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["id"].as_str().unwrap_or("?"),
+                c["status"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    let evidence = [gap.to_string(), named.join("; ")]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(": ");
+    if evidence.is_empty() {
+        return Err(reset_refused(
+            format!(
+                "reset: {} requests changes but names no gap (no gap text, no criterion failing)",
+                path.display()
+            ),
+            details,
+        ));
+    }
+    let criterion = flagged
+        .first()
+        .and_then(|c| c["id"].as_str())
+        .map(str::to_string);
+    Ok(Failure {
+        evidence,
+        criterion,
+    })
+}
+
+/// The failing criteria of a verify result: `C1 substantive: <evidence>` each.
+fn failing_criteria(failing: &[&Value]) -> String {
+    let mut failures = Vec::new();
+    for criterion in failing {
         let id = criterion["id"].as_str().unwrap_or("?");
         let level = ["exists", "substantive", "wired", "functional"]
             .into_iter()
@@ -405,7 +547,7 @@ fn failing_criteria(path: &Path) -> std::result::Result<String, LessonError> {
             });
         failures.push(level.unwrap_or_else(|| format!("{id}: not green")));
     }
-    Ok(failures.join("; "))
+    failures.join("; ")
 }
 
 /// The directory a file lives in, resolved, for locking (one lock per distinct directory).
@@ -447,16 +589,40 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     let state_bytes = ucg_store::read_file(request.state)
         .map_err(|e| io_error("cannot read", request.state, e))?;
     let mut task_state = state::parse(&state_bytes)?;
-    let (cap, count) = state::loop_numbers(state::task(&task_state, request.task)?);
+    let task = state::task(&task_state, request.task)?;
+    // An escalated task waits on its user: a reset would queue it again behind their back.
+    if task.get("status").and_then(Value::as_str) == Some("escalated") {
+        return Err(reset_refused(
+            format!(
+                "reset: task {} is escalated: it waits on its user (git ucg lesson escalated)",
+                request.task
+            ),
+            json!({"task": request.task, "status": "escalated"}),
+        ));
+    }
+    let (cap, count) = state::loop_numbers(task);
     let contract_bytes = ucg_store::read_file(request.contract)
         .map_err(|e| io_error("cannot read", request.contract, e))?;
     let contract_text = contract_text(contract_bytes)?;
     contract::load(&contract_text)?;
-    let evidence = match (&request.evidence, &request.verify_result) {
+    // The reset runs only on a failure: each result given must show one.
+    let verified = request.verify_result.map(verify_failure).transpose()?;
+    let judged = request.court_result.map(court_failure).transpose()?;
+    let failure = verified.or(judged);
+    if failure.is_none() && request.evidence.is_some() {
+        warn(
+            "reset: acting on --evidence alone (no --verify-result or --court-result given)".into(),
+        );
+    }
+    let evidence = match (&request.evidence, &failure) {
         (Some(evidence), _) => evidence.to_string(),
-        (None, Some(path)) => failing_criteria(path)?,
+        (None, Some(failure)) => failure.evidence.clone(),
         (None, None) => String::new(),
     };
+    let criterion = request
+        .criterion
+        .map(str::to_string)
+        .or_else(|| failure.and_then(|f| f.criterion));
     let id = entry::new_id();
     let mut entry = Map::new();
     for (key, value) in [
@@ -469,6 +635,9 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         ("remediation", json!(request.remediation)),
     ] {
         entry.insert(key.into(), value);
+    }
+    if let Some(criterion) = &criterion {
+        entry.insert("criterion_id".into(), json!(criterion));
     }
     if !request.pattern.is_empty() {
         entry.insert("pattern".into(), json!(request.pattern));

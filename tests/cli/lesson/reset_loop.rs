@@ -382,3 +382,141 @@ fn reset_keeps_a_crlf_contracts_line_endings() {
         )
     );
 }
+
+/// Issue 33 items 1 and 3 (seed 004, "When to Use": only when `verifying.allGreen === false` or
+/// the Court returns `request-changes` with a non-empty gap): a green verify result, a Court that
+/// merges or asks for clarification, a request for changes that names no gap, and a task already
+/// escalated are each refused (`E_RESET_REFUSED`), nothing written — before, a green result
+/// escalated a task that passed, and an escalated task was queued again. A reset on a failure
+/// names the failing criterion (`criterion_id`; `--criterion` when given); one on `--evidence`
+/// alone says so.
+#[test]
+fn reset_runs_only_on_a_failure_and_names_its_criterion() {
+    let env = TestEnv::new();
+    let p = project(&env, CONTRACT, STATE);
+    let dir = env.path().join("project/anvil/verify");
+    let file = |name: &str, doc: &Value| {
+        let path = dir.join(name);
+        write(&path, &serde_json::to_string_pretty(doc).unwrap());
+        path.to_str().unwrap().to_string()
+    };
+    let reset_on = |flag: &str, path: &str, extra: &[&str]| {
+        let mut args = vec![
+            "reset",
+            "--task",
+            "T1",
+            "--state",
+            p.state.to_str().unwrap(),
+            "--contract",
+            p.contract.to_str().unwrap(),
+            "--gap",
+            "the window was not observable",
+            "--remediation",
+            "read the counter after the window",
+            flag,
+            path,
+        ];
+        args.extend_from_slice(extra);
+        run(&env, &args)
+    };
+    let criterion = |id: &str, green: bool| {
+        let status = if green { "pass" } else { "fail" };
+        json!({"id": id, "allGreen": green, "levels": {
+            "exists": {"status": "pass", "evidence": "present", "rawPath": "r"},
+            "substantive": {"status": status, "evidence": format!("{id} evidence"), "rawPath": "r"},
+            "wired": null, "functional": null}})
+    };
+    let green = file(
+        "green.json",
+        &json!({"criteria": [criterion("C1", true)], "invariants": [], "allGreen": true, "raw": {}}),
+    );
+    let refusals = [
+        ("--verify-result", green.clone(), "allGreen: true"),
+        (
+            "--court-result",
+            file(
+                "merge.json",
+                &json!({"action": "merge", "per_criterion": []}),
+            ),
+            "merge",
+        ),
+        (
+            "--court-result",
+            file(
+                "clarify.json",
+                &json!({"action": "request-clarification", "per_criterion": []}),
+            ),
+            "escalated, not reset",
+        ),
+        (
+            "--court-result",
+            file(
+                "no-gap.json",
+                &json!({"action": "request-changes", "per_criterion": [{"id": "C1", "status": "pass"}]}),
+            ),
+            "names no gap",
+        ),
+    ];
+    for (flag, path, said) in &refusals {
+        for evidence in [&[][..], &["--evidence", "it failed, says the agent"][..]] {
+            let before = snapshot(env.path());
+            let doc = refusal(&reset_on(flag, path, evidence));
+            assert_eq!(doc["code"], "E_RESET_REFUSED", "{flag} {path}");
+            assert!(doc["error"].as_str().unwrap().contains(said), "{doc}");
+            assert!(
+                doc["error"].as_str().unwrap().contains(path.as_str()),
+                "{doc}"
+            );
+            assert_eq!(
+                snapshot(env.path()),
+                before,
+                "{flag} {path}: nothing written"
+            );
+        }
+    }
+    assert_eq!(task_state(&p, "T1")["status"], "verifying");
+
+    // A failing verify: the lesson names its first failing criterion.
+    let failing = file(
+        "failing.json",
+        &json!({"criteria": [criterion("C1", true), criterion("C2", false)], "invariants": [],
+            "allGreen": false, "raw": {}}),
+    );
+    ok_json(&reset_on("--verify-result", &failing, &[]));
+    let entry = parsed_lines(&ledger_path(&env)).pop().unwrap();
+    assert_eq!(entry["criterion_id"], "C2");
+    assert_eq!(entry["evidence"], "C2 substantive: C2 evidence");
+    // A Court request for changes with a gap and a suspicious criterion; --criterion names it.
+    let court = file(
+        "changes.json",
+        &json!({"action": "request-changes", "gap": "the reset path is untested",
+            "per_criterion": [{"id": "C1", "status": "pass"}, {"id": "C3", "status": "suspicious"}]}),
+    );
+    ok_json(&reset_on("--court-result", &court, &[]));
+    let entry = parsed_lines(&ledger_path(&env)).pop().unwrap();
+    assert_eq!(entry["criterion_id"], "C3");
+    assert_eq!(
+        entry["evidence"],
+        "the reset path is untested: C3 suspicious"
+    );
+    // Neither result: acting on --evidence alone, said so.
+    let out = reset(&env, &p, "T1", "gap", Some("seen by hand"), "remediation");
+    ok_json(&out);
+    assert!(
+        stderr(&out).contains("acting on --evidence alone"),
+        "{}",
+        stderr(&out)
+    );
+    // The cap reached: escalated. A reset of an escalated task is refused, nothing written.
+    let out = reset(&env, &p, "T1", "gap", Some("again"), "remediation");
+    assert_eq!(ok_json(&out)["status"], "escalated");
+    let before = snapshot(env.path());
+    let doc = refusal(&reset_on(
+        "--verify-result",
+        &failing,
+        &["--criterion", "C9"],
+    ));
+    assert_eq!(doc["code"], "E_RESET_REFUSED");
+    assert_eq!(doc["details"]["status"], "escalated");
+    assert_eq!(snapshot(env.path()), before);
+}
