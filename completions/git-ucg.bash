@@ -202,6 +202,9 @@ _git__ucg() {
             git__ucg__subcmd__lesson,audit)
                 cmd="git__ucg__subcmd__lesson__subcmd__audit"
                 ;;
+            git__ucg__subcmd__lesson,escalated)
+                cmd="git__ucg__subcmd__lesson__subcmd__escalated"
+                ;;
             git__ucg__subcmd__lesson,invalidate)
                 cmd="git__ucg__subcmd__lesson__subcmd__invalidate"
                 ;;
@@ -1476,7 +1479,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson)
-            opts="-h -V --ledger --color --no-pager --help --version append query audit invalidate retro reset"
+            opts="-h -V --ledger --color --no-pager --help --version append query audit invalidate retro reset escalated"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1522,6 +1525,32 @@ _git__ucg() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__lesson__subcmd__escalated)
+            opts="-h -V --state --ledger --json --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

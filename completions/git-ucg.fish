@@ -588,19 +588,20 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_su
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand sdlc; and __fish_seen_subcommand_from resume" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -l ledger -d 'The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -l no-pager -d 'Never send output through a pager'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -s h -l help -d 'Print help'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "append" -d 'Append the lessons of a JSONL file (`-`: standard input): all are validated before any is written'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "query" -d 'The lessons whose patterns share the most tokens with PATTERN (invalidated ones left out)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "audit" -d 'Check the ledger and its index: null lessons, duplicate ids, malformed lines, index desync both ways. Exit 1 when anything is found'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "invalidate" -d 'Mark a lesson invalid (a marker line; nothing is rewritten)'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "retro" -d 'A retroactive lesson from a post-ship fix: the criterion that shipped with a gap'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset" -f -a "reset" -d 'The reset loop after a failed verify or review: append the lesson, add it to the contract\'s counter_examples, count the loop — or escalate the task'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "append" -d 'Append the lessons of a JSONL file (`-`: standard input): all are validated before any is written'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "query" -d 'The lessons whose patterns share the most tokens with PATTERN (invalidated ones left out)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "audit" -d 'Check the ledger and its index: null lessons, duplicate ids, malformed lines, index desync both ways. Exit 1 when anything is found'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "invalidate" -d 'Mark a lesson invalid (a marker line; nothing is rewritten)'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "retro" -d 'A retroactive lesson from a post-ship fix: the criterion that shipped with a gap'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "reset" -d 'The reset loop after a failed verify or review: append the lesson, add it to the contract\'s counter_examples, count the loop — or escalate the task'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and not __fish_seen_subcommand_from append query audit invalidate retro reset escalated" -f -a "escalated" -d 'The escalated tasks of Anvil\'s state file, each with its loop count, its last lesson and the options the human has'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from append" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -648,6 +649,15 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -l state -d 'Anvil\'s state file (anvil/state.json)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -l ledger -d 'The ledger the last lessons are read from (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl)' -r -F
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from escalated" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand budget; and not __fish_seen_subcommand_from tick show reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

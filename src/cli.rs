@@ -993,6 +993,9 @@ Other arguments are ignored, as DG-Anvil ignores them."
     /// The reset loop after a failed verify or review: append the lesson, add it to the contract's
     /// counter_examples, count the loop — or escalate the task.
     Reset(LessonResetArgs),
+    /// The escalated tasks of Anvil's state file, each with its loop count, its last lesson and
+    /// the options the human has.
+    Escalated(LessonEscalatedArgs),
     /// Any other name: refused as DG-Anvil refuses it (E_UNKNOWN_SUBCOMMAND).
     #[command(external_subcommand)]
     Other(Vec<OsString>),
@@ -1043,6 +1046,19 @@ pub struct LessonResetArgs {
     /// The lesson's pattern words, which `lesson query` matches (repeatable, or comma-separated).
     #[arg(long, value_name = "WORD", value_delimiter = ',')]
     pub pattern: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct LessonEscalatedArgs {
+    /// Anvil's state file (anvil/state.json).
+    #[arg(long, value_name = "FILE")]
+    pub state: PathBuf,
+    /// The ledger the last lessons are read from (default: $ANVIL_LEDGER, else
+    /// ~/.anvil/ledger.jsonl).
+    #[arg(long, value_name = "PATH")]
+    pub ledger: Option<PathBuf>,
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Subcommand)]

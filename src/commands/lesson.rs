@@ -175,6 +175,13 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
             },
             &mut warn,
         ),
+        LessonCommand::Escalated(list) => {
+            let paths = ledger::paths(list.ledger.as_deref().or(args.ledger.as_deref()));
+            return match record::escalated(&paths, &list.state, &mut warn) {
+                Ok(tasks) => show_escalated(&list.state, &tasks, list.json.on),
+                Err(error) => Ok(refuse(&error)),
+            };
+        }
         LessonCommand::Other(words) => {
             let name = words
                 .first()
@@ -347,5 +354,67 @@ fn query(
         writeln!(out, "  gap:         {}", text("contract_gap"))?;
         writeln!(out, "  remediation: {}", text("remediation"))?;
     }
+    Ok(0)
+}
+
+/// `lesson escalated`: the escalated tasks, for a person or (`--json`) a script.
+fn show_escalated(state: &Path, tasks: &[record::Escalated], json: bool) -> Result<u8> {
+    if json {
+        let listed: Vec<serde_json::Value> = tasks
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "task": t.task,
+                    "loop_count": t.loop_count,
+                    "loop_cap": t.loop_cap,
+                    "last_lesson_id": t.last_lesson_id,
+                    "contract_gap": t.contract_gap,
+                    "remediation": t.remediation,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "schema": "git-ucg.lesson-escalated/1",
+            "state": state.to_string_lossy(),
+            "escalated": listed,
+            "options": record::ESCALATION_OPTIONS,
+        });
+        crate::output::print(format!("{doc}\n"))?;
+        return Ok(0);
+    }
+    let mut out = String::new();
+    if tasks.is_empty() {
+        out.push_str(&format!("No escalated task in {}.\n", state.display()));
+    } else {
+        out.push_str(&format!(
+            "Escalated, waiting on you ({}): {}\n",
+            state.display(),
+            tasks.len()
+        ));
+        for task in tasks {
+            let last = task.last_lesson_id.as_deref().unwrap_or("none");
+            out.push_str(&format!(
+                "\n  {}  loop {} of {}  last lesson {last}\n",
+                task.task, task.loop_count, task.loop_cap
+            ));
+            for (label, text) in [
+                ("gap", &task.contract_gap),
+                ("remediation", &task.remediation),
+            ] {
+                if let Some(text) = text {
+                    let line = format!("{label}: {text}");
+                    for part in crate::render::fit::wrap(&line, 74) {
+                        out.push_str(&format!("    {part}\n"));
+                    }
+                }
+            }
+        }
+        let options = format!("Options: {}.", record::ESCALATION_OPTIONS.join(", "));
+        out.push('\n');
+        out.push_str(&crate::render::fit::wrap(&options, 80).join("\n"));
+        out.push('\n');
+    }
+    let out = crate::render::visible::escape_controls(&out, &[]);
+    crate::output::print(out.as_ref())?;
     Ok(0)
 }

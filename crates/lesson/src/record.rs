@@ -690,3 +690,76 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     write_state(&task_state)?;
     Ok(json!({"appended": true, "id": id, "loop_count": loop_count, "status": status}).into())
 }
+
+/// An escalated task, as the escalation surface shows it: its loop count and cap, and its last
+/// lesson (id, and the gap and remediation when the ledger holds it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Escalated {
+    pub task: String,
+    pub loop_count: i64,
+    pub loop_cap: i64,
+    pub last_lesson_id: Option<String>,
+    pub contract_gap: Option<String>,
+    pub remediation: Option<String>,
+}
+
+/// What the human decides for an escalated task, as Anvil's core loop names it ("amend the
+/// contract, amend the plan, or abort with a captured lesson").
+pub const ESCALATION_OPTIONS: [&str; 3] = [
+    "amend the contract",
+    "amend the plan",
+    "abort with a captured lesson (/abort)",
+];
+
+/// The escalated tasks of the state file `state_path`, in its order.
+pub fn escalated(
+    paths: &Paths,
+    state_path: &Path,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<Vec<Escalated>, LessonError> {
+    let bytes =
+        ucg_store::read_file(state_path).map_err(|e| io_error("cannot read", state_path, e))?;
+    let task_state = state::parse(&bytes)?;
+    let tasks = task_state.get("tasks").and_then(Value::as_object);
+    let waiting: Vec<(&String, &Map<String, Value>)> = tasks
+        .into_iter()
+        .flatten()
+        .filter_map(|(id, task)| Some((id, task.as_object()?)))
+        .filter(|(_, task)| task.get("status").and_then(Value::as_str) == Some("escalated"))
+        .collect();
+    if waiting.is_empty() {
+        return Ok(Vec::new());
+    }
+    let lessons = parsed_lines(paths, warn)?.unwrap_or_default();
+    let text = |lesson: &JsValue, key: &str| {
+        lesson
+            .get(key)
+            .and_then(JsValue::as_js_str)
+            .map(|s| s.to_lossy().into_owned())
+    };
+    Ok(waiting
+        .into_iter()
+        .map(|(id, task)| {
+            let (loop_cap, loop_count) = state::loop_numbers(task);
+            let last = task
+                .get("last_lesson_id")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let lesson = last.as_deref().and_then(|last| {
+                let wanted = JsString::from(last);
+                lessons
+                    .iter()
+                    .rev()
+                    .find(|l| l.get("id").and_then(JsValue::as_js_str) == Some(&wanted))
+            });
+            Escalated {
+                task: id.clone(),
+                loop_count,
+                loop_cap,
+                last_lesson_id: last,
+                contract_gap: lesson.and_then(|l| text(l, "contract_gap")),
+                remediation: lesson.and_then(|l| text(l, "remediation")),
+            }
+        })
+        .collect())
+}

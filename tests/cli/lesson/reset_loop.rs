@@ -520,3 +520,60 @@ fn reset_runs_only_on_a_failure_and_names_its_criterion() {
     assert_eq!(doc["details"]["status"], "escalated");
     assert_eq!(snapshot(env.path()), before);
 }
+
+/// Issue 33 item 3 (seed 004 step 6: "The escalation surface presents the options to the user"):
+/// `lesson escalated` lists each escalated task with its loop count, its last lesson (gap and
+/// remediation from the ledger) and the options; `--json` the same for scripts. Before, an
+/// escalated task showed nowhere.
+#[test]
+fn escalated_tasks_are_listed_with_their_last_lesson_and_the_options() {
+    let env = TestEnv::new();
+    let p = project(&env, CONTRACT, STATE);
+    let list = |json: bool| {
+        let mut args = vec!["escalated", "--state", p.state.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let out = run(&env, &args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert!(
+        list(false).starts_with("No escalated task in "),
+        "{}",
+        list(false)
+    );
+    let mut last = String::new();
+    for n in 0..4 {
+        let out = reset(
+            &env,
+            &p,
+            "T1",
+            &format!("gap {n}"),
+            Some("ev"),
+            "read it back",
+        );
+        if let Some(id) = ok_json(&out)["id"].as_str() {
+            last = id.to_string();
+        }
+    }
+    let doc: Value = serde_json::from_str(&list(true)).unwrap();
+    assert_eq!(doc["escalated"].as_array().unwrap().len(), 1);
+    let task = &doc["escalated"][0];
+    assert_eq!(task["task"], "T1");
+    assert_eq!(task["loop_count"], 3);
+    assert_eq!(task["loop_cap"], 3);
+    assert_eq!(task["last_lesson_id"], last.as_str());
+    assert_eq!(task["contract_gap"], "gap 2");
+    assert_eq!(task["remediation"], "read it back");
+    assert_eq!(doc["options"].as_array().unwrap().len(), 3);
+    let shown = list(false);
+    assert!(shown.contains("  T1  loop 3 of 3  last lesson "), "{shown}");
+    assert!(shown.contains("    gap: gap 2\n"), "{shown}");
+    assert!(
+        shown.contains("amend the contract, amend the plan"),
+        "{shown}"
+    );
+    assert!(!shown.contains("T2"), "{shown}");
+    assert!(shown.lines().all(|l| l.chars().count() <= 80), "{shown}");
+}
