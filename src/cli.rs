@@ -992,7 +992,7 @@ Other arguments are ignored, as DG-Anvil ignores them."
     Retro(LessonRawArgs),
     /// The reset loop after a failed verify or review: append the lesson, add it to the contract's
     /// counter_examples, count the loop — or escalate the task.
-    Reset(LessonResetArgs),
+    Reset(Box<LessonResetArgs>),
     /// The escalated tasks of Anvil's state file, each with its loop count, its last lesson and
     /// the options the human has.
     Escalated(LessonEscalatedArgs),

@@ -586,6 +586,50 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
                 LessonError::new("E_IO", "internal: a directory was not locked", Value::Null)
             })
     };
+    let locks = Locks {
+        state: lock_of(&state_dir)?,
+        contract: lock_of(&contract_dir)?,
+        ledger: lock_of(&ledger_dir)?,
+    };
+    // An interrupted reset of this state file is completed first; a retry of it appends nothing
+    // more (the loop cap holds under faults).
+    let intent_path = intent_path(request.state);
+    if let Some(bytes) = ucg_store::read_if_present(&intent_path)
+        .map_err(|e| io_error("cannot read", &intent_path, e))?
+    {
+        let intent: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            reset_refused(
+                format!(
+                    "reset: {} (an interrupted reset's record) cannot be read: {e}; check the \
+                     ledger, the contract and the state, then remove it",
+                    intent_path.display()
+                ),
+                json!({"intent": intent_path.to_string_lossy()}),
+            )
+        })?;
+        let same_contract = intent["contract"].as_str() == request.contract.to_str();
+        if !same_contract {
+            return Err(reset_refused(
+                format!(
+                    "reset: an interrupted reset of task {} (contract {}) waits in {}: run it \
+                     again with that contract to complete it",
+                    intent["task"],
+                    intent["contract"],
+                    intent_path.display()
+                ),
+                json!({"intent": intent_path.to_string_lossy(), "task": intent["task"]}),
+            ));
+        }
+        let done = finish_reset(paths, request, &intent, &locks, false, warn)?;
+        warn(format!(
+            "reset: completed the interrupted reset of task {} (lesson {})",
+            intent["task"].as_str().unwrap_or("?"),
+            intent["id"].as_str().unwrap_or("?")
+        ));
+        if intent["task"].as_str() == Some(request.task) {
+            return Ok(done.into());
+        }
+    }
     let state_bytes = ucg_store::read_file(request.state)
         .map_err(|e| io_error("cannot read", request.state, e))?;
     let mut task_state = state::parse(&state_bytes)?;
@@ -656,17 +700,15 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         }
         write_state(task_state)
     };
-    let entry = JsValue::from(Value::Object(entry));
-    let validated = match entry::validate(&entry) {
-        Ok(validated) => validated.clone(),
-        Err(error) => {
-            // A null lesson is no lesson: nothing is appended, the task escalates.
-            if error.code == "E_NULL_LESSON" {
-                escalate(&mut task_state)?;
-            }
-            return Err(error);
+    let lesson = Value::Object(entry);
+    let entry = JsValue::from(lesson.clone());
+    if let Err(error) = entry::validate(&entry) {
+        // A null lesson is no lesson: nothing is appended, the task escalates.
+        if error.code == "E_NULL_LESSON" {
+            escalate(&mut task_state)?;
         }
-    };
+        return Err(error);
+    }
     if count >= cap {
         escalate(&mut task_state)?;
         return Ok(
@@ -676,19 +718,203 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     }
     // Checked before anything is written: the contract edit must be possible.
     let edited = contract::add_counter_example(&contract_text, &id, request.remediation)?;
-    let appended = ledger::append_locked(paths, &[validated], lock_of(&ledger_dir)?)?;
-    report_append(paths, &appended, warn);
-    ucg_store::write_atomic(lock_of(&contract_dir)?, request.contract, edited.as_bytes())
-        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))?;
-    let loop_count = count + 1;
-    let status = "queued";
-    if let Some(task) = state::task_mut(&mut task_state, request.task) {
-        task.insert("loop_count".into(), json!(loop_count));
-        task.insert("last_lesson_id".into(), json!(id));
-        task.insert("status".into(), json!(status));
+    // The three writes are recorded first, so that a failure or a kill between them is completed
+    // by the next reset rather than left half done.
+    let intent = json!({
+        "git_ucg_reset_intent": 1,
+        "task": request.task,
+        "id": id,
+        "lesson": lesson,
+        "contract": request.contract.to_string_lossy(),
+        "contract_before": contract_text,
+        "contract_after": edited,
+        "loop_count": count + 1,
+    });
+    fault("intent", Fault::Fail)?;
+    let bytes = serde_json::to_vec(&intent).unwrap_or_default();
+    ucg_store::write_atomic(locks.state, &intent_path, &bytes).map_err(store_error)?;
+    fault("intent", Fault::Kill)?;
+    Ok(finish_reset(paths, request, &intent, &locks, true, warn)?.into())
+}
+
+/// The directory locks a reset holds.
+struct Locks<'l> {
+    state: &'l ucg_store::DirLock,
+    contract: &'l ucg_store::DirLock,
+    ledger: &'l ucg_store::DirLock,
+}
+
+/// Where a reset records its three writes until they are done: beside the state file.
+fn intent_path(state: &Path) -> std::path::PathBuf {
+    let mut name = state.file_name().unwrap_or_default().to_os_string();
+    name.push(".reset-intent");
+    state.with_file_name(name)
+}
+
+fn store_error(e: ucg_store::StoreError) -> LessonError {
+    LessonError::new("E_IO", e.to_string(), Value::Null)
+}
+
+/// The recorded reset `intent` carried out: the lesson appended, the contract edited, the task
+/// counted — each only if not done yet (`fresh`: nothing is, the ledger need not be searched) —
+/// then the record removed. The reset's `{appended, id, loop_count, status}`.
+fn finish_reset(
+    paths: &Paths,
+    request: &ResetRequest,
+    intent: &Value,
+    locks: &Locks,
+    fresh: bool,
+    warn: &mut dyn FnMut(String),
+) -> std::result::Result<Value, LessonError> {
+    let unreadable = |what: &str| {
+        reset_refused(
+            format!("reset: the interrupted reset's record has no {what}"),
+            json!({"intent": intent_path(request.state).to_string_lossy()}),
+        )
+    };
+    let id = intent["id"].as_str().ok_or_else(|| unreadable("id"))?;
+    let task = intent["task"].as_str().ok_or_else(|| unreadable("task"))?;
+    let loop_count = intent["loop_count"]
+        .as_i64()
+        .ok_or_else(|| unreadable("loop_count"))?;
+    let wanted = JsString::from(id);
+    let in_ledger = !fresh
+        && parsed_lines(paths, warn)?
+            .unwrap_or_default()
+            .iter()
+            .any(|line| line.get("id").and_then(JsValue::as_js_str) == Some(&wanted));
+    let intent_file = intent_path(request.state);
+    if !in_ledger {
+        let lesson = JsValue::from(intent["lesson"].clone());
+        let appended = entry::validate(&lesson).cloned().and_then(|validated| {
+            fault("ledger", Fault::Fail)?;
+            ledger::append_locked(paths, &[validated], locks.ledger)
+        });
+        match appended {
+            Ok(appended) => report_append(paths, &appended, warn),
+            // Nothing of this reset is written yet: its record goes too, and it is as if it
+            // had not run.
+            Err(error) if fresh => {
+                let _ = ucg_store::remove_if_present(&intent_file);
+                return Err(error);
+            }
+            Err(error) => return Err(error),
+        }
+        fault("ledger", Fault::Kill)?;
     }
-    write_state(&task_state)?;
-    Ok(json!({"appended": true, "id": id, "loop_count": loop_count, "status": status}).into())
+    // From here the lesson is in the ledger: a failure leaves the record, and the next reset
+    // completes what it says.
+    let pending = |mut error: LessonError| {
+        error.message.push_str(&format!(
+            " (the lesson is appended; run the reset again to complete it, as {} records)",
+            intent_file.display()
+        ));
+        error
+    };
+    finish_after_append(request, intent, locks, id, task, loop_count).map_err(pending)?;
+    ucg_store::remove_if_present(&intent_file)
+        .map_err(|e| io_error("cannot remove", &intent_file, e))?;
+    Ok(json!({"appended": true, "id": id, "loop_count": loop_count, "status": "queued"}))
+}
+
+/// The contract edited and the task counted, as `intent` records, each only if not done yet.
+fn finish_after_append(
+    request: &ResetRequest,
+    intent: &Value,
+    locks: &Locks,
+    id: &str,
+    task: &str,
+    loop_count: i64,
+) -> std::result::Result<(), LessonError> {
+    let unreadable = |what: &str| {
+        reset_refused(
+            format!("reset: the interrupted reset's record has no {what}"),
+            json!({"intent": intent_path(request.state).to_string_lossy()}),
+        )
+    };
+    let (before, after) = (
+        intent["contract_before"]
+            .as_str()
+            .ok_or_else(|| unreadable("contract"))?,
+        intent["contract_after"]
+            .as_str()
+            .ok_or_else(|| unreadable("contract"))?,
+    );
+    let current = contract_text(
+        ucg_store::read_file(request.contract)
+            .map_err(|e| io_error("cannot read", request.contract, e))?,
+    )?;
+    if current != after {
+        if current != before {
+            return Err(reset_refused(
+                format!(
+                    "reset: {} changed since the interrupted reset of task {task}: add \
+                     {id} to its counter_examples by hand, then remove {}",
+                    request.contract.display(),
+                    intent_path(request.state).display()
+                ),
+                json!({"contract": request.contract.to_string_lossy(), "id": id}),
+            ));
+        }
+        fault("contract", Fault::Fail)?;
+        ucg_store::write_atomic(locks.contract, request.contract, after.as_bytes())
+            .map_err(store_error)?;
+        fault("contract", Fault::Kill)?;
+    }
+    let state_bytes = ucg_store::read_file(request.state)
+        .map_err(|e| io_error("cannot read", request.state, e))?;
+    let mut task_state = state::parse(&state_bytes)?;
+    let status = "queued";
+    let counted = state::task(&task_state, task)
+        .is_ok_and(|t| t.get("last_lesson_id").and_then(Value::as_str) == Some(id));
+    if !counted {
+        if let Some(entry) = state::task_mut(&mut task_state, task) {
+            entry.insert("loop_count".into(), json!(loop_count));
+            entry.insert("last_lesson_id".into(), json!(id));
+            entry.insert("status".into(), json!(status));
+        }
+        fault("state", Fault::Fail)?;
+        ucg_store::write_atomic(locks.state, request.state, &state::to_bytes(&task_state))
+            .map_err(store_error)?;
+        fault("state", Fault::Kill)?;
+    }
+    Ok(())
+}
+
+/// How a fault injected for the tests shows.
+#[derive(PartialEq)]
+enum Fault {
+    /// The write fails (`E_IO`) instead of being made.
+    Fail,
+    /// The process is killed (SIGKILL) right after the write.
+    Kill,
+}
+
+/// A fault the tests inject into a reset's writes (`GIT_UCG_FAULT=reset:<step>:<fail|kill>`,
+/// the step one of intent, ledger, contract, state): the real writes, failing or killed at a
+/// chosen point, which no file permission can do for a process run as root.
+fn fault(step: &str, how: Fault) -> std::result::Result<(), LessonError> {
+    let Some(wanted) = std::env::var_os("GIT_UCG_FAULT") else {
+        return Ok(());
+    };
+    let mode = match how {
+        Fault::Fail => "fail",
+        Fault::Kill => "kill",
+    };
+    if wanted.to_str() != Some(&format!("reset:{step}:{mode}")) {
+        return Ok(());
+    }
+    if how == Fault::Kill {
+        // SAFETY: kill(2) on this process's own id has no memory effects.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
+    Err(LessonError::new(
+        "E_IO",
+        format!("reset: the {step} write failed (injected: GIT_UCG_FAULT)"),
+        Value::Null,
+    ))
 }
 
 /// An escalated task, as the escalation surface shows it: its loop count and cap, and its last

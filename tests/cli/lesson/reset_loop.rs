@@ -577,3 +577,70 @@ fn escalated_tasks_are_listed_with_their_last_lesson_and_the_options() {
     assert!(!shown.contains("T2"), "{shown}");
     assert!(shown.lines().all(|l| l.chars().count() <= 80), "{shown}");
 }
+
+/// Issue 33 item 2 (seed 004, "Verification": the append, the contract's counter_examples and
+/// the loop count move together): each of the reset's writes — its record of intent, the ledger,
+/// the contract, the state — failed in turn, and the process killed (SIGKILL) right after each.
+/// Failed before anything is written, nothing is; otherwise the record stays and the same reset
+/// run again completes it: one lesson in the ledger, one counter-example, loop_count 1, no record
+/// left. Before, a failed state write left the lesson and the counter-example with loop_count
+/// unchanged, and a retry appended a second lesson.
+#[test]
+fn a_reset_is_all_or_nothing_under_failures_and_kills() {
+    for step in ["intent", "ledger", "contract", "state"] {
+        for mode in ["fail", "kill"] {
+            let what = format!("{step}:{mode}");
+            let env = TestEnv::new();
+            let p = project(&env, CONTRACT, STATE);
+            let intent = p.state.with_file_name("state.json.reset-intent");
+            let args = [
+                "reset",
+                "--task",
+                "T1",
+                "--state",
+                p.state.to_str().unwrap(),
+                "--contract",
+                p.contract.to_str().unwrap(),
+                "--gap",
+                "the window was not observable",
+                "--evidence",
+                "C1 substantive failed",
+                "--remediation",
+                "read the counter after the window",
+            ];
+            let before = snapshot(env.path());
+            let out = cmd(&env)
+                .env("GIT_UCG_FAULT", format!("reset:{what}"))
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(!out.status.success(), "{what}: {}", stderr(&out));
+            match mode {
+                "fail" => assert_eq!(out.status.code(), Some(1), "{what}"),
+                _ => assert_eq!(out.status.code(), None, "{what}: killed by a signal"),
+            }
+            let untouched = mode == "fail" && matches!(step, "intent" | "ledger");
+            if untouched {
+                assert_eq!(snapshot(env.path()), before, "{what}: nothing written");
+            } else {
+                assert!(intent.exists(), "{what}: the record stays");
+            }
+            // The same reset again: completed (or made), exactly once.
+            let done = ok_json(&run(&env, &args));
+            assert_eq!(done["appended"], true, "{what}");
+            assert_eq!(done["loop_count"], 1, "{what}");
+            let lessons = parsed_lines(&ledger_path(&env));
+            assert_eq!(lessons.len(), 1, "{what}: one lesson");
+            assert_eq!(lessons[0]["id"], done["id"], "{what}");
+            let examples = counter_examples(&read_text(&p.contract));
+            assert_eq!(examples.len(), 2, "{what}: one counter-example added");
+            assert_eq!(examples[1].0, done["id"].as_str().unwrap(), "{what}");
+            let task = task_state(&p, "T1");
+            assert_eq!(task["loop_count"], 1, "{what}");
+            assert_eq!(task["last_lesson_id"], done["id"], "{what}");
+            assert_eq!(task["status"], "queued", "{what}");
+            assert!(!intent.exists(), "{what}: no record left");
+            assert_audit_ok(&env);
+        }
+    }
+}
