@@ -387,10 +387,11 @@ fn layout(ctx: &Context, args: &SdlcLayoutArgs) -> Result<Layout> {
     ucg_sdlc::layout::locate(args.runs_dir.as_deref(), ctx.project_root())
 }
 
-/// Asks a yes/no question; only an explicit `yes` (or `y`) is yes.
+/// Asks a yes/no question; only the explicit answer `yes` is yes ("On anything other than an
+/// explicit yes, stop"): not `y`, `Yes` or ` yes `. The line's end is not part of the answer.
 fn confirmed(prompt: &str) -> Result<bool> {
     let answer = crate::output::ask(&format!("{prompt} "))?;
-    Ok(answer.is_some_and(|a| matches!(a.trim().to_ascii_lowercase().as_str(), "yes" | "y")))
+    Ok(answer.is_some_and(|a| a == "yes"))
 }
 
 fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
@@ -519,9 +520,9 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
         return Ok(1);
     }
     let handoff = json!({
-        "schema": "git-ucg.sdlc-handoff/1",
+        "schema": "git-ucg.sdlc-handoff/2",
         "run_id": run::text(meta, "run_id").unwrap_or(&id),
-        "to": "sdlc-engine",
+        "to": "sdlc-pipeline",
         "mode": run::text(meta, "mode"),
         "raw_input": run::text(meta, "task_input"),
         "resume_phase": phase,
@@ -535,7 +536,7 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "Handoff to sdlc-engine (the pipeline runs the phase; git-ucg does not):"
+        "Handoff to sdlc-pipeline (sdlc-engine at agentic-sdlc's head; it runs the phase, git-ucg does not):"
     )?;
     for key in [
         "run_id",

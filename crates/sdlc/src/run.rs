@@ -314,23 +314,21 @@ fn effective(meta: &Meta, recon: &Reconstruction, phase: u8) -> Option<String> {
         .or_else(|| meta_phase_status(meta, phase).map(str::to_string))
 }
 
-/// A.6.7: the phase a resume re-runs — the lowest phase the log shows started and not completed
-/// (open, or interrupted); else
-/// the lowest the snapshot marks running; else the first pending phase after the last completed
-/// one (skipped phases passed over). With `allow_failed`, a failed phase counts as started and
-/// not ended.
+/// A.6.7: the phase a resume re-runs, by the document's three rules in order: (1) the first
+/// phase with a `phase.started` event and no terminal event after it (`phase.completed`,
+/// `phase.failed` and `phase.interrupted` are all terminal, step 4); else (2) the first phase the
+/// snapshot marks `running`; else (3) the first pending phase after the last completed one — a
+/// phase whose last attempt was interrupted is not done, and counts as pending again (skipped
+/// phases passed over). With `allow_failed`, a failed phase counts as started and not ended.
 pub fn resume_candidate(meta: &Meta, recon: &Reconstruction, allow_failed: bool) -> Option<u8> {
-    // Started and not completed: open, or interrupted (a phase to re-run whole).
-    let open = recon.phases.iter().find(|(_, r)| {
-        matches!(r.state, Logged::Open | Logged::Interrupted)
-            || (allow_failed && r.state == Logged::Failed)
-    });
+    let open = recon
+        .phases
+        .iter()
+        .find(|(_, r)| r.state == Logged::Open || (allow_failed && r.state == Logged::Failed));
     if let Some((phase, _)) = open {
         return Some(*phase);
     }
-    if let Some(phase) = (0..=12)
-        .find(|p| !recon.phases.contains_key(p) && meta_phase_status(meta, *p) == Some("running"))
-    {
+    if let Some(phase) = (0..=12).find(|p| meta_phase_status(meta, *p) == Some("running")) {
         return Some(phase);
     }
     if allow_failed {
@@ -344,7 +342,12 @@ pub fn resume_candidate(meta: &Meta, recon: &Reconstruction, allow_failed: bool)
         .rev()
         .find(|p| effective(meta, recon, *p).as_deref() == Some("completed"));
     let from = last_completed.map_or(0, |p| p + 1);
-    (from..=12).find(|p| effective(meta, recon, *p).as_deref() == Some("pending"))
+    (from..=12).find(|p| {
+        matches!(
+            effective(meta, recon, *p).as_deref(),
+            Some("pending" | "interrupted")
+        )
+    })
 }
 
 /// A.6.10: `<run_id>  <mode>  phase=<n>  status=<status>  branch=<branch>` (two spaces), with

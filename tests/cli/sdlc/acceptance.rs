@@ -649,7 +649,7 @@ fn list_by_mtime_orders_by_meta_modification_time() {
 }
 
 /// The `--json` documents: `git-ucg.sdlc-runs/1` (list), `git-ucg.sdlc-status/1` (status),
-/// `git-ucg.sdlc-run/1` (show), `git-ucg.sdlc-handoff/1` (resume); `--runs-dir` names another
+/// `git-ucg.sdlc-run/1` (show), `git-ucg.sdlc-handoff/2` (resume); `--runs-dir` names another
 /// runs directory.
 #[test]
 fn json_documents_and_their_schemas() {
@@ -747,7 +747,7 @@ fn json_documents_and_their_schemas() {
     let out = sdlc(&env, &repo, &["resume", ID, "--yes", "--json"]);
     assert_code(&out, 0);
     let doc = json_of(&out);
-    assert_eq!(doc["schema"], "git-ucg.sdlc-handoff/1");
+    assert_eq!(doc["schema"], "git-ucg.sdlc-handoff/2");
     assert_eq!(
         keys(&doc),
         [

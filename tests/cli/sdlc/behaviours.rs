@@ -799,6 +799,10 @@ fn s14_aborted_run_needs_a_typed_yes() {
         (&["resume", ID][..], "yeah\n"),
         (&["resume", ID][..], "ok\n"),
         (&["resume", ID][..], "sure, yes\n"),
+        (&["resume", ID][..], "y\n"),
+        (&["resume", ID][..], "Y\n"),
+        (&["resume", ID][..], "Yes\n"),
+        (&["resume", ID][..], " yes \n"),
     ] {
         let out = sdlc_in(&env, &repo, args, input);
         assert_code(&out, 1);
@@ -811,7 +815,7 @@ fn s14_aborted_run_needs_a_typed_yes() {
         let out = sdlc_in(&env, &repo, args, "yes\n");
         assert_code(&out, 0);
         assert_eq!(stderr(&out), format!("{} ", prompt(5)));
-        assert!(stdout(&out).starts_with("Handoff to sdlc-engine"));
+        assert!(stdout(&out).starts_with("Handoff to sdlc-pipeline"));
         assert!(snapshot(&repo) == before);
     }
 }
@@ -966,7 +970,7 @@ fn s17_handoff_carries_mode_input_and_phase() {
     assert_eq!(
         stdout(&out),
         format!(
-            "Handoff to sdlc-engine (the pipeline runs the phase; git-ucg does not):\n  run_id: {ID}\n  mode: autonomous\n  raw_input: Export the task list as CSV\n  resume_phase: 9\n  phase_name: Final code review (two rounds)\n  resume_hint: resume at Phase 9 (Final code review (two rounds)): re-run the whole phase, overwriting its outputs\n  special: regenerate the review bundle from a fresh diff\n"
+            "Handoff to sdlc-pipeline (sdlc-engine at agentic-sdlc's head; it runs the phase, git-ucg does not):\n  run_id: {ID}\n  mode: autonomous\n  raw_input: Export the task list as CSV\n  resume_phase: 9\n  phase_name: Final code review (two rounds)\n  resume_hint: resume at Phase 9 (Final code review (two rounds)): re-run the whole phase, overwriting its outputs\n  special: regenerate the review bundle from a fresh diff\n"
         )
     );
     let out = sdlc(&env, &repo, &["resume", ID, "--yes", "--json"]);
@@ -974,9 +978,9 @@ fn s17_handoff_carries_mode_input_and_phase() {
     assert_eq!(
         json_of(&out),
         json!({
-            "schema": "git-ucg.sdlc-handoff/1",
+            "schema": "git-ucg.sdlc-handoff/2",
             "run_id": ID,
-            "to": "sdlc-engine",
+            "to": "sdlc-pipeline",
             "mode": "autonomous",
             "raw_input": "Export the task list as CSV",
             "resume_phase": 9,
@@ -1789,4 +1793,33 @@ fn s27_ticket_sync_receipt_and_history_bullet_parity() {
     // The receipt itself reads as an event of the work-item ledger, with its summary.
     let receipt: Value = serde_json::from_str(receipt_line.trim_end()).unwrap();
     assert_eq!(receipt["data"]["status"], "succeeded");
+}
+
+/// Issue 33 item 8 (seed 003, "Resume-candidate selection order", and step 4, which names
+/// `phase.interrupted` a terminal event): phases 0–3 completed and 4 started then interrupted in
+/// the log, the snapshot marking phase 2 running. No phase is started without a terminal event,
+/// so rule 2 gives phase 2 (before, the interrupted phase 4 was taken as still open). Without a
+/// phase marked running, rule 3 re-runs the interrupted phase, which is not done.
+#[test]
+fn the_resume_candidate_follows_the_three_rules_with_interrupted_terminal() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    Run::new(&repo, ID)
+        .at(4)
+        .ev("phase.interrupted", 4)
+        .phase(2, "running")
+        .write();
+    let out = sdlc(&env, &repo, &["resume", ID, "--yes", "--json"]);
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out)["resume_phase"], 2);
+    assert_eq!(json_of(&out)["to"], "sdlc-pipeline");
+    let other = "20260714-1300-other";
+    Run::new(&repo, other)
+        .at(4)
+        .ev("phase.interrupted", 4)
+        .phase(4, "interrupted")
+        .write();
+    let out = sdlc(&env, &repo, &["resume", other, "--yes", "--json"]);
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out)["resume_phase"], 4);
 }
