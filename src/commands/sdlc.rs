@@ -499,6 +499,16 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
             )))
         }
     }
+    // Step 8: the work item is reconciled before a resume; that asks its own confirmation, so
+    // the resume stops and names it.
+    if reconcile::needed(&layout, &id, &loaded) {
+        return Err(Error::new(format!(
+            "run {id}: its work item disagrees with its ledgers: reconcile it before resuming"
+        ))
+        .hint(format!(
+            "git ucg sdlc reconcile {id} (it shows the changes and asks), then resume again"
+        )));
+    }
     let recon = loaded.reconstruction();
     let Some(phase) = run::resume_candidate(meta, &recon, args.allow_failed) else {
         return Err(Error::new(format!("run {id}: no resume candidate"))

@@ -14,6 +14,59 @@ use ucg_sdlc::workitem::{
 };
 use ucg_sdlc::{ledger, markdown};
 
+/// What a reconcile of the run `id` would change: the work item's sources, the plan for each
+/// snapshot inside docs/superpowers (one outside is left alone, with a warning when `warn`), and
+/// the changes to meta.json's `work_item`.
+fn planned(
+    layout: &ucg_sdlc::layout::Layout,
+    id: &str,
+    loaded: &ucg_sdlc::loaded::Loaded,
+    warn: bool,
+) -> Planned {
+    let paths = paths(layout, loaded);
+    let sources = sources(loaded, &paths);
+    let mut plans = plan(&sources);
+    plans.retain(|p| {
+        let inside = inside_docs(layout, &p.path);
+        if !inside && warn {
+            eprintln!(
+                "warning: {id}: {} is outside docs/superpowers: left alone",
+                p.path.display()
+            );
+        }
+        inside
+    });
+    let meta_changes = meta_changes(loaded, &sources);
+    (paths, sources, plans, meta_changes)
+}
+
+/// A reconcile's plan: the work item's paths and sources, each snapshot's plan, the changes to
+/// meta.json's `work_item`.
+type Planned = (
+    ucg_sdlc::workitem::Paths,
+    Vec<ucg_sdlc::workitem::Source>,
+    Vec<ucg_sdlc::workitem::MarkdownPlan>,
+    Vec<(String, Value, String)>,
+);
+
+/// Whether `path` is inside the runs or the work items, where reconcile writes (A.7), `..`
+/// resolved first.
+fn inside_docs(layout: &ucg_sdlc::layout::Layout, path: &Path) -> bool {
+    let path = ucg_store::lexical_normal(path);
+    path.starts_with(ucg_store::lexical_normal(&layout.runs))
+        || path.starts_with(ucg_store::lexical_normal(&layout.work_items))
+}
+
+/// Whether the run's work item disagrees with its ledgers (a reconcile would change something).
+pub(crate) fn needed(
+    layout: &ucg_sdlc::layout::Layout,
+    id: &str,
+    loaded: &ucg_sdlc::loaded::Loaded,
+) -> bool {
+    let (_, _, plans, meta_changes) = planned(layout, id, loaded, false);
+    !plans.is_empty() || !meta_changes.is_empty()
+}
+
 pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let layout = super::layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
@@ -29,26 +82,7 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     };
     let loaded = load(&id, &dir, false);
     refuse_completed(&loaded)?;
-    let paths = paths(&layout, &loaded);
-    let sources = sources(&loaded, &paths);
-    let mut plans = plan(&sources);
-    // Writes stay inside the runs and the work items (A.7), `..` resolved first.
-    let inside_docs = |path: &Path| {
-        let path = ucg_store::lexical_normal(path);
-        path.starts_with(ucg_store::lexical_normal(&layout.runs))
-            || path.starts_with(ucg_store::lexical_normal(&layout.work_items))
-    };
-    plans.retain(|p| {
-        let inside = inside_docs(&p.path);
-        if !inside {
-            eprintln!(
-                "warning: {id}: {} is outside docs/superpowers: left alone",
-                p.path.display()
-            );
-        }
-        inside
-    });
-    let meta_changes = meta_changes(&loaded, &sources);
+    let (paths, sources, plans, meta_changes) = planned(&layout, &id, &loaded, true);
     let mut out = std::io::stdout().lock();
     if plans.is_empty() && meta_changes.is_empty() {
         writeln!(
@@ -203,7 +237,7 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         if !ledger_path.is_file() {
             continue;
         }
-        if !inside_docs(&ledger_path) {
+        if !inside_docs(&layout, &ledger_path) {
             eprintln!(
                 "warning: {id}: {} is outside docs/superpowers: not appended to",
                 ledger_path.display()

@@ -1823,3 +1823,38 @@ fn the_resume_candidate_follows_the_three_rules_with_interrupted_terminal() {
     assert_code(&out, 0);
     assert_eq!(json_of(&out)["resume_phase"], 4);
 }
+
+/// Issue 33 item 6 (seed 003, step 8: "reconcile the work-item ledgers if needed, select the
+/// resume candidate, confirm, then hand off"): a run whose work item disagrees with its ledgers
+/// is not resumed — the resume stops, nothing written, and names `sdlc reconcile`, which asks for
+/// its own confirmation; once reconciled, the resume goes ahead. Before, it resumed without a
+/// word.
+#[test]
+fn a_resume_waits_for_the_work_item_to_be_reconciled() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    let run = work_item_run(&repo).write();
+    write(
+        &run.path("work-item-events.jsonl"),
+        &format!("{}\n", receipt(ID, "succeeded", "2026-07-14T14:00:00Z")),
+    );
+    let item = work_item(
+        &item_fields("Approved"),
+        &["2026-07-14T13:00:00Z ticket-sync: PROJ-1234 → DEV (pending)"],
+    );
+    write(&run.path("work-item.md"), &item);
+    let before = snapshot(&repo);
+    let out = sdlc(&env, &repo, &["resume", ID, "--yes"]);
+    assert_code(&out, 2);
+    assert_eq!(stdout(&out), "", "no handoff");
+    assert!(
+        stderr(&out).contains(&format!("hint: git ucg sdlc reconcile {ID}")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(snapshot(&repo) == before, "nothing written");
+    assert_code(&sdlc(&env, &repo, &["reconcile", ID, "--yes"]), 0);
+    let out = sdlc(&env, &repo, &["resume", ID, "--yes", "--json"]);
+    assert_code(&out, 0);
+    assert_eq!(json_of(&out)["resume_phase"], 4);
+}
