@@ -411,6 +411,13 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
             "run {id}: events.jsonl is missing; nothing to repair from"
         )));
     }
+    // A log that does not parse whole is not half-trusted: nothing was compared.
+    if !loaded.log_is_whole() {
+        return Err(Error::new(format!(
+            "run {id}: events.jsonl has lines that do not parse (above): nothing compared, nothing repaired"
+        ))
+        .hint("repair or remove those lines by hand; the log is append-only, so git-ucg does not rewrite it"));
+    }
     let recon = loaded.reconstruction();
     let changes = run::repairs(meta, &recon);
     if changes.is_empty() {

@@ -96,7 +96,7 @@ impl Loaded {
     }
 
     /// The log is present and every line of it parses.
-    pub(crate) fn log_is_whole(&self) -> bool {
+    pub fn log_is_whole(&self) -> bool {
         self.log.as_ref().is_some_and(|log| {
             log.lines
                 .iter()
@@ -133,10 +133,14 @@ pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
     let phase = run::shown_phase(meta, &recon);
     let changes = run::repairs(meta, &recon);
     if loaded.meta.is_some() && !changes.is_empty() {
+        // A completed run is never written: `repair` would refuse it, so it is not suggested.
+        let way = match loaded.stored_status() {
+            Some("completed") => "the run is completed, so it is left as it is".to_string(),
+            _ => format!("`git ucg sdlc repair {}`", loaded.id),
+        };
         warnings.push(format!(
-            "meta.json is stale against events.jsonl ({}): `git ucg sdlc repair {}`",
-            describe(&changes),
-            loaded.id
+            "meta.json is stale against events.jsonl ({}): {way}",
+            describe(&changes)
         ));
     }
     let run_id = run::text(meta, "run_id").unwrap_or(&loaded.id).to_string();

@@ -83,12 +83,15 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     let loaded = load(&id, &dir, false);
     refuse_completed(&loaded)?;
     let (paths, sources, plans, meta_changes) = planned(&layout, &id, &loaded, true);
+    let outside = plans.len() < plan(&sources).len();
     let mut out = std::io::stdout().lock();
     if plans.is_empty() && meta_changes.is_empty() {
-        writeln!(
-            out,
-            "{id}: the work item agrees with its ledgers; nothing to reconcile"
-        )?;
+        let said = match outside {
+            // What disagrees lies outside docs/superpowers (warned above): not agreement.
+            true => "nothing reconciled: what disagrees is outside docs/superpowers (above)",
+            false => "the work item agrees with its ledgers; nothing to reconcile",
+        };
+        writeln!(out, "{id}: {said}")?;
         return Ok(0);
     }
     let source_name = |rank: u8| {

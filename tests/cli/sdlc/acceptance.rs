@@ -40,7 +40,15 @@ fn repair_does_not_trust_a_log_it_cannot_fully_parse() {
         .write();
     let before = snapshot(&repo);
     let out = sdlc(&env, &repo, &["repair", ID, "--yes"]);
-    assert_ne!(out.status.code(), Some(101));
+    // Issue 33 item 12: it says that nothing was compared (before: "meta.json agrees with
+    // events.jsonl; nothing to repair", exit 0).
+    assert_code(&out, 2);
+    assert!(!stdout(&out).contains("agrees"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("nothing compared, nothing repaired"),
+        "{}",
+        stderr(&out)
+    );
     assert!(
         snapshot(&repo) == before,
         "meta.json rewritten from a partial log"
@@ -114,6 +122,17 @@ fn reconcile_paths_with_dotdot_do_not_escape() {
         std::fs::read_to_string(repo.join("NOTES.md")).unwrap(),
         notes,
         "a file outside docs/superpowers was rewritten"
+    );
+    // Issue 33 item 12: not "the work item agrees with its ledgers", which it does not.
+    assert!(
+        !stdout(&out).contains("agrees with its ledgers"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("nothing reconciled: what disagrees is outside docs/superpowers"),
+        "{}",
+        stdout(&out)
     );
 }
 
@@ -945,4 +964,32 @@ fn list_keeps_what_it_showed_while_the_runs_are_unchanged() {
         std::fs::write(&cache, damaged).unwrap();
         assert_eq!((list(&["list"]), list(&["list", "--json"])), now);
     }
+}
+
+/// Issue 33 item 12: the warning on a completed run whose snapshot is stale against its log does
+/// not suggest `sdlc repair`, which refuses a completed run.
+#[test]
+fn a_completed_runs_stale_warning_suggests_no_repair() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    Run::new(&repo, ID)
+        .at(4)
+        .set("current_phase", 5)
+        .phase(4, "completed")
+        .set("status", "completed")
+        .write();
+    let out = sdlc(&env, &repo, &["status", ID]);
+    assert_code(&out, 0);
+    assert!(
+        stderr(&out).contains("is stale against events.jsonl"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("sdlc repair"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the run is completed"),
+        "{}",
+        stderr(&out)
+    );
+    assert_code(&sdlc(&env, &repo, &["repair", ID, "--yes"]), 2);
 }
