@@ -26,6 +26,12 @@ fuzz_target!(|data: &[u8]| {
     let _ = run::is_stale(&meta, jiff::Timestamp::now());
     let _ = run::status_line("r", &meta, run::shown_phase(&meta, &recon), "running");
     if let Ok(text) = std::str::from_utf8(data) {
+        // The in-place edit of meta.json: what it writes reads back with the changes made.
+        if let Some(edited) = run::apply_repairs_in_place(text, &changes) {
+            if let Ok(serde_json::Value::Object(after)) = serde_json::from_str(&edited) {
+                assert!(run::repairs(&after, &recon).is_empty());
+            }
+        }
         let _ = markdown::fields(text);
         let _ = markdown::history(text);
         let edited = markdown::set_field(text, "Status", "Done");

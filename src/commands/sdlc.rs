@@ -16,7 +16,7 @@ use ucg_sdlc::events::Line;
 use ucg_sdlc::layout::{run_dirs, select, Layout};
 use ucg_sdlc::ledger;
 use ucg_sdlc::list_cache::{self, Entry, ListCache};
-use ucg_sdlc::loaded::{json_bytes, load, refuse_completed, summarize, Loaded, Summary};
+use ucg_sdlc::loaded::{load, refuse_completed, summarize, Loaded, Summary};
 use ucg_sdlc::run;
 
 mod reconcile;
@@ -439,10 +439,18 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         eprintln!("{id}: not repaired");
         return Ok(1);
     }
-    let repaired = run::apply_repairs(meta, &changes);
     let meta_path = dir.join("meta.json");
     let old_bytes = loaded.meta_bytes.clone().unwrap_or_default();
-    ucg_store::write_atomic(&lock, &meta_path, &json_bytes(&repaired))
+    // Only the phase fields change: every other byte of meta.json stays as written.
+    let repaired = std::str::from_utf8(&old_bytes)
+        .ok()
+        .and_then(|text| run::apply_repairs_in_place(text, &changes))
+        .ok_or_else(|| {
+            Error::new(format!(
+                "run {id}: meta.json cannot be edited in place (its phases are not an object); nothing repaired"
+            ))
+        })?;
+    ucg_store::write_atomic(&lock, &meta_path, repaired.as_bytes())
         .map_err(|e| Error::new(e.to_string()))?;
     let changed: serde_json::Map<String, Value> = changes
         .iter()

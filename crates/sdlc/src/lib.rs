@@ -9,6 +9,7 @@ pub mod ledger;
 pub mod list_cache;
 pub mod loaded;
 pub mod markdown;
+pub mod meta_edit;
 pub mod run;
 pub mod workitem;
 

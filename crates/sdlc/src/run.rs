@@ -223,17 +223,19 @@ pub fn display_status(meta: &Meta, now: jiff::Timestamp, warnings: &mut Vec<Stri
     }
 }
 
-/// The phase the log says the run is at: the lowest open phase; else after the highest
-/// completed phase (the next one), or the highest failed or interrupted one itself.
+/// The phase the log proves the run is at: the lowest open phase; else the highest phase when it
+/// failed or was interrupted. When the highest logged phase completed, the log does not say which
+/// phase comes next (one may be skipped, or none started): it proves nothing, and nothing is
+/// guessed.
 pub(crate) fn logged_current(recon: &Reconstruction) -> Option<u8> {
     if let Some((phase, _)) = recon.phases.iter().find(|(_, r)| r.state == Logged::Open) {
         return Some(*phase);
     }
     let (phase, record) = recon.phases.iter().next_back()?;
-    Some(match record.state {
-        Logged::Completed => (*phase + 1).min(12),
-        _ => *phase,
-    })
+    match record.state {
+        Logged::Completed => None,
+        _ => Some(*phase),
+    }
 }
 
 /// One field of `meta.json` the log disagrees with.
@@ -271,6 +273,18 @@ pub fn repairs(meta: &Meta, recon: &Reconstruction) -> Vec<Change> {
         }
     }
     changes
+}
+
+/// `meta.json`'s text with the changes applied in place: only the bytes of the changed values
+/// move (a field the snapshot lacks is inserted); `None` when the text cannot be edited so (not an
+/// object, or a value on the way is not one).
+pub fn apply_repairs_in_place(text: &str, changes: &[Change]) -> Option<String> {
+    let mut text = text.to_string();
+    for change in changes {
+        let path: Vec<&str> = change.field.split('.').collect();
+        text = crate::meta_edit::set(&text, &path, &change.to.to_string())?;
+    }
+    Some(text)
 }
 
 /// `meta.json` with the changes applied: only the named fields change; every other key, and the
@@ -362,14 +376,19 @@ pub fn status_line(run_id: &str, meta: &Meta, phase: Option<u8>, status: &str) -
     )
 }
 
-/// The phase for the status line: the snapshot's `current_phase`, unless it is missing or the log
-/// shows it stale (then the log's).
+/// The phase for the status line: the one the log proves (an open phase, or the last one when it
+/// failed or was interrupted); else the snapshot's `current_phase`, unless the log shows the run
+/// past it (a later phase logged), which makes it stale — then, as when neither says, unknown.
+/// Nothing is guessed: a completed phase does not say which comes next.
 pub fn shown_phase(meta: &Meta, recon: &Reconstruction) -> Option<u8> {
-    let logged = logged_current(recon);
-    match current_phase(meta) {
-        Some(stored) if logged.is_none_or(|l| l == stored) => Some(stored),
-        Some(stored) => logged.or(Some(stored)),
-        None => logged,
+    if let Some(logged) = logged_current(recon) {
+        return Some(logged);
+    }
+    let stored = current_phase(meta)?;
+    let highest = recon.phases.keys().next_back().copied();
+    match highest {
+        Some(highest) if highest > stored => None,
+        _ => Some(stored),
     }
 }
 

@@ -546,8 +546,10 @@ fn s11_repair_corrects_the_snapshot_toward_the_log() {
         .write();
     let meta_before = run.read("meta.json");
     let log_before = run.read("events.jsonl");
+    // The log proves phase 4 completed, not which phase comes next: current_phase is not guessed
+    // (issue 33 item 10; before, 4 -> 5 was proposed and written).
     let proposal = format!(
-        "{ID}: meta.json disagrees with events.jsonl (the log wins):\n  phases.4.status: \"running\" -> \"completed\"\n  current_phase: 4 -> 5\n"
+        "{ID}: meta.json disagrees with events.jsonl (the log wins):\n  phases.4.status: \"running\" -> \"completed\"\n"
     );
     let question = "Rewrite these fields of meta.json and append status.repaired? (yes/no) ";
 
@@ -555,11 +557,11 @@ fn s11_repair_corrects_the_snapshot_toward_the_log() {
     assert_code(&out, 0);
     assert_eq!(
         stdout(&out),
-        line(ID, "hitl", "5", "interrupted", "feat-rate-limit") + "\n"
+        line(ID, "hitl", "4", "interrupted", "feat-rate-limit") + "\n"
     );
     assert_eq!(
         stderr(&out),
-        format!("warning: {ID}: meta.json is stale against events.jsonl (phases.4.status \"running\" -> \"completed\", current_phase 4 -> 5): `git ucg sdlc repair {ID}`\n")
+        format!("warning: {ID}: meta.json is stale against events.jsonl (phases.4.status \"running\" -> \"completed\"): `git ucg sdlc repair {ID}`\n")
     );
 
     // Declined: nothing changes.
@@ -578,14 +580,20 @@ fn s11_repair_corrects_the_snapshot_toward_the_log() {
     );
     assert_eq!(stderr(&out), question);
 
-    let mut expected: Value = serde_json::from_slice(&meta_before).unwrap();
-    expected["phases"]["4"]["status"] = "completed".into();
-    expected["current_phase"] = 5.into();
+    // Only the bytes of the changed value move: every other byte stays as written.
+    let before_text = String::from_utf8(meta_before.clone()).unwrap();
+    let at = before_text.find("\"4\"").unwrap();
+    let status_at = at + before_text[at..].find("\"running\"").unwrap();
+    let expected = format!(
+        "{}\"completed\"{}",
+        &before_text[..status_at],
+        &before_text[status_at + "\"running\"".len()..]
+    );
     let meta_after = run.read("meta.json");
     assert_eq!(
         String::from_utf8(meta_after).unwrap(),
-        serde_json::to_string_pretty(&expected).unwrap() + "\n",
-        "only the phase fields change; key order and unknown keys stay"
+        expected,
+        "only the phase fields change; every other byte stays"
     );
 
     let log_after = run.read("events.jsonl");
@@ -603,7 +611,6 @@ fn s11_repair_corrects_the_snapshot_toward_the_log() {
         event["data"],
         json!({"changed": {
             "phases.4.status": {"from": "running", "to": "completed"},
-            "current_phase": {"from": 4, "to": 5},
         }})
     );
     assert!(event["ts"]
@@ -631,10 +638,19 @@ fn s11_repair_corrects_the_snapshot_toward_the_log() {
         .ev("phase.started", 6)
         .ev("phase.completed", 6)
         .write();
+    // The log proves phases 4-6 completed, not which phase comes next: the status line says
+    // unknown, and the repair corrects the phases, leaving current_phase (issue 33 item 10;
+    // before, 7 was guessed and written).
+    let out = sdlc(&env, &repo, &["status", "20260714-1300-eval-5"]);
+    assert!(
+        stdout(&out).contains("  phase=unknown  "),
+        "{}",
+        stdout(&out)
+    );
     let out = sdlc(&env, &repo, &["repair", "20260714-1300-eval-5", "--yes"]);
     assert_code(&out, 0);
     let meta = other.meta_json();
-    assert_eq!(meta["current_phase"], 7);
+    assert_eq!(meta["current_phase"], 4);
     for n in ["4", "5", "6"] {
         assert_eq!(meta["phases"][n]["status"], "completed");
     }
@@ -1589,8 +1605,9 @@ fn s24_schema_valid_meta_and_minimal_fixtures() {
         stderr(&out),
         format!("warning: {guard}: started_at is missing or not a timestamp: the stale-running rule cannot apply\n")
     );
-    // With the ticket-sync fixture's minimal event line: the log wins over current_phase 7
-    // (it shows phase 2 completed, so the run is at phase 3), with warnings.
+    // With the ticket-sync fixture's minimal event line: the log shows phase 2 completed, which
+    // proves nothing about the next phase, so current_phase 7 stands (before, phase 3 was
+    // guessed: issue 33 item 10).
     write(
         &repo.join(RUNS).join(guard).join("events.jsonl"),
         "{\"event\":\"phase.completed\",\"phase\":2}\n",
@@ -1599,11 +1616,13 @@ fn s24_schema_valid_meta_and_minimal_fixtures() {
     assert_code(&out, 0);
     assert_eq!(
         stdout(&out),
-        line(guard, "unknown", "3", "running", "unknown") + "\n"
+        line(guard, "unknown", "7", "running", "unknown") + "\n"
     );
     let err = stderr(&out);
     assert!(err.contains("phase.completed for phase 2 without a phase.started before it"));
-    assert!(err.contains("meta.json is stale against events.jsonl (phases.2.status null -> \"completed\", current_phase 7 -> 3)"));
+    assert!(err.contains(
+        "meta.json is stale against events.jsonl (phases.2.status null -> \"completed\")"
+    ));
     for args in [&["list"][..], &["show", guard][..]] {
         assert_code(&sdlc(&env, &repo, args), 0);
     }
@@ -1688,7 +1707,7 @@ fn s26_failed_repair_append_warns_and_asks() {
         "{{\"event\":\"phase.started\",\"phase\":4,\"pad\":\"{padding}\"}}\n{{\"event\":\"phase.completed\",\"phase\":4}}\n"
     );
     write(&dir.join("events.jsonl"), &log);
-    let proposal = "run-a: meta.json disagrees with events.jsonl (the log wins):\n  phases.4.status: \"running\" -> \"completed\"\n  current_phase: 4 -> 5\n";
+    let proposal = "run-a: meta.json disagrees with events.jsonl (the log wins):\n  phases.4.status: \"running\" -> \"completed\"\n";
 
     let out = output_with_stdin(
         &mut ucg_with_size_limit(&env, &repo, &["sdlc", "repair", "run-a", "--yes"]),
@@ -1740,7 +1759,7 @@ fn s26_failed_repair_append_warns_and_asks() {
     let kept: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("meta.json")).unwrap()).unwrap();
     assert_eq!(kept["phases"]["4"]["status"], "completed");
-    assert_eq!(kept["current_phase"], 5);
+    assert_eq!(kept["current_phase"], 4);
     assert_eq!(
         std::fs::read_to_string(dir.join("events.jsonl")).unwrap(),
         log
@@ -1857,4 +1876,41 @@ fn a_resume_waits_for_the_work_item_to_be_reconciled() {
     let out = sdlc(&env, &repo, &["resume", ID, "--yes", "--json"]);
     assert_code(&out, 0);
     assert_eq!(json_of(&out)["resume_phase"], 4);
+}
+
+/// Issue 33 item 10 (seed 003: the log wins, "rewrite only meta.json's phase-status fields"): a
+/// run whose snapshot has no current_phase and whose log shows only phase 2 completed is at an
+/// unknown phase (before: `phase=3`, and `repair` wrote 3 into current_phase); the repair
+/// corrects phase 2's status and leaves every other byte of meta.json as written — its compact
+/// layout, its number forms, its missing final newline (before: the whole file re-formatted).
+#[test]
+fn status_and_repair_never_guess_and_repair_keeps_every_other_byte() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    let run = Run::new(&repo, ID).write();
+    let meta = format!(
+        "{{\"run_id\":\"{ID}\",  \"mode\":\"hitl\",\"status\":\"interrupted\",\"started_at\":\"2026-07-14T12:00:00Z\",\"branch\":\"b\",\"phases\":{{\"2\":{{\"status\":\"running\",\"cost\":1.50}}}},\"x\":[1e3]}}"
+    );
+    write(&run.path("meta.json"), &meta);
+    write(
+        &run.path("events.jsonl"),
+        &format!(
+            "{}\n{}\n",
+            event_line(ID, "phase.started", Some(2)),
+            event_line(ID, "phase.completed", Some(2))
+        ),
+    );
+    let out = sdlc(&env, &repo, &["status", ID]);
+    assert_code(&out, 0);
+    assert_eq!(
+        stdout(&out),
+        line(ID, "hitl", "unknown", "interrupted", "b") + "\n"
+    );
+    let out = sdlc(&env, &repo, &["repair", ID, "--yes"]);
+    assert_code(&out, 0);
+    assert!(!stdout(&out).contains("current_phase"), "{}", stdout(&out));
+    assert_eq!(
+        String::from_utf8(run.read("meta.json")).unwrap(),
+        meta.replace("{\"status\":\"running\"", "{\"status\":\"completed\"")
+    );
 }
