@@ -17,6 +17,7 @@ use ucg_sdlc::layout::{run_dirs, select, Layout};
 use ucg_sdlc::ledger;
 use ucg_sdlc::list_cache::{self, Entry, ListCache};
 use ucg_sdlc::loaded::{load, refuse_completed, summarize, Loaded, Summary};
+use ucg_sdlc::project_state::{self, ProjectState};
 use ucg_sdlc::run;
 
 mod reconcile;
@@ -156,14 +157,54 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
     let summary = summarize(&load(&id, &dir, false), jiff::Timestamp::now());
+    // The project's own pipeline state, when its configuration names one: the authority on what
+    // that pipeline runs, shown as it says.
+    let project = ctx
+        .try_project_root()
+        .map_or(ProjectState::NotConfigured, |root| {
+            project_state::read(&root)
+        });
     if args.layout.json.on {
         let mut doc = summary.doc;
         doc["schema"] = "git-ucg.sdlc-status/1".into();
+        doc["project_state"] = project.to_json();
         return crate::output::print_json(&doc);
     }
     warn(&id, &summary.warnings);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", summary.line)?;
+    match &project {
+        ProjectState::NotConfigured => {}
+        ProjectState::Unreadable { path, why } => {
+            eprintln!("warning: the project's pipeline state {path} cannot be read: {why}");
+        }
+        ProjectState::Read { path, fields } => {
+            let mut block = format!("\nProject pipeline (the authority: {path}):\n");
+            for ((_, label), (_, value)) in project_state::FIELDS.iter().zip(fields) {
+                let shown = match value {
+                    Value::Null => "(not said)".to_string(),
+                    Value::String(text) => text.clone(),
+                    Value::Array(items) if items.iter().all(Value::is_string) => items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    other => other.to_string(),
+                };
+                let shown = if shown.is_empty() {
+                    "none".to_string()
+                } else {
+                    shown
+                };
+                block.push_str(&format!("  {label:<16}{shown}\n"));
+            }
+            write!(
+                out,
+                "{}",
+                crate::render::visible::escape_controls(&block, &[])
+            )?;
+        }
+    }
     Ok(0)
 }
 

@@ -10,6 +10,7 @@ pub mod list_cache;
 pub mod loaded;
 pub mod markdown;
 pub mod meta_edit;
+pub mod project_state;
 pub mod run;
 pub mod workitem;
 

@@ -725,9 +725,11 @@ fn json_documents_and_their_schemas() {
     let doc = json_of(&out);
     assert_eq!(doc["schema"], "git-ucg.sdlc-status/1");
     let mut expected_keys: Vec<&str> = status_keys.to_vec();
-    expected_keys.push("schema");
+    // Added within version 1 (issue 33 item 11): `null` when nothing is configured.
+    expected_keys.extend(["schema", "project_state"]);
     expected_keys.sort();
     assert_eq!(keys(&doc), expected_keys);
+    assert_eq!(doc["project_state"], Value::Null);
 
     let out = sdlc(&env, &repo, &["show", ID, "--json"]);
     assert_code(&out, 0);

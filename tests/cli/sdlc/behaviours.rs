@@ -1914,3 +1914,75 @@ fn status_and_repair_never_guess_and_repair_keeps_every_other_byte() {
         meta.replace("{\"status\":\"running\"", "{\"status\":\"completed\"")
     );
 }
+
+/// Issue 33 item 11 (seed 003, "Reading a project's own pipeline state"): when
+/// `.agentic/agentic-sdlc/config.json` names a neutral state file, `sdlc status` shows what it
+/// holds, as the authority (and `--json` gives it as `project_state`); a state file outside the
+/// project, a FIFO or a non-object is said to be unreadable, never read. Before, the file was
+/// never read.
+#[test]
+fn status_shows_the_projects_own_pipeline_state() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    Run::new(&repo, ID).at(4).write();
+    let config = repo.join(".agentic/agentic-sdlc/config.json");
+    let name = |state: &str| {
+        write(
+            &config,
+            &format!(
+                "{{\"schema\": 1, \"project_orchestration\": {{\"state_file\": \"{state}\"}}}}"
+            ),
+        );
+    };
+    name(".agentic/state/pipeline.json");
+    write(
+        &repo.join(".agentic/state/pipeline.json"),
+        r#"{"active_pipeline": "feature-delivery", "current_role": "implementer",
+            "next_roles": ["reviewer", "qa"], "gate_results": {"lint": "pass"},
+            "changed_files": ["src/a.rs"], "blockers": []}"#,
+    );
+    let out = sdlc(&env, &repo, &["status", ID]);
+    assert_code(&out, 0);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{}\n\nProject pipeline (the authority: .agentic/state/pipeline.json):\n  active pipeline feature-delivery\n  current role    implementer\n  next roles      reviewer, qa\n  gate results    {{\"lint\":\"pass\"}}\n  changed files   src/a.rs\n  blockers        none\n",
+            line(ID, "hitl", "4", "interrupted", "feat-rate-limit")
+        )
+    );
+    let out = sdlc(&env, &repo, &["status", ID, "--json"]);
+    let doc = json_of(&out);
+    assert_eq!(doc["project_state"]["current_role"], "implementer");
+    assert_eq!(doc["project_state"]["path"], ".agentic/state/pipeline.json");
+    // Unreadable states are said so, on stderr, and not shown.
+    for (state, plant) in [
+        ("../outside.json", "{}"),
+        (".agentic/state/fifo.json", "fifo"),
+        (".agentic/state/list.json", "[1]"),
+    ] {
+        name(state);
+        let path = repo.join(state);
+        if plant == "fifo" {
+            let made = std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .unwrap();
+            assert!(made.success());
+        } else {
+            write(&path, plant);
+        }
+        let out = sdlc(&env, &repo, &["status", ID]);
+        assert_code(&out, 0);
+        assert_eq!(
+            stdout(&out),
+            line(ID, "hitl", "4", "interrupted", "feat-rate-limit") + "\n"
+        );
+        assert!(
+            stderr(&out).contains(&format!(
+                "the project's pipeline state {state} cannot be read"
+            )),
+            "{state}: {}",
+            stderr(&out)
+        );
+    }
+}
