@@ -645,6 +645,27 @@ fn a15_retro_unknown_criterion_is_refused() {
         json!({"rule": "unknown_criterion_id", "criterionId": "C99"})
     );
     assert_eq!(snapshot(env.path()), before);
+    // No criterion named (seed 004, Red Flags): the flag missing, or given empty.
+    let path = contract.to_str().unwrap();
+    let doc = refusal(&run(
+        &env,
+        &["retro", "--contract", path, "--gap-note", "gap"],
+    ));
+    assert_eq!(doc["code"], "E_MISSING_ARG");
+    assert_eq!(doc["details"], json!({"flag": "--criterion"}));
+    let empty = [
+        "retro",
+        "--contract",
+        path,
+        "--criterion",
+        "",
+        "--gap-note",
+        "gap",
+    ];
+    let doc = refusal(&run(&env, &empty));
+    assert_eq!(doc["code"], "E_INVALID_LESSON");
+    assert_eq!(doc["details"]["rule"], "missing_criterion_id");
+    assert_eq!(snapshot(env.path()), before);
 
     // The contract is checked first, as DG-Anvil's loader checks it.
     write(

@@ -242,6 +242,7 @@ fn reset_takes_its_evidence_from_the_verify_result() {
         entry["evidence"],
         "C1 substantive: counter stayed at 10 after 62 s"
     );
+    assert_eq!(entry["criterion_id"], "C1", "the first failing criterion");
 
     write(&verify, "{\"criteria\": [");
     let before = snapshot(env.path());
@@ -482,10 +483,15 @@ fn reset_runs_only_on_a_failure_and_names_its_criterion() {
         &json!({"criteria": [criterion("C1", true), criterion("C2", false)], "invariants": [],
             "allGreen": false, "raw": {}}),
     );
-    ok_json(&reset_on("--verify-result", &failing, &[]));
+    ok_json(&reset_on(
+        "--verify-result",
+        &failing,
+        &["--criterion", "C7"],
+    ));
     let entry = parsed_lines(&ledger_path(&env)).pop().unwrap();
-    assert_eq!(entry["criterion_id"], "C2");
+    assert_eq!(entry["criterion_id"], "C7", "--criterion names it");
     assert_eq!(entry["evidence"], "C2 substantive: C2 evidence");
+    // Without --criterion, the first failing one of the result: seen below on the Court's.
     // A Court request for changes with a gap and a suspicious criterion; --criterion names it.
     let court = file(
         "changes.json",

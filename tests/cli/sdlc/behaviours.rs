@@ -1100,6 +1100,15 @@ fn s18_work_item_conflict_priority() {
         ),
     );
 
+    // Declined (anything but the exact yes): the changes are shown, nothing is written.
+    let before = snapshot(&repo);
+    let out = sdlc_in(&env, &repo, &["reconcile", ID], "y\n");
+    assert!(snapshot(&repo) == before, "a declined repair wrote");
+    assert!(
+        stdout(&out).contains("Status: Blocked -> In progress"),
+        "{}",
+        stdout(&out)
+    );
     let out = sdlc_in(&env, &repo, &["reconcile", ID], "yes\n");
     assert_code(&out, 0);
     let c = format!("{WORK_ITEMS}/PROJ-1234.md");
