@@ -32,11 +32,20 @@ fn collect_pages(
     usage: &str,
     pages: &mut Vec<(String, Vec<u8>)>,
 ) {
+    // A command that states its usage itself (the lesson commands, whose arguments DG-Anvil's
+    // parser reads) keeps it; the others' is built from their arguments.
+    let stated = command
+        .get_overridden_usage()
+        .map(|u| u.to_string())
+        .and_then(|u| u.strip_prefix(usage).map(|rest| rest.trim().to_string()));
     let page_command = command
         .clone()
         .name(name.to_string())
         .bin_name(usage.to_string())
-        .override_usage(format!("{usage} {}", synopsis(command)));
+        .override_usage(format!(
+            "{usage} {}",
+            stated.unwrap_or_else(|| synopsis(command))
+        ));
     let mut buffer = Vec::new();
     let man = clap_mangen::Man::new(page_command)
         .title(name.to_uppercase())

@@ -141,6 +141,11 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
         let runs: Vec<Value> = listed.into_iter().filter_map(|l| l.doc).collect();
         return crate::output::print_json(&json!({"schema": "git-ucg.sdlc-runs/1", "runs": runs}));
     }
+    if listed.is_empty() {
+        // Said to the person on stderr: stdout stays a list of status lines, empty.
+        eprintln!("no runs in {}", layout.runs.display());
+        return Ok(0);
+    }
     // One write, not one per run (stdout is line-buffered).
     let text: String = listed.iter().map(|l| format!("{}\n", l.line)).collect();
     std::io::stdout().lock().write_all(text.as_bytes())?;

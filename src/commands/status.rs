@@ -257,7 +257,11 @@ fn watch(ctx: &Context, args: &StatusArgs, format: StatusFormat) -> Result<u8> {
     } else {
         None
     };
-    let result = watch_loop(ctx, args, format, terminal);
+    let hint = match _keys.is_some() {
+        true => "q or Ctrl-C quits",
+        false => "Ctrl-C quits",
+    };
+    let result = watch_loop(ctx, args, format, terminal.then_some(hint));
     crate::output::restore_terminal();
     result
 }
@@ -310,12 +314,16 @@ fn listen_for_the_end(raw: crate::output::RawMode) -> crate::output::RawMode {
     raw
 }
 
+/// The watch's loop; `terminal` is the quit hint when the screen is a terminal (drawn in place,
+/// the hint on its last line).
 fn watch_loop(
     ctx: &Context,
     args: &StatusArgs,
     format: StatusFormat,
-    terminal: bool,
+    terminal: Option<&str>,
 ) -> Result<u8> {
+    let quit_hint = terminal;
+    let terminal = terminal.is_some();
     let source = ArtifactSource::WorkTree;
     let mut size = screen_size();
     let mut watcher = DirWatcher::new()?;
@@ -342,9 +350,14 @@ fn watch_loop(
             }
             let mut document = render(ctx, args, format, &source, &located)?;
             if terminal && format == StatusFormat::Human {
-                // A screenful, the header on top: redrawn in place, nothing scrolls away.
+                // A screenful, the header on top: redrawn in place, nothing scrolls away; the
+                // last line says how to leave.
                 let (columns, rows) = size;
-                document = crate::render::fit::fit_to_height(&document, rows, columns);
+                document =
+                    crate::render::fit::fit_to_height(&document, rows.saturating_sub(1), columns);
+                if let Some(hint) = quit_hint {
+                    document.push_str(&format!("({hint})\n"));
+                }
             }
             // What must differ for a new rendering to be shown: the document without the clock.
             let mut essence = document.clone();

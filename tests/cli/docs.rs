@@ -38,6 +38,20 @@ fn committed_man_pages_are_fresh() {
     assert_directory_matches_generated("man", &project().join("man"));
 }
 
+/// Issue 34 item 7: a command that states its usage (the lesson commands, whose arguments
+/// DG-Anvil's parser reads) shows it in its man page's SYNOPSIS, not `[ARGS]…`.
+#[test]
+fn a_stated_usage_is_the_man_pages_synopsis() {
+    let page = std::fs::read_to_string(project().join("man/git-ucg-lesson-query.1")).unwrap();
+    let synopsis = page
+        .split(".SH SYNOPSIS\n")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .unwrap();
+    assert!(!synopsis.contains("[ARGS]"), "{synopsis}");
+    assert!(synopsis.contains("[PATTERN] [\\-\\-limit N"), "{synopsis}");
+}
+
 #[test]
 fn committed_completions_are_fresh() {
     assert_directory_matches_generated("completions", &project().join("completions"));

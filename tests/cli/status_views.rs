@@ -687,7 +687,8 @@ fn the_prompt_in_a_linked_worktree_and_under_a_ceiling() {
 }
 
 /// Item 9 of issue 17: on a terminal the live view fits the screen with the header (epic, story,
-/// phase) and the pending count on top and the rest elided with a count; Ctrl-C ends it with
+/// phase) and the pending count on top, the rest elided with a count and the quit hint last
+/// (issue 34 item 7); Ctrl-C ends it with
 /// exit 0 even through `git ucg`, whose `git` would die of the signal (exit 130).
 #[test]
 fn the_live_view_keeps_its_header_and_ctrl_c_ends_it_with_0_through_git() {
@@ -724,9 +725,15 @@ fn the_live_view_keeps_its_header_and_ctrl_c_ends_it_with_0_through_git() {
         lines.contains(&"Pending decisions: 4 (2 REDs, 1 escalation, 1 decision)"),
         "{frame}"
     );
-    let last = lines.last().unwrap();
+    // The last line says how to leave (issue 34 item 7); the elision count just above it.
+    assert_eq!(
+        lines.last().copied(),
+        Some("(q or Ctrl-C quits)"),
+        "{frame}"
+    );
+    let elided = lines[lines.len() - 2];
     assert!(
-        last.starts_with("… ") && last.contains("git ucg status") && last.contains("Stories"),
+        elided.starts_with("… ") && elided.contains("git ucg status") && elided.contains("Stories"),
         "{frame}"
     );
     assert!(!t.is_restored(), "the keys are read, not signalled");

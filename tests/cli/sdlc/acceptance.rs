@@ -995,3 +995,21 @@ fn a_completed_runs_stale_warning_suggests_no_repair() {
     );
     assert_code(&sdlc(&env, &repo, &["repair", ID, "--yes"]), 2);
 }
+
+/// Issue 34 item 7: `sdlc list` with no runs says so (on stderr: stdout stays the list, empty),
+/// instead of printing nothing at all.
+#[test]
+fn list_with_no_runs_says_so() {
+    let env = TestEnv::new();
+    let repo = env.repo("project");
+    std::fs::create_dir_all(repo.join(RUNS)).unwrap();
+    let out = sdlc(&env, &repo, &["list"]);
+    assert_code(&out, 0);
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        format!("no runs in {}\n", repo.join(RUNS).display())
+    );
+    let out = sdlc(&env, &repo, &["list", "--json"]);
+    assert_eq!(json_of(&out)["runs"], serde_json::json!([]));
+}
