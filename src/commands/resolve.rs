@@ -615,6 +615,26 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
             out.push_str(&format!("  {}  {}\n", applied.id, applied.cleared));
         }
     }
+    if !outcome.replaced.is_empty() {
+        out.push_str(&format!(
+            "Replaced an earlier answer: {}\n",
+            outcome.replaced.len()
+        ));
+        for replaced in &outcome.replaced {
+            let now = outcome
+                .recorded
+                .iter()
+                .rev()
+                .find(|a| a.id == replaced.id)
+                .map(|a| format!("{} \"{}\"", a.action.name(), a.answer))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "  {}\n    was: {}\n    now: {now}\n",
+                replaced.id,
+                replaced.describe()
+            ));
+        }
+    }
     if !defers.is_empty() {
         out.push_str(&format!("Deferred: {}\n", defers.len()));
         for answer in &defers {

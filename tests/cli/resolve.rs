@@ -1252,3 +1252,55 @@ fn the_guided_pass_shows_the_rewording_and_reuses_the_answer() {
         "Do sessions expire and, if so, after how long?"
     );
 }
+
+/// Issue 34 item 2: an answer is changed by naming the closed item as `pending` named it (its
+/// 12-hex handle, or any unique prefix of its id) — before, "not a pending decision" unless the
+/// full id was given — and the change says what it replaced (old → new, by whom and when), in
+/// the hand-back and in the decision log.
+#[test]
+fn an_answer_is_changed_by_its_handle_and_says_what_it_replaced() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", "7662cf80acff", "--answer", "24 hours"],
+    );
+    let said = run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", "7662cf80acff", "--answer", "12 hours"],
+    );
+    assert!(said.contains("Replaced an earlier answer: 1\n"), "{said}");
+    assert!(said.contains("    was: close \"24 hours\" by "), "{said}");
+    assert!(said.contains("    now: close \"12 hours\"\n"), "{said}");
+    let answers =
+        std::fs::read_to_string(dir.join("_bmad-output/implementation-artifacts/.decisions.json"))
+            .unwrap();
+    assert!(answers.contains("\"answer\": \"12 hours\""), "{answers}");
+    assert!(!answers.contains("24 hours"), "{answers}");
+    let log_dir = std::fs::read_dir(dir.join("_bmad-output/ultracode-goal"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join(".decision-log.md").is_file())
+        .unwrap();
+    let log = std::fs::read_to_string(log_dir.join(".decision-log.md")).unwrap();
+    assert!(
+        log.contains("— 12 hours — by ") && log.contains("— replaces close \"24 hours\" by "),
+        "{log}"
+    );
+    // By a unique prefix of the full id too.
+    let said = run_ok(
+        &env,
+        &dir,
+        &[
+            "resolve",
+            "--close",
+            "undecided-product:docs/prd",
+            "--answer",
+            "6 hours",
+        ],
+    );
+    assert!(said.contains("    was: close \"12 hours\" by "), "{said}");
+}

@@ -130,6 +130,28 @@ pub struct Outcome {
     log_started: bool,
     /// Every file written, deleted or appended to, once each, in the order first touched.
     pub changed: indexmap::IndexSet<Changed, foldhash::fast::RandomState>,
+    /// The earlier answers this pass replaced.
+    pub replaced: Vec<Replaced>,
+}
+
+/// An answer on record that a new one replaced: what it said, and who gave it when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    pub id: String,
+    pub action: String,
+    pub answer: String,
+    pub by: String,
+    pub at: String,
+}
+
+impl Replaced {
+    /// `close "24 hours" by ann@x at 2026-…`, for the hand-back and the log.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} \"{}\" by {} at {}",
+            self.action, self.answer, self.by, self.at
+        )
+    }
 }
 
 impl Outcome {
@@ -317,8 +339,14 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         .map(|i| i.id.as_str())
         .chain(found.registry_ids.iter().map(String::as_str))
         .collect();
-    // A short form of an id (its 12-hex hash, a unique prefix) is the item it names.
-    let mut expanded = expand_ids(answers, &found, &known)?;
+    // A short form of an id (its 12-hex hash, a unique prefix) is the item it names — a pending
+    // one, or one answered before (to change its answer).
+    let on_record: IdRefs = known
+        .iter()
+        .copied()
+        .chain(entries.iter().filter_map(|e| e.id.as_deref()))
+        .collect();
+    let mut expanded = expand_ids(answers, &found, &on_record)?;
     // An answer keeps the question it answered; an escalation's, the occurrence.
     let by_id: std::collections::HashMap<&str, &pending::PendingItem, foldhash::fast::RandomState> =
         match expanded.is_empty() {
@@ -344,6 +372,30 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         closed,
     } = merge_pieces(entries, answers);
     check_known(&known, &answered_before, answers)?;
+    // What each replaced answer said (the last entry of its id), for the hand-back and the log.
+    for answer in answers
+        .iter()
+        .filter(|a| answered_before.contains(a.id.as_str()))
+    {
+        let earlier = entries
+            .iter()
+            .rev()
+            .find(|e| e.id.as_deref() == Some(answer.id.as_str()))
+            .and_then(|e| file.value(e));
+        let field = |key: &str| {
+            earlier
+                .as_ref()
+                .and_then(|v| v.as_object()?.get(key)?.as_str().map(str::to_string))
+                .unwrap_or_else(|| "?".into())
+        };
+        outcome.replaced.push(Replaced {
+            id: answer.id.clone(),
+            action: field("action"),
+            answer: field("answer"),
+            by: field("by"),
+            at: field("at"),
+        });
+    }
     if !answers.is_empty() && !pass.dry_run {
         let bounds = || pass.bounds_root.clone().into_iter().collect();
         let target = ucg_store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
@@ -688,8 +740,15 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         // artifacts, `by` from the configuration, the answer from whoever typed it.
         let by = one_line(answer.by.as_deref().unwrap_or("(no user.email)"));
         let at = one_line(answer.at.as_deref().unwrap_or_default());
+        let replaced = outcome
+            .replaced
+            .iter()
+            .rev()
+            .find(|r| r.id == answer.id)
+            .map(|r| format!(" — replaces {}", one_line(&r.describe())))
+            .unwrap_or_default();
         section.push_str(&format!(
-            "- `{}` — {} — {} — by {by} at {at} — cleared: {}\n",
+            "- `{}` — {} — {} — by {by} at {at} — cleared: {}{replaced}\n",
             one_line(&answer.id),
             answer.action.name(),
             one_line(&answer.answer),
