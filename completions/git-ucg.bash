@@ -49,6 +49,9 @@ _git__ucg() {
             git__ucg,id)
                 cmd="git__ucg__subcmd__id"
                 ;;
+            git__ucg,install-docs)
+                cmd="git__ucg__subcmd__install__subcmd__docs"
+                ;;
             git__ucg,lesson)
                 cmd="git__ucg__subcmd__lesson"
                 ;;
@@ -245,7 +248,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds merge-file demo help"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds merge-file demo help install-docs"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1467,6 +1470,28 @@ _git__ucg() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__ucg__subcmd__install__subcmd__docs)
+            opts="-h -V --prefix --dry-run --color --no-pager --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

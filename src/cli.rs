@@ -272,6 +272,9 @@ pub enum Command {
     Demo(Deferred<DemoArgs>),
     /// The full help of a command (`git ucg help resolve`, `git ucg help hooks install`).
     Help(Deferred<HelpArgs>),
+    /// Install the man pages (so `git ucg --help` and `git help ucg` open them) and the shell
+    /// completions for this user, from this binary.
+    InstallDocs(Deferred<InstallDocsArgs>),
     /// Regenerate the man pages or shell completions (for packagers and the project itself).
     #[command(hide = true)]
     Generate(Deferred<GenerateArgs>),
@@ -1352,6 +1355,26 @@ pub struct DemoArgs {
     /// Where to create the sample repository (must not exist or be empty; default: a new temporary directory).
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Without --prefix: the man pages go to <dir>/../share/man/man1 of the directory holding this \
+binary when it is a `bin` directory (man-db finds pages there for every directory on PATH), else \
+~/.local/share/man/man1; the completions to ~/.local/share/bash-completion/completions/git-ucg \
+(bash, loaded on demand; `git ucg <TAB>` through git's completion), \
+~/.local/share/zsh/site-functions/_git-ucg (zsh: put that directory on $fpath) and \
+~/.config/fish/completions/git-ucg.fish (XDG_DATA_HOME and XDG_CONFIG_HOME are honoured). With \
+--prefix P: P/share/man/man1, P/share/bash-completion/completions, P/share/zsh/site-functions and \
+P/share/fish/vendor_completions.d, as a package installs them."
+)]
+pub struct InstallDocsArgs {
+    /// Install under this prefix instead (a packager's layout).
+    #[arg(long, value_name = "DIR")]
+    pub prefix: Option<PathBuf>,
+    /// Say where each file would go; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! `git ucg generate man|completions --out-dir DIR`: the committed `man/` and `completions/` are
 //! made by this command, and a test fails when they are stale.
 
-use crate::cli::{GenerateArgs, GenerateWhat};
+use crate::cli::{GenerateArgs, GenerateWhat, InstallDocsArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -14,6 +14,98 @@ pub(crate) fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
         GenerateWhat::Completions => write_completions(&args.out_dir)?,
     }
     Ok(0)
+}
+
+/// `git ucg install-docs`: the man pages and completions this binary carries, written where man and
+/// the shells look for them (the command's help says where), each replaced atomically and made
+/// readable by all; every path is said.
+pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
+    let home = || std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let xdg = |name: &str, fallback: &str| {
+        std::env::var_os(name)
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| home().map(|h| h.join(fallback)))
+    };
+    let no_home = || Error::new("HOME is not set: say where with --prefix DIR");
+    let (man_dir, bash, zsh, fish) = match &args.prefix {
+        Some(prefix) => {
+            let share = prefix.join("share");
+            (
+                share.join("man/man1"),
+                share.join("bash-completion/completions"),
+                share.join("zsh/site-functions"),
+                share.join("fish/vendor_completions.d"),
+            )
+        }
+        None => {
+            let data = xdg("XDG_DATA_HOME", ".local/share").ok_or_else(no_home)?;
+            let config = xdg("XDG_CONFIG_HOME", ".config").ok_or_else(no_home)?;
+            // Beside the binary when it lives in a `bin` directory: man-db searches
+            // <dir>/../share/man for every directory on PATH.
+            let beside = std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.parent().map(Path::to_path_buf))
+                .filter(|dir| dir.file_name().is_some_and(|n| n == "bin"))
+                .and_then(|bin| bin.parent().map(|p| p.join("share/man/man1")));
+            (
+                beside.unwrap_or_else(|| data.join("man/man1")),
+                data.join("bash-completion/completions"),
+                data.join("zsh/site-functions"),
+                config.join("fish/completions"),
+            )
+        }
+    };
+    let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = man_pages()
+        .into_iter()
+        .map(|(name, bytes)| (man_dir.join(name), bytes))
+        .collect();
+    for (name, bytes) in completions() {
+        let target = match name.as_str() {
+            "git-ucg.bash" => bash.join("git-ucg"),
+            "_git-ucg" => zsh.join("_git-ucg"),
+            _ => fish.join("git-ucg.fish"),
+        };
+        files.push((target, bytes));
+    }
+    let mut out = String::new();
+    for (path, bytes) in &files {
+        if !args.dry_run {
+            install_file(path, bytes)?;
+        }
+    }
+    let verb = if args.dry_run {
+        "would install"
+    } else {
+        "installed"
+    };
+    let pages = files
+        .iter()
+        .filter(|(p, _)| p.starts_with(&man_dir))
+        .count();
+    out.push_str(&format!(
+        "{verb}: {pages} man pages in {}\n",
+        man_dir.display()
+    ));
+    for (path, _) in files.iter().filter(|(p, _)| !p.starts_with(&man_dir)) {
+        out.push_str(&format!("{verb}: {}\n", path.display()));
+    }
+    out.push_str(&format!(
+        "zsh finds completions in the directories on $fpath: add {} to it if it is not there.\n",
+        zsh.display()
+    ));
+    crate::output::print(out)?;
+    Ok(0)
+}
+
+/// Writes `bytes` to `path` (its directories created) by replacing it atomically, readable by all.
+fn install_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let failed = |e: std::io::Error| Error::new(format!("cannot install {}: {e}", path.display()));
+    ucg_store::create_dirs(dir).map_err(failed)?;
+    ucg_store::replace_cache(path, ".git-ucg-doc", bytes).map_err(failed)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644)).map_err(failed)
 }
 
 /// The man pages: `git-ucg.1` and one page per (nested) subcommand, hidden ones excepted.

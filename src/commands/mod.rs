@@ -56,6 +56,7 @@ pub(crate) fn run(ctx: &Context, command: &Command) -> Result<u8> {
         Command::MergeFile(args) => merge_file::run(ctx, args),
         Command::Demo(args) => demo::run(ctx, args),
         Command::Generate(args) => generate::run(ctx, args),
+        Command::InstallDocs(args) => generate::install_docs(args),
         Command::Help(args) => help::run(ctx, args),
         Command::Complete(args) => Ok(complete::run(ctx, args)),
     }

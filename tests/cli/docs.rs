@@ -121,6 +121,99 @@ fn git_help_ucg_finds_the_installed_man_page() {
     assert!(text.contains("reds"), "{text}");
 }
 
+/// Issue 34 item 6: `git ucg install-docs`, run by an installed binary, puts the man pages beside
+/// it (<prefix>/share/man/man1, where man-db looks for a PATH directory's pages) and the
+/// completions in the user's directories — after which `git ucg --help` (which git turns into
+/// `man git-ucg`) opens the page. Before, `No manual entry for git-ucg` unless the pages were
+/// copied by hand.
+#[test]
+fn install_docs_makes_git_ucg_help_work() {
+    if std::process::Command::new("man")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no man program on this machine");
+        return;
+    }
+    let env = TestEnv::new();
+    let prefix = env.path().join("prefix");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    copy_executable(Path::new(BIN), &prefix.join("bin/git-ucg"));
+    let path = format!(
+        "{}:/usr/local/bin:/usr/bin:/bin",
+        prefix.join("bin").display()
+    );
+    let run = |program: &str, args: &[&str]| {
+        let mut command = std::process::Command::new(program);
+        command.env_clear();
+        ucg_git::hermetic::isolate(&mut command)
+            .current_dir(env.path())
+            .env("PATH", &path)
+            .env("HOME", env.path())
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat")
+            .env("MANWIDTH", "80")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let help = run("git", &["ucg", "--help"]);
+    assert!(!help.status.success(), "no page yet: {}", stdout(&help));
+    let out = run(
+        prefix.join("bin/git-ucg").to_str().unwrap(),
+        &["install-docs"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let man1 = prefix.join("share/man/man1");
+    assert!(
+        stdout(&out).contains(&format!("man pages in {}", man1.display())),
+        "{}",
+        stdout(&out)
+    );
+    let page = man1.join("git-ucg.1");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&page).unwrap().permissions().mode() & 0o777,
+        0o644
+    );
+    assert_eq!(
+        std::fs::read(&page).unwrap(),
+        std::fs::read(project().join("man/git-ucg.1")).unwrap()
+    );
+    let bash = env
+        .path()
+        .join(".local/share/bash-completion/completions/git-ucg");
+    assert_eq!(
+        std::fs::read(&bash).unwrap(),
+        std::fs::read(project().join("completions/git-ucg.bash")).unwrap()
+    );
+    assert!(env
+        .path()
+        .join(".config/fish/completions/git-ucg.fish")
+        .is_file());
+    let help = run("git", &["ucg", "--help"]);
+    assert!(help.status.success(), "{}", stderr(&help));
+    assert!(stdout(&help).contains("reds"), "{}", stdout(&help));
+    // --dry-run writes nothing; --prefix is a packager's layout.
+    let other = env.path().join("pkg");
+    let out = run(
+        prefix.join("bin/git-ucg").to_str().unwrap(),
+        &[
+            "install-docs",
+            "--prefix",
+            other.to_str().unwrap(),
+            "--dry-run",
+        ],
+    );
+    assert!(
+        stdout(&out).starts_with("would install: "),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!other.exists());
+}
+
 #[test]
 fn the_readme_lists_every_configuration_key_as_declared() {
     let readme = std::fs::read_to_string(project().join("README.md")).unwrap();
