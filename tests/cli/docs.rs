@@ -79,14 +79,21 @@ fn bash_completion_works_under_gits_own_completion() {
     assert_eq!(complete("git ucg config --j", 3), "--json");
 }
 
-#[test]
-fn git_help_ucg_finds_the_installed_man_page() {
-    if std::process::Command::new("man")
+/// Whether this machine has `man` (said when it has not: the test is then skipped).
+fn man_available() -> bool {
+    let there = std::process::Command::new("man")
         .arg("--version")
         .output()
-        .is_err()
-    {
+        .is_ok();
+    if !there {
         eprintln!("skipped: no man program on this machine");
+    }
+    there
+}
+
+#[test]
+fn git_help_ucg_finds_the_installed_man_page() {
+    if !man_available() {
         return;
     }
     // The README's install steps: the binary in <prefix>/bin, the pages in <prefix>/share/man/man1.
@@ -128,12 +135,7 @@ fn git_help_ucg_finds_the_installed_man_page() {
 /// copied by hand.
 #[test]
 fn install_docs_makes_git_ucg_help_work() {
-    if std::process::Command::new("man")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: no man program on this machine");
+    if !man_available() {
         return;
     }
     let env = TestEnv::new();
