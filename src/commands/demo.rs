@@ -17,88 +17,45 @@ const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
 /// The commands the demo suggests, in order. Only commands that exist are listed; later commands
 /// join this list as they are built.
 const NEXT_COMMANDS: &[(&str, &str)] = &[
-    (
-        "git ucg pending",
-        "the decisions the run waits on, each with its id",
-    ),
-    (
-        "git ucg resolve",
-        "answer them, one at a time (or --close ID --answer TEXT)",
-    ),
-    (
-        "git ucg hooks install",
-        "then a commit is refused while decisions wait:",
-    ),
+    ("git ucg pending", "the decisions the run waits on"),
+    ("git ucg resolve", "answer them, one at a time"),
+    ("git ucg hooks install", "then a commit waits for them too:"),
     (
         "git commit --allow-empty -m try",
-        "refused, with the list and the bypass",
+        "refused, with the list and the way",
     ),
     ("git ucg gate", "the same decision, for CI"),
     ("git ucg resume", "where the run re-enters once answered"),
-    (
-        "git ucg status --json",
-        "the dashboard, for scripts and agents",
-    ),
-    (
-        "git ucg status --prompt",
-        "the segment for your shell prompt",
-    ),
-    ("git ucg status --watch", "live, until Ctrl-C"),
-    (
-        "git ucg epic",
-        "the stories, their ranges, commits, verdicts",
-    ),
-    (
-        "git ucg diff --story 7-2",
-        "one story's changes, as git diff --stat",
-    ),
-    (
-        "git ucg diff --epic --name-status",
-        "everything the epic changed",
-    ),
-    (
-        "git ucg goal --session demo --omt-dir .omt show",
-        "an ultragoal pursuit, mid-way",
-    ),
-    (
-        "git ucg sdlc list",
-        "the agentic-sdlc runs, one status line each",
-    ),
-    (
-        "git ucg sdlc repair 20260604-1000-feat-rate-limit",
-        "correct a run's snapshot toward its log (asks)",
-    ),
-    ("git ucg config", "configuration, with origins"),
+    ("git ucg status", "the whole dashboard"),
 ];
 
 pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     let dir = prepare_dir(args.dir.as_deref())?;
     build(&dir)?;
     seed_pursuit(&dir)?;
-    crate::output::print(introduction(&dir))?;
-    // The run as `git ucg status` shows it: the command itself, run in the new repository.
+    // The run as `git ucg status` shows it, its header and pending count: the whole dashboard is
+    // one command away, and the path and what to try stay on the screen.
     let impl_dir = dir.join(IMPL);
     let runs_root = dir.join("_bmad-output/ultracode-goal");
-    let status = [
-        "git-ucg".into(),
-        "-C".into(),
-        dir.clone().into_os_string(),
-        "--no-pager".into(),
-        "--color=never".into(),
-        "status".into(),
-        "--impl-artifacts".into(),
-        impl_dir.clone().into_os_string(),
-        "--run-dir".into(),
-        runs_root.join(RUN_FOLDER).into_os_string(),
-        "--runs-root".into(),
-        runs_root.into_os_string(),
-        "--deferred-work".into(),
-        impl_dir.join("deferred-work.md").into_os_string(),
-    ];
-    let code = crate::run(status);
-    if code != 0 {
-        return Ok(code);
-    }
+    let run_dir = runs_root.join(RUN_FOLDER);
+    let report = ucg_ultracode::status::gather(
+        &ucg_ultracode::status::StatusInputs {
+            source: &ucg_git::ArtifactSource::WorkTree,
+            project_root: &dir,
+            impl_dir: &impl_dir,
+            run_dir: Some(&run_dir),
+            runs_root: &runs_root,
+            deferred_work: &impl_dir.join("deferred-work.md"),
+            now: jiff::Timestamp::now(),
+        },
+        None,
+    );
+    let style = crate::render::status_human::Style {
+        color: false,
+        width: 80,
+    };
+    let status = crate::render::status_human::render(&report, &style);
+    crate::output::print(introduction(&dir, &status))?;
     crate::output::print(next_steps(&dir))?;
     Ok(0)
 }
@@ -464,38 +421,56 @@ fn red_registry() -> Result<reds::Registry> {
         .map_err(|e| Error::new(e.to_string()))
 }
 
-/// What the demo made, before its status.
-fn introduction(dir: &Path) -> String {
-    let dir = dir.display();
+/// What the demo made: the run in a sentence, the head of its status (the header block and the
+/// pending count), and where the repository is.
+fn introduction(dir: &Path, status: &str) -> String {
+    let header: Vec<&str> = status.lines().take_while(|l| !l.is_empty()).collect();
+    let pending = status
+        .lines()
+        .find(|l| l.starts_with("Pending decisions:"))
+        .unwrap_or("Pending decisions: none");
+    let said = format!(
+        "Created a sample repository with a stopped UltraCode Goal run: epic {EPIC} on branch \
+         {EPIC_BRANCH} (checked out), stories 7-1 and 7-2 done, 7-3 stopped at 26 of 25 turns \
+         and escalated. The run waits on a human."
+    );
     format!(
-        "Created a sample repository with a stopped UltraCode Goal run in\n  {dir}\n\n\
-         Epic {EPIC} on branch {EPIC_BRANCH} (checked out): stories 7-1 and 7-2 are done;\n\
-         7-3 stopped at 26 of 25 turns and escalated. The run waits on a human:\n\n$ git ucg status\n"
+        "{}\n\n$ git ucg status   (its head)\n{}\n{pending}\n\nThe repository:\n  {}\n",
+        crate::render::fit::wrap(&said, 80).join("\n"),
+        header.join("\n"),
+        dir.display()
     )
 }
 
-/// What to try next, after the status.
+/// What to try next, after the status: the main loop, then where everything else is. How to run
+/// `git ucg` before it is installed is said only when this binary is cargo's build.
 fn next_steps(dir: &Path) -> String {
-    let dir = dir.display();
-    let mut out = String::from(
-        "\nTry next (before installing git-ucg: `cargo run --release -- -C <dir> …`):\n",
-    );
     let width = NEXT_COMMANDS
         .iter()
         .map(|(c, _)| c.len())
         .max()
         .unwrap_or(0);
-    out.push_str(&format!("  cd {dir}\n"));
+    let mut out = format!("\nTry next:\n  cd {}\n", dir.display());
     for (command, what) in NEXT_COMMANDS {
         out.push_str(&format!("  {command:<width$}  # {what}\n"));
     }
     out.push_str(
-        "  # the lesson reset loop, on the demo's task T1, then the query that finds the lesson:\n  \
-git ucg lesson --ledger anvil/ledger.jsonl reset --task T1 \\\n      \
---state anvil/state.json --contract anvil/contract.yml --gap 'bursts at the window edge' \\\n      \
---evidence 'probe: 200 requests in 2 s passed' --remediation 'cap bursts at 10 per second' \\\n      \
---pattern rate,limit,burst\n  git ucg lesson --ledger anvil/ledger.jsonl query rate limit\n",
+        "More: status --watch, epic, diff --story 7-2, goal, sdlc list, lesson and\n\
+         config have something to show here; `git ucg help` lists every command.\n",
     );
+    let built_by_cargo = std::env::current_exe().ok().is_some_and(|exe| {
+        let mut up = exe.ancestors().skip(2);
+        up.next()
+            .and_then(|p| p.file_name())
+            .is_some_and(|n| n == "target")
+    });
+    out.push_str(match built_by_cargo {
+        true => {
+            "Not installed yet: `cargo run --release -- -C <dir> …` stands for `git ucg`;\n\
+                 `cargo install --locked --path .` then `git ucg install-docs` install it.\n"
+        }
+        false => "`git ucg install-docs` installs the man pages and shell completions.\n",
+    });
     out
 }
 

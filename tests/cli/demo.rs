@@ -15,6 +15,18 @@ fn the_demo_builds_a_stopped_run_and_prints_what_to_try() {
     insta::with_settings!({filters => vec![(r"\(\d+ \w+ ago\)", "([AGE])")]}, {
         insta::assert_snapshot!(text);
     });
+    // Issue 34 item 6: a screenful that fits 80 columns, the repository's path and what to try
+    // last, so nothing that matters scrolls away; run from cargo's build, it says how to run
+    // `git ucg` before installing it.
+    assert!(text.lines().count() <= 30, "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    let path_at = text.lines().position(|l| l == "  [DEMO]").unwrap();
+    let try_at = text.lines().position(|l| l == "Try next:").unwrap();
+    assert!(
+        path_at < try_at && try_at > text.lines().count() - 15,
+        "{text}"
+    );
+    assert!(text.contains("`cargo run --release -- -C <dir> …` stands for `git ucg`"));
 
     assert_eq!(
         env.git(&dir, &["branch", "--show-current"]),
