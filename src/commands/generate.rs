@@ -100,12 +100,8 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
 
 /// Writes `bytes` to `path` (its directories created) by replacing it atomically, readable by all.
 fn install_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let failed = |e: std::io::Error| Error::new(format!("cannot install {}: {e}", path.display()));
-    ucg_store::create_dirs(dir).map_err(failed)?;
-    ucg_store::replace_cache(path, ".git-ucg-doc", bytes).map_err(failed)?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644)).map_err(failed)
+    ucg_store::install_readable(path, bytes)
+        .map_err(|e| Error::new(format!("cannot install {}: {e}", path.display())))
 }
 
 /// The man pages: `git-ucg.1` and one page per (nested) subcommand, hidden ones excepted.

@@ -26,9 +26,9 @@ pub use log::{
 };
 pub use names::validate_story_id;
 pub use plain::{
-    create_dirs, create_new_synced, install_executable, new_kept_temp_dir, remove_if_present,
-    rename, replace_cache, replace_existing, scratch_dir, try_lock_file, write_creating_dirs,
-    write_small, CreateNewError, InstallError,
+    create_dirs, create_new_synced, install_executable, install_readable, new_kept_temp_dir,
+    remove_if_present, rename, replace_cache, replace_existing, scratch_dir, try_lock_file,
+    write_creating_dirs, write_small, CreateNewError, InstallError,
 };
 pub use read::{
     max_artifact_bytes, open_capped, open_regular, read_at, read_file, read_file_identified,

@@ -147,6 +147,26 @@ pub fn replace_cache(target: &Path, temp_prefix: &str, bytes: &[u8]) -> std::io:
     Ok(())
 }
 
+/// Installs `bytes` as a file everyone may read (mode 0644) at `path`, its directories created:
+/// written to a temporary beside it and renamed over it, so a reader sees the old file or the
+/// new one (a man page, a shell completion).
+pub fn install_readable(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut file = tempfile::Builder::new()
+        .prefix(".git-ucg-install")
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Another process holds the lock [`try_lock_file`] asked for.
 #[derive(Debug)]
 pub struct HeldElsewhere;
