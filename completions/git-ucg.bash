@@ -1624,7 +1624,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__lesson__subcmd__reset)
-            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --court-result --criterion --pattern --color --no-pager --help --version"
+            opts="-h -V --ledger --task --state --contract --gap --evidence --remediation --verify-result --court-result --criterion --pattern --json --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -647,6 +647,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand lesson; and __fish_seen_subcommand_from reset" -s V -l version -d 'Print version'

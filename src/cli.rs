@@ -1012,7 +1012,7 @@ nothing written; with neither result, it says it acts on --evidence alone. \
 A null or blank lesson appends nothing and escalates the task (exit 1, E_NULL_LESSON); \
 at the loop cap (loop_cap, default 3) the task is escalated and nothing is appended. Otherwise the lesson \
 is appended, the contract's counter_examples gains `<id>: <remediation>` (the rest of the file unchanged), \
-loop_count goes up by one and last_lesson_id is set. Prints {appended, id, loop_count, status}."
+loop_count goes up by one and last_lesson_id is set. Says what it did (--json: {appended, id, loop_count, status})."
 )]
 pub struct LessonResetArgs {
     /// The ledger file (default: $ANVIL_LEDGER, else ~/.anvil/ledger.jsonl).
@@ -1049,6 +1049,10 @@ pub struct LessonResetArgs {
     /// The lesson's pattern words, which `lesson query` matches (repeatable, or comma-separated).
     #[arg(long, value_name = "WORD", value_delimiter = ',')]
     pub pattern: Vec<String>,
+    /// Print `{appended, id, loop_count, status}` as one JSON line, for scripts (a sentence
+    /// otherwise).
+    #[command(flatten)]
+    pub json: JsonFlag,
 }
 
 #[derive(Debug, Args)]

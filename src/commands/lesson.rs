@@ -159,20 +159,23 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
                 &mut warn,
             )
         }
+        LessonCommand::Reset(reset) if !reset.json.on => {
+            let outcome = record::reset(
+                &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
+                &reset_request(reset),
+                &mut warn,
+            );
+            return match outcome {
+                Ok(doc) => {
+                    crate::output::print(reset_said(reset, &doc))?;
+                    Ok(0)
+                }
+                Err(error) => Ok(refuse(&error)),
+            };
+        }
         LessonCommand::Reset(reset) => record::reset(
             &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
-            &ResetRequest {
-                task: &reset.task,
-                state: &reset.state,
-                contract: &reset.contract,
-                gap: &reset.gap,
-                evidence: reset.evidence.as_deref(),
-                remediation: &reset.remediation,
-                verify_result: reset.verify_result.as_deref(),
-                court_result: reset.court_result.as_deref(),
-                criterion: reset.criterion.as_deref(),
-                pattern: &reset.pattern,
-            },
+            &reset_request(reset),
             &mut warn,
         ),
         LessonCommand::Escalated(list) => {
@@ -417,4 +420,49 @@ fn show_escalated(state: &Path, tasks: &[record::Escalated], json: bool) -> Resu
     let out = crate::render::visible::escape_controls(&out, &[]);
     crate::output::print(out.as_ref())?;
     Ok(0)
+}
+
+/// What `lesson reset` is asked, from its flags.
+fn reset_request(reset: &crate::cli::LessonResetArgs) -> ResetRequest<'_> {
+    ResetRequest {
+        task: &reset.task,
+        state: &reset.state,
+        contract: &reset.contract,
+        gap: &reset.gap,
+        evidence: reset.evidence.as_deref(),
+        remediation: &reset.remediation,
+        verify_result: reset.verify_result.as_deref(),
+        court_result: reset.court_result.as_deref(),
+        criterion: reset.criterion.as_deref(),
+        pattern: &reset.pattern,
+    }
+}
+
+/// What a reset did, for a person: the lesson appended and the task queued again, or the task
+/// escalated at its cap.
+fn reset_said(reset: &crate::cli::LessonResetArgs, doc: &JsValue) -> String {
+    let text = |key: &str| match doc.get(key) {
+        Some(JsValue::String(s)) => s.to_lossy().into_owned(),
+        Some(JsValue::Number(n)) => ucg_lesson::js::number_to_string(*n),
+        _ => String::new(),
+    };
+    let said = match doc.get("appended") {
+        Some(JsValue::Bool(true)) => format!(
+            "Lesson {} appended; task {} queued again (loop {}). Its remediation is now a \
+             counter-example in {}.",
+            text("id"),
+            reset.task,
+            text("loop_count"),
+            reset.contract.display()
+        ),
+        _ => format!(
+            "Task {} escalated at its loop cap (loop {}): nothing appended. `git ucg lesson \
+             escalated --state {}` shows it and the options.",
+            reset.task,
+            text("loop_count"),
+            reset.state.display()
+        ),
+    };
+    let said = crate::render::visible::escape_controls(&said, &[]);
+    format!("{}\n", crate::render::fit::wrap(&said, 80).join("\n"))
 }

@@ -221,6 +221,7 @@ fn the_demo_leads_to_the_main_job() {
     };
     let out = lesson(&[
         "reset",
+        "--json",
         "--task",
         "T1",
         "--state",

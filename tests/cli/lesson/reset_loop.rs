@@ -221,6 +221,7 @@ fn reset_takes_its_evidence_from_the_verify_result() {
             &env,
             &[
                 "reset",
+                "--json",
                 "--task",
                 "T1",
                 "--state",
@@ -404,6 +405,7 @@ fn reset_runs_only_on_a_failure_and_names_its_criterion() {
     let reset_on = |flag: &str, path: &str, extra: &[&str]| {
         let mut args = vec![
             "reset",
+            "--json",
             "--task",
             "T1",
             "--state",
@@ -601,6 +603,7 @@ fn a_reset_is_all_or_nothing_under_failures_and_kills() {
             let intent = p.state.with_file_name("state.json.reset-intent");
             let args = [
                 "reset",
+                "--json",
                 "--task",
                 "T1",
                 "--state",
@@ -649,4 +652,55 @@ fn a_reset_is_all_or_nothing_under_failures_and_kills() {
             assert_audit_ok(&env);
         }
     }
+}
+
+/// Issue 34 item 7: `lesson reset` tells a person what it did in a sentence (`--json` keeps the
+/// one-line document for scripts); before, the JSON went to the person too.
+#[test]
+fn reset_says_what_it_did_and_json_is_for_scripts() {
+    let env = TestEnv::new();
+    let p = project(&env, CONTRACT, STATE);
+    let plain = |n: usize| {
+        run(
+            &env,
+            &[
+                "reset",
+                "--task",
+                "T1",
+                "--state",
+                p.state.to_str().unwrap(),
+                "--contract",
+                p.contract.to_str().unwrap(),
+                "--gap",
+                &format!("gap {n}"),
+                "--evidence",
+                "C1 substantive failed",
+                "--remediation",
+                "read the counter after the window",
+            ],
+        )
+    };
+    let out = plain(1);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stdout(&out);
+    let id = parsed_lines(&ledger_path(&env)).pop().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        said.starts_with(&format!(
+            "Lesson {id} appended; task T1 queued again (loop 1)."
+        )),
+        "{said}"
+    );
+    assert!(said.lines().all(|l| l.chars().count() <= 80), "{said}");
+    for n in 2..=3 {
+        assert_eq!(plain(n).status.code(), Some(0));
+    }
+    let said = stdout(&plain(4));
+    assert!(
+        said.starts_with("Task T1 escalated at its loop cap (loop 3): nothing appended."),
+        "{said}"
+    );
+    assert!(said.contains("git ucg lesson"), "{said}");
 }

@@ -341,6 +341,7 @@ pub(super) fn reset(
 ) -> Output {
     let mut args = vec![
         "reset",
+        "--json",
         "--task",
         task,
         "--state",
