@@ -201,7 +201,9 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
                 } else {
                     shown
                 };
-                block.push_str(&format!("  {label:<16}{shown}\n"));
+                // 80 columns: a long value continues under itself.
+                let lines = crate::render::fit::wrap(&shown, 80 - 18).join(&format!("\n{:18}", ""));
+                block.push_str(&format!("  {label:<16}{lines}\n"));
             }
             write!(
                 out,

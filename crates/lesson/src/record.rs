@@ -386,6 +386,11 @@ fn reset_refused(message: impl Into<String>, details: Value) -> LessonError {
     LessonError::new("E_RESET_REFUSED", message, details)
 }
 
+/// The id of the first of `criteria` (the criterion a reset closes).
+fn first_id(criteria: &[&Value]) -> Option<String> {
+    criteria.first()?["id"].as_str().map(str::to_string)
+}
+
 /// What a failed check gives the reset: the evidence, and the first failing criterion's id.
 struct Failure {
     evidence: String,
@@ -453,13 +458,9 @@ fn verify_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
             .collect::<Vec<_>>()
             .join("; ");
     }
-    let criterion = failing
-        .first()
-        .and_then(|c| c["id"].as_str())
-        .map(str::to_string);
     Ok(Failure {
         evidence,
-        criterion,
+        criterion: first_id(&failing),
     })
 }
 
@@ -519,13 +520,9 @@ fn court_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
             details,
         ));
     }
-    let criterion = flagged
-        .first()
-        .and_then(|c| c["id"].as_str())
-        .map(str::to_string);
     Ok(Failure {
         evidence,
-        criterion,
+        criterion: first_id(&flagged),
     })
 }
 
@@ -594,19 +591,24 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     // An interrupted reset of this state file is completed first; a retry of it appends nothing
     // more (the loop cap holds under faults).
     let intent_path = intent_path(request.state);
-    if let Some(bytes) = ucg_store::read_if_present(&intent_path)
-        .map_err(|e| io_error("cannot read", &intent_path, e))?
+    let unreadable_intent = |why: String| {
+        reset_refused(
+            format!(
+                "reset: {} (an interrupted reset's record) cannot be read: {why}; check the \
+                 ledger, the contract and the state, then remove it",
+                intent_path.display()
+            ),
+            json!({"intent": intent_path.to_string_lossy()}),
+        )
+    };
+    if let Some(bytes) =
+        ucg_store::read_if_present(&intent_path).map_err(|e| unreadable_intent(e.to_string()))?
     {
-        let intent: Value = serde_json::from_slice(&bytes).map_err(|e| {
-            reset_refused(
-                format!(
-                    "reset: {} (an interrupted reset's record) cannot be read: {e}; check the \
-                     ledger, the contract and the state, then remove it",
-                    intent_path.display()
-                ),
-                json!({"intent": intent_path.to_string_lossy()}),
-            )
-        })?;
+        let intent: Value =
+            serde_json::from_slice(&bytes).map_err(|e| unreadable_intent(e.to_string()))?;
+        if intent["git_ucg_reset_intent"] != 1 {
+            return Err(unreadable_intent("not a reset's record".into()));
+        }
         let same_contract = intent["contract"].as_str() == request.contract.to_str();
         if !same_contract {
             return Err(reset_refused(

@@ -704,3 +704,41 @@ fn reset_says_what_it_did_and_json_is_for_scripts() {
     );
     assert!(said.contains("git ucg lesson"), "{said}");
 }
+
+/// The reset's record of intent attacked: a FIFO, a link to `/dev/zero`, or a link out of the
+/// project to a file that is not a reset's record, in its place: the reset is refused at once,
+/// naming the file and the way out, and nothing is written (not the ledger, not the contract).
+#[test]
+fn a_hostile_record_of_intent_is_refused_named() {
+    let env = TestEnv::new();
+    let p = project(&env, CONTRACT, STATE);
+    let intent = p.state.with_file_name("state.json.reset-intent");
+    let outside = env.path().join("outside.json");
+    write(&outside, "{}");
+    for hostile in ["fifo", "zero", "outside"] {
+        let _ = std::fs::remove_file(&intent);
+        match hostile {
+            "fifo" => assert!(std::process::Command::new("mkfifo")
+                .arg(&intent)
+                .status()
+                .unwrap()
+                .success()),
+            "zero" => std::os::unix::fs::symlink("/dev/zero", &intent).unwrap(),
+            _ => std::os::unix::fs::symlink(&outside, &intent).unwrap(),
+        }
+        let started = std::time::Instant::now();
+        let doc = refusal(&reset(&env, &p, "T1", "gap", Some("ev"), "rem"));
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{hostile}"
+        );
+        assert_eq!(doc["code"], "E_RESET_REFUSED", "{hostile}: {doc}");
+        assert!(
+            doc["error"].as_str().unwrap().contains("then remove it"),
+            "{doc}"
+        );
+        assert!(!ledger_path(&env).exists(), "{hostile}: nothing appended");
+        assert_eq!(read_text(&p.contract), CONTRACT);
+    }
+    assert_eq!(read_text(&outside), "{}");
+}
