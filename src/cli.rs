@@ -349,7 +349,9 @@ pub struct ResumeArgs {
 input is a terminal (or with --interactive): each pending item in turn, with its kind, artifact, decision \
 and evidence; one key, no Enter needed on a terminal: `c` closes it (then its answer, which may not be \
 blank), `d` defers it (answer optional), `s` or Enter skips it, `q` or Ctrl-D quits, keeping everything \
-answered so far. An item whose question is a rewording of one answered before (same kind and source file, \
+answered so far. The answer is edited on its line (arrows, Home/End, Ctrl-U, paste, Up for this pass's \
+earlier answers; Esc or Ctrl-C goes back to the choice), then shown as it will be recorded: Enter \
+records it, `e` edits it, `b` goes back. An item whose question is a rewording of one answered before (same kind and source file, \
 words at least `git config ucg.similarity` alike, default 0.8) shows the earlier question and answer with \
 a word diff, and `r` reuses that answer. An ID may be shortened to its 12-hex hash or \
 a unique prefix.\n\n\

@@ -270,6 +270,8 @@ pub(crate) enum Keypress {
     Enter,
     /// End of input (Ctrl-D, or stdin closed).
     End,
+    /// Esc alone (not the start of an arrow's sequence, which arrives with it).
+    Escape,
     /// Anything else (an arrow, a function key, a control character).
     Other,
 }
@@ -313,6 +315,7 @@ pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Keypress>> {
             }
             [b] if *b == keys.end_of_file => Keypress::End,
             [b'\r'] | [b'\n'] => Keypress::Enter,
+            [0x1b] => Keypress::Escape,
             _ => match std::str::from_utf8(&bytes).ok().map(|s| {
                 let mut chars = s.chars();
                 (chars.next(), chars.next())
@@ -326,7 +329,7 @@ pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Keypress>> {
         match &key {
             Keypress::Char(c) => writeln!(err, "{c}")?,
             Keypress::End => writeln!(err)?,
-            Keypress::Enter | Keypress::Other => writeln!(err)?,
+            Keypress::Enter | Keypress::Escape | Keypress::Other => writeln!(err)?,
         }
         err.flush()?;
         return Ok(Some(key));
@@ -369,4 +372,104 @@ pub(crate) fn notify_runner(
             eprintln!("git-ucg notify: {why}; the change is announced again with the next one");
         })
     }
+}
+
+/// What the operator did at an answer prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Typed {
+    /// A line, its line breaks (a pasted paragraph) joined with spaces: an answer is one line.
+    Line(String),
+    /// Esc or the interrupt key: back to the item's choice, nothing recorded.
+    Back,
+    /// End of input (Ctrl-D on an empty line, or stdin closed).
+    End,
+}
+
+/// The answer prompt of the guided pass. On a terminal it is a line editor (rustyline: arrows,
+/// Home/End, word motions, Ctrl-U, bracketed paste, Up for this pass's earlier answers), reading
+/// and drawing on the terminal itself, so a redirected stdout never receives a prompt. Anywhere
+/// else it reads plain lines, as [`ask`] does.
+pub(crate) struct AnswerPrompt {
+    terminal: bool,
+    /// This pass's answers, oldest first: what Up brings back.
+    history: Vec<String>,
+}
+
+impl AnswerPrompt {
+    /// The line editor when stdin is a terminal this process may read from (in its foreground);
+    /// plain lines otherwise.
+    pub(crate) fn new() -> AnswerPrompt {
+        // SAFETY: plain queries on the standard input's descriptor.
+        let terminal = unsafe {
+            libc::isatty(libc::STDIN_FILENO) == 1
+                && libc::tcgetpgrp(libc::STDIN_FILENO) == libc::getpgrp()
+        };
+        AnswerPrompt {
+            terminal,
+            history: Vec::new(),
+        }
+    }
+
+    /// An editor for one line. It lives only while the line is read: rustyline catches SIGINT
+    /// for as long as an editor exists, and the one-key choices between answers must let the
+    /// interrupt key end the pass as it does everywhere else.
+    fn editor(&self) -> Option<rustyline::DefaultEditor> {
+        use rustyline::history::History;
+        use rustyline::{Behavior, Cmd, Config, EventHandler, KeyEvent};
+        let config = Config::builder()
+            .behavior(Behavior::PreferTerm)
+            .auto_add_history(false)
+            // A lone Esc is told from the start of an arrow key's sequence by the pause after
+            // it: a key's sequence arrives at once.
+            .keyseq_timeout(Some(50))
+            .build();
+        let mut editor = rustyline::DefaultEditor::with_config(config).ok()?;
+        editor.bind_sequence(KeyEvent::from('\x1b'), EventHandler::Simple(Cmd::Interrupt));
+        for answer in &self.history {
+            editor.history_mut().add(answer).ok()?;
+        }
+        Some(editor)
+    }
+
+    /// Whether answers are typed on a terminal, where they can be looked at before recording.
+    pub(crate) fn on_terminal(&self) -> bool {
+        self.terminal
+    }
+
+    /// Asks for one line, `initial` already typed (the cursor after it).
+    pub(crate) fn read(&mut self, prompt: &str, initial: &str) -> io::Result<Typed> {
+        use rustyline::error::ReadlineError;
+        let Some(mut editor) = self.terminal.then(|| self.editor()).flatten() else {
+            return Ok(match ask(prompt)? {
+                Some(line) => Typed::Line(line),
+                None => Typed::End,
+            });
+        };
+        match editor.readline_with_initial(prompt, (initial, "")) {
+            Ok(line) => Ok(Typed::Line(one_line(&line))),
+            Err(ReadlineError::Interrupted) => Ok(Typed::Back),
+            Err(ReadlineError::Eof) => Ok(Typed::End),
+            Err(ReadlineError::Io(error)) => Err(error),
+            Err(other) => Err(io::Error::other(other.to_string())),
+        }
+    }
+
+    /// Keeps `answer` for Up at the next prompt of this pass (never written to a file).
+    pub(crate) fn remember(&mut self, answer: &str) {
+        if self.history.last().map(String::as_str) != Some(answer) {
+            self.history.push(answer.to_string());
+        }
+    }
+}
+
+/// `text` on one line: each line break, with the blanks around it, becomes one space.
+fn one_line(text: &str) -> String {
+    if !text.contains(['\n', '\r']) {
+        return text.to_string();
+    }
+    text.split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -5,7 +5,7 @@
 use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::output::Keypress;
+use crate::output::{AnswerPrompt, Keypress, Typed};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use ucg_ultracode::answer::Answer;
@@ -351,6 +351,7 @@ pub(super) fn guided_pass(
         return Ok(());
     }
     let total = asked.len();
+    let mut prompt = AnswerPrompt::new();
     for (n, item) in asked.into_iter().enumerate() {
         let source = match item.source {
             _ if !item.contested.is_empty() => "contested decision",
@@ -397,63 +398,114 @@ pub(super) fn guided_pass(
             eprintln!("  [{}]       {}", n + 1, shown(&answer.to_string()));
         }
         let reusable = reuse(item);
-        let action = match choose_action(reusable.is_some(), item.contested.len())? {
-            Choice::Act(action) => action,
-            Choice::Take(index) => {
-                if let Some(taken) = item.contested.get(index) {
-                    record(&Answer::new(
-                        item.id.clone(),
-                        taken.answer.clone(),
-                        Action::Close,
-                    ))?;
+        // Until something is recorded, skipped or ended: Esc or Ctrl-C at the answer, or `b`
+        // when it is shown back, comes back to this item's choice.
+        loop {
+            let action = match choose_action(reusable.is_some(), item.contested.len())? {
+                Choice::Act(action) => action,
+                Choice::Take(index) => {
+                    if let Some(taken) = item.contested.get(index) {
+                        record(&Answer::new(
+                            item.id.clone(),
+                            taken.answer.clone(),
+                            Action::Close,
+                        ))?;
+                    }
+                    break;
                 }
-                continue;
-            }
-            Choice::Reuse => {
-                if let Some(answer) = reusable {
-                    record(&answer)?;
+                Choice::Reuse => {
+                    if let Some(answer) = &reusable {
+                        record(answer)?;
+                    }
+                    break;
                 }
-                continue;
-            }
-            Choice::Skip => {
-                eprintln!("  skipped — nothing recorded");
-                continue;
-            }
-            Choice::Quit => {
-                let left = total - n - 1;
-                eprintln!(
-                    "  quit — {left} more {} not asked; what was answered is kept",
-                    if left == 1 { "item" } else { "items" }
-                );
-                return Ok(());
-            }
-            Choice::End => {
-                eprintln!("  end of input — the pass stops here; what was answered is kept");
-                return Ok(());
-            }
-        };
-        let answer = loop {
-            let prompt = match action {
-                Action::Close => "answer (the decision, one line): ",
-                Action::Defer => "answer (optional): ",
+                Choice::Skip => {
+                    eprintln!("  skipped — nothing recorded");
+                    break;
+                }
+                Choice::Quit => {
+                    let left = total - n - 1;
+                    eprintln!(
+                        "  quit — {left} more {} not asked; what was answered is kept",
+                        if left == 1 { "item" } else { "items" }
+                    );
+                    return Ok(());
+                }
+                Choice::End => {
+                    eprintln!("{END_OF_INPUT}");
+                    return Ok(());
+                }
             };
-            let Some(text) = crate::output::ask(prompt)? else {
-                // Ctrl-D on an empty line: the prompt's line is ended before the last words.
-                eprintln!();
-                eprintln!("  end of input — the pass stops here; what was answered is kept");
-                return Ok(());
-            };
-            if action == Action::Defer || !ucg_ultracode::answer::says_nothing(&text) {
-                break text;
+            match ask_answer(&mut prompt, action, &shown)? {
+                Typed::Line(answer) => {
+                    prompt.remember(&answer);
+                    record(&Answer::new(item.id.clone(), answer, action))?;
+                    break;
+                }
+                Typed::Back => eprintln!("  back to the choice — nothing recorded"),
+                Typed::End => {
+                    eprintln!("{END_OF_INPUT}");
+                    return Ok(());
+                }
             }
-            eprintln!(
-                "  a close records the decision made, so it needs one: type it on one line \
-(Ctrl-D stops the pass, keeping what was answered)"
-            );
-        };
-        record(&Answer::new(item.id.clone(), answer, action))?;
+        }
     }
     Ok(())
+}
+
+const END_OF_INPUT: &str = "  end of input — the pass stops here; what was answered is kept";
+
+/// The answer to one item once its action is chosen. On a terminal the answer is shown back as
+/// it will be recorded and Enter records it; `e` edits it again, `b` (or Esc) goes back to the
+/// choice. Input that is not a terminal is taken as it comes: a script has no one to look.
+fn ask_answer(
+    prompt: &mut AnswerPrompt,
+    action: Action,
+    shown: &dyn Fn(&str) -> String,
+) -> Result<Typed> {
+    let question = match action {
+        Action::Close => "answer (the decision, one line): ",
+        Action::Defer => "answer (optional): ",
+    };
+    let mut typed = String::new();
+    loop {
+        let text = match prompt.read(question, &typed)? {
+            Typed::Line(text) => text,
+            Typed::Back => return Ok(Typed::Back),
+            Typed::End => {
+                // The line editor ends its line; a plain prompt's line is ended here, before the
+                // last words.
+                if !prompt.on_terminal() {
+                    eprintln!();
+                }
+                return Ok(Typed::End);
+            }
+        };
+        if action == Action::Close && ucg_ultracode::answer::says_nothing(&text) {
+            eprintln!(
+                "  a close records the decision made, so it needs one: type it on one line\n  \
+(Ctrl-D stops the pass, keeping what was answered)"
+            );
+            typed.clear();
+            continue;
+        }
+        if !prompt.on_terminal() {
+            return Ok(Typed::Line(text));
+        }
+        eprintln!("  to record: {} \"{}\"", action.name(), shown(&text));
+        loop {
+            match crate::output::ask_key("  [Enter] record it, [e]dit, [b]ack to the choice? ")? {
+                Some(Keypress::Enter) => return Ok(Typed::Line(text)),
+                Some(Keypress::Char('e')) => break,
+                Some(Keypress::Char('b') | Keypress::Escape) => return Ok(Typed::Back),
+                Some(Keypress::End) | None => return Ok(Typed::End),
+                Some(Keypress::Char(_) | Keypress::Other) => {
+                    eprintln!("  Enter records it, e edits it, b goes back to the choice")
+                }
+            }
+        }
+        typed = text;
+    }
 }
 
 /// One answer of the guided pass: recorded and applied, logged, and confirmed.
@@ -501,7 +553,7 @@ fn choose_action(reusable: bool, contested: usize) -> Result<Choice> {
             Some(Keypress::Char(c)) => c.to_string(),
             Some(Keypress::Enter) => String::new(),
             Some(Keypress::End) => return Ok(Choice::End),
-            Some(Keypress::Other) => "?".to_string(),
+            Some(Keypress::Other | Keypress::Escape) => "?".to_string(),
             None => match crate::output::ask(prompt)? {
                 Some(line) => line,
                 None => {

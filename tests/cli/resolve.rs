@@ -311,6 +311,9 @@ fn the_interactive_pass_in_a_real_terminal() {
     tmux(&["send-keys", "c"]);
     wait_for("answer (the decision, one line):");
     tmux(&["send-keys", "24 hours", "Enter"]);
+    // Shown back as it will be recorded; Enter records it.
+    wait_for("  to record: close \"24 hours\"");
+    tmux(&["send-keys", "Enter"]);
     wait_for("[2/4] RED");
     tmux(&["send-keys", "q"]);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -738,6 +741,7 @@ fn the_guided_pass_takes_single_keys_on_a_terminal() {
     command.arg("resolve");
     let mut t = Terminal::spawn(command, 50, 120);
     const KEYS: &str = "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ";
+    const LOOK: &str = "  [Enter] record it, [e]dit, [b]ack to the choice? ";
     t.wait_for("[1/4] RED");
     t.wait_for_nth(KEYS, 1);
     assert_eq!(t.local_modes() & libc::ICANON, 0, "a key, not a line");
@@ -747,11 +751,13 @@ fn the_guided_pass_takes_single_keys_on_a_terminal() {
     t.wait_for_nth(KEYS, 2);
     t.send(b"c");
     t.wait_for("answer (the decision, one line): ");
-    assert!(t.is_restored(), "the answer is a line, edited as usual");
     t.send(b"\r");
     t.wait_for("a close records the decision made, so it needs one");
     t.wait_for_nth("answer (the decision, one line): ", 2);
     t.send(b"24 hours\r");
+    t.wait_for("  to record: close \"24 hours\"");
+    t.wait_for(LOOK);
+    t.send(b"\r");
     t.wait_for("  closed — removed from .preflight-reds.json, tombstone recorded");
     t.wait_for("[2/4] RED");
     t.wait_for_nth(KEYS, 3);
@@ -762,6 +768,8 @@ fn the_guided_pass_takes_single_keys_on_a_terminal() {
     t.send(b"D");
     t.wait_for("answer (optional): ");
     t.send(b"later\r");
+    t.wait_for_nth(LOOK, 2);
+    t.send(b"\r");
     t.wait_for("  deferred — recorded in .decisions.json; it is asked again next time");
     t.wait_for("[4/4] ledger decision");
     t.wait_for_nth(KEYS, 5);
@@ -787,6 +795,113 @@ fn the_guided_pass_takes_single_keys_on_a_terminal() {
     assert_eq!(left, [ids[1].1.clone(), ids[2].1.clone(), ids[3].1.clone()]);
     let decisions = std::fs::read_to_string(dir.join(IMPL).join(".decisions.json")).unwrap();
     assert!(decisions.contains("\"24 hours\"") && decisions.contains("\"later\""));
+}
+
+/// Issue 34 item 1: the answer is typed in a line editor. An arrow moves the cursor instead of
+/// becoming part of the decision; Home, Ctrl-U and Up (this pass's earlier answers) work; Esc
+/// and Ctrl-C at the answer come back to the item's choice; the answer is shown back as it will
+/// be recorded, `e` edits it again, `b` goes back, and Enter records exactly what was shown.
+#[test]
+fn answers_are_edited_on_a_line_and_looked_at_before_recording() {
+    use crate::pty::Terminal;
+    const LOOK: &str = "  [Enter] record it, [e]dit, [b]ack to the choice? ";
+    const BACK: &str = "  back to the choice — nothing recorded";
+    // The editor turns bracketed paste on as it starts to read a line: typing before that would
+    // meet the terminal's own line discipline (Ctrl-U erasing, echo).
+    const EDITING: &str = "\x1b[?2004h";
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let before = snapshot(&dir.join(IMPL));
+    let mut command = env.ucg(&dir);
+    command.arg("resolve");
+    let mut t = Terminal::spawn(command, 50, 80);
+    t.wait_for("[1/4] RED");
+    t.wait_for("(Enter: skip)? ");
+    // Esc at the answer: back to the choice, nothing typed is recorded.
+    t.send(b"c");
+    t.wait_for_nth(EDITING, 1);
+    t.send(b"half a thought");
+    t.wait_for("half a thought");
+    t.send(b"\x1b");
+    t.wait_for_nth(BACK, 1);
+    // Ctrl-C at the answer: back to the choice as well, the pass goes on.
+    t.wait_for_nth("(Enter: skip)? ", 2);
+    t.send(b"c");
+    t.wait_for_nth(EDITING, 2);
+    t.send(&[3]);
+    t.wait_for_nth(BACK, 2);
+    assert_eq!(snapshot(&dir.join(IMPL)), before, "nothing recorded yet");
+    // Left and Backspace fix a typo (a letter missing, one too many); Home goes to the start; the
+    // arrow is no part of the answer.
+    t.wait_for_nth("(Enter: skip)? ", 3);
+    t.send(b"c");
+    t.wait_for_nth(EDITING, 3);
+    t.send(b"24 hous\x1b[Dr\x05x\x7f\x01Exactly ");
+    t.send(b"\r");
+    t.wait_for("  to record: close \"Exactly 24 hours\"");
+    t.wait_for_nth(LOOK, 1);
+    // `e` edits it again (the text is there); Ctrl-U clears it; `b` goes back without recording.
+    t.send(b"e");
+    t.wait_for_nth(EDITING, 4);
+    t.send(&[0x15]);
+    t.send(b"12 hours\r");
+    t.wait_for("  to record: close \"12 hours\"");
+    t.wait_for_nth(LOOK, 2);
+    t.send(b"b");
+    t.wait_for_nth(BACK, 3);
+    // A pasted paragraph is one line; Enter records what was shown.
+    t.wait_for_nth("(Enter: skip)? ", 4);
+    t.send(b"c");
+    t.wait_for_nth(EDITING, 5);
+    t.send(b"\x1b[200~Sessions expire\nafter 24 hours\x1b[201~\r");
+    t.wait_for("  to record: close \"Sessions expire after 24 hours\"");
+    t.wait_for_nth(LOOK, 3);
+    t.send(b"\r");
+    t.wait_for("  closed — removed from .preflight-reds.json, tombstone recorded");
+    // Up brings back this pass's earlier answer at the next item.
+    t.wait_for("[2/4] RED");
+    t.wait_for_nth("(Enter: skip)? ", 5);
+    t.send(b"d");
+    t.wait_for_nth(EDITING, 6);
+    t.send(b"\x1b[A\r");
+    t.wait_for("  to record: defer \"Sessions expire after 24 hours\"");
+    t.wait_for_nth(LOOK, 4);
+    t.send(b"\r");
+    t.wait_for("  deferred — recorded");
+    t.wait_for("[3/4] escalation");
+    t.wait_for_nth("(Enter: skip)? ", 6);
+    t.send(&[4]);
+    t.wait_for("what was answered is kept\r\n");
+    assert_eq!(t.wait().code(), Some(0), "{}", t.text());
+    assert!(t.is_restored(), "the terminal is as it was");
+    let decisions: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join(IMPL).join(".decisions.json")).unwrap(),
+    )
+    .unwrap();
+    let answers: Vec<(&str, &str)> = decisions["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["action"].as_str().unwrap(), d["answer"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            ("close", "Sessions expire after 24 hours"),
+            ("defer", "Sessions expire after 24 hours")
+        ]
+    );
+    let log = std::fs::read_to_string(
+        std::fs::read_dir(dir.join("_bmad-output/ultracode-goal"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+            .join(".decision-log.md"),
+    )
+    .unwrap();
+    assert!(!log.contains('\x1b'), "no escape in the log: {log}");
 }
 
 /// Item 5: Ctrl-C at the one-key prompt interrupts the pass as it would any program, and the
