@@ -560,7 +560,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__gate)
-            opts="-h -V --rev --format --json --impl-artifacts --color --no-pager --help --version"
+            opts="-h -V --rev --full --format --json --impl-artifacts --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1752,7 +1752,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__pending)
-            opts="-h -V --json --exit-code --mine --for --rev --impl-artifacts --deferred-work --color --no-pager --help --version"
+            opts="-h -V --json --full --exit-code --mine --for --rev --impl-artifacts --deferred-work --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1830,7 +1830,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__resolve)
-            opts="-h -V --close --defer --answer --answers --dry-run --json --interactive --mine --reuse-similar --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
+            opts="-h -V --close --defer --answer --answers --dry-run --json --full --interactive --mine --reuse-similar --run --branch --push --message --impl-artifacts --deferred-work --runs-root --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2090,7 +2090,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__status)
-            opts="-h -V --format --json --prompt --watch --exec --fast --no-cache --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
+            opts="-h -V --format --json --prompt --watch --exec --fast --no-cache --full --impl-artifacts --run-dir --runs-root --deferred-work --rev --color --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -77,6 +77,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l prompt -d 'On
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l watch -d 'Re-render on every change to the artifacts, run folder or ledger (Ctrl-C ends); with --json, one document per line per change'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l fast -d 'Skip the per-story commit and line counts (no git history is read)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l no-cache -d 'Count lines afresh, without the line-count cache under the git directory'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l full -d 'Whole ids and artifact paths where a person reads an item (default: the short handle `resolve` takes, and the file name)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand status" -s V -l version -d 'Print version'
@@ -96,6 +97,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l color -d 'Wh
 always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l full -d 'Whole ids and artifact paths where a person reads an item (default: the short handle `resolve` takes, and the file name)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l exit-code -d 'Exit 1 when anything is pending or blocked (like `git diff --exit-code`)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l mine -d 'Only the items you decide (your user.email, by the ucg.decider rules)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand pending" -l no-pager -d 'Never send output through a pager'
@@ -117,6 +119,7 @@ always\t''
 never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l dry-run -d 'Show what would be recorded and applied; write nothing'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l full -d 'Whole ids and artifact paths where a person reads an item (default: the short handle `resolve` takes, and the file name)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l interactive -d 'Ask on standard input even when it is not a terminal'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l mine -d 'The guided pass asks only the items you decide (your user.email, by the ucg.decider rules)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand resolve" -l reuse-similar -d 'Reuse, for every pending item without an answer, the answer on record for an earlier wording of its question (same kind and source file, words at least `ucg.similarity` alike, default 0.8), listing each; its entry notes `reused_from`'
@@ -141,6 +144,7 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l impl-artifacts 
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l full -d 'Whole ids and artifact paths where a person reads an item (default: the short handle `resolve` takes, and the file name)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l json -d 'Print one JSON document instead of text; its "schema" key names its format and version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand gate" -s h -l help -d 'Print help'

@@ -308,6 +308,10 @@ with source `decision` and status `open`, in every table. Reads, never writes."
 pub struct PendingArgs {
     #[command(flatten)]
     pub json: JsonFlag,
+    /// Whole ids and artifact paths where a person reads an item (default: the short handle
+    /// `resolve` takes, and the file name).
+    #[arg(long)]
+    pub full: bool,
     /// Exit 1 when anything is pending or blocked (like `git diff --exit-code`).
     #[arg(long)]
     pub exit_code: bool,
@@ -380,6 +384,10 @@ pub struct ResolveArgs {
     pub dry_run: bool,
     #[command(flatten)]
     pub json: JsonFlag,
+    /// Whole ids and artifact paths where a person reads an item (default: the short handle
+    /// `resolve` takes, and the file name).
+    #[arg(long)]
+    pub full: bool,
     /// Ask on standard input even when it is not a terminal.
     #[arg(long)]
     pub interactive: bool,
@@ -467,7 +475,10 @@ impl ResolveArgs {
 #[derive(Debug, Args)]
 #[command(
     after_help = "A run folder is a directory under the runs root holding a .decision-log.md; it is \
-terminal when it also holds run-report.md, else live."
+terminal when it also holds run-report.md. Otherwise it is live only while the agent works on it: the \
+run the heartbeat (run-status.json) names, its `updated` within six hours — the rule `goal show` uses \
+for an active pursuit — and stopped else. Its last activity is that `updated`, or, for the other \
+runs, the decision log's modification time."
 )]
 pub struct RunsArgs {
     #[command(flatten)]
@@ -508,6 +519,10 @@ pub struct StatusArgs {
     /// Count lines afresh, without the line-count cache under the git directory.
     #[arg(long)]
     pub no_cache: bool,
+    /// Whole ids and artifact paths where a person reads an item (default: the short handle
+    /// `resolve` takes, and the file name).
+    #[arg(long)]
+    pub full: bool,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
     /// The run folder whose decision log's tail is shown (default: the heartbeat epic's run).
@@ -662,6 +677,10 @@ configuration layers the tree carries, as the shared remote's pre-receive hook j
 pub struct GateArgs {
     #[command(flatten)]
     pub rev: RevFlag,
+    /// Whole ids and artifact paths where a person reads an item (default: the short handle
+    /// `resolve` takes, and the file name).
+    #[arg(long)]
+    pub full: bool,
     /// How the decision is printed: `text` (the blockers on stderr), `json` (the same as --json),
     /// `github` (GitHub Actions annotations on stdout), `junit` (a JUnit XML report on stdout).
     #[arg(long, value_enum, default_value_t = GateFormat::Text, conflicts_with = "json")]

@@ -489,6 +489,14 @@ impl Context {
         Ok(0)
     }
 
+    /// [`Context::page`] for text a person reads: wrapped to the terminal's columns.
+    pub(crate) fn page_prose(&self, text: &str) -> Result<u8> {
+        let mut out = self.paged_output().prose();
+        std::io::Write::write_all(&mut out, text.as_bytes())?;
+        out.finish()?;
+        Ok(0)
+    }
+
     pub(crate) fn paged_output(&self) -> Output {
         let core_pager = self.config_string("core.pager");
         Output::paged(output::resolve_pager(self.no_pager, core_pager))

@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 pub(crate) struct Output {
     buffer: Vec<u8>,
     pager: Option<String>,
+    /// Text for a person, wrapped to these columns when it is sent on ([`Output::prose`]).
+    columns: Option<usize>,
 }
 
 impl Output {
@@ -16,11 +18,24 @@ impl Output {
         Output {
             buffer: Vec::new(),
             pager,
+            columns: None,
         }
     }
 
+    /// Marks the output as text for a person: sent on wrapped to [`columns`] at its spaces (a
+    /// patch, a document another program reads, is never marked).
+    pub(crate) fn prose(mut self) -> Self {
+        self.columns = Some(columns());
+        self
+    }
+
     /// Sends the output on. A pager is used only when the text is taller than the terminal.
-    pub(crate) fn finish(self) -> io::Result<()> {
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        if let Some(columns) = self.columns {
+            if let Ok(text) = std::str::from_utf8(&self.buffer) {
+                self.buffer = crate::render::fit::reflow(text, columns).into_bytes();
+            }
+        }
         if let Some(pager) = self.pager.filter(|_| longer_than_screen(&self.buffer)) {
             if let Ok(mut child) = spawn_pager(&pager) {
                 let written = child
@@ -51,6 +66,48 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// The columns text for a person is laid out in on stdout, as git counts them: `COLUMNS`, else
+/// the terminal's width, else 80.
+pub(crate) fn columns() -> usize {
+    columns_on(io::stdout())
+}
+
+/// [`columns`] for what is said on stderr (a hook's refusal, the guided pass).
+pub(crate) fn error_columns() -> usize {
+    columns_on(io::stderr())
+}
+
+fn columns_on(stream: impl std::os::fd::AsFd) -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+        .or_else(|| {
+            terminal_size::terminal_size_of(stream)
+                .map(|(terminal_size::Width(w), _)| usize::from(w))
+                .filter(|w| *w > 0)
+        })
+        .unwrap_or(80)
+}
+
+/// Prints text for a person on stdout (never paged), wrapped to [`columns`].
+pub(crate) fn print_prose(text: &str) -> io::Result<()> {
+    print(crate::render::fit::reflow(text, columns()))
+}
+
+/// Says text for a person on stderr, wrapped to [`error_columns`].
+pub(crate) fn say(text: &str) {
+    say_narrower(text, 0);
+}
+
+/// [`say`] for text shown after a prefix of `prefix` columns (git's `remote: `).
+pub(crate) fn say_narrower(text: &str, prefix: usize) {
+    let columns = error_columns().saturating_sub(prefix);
+    let mut err = io::stderr().lock();
+    let _ = err.write_all(crate::render::fit::reflow(text, columns).as_bytes());
+    let _ = err.flush();
 }
 
 /// The pager git would use, or `None` when output must not be paged.

@@ -159,7 +159,7 @@ pub(crate) fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
             "stories": stories,
         }));
     }
-    let mut out = ctx.paged_output();
+    let mut out = ctx.paged_output().prose();
     if rows.is_empty() {
         writeln!(out, "no turn counters in {}", impl_dir.display())?;
     }

@@ -52,11 +52,12 @@ pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     );
     let style = crate::render::status_human::Style {
         color: false,
-        width: 80,
+        width: u16::try_from(crate::output::columns()).unwrap_or(u16::MAX),
+        full_ids: false,
     };
     let status = crate::render::status_human::render(&report, &style);
-    crate::output::print(introduction(&dir, &status))?;
-    crate::output::print(next_steps(&dir))?;
+    crate::output::print_prose(&introduction(&dir, &status))?;
+    crate::output::print_prose(&next_steps(&dir))?;
     Ok(0)
 }
 

@@ -63,16 +63,17 @@ fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
         GateFormat::Github => print(&ci::github(&decision)),
         GateFormat::Junit => print(&ci::junit(&decision, &source.describe())),
         GateFormat::Text if decision.blocked() => {
-            let refusal = crate::render::refusal::refusal(&decision, None, &source.describe());
-            eprint!("{}", visible::escape_controls(&refusal, &[]));
-            eprint!("{}", crate::render::bypass::describe(&bypasses));
+            let refusal =
+                crate::render::refusal::refusal(&decision, None, &source.describe(), args.full);
+            crate::output::say(&visible::escape_controls(&refusal, &[]));
+            crate::output::say(&crate::render::bypass::describe(&bypasses));
             Ok(())
         }
-        GateFormat::Text => print(&format!(
+        GateFormat::Text => Ok(crate::output::print_prose(&format!(
             "gate open: nothing pending ({})\n{}",
             source.describe(),
             crate::render::bypass::describe(&bypasses)
-        )),
+        ))?),
     };
     match printed {
         // A reader that stopped early (a closed pipe exits 0 elsewhere) never opens the gate.

@@ -5,7 +5,7 @@ use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use ucg_ultracode::deciders;
 use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem};
@@ -54,13 +54,9 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     if args.json.on {
         crate::output::print_json_of(&PendingDocument::of(&found))?;
     } else {
-        let mut out = ctx.paged_output();
-        let width = std::io::stdout()
-            .is_terminal()
-            .then(terminal_size::terminal_size)
-            .flatten()
-            .map(|(terminal_size::Width(w), _)| usize::from(w));
-        let mut text = human(&found, width);
+        let mut out = ctx.paged_output().prose();
+        let width = crate::output::columns();
+        let mut text = human(&found, width, args.full);
         // "nothing pending" for one person must not read as nothing pending at all.
         if let Some(email) = decider.as_deref().filter(|_| found.items.is_empty()) {
             if for_others > 0 && text == "nothing pending\n" {
@@ -100,22 +96,47 @@ impl<'a> PendingDocument<'a> {
 }
 
 /// A table for people: a header, then one line per item with its short handle (what `resolve`
-/// takes), source, kind, file and the decision needed, in aligned columns; on a terminal the
-/// decision is cut to the terminal's width (`--json` has every field whole).
-pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
+/// takes), source, kind, file and the decision needed, in aligned columns fitted to `width`. The
+/// decision is never cut: it wraps in its column, or, when the other columns leave it too little
+/// room, under its row (`--json` and `full` have every id whole).
+pub(crate) fn human(found: &Pending, width: usize, full: bool) -> String {
     let mut out = String::new();
-    // Who decides gets a column only where some rule names someone.
+    // Who decides gets a column only where some rule names someone, and only when the row
+    // still fits beside it; else it goes under the row with the decision.
     let routed = found.items.iter().any(|item| !item.deciders.is_empty());
+    let deciders = |item: &PendingItem| match item.deciders.is_empty() {
+        true => "-".to_string(),
+        false => item.deciders.join(", "),
+    };
+    let room = |cells: &dyn Fn(&PendingItem) -> usize| found.items.iter().map(cells).max();
+    let widest_row = room(&|item| {
+        item.label().chars().count()
+            + item.kind.chars().count()
+            + 10
+            + 2 * 4
+            + item
+                .artifact
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .count()
+    })
+    .unwrap_or(0);
+    let widest_deciders = room(&|item| deciders(item).chars().count()).unwrap_or(0);
+    let under = routed && widest_row + widest_deciders.max(10) + 2 > width;
+    let routed = routed && !under;
     let rows: Vec<Vec<String>> = found
         .items
         .iter()
         .map(|item| {
-            let source = item.source.name();
-            let handle = item.row.as_ref().map_or_else(
-                || item.handle().to_string(),
-                |row| format!("{} ({row})", item.handle()),
-            );
-            let file = item.artifact.rsplit('/').next().unwrap_or(&item.artifact);
+            let (name, file) = match full {
+                true => (item.id.clone(), item.artifact.as_str()),
+                false => (
+                    item.label(),
+                    item.artifact.rsplit('/').next().unwrap_or(&item.artifact),
+                ),
+            };
             let on_record = match (&item.action, &item.answer) {
                 (Some(action), Some(answer)) if answer.is_empty() => {
                     format!("  [{action} on record]")
@@ -124,7 +145,7 @@ pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
                 _ => match &item.similar_to {
                     Some(earlier) => format!(
                         "  [reworded? {} was answered {}: {}]",
-                        earlier.id.rsplit(':').next().unwrap_or(&earlier.id),
+                        ucg_ultracode::pending::handle_of(&earlier.id),
                         earlier.action,
                         earlier.answer
                     ),
@@ -132,18 +153,19 @@ pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
                 },
             };
             let mut row = vec![
-                handle,
-                source.to_string(),
+                name,
+                item.source.label().to_string(),
                 item.kind.clone(),
                 file.to_string(),
             ];
             if routed {
-                row.push(match item.deciders.is_empty() {
-                    true => "-".to_string(),
-                    false => item.deciders.join(", "),
-                });
+                row.push(deciders(item));
             }
-            row.push(format!("{}{on_record}", item.decision_needed));
+            let decided = match under && !item.deciders.is_empty() {
+                true => format!("  (decided by {})", deciders(item)),
+                false => String::new(),
+            };
+            row.push(format!("{}{on_record}{decided}", item.decision_needed));
             row
         })
         .collect();
@@ -153,7 +175,7 @@ pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
             header.push("decided by");
         }
         header.push("decision");
-        // Every column but the last (the decision, cut to the terminal) is padded to its widest.
+        // Every column but the last (the decision) is padded to its widest.
         let fixed = header.len() - 1;
         let widths: Vec<usize> = (0..fixed)
             .map(|c| {
@@ -164,20 +186,24 @@ pub(crate) fn human(found: &Pending, width: Option<usize>) -> String {
                     .unwrap_or(0)
             })
             .collect();
+        let column = widths.iter().map(|w| w + 2).sum::<usize>();
+        // Too little room beside the row: the decision goes under it, indented.
+        let beside = width.saturating_sub(column) >= 24;
         let line = |cells: &[&str]| {
             let mut text = String::new();
             for (c, cell) in cells.iter().take(fixed).enumerate() {
                 text.push_str(&format!("{cell:<w$}  ", w = widths[c]));
             }
             let last = cells[fixed];
-            let room = width.map(|w| w.saturating_sub(text.chars().count()).max(10));
-            match room {
-                Some(room) if last.chars().count() > room => {
-                    let cut: String = last.chars().take(room.saturating_sub(1)).collect();
-                    text.push_str(&cut);
-                    text.push('…');
+            if beside {
+                let pieces = crate::render::fit::wrap(last, width - column);
+                text.push_str(&pieces.join(&format!("\n{:column$}", "")));
+            } else {
+                let text_end = text.trim_end().len();
+                text.truncate(text_end);
+                for piece in crate::render::fit::wrap(last, width.saturating_sub(4)) {
+                    text.push_str(&format!("\n    {piece}"));
                 }
-                _ => text.push_str(last),
             }
             text.push('\n');
             text

@@ -6,7 +6,7 @@ use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::{AnswerPrompt, Keypress, Typed};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use ucg_ultracode::answer::Answer;
 use ucg_ultracode::decision_log::{decision_log_folder, Chooser};
@@ -22,6 +22,16 @@ use ucg_ultracode::similarity::{self, DiffPiece};
 mod branch;
 
 pub(crate) const SCHEMA: &str = "git-ucg.resolve/1";
+
+/// `eprintln!` for a person: the line wrapped to the terminal's columns at its spaces.
+macro_rules! say {
+    () => {
+        crate::output::say("\n")
+    };
+    ($($arg:tt)*) => {
+        crate::output::say(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     if let Some(name) = &args.branch {
@@ -156,7 +166,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         return Err(not_asked(askable));
     }
     if unasked && askable > 0 {
-        eprintln!(
+        say!(
             "note: the {askable} still pending were not asked: standard input is not a terminal \
 (`git ucg resolve --interactive` asks over it)"
         );
@@ -169,7 +179,6 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             logged.as_deref(),
         ));
     }
-    let mut out = std::io::stdout().lock();
     let mut text = String::new();
     if args.reuse_similar {
         match reused.is_empty() {
@@ -177,23 +186,35 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
             false => text.push_str(&format!("Reused: {}\n{}", reused.len(), reused.concat())),
         }
     }
-    text.push_str(&hand_back(&run, &after, &outcome, logged.as_deref()));
+    text.push_str(&hand_back(
+        &run,
+        &after,
+        &outcome,
+        logged.as_deref(),
+        args.full,
+    ));
     text.push_str(&what_changed(ctx, &run, &outcome));
     if !outcome.applied.is_empty() {
         // Where the run goes next (a pass that only deferred hands nothing back).
         if let Some(route) = route {
             let at = route
                 .story
+                .as_ref()
                 .map(|s| format!(" at story {s}"))
                 .unwrap_or_default();
             text.push_str(&format!(
-                "Resume re-enters {}{at}: {}\n`git ucg resume` lists what it re-asserts.\n",
+                "Resume re-enters {}{at}: {}\n`git ucg resume` lists what it re-asserts.\n\n",
                 route.stage, route.why
+            ));
+            text.push_str(&crate::render::restart::said(
+                &route,
+                &run.impl_dir,
+                &run.project_root,
+                crate::output::columns(),
             ));
         }
     }
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
+    crate::output::print_prose(&text)?;
     Ok(0)
 }
 
@@ -343,7 +364,7 @@ pub(super) fn guided_pass(
         .filter(|i| i.action.as_deref() != Some("close"))
         .collect();
     for file in &pending.unpromoted {
-        eprintln!(
+        say!(
             "note: {file} is a raw escalation the run has not promoted yet: it cannot be answered here"
         );
     }
@@ -362,40 +383,40 @@ pub(super) fn guided_pass(
         // Every field comes from an artifact, the configuration or an earlier answer: shown
         // with its control characters visible, never driving the terminal.
         let shown = |text: &str| crate::render::visible::escape_controls(text, &[]).into_owned();
-        eprintln!();
-        eprintln!("[{}/{total}] {source} {}", n + 1, shown(&item.id));
-        eprintln!("  kind      {}", shown(&item.kind));
-        eprintln!("  artifact  {}", shown(&item.artifact));
-        eprintln!("  decision  {}", shown(&item.decision_needed));
+        say!();
+        say!("[{}/{total}] {source} {}", n + 1, shown(&item.label()));
+        say!("  kind      {}", shown(&item.kind));
+        say!("  artifact  {}", shown(&item.artifact));
+        say!("  decision  {}", shown(&item.decision_needed));
         if !item.deciders.is_empty() {
-            eprintln!("  decider   {}", shown(&item.deciders.join(", ")));
+            say!("  decider   {}", shown(&item.deciders.join(", ")));
         }
         // A contested decision's evidence is its answers, listed as choices below.
         if !item.evidence.is_empty() && item.contested.is_empty() {
-            eprintln!("  evidence  {}", shown(&item.evidence));
+            say!("  evidence  {}", shown(&item.evidence));
         }
         if let (Some("defer"), Some(answer)) = (item.action.as_deref(), &item.answer) {
-            eprintln!("  deferred before: {}", shown(answer));
+            say!("  deferred before: {}", shown(answer));
         }
         if let Some(earlier) = &item.similar_to {
-            eprintln!(
+            say!(
                 "  reworded? {} was answered before (words {:.0}% alike):",
                 shown(&earlier.id),
                 earlier.ratio * 100.0
             );
-            eprintln!("  earlier   {}", shown(&earlier.decision_needed));
-            eprintln!(
+            say!("  earlier   {}", shown(&earlier.decision_needed));
+            say!(
                 "  wording   {}",
                 word_diff(&earlier.decision_needed, &item.decision_needed, color)
             );
-            eprintln!(
+            say!(
                 "  answered  {}: {}",
                 shown(&earlier.action),
                 shown(&earlier.answer)
             );
         }
         for (n, answer) in item.contested.iter().enumerate() {
-            eprintln!("  [{}]       {}", n + 1, shown(&answer.to_string()));
+            say!("  [{}]       {}", n + 1, shown(&answer.to_string()));
         }
         let reusable = reuse(item);
         // Until something is recorded, skipped or ended: Esc or Ctrl-C at the answer, or `b`
@@ -420,19 +441,19 @@ pub(super) fn guided_pass(
                     break;
                 }
                 Choice::Skip => {
-                    eprintln!("  skipped — nothing recorded");
+                    say!("  skipped — nothing recorded");
                     break;
                 }
                 Choice::Quit => {
                     let left = total - n - 1;
-                    eprintln!(
+                    say!(
                         "  quit — {left} more {} not asked; what was answered is kept",
                         if left == 1 { "item" } else { "items" }
                     );
                     return Ok(());
                 }
                 Choice::End => {
-                    eprintln!("{END_OF_INPUT}");
+                    say!("{END_OF_INPUT}");
                     return Ok(());
                 }
             };
@@ -442,9 +463,9 @@ pub(super) fn guided_pass(
                     record(&Answer::new(item.id.clone(), answer, action))?;
                     break;
                 }
-                Typed::Back => eprintln!("  back to the choice — nothing recorded"),
+                Typed::Back => say!("  back to the choice — nothing recorded"),
                 Typed::End => {
-                    eprintln!("{END_OF_INPUT}");
+                    say!("{END_OF_INPUT}");
                     return Ok(());
                 }
             }
@@ -476,13 +497,13 @@ fn ask_answer(
                 // The line editor ends its line; a plain prompt's line is ended here, before the
                 // last words.
                 if !prompt.on_terminal() {
-                    eprintln!();
+                    say!();
                 }
                 return Ok(Typed::End);
             }
         };
         if action == Action::Close && ucg_ultracode::answer::says_nothing(&text) {
-            eprintln!(
+            say!(
                 "  a close records the decision made, so it needs one: type it on one line\n  \
 (Ctrl-D stops the pass, keeping what was answered)"
             );
@@ -492,7 +513,7 @@ fn ask_answer(
         if !prompt.on_terminal() {
             return Ok(Typed::Line(text));
         }
-        eprintln!("  to record: {} \"{}\"", action.name(), shown(&text));
+        say!("  to record: {} \"{}\"", action.name(), shown(&text));
         loop {
             match crate::output::ask_key("  [Enter] record it, [e]dit, [b]ack to the choice? ")? {
                 Some(Keypress::Enter) => return Ok(Typed::Line(text)),
@@ -500,7 +521,7 @@ fn ask_answer(
                 Some(Keypress::Char('b') | Keypress::Escape) => return Ok(Typed::Back),
                 Some(Keypress::End) | None => return Ok(Typed::End),
                 Some(Keypress::Char(_) | Keypress::Other) => {
-                    eprintln!("  Enter records it, e edits it, b goes back to the choice")
+                    say!("  Enter records it, e edits it, b goes back to the choice")
                 }
             }
         }
@@ -514,7 +535,7 @@ fn answer_one(run: &Pass, answer: &Answer, outcome: &mut Outcome) -> Result<()> 
     commit(run, std::slice::from_ref(answer), outcome)?;
     // Logged at once: a pass ended by Ctrl-C keeps its log in step with its answers.
     append_to_log(run, outcome)?;
-    eprintln!(
+    say!(
         "{}",
         confirmation(
             run,
@@ -558,7 +579,7 @@ fn choose_action(reusable: bool, contested: usize) -> Result<Choice> {
                 Some(line) => line,
                 None => {
                     // The prompt's line is ended before the last words.
-                    eprintln!();
+                    say!();
                     return Ok(Choice::End);
                 }
             },
@@ -572,13 +593,13 @@ fn choose_action(reusable: bool, contested: usize) -> Result<Choice> {
             other if taken(other, contested).is_some() => {
                 return Ok(Choice::Take(taken(other, contested).unwrap_or_default()))
             }
-            _ if contested > 0 => eprintln!(
+            _ if contested > 0 => say!(
                 "  a number closes with that answer, c with another, d defers, s skips, q quits"
             ),
-            _ if reusable => eprintln!(
+            _ if reusable => say!(
                 "  c closes, d defers, r reuses the earlier answer, s (or Enter) skips, q quits"
             ),
-            _ => eprintln!("  c closes, d defers, s (or Enter) skips, q quits"),
+            _ => say!("  c closes, d defers, s (or Enter) skips, q quits"),
         }
     }
 }
@@ -613,7 +634,18 @@ fn confirmation(run: &Pass, answer: &Answer, applied: &[Applied]) -> String {
 }
 
 /// What closed, what is still pending, and where the run goes next.
-fn hand_back(run: &Pass, after: &Pending, outcome: &Outcome, logged: Option<&Path>) -> String {
+/// Items by their handles unless `full`.
+fn hand_back(
+    run: &Pass,
+    after: &Pending,
+    outcome: &Outcome,
+    logged: Option<&Path>,
+    full: bool,
+) -> String {
+    let name = |id: &str| match full {
+        true => id.to_string(),
+        false => ucg_ultracode::pending::handle_of(id).to_string(),
+    };
     let mut out = String::new();
     for blocker in &after.blockers {
         out.push_str(&format!(
@@ -664,7 +696,7 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
             closes.len()
         ));
         for applied in &closes {
-            out.push_str(&format!("  {}  {}\n", applied.id, applied.cleared));
+            out.push_str(&format!("  {}  {}\n", name(&applied.id), applied.cleared));
         }
     }
     if !outcome.replaced.is_empty() {
@@ -682,7 +714,7 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
                 .unwrap_or_default();
             out.push_str(&format!(
                 "  {}\n    was: {}\n    now: {now}\n",
-                replaced.id,
+                name(&replaced.id),
                 replaced.describe()
             ));
         }
@@ -690,7 +722,7 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
     if !defers.is_empty() {
         out.push_str(&format!("Deferred: {}\n", defers.len()));
         for answer in &defers {
-            out.push_str(&format!("  {}\n", answer.id));
+            out.push_str(&format!("  {}\n", name(&answer.id)));
         }
     }
     if after.items.is_empty() {
@@ -701,15 +733,20 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
             after.items.len()
         ));
         for item in &after.items {
-            out.push_str(&format!("  {}\n", item.id));
+            let label = if full { item.id.clone() } else { item.label() };
+            let needed = crate::render::visible::escape_controls(&item.decision_needed, &[]);
+            out.push_str(&format!("  {label}  {needed}\n"));
         }
     }
     match (logged, &run.log_dir) {
         (Some(path), _) if run.dry_run => out.push_str(&format!(
             "Decision log: would append to {}\n",
-            path.display()
+            shown(path, &run.project_root)
         )),
-        (Some(path), _) => out.push_str(&format!("Decision log: appended to {}\n", path.display())),
+        (Some(path), _) => out.push_str(&format!(
+            "Decision log: appended to {}\n",
+            shown(path, &run.project_root)
+        )),
         (None, None) => out.push_str("Decision log: no run folder found; nothing appended.\n"),
         (None, Some(_)) => {}
     }
@@ -790,10 +827,10 @@ fn shown(path: &Path, root: &Path) -> String {
 }
 
 fn choose(found: &[PathBuf]) -> Result<PathBuf> {
-    eprintln!("Several run folders belong to this epic:");
+    say!("Several run folders belong to this epic:");
     for (n, dir) in found.iter().enumerate() {
         let dir = dir.display().to_string();
-        eprintln!(
+        say!(
             "  {}. {}",
             n + 1,
             crate::render::visible::escape_controls(&dir, &[])

@@ -36,6 +36,7 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
             state: "missing",
             detail: "no epic to name a branch for".into(),
             fix: Some("git ucg epic --epic <id> shows an epic's branch".into()),
+            by_resume: false,
         }),
     }
     checks.push(git_hooks_check(ctx));
@@ -52,7 +53,10 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
             "checklist": checks,
         }));
     }
-    let mut out = ctx.paged_output();
+    let root = inputs.project_root.display().to_string();
+    // Paths from the project root, as the hand-back names them.
+    let from_root = |text: &str| text.replace(&format!("{root}/"), "");
+    let mut out = ctx.paged_output().prose();
     let at = route
         .story
         .as_ref()
@@ -60,18 +64,49 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
         .unwrap_or_default();
     writeln!(out, "Resume: {}{at}", route.stage)?;
     writeln!(out, "  {}", route.why)?;
+    let (yours, resumes): (Vec<&Check>, Vec<&Check>) = checks.iter().partition(|c| c.needs_you());
     writeln!(out)?;
-    writeln!(out, "Re-assert:")?;
-    for check in &checks {
+    match yours.is_empty() {
+        true => writeln!(out, "Needs you: nothing")?,
+        false => writeln!(out, "Needs you:")?,
+    }
+    for check in &yours {
         writeln!(
             out,
             "  {:<8} {:<13} {}",
-            check.state, check.item, check.detail
+            check.state,
+            check.item,
+            from_root(&check.detail)
         )?;
-        if let (Some(fix), "missing") = (&check.fix, check.state) {
-            writeln!(out, "  {:<8} {:<13} fix: {fix}", "", "")?;
+        if let Some(fix) = &check.fix {
+            writeln!(out, "  {:<8} {:<13} fix: {}", "", "", from_root(fix))?;
         }
     }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Nothing to do (in place, or re-asserted by the resume itself):"
+    )?;
+    for check in &resumes {
+        let state = if check.state == "ok" { "ok" } else { "resume" };
+        writeln!(
+            out,
+            "  {state:<8} {:<13} {}",
+            check.item,
+            from_root(&check.detail)
+        )?;
+        if let (Some(fix), "missing") = (&check.fix, check.state) {
+            writeln!(out, "  {:<8} {:<13} {}", "", "", from_root(fix))?;
+        }
+    }
+    writeln!(out)?;
+    let restart = crate::render::restart::said(
+        &route,
+        &inputs.impl_dir,
+        &inputs.project_root,
+        crate::output::columns(),
+    );
+    out.write_all(restart.as_bytes())?;
     out.finish()?;
     Ok(0)
 }
@@ -85,6 +120,7 @@ fn git_hooks_check(ctx: &Context) -> Check {
             state: "missing",
             detail: "no hooks directory (not in a repository with a work tree)".into(),
             fix: Some("git ucg hooks install".into()),
+            by_resume: false,
         };
     };
     let active = |name: &str| {
@@ -123,6 +159,7 @@ fn git_hooks_check(ctx: &Context) -> Check {
         present,
         format!("not installed in {}", dir.display()),
         "git ucg hooks install",
+        false,
     )
 }
 
@@ -141,5 +178,6 @@ fn allowlist_check(ctx: &Context) -> Check {
             if count == 1 { "" } else { "s" }
         ),
         fix: Some("set workflow.allowlist_commands in _bmad/custom/ultracode-goal.toml".into()),
+        by_resume: false,
     }
 }

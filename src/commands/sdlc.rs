@@ -154,7 +154,7 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
 
 fn warn(run: &str, warnings: &[String]) {
     for warning in warnings {
-        eprintln!("warning: {run}: {warning}");
+        crate::output::say(&format!("warning: {run}: {warning}\n"));
     }
 }
 
@@ -181,7 +181,9 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     match &project {
         ProjectState::NotConfigured => {}
         ProjectState::Unreadable { path, why } => {
-            eprintln!("warning: the project's pipeline state {path} cannot be read: {why}");
+            crate::output::say(&format!(
+                "warning: the project's pipeline state {path} cannot be read: {why}\n"
+            ));
         }
         ProjectState::Read { path, fields } => {
             let mut block = format!("\nProject pipeline (the authority: {path}):\n");

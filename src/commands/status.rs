@@ -55,7 +55,7 @@ pub(crate) fn run(ctx: &Context, args: &StatusArgs) -> Result<u8> {
     let located = locate(ctx, args, format, source)?;
     let document = render(ctx, args, format, source, &located)?;
     if format == StatusFormat::Human {
-        return ctx.page(document);
+        return ctx.page_prose(&document);
     }
     crate::output::print(document)?;
     Ok(0)
@@ -144,6 +144,7 @@ fn render(
             &Style {
                 color: ctx.color,
                 width: width(),
+                full_ids: args.full,
             },
         ),
     })
@@ -159,15 +160,9 @@ fn screen_size() -> (usize, usize) {
     }
 }
 
-/// The width human output is fitted to: the terminal's, else `COLUMNS`, else 80.
+/// The width human output is fitted to ([`crate::output::columns`]).
 fn width() -> u16 {
-    if let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size() {
-        return w;
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(80)
+    u16::try_from(crate::output::columns()).unwrap_or(u16::MAX)
 }
 
 /// Fills each story's commits and line counts from its range, as `git ucg epic` computes them.
@@ -353,8 +348,9 @@ fn watch_loop(
                 // A screenful, the header on top: redrawn in place, nothing scrolls away; the
                 // last line says how to leave.
                 let (columns, rows) = size;
+                let flowed = crate::render::fit::reflow(&document, columns);
                 document =
-                    crate::render::fit::fit_to_height(&document, rows.saturating_sub(1), columns);
+                    crate::render::fit::fit_to_height(&flowed, rows.saturating_sub(1), columns);
                 if let Some(hint) = quit_hint {
                     document.push_str(&format!("({hint})\n"));
                 }

@@ -115,8 +115,13 @@ fn plain(line: &str) -> String {
     out
 }
 
-fn visible_width(line: &str) -> usize {
-    plain(line).chars().count()
+/// The columns `line` takes on a terminal: colour sequences none, a wide character two.
+pub(crate) fn visible_width(line: &str) -> usize {
+    use unicode_width::UnicodeWidthStr;
+    if line.is_ascii() && !line.contains('\x1b') {
+        return line.len();
+    }
+    plain(line).width()
 }
 
 fn truncate(text: &str, width: usize) -> String {
@@ -147,6 +152,106 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `text` laid out in `width` columns, the way every human output reaches a person: each line
+/// wider than that is broken at its spaces, never inside a word, an id or a path (a word wider
+/// than the room gets a line of its own). A continuation hangs under the line's last column
+/// (the text after its last run of two or more spaces) when that column starts in the left
+/// half, else under a list item's text (after its `-` or `1.`), else under the line's indent.
+/// A line that is a command to copy (it starts with `git `) is left whole, and so is a
+/// `quoted command` within a line. SGR colour
+/// sequences take no room; wide characters take two.
+pub(crate) fn reflow(text: &str, width: usize) -> String {
+    let width = width.max(20);
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        // A command to copy (it starts with `git `) stays whole: broken, it would not paste.
+        if visible_width(line) <= width || line.trim_start().starts_with("git ") {
+            out.push_str(line);
+        } else {
+            reflow_line(line, width, &mut out);
+        }
+    }
+    out
+}
+
+/// `-`, `*`, `•` or a number with its `.` or `)`: what starts an item of a list.
+fn is_list_marker(word: &str) -> bool {
+    matches!(word, "-" | "*" | "•")
+        || word
+            .strip_suffix(['.', ')'])
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// One line wider than `width`, broken at its spaces into `out`.
+fn reflow_line(line: &str, width: usize, out: &mut String) {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    // Runs of spaces and the words between them, in order (the first piece is a word).
+    let mut pieces: Vec<(&str, &str)> = Vec::new();
+    let mut rest = body;
+    while !rest.is_empty() {
+        // A `quoted command` is one word: it is copied whole.
+        let word_end = match rest.strip_prefix('`').and_then(|r| r.find('`')) {
+            Some(close) => rest[close + 2..]
+                .find(' ')
+                .map_or(rest.len(), |e| close + 2 + e),
+            None => rest.find(' ').unwrap_or(rest.len()),
+        };
+        let (word, after) = rest.split_at(word_end);
+        let gap_end = after.len() - after.trim_start_matches(' ').len();
+        let (gap, next) = after.split_at(gap_end);
+        pieces.push((word, gap));
+        rest = next;
+    }
+    let last_column = {
+        let mut column = indent;
+        let mut hang = None;
+        for (word, gap) in &pieces {
+            column += visible_width(word);
+            if gap.len() >= 2 {
+                hang = Some(column + gap.len());
+            }
+            column += gap.len();
+        }
+        hang.filter(|c| *c <= width / 2)
+    };
+    // A list item's text hangs after its marker; any other line under its own indent.
+    let marker = pieces
+        .first()
+        .filter(|(word, gap)| gap.len() == 1 && is_list_marker(word))
+        .map_or(0, |(word, _)| word.len() + 1);
+    let hang = last_column.unwrap_or(indent + marker);
+    out.push_str(&line[..indent]);
+    let mut column = indent;
+    let mut gap_before = "";
+    let mut first = true;
+    for (word, gap) in pieces {
+        let needed = visible_width(word);
+        if !first && column + gap_before.len() + needed > width {
+            // A word too wide to hang where the others do starts further left, if it fits there.
+            let start = [hang, indent, 0]
+                .into_iter()
+                .find(|start| start + needed <= width)
+                .unwrap_or(hang);
+            out.push('\n');
+            out.extend(std::iter::repeat_n(' ', start));
+            column = start;
+        } else {
+            out.push_str(gap_before);
+            column += gap_before.len();
+        }
+        out.push_str(word);
+        column += needed;
+        gap_before = gap;
+        first = false;
+    }
+    // Trailing spaces are kept as they were: nothing is dropped but a break's own spaces.
+    out.push_str(gap_before);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +263,68 @@ mod tests {
         assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
         assert_eq!(wrap("", 6), [""]);
         assert_eq!(wrap("averylongword x", 4), ["averylongword", "x"]);
+    }
+
+    #[test]
+    fn reflow_breaks_at_spaces_and_hangs_under_the_last_column() {
+        let row = "  decision  Which payment provider ships first, Stripe or Adyen, and when?";
+        assert_eq!(
+            reflow(row, 40),
+            "  decision  Which payment provider ships\n            first, Stripe or Adyen, and\n            when?"
+        );
+        // A list item hangs under its text; an indented paragraph under its indent.
+        assert_eq!(
+            reflow("  - one two three four five six seven eight nine", 24),
+            "  - one two three four\n    five six seven eight\n    nine"
+        );
+        assert_eq!(
+            reflow("  one two three four five six seven eight nine ten", 24),
+            "  one two three four\n  five six seven eight\n  nine ten"
+        );
+        assert_eq!(
+            reflow("one two three four five six seven eight nine", 22),
+            "one two three four\nfive six seven eight\nnine"
+        );
+        // A word too wide to hang under its column starts further left; one wider than the room
+        // is never cut.
+        assert_eq!(
+            reflow("  appended      a/very/long/path/to/a/file.md", 32),
+            "  appended\n  a/very/long/path/to/a/file.md"
+        );
+        let id = "decision:_bmad-output/implementation-artifacts/deferred-work.md:86a2bcce9526";
+        assert_eq!(
+            reflow(&format!("see {id} now"), 30),
+            format!("see\n{id}\nnow")
+        );
+        // A quoted command is one word.
+        assert_eq!(
+            reflow("run `git ucg sdlc repair x` now", 22),
+            "run\n`git ucg sdlc repair x`\nnow"
+        );
+        // Lines that fit, colours and blank lines are left as they are.
+        let fits = "\x1b[31mred\x1b[m and plain\n\n  indented  \n";
+        assert_eq!(reflow(fits, 20), fits);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn reflow_keeps_every_word_and_fits_what_can_fit(
+            words in proptest::collection::vec("[a-z\\x{e9}\\x{4e00}]{1,12}", 0..40),
+            indent in 0usize..8,
+            width in 0usize..100,
+        ) {
+            let line = format!("{}{}", " ".repeat(indent), words.join(" "));
+            let flowed = reflow(&line, width);
+            let again: Vec<&str> = flowed.split_whitespace().collect();
+            proptest::prop_assert_eq!(again, words.iter().map(String::as_str).collect::<Vec<_>>());
+            for out_line in flowed.lines() {
+                proptest::prop_assert!(
+                    visible_width(out_line) <= width.max(20)
+                        || out_line.split_whitespace().count() == 1,
+                    "{:?} in {:?}", out_line, flowed
+                );
+            }
+        }
     }
 
     #[test]

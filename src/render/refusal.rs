@@ -2,11 +2,11 @@
 //! blocking item, each artifact that cannot be read, and the way forward.
 
 use ucg_ultracode::gate::Decision;
-use ucg_ultracode::pending::Source;
 
 /// The refusal (`action`: what a hook refuses, `commit`, `push`…; `None` for `git ucg gate`):
 /// each blocker, then the way forward. A hook adds its own bypass line.
-pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> String {
+/// Each item by its handle (`git ucg pending --full` gives ids), unless `full`.
+pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str, full: bool) -> String {
     let header = match action {
         Some(action) => format!("git-ucg: {action} refused"),
         None => "git-ucg gate: blocked".to_string(),
@@ -18,21 +18,7 @@ pub fn refusal(decision: &Decision, action: Option<&str>, where_read: &str) -> S
         (n, _) => format!("{header}: the run waits on {n} decisions ({where_read})\n"),
     };
     for item in &decision.blocking {
-        let source = match item.source {
-            Source::Red => "RED",
-            Source::Escalation => "escalation",
-            Source::Decision => "decision",
-        };
-        out.push_str(&format!(
-            "  {source:<10}  {}  [{}]\n              {}  ({})\n",
-            item.id, item.kind, item.decision_needed, item.artifact
-        ));
-        if !item.deciders.is_empty() {
-            out.push_str(&format!(
-                "              decided by {}\n",
-                item.deciders.join(", ")
-            ));
-        }
+        out.push_str(&super::items::describe(item, full));
     }
     for blocker in &decision.blockers {
         out.push_str(&format!(

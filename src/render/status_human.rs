@@ -6,7 +6,6 @@ use super::fit::wrap;
 use comfy_table::{ContentArrangement, Table};
 use serde_json::Value as Json;
 use std::fmt::Write as _;
-use ucg_ultracode::pending::Source;
 use ucg_ultracode::status::{EscalationState, Report, Run, SourceState, Story};
 
 const NA: &str = "n/a";
@@ -18,6 +17,8 @@ const CLOSED_ROWS_SHOWN: usize = 10;
 pub(crate) struct Style {
     pub color: bool,
     pub width: u16,
+    /// Whole ids and paths in the pending list (`--full`), else handles and file names.
+    pub full_ids: bool,
 }
 
 impl Style {
@@ -158,9 +159,14 @@ const OUR_SGR: [&str; 6] = [
 ];
 
 fn header(out: &mut String, style: &Style, run: &Run) {
+    // The heartbeat keeps the phase the run stopped in; an answer on record is said beside it.
+    let answered = match run.escalation_answered {
+        true => " (answered: waits for the resume)",
+        false => "",
+    };
     let _ = writeln!(
         out,
-        "{} {}  story {} ({} of {})  phase {}",
+        "{} {}  story {} ({} of {})  phase {}{answered}",
         style.title("Epic"),
         style.title(&text(&run.epic)),
         text(&run.story),
@@ -181,6 +187,7 @@ fn header(out: &mut String, style: &Style, run: &Run) {
         (turns, max) => {
             let figure = format!("{}/{} turns", text(turns), text(max));
             match run.budget.numbers() {
+                _ if run.budget.reset_by_close => format!("{figure} when it stopped"),
                 Some((used, ceiling)) if used >= ceiling => {
                     style.paint("1;31", &format!("{figure} (at the ceiling)"))
                 }
@@ -195,6 +202,13 @@ fn header(out: &mut String, style: &Style, run: &Run) {
         text(&run.reloop_count),
         text(&run.profile)
     );
+    if run.budget.reset_by_close {
+        let _ = writeln!(
+            out,
+            "              reset by the close of {}'s escalation: the resumed story counts from 0",
+            text(&run.story)
+        );
+    }
     let age = run.age_seconds.map(|s| format!(" ({})", age(s)));
     let _ = writeln!(
         out,
@@ -278,24 +292,9 @@ fn pending(out: &mut String, style: &Style, report: &Report) {
             style.paint("1;31", &counts.total().to_string()),
             by_source.join(", ")
         );
-        // A list, not a table: ids stay whole on one line, to be copied into `resolve`.
+        // A list, not a table: each handle whole on its line, to be copied into `resolve`.
         for item in &view.pending.items {
-            let source = match item.source {
-                Source::Red => "RED",
-                Source::Escalation => "escalation",
-                Source::Decision => "decision",
-            };
-            let _ = writeln!(out, "  {source:<10}  {}", item.id);
-            let mut needed = item.decision_needed.clone();
-            if let Some(action) = &item.action {
-                let _ = write!(needed, " [{action} on record]");
-            }
-            for line in wrap(&needed, usize::from(style.width).saturating_sub(14).max(30)) {
-                let _ = writeln!(out, "              {line}");
-            }
-            if !item.deciders.is_empty() {
-                let _ = writeln!(out, "              decided by {}", item.deciders.join(", "));
-            }
+            out.push_str(&super::items::describe(item, style.full_ids));
         }
     }
     for blocker in &view.pending.blockers {

@@ -535,7 +535,7 @@ fn the_guided_pass_answers_on_a_branch_and_mine_walks_only_yours() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("[1/1] RED undecided-product:"),
+        stderr(&out).contains("[1/1] RED 7662cf80acff"),
         "{}",
         stderr(&out)
     );

@@ -266,3 +266,9 @@ pub fn reseal_cache(text: &str) -> String {
         .collect();
     format!("{before}{} {sum}\n", counts.join(" "))
 }
+
+/// `text` with every run of whitespace one space: what a person reads, however it was wrapped to
+/// the terminal's columns (for phrases a test looks for).
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -300,7 +300,13 @@ fn the_docs_show_placeholders_and_order() {
 fn pending_shows_handles_resolve_takes() {
     let env = TestEnv::new();
     let dir = env.demo();
-    let out = env.ucg(&dir).args(["pending"]).output().unwrap();
+    // Wide enough for the decision beside its row (at 80 columns it goes under it).
+    let out = env
+        .ucg(&dir)
+        .args(["pending"])
+        .env("COLUMNS", "140")
+        .output()
+        .unwrap();
     let text = stdout(&out);
     let mut lines = text.lines();
     let header = lines.next().unwrap_or_default();
@@ -372,7 +378,7 @@ fn one_resume_route_everywhere() {
     assert_eq!(route["why"], resume["route"]["why"], "{resume}");
     let story = route["story"].as_str().unwrap();
     assert!(
-        hand_back.contains(&format!(
+        flat(&hand_back).contains(&format!(
             "Resume re-enters {} at story {story}: {}",
             route["stage"].as_str().unwrap(),
             route["why"].as_str().unwrap()

@@ -112,7 +112,7 @@ fn a_registry_that_cannot_be_read_keeps_the_gate_closed() {
         let out = gate(&env).unwrap_or_else(|| panic!("gate hangs on a {hostile:?} registry"));
         assert!(started.elapsed() < Duration::from_secs(2), "{hostile:?}");
         assert_eq!(out.status.code(), Some(1), "{hostile:?}: {}", stderr(&out));
-        let message = stderr(&out);
+        let message = flat(&stderr(&out));
         assert!(
             message.contains("the RED registry cannot be read:")
                 && message.contains("an artifact of the run cannot be read")
@@ -361,7 +361,7 @@ fn a_corrupt_answers_file_is_shown_and_not_sent_to_resolve() {
     write(&decisions, "{\"decisions\": [");
     let out = env.ucg(&dir).args(["pending"]).output().unwrap();
     assert!(
-        stdout(&out).contains("the answers file cannot be read"),
+        flat(&stdout(&out)).contains("the answers file cannot be read"),
         "{}",
         stdout(&out)
     );
@@ -371,13 +371,13 @@ fn a_corrupt_answers_file_is_shown_and_not_sent_to_resolve() {
         .output()
         .unwrap();
     assert!(
-        stdout(&out).contains("the answers file cannot be read"),
+        flat(&stdout(&out)).contains("the answers file cannot be read"),
         "{}",
         stdout(&out)
     );
     let out = env.ucg(&dir).args(["gate"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let message = stderr(&out);
+    let message = flat(&stderr(&out));
     assert!(
         message.contains("the answers file cannot be read"),
         "{message}"
@@ -400,7 +400,7 @@ fn a_corrupt_answers_file_is_shown_and_not_sent_to_resolve() {
     // A corrupt registry is said once, without the writer's refusal or its path twice.
     write(&dir.join(IMPL).join(".preflight-reds.json"), "[1, 2]");
     let out = env.ucg(&dir).args(["gate"]).output().unwrap();
-    let message = stderr(&out);
+    let message = flat(&stderr(&out));
     assert!(
         message.contains("the RED registry cannot be read: it is not a JSON object"),
         "{message}"
@@ -1021,7 +1021,7 @@ fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
     for (what, plant) in hostile {
         plant(&artifacts);
         let gated = gate(&env);
-        let said = stderr(&gated);
+        let said = flat(&stderr(&gated));
         assert_eq!(gated.status.code(), Some(1), "{what}: {said}");
         assert!(
             said.contains("the artifact directory cannot be read"),
@@ -1031,7 +1031,7 @@ fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
         let out = commit(&env);
         assert_eq!(out.status.code(), Some(1), "{what}: {}", stderr(&out));
         assert!(
-            stderr(&out).contains("the artifact directory cannot be read"),
+            flat(&stderr(&out)).contains("the artifact directory cannot be read"),
             "{what}: {}",
             stderr(&out)
         );
@@ -1048,7 +1048,7 @@ fn the_hook_and_gate_agree_on_what_is_in_the_artifacts_place() {
     let gated = gate(&env);
     assert_eq!(gated.status.code(), Some(1), "{}", stderr(&gated));
     assert!(
-        stderr(&gated)
+        flat(&stderr(&gated))
             .contains("the RED registry cannot be read: it is a symbolic link to nothing"),
         "{}",
         stderr(&gated)

@@ -50,7 +50,7 @@ fn commits_and_pushes_wait_for_the_decisions() {
         "{message}"
     );
     assert!(
-        message.contains("undecided-product:docs/prd.md:7662cf80acff"),
+        message.contains("  RED         7662cf80acff  undecided-product  .preflight-reds.json"),
         "{message}"
     );
     assert!(

@@ -29,3 +29,4 @@ mod server;
 mod status;
 mod status_views;
 mod team_flow;
+mod widths;

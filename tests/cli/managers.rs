@@ -175,7 +175,7 @@ fn commits_and_pushes_wait(env: &TestEnv, dir: &Path, path: &std::ffi::OsStr, ma
     assert_ne!(out.status.code(), Some(0), "{manager}: {}", both(&out));
     assert!(
         both(&out).contains("git-ucg: commit refused: the run waits on 4 decisions")
-            && both(&out).contains("undecided-product:docs/prd.md:7662cf80acff"),
+            && both(&out).contains("RED         7662cf80acff  undecided-product"),
         "{manager}: {}",
         both(&out)
     );
@@ -360,7 +360,7 @@ fn pre_commit_try_repo_runs_the_gate_of_this_repository() {
     assert_eq!(out.status.code(), Some(1), "{}", both(&out));
     assert!(
         both(&out).contains("git-ucg: commit refused: the run waits on 4 decisions")
-            && both(&out).contains("undecided-product:docs/prd.md:7662cf80acff"),
+            && both(&out).contains("RED         7662cf80acff  undecided-product"),
         "{}",
         both(&out)
     );

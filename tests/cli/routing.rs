@@ -69,10 +69,27 @@ fn exact_kinds_globs_and_several_deciders() {
             ("decision".to_string(), vec!["lead@example.com".to_string()]),
         ]
     );
-    let table = stdout(&env.ucg(&dir).arg("pending").output().unwrap());
+    // A column where the terminal is wide enough; under each row, with its decision, where not.
+    let table = stdout(
+        &env.ucg(&dir)
+            .arg("pending")
+            .env("COLUMNS", "160")
+            .output()
+            .unwrap(),
+    );
     let header = table.lines().next().unwrap();
     assert!(header.contains("decided by"), "{table}");
     assert!(table.contains("pm@example.com, po@example.com"), "{table}");
+    let narrow = stdout(&env.ucg(&dir).arg("pending").output().unwrap());
+    assert!(
+        !narrow.lines().next().unwrap().contains("decided by"),
+        "{narrow}"
+    );
+    assert!(
+        flat(&narrow).contains("after how long? (decided by pm@example.com, po@example.com)"),
+        "{narrow}"
+    );
+    assert!(narrow.lines().all(|l| l.chars().count() <= 80), "{narrow}");
     // The gate's refusal and the dashboard say who must decide.
     let out = env.ucg(&dir).arg("gate").output().unwrap();
     assert_eq!(out.status.code(), Some(1));

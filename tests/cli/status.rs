@@ -137,7 +137,38 @@ fn runs_lists_the_run_folders_live_then_terminal() {
     assert_eq!(doc["schema"], "git-ucg.runs/1");
     assert_eq!(doc["runs"][0]["name"], "epic-7-20260604T172512Z");
     assert_eq!(doc["runs"][0]["epic"], "7");
+    // Issue 34 item 5: the demo's heartbeat beat months ago, so its run has stopped, whatever
+    // the decision log's time; a heartbeat updated now makes it live, as it makes `goal show`
+    // call a pursuit touched now live (one rule: six hours).
+    assert_eq!(doc["runs"][0]["state"], "stopped");
+    assert_eq!(doc["runs"][0]["last_activity"], "2026-06-04T19:02:11Z");
+    let heartbeat = dir.join("_bmad-output/implementation-artifacts/run-status.json");
+    let beat = std::fs::read_to_string(&heartbeat).unwrap();
+    let now = env
+        .command("date", &dir)
+        .args(["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .unwrap();
+    let now = stdout(&now).trim().to_string();
+    write(&heartbeat, &beat.replace("2026-06-04T19:02:11Z", &now));
+    let doc = runs(&env);
     assert_eq!(doc["runs"][0]["state"], "live");
+    assert_eq!(doc["runs"][0]["last_activity"], now.as_str());
+    let status = stdout(
+        &env.ucg(&dir)
+            .args(["status", "--no-pager"])
+            .output()
+            .unwrap(),
+    );
+    assert!(status.contains("(current)  live"), "{status}");
+    write(&heartbeat, &beat);
+    let status = stdout(
+        &env.ucg(&dir)
+            .args(["status", "--no-pager"])
+            .output()
+            .unwrap(),
+    );
+    assert!(status.contains("(current)  stopped"), "{status}");
     write(
         &dir.join("_bmad-output/ultracode-goal/epic-7-20260604T172512Z/run-report.md"),
         "done\n",
@@ -199,7 +230,7 @@ fn rev_reads_the_committed_run_not_the_work_tree() {
     assert!(status(&["--rev", "HEAD"]).starts_with("(artifacts as of HEAD)\nEpic 7 "));
 
     // A commit without artifacts: no run, exit 0, in every form.
-    assert!(status(&["--rev", "main"]).contains("No run: "));
+    assert!(flat(&status(&["--rev", "main"])).contains("No run: "));
     assert!(status(&["--rev", "main", "--format", "markdown"]).starts_with("no run: "));
     let none = json(&["--rev", "main"]);
     assert_eq!(none["run"], serde_json::Value::Null);

@@ -285,7 +285,7 @@ fn walk_through(team: Team) {
     let said = team.answer_in_checkout(&bob, &reds[0], "24 hours");
     // The answers file is new in a directory git tracks: it is named for `git add`.
     assert!(
-        said.contains(&format!(
+        flat(&said).contains(&format!(
             "New, and not yet in git (a `git commit -a` leaves it out): git add {IMPL}/.decisions.json"
         )),
         "{said}"

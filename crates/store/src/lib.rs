@@ -7,6 +7,7 @@
 
 mod atomic;
 pub mod js;
+pub mod liveness;
 mod lock;
 mod log;
 pub mod mkdir_lock;

@@ -131,7 +131,32 @@ impl PendingItem {
 
     /// The short handle people type: the id's 12-hex hash (its last `:` field).
     pub fn handle(&self) -> &str {
-        self.id.rsplit(':').next().unwrap_or(&self.id)
+        handle_of(&self.id)
+    }
+
+    /// How a person knows the item: its handle, and a ledger row's own id beside it
+    /// (`86a2bcce9526 (d2)`); every handle and every row id is taken where an id is.
+    pub fn label(&self) -> String {
+        match &self.row {
+            Some(row) => format!("{} ({row})", self.handle()),
+            None => self.handle().to_string(),
+        }
+    }
+}
+
+/// The short handle of an item's `id`: its 12-hex hash (the last `:` field).
+pub fn handle_of(id: &str) -> &str {
+    id.rsplit(':').next().unwrap_or(id)
+}
+
+impl Source {
+    /// Its name for a person: the ledger's rows are `ledger` (their kind says `decision`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Red => "RED",
+            Source::Escalation => "escalation",
+            Source::Decision => "ledger",
+        }
     }
 }
 

@@ -14,6 +14,8 @@ use ucg_git::Repository;
 pub struct Route {
     /// `epic` (Stage 1), `preflight` (Stage 2), `execute` or `finalize`.
     pub stage: &'static str,
+    /// The epic the resume is invoked for, when one is located.
+    pub epic: Option<String>,
     pub story: Option<String>,
     pub why: String,
 }
@@ -26,6 +28,8 @@ pub struct Check {
     pub detail: String,
     /// What fixes a missing item.
     pub fix: Option<String>,
+    /// The resume puts it back itself (it re-asserts the item): nothing for the operator to do.
+    pub by_resume: bool,
 }
 
 /// The route of a located epic: the first story in sprint order whose last verdict is not
@@ -34,6 +38,7 @@ pub fn route_of(epic: &Epic) -> Route {
     if epic.stories.iter().all(|s| s.verdict.is_none()) {
         return Route {
             stage: "preflight",
+            epic: Some(epic.id.clone()),
             story: None,
             why: "no gate verdict is on record: the run stopped before any story (Stage 2, a preflight \
 RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes the answered REDs."
@@ -47,6 +52,7 @@ RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes
     {
         Some(story) => Route {
             stage: "execute",
+            epic: Some(epic.id.clone()),
             story: Some(story.id.clone()),
             why: format!(
                 "story {} is the first in sprint order whose last verdict is {}; the stories before it \
@@ -57,6 +63,7 @@ advanced and are not re-run",
         },
         None => Route {
             stage: "finalize",
+            epic: Some(epic.id.clone()),
             story: None,
             why: "every story's last verdict is advance".into(),
         },
@@ -72,6 +79,7 @@ impl Check {
         present: String,
         absent: String,
         fix: &str,
+        by_resume: bool,
     ) -> Check {
         Check {
             item,
@@ -82,8 +90,35 @@ impl Check {
                 format!("{} {absent}", missing.join(" and "))
             },
             fix: Some(fix.into()),
+            by_resume,
         }
     }
+
+    /// Whether the operator has something to do about it before the resume.
+    pub fn needs_you(&self) -> bool {
+        self.state == "missing" && !self.by_resume
+    }
+}
+
+/// How to restart the agent for `route` (the module's own invocations, docs/getting-started.md
+/// of UltraCode Goal): in Claude Code, the skill named with the epic, which offers to resume; or,
+/// headless, its driver, one story per process. `impl_dir` is the artifact directory from the
+/// project root. Each is the command and when to use it.
+pub fn restart(route: &Route, impl_dir: &str) -> [(String, &'static str); 2] {
+    let epic = route.epic.as_deref().unwrap_or("<epic>");
+    [
+        (
+            format!("/ultracode-goal {epic}"),
+            "in Claude Code; accept its offer to resume",
+        ),
+        (
+            format!(
+                "uv run .claude/skills/ultracode-goal/scripts/drive_epic.py --epic {epic} \
+--impl-artifacts {impl_dir}"
+            ),
+            "or headless, one story per process",
+        ),
+    ]
 }
 
 /// The route for the run `inputs` locate in `repo`'s work tree: `epic` when no epic can be
@@ -105,6 +140,7 @@ pub fn route(repo: &Repository, inputs: &EpicInputs) -> Route {
 pub fn unresolved() -> Route {
     Route {
         stage: "epic",
+        epic: None,
         story: None,
         why: "the epic is not resolved (no heartbeat, no .current-story, HEAD not on an epic \
 branch): re-run from Stage 1"
@@ -129,6 +165,8 @@ pub fn branch_check(epic: &Epic) -> Check {
     Check {
         item: "epic branch",
         state,
+        // The resume checks out a branch that exists; one that does not, it cannot rebuild.
+        by_resume: epic.branch_exists,
         detail,
         fix,
     }
@@ -180,7 +218,8 @@ pub fn agent_hooks_check(root: &Path) -> Check {
         &missing,
         format!("guard and budget hook in {}", path.display()),
         format!("not in {}", path.display()),
-        "re-run the preflight's arming step (the budget hook alone: git ucg hooks install --agent)",
+        "the resume re-merges them (the budget hook alone: git ucg hooks install --agent)",
+        true,
     )
 }
 
@@ -199,6 +238,7 @@ pub fn latch_check(impl_dir: &Path) -> Check {
                 path.display()
             ),
             fix: Some("the resume re-latches it at Stage 1 from this run's own measurement".into()),
+            by_resume: true,
         };
     };
     let field = |k: &str| latch.as_ref().and_then(|l| l.get(k).cloned());
@@ -217,6 +257,7 @@ pub fn latch_check(impl_dir: &Path) -> Check {
             if green { "green" } else { "not green" }
         ),
         fix: None,
+        by_resume: true,
     }
 }
 
@@ -236,6 +277,7 @@ pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
             state: "missing",
             detail: "no in-flight story (.current-story, heartbeat)".into(),
             fix: None,
+            by_resume: true,
         };
     };
     let file = markers::baseline_file(&story);
@@ -248,15 +290,17 @@ pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
                 markers::marker_sha(&text).unwrap_or("(no sha)")
             ),
             fix: None,
+            by_resume: true,
         },
         Err(_) => Check {
             item: "baseline",
             state: "missing",
             detail: format!("{file} is absent: a story boundary"),
             fix: Some(format!(
-                "written fresh at HEAD as step 0: git rev-parse HEAD > {}",
+                "the resume writes it fresh at HEAD as step 0 (git rev-parse HEAD > {})",
                 impl_dir.join(&file).display()
             )),
+            by_resume: true,
         },
     }
 }

@@ -47,6 +47,17 @@ pub fn candidates_for_epic(names: &[String], epic: &str) -> Vec<String> {
     found.into_iter().rev().map(|(_, name)| name).collect()
 }
 
+/// A run folder's state: `terminal` once it holds its report; `live` while the agent works on
+/// it — the run the heartbeat names (`heartbeat_idle`, seconds since its `updated`, is given
+/// for that run alone) within the shared liveness rule (`ucg_store::liveness`); else `stopped`.
+pub fn folder_state(terminal: bool, heartbeat_idle: Option<i64>) -> &'static str {
+    match (terminal, heartbeat_idle) {
+        (true, _) => "terminal",
+        (false, Some(idle)) if ucg_store::liveness::is_live(true, idle) => "live",
+        _ => "stopped",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -78,5 +89,13 @@ mod tests {
                 "epic-7"
             ]
         );
+    }
+
+    #[test]
+    fn a_run_is_live_only_while_its_heartbeat_is_recent() {
+        assert_eq!(super::folder_state(true, Some(0)), "terminal");
+        assert_eq!(super::folder_state(false, Some(60)), "live");
+        assert_eq!(super::folder_state(false, Some(6 * 3600)), "stopped");
+        assert_eq!(super::folder_state(false, None), "stopped");
     }
 }

@@ -103,6 +103,9 @@ pub struct Run {
     pub last_reasons: Vec<Json>,
     pub reloop_count: Json,
     pub budget: Budget,
+    /// A close of the current story's escalation is on record: the run's `escalated` phase is
+    /// answered, waiting for the resume.
+    pub escalation_answered: bool,
     pub profile: Json,
     pub updated: Json,
     /// Seconds from `updated` to now, when `updated` is a timestamp.
@@ -113,6 +116,9 @@ pub struct Run {
 pub struct Budget {
     pub turns: Json,
     pub max_turns: Json,
+    /// The close of the story's budget-overrun escalation deleted its turn counter: the figures
+    /// above are where the run stopped, and the resumed story counts from zero.
+    pub reset_by_close: bool,
 }
 
 impl Budget {
@@ -327,12 +333,22 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         Some(false) => SourceState::Unreadable,
         None => present(&None, inputs.deferred_work),
     };
+    let closed_markers = pending::markers_closed(&answers);
     let escalations = escalations_of(
         &artifacts,
         inputs.impl_dir,
         inputs.project_root,
-        &pending::markers_closed(&answers),
+        &closed_markers,
     );
+    let mut run = heartbeat.as_ref().map(|hb| run_of(hb, inputs.now));
+    if let Some(run) = run.as_mut() {
+        if let Some(story) = run.story.as_str() {
+            let marker = crate::budget::marker_file(story);
+            run.escalation_answered = closed_markers.contains(marker.as_str());
+            let counter = inputs.impl_dir.join(crate::budget::counter_file(story));
+            run.budget.reset_by_close = run.escalation_answered && !source.exists(&counter);
+        }
+    }
     let pending = pending::with_answers(found, &answers);
     let mut deferred_work = artifacts.ledger_rows;
     // Open rows first; the sort is stable, so file order holds within each group.
@@ -350,6 +366,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         lines: log_text.as_deref().map(log_tail).unwrap_or_default(),
     };
 
+    let heartbeat_idle = run.as_ref().and_then(|r| r.age_seconds);
     Report {
         schema: SCHEMA,
         rev: rev.map(str::to_string),
@@ -369,7 +386,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
             deferred_work: deferred_state,
             decision_log: log_state,
         },
-        run: heartbeat.as_ref().map(|hb| run_of(hb, inputs.now)),
+        run,
         stories: heartbeat
             .as_ref()
             .map(|hb| stories_of(hb, source, inputs.impl_dir))
@@ -381,7 +398,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         escalations,
         deferred_work,
         decision_log,
-        runs: runs_of(source, inputs.runs_root, inputs.run_dir),
+        runs: runs_of(source, inputs.runs_root, inputs.run_dir, heartbeat_idle),
         resume: None,
         bypasses: Vec::new(),
     }
@@ -431,7 +448,9 @@ fn run_of(heartbeat: &Object, now: jiff::Timestamp) -> Run {
         budget: Budget {
             turns: budget.map_or(Json::Null, |b| raw(b, "turns")),
             max_turns: budget.map_or(Json::Null, |b| raw(b, "max_turns")),
+            reset_by_close: false,
         },
+        escalation_answered: false,
         profile: raw(heartbeat, "profile"),
         updated,
         age_seconds,
@@ -563,14 +582,24 @@ fn log_tail(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn runs_of(source: &ArtifactSource, runs_root: &Path, current: Option<&Path>) -> Vec<RunFolder> {
+/// The run folders; the current one (`current`, the located run) is live while the heartbeat,
+/// `heartbeat_idle` seconds old, says the agent works on it.
+fn runs_of(
+    source: &ArtifactSource,
+    runs_root: &Path,
+    current: Option<&Path>,
+    heartbeat_idle: Option<i64>,
+) -> Vec<RunFolder> {
     crate::decision_log::run_folders(source, runs_root)
         .into_iter()
-        .map(|(name, terminal)| RunFolder {
-            state: if terminal { "terminal" } else { "live" },
-            epic: runs::epic_of_folder(&name).map(str::to_string),
-            current: current.is_some_and(|c| c == runs_root.join(&name)),
-            name,
+        .map(|(name, terminal)| {
+            let current = current.is_some_and(|c| c == runs_root.join(&name));
+            RunFolder {
+                state: runs::folder_state(terminal, heartbeat_idle.filter(|_| current)),
+                epic: runs::epic_of_folder(&name).map(str::to_string),
+                current,
+                name,
+            }
         })
         .collect()
 }

@@ -9,8 +9,7 @@ use super::{Refusal, Reply};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-pub(crate) const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
-pub(crate) const INACTIVE_TTL_SECS: i64 = 30 * 60;
+use ucg_store::liveness::ACTIVE_TTL_SECS;
 
 /// Parses a stamp as JavaScriptCore's `Date.parse` reads the forms ultragoal meets: ISO 8601
 /// (`T` or a space, minutes or seconds, a fraction, `Z` or an offset; without one it is local
@@ -206,12 +205,7 @@ pub(crate) fn is_live(
 }
 
 fn live_for(active: bool, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
-    let ttl = if active {
-        ACTIVE_TTL_SECS
-    } else {
-        INACTIVE_TTL_SECS
-    };
-    touched.is_some_and(|t| idle_secs(t, now) < ttl)
+    touched.is_some_and(|t| ucg_store::liveness::is_live(active, idle_secs(t, now)))
 }
 
 /// A file's modification time.

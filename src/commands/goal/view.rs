@@ -72,7 +72,7 @@ pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Resul
     if as_json {
         return print_json(&doc);
     }
-    ctx.page(render(&doc))
+    ctx.page_prose(&render(&doc))
 }
 
 /// The human form of `show_doc`.

@@ -52,9 +52,14 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
                 if decision.blocked() {
                     let decision = decision.with_deciders(&ctx.decider_rules());
                     let where_read = format!("{reference} at {short}");
-                    let refusal =
-                        crate::render::refusal::refusal(&decision, Some(&action), &where_read);
-                    eprint!("{}", visible::escape_controls(&refusal, &[]));
+                    let refusal = crate::render::refusal::refusal(
+                        &decision,
+                        Some(&action),
+                        &where_read,
+                        false,
+                    );
+                    // Git shows it after `remote: `, eight columns.
+                    crate::output::say_narrower(&visible::escape_controls(&refusal, &[]), 8);
                     blocked = true;
                 }
             }
@@ -70,7 +75,7 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
         }
     }
     if blocked {
-        eprintln!("{way_forward}");
+        crate::output::say_narrower(&format!("{way_forward}\n"), 8);
     }
     let lines: Vec<(&str, &str, &str)> = text
         .lines()

@@ -150,8 +150,9 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         Verdict::Refused(refusals) => {
             for (decision, where_read) in refusals {
                 let decision = decision.with_deciders(&ctx.decider_rules());
-                let refusal = crate::render::refusal::refusal(&decision, Some(verb), &where_read);
-                eprint!("{}", visible::escape_controls(&refusal, &[]));
+                let refusal =
+                    crate::render::refusal::refusal(&decision, Some(verb), &where_read, false);
+                crate::output::say(&visible::escape_controls(&refusal, &[]));
             }
             if let Some(judged) = judged.get() {
                 answers::explain_refusal(judged, verb);
@@ -409,8 +410,9 @@ fn pre_push(
                 return;
             }
             let decision = decision.clone().with_deciders(&ctx.decider_rules());
-            let refusal = crate::render::refusal::refusal(&decision, Some("push"), where_read);
-            eprint!("{}", visible::escape_controls(&refusal, &[]));
+            let refusal =
+                crate::render::refusal::refusal(&decision, Some("push"), where_read, false);
+            crate::output::say(&visible::escape_controls(&refusal, &[]));
             answers::explain_refusal(answers_only, "push");
             blocked = true;
         };

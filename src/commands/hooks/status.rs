@@ -92,7 +92,7 @@ pub(crate) fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "gated_through": gated_through,
         }));
     }
-    let mut out = ctx.paged_output();
+    let mut out = ctx.paged_output().prose();
     writeln!(
         out,
         "git runs hooks from {}{}",
@@ -111,7 +111,12 @@ pub(crate) fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "broken" => "BROKEN: its binary is gone; git refuses until it is reinstalled (git ucg hooks install)",
             _ => "not installed",
         };
-        writeln!(out, "  {:<width$}  {what}  ({})", s.hook, s.path)?;
+        // Each hook is the directory above and its name; `--json` has each path whole.
+        let inside = std::path::Path::new(&s.path) == dir.join(s.hook);
+        match inside {
+            true => writeln!(out, "  {:<width$}  {what}", s.hook)?,
+            false => writeln!(out, "  {:<width$}  {what}  ({})", s.hook, s.path)?,
+        }
         if let Some(binary) = &s.runs {
             writeln!(out, "  {:<width$}  git starts {binary}", "")?;
         }

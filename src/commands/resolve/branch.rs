@@ -294,8 +294,7 @@ fn finish(args: &ResolveArgs, done: BranchPass<Shown>, landed: Option<LandedComm
             ));
         }
     }
-    let mut out = std::io::stdout().lock();
-    std::io::Write::write_all(&mut out, text.as_bytes())?;
+    crate::output::print_prose(&text)?;
     Ok(0)
 }
 
@@ -357,7 +356,7 @@ fn pass_on(
         branch,
         |pass, outcome, after, logged| {
             (
-                hand_back(pass, after, outcome, logged),
+                hand_back(pass, after, outcome, logged, args.full),
                 json_document(pass, outcome, after, logged),
             )
         },

@@ -256,7 +256,7 @@ fn bad_event_lines_warn_and_never_panic() {
         "events.jsonl does not parse whole: the phases are read from meta.json alone\n",
     ] {
         assert!(
-            err.contains(&format!("warning: {ID}: {expected}")),
+            flat(&err).contains(flat(&format!("warning: {ID}: {expected}")).as_str()),
             "{expected}: {err}"
         );
     }
@@ -563,8 +563,8 @@ fn timestamps_in_several_iso_forms() {
             stdout(&out),
             line(id, "hitl", "0", "running", "feat-rate-limit") + "\n"
         );
-        assert!(stderr(&out).contains(&format!(
-            "warning: {id}: started_at is missing or not a timestamp: the stale-running rule cannot apply\n"
+        assert!(flat(&stderr(&out)).contains(&format!(
+            "warning: {id}: started_at is missing or not a timestamp: the stale-running rule cannot apply"
         )));
     }
 
@@ -989,7 +989,7 @@ fn a_completed_runs_stale_warning_suggests_no_repair() {
     );
     assert!(!stderr(&out).contains("sdlc repair"), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("the run is completed"),
+        flat(&stderr(&out)).contains("the run is completed"),
         "{}",
         stderr(&out)
     );

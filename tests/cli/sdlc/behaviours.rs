@@ -294,8 +294,8 @@ fn s07_missing_event_log_warns_and_uses_meta_alone() {
         line(ID, "hitl", "4", "running", "feat-rate-limit") + "\n"
     );
     assert_eq!(
-        stderr(&out),
-        format!("warning: {ID}: events.jsonl is missing: meta.json alone is shown\n")
+        flat(&stderr(&out)),
+        format!("warning: {ID}: events.jsonl is missing: meta.json alone is shown")
     );
 
     let out = sdlc(&env, &repo, &["list"]);
@@ -559,10 +559,12 @@ fn s11_repair_corrects_the_snapshot_toward_the_log() {
         stdout(&out),
         line(ID, "hitl", "4", "interrupted", "feat-rate-limit") + "\n"
     );
+    // Wrapped to 80 columns, the command whole.
     assert_eq!(
-        stderr(&out),
-        format!("warning: {ID}: meta.json is stale against events.jsonl (phases.4.status \"running\" -> \"completed\"): `git ucg sdlc repair {ID}`\n")
+        flat(&stderr(&out)),
+        format!("warning: {ID}: meta.json is stale against events.jsonl (phases.4.status \"running\" -> \"completed\"): `git ucg sdlc repair {ID}`")
     );
+    assert!(stderr(&out).contains(&format!("`git ucg sdlc repair {ID}`\n")));
 
     // Declined: nothing changes.
     let out = sdlc_in(&env, &repo, &["repair", ID], "no\n");
@@ -1538,8 +1540,8 @@ fn s23_schema_valid_event_lines_are_read_as_events() {
         line_of("20260714-1300-minimal", "3", "running") + "\n"
     );
     assert_eq!(
-        stderr(&out),
-        "warning: 20260714-1300-minimal: events.jsonl: phase.completed for phase 2 without a phase.started before it\n"
+        flat(&stderr(&out)),
+        "warning: 20260714-1300-minimal: events.jsonl: phase.completed for phase 2 without a phase.started before it"
     );
 }
 
@@ -1611,8 +1613,8 @@ fn s24_schema_valid_meta_and_minimal_fixtures() {
         line(guard, "unknown", "7", "running", "unknown") + "\n"
     );
     assert_eq!(
-        stderr(&out),
-        format!("warning: {guard}: started_at is missing or not a timestamp: the stale-running rule cannot apply\n")
+        flat(&stderr(&out)),
+        format!("warning: {guard}: started_at is missing or not a timestamp: the stale-running rule cannot apply")
     );
     // With the ticket-sync fixture's minimal event line: the log shows phase 2 completed, which
     // proves nothing about the next phase, so current_phase 7 stands (before, phase 3 was
@@ -1627,7 +1629,7 @@ fn s24_schema_valid_meta_and_minimal_fixtures() {
         stdout(&out),
         line(guard, "unknown", "7", "running", "unknown") + "\n"
     );
-    let err = stderr(&out);
+    let err = flat(&stderr(&out));
     assert!(err.contains("phase.completed for phase 2 without a phase.started before it"));
     assert!(err.contains(
         "meta.json is stale against events.jsonl (phases.2.status null -> \"completed\")"
