@@ -248,7 +248,7 @@ _git__ucg() {
 
     case "${cmd}" in
         git__ucg)
-            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds merge-file demo help install-docs"
+            opts="-C -h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds merge-file demo install-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1348,7 +1348,7 @@ _git__ucg() {
             return 0
             ;;
         git__ucg__subcmd__help)
-            opts="-h -V --color --no-pager --help --version"
+            opts="-h -V --color --no-pager --help --version config status runs pending resolve resume gate notify hooks baseline goal sdlc lesson budget epic diff id reds merge-file demo install-docs"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2144,11 +2144,30 @@ else
     complete -F _git__ucg -o bashdefault -o default git-ucg
 fi
 
+# Options only once a `-` is typed, as git completes: `git ucg <TAB>` lists the commands. When a
+# command takes nothing but options, they are offered all the same.
+_git_ucg_complete() {
+    _git__ucg "$@"
+    if [[ "$2" != -* ]]; then
+        local kept=() word
+        for word in "${COMPREPLY[@]}"; do
+            [[ $word == -* ]] || kept+=("$word")
+        done
+        [[ ${#kept[@]} -gt 0 ]] && COMPREPLY=("${kept[@]}")
+    fi
+    return 0
+}
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _git_ucg_complete -o nosort -o bashdefault -o default git-ucg
+else
+    complete -F _git_ucg_complete -o bashdefault -o default git-ucg
+fi
+
 # `git ucg <TAB>`: git's completion (git-completion.bash) calls _git_<subcommand>.
 _git_ucg() {
     local COMP_WORDS=(git-ucg "${words[@]:2}")
     local COMP_CWORD=$((cword - 1))
     local COMP_LINE="${COMP_WORDS[*]}"
     local COMP_POINT=${#COMP_LINE}
-    _git__ucg git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    _git_ucg_complete git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }

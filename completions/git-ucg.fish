@@ -51,8 +51,8 @@ complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "id" -d 'Stable deci
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "reds" -d 'The preflight RED registry (.preflight-reds.json)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "merge-file" -d 'The git merge driver for the answers file and the RED registry (git runs it; `hooks install --merge-driver` sets it up)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "demo" -d 'Create a sample repository with a stopped run, and show what to try on it'
-complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "help" -d 'The full help of a command (`git ucg help resolve`, `git ucg help hooks install`)'
 complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "install-docs" -d 'Install the man pages (so `git ucg --help` and `git help ucg` open them) and the shell completions for this user, from this binary'
+complete -c git-ucg -n "__fish_git_ucg_needs_command" -f -a "help" -d 'The full help of a command (`git ucg help resolve`, `git ucg help hooks install`)'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand config" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -767,12 +767,6 @@ never\t''"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand demo" -s V -l version -d 'Print version'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l no-pager -d 'Never send output through a pager'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s h -l help -d 'Print help'
-complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand install-docs" -l prefix -d 'Install under this prefix instead (a packager\'s layout)' -r -F
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand install-docs" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
 always\t''
@@ -781,6 +775,12 @@ complete -c git-ucg -n "__fish_git_ucg_using_subcommand install-docs" -l dry-run
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand install-docs" -l no-pager -d 'Never send output through a pager'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand install-docs" -s h -l help -d 'Print help'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand install-docs" -s V -l version -d 'Print version'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l color -d 'When to colour output: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -l no-pager -d 'Never send output through a pager'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s h -l help -d 'Print help'
+complete -c git-ucg -n "__fish_git_ucg_using_subcommand help" -s V -l version -d 'Print version'
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from start" -f -a "(git-ucg __complete stories 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from end" -f -a "(git-ucg __complete stories 2>/dev/null)"
 complete -c git-ucg -n "__fish_git_ucg_using_subcommand baseline; and __fish_seen_subcommand_from check" -f -a "(git-ucg __complete stories 2>/dev/null)"

@@ -285,7 +285,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Layers, later wins: {ucg-root}/customize.toml (built-in defaults when absent), \
+    after_long_help = "Layers, later wins: {ucg-root}/customize.toml (built-in defaults when absent), \
 _bmad/custom/ultracode-goal.toml (team), _bmad/custom/ultracode-goal.user.toml (user). Tables merge, arrays \
 append, scalars override. {project-root} is expanded in path values; any other {token} left in a path is an error."
 )]
@@ -300,7 +300,7 @@ pub struct ConfigArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exactly three sources: .preflight-reds.json reds[] not closed in .decisions.json \
+    after_long_help = "Exactly three sources: .preflight-reds.json reds[] not closed in .decisions.json \
 (a corrupt registry is a blocker of its own), every escalation-<story>.json (a raw .escalation-<story>.md \
 without one is listed as unpromoted: not answerable until promoted), and the deferred-work ledger's rows \
 with source `decision` and status `open`, in every table. Reads, never writes."
@@ -331,7 +331,7 @@ pub struct PendingArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Routing follows the last stage the run reached: no gate verdict on record means it \
+    after_long_help = "Routing follows the last stage the run reached: no gate verdict on record means it \
 stopped before any story (Stage 1 when the epic is unresolved, else Stage 2, a preflight RED) and re-runs \
 from there; otherwise it re-enters Execute at the first story, in sprint order, whose last verdict \
 (decision log, else heartbeat) is not `advance`. The checklist is what the resume re-asserts, never \
@@ -349,7 +349,7 @@ pub struct ResumeArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The guided pass starts when no --close, --defer or --answers is given and standard \
+    after_long_help = "The guided pass starts when no --close, --defer or --answers is given and standard \
 input is a terminal (or with --interactive): each pending item in turn, with its kind, artifact, decision \
 and evidence; one key, no Enter needed on a terminal: `c` closes it (then its answer, which may not be \
 blank), `d` defers it (answer optional), `s` or Enter skips it, `q` or Ctrl-D quits, keeping everything \
@@ -474,7 +474,7 @@ impl ResolveArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "A run folder is a directory under the runs root holding a .decision-log.md; it is \
+    after_long_help = "A run folder is a directory under the runs root holding a .decision-log.md; it is \
 terminal when it also holds run-report.md. Otherwise it is live only while the agent works on it: the \
 run the heartbeat (run-status.json) names, its `updated` within six hours — the rule `goal show` uses \
 for an active pursuit — and stopped else. Its last activity is that `updated`, or, for the other \
@@ -489,7 +489,7 @@ pub struct RunsArgs {
 
 #[derive(Debug, Default, Args)]
 #[command(
-    after_help = "Views: the dashboard (default), --json (schema git-ucg.status/1), --format markdown \
+    after_long_help = "Views: the dashboard (default), --json (schema git-ucg.status/1), --format markdown \
 (byte for byte what UltraCode Goal's status_render.py prints for the same files), --prompt (one short segment \
 for a shell prompt, e.g. `ucg 7 2/3 ⚑2R1E`: epic, position, pending REDs/escalations/decisions; `!` when the RED \
 registry is corrupt, `?` when the ucg.prompt.timeoutMs deadline (default 50) cut it short). --watch re-renders \
@@ -546,7 +546,7 @@ pub enum StatusFormat {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "A story's range is .baseline-<story> .. .commit-<story>, else .. the next later story's \
+    after_long_help = "A story's range is .baseline-<story> .. .commit-<story>, else .. the next later story's \
 baseline, else .. the epic branch's tip (HEAD when the branch does not exist). Stories come from \
 sprint-status.yaml in file order, else from the heartbeat, else from the markers present. A baseline that \
 does not resolve, or is not an ancestor of its end, is reported as a problem of its story (exit 0). With \
@@ -574,7 +574,7 @@ pub struct EpicArgs {
 #[derive(Debug, Args)]
 #[command(
     group(clap::ArgGroup::new("format").args(["stat", "name_status", "numstat", "patch", "json"])),
-    after_help = "Without --story or --range, the epic's accumulated diff: the first story's baseline .. the tip. \
+    after_long_help = "Without --story or --range, the epic's accumulated diff: the first story's baseline .. the tip. \
 Exit 2 when the range is not usable (a missing or foreign baseline, a baseline that is not an ancestor of its end)."
 )]
 pub struct DiffArgs {
@@ -648,7 +648,7 @@ pub enum IdCommand {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "id = strip(KIND) \":\" SOURCE-without-its-:LINE \":\" first 12 hex digits of \
+    after_long_help = "id = strip(KIND) \":\" SOURCE-without-its-:LINE \":\" first 12 hex digits of \
 SHA-256(NFC(DECISION_NEEDED) with whitespace runs collapsed). Put `--` before the arguments when one may \
 start with `-`."
 )]
@@ -666,7 +666,7 @@ pub struct IdMintArgs {
 
 #[derive(Debug, Default, Args)]
 #[command(
-    after_help = "Blocked while anything of `ucg.gate.sources` (git config; default \
+    after_long_help = "Blocked while anything of `ucg.gate.sources` (git config; default \
 reds,escalations,decisions) is pending, or while the RED registry is corrupt. Exit 1 when blocked, 0 \
 otherwise (also when no run exists), whatever the format. `github` prints one workflow command per \
 blocker (`::error file=…,title=…::…`, nothing when the gate is open); `junit` prints a JUnit XML report, \
@@ -693,7 +693,7 @@ pub struct GateArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "CMD runs through sh -c, once per change, with {\"schema\": \"git-ucg.notify/1\", \"new\": [items], \"closed\": [ids], \"pending\": N} on its standard input and GIT_UCG_DECIDERS (the new items' deciders), GIT_UCG_NEW, GIT_UCG_CLOSED and GIT_UCG_PENDING in its environment. What was announced is recorded under the git directory (ucg/notify.json) after CMD succeeds: a change is never announced twice, and a failed CMD is reported and the change announced again with the next one."
+    after_long_help = "CMD runs through sh -c, once per change, with {\"schema\": \"git-ucg.notify/1\", \"new\": [items], \"closed\": [ids], \"pending\": N} on its standard input and GIT_UCG_DECIDERS (the new items' deciders), GIT_UCG_NEW, GIT_UCG_CLOSED and GIT_UCG_PENDING in its environment. What was announced is recorded under the git directory (ucg/notify.json) after CMD succeeds: a change is never announced twice, and a failed CMD is reported and the change announced again with the next one."
 )]
 pub struct NotifyArgs {
     /// The command to run on each change (through sh -c).
@@ -816,7 +816,7 @@ pub enum HooksCommand {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The hooks go where git looks for them: core.hooksPath (relative to the work tree; \
+    after_long_help = "The hooks go where git looks for them: core.hooksPath (relative to the work tree; \
 to the git directory in a bare repository), else the common git directory's hooks/ (shared by every \
 worktree). A hook already there that is not ours is kept as <hook>.pre-ucg and run first, its failure \
 blocking. Reinstalling changes nothing. Where pre-commit (.pre-commit-config.yaml), lefthook (lefthook.yml) or \
@@ -866,7 +866,7 @@ pub struct HooksInstallArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "git runs it as `merge-file %O %A %B %P` for the paths .gitattributes gives `merge=ucg` \
+    after_long_help = "git runs it as `merge-file %O %A %B %P` for the paths .gitattributes gives `merge=ucg` \
 (`git ucg hooks install --merge-driver` sets up the driver and those lines). By file name: .decisions.json is merged answer by answer \
 (an id answered on one side is kept; a side that did not change an answer gives way; a close beats a defer; of \
 two different closes the later `at` wins, with a warning naming both, and the one let go goes to the run's \
@@ -924,7 +924,7 @@ pub struct HooksRunArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "State lives in $OMT_DIR (default $HOME/.omt/<project>, the project named after the \
+    after_long_help = "State lives in $OMT_DIR (default $HOME/.omt/<project>, the project named after the \
 directory holding the git common directory), one ultragoal-state-<session>.json per session; the session is \
 $OMT_SESSION_ID, else $CODEX_THREAD_ID. Exit status 0, or 1 with `ultragoal-state: Error: …` on stderr, as \
 the TypeScript CLI."
@@ -947,7 +947,7 @@ pub(crate) const GOAL_FLAGS_FIRST: &str = "\u{1}flags-first";
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The ledger is ~/.anvil/ledger.jsonl (--ledger PATH or $ANVIL_LEDGER), its index the \
+    after_long_help = "The ledger is ~/.anvil/ledger.jsonl (--ledger PATH or $ANVIL_LEDGER), its index the \
 <name>.index.json beside it. The subcommands read their flags as DG-Anvil's CLI does (`--flag value`, \
 `--flag=value`, `-l5`, a value may start with `-`). Refusals are one JSON line {\"error\", \"code\", \
 \"details\"} on stderr with exit 1, as DG-Anvil's CLI prints them."
@@ -978,13 +978,13 @@ pub enum LessonCommand {
     /// written.
     #[command(
         override_usage = "git ucg lesson append --file <FILE|-> [--ledger <PATH>]",
-        after_help = "--file FILE|-   The lessons, one JSON object per line (required)."
+        after_long_help = "--file FILE|-   The lessons, one JSON object per line (required)."
     )]
     Append(LessonRawArgs),
     /// The lessons whose patterns share the most tokens with PATTERN (invalidated ones left out).
     #[command(
         override_usage = "git ucg lesson query [PATTERN] [--limit N|-l N] [--json] [--hide-superseded] [--ledger <PATH>]",
-        after_help = "PATTERN                 The words to match (the first operand; others are ignored).\n\
+        after_long_help = "PATTERN                 The words to match (the first operand; others are ignored).\n\
 --limit N, -l N         How many lessons at most (default 5; 0 is 5; a negative N drops that many).\n\
 --json                  Print the lessons as DG-Anvil's CLI does: one JSON array.\n\
 --hide-superseded       Leave out lessons a later lesson supersedes (they are flagged otherwise)."
@@ -994,7 +994,7 @@ pub enum LessonCommand {
     /// both ways. Exit 1 when anything is found.
     #[command(
         override_usage = "git ucg lesson audit [--json] [--fix] [--ledger <PATH>]",
-        after_help = "--json   Print one JSON document ({ok, issues, checked}).\n\
+        after_long_help = "--json   Print one JSON document ({ok, issues, checked}).\n\
 --fix    Rebuild the index from the ledger (the ledger is never changed), then audit.\n\
 Other arguments are ignored, as DG-Anvil ignores them."
     )]
@@ -1008,7 +1008,7 @@ Other arguments are ignored, as DG-Anvil ignores them."
     #[command(
         alias = "retroactive",
         override_usage = "git ucg lesson retro --contract <FILE> --criterion <ID> --gap-note <TEXT> [--patterns <A,B>] [--ledger <PATH>]",
-        after_help = "--contract FILE    The contract: YAML front matter, read and checked as DG-Anvil's loader does.\n\
+        after_long_help = "--contract FILE    The contract: YAML front matter, read and checked as DG-Anvil's loader does.\n\
 --criterion ID     The criterion's id.\n\
 --gap-note TEXT    What the contract failed to constrain.\n\
 --patterns A,B     The lesson's patterns (default: the tokens of the contract's source_intent)."
@@ -1027,7 +1027,7 @@ Other arguments are ignored, as DG-Anvil ignores them."
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The reset runs only on a failure: a --verify-result that is green, a --court-result that \
+    after_long_help = "The reset runs only on a failure: a --verify-result that is green, a --court-result that \
 is not request-changes with a gap, or a task already escalated is refused (exit 1, E_RESET_REFUSED), \
 nothing written; with neither result, it says it acts on --evidence alone. \
 A null or blank lesson appends nothing and escalates the task (exit 1, E_NULL_LESSON); \
@@ -1148,7 +1148,7 @@ pub struct SdlcWriteArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The prompt is the pipeline's own: `Resume by re-running Phase <N> (<name>)? It will \
+    after_long_help = "The prompt is the pipeline's own: `Resume by re-running Phase <N> (<name>)? It will \
 overwrite that phase's outputs and continue. (yes/no)`; anything but yes stops (exit 1). An aborted run \
 needs the answer typed: --yes does not cover it. Exit 2 when there is nothing to resume (a completed or \
 running run, no candidate)."
@@ -1312,7 +1312,7 @@ pub enum BudgetCommand {
     /// The Stop hook: count one turn for the current story; at the ceiling write the escalation
     /// marker and tell the agent to stop. Reads the hook event on stdin; never blocks, never fails.
     #[command(
-        after_help = "Byte-compatible with UltraCode Goal's budget_stop.py. The artifact directory is \
+        after_long_help = "Byte-compatible with UltraCode Goal's budget_stop.py. The artifact directory is \
 $ULTRACODE_IMPL_ARTIFACTS, else <event cwd>/_bmad-output/implementation-artifacts; the story is \
 $ULTRACODE_STORY_ID, else .current-story, else `unknown`; the ceiling is $ULTRACODE_MAX_TURNS (default 25). \
 Exit status is always 0."
@@ -1353,7 +1353,7 @@ pub enum RedsCommand {
 #[derive(Debug, Args)]
 #[command(
     group(clap::ArgGroup::new("input").required(true).args(["scan", "from_sidecar"])),
-    after_help = "Byte-compatible with UltraCode Goal's red_ids.py: ids are minted from each red, reds whose \
+    after_long_help = "Byte-compatible with UltraCode Goal's red_ids.py: ids are minted from each red, reds whose \
 ids are closed in .decisions.json become tombstones, and the registry is rewritten atomically and printed. \
 Exit 0, or 2 with one JSON line {\"error\": …} on stderr and nothing written. A corrupt registry is never \
 overwritten."
@@ -1384,7 +1384,7 @@ pub struct DemoArgs {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Without --prefix: the man pages go to <dir>/../share/man/man1 of the directory holding this \
+    after_long_help = "Without --prefix: the man pages go to <dir>/../share/man/man1 of the directory holding this \
 binary when it is a `bin` directory (man-db finds pages there for every directory on PATH), else \
 ~/.local/share/man/man1; the completions to ~/.local/share/bash-completion/completions/git-ucg \
 (bash, loaded on demand; `git ucg <TAB>` through git's completion), \
@@ -1495,7 +1495,7 @@ pub fn version_only(args: &[OsString]) -> Option<String> {
 /// builds only the command in use).
 pub fn command() -> clap::Command {
     BUILD_EAGERLY.store(true, std::sync::atomic::Ordering::Relaxed);
-    let mut command = <Cli as clap::CommandFactory>::command();
+    let mut command = <Cli as clap::CommandFactory>::command().term_width(crate::output::columns());
     command.build();
     command
 }

@@ -182,6 +182,8 @@ fn goal_flags_first(
 fn parse(args: Vec<std::ffi::OsString>) -> Result<(cli::Cli, clap::ArgMatches), clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     cli::Cli::command()
+        // Help fits the terminal as every other output does (clap's own default is 100).
+        .term_width(output::columns())
         .try_get_matches_from(args)
         .and_then(|matches| {
             let mut cli = cli::Cli::from_arg_matches(&matches)?;

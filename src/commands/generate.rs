@@ -222,7 +222,10 @@ pub(crate) fn completions() -> Vec<(String, Vec<u8>)> {
         (Shell::Fish, "git-ucg.fish"),
     ] {
         // Completions are for the executable `git-ucg`; `git ucg` reaches them through the bridge.
-        let mut command = with_bin_names(visible_only(&crate::cli::command()), "git-ucg");
+        let mut command = with_bin_names(
+            with_help_topics(visible_only(&crate::cli::command())),
+            "git-ucg",
+        );
         let mut buffer = Vec::new();
         clap_complete::generate(shell, &mut command, "git-ucg", &mut buffer);
         if shell == Shell::Bash {
@@ -420,6 +423,21 @@ fn visible_only(command: &clap::Command) -> clap::Command {
     copy
 }
 
+/// `git ucg help <TAB>` offers the commands it explains: in the completions' copy only, `help`'s
+/// operand takes the subcommands' names (the parser takes any word, to say it is unknown).
+fn with_help_topics(command: clap::Command) -> clap::Command {
+    let topics: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .filter(|name| name != "help")
+        .collect();
+    command.mut_subcommand("help", |help| {
+        help.mut_arg("command", |arg| {
+            arg.value_parser(clap::builder::PossibleValuesParser::new(topics))
+        })
+    })
+}
+
 /// Sets every (nested) command's executable name, e.g. `git-ucg reds apply`.
 fn with_bin_names(command: clap::Command, bin: &str) -> clap::Command {
     let names: Vec<String> = command
@@ -437,13 +455,32 @@ fn with_bin_names(command: clap::Command, bin: &str) -> clap::Command {
 /// git's bash completion calls `_git_ucg` for `git ucg …` with `words`/`cword` set; hand that
 /// over to the generated function as if `git-ucg …` had been typed.
 const GIT_BASH_BRIDGE: &str = r#"
+# Options only once a `-` is typed, as git completes: `git ucg <TAB>` lists the commands. When a
+# command takes nothing but options, they are offered all the same.
+_git_ucg_complete() {
+    _git__ucg "$@"
+    if [[ "$2" != -* ]]; then
+        local kept=() word
+        for word in "${COMPREPLY[@]}"; do
+            [[ $word == -* ]] || kept+=("$word")
+        done
+        [[ ${#kept[@]} -gt 0 ]] && COMPREPLY=("${kept[@]}")
+    fi
+    return 0
+}
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _git_ucg_complete -o nosort -o bashdefault -o default git-ucg
+else
+    complete -F _git_ucg_complete -o bashdefault -o default git-ucg
+fi
+
 # `git ucg <TAB>`: git's completion (git-completion.bash) calls _git_<subcommand>.
 _git_ucg() {
     local COMP_WORDS=(git-ucg "${words[@]:2}")
     local COMP_CWORD=$((cword - 1))
     local COMP_LINE="${COMP_WORDS[*]}"
     local COMP_POINT=${#COMP_LINE}
-    _git__ucg git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    _git_ucg_complete git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }
 "#;
 

@@ -47,7 +47,36 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
         }
         Some(GoalCommand::Show(json)) => {
             warn_now(&session);
-            return view::run_show(ctx, &session, json.json.on);
+            let code = view::run_show(ctx, &session, json.json.on)?;
+            // The directory was derived (no --omt-dir, no OMT_DIR) and holds no state, but the
+            // project keeps one of its own (the demo does): said, with the command that reads it.
+            let derived = args.omt_dir.is_none() && std::env::var_os("OMT_DIR").is_none();
+            if derived && !json.json.on && !session.state_file().exists() {
+                let local = ctx.try_project_root().map(|root| root.join(".omt"));
+                if let Some(local) = local.filter(|d| {
+                    Session::new(d.clone(), session.sid.clone())
+                        .state_file()
+                        .is_file()
+                }) {
+                    let shown = std::env::current_dir()
+                        .ok()
+                        .and_then(|cwd| {
+                            local
+                                .strip_prefix(cwd)
+                                .ok()
+                                .map(std::path::Path::to_path_buf)
+                        })
+                        .unwrap_or_else(|| local.clone());
+                    crate::output::say(&format!(
+                        "hint: {} holds this session's state; read it with\n  git ucg goal \
+--session {} --omt-dir {} show\n",
+                        shown.display(),
+                        session.sid,
+                        shown.display()
+                    ));
+                }
+            }
+            return Ok(code);
         }
         Some(GoalCommand::Gc(gc_args)) => {
             warn_now(&session);

@@ -77,6 +77,28 @@ fn bash_completion_works_under_gits_own_completion() {
     assert_eq!(complete("git ucg red", 2), "reds");
     assert_eq!(complete("git ucg reds apply --s", 4), "--scan");
     assert_eq!(complete("git ucg config --j", 3), "--json");
+    // Issue 34 item 7: the commands alone until a `-` is typed; `help` completes the commands
+    // it explains; a command with options only still offers them.
+    let top = complete("git ucg ''", 2);
+    assert!(top.starts_with("config status runs pending"), "{top}");
+    assert!(
+        !top.contains('-') || !top.split(' ').any(|w| w.starts_with('-')),
+        "{top}"
+    );
+    let flags = complete("git ucg -", 2);
+    assert!(
+        flags.split(' ').all(|w| w.starts_with('-')) && flags.contains("--color"),
+        "{flags}"
+    );
+    assert_eq!(complete("git ucg help st", 3), "status");
+    let topics = complete("git ucg help ''", 3);
+    assert!(topics.contains("pending resolve resume"), "{topics}");
+    assert!(!topics.contains("--"), "{topics}");
+    let options = complete("git ucg pending ''", 3);
+    assert!(
+        options.contains("--json") && options.contains("--full"),
+        "{options}"
+    );
 }
 
 /// Whether this machine has `man` (said when it has not: the test is then skipped).

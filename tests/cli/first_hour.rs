@@ -484,3 +484,57 @@ fn the_pending_table() {
     let out = env.ucg(&dir).args(["pending"]).output().unwrap();
     insta::assert_snapshot!(stdout(&out));
 }
+
+/// Issue 34 item 7: `-h` is the short help and `--help` the long one (the explanation after the
+/// options), both fitted to 80 columns when there is no terminal.
+#[test]
+fn short_and_long_help_differ() {
+    let env = TestEnv::new();
+    let help = |flag: &str| {
+        let out = env
+            .ucg(env.path())
+            .args(["pending", flag])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let (short, long) = (help("-h"), help("--help"));
+    assert!(short.contains("(see more with '--help')"), "{short}");
+    assert!(!short.contains("Exactly three sources"), "{short}");
+    assert!(flat(&long).contains("Exactly three sources"), "{long}");
+    for text in [&short, &long] {
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    }
+}
+
+/// Issue 34 item 7: `goal show` without --omt-dir looks where the state CLI does
+/// (~/.omt/<project>); when that holds nothing and the project keeps its own `.omt` (the demo
+/// does), it says so and gives the command that reads it.
+#[test]
+fn goal_show_points_at_the_projects_own_state() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env
+        .ucg(&dir)
+        .args(["goal", "--session", "demo", "show"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("no state ("), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "hint: .omt holds this session's state; read it with\n  git ucg goal --session demo --omt-dir .omt show\n"
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["goal", "--session", "demo", "--omt-dir", ".omt", "show"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&out).contains("phase        pursuing (active)"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(stderr(&out), "");
+}

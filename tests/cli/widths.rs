@@ -138,3 +138,50 @@ fn the_demo_fits() {
         snapshot(&format!("demo_{columns}"), &text);
     }
 }
+
+/// The guided pass, as its questions and answers appear, at both widths.
+#[test]
+fn the_guided_pass_fits() {
+    for columns in [80, 120] {
+        let env = TestEnv::new();
+        let dir = env.demo();
+        let out = output_with_stdin(
+            env.ucg(&dir)
+                .args(["resolve", "--interactive"])
+                .env("COLUMNS", columns.to_string()),
+            b"c\n\nExpire after 24 hours of inactivity, and at once on a password change\ns\nd\n\nq\n",
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        // Each prompt's line ends where the person's Enter would end it on a terminal.
+        let mut said = stable(&stderr(&out), &dir);
+        for prompt in ["(Enter: skip)? ", "one line): ", "(optional): "] {
+            said = said.replace(prompt, &format!("{}\n", prompt.trim_end()));
+        }
+        assert_fits("guided pass", &said, columns);
+        snapshot(&format!("guided_pass_{columns}"), &said);
+    }
+}
+
+/// The live dashboard on a terminal of 80 and of 120 columns: each frame's lines fit.
+#[test]
+fn the_live_dashboard_fits_its_terminal() {
+    use crate::pty::Terminal;
+    for columns in [80u16, 120] {
+        let env = TestEnv::new();
+        let dir = env.demo();
+        let mut command = env.ucg(&dir);
+        command.args(["status", "--watch", "--fast"]);
+        let mut t = Terminal::spawn(command, 60, columns);
+        let text = t.wait_for("(q or Ctrl-C quits)");
+        let frame = text
+            .rsplit("\x1b[H\x1b[2J")
+            .next()
+            .unwrap()
+            .replace("\r\n", "\n");
+        assert_fits("dashboard", &frame, usize::from(columns));
+        // The decision log's tail wraps its bullets: no dash alone on a line.
+        assert!(frame.lines().all(|l| l.trim() != "-"), "{frame}");
+        t.send(&[3]);
+        assert_eq!(t.wait().code(), Some(0), "{}", t.text());
+    }
+}
