@@ -94,7 +94,7 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
         "zsh finds completions in the directories on $fpath: add {} to it if it is not there.\n",
         zsh.display()
     ));
-    crate::output::print(out)?;
+    crate::output::print_prose(&out)?;
     Ok(0)
 }
 

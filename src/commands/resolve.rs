@@ -445,11 +445,13 @@ pub(super) fn guided_pass(
                     break;
                 }
                 Choice::Quit => {
-                    let left = total - n - 1;
-                    say!(
-                        "  quit — {left} more {} not asked; what was answered is kept",
-                        if left == 1 { "item" } else { "items" }
-                    );
+                    match total - n - 1 {
+                        0 => say!("  quit — what was answered is kept"),
+                        left => say!(
+                            "  quit — {left} more {} not asked; what was answered is kept",
+                            if left == 1 { "item" } else { "items" }
+                        ),
+                    }
                     return Ok(());
                 }
                 Choice::End => {

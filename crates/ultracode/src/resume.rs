@@ -218,7 +218,7 @@ pub fn agent_hooks_check(root: &Path) -> Check {
         &missing,
         format!("guard and budget hook in {}", path.display()),
         format!("not in {}", path.display()),
-        "the resume re-merges them (the budget hook alone: git ucg hooks install --agent)",
+        "the resume re-merges them (the budget hook alone: `git ucg hooks install --agent`)",
         true,
     )
 }
@@ -297,7 +297,7 @@ pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
             state: "missing",
             detail: format!("{file} is absent: a story boundary"),
             fix: Some(format!(
-                "the resume writes it fresh at HEAD as step 0 (git rev-parse HEAD > {})",
+                "the resume writes it fresh at HEAD as step 0 (`git rev-parse HEAD > {}`)",
                 impl_dir.join(&file).display()
             )),
             by_resume: true,
