@@ -238,7 +238,7 @@ fn show(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     if args.layout.json.on {
         return crate::output::print_json(&doc);
     }
-    ctx.page(render_catalog(&doc))
+    ctx.page(render_catalog(&doc, crate::output::columns()))
 }
 
 /// The catalog (A.6.11), in its fixed order, as one document.
@@ -333,7 +333,15 @@ fn cell(value: &Value) -> String {
     }
 }
 
-fn push_table(out: &mut String, table: &comfy_table::Table) {
+/// A table laid out in `columns`: the column of prose (`prose`) wraps at its words, every other
+/// column keeps its cells whole (a timestamp, a name, a status is never split).
+fn push_table(out: &mut String, table: &mut comfy_table::Table, columns: usize, prose: usize) {
+    use comfy_table::{ColumnConstraint, ContentArrangement};
+    table.set_content_arrangement(ContentArrangement::Dynamic);
+    table.set_width(u16::try_from(columns).unwrap_or(u16::MAX));
+    for column in table.column_iter_mut().filter(|c| c.index != prose) {
+        column.set_constraint(ColumnConstraint::ContentWidth);
+    }
     if table.row_count() == 0 {
         out.push_str("(none)\n");
         return;
@@ -344,17 +352,20 @@ fn push_table(out: &mut String, table: &comfy_table::Table) {
     }
 }
 
-/// The catalog for people.
-fn render_catalog(doc: &Value) -> String {
+/// The catalog for people, in `columns`: the status line whole (its format says it is
+/// machine-parsed), the tables fitted, the warnings and the files' prose lines wrapped at words;
+/// complexity.json as it is.
+fn render_catalog(doc: &Value, columns: usize) -> String {
+    let flowed = |text: String| crate::render::fit::reflow(&text, columns);
     let mut out = format!("{}\n", cell(&doc["status"]["line"]));
     for warning in doc["status"]["warnings"].as_array().into_iter().flatten() {
-        out.push_str(&format!("warning: {}\n", cell(warning)));
+        out.push_str(&flowed(format!("warning: {}\n", cell(warning))));
     }
     out.push_str("\n## requirements.md (first 10 lines)\n");
     match doc["requirements"].as_array() {
         Some(lines) => lines
             .iter()
-            .for_each(|l| out.push_str(&format!("{}\n", cell(l)))),
+            .for_each(|l| out.push_str(&flowed(format!("{}\n", cell(l))))),
         None => out.push_str("(absent)\n"),
     }
     out.push_str("\n## complexity.json\n");
@@ -371,43 +382,66 @@ fn render_catalog(doc: &Value) -> String {
         )),
     }
     out.push_str("\n## phases (meta.json)\n");
-    let mut phases = table(&[
-        "#",
-        "phase",
-        "status",
-        "started_at",
-        "completed_at",
-        "events say",
-    ]);
+    // The two times side by side where they fit (105 columns), else one above the other.
+    let stacked = columns < 105;
+    let mut phases = match stacked {
+        true => table(&[
+            "#",
+            "phase",
+            "status",
+            "started_at\ncompleted_at",
+            "events say",
+        ]),
+        false => table(&[
+            "#",
+            "phase",
+            "status",
+            "started_at",
+            "completed_at",
+            "events say",
+        ]),
+    };
     for phase in doc["phases"].as_array().into_iter().flatten() {
-        phases.add_row(
-            [
-                "phase",
-                "name",
-                "status",
-                "started_at",
-                "completed_at",
-                "logged",
-            ]
-            .map(|k| cell(&phase[k])),
-        );
+        let [n, name, status, started, completed, logged] = [
+            "phase",
+            "name",
+            "status",
+            "started_at",
+            "completed_at",
+            "logged",
+        ]
+        .map(|k| cell(&phase[k]));
+        match stacked {
+            true => phases.add_row([n, name, status, format!("{started}\n{completed}"), logged]),
+            false => phases.add_row([n, name, status, started, completed, logged]),
+        };
     }
-    push_table(&mut out, &phases);
+    push_table(&mut out, &mut phases, columns, 1);
     out.push_str("\n## events.jsonl\n");
-    let mut events = table(&["line", "ts", "event", "phase", "actor", "summary"]);
+    // The time above the event where the two do not fit side by side.
+    let mut events = match stacked {
+        true => table(&["line", "ts\nevent", "phase", "actor", "summary"]),
+        false => table(&["line", "ts", "event", "phase", "actor", "summary"]),
+    };
     for event in doc["events"].as_array().into_iter().flatten() {
         if event.get("malformed").is_some() {
-            events.add_row([
-                cell(&event["line"]),
-                format!("warning: malformed line ({})", cell(&event["malformed"])),
-            ]);
-        } else {
-            events.add_row(
-                ["line", "ts", "event", "phase", "actor", "summary"].map(|k| cell(&event[k])),
-            );
+            // In the summary's column, which wraps: the others keep their cells whole.
+            let mut row = vec![String::new(); if stacked { 5 } else { 6 }];
+            row[0] = cell(&event["line"]);
+            if let Some(last) = row.last_mut() {
+                *last = format!("warning: malformed line ({})", cell(&event["malformed"]));
+            }
+            events.add_row(row);
+            continue;
         }
+        let [line, ts, name, phase, actor, summary] =
+            ["line", "ts", "event", "phase", "actor", "summary"].map(|k| cell(&event[k]));
+        match stacked {
+            true => events.add_row([line, format!("{ts}\n{name}"), phase, actor, summary]),
+            false => events.add_row([line, ts, name, phase, actor, summary]),
+        };
     }
-    push_table(&mut out, &events);
+    push_table(&mut out, &mut events, columns, if stacked { 4 } else { 5 });
     out.push_str("\n## decisions.jsonl\n");
     let mut decisions = table(&["gate", "decision", "source", "escalated", "ts"]);
     for decision in doc["decisions"].as_array().into_iter().flatten() {
@@ -422,12 +456,12 @@ fn render_catalog(doc: &Value) -> String {
             );
         }
     }
-    push_table(&mut out, &decisions);
+    push_table(&mut out, &mut decisions, columns, 1);
     if let Some(lines) = doc["qa_report"].as_array() {
         out.push_str("\n## qa-report.md (last 20 lines)\n");
         lines
             .iter()
-            .for_each(|l| out.push_str(&format!("{}\n", cell(l))));
+            .for_each(|l| out.push_str(&flowed(format!("{}\n", cell(l)))));
     }
     out
 }

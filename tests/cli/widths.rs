@@ -23,6 +23,18 @@ const VIEWS: &[(&str, &[&str])] = &[
         &["lesson", "query", "rate", "--ledger", "anvil/ledger.jsonl"],
     ),
     ("sdlc_list", &["sdlc", "list"]),
+    (
+        "sdlc_status",
+        &["sdlc", "status", "20260604-1000-feat-rate-limit"],
+    ),
+    (
+        "sdlc_show",
+        &["sdlc", "show", "20260604-1000-feat-rate-limit"],
+    ),
+    (
+        "lesson_escalated",
+        &["lesson", "escalated", "--state", "anvil/state.json"],
+    ),
 ];
 
 /// A line fits when it is no wider than `columns`, or when what makes it wider cannot be

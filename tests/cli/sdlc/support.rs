@@ -222,10 +222,13 @@ impl Run {
     }
 }
 
+/// `git ucg sdlc ARGS` as a wide terminal shows it (200 columns: the catalog's rows one per
+/// line, which these tests read by line); tests/cli/widths.rs checks the layout at 80 and 120.
 pub(super) fn sdlc(env: &TestEnv, cwd: &Path, args: &[&str]) -> Output {
     env.ucg(cwd)
         .arg("sdlc")
         .args(args)
+        .env("COLUMNS", "200")
         .output()
         .expect("run git-ucg")
 }
