@@ -1491,11 +1491,20 @@ pub fn version_only(args: &[OsString]) -> Option<String> {
     }
 }
 
-/// The whole clap command, every deferred command built: for help, generators and tests (parsing
-/// builds only the command in use).
+/// The whole clap command, every deferred command built: for generators and tests (parsing builds
+/// only the command in use); `COLUMNS` plays no part in what is generated from it.
 pub fn command() -> clap::Command {
+    built(<Cli as clap::CommandFactory>::command())
+}
+
+/// [`command`], its help wrapped to `columns` — for help shown to a person. The width is set
+/// before the build, which hands it down to every subcommand.
+pub fn command_for_columns(columns: usize) -> clap::Command {
+    built(<Cli as clap::CommandFactory>::command().term_width(columns))
+}
+
+fn built(mut command: clap::Command) -> clap::Command {
     BUILD_EAGERLY.store(true, std::sync::atomic::Ordering::Relaxed);
-    let mut command = <Cli as clap::CommandFactory>::command().term_width(crate::output::columns());
     command.build();
     command
 }

@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 
 pub(crate) fn run(ctx: &Context, args: &HelpArgs) -> Result<u8> {
-    let mut shown = crate::cli::command();
+    let mut shown = crate::cli::command_for_columns(crate::output::columns());
     for name in &args.command {
         let Some(sub) = shown.find_subcommand(name).filter(|c| !c.is_hide_set()) else {
             let known: Vec<String> = shown

@@ -218,7 +218,7 @@ fn refuse(error: &LessonError) -> u8 {
 
 /// A subcommand's help, as clap renders it.
 fn help(name: &str) -> Result<u8> {
-    let mut command = crate::cli::command();
+    let mut command = crate::cli::command_for_columns(crate::output::columns());
     let text = command
         .find_subcommand_mut("lesson")
         .and_then(|lesson| lesson.find_subcommand_mut(name))

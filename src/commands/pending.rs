@@ -101,31 +101,8 @@ impl<'a> PendingDocument<'a> {
 /// room, under its row (`--json` and `full` have every id whole).
 pub(crate) fn human(found: &Pending, width: usize, full: bool) -> String {
     let mut out = String::new();
-    // Who decides gets a column only where some rule names someone, and only when the row
-    // still fits beside it; else it goes under the row with the decision.
+    // Who decides gets a column only where some rule names someone.
     let routed = found.items.iter().any(|item| !item.deciders.is_empty());
-    let deciders = |item: &PendingItem| match item.deciders.is_empty() {
-        true => "-".to_string(),
-        false => item.deciders.join(", "),
-    };
-    let room = |cells: &dyn Fn(&PendingItem) -> usize| found.items.iter().map(cells).max();
-    let widest_row = room(&|item| {
-        item.label().chars().count()
-            + item.kind.chars().count()
-            + 10
-            + 2 * 4
-            + item
-                .artifact
-                .rsplit('/')
-                .next()
-                .unwrap_or_default()
-                .chars()
-                .count()
-    })
-    .unwrap_or(0);
-    let widest_deciders = room(&|item| deciders(item).chars().count()).unwrap_or(0);
-    let under = routed && widest_row + widest_deciders.max(10) + 2 > width;
-    let routed = routed && !under;
     let rows: Vec<Vec<String>> = found
         .items
         .iter()
@@ -159,16 +136,39 @@ pub(crate) fn human(found: &Pending, width: usize, full: bool) -> String {
                 file.to_string(),
             ];
             if routed {
-                row.push(deciders(item));
+                row.push(match item.deciders.is_empty() {
+                    true => "-".to_string(),
+                    false => item.deciders.join(", "),
+                });
             }
-            let decided = match under && !item.deciders.is_empty() {
-                true => format!("  (decided by {})", deciders(item)),
-                false => String::new(),
-            };
-            row.push(format!("{}{on_record}{decided}", item.decision_needed));
+            row.push(format!("{}{on_record}", item.decision_needed));
             row
         })
         .collect();
+    let mut rows = rows;
+    // A "decided by" column the row has no room for goes under it, with the decision.
+    let row_width = |row: &Vec<String>| {
+        row.iter()
+            .rev()
+            .skip(1)
+            .map(|c| c.chars().count() + 2)
+            .sum::<usize>()
+    };
+    let routed = match routed && rows.iter().map(row_width).max().unwrap_or(0) + 24 > width {
+        true => {
+            for row in &mut rows {
+                if let (Some(decision), Some(deciders)) = (row.pop(), row.pop()) {
+                    let decided = match deciders.as_str() {
+                        "-" => String::new(),
+                        names => format!("  (decided by {names})"),
+                    };
+                    row.push(format!("{decision}{decided}"));
+                }
+            }
+            false
+        }
+        false => routed,
+    };
     if !rows.is_empty() {
         let mut header = vec!["handle", "source", "kind", "file"];
         if routed {
