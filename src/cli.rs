@@ -335,7 +335,8 @@ pub struct PendingArgs {
 stopped before any story (Stage 1 when the epic is unresolved, else Stage 2, a preflight RED) and re-runs \
 from there; otherwise it re-enters Execute at the first story, in sprint order, whose last verdict \
 (decision log, else heartbeat) is not `advance`. The checklist is what the resume re-asserts, never \
-rebuilds."
+rebuilds, in two parts: what needs you (pending decisions first) and what is in place or put back by \
+the resume itself. It ends with the commands that restart the agent."
 )]
 pub struct ResumeArgs {
     #[command(flatten)]
@@ -1494,17 +1495,19 @@ pub fn version_only(args: &[OsString]) -> Option<String> {
 /// The whole clap command, every deferred command built: for generators and tests (parsing builds
 /// only the command in use); `COLUMNS` plays no part in what is generated from it.
 pub fn command() -> clap::Command {
-    built(<Cli as clap::CommandFactory>::command())
+    built(|command| command)
 }
 
 /// [`command`], its help wrapped to `columns` — for help shown to a person. The width is set
 /// before the build, which hands it down to every subcommand.
 pub fn command_for_columns(columns: usize) -> clap::Command {
-    built(<Cli as clap::CommandFactory>::command().term_width(columns))
+    built(|command| command.term_width(columns))
 }
 
-fn built(mut command: clap::Command) -> clap::Command {
+fn built(set: impl FnOnce(clap::Command) -> clap::Command) -> clap::Command {
+    // Before the command is made: the deferred commands are built as it is.
     BUILD_EAGERLY.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut command = set(<Cli as clap::CommandFactory>::command());
     command.build();
     command
 }

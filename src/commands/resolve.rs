@@ -203,7 +203,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
                 .map(|s| format!(" at story {s}"))
                 .unwrap_or_default();
             text.push_str(&format!(
-                "Resume re-enters {}{at}: {}\n`git ucg resume` lists what it re-asserts.\n\n",
+                "Resume re-enters {}{at}: {}.\n`git ucg resume` lists what it re-asserts.\n\n",
                 route.stage, route.why
             ));
             text.push_str(&crate::render::restart::said(
@@ -808,10 +808,12 @@ fn what_changed(ctx: &Context, run: &Pass, outcome: &Outcome) -> String {
     }
     if !dirs.is_empty() {
         out.push_str(&format!(
-            "Not tracked by git, so `git status` does not show these changes: {}\n  \
+            "Not tracked by git, so `git status` does not show these changes:\n{}\
 `git ucg status` shows the run as it stands now; the decision log's new section, what this \
 pass did.\n",
-            dirs.join(", ")
+            dirs.iter()
+                .map(|dir| format!("  {dir}\n"))
+                .collect::<String>()
         ));
     }
     out

@@ -28,7 +28,7 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
         Ok(epic) => route_of(epic),
         Err(_) => unresolved(),
     };
-    let mut checks = Vec::new();
+    let mut checks = vec![decisions_check(ctx, args)];
     match &loaded {
         Ok(epic) => checks.push(branch_check(epic)),
         Err(_) => checks.push(Check {
@@ -109,6 +109,36 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     out.write_all(restart.as_bytes())?;
     out.finish()?;
     Ok(0)
+}
+
+/// The decisions the gate blocks on: answered, or the run stops on them again at its next
+/// preflight — the first thing the operator does before a resume.
+fn decisions_check(ctx: &Context, args: &ResumeArgs) -> Check {
+    let impl_flag = args.impl_artifacts.dir.as_deref();
+    let blocking = ctx
+        .gate_source(None, impl_flag, "resume")
+        .map(|(located, source)| located.decide(&source, &ctx.gate_policy()).blocking.len());
+    let (state, detail) = match blocking {
+        Ok(0) => ("ok", "none pending".to_string()),
+        Ok(n) => (
+            "missing",
+            format!(
+                "{n} pending: the run stops on {} again at its next preflight",
+                if n == 1 { "it" } else { "them" }
+            ),
+        ),
+        Err(crate::error::Error::Failure { message, .. }) => {
+            ("missing", format!("not read: {message}"))
+        }
+        Err(_) => ("missing", "not read".to_string()),
+    };
+    Check {
+        item: "decisions",
+        state,
+        detail,
+        fix: (state == "missing").then(|| "`git ucg resolve` answers them".into()),
+        by_resume: false,
+    }
 }
 
 /// Our pre-commit and pre-push hooks, executable, where git looks for hooks.

@@ -156,7 +156,8 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
 /// wider than that is broken at its spaces, never inside a word, an id or a path (a word wider
 /// than the room gets a line of its own). A continuation hangs under the line's last column
 /// (the text after its last run of two or more spaces) when that column starts in the left
-/// half, else under a list item's text (after its `-` or `1.`), else under the line's indent.
+/// half, else under a list item's text (after its `-` or `1.`), else under the line's indent;
+/// a word too wide to hang there starts two columns in from the indent, else further left.
 /// A line that is a command to copy (it starts with `git `) is left whole, and so is a
 /// `quoted command` within a line. SGR colour
 /// sequences take no room; wide characters take two.
@@ -231,8 +232,9 @@ fn reflow_line(line: &str, width: usize, out: &mut String) {
     for (word, gap) in pieces {
         let needed = visible_width(word);
         if !first && column + gap_before.len() + needed > width {
-            // A word too wide to hang where the others do starts further left, if it fits there.
-            let start = [hang, indent, 0]
+            // A word too wide to hang where the others do starts further left, if it fits there:
+            // first a step in from the line's indent, so it does not read as a line of its own.
+            let start = [hang, indent + 2, indent, 0]
                 .into_iter()
                 .find(|start| start + needed <= width)
                 .unwrap_or(hang);

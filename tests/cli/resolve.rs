@@ -640,6 +640,45 @@ fn resume_routes_by_the_last_stage_reached() {
     assert_eq!(state(&doc, "agent hooks"), "ok");
 }
 
+/// The decisions the gate blocks on head what needs the operator before a resume, until every
+/// one is answered.
+#[test]
+fn resume_needs_the_pending_decisions_answered_first() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let decisions = |env: &TestEnv| {
+        let doc = route(env, &dir);
+        doc["checklist"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["item"] == "decisions")
+            .cloned()
+            .unwrap()
+    };
+    let before = decisions(&env);
+    assert_eq!(before["state"], "missing");
+    assert_eq!(before["by_resume"], false);
+    assert!(before["detail"].as_str().unwrap().starts_with("4 pending"));
+    let text = run_ok(&env, &dir, &["resume"]);
+    assert!(text.contains("Needs you:\n  missing  decisions"), "{text}");
+
+    let ids = pending_ids(&env, &dir, &[]);
+    let answers: Vec<String> = ids
+        .iter()
+        .map(|(_, id)| format!(r#"{{"id": "{id}", "answer": "done", "action": "close"}}"#))
+        .collect();
+    let answers = format!(r#"{{"answers": [{}]}}"#, answers.join(", "));
+    let out = output_with_stdin(
+        env.ucg(&dir).args(["resolve", "--answers", "-"]),
+        answers.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let after = decisions(&env);
+    assert_eq!(after["state"], "ok", "{after}");
+    assert_eq!(after["detail"], "none pending");
+}
+
 #[test]
 fn dry_run_json_answers_on_stdin_and_the_run_folder_choice() {
     let env = TestEnv::new();

@@ -41,7 +41,7 @@ pub fn route_of(epic: &Epic) -> Route {
             epic: Some(epic.id.clone()),
             story: None,
             why: "no gate verdict is on record: the run stopped before any story (Stage 2, a preflight \
-RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes the answered REDs."
+RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes the answered REDs"
                 .into(),
         };
     }
