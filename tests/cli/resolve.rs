@@ -1462,3 +1462,27 @@ fn an_answer_is_changed_by_its_handle_and_says_what_it_replaced() {
     );
     assert!(said.contains("    was: close \"12 hours\" by "), "{said}");
 }
+
+/// An answer recorded where git knew no email is named as the decision log names it, not `?`.
+#[test]
+fn a_replaced_answer_with_no_email_says_so() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--close", "7662cf80acff", "--answer", "24 hours"])
+        .env_remove("GIT_AUTHOR_EMAIL")
+        .env_remove("GIT_COMMITTER_EMAIL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = run_ok(
+        &env,
+        &dir,
+        &["resolve", "--close", "7662cf80acff", "--answer", "12 hours"],
+    );
+    assert!(
+        said.contains("    was: close \"24 hours\" by (no user.email) at "),
+        "{said}"
+    );
+}

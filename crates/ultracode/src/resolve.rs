@@ -134,6 +134,9 @@ pub struct Outcome {
     pub replaced: Vec<Replaced>,
 }
 
+/// Who answered, when git knew no `user.email` to record.
+const NO_EMAIL: &str = "(no user.email)";
+
 /// An answer on record that a new one replaced: what it said, and who gave it when.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replaced {
@@ -382,17 +385,18 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
             .rev()
             .find(|e| e.id.as_deref() == Some(answer.id.as_str()))
             .and_then(|e| file.value(e));
-        let field = |key: &str| {
+        let field_or = |key: &str, absent: &str| {
             earlier
                 .as_ref()
                 .and_then(|v| v.as_object()?.get(key)?.as_str().map(str::to_string))
-                .unwrap_or_else(|| "?".into())
+                .unwrap_or_else(|| absent.into())
         };
+        let field = |key: &str| field_or(key, "?");
         outcome.replaced.push(Replaced {
             id: answer.id.clone(),
             action: field("action"),
             answer: field("answer"),
-            by: field("by"),
+            by: field_or("by", NO_EMAIL),
             at: field("at"),
         });
     }
@@ -738,7 +742,7 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         };
         // Every field one line and without raw control characters: ids and paths come from
         // artifacts, `by` from the configuration, the answer from whoever typed it.
-        let by = one_line(answer.by.as_deref().unwrap_or("(no user.email)"));
+        let by = one_line(answer.by.as_deref().unwrap_or(NO_EMAIL));
         let at = one_line(answer.at.as_deref().unwrap_or_default());
         let replaced = outcome
             .replaced
