@@ -61,7 +61,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
         if let Some(email) = decider.as_deref().filter(|_| found.items.is_empty()) {
             if for_others > 0 && text == "nothing pending\n" {
                 text = format!(
-                    "nothing for {email}; {for_others} pending for others (git ucg pending)\n"
+                    "nothing for {email}; {for_others} pending for others: `git ucg pending`\n"
                 );
             }
         }

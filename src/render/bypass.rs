@@ -10,7 +10,7 @@ pub(crate) fn describe(records: &[Bypass]) -> String {
         return String::new();
     }
     let heading = format!(
-        "Bypassed: {} commit(s) went past the gate since the run stopped (git notes --ref {}):",
+        "Bypassed: {} commit(s) went past the gate since the run stopped; the notes ref {} holds them:",
         records.len(),
         NOTES_REF.trim_start_matches("refs/notes/")
     );

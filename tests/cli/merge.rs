@@ -478,7 +478,7 @@ fn the_merge_driver_is_set_up_once_and_taken_out_byte_for_byte() {
     assert_eq!(status["merge_driver"]["driver"], serde_json::Value::Null);
     let human = ucg_ok(&env, &dir, &["hooks", "status"]);
     assert!(
-        flat(&human).contains("merge driver (.decisions.json, .preflight-reds.json): not set up (git ucg hooks install --merge-driver)"),
+        flat(&human).contains("merge driver (.decisions.json, .preflight-reds.json): not set up; `git ucg hooks install --merge-driver` sets it up"),
         "{human}"
     );
     for _ in 0..2 {

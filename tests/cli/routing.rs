@@ -145,7 +145,7 @@ fn mine_and_for_list_only_that_persons_items() {
         .unwrap();
     assert_eq!(
         stdout(&out),
-        "nothing for nobody@example.com; 4 pending for others (git ucg pending)\n"
+        "nothing for nobody@example.com; 4 pending for others: `git ucg pending`\n"
     );
     // --mine is user.email, else git's author email (the tests' identity: it decides nothing).
     assert!(kinds(&["--mine"]).is_empty());

@@ -169,7 +169,7 @@ pub(crate) fn describe(state: &State) -> String {
         .collect();
     if state.driver.is_none() && missing.len() == state.attributes.len() {
         return format!(
-            "merge driver ({files}): not set up (git ucg hooks install --merge-driver)"
+            "merge driver ({files}): not set up; `git ucg hooks install --merge-driver` sets it up"
         );
     }
     let mut lacks = Vec::new();
@@ -180,7 +180,7 @@ pub(crate) fn describe(state: &State) -> String {
         lacks.push(format!("{ATTRIBUTES_FILE} lacks {}", missing.join(" and ")));
     }
     format!(
-        "merge driver ({files}): partly set up: {} (git ucg hooks install --merge-driver)",
+        "merge driver ({files}): partly set up: {}; `git ucg hooks install --merge-driver` completes it",
         lacks.join("; ")
     )
 }

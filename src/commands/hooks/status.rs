@@ -108,7 +108,7 @@ pub(crate) fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
             "active" => "installed, git runs it",
             "inactive" => "installed but inactive: git does not run it from there",
             "foreign" => "another hook, not git-ucg's",
-            "broken" => "BROKEN: its binary is gone; git refuses until it is reinstalled (git ucg hooks install)",
+            "broken" => "BROKEN: its binary is gone; git refuses until `git ucg hooks install` reinstalls it",
             _ => "not installed",
         };
         // Each hook is the directory above and its name; `--json` has each path whole.
