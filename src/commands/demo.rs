@@ -26,7 +26,6 @@ const NEXT_COMMANDS: &[(&str, &str)] = &[
     ),
     ("git ucg gate", "the same decision, for CI"),
     ("git ucg resume", "where the run re-enters once answered"),
-    ("git ucg status", "the whole dashboard"),
 ];
 
 pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
@@ -432,8 +431,7 @@ fn introduction(dir: &Path, status: &str) -> String {
         .unwrap_or("Pending decisions: none");
     let said = format!(
         "Created a sample repository with a stopped UltraCode Goal run: epic {EPIC} on branch \
-         {EPIC_BRANCH} (checked out), stories 7-1 and 7-2 done, 7-3 stopped at 26 of 25 turns \
-         and escalated. The run waits on a human."
+         {EPIC_BRANCH} (checked out): 7-1 and 7-2 done, 7-3 stopped over its budget."
     );
     format!(
         "{}\n\n$ git ucg status   (its head)\n{}\n{pending}\n\nThe repository:\n  {}\n",
@@ -456,8 +454,10 @@ fn next_steps(dir: &Path) -> String {
         out.push_str(&format!("  {command:<width$}  # {what}\n"));
     }
     out.push_str(
-        "More: status --watch, epic, diff --story 7-2, goal, sdlc list, lesson and\n\
-         config have something to show here; `git ucg help` lists every command.\n",
+        "More here: status (--watch), epic, diff --story 7-2, sdlc list, config, and the\n\
+         neighbouring systems' state (`git ucg help` lists every command):\n\
+         \x20 git ucg goal --session demo --omt-dir .omt show\n\
+         \x20 git ucg lesson --ledger anvil/ledger.jsonl query rate limit\n",
     );
     let built_by_cargo = std::env::current_exe().ok().is_some_and(|exe| {
         let mut up = exe.ancestors().skip(2);

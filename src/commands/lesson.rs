@@ -306,10 +306,10 @@ fn query(
     // For people, a missing ledger is not "no match": say where it looked. `--json` keeps the
     // reference's answer (`[]`).
     if !as_json && std::fs::symlink_metadata(&paths.ledger).is_err() {
-        eprintln!(
-            "no lesson ledger at {} (point at one with --ledger PATH or ANVIL_LEDGER)",
+        crate::output::say(&format!(
+            "no lesson ledger at {} (point at one with --ledger PATH or ANVIL_LEDGER)\n",
             paths.ledger.display()
-        );
+        ));
         return Ok(1);
     }
     let found = match ucg_lesson::query::query(

@@ -255,7 +255,7 @@ fn not_asked(askable: usize) -> Error {
         if askable == 1 { "item" } else { "items" }
     ))
     .hint("ask over this input anyway: git ucg resolve --interactive")
-    .hint("or answer with flags: git ucg resolve --close ID --answer TEXT [--defer ID …] (`git ucg pending` lists the ids)")
+    .hint("or answer with flags, the ids as `git ucg pending` lists them: git ucg resolve --close ID --answer TEXT [--defer ID …]")
 }
 
 /// `--close/--defer … --answer …` in command-line order, or the `--answers` document.

@@ -282,7 +282,7 @@ fn a_branch_that_does_not_track_the_artifacts_is_refused_with_the_way_to_track_t
         ],
     );
     assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = flat(&stderr(&out));
     assert!(
         err.contains("main does not track the artifact directory"),
         "{err}"
@@ -309,7 +309,7 @@ fn a_branch_that_does_not_track_the_artifacts_is_refused_with_the_way_to_track_t
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains(".decisions.json on ultracode/epic-7 is not a regular file"),
+        flat(&stderr(&out)).contains(".decisions.json on ultracode/epic-7 is not a regular file"),
         "{}",
         stderr(&out)
     );
@@ -388,7 +388,7 @@ fn a_checked_out_branch_is_answered_only_over_a_clean_copy() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("has changes not committed"),
+        flat(&stderr(&out)).contains("has changes not committed"),
         "{}",
         stderr(&out)
     );

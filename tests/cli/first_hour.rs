@@ -197,6 +197,27 @@ fn the_demo_leads_to_the_main_job() {
         ]
     );
     let dir = env.path().join("d");
+    // The neighbouring systems' commands it names run as shown and find something.
+    let named: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  git ucg "))
+        .filter(|l| l.starts_with("goal ") || l.starts_with("lesson "))
+        .collect();
+    assert_eq!(named.len(), 2, "{text}");
+    for command in named {
+        let out = env.ucg(&dir).args(command.split(' ')).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}: {}", stderr(&out));
+        assert!(
+            !stdout(&out).contains("no lesson"),
+            "{command}: {}",
+            stdout(&out)
+        );
+        assert!(
+            !stdout(&out).contains("no state"),
+            "{command}: {}",
+            stdout(&out)
+        );
+    }
     let out = env
         .ucg(&dir)
         .args([

@@ -317,7 +317,11 @@ fn a_blank_answer_closes_nothing() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{answer:?}");
-        assert!(stderr(&out).contains("blank answer"), "{}", stderr(&out));
+        assert!(
+            flat(&stderr(&out)).contains("blank answer"),
+            "{}",
+            stderr(&out)
+        );
     }
     let answers = dir.join("answers.json");
     write(
@@ -580,7 +584,7 @@ fn story_ids_lock_timeouts_and_git_configuration_from_the_command_line() {
     let out = env.ucg(&orphan).args(["gate"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("points at /nonexistent/worktrees/x, which does not exist"),
+        flat(&stderr(&out)).contains("points at /nonexistent/worktrees/x, which does not exist"),
         "{}",
         stderr(&out)
     );
@@ -1127,7 +1131,7 @@ fn no_command_hangs_or_grows_on_a_hostile_cache_or_head() {
             }
             assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
             assert!(
-                stderr(&out).contains(".git/HEAD is not a HEAD file"),
+                flat(&stderr(&out)).contains(".git/HEAD is not a HEAD file"),
                 "{args:?}: {}",
                 stderr(&out)
             );
@@ -1255,8 +1259,8 @@ fn no_write_leaves_the_project_through_a_linked_directory() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("a symlink on the way leads to")
-            && stderr(&out).contains("outside the project"),
+        flat(&stderr(&out)).contains("a symlink on the way leads to")
+            && flat(&stderr(&out)).contains("outside the project"),
         "{}",
         stderr(&out)
     );

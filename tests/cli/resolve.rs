@@ -984,7 +984,8 @@ fn without_a_terminal_resolve_says_it_did_not_ask() {
     insta::assert_snapshot!(stderr(&out), @r"
     error: did not ask: standard input is not a terminal (4 pending items)
     hint: ask over this input anyway: git ucg resolve --interactive
-    hint: or answer with flags: git ucg resolve --close ID --answer TEXT [--defer ID …] (`git ucg pending` lists the ids)
+    hint: or answer with flags, the ids as `git ucg pending` lists them:
+          git ucg resolve --close ID --answer TEXT [--defer ID …]
     ");
     assert_eq!(snapshot(&dir), before, "nothing written");
 }

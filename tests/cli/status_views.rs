@@ -408,8 +408,14 @@ fn without_an_artifact_directory_it_stops_with_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         // As the reference's argument parser: the flag that would locate the run, and the usage.
         let message = stderr(&out);
-        assert!(message.contains("not in a git repository"), "{message}");
-        assert!(message.contains("pass --impl-artifacts DIR"), "{message}");
+        assert!(
+            flat(&message).contains("not in a git repository"),
+            "{message}"
+        );
+        assert!(
+            flat(&message).contains("pass --impl-artifacts DIR"),
+            "{message}"
+        );
         assert!(
             message.ends_with("usage: git ucg status [OPTIONS]\n"),
             "{message}"

@@ -64,9 +64,10 @@ fn view(env: &TestEnv, dir: &Path, args: &[&str], columns: usize) -> String {
     format!("{}{}", stdout(&out), stderr(&out))
 }
 
-/// Paths and ages that differ from run to run.
+/// Paths and ages that differ from run to run (the binary's path: by checkout).
 fn stable(text: &str, dir: &Path) -> String {
     text.replace(&dir.display().to_string(), "[DEMO]")
+        .replace(BIN, "[BIN]")
 }
 
 fn snapshot(name: &str, text: &str) {

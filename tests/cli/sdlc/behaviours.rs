@@ -761,12 +761,12 @@ fn s13_completed_run_is_never_written() {
             let out = sdlc_in(&env, &repo, args, input);
             assert_code(&out, 2);
             assert_eq!(stdout(&out), "", "{args:?}");
-            let err = stderr(&out);
+            let err = flat(&stderr(&out));
             assert!(
-                err == format!("error: run {ID} is completed: completed runs are never written\n")
+                err == format!("error: run {ID} is completed: completed runs are never written")
                     || err
                         == format!(
-                            "error: run {ID} is completed: only an interrupted or aborted run is resumed\n"
+                            "error: run {ID} is completed: only an interrupted or aborted run is resumed"
                         ),
                 "{args:?}: {err}"
             );
