@@ -110,11 +110,7 @@ fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -
             let mut text = match &error {
                 // A reference-style JSON line is read by programs: it stays one line.
                 error::Error::JsonLine(_) => error.render(),
-                _ => render::fit::reflow_labelled(
-                    &error.render(),
-                    &["error: ", "hint: "],
-                    output::error_columns(),
-                ),
+                _ => render::fit::reflow_error(&error.render(), output::error_columns()),
             };
             if let Some(matches) = error.wants_usage().then(matches).flatten() {
                 text.push_str(&usage_line(&matches));

@@ -178,42 +178,42 @@ pub(crate) fn reflow(text: &str, width: usize) -> String {
     out
 }
 
-/// [`reflow`] for the lines that start with a label such as `error: ` or `hint: `, a continuation
-/// hanging under the text after the label; the other lines (a snippet to copy) are left whole.
-pub(crate) fn reflow_labelled(text: &str, labels: &[&str], width: usize) -> String {
+/// An error's text (`error: …` and `hint: …` lines) laid out as [`reflow`] does, with two
+/// differences: the command a hint ends in (`…: git ucg …`) goes whole on a line of its own, and
+/// any other line (a snippet to copy, a list laid out by hand) is left as it is.
+pub(crate) fn reflow_error(text: &str, width: usize) -> String {
     let width = width.max(20);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     for (n, line) in text.split('\n').enumerate() {
         if n > 0 {
             out.push('\n');
         }
-        let label = labels.iter().find(|label| line.starts_with(*label));
+        let label = ["error: ", "hint: "]
+            .into_iter()
+            .find(|label| line.starts_with(label));
         match label {
             Some(label) if visible_width(line) > width => {
-                let hang = "\n".to_string() + &" ".repeat(label.len());
-                let body = &line[label.len()..];
-                // `…: git ucg …` ends in a command to copy: it goes whole on a line of its own.
-                let (words, command) = match body.find(": git ") {
-                    Some(at) => (&body[..=at], Some(&body[at + 2..])),
-                    None => (body, None),
+                let (words, command) = match line.find(": git ") {
+                    Some(at) if at >= label.len() => (&line[..=at], Some(&line[at + 2..])),
+                    _ => (line, None),
                 };
-                out.push_str(label);
-                out.push_str(&reflow(words, width - label.len()).replace('\n', &hang));
+                out.push_str(&reflow(words, width));
                 if let Some(command) = command {
-                    out.push_str(&hang);
+                    out.push('\n');
+                    out.push_str(&" ".repeat(label.len()));
                     out.push_str(command);
                 }
             }
-            // Any other line (a snippet to copy, a list laid out by hand) is left as it is.
             _ => out.push_str(line),
         }
     }
     out
 }
 
-/// `-`, `*`, `•` or a number with its `.` or `)`: what starts an item of a list.
+/// `-`, `*`, `•` or a number with its `.` or `)`: what starts an item of a list; or the label of
+/// a message (`error:`, `warning:`, `hint:`), whose text hangs after it as a list item's does.
 fn is_list_marker(word: &str) -> bool {
-    matches!(word, "-" | "*" | "•")
+    matches!(word, "-" | "*" | "•" | "error:" | "warning:" | "hint:")
         || word
             .strip_suffix(['.', ')'])
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -294,24 +294,22 @@ mod tests {
     const DASHBOARD: &str = "Epic 7  story 7-3 (3 of 3)  phase escalated\nLast verdict  escalate\nUpdated  now\n\nStories\n  7-1\n  7-2\n  7-3\n\nPending decisions: 2 (2 REDs)\n  RED  a\n  RED  b\n\nEscalations: 1\n  7-3\n\nRuns: 1\n  epic-7\n";
 
     #[test]
-    fn labelled_lines_hang_under_their_text() {
+    fn error_lines_hang_under_their_label() {
+        // Any output's `warning:` line too.
+        assert_eq!(
+            reflow("warning: one two three four five", 27),
+            "warning: one two three four\n         five"
+        );
         let text = "error: one two three four five six\nhint: seven eight nine ten eleven\nplain";
         assert_eq!(
-            reflow_labelled(text, &["error: ", "hint: "], 27),
+            reflow_error(text, 27),
             "error: one two three four\n       five six\nhint: seven eight nine ten\n      eleven\nplain"
         );
         // A line that fits is left as it is.
-        assert_eq!(
-            reflow_labelled("error: short", &["error: "], 27),
-            "error: short"
-        );
+        assert_eq!(reflow_error("error: short", 27), "error: short");
         // A command it ends in is kept whole, on a line of its own.
         assert_eq!(
-            reflow_labelled(
-                "hint: answer it: git ucg resolve --close ID",
-                &["hint: "],
-                27
-            ),
+            reflow_error("hint: answer it: git ucg resolve --close ID", 27),
             "hint: answer it:\n      git ucg resolve --close ID"
         );
     }
