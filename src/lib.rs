@@ -110,7 +110,10 @@ fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -
             let mut text = match &error {
                 // A reference-style JSON line is read by programs: it stays one line.
                 error::Error::JsonLine(_) => error.render(),
-                _ => render::fit::reflow_error(&error.render(), output::error_columns()),
+                _ => render::fit::reflow_error(
+                    &error.render(),
+                    output::error_columns().saturating_sub(remote_prefix(cli)),
+                ),
             };
             if let Some(matches) = error.wants_usage().then(matches).flatten() {
                 text.push_str(&usage_line(&matches));
@@ -118,6 +121,17 @@ fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -
             let _ = std::io::stderr().write_all(text.as_bytes());
             error.exit_code()
         }
+    }
+}
+
+/// The columns git's `remote: ` takes before each line the server's hook says.
+fn remote_prefix(cli: &cli::Cli) -> usize {
+    match &cli.command {
+        cli::Command::Hooks(hooks) => match &**hooks {
+            cli::HooksCommand::Run(run) if run.hook.is_some_and(|h| h.is_server_side()) => 8,
+            _ => 0,
+        },
+        _ => 0,
     }
 }
 

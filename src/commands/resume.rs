@@ -118,25 +118,25 @@ fn decisions_check(ctx: &Context, args: &ResumeArgs) -> Check {
     let blocking = ctx
         .gate_source(None, impl_flag, "resume")
         .map(|(located, source)| located.decide(&source, &ctx.gate_policy()).blocking.len());
-    let (state, detail) = match blocking {
-        Ok(0) => ("ok", "none pending".to_string()),
+    let unread = |why: String| ("missing", format!("not read: {why}"), None);
+    let (state, detail, fix) = match blocking {
+        Ok(0) => ("ok", "none pending".to_string(), None),
         Ok(n) => (
             "missing",
             format!(
                 "{n} pending: the run stops on {} again at its next preflight",
                 if n == 1 { "it" } else { "them" }
             ),
+            Some("`git ucg resolve` answers them".to_string()),
         ),
-        Err(crate::error::Error::Failure { message, .. }) => {
-            ("missing", format!("not read: {message}"))
-        }
-        Err(_) => ("missing", "not read".to_string()),
+        Err(crate::error::Error::Failure { message, .. }) => unread(message),
+        Err(other) => unread(other.render()),
     };
     Check {
         item: "decisions",
         state,
         detail,
-        fix: (state == "missing").then(|| "`git ucg resolve` answers them".into()),
+        fix,
         by_resume: false,
     }
 }

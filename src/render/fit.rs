@@ -179,32 +179,56 @@ pub(crate) fn reflow(text: &str, width: usize) -> String {
 }
 
 /// An error's text (`error: …` and `hint: …` lines) laid out as [`reflow`] does, with two
-/// differences: the command a hint ends in (`…: git ucg …`) goes whole on a line of its own, and
-/// any other line (a snippet to copy, a list laid out by hand) is left as it is.
+/// differences: the command in a hint (`hint: git …`, `hint: …: git …`, up to a ` (` aside) goes
+/// whole on a line of its own, and any other line (a snippet to copy, a list laid out by hand)
+/// is left as it is.
 pub(crate) fn reflow_error(text: &str, width: usize) -> String {
+    const HINT: &str = "hint: ";
     let width = width.max(20);
+    let under = " ".repeat(HINT.len());
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     for (n, line) in text.split('\n').enumerate() {
         if n > 0 {
             out.push('\n');
         }
-        let label = ["error: ", "hint: "]
-            .into_iter()
-            .find(|label| line.starts_with(label));
-        match label {
-            Some(label) if visible_width(line) > width => {
-                let (words, command) = match line.find(": git ") {
-                    Some(at) if at >= label.len() => (&line[..=at], Some(&line[at + 2..])),
-                    _ => (line, None),
-                };
-                out.push_str(&reflow(words, width));
-                if let Some(command) = command {
-                    out.push('\n');
-                    out.push_str(&" ".repeat(label.len()));
-                    out.push_str(command);
-                }
+        if visible_width(line) <= width {
+            out.push_str(line);
+            continue;
+        }
+        if line.starts_with("error: ") {
+            out.push_str(&reflow(line, width));
+            continue;
+        }
+        let Some(body) = line.strip_prefix(HINT) else {
+            out.push_str(line);
+            continue;
+        };
+        let command_at = match body.starts_with("git ") {
+            true => Some(0),
+            false => body.find(": git ").map(|at| at + 2),
+        };
+        let Some(command_at) = command_at else {
+            out.push_str(&reflow(line, width));
+            continue;
+        };
+        let (lead, command) = body.split_at(command_at);
+        let (command, aside) = command.split_at(command.find(" (").unwrap_or(command.len()));
+        match lead.trim_end() {
+            "" => out.push_str(HINT),
+            lead => {
+                out.push_str(&reflow(&format!("{HINT}{lead}"), width));
+                out.push('\n');
+                out.push_str(&under);
             }
-            _ => out.push_str(line),
+        }
+        out.push_str(command);
+        let aside = aside.trim_start();
+        if !aside.is_empty() {
+            for part in reflow(aside, width - HINT.len()).split('\n') {
+                out.push('\n');
+                out.push_str(&under);
+                out.push_str(part);
+            }
         }
     }
     out
@@ -256,7 +280,9 @@ fn reflow_line(line: &str, width: usize, out: &mut String) {
     let marker = pieces
         .first()
         .filter(|(word, gap)| gap.len() == 1 && is_list_marker(word))
-        .map_or(0, |(word, _)| word.len() + 1);
+        .map(|(word, _)| word.len() + 1)
+        .filter(|marker| indent + marker <= width / 2)
+        .unwrap_or(0);
     let hang = last_column.unwrap_or(indent + marker);
     out.push_str(&line[..indent]);
     let mut column = indent;
@@ -307,6 +333,26 @@ mod tests {
         );
         // A line that fits is left as it is.
         assert_eq!(reflow_error("error: short", 27), "error: short");
+        // A hint's command is kept whole, on a line of its own, an aside after it.
+        assert_eq!(
+            reflow_error(
+                "hint: run it: git ucg resolve --close ID (`git ucg pending` lists them)",
+                30
+            ),
+            "hint: run it:\n      git ucg resolve --close ID\n      (`git ucg pending` lists\n      them)"
+        );
+        assert_eq!(
+            reflow_error("hint: git ucg sdlc reconcile RUN (it asks first)", 30),
+            "hint: git ucg sdlc reconcile RUN\n      (it asks first)"
+        );
+        // An error's `: git` is words, not a command.
+        assert_eq!(
+            reflow_error(
+                "error: needs your email: git config user.email is not set",
+                30
+            ),
+            "error: needs your email: git\n       config user.email is\n       not set"
+        );
         // A command it ends in is kept whole, on a line of its own.
         assert_eq!(
             reflow_error("hint: answer it: git ucg resolve --close ID", 27),

@@ -134,26 +134,29 @@ pub struct Outcome {
     pub replaced: Vec<Replaced>,
 }
 
-/// Who answered, when git knew no `user.email` to record.
-const NO_EMAIL: &str = "(no user.email)";
-
 /// An answer on record that a new one replaced: what it said, and who gave it when.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replaced {
     pub id: String,
     pub action: String,
     pub answer: String,
-    pub by: String,
-    pub at: String,
+    /// Who and when, as far as the entry says (another writer's entries may say neither).
+    pub by: Option<String>,
+    pub at: Option<String>,
 }
 
 impl Replaced {
-    /// `close "24 hours" by ann@x at 2026-…`, for the hand-back and the log.
+    /// `close "24 hours" by ann@x at 2026-…`, for the hand-back and the log; who or when left
+    /// out where the entry does not say.
     pub fn describe(&self) -> String {
-        format!(
-            "{} \"{}\" by {} at {}",
-            self.action, self.answer, self.by, self.at
-        )
+        let mut said = format!("{} \"{}\"", self.action, self.answer);
+        if let Some(by) = &self.by {
+            said.push_str(&format!(" by {by}"));
+        }
+        if let Some(at) = &self.at {
+            said.push_str(&format!(" at {at}"));
+        }
+        said
     }
 }
 
@@ -385,18 +388,16 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
             .rev()
             .find(|e| e.id.as_deref() == Some(answer.id.as_str()))
             .and_then(|e| file.value(e));
-        let field_or = |key: &str, absent: &str| {
+        let field = |key: &str| {
             earlier
                 .as_ref()
                 .and_then(|v| v.as_object()?.get(key)?.as_str().map(str::to_string))
-                .unwrap_or_else(|| absent.into())
         };
-        let field = |key: &str| field_or(key, "?");
         outcome.replaced.push(Replaced {
             id: answer.id.clone(),
-            action: field("action"),
-            answer: field("answer"),
-            by: field_or("by", NO_EMAIL),
+            action: field("action").unwrap_or_else(|| "?".into()),
+            answer: field("answer").unwrap_or_default(),
+            by: field("by"),
             at: field("at"),
         });
     }
@@ -742,7 +743,7 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
         };
         // Every field one line and without raw control characters: ids and paths come from
         // artifacts, `by` from the configuration, the answer from whoever typed it.
-        let by = one_line(answer.by.as_deref().unwrap_or(NO_EMAIL));
+        let by = one_line(answer.by.as_deref().unwrap_or("(no user.email)"));
         let at = one_line(answer.at.as_deref().unwrap_or_default());
         let replaced = outcome
             .replaced
