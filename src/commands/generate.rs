@@ -9,9 +9,12 @@ use std::path::Path;
 pub(crate) fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
     ucg_store::create_dirs(&args.out_dir)
         .map_err(|e| Error::new(format!("cannot create {}: {e}", args.out_dir.display())))?;
-    match args.what {
-        GenerateWhat::Man => write_man_pages(&args.out_dir)?,
-        GenerateWhat::Completions => write_completions(&args.out_dir)?,
+    let files = match args.what {
+        GenerateWhat::Man => man_pages(),
+        GenerateWhat::Completions => completions(),
+    };
+    for (name, bytes) in files {
+        write(&args.out_dir, &name, &bytes)?;
     }
     Ok(0)
 }
@@ -205,13 +208,6 @@ fn synopsis(command: &clap::Command) -> String {
     parts.join(" ")
 }
 
-fn write_man_pages(dir: &Path) -> Result<()> {
-    for (name, bytes) in man_pages() {
-        write(dir, &name, &bytes)?;
-    }
-    Ok(())
-}
-
 /// The completion scripts: bash (with `_git_ucg` for git's own completion), zsh, fish.
 pub(crate) fn completions() -> Vec<(String, Vec<u8>)> {
     use clap_complete::Shell;
@@ -318,22 +314,11 @@ fn with_operands(
             }
             script
         }
-        Shell::Zsh => {
-            script
-                .lines()
-                .map(|line| {
-                    let is_operand = line.starts_with(&format!("':{operand} -- "))
-                        || line.starts_with(&format!("'::{operand} -- "));
-                    if is_operand && line.contains(":_default'") {
-                        line.replacen(":_default'", &format!(":{{compadd -- $({call})}}'"), 1)
-                    } else {
-                        line.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n"
-        }
+        Shell::Zsh => edit_lines(script, |line| {
+            let is_operand = line.starts_with(&format!("':{operand} -- "))
+                || line.starts_with(&format!("'::{operand} -- "));
+            is_operand.then(|| zsh_values(line, &call)).flatten()
+        }),
         _ => script.to_string(),
     }
 }
@@ -362,34 +347,33 @@ fn with_dynamic_values(shell: clap_complete::Shell, script: &str) -> String {
                     "--{option})\n                    COMPREPLY=($(compgen -W \"$({call})\" -- \"${{cur}}\"))"
                 ),
             ),
-            Shell::Fish => script
-                .lines()
-                .map(|line| {
-                    if line.contains(&format!(" -l {option} -d ")) && line.ends_with(" -r") {
-                        format!("{line} -f -a \"({call})\"")
-                    } else {
-                        line.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n",
-            Shell::Zsh => script
-                .lines()
-                .map(|line| {
-                    if line.contains(&format!("--{option}=[")) && line.contains(":_default'") {
-                        line.replacen(":_default'", &format!(":{{compadd -- $({call})}}'"), 1)
-                    } else {
-                        line.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-                + "\n",
+            Shell::Fish => edit_lines(&script, |line| {
+                (line.contains(&format!(" -l {option} -d ")) && line.ends_with(" -r"))
+                    .then(|| format!("{line} -f -a \"({call})\""))
+            }),
+            Shell::Zsh => edit_lines(&script, |line| {
+                line.contains(&format!("--{option}=["))
+                    .then(|| zsh_values(line, &call))
+                    .flatten()
+            }),
             _ => script,
         };
     }
     script
+}
+
+/// `script` with each line `edit` returns a replacement for replaced, every line ending in `\n`.
+fn edit_lines(script: &str, edit: impl Fn(&str) -> Option<String>) -> String {
+    script
+        .lines()
+        .map(|line| edit(line).unwrap_or_else(|| line.to_string()) + "\n")
+        .collect()
+}
+
+/// A zsh argument spec whose values are files (`:_default'`) made to offer what `call` prints.
+fn zsh_values(line: &str, call: &str) -> Option<String> {
+    line.contains(":_default'")
+        .then(|| line.replacen(":_default'", &format!(":{{compadd -- $({call})}}'"), 1))
 }
 
 /// The command tree without its hidden subcommands (`generate`, `hooks run`): clap_complete
@@ -483,13 +467,6 @@ _git_ucg() {
     _git_ucg_complete git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }
 "#;
-
-fn write_completions(dir: &Path) -> Result<()> {
-    for (name, bytes) in completions() {
-        write(dir, &name, &bytes)?;
-    }
-    Ok(())
-}
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     let path = dir.join(name);

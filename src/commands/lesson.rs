@@ -159,25 +159,19 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
                 &mut warn,
             )
         }
-        LessonCommand::Reset(reset) if !reset.json.on => {
+        LessonCommand::Reset(reset) => {
             let outcome = record::reset(
                 &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
                 &reset_request(reset),
                 &mut warn,
             );
-            return match outcome {
-                Ok(doc) => {
-                    crate::output::print(reset_said(reset, &doc))?;
-                    Ok(0)
-                }
-                Err(error) => Ok(refuse(&error)),
-            };
+            // A sentence for a person; the JSON result, below, for `--json`.
+            if let (Ok(doc), false) = (&outcome, reset.json.on) {
+                crate::output::print(reset_said(reset, doc))?;
+                return Ok(0);
+            }
+            outcome
         }
-        LessonCommand::Reset(reset) => record::reset(
-            &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
-            &reset_request(reset),
-            &mut warn,
-        ),
         LessonCommand::Escalated(list) => {
             let paths = ledger::paths(list.ledger.as_deref().or(args.ledger.as_deref()));
             return match record::escalated(&paths, &list.state, &mut warn) {

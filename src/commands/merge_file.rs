@@ -89,10 +89,7 @@ fn merged(kind: Kind, args: &MergeFileArgs) -> std::result::Result<Merged, Strin
 
 /// Replaces git's temporary file of our side, atomically.
 fn write_over(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = ucg_store::dir_of(path);
     let lock = ucg_store::lock_dir(dir)?;
     ucg_store::write_atomic(&lock, path, bytes)?;
     Ok(())

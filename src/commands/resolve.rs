@@ -680,24 +680,20 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
         );
         return out;
     }
-    let verb = if run.dry_run { "would be" } else { "" };
-    let closes: Vec<&Applied> = outcome.applied.iter().collect();
+    let closes = &outcome.applied;
     let defers: Vec<&Answer> = outcome
         .recorded
         .iter()
         .filter(|a| a.action == Action::Defer)
         .collect();
     if !closes.is_empty() {
-        out.push_str(&format!(
-            "Closed{}: {}\n",
-            if verb.is_empty() {
-                String::new()
-            } else {
-                format!(" ({verb} applied)")
-            },
-            closes.len()
-        ));
-        for applied in &closes {
+        let note = if run.dry_run {
+            " (would be applied)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("Closed{note}: {}\n", closes.len()));
+        for applied in closes {
             out.push_str(&format!("  {}  {}\n", name(&applied.id), applied.cleared));
         }
     }
@@ -741,12 +737,13 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
         }
     }
     match (logged, &run.log_dir) {
-        (Some(path), _) if run.dry_run => out.push_str(&format!(
-            "Decision log: would append to {}\n",
-            shown(path, &run.project_root)
-        )),
         (Some(path), _) => out.push_str(&format!(
-            "Decision log: appended to {}\n",
+            "Decision log: {} {}\n",
+            if run.dry_run {
+                "would append to"
+            } else {
+                "appended to"
+            },
             shown(path, &run.project_root)
         )),
         (None, None) => out.push_str("Decision log: no run folder found; nothing appended.\n"),

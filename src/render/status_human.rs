@@ -363,20 +363,15 @@ fn deferred(out: &mut String, style: &Style, report: &Report) {
     }
     // Every open row; of the rest (done, most of a long ledger) only the first few.
     let shown = rows.len().min(open + CLOSED_ROWS_SHOWN);
-    let mut t = table(style, &["id", "status", "severity", "story", "reason"]);
+    const COLUMNS: [&str; 5] = ["id", "status", "severity", "story", "reason"];
+    let mut t = table(style, &COLUMNS);
     for row in &rows[..shown] {
         let cell = |key: &str| {
             row.get(key)
                 .filter(|v| !v.is_empty())
                 .map_or(NA.to_string(), String::clone)
         };
-        t.add_row([
-            cell("id"),
-            cell("status"),
-            cell("severity"),
-            cell("story"),
-            cell("reason"),
-        ]);
+        t.add_row(COLUMNS.map(cell));
     }
     push_table(out, style, &t);
     if shown < rows.len() {

@@ -218,11 +218,7 @@ fn io_error(e: impl std::fmt::Display) -> LessonError {
 
 /// The ledger's directory (created if missing).
 pub(crate) fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
-    let dir = paths
-        .ledger
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = ucg_store::dir_of(&paths.ledger);
     ucg_store::create_dirs(dir)
         .map_err(|e| io_error(format!("cannot create {}: {e}", dir.display())))?;
     Ok(dir.to_path_buf())

@@ -38,6 +38,11 @@ pub struct ResetRequest<'a> {
     pub pattern: &'a [String],
 }
 
+/// The bytes of `path`, or E_IO naming it.
+fn read(path: &Path) -> std::result::Result<Vec<u8>, LessonError> {
+    ucg_store::read_file(path).map_err(|e| io_error("cannot read", path, e))
+}
+
 pub fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> LessonError {
     LessonError::new(
         "E_IO",
@@ -402,7 +407,7 @@ fn read_json(
     code: &'static str,
     what: &str,
 ) -> std::result::Result<Value, LessonError> {
-    let bytes = ucg_store::read_file(path).map_err(|e| io_error("cannot read", path, e))?;
+    let bytes = read(path)?;
     serde_json::from_slice(&bytes).map_err(|e| {
         LessonError::new(
             code,
@@ -549,16 +554,11 @@ fn failing_criteria(failing: &[&Value]) -> String {
 
 /// The directory a file lives in, resolved, for locking (one lock per distinct directory).
 fn dir_of(path: &Path) -> std::path::PathBuf {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = ucg_store::dir_of(path);
     std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
 }
 
 pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)) -> Outcome {
-    let lock_error =
-        |e: ucg_store::StoreError| LessonError::new("E_IO", e.to_string(), Value::Null);
     // The state, the contract and the ledger may share a directory: each distinct one is locked
     // once, in path order (so concurrent resets cannot deadlock).
     ledger::dir(paths)?;
@@ -572,7 +572,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     dirs.dedup();
     let mut locks = Vec::new();
     for dir in &dirs {
-        locks.push((dir.clone(), ucg_store::lock_dir(dir).map_err(lock_error)?));
+        locks.push((dir.clone(), ucg_store::lock_dir(dir).map_err(store_error)?));
     }
     let lock_of = |dir: &std::path::PathBuf| {
         locks
@@ -632,8 +632,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
             return Ok(done.into());
         }
     }
-    let state_bytes = ucg_store::read_file(request.state)
-        .map_err(|e| io_error("cannot read", request.state, e))?;
+    let state_bytes = read(request.state)?;
     let mut task_state = state::parse(&state_bytes)?;
     let task = state::task(&task_state, request.task)?;
     // An escalated task waits on its user: a reset would queue it again behind their back.
@@ -647,8 +646,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         ));
     }
     let (cap, count) = state::loop_numbers(task);
-    let contract_bytes = ucg_store::read_file(request.contract)
-        .map_err(|e| io_error("cannot read", request.contract, e))?;
+    let contract_bytes = read(request.contract)?;
     let contract_text = contract_text(contract_bytes)?;
     contract::load(&contract_text)?;
     // The reset runs only on a failure: each result given must show one.
@@ -694,7 +692,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
             request.state,
             &state::to_bytes(task_state),
         )
-        .map_err(|e| LessonError::new("E_IO", e.to_string(), Value::Null))
+        .map_err(store_error)
     };
     let escalate = |task_state: &mut Map<String, Value>| -> std::result::Result<(), LessonError> {
         if let Some(task) = state::task_mut(task_state, request.task) {
@@ -753,6 +751,14 @@ fn intent_path(state: &Path) -> std::path::PathBuf {
     state.with_file_name(name)
 }
 
+/// The refusal of an interrupted reset's record that lacks `what`.
+fn intent_lacks(request: &ResetRequest, what: &str) -> LessonError {
+    reset_refused(
+        format!("reset: the interrupted reset's record has no {what}"),
+        json!({"intent": intent_path(request.state).to_string_lossy()}),
+    )
+}
+
 fn store_error(e: ucg_store::StoreError) -> LessonError {
     LessonError::new("E_IO", e.to_string(), Value::Null)
 }
@@ -768,17 +774,15 @@ fn finish_reset(
     fresh: bool,
     warn: &mut dyn FnMut(String),
 ) -> std::result::Result<Value, LessonError> {
-    let unreadable = |what: &str| {
-        reset_refused(
-            format!("reset: the interrupted reset's record has no {what}"),
-            json!({"intent": intent_path(request.state).to_string_lossy()}),
-        )
-    };
-    let id = intent["id"].as_str().ok_or_else(|| unreadable("id"))?;
-    let task = intent["task"].as_str().ok_or_else(|| unreadable("task"))?;
+    let id = intent["id"]
+        .as_str()
+        .ok_or_else(|| intent_lacks(request, "id"))?;
+    let task = intent["task"]
+        .as_str()
+        .ok_or_else(|| intent_lacks(request, "task"))?;
     let loop_count = intent["loop_count"]
         .as_i64()
-        .ok_or_else(|| unreadable("loop_count"))?;
+        .ok_or_else(|| intent_lacks(request, "loop_count"))?;
     let wanted = JsString::from(id);
     let in_ledger = !fresh
         && parsed_lines(paths, warn)?
@@ -828,24 +832,15 @@ fn finish_after_append(
     task: &str,
     loop_count: i64,
 ) -> std::result::Result<(), LessonError> {
-    let unreadable = |what: &str| {
-        reset_refused(
-            format!("reset: the interrupted reset's record has no {what}"),
-            json!({"intent": intent_path(request.state).to_string_lossy()}),
-        )
-    };
     let (before, after) = (
         intent["contract_before"]
             .as_str()
-            .ok_or_else(|| unreadable("contract"))?,
+            .ok_or_else(|| intent_lacks(request, "contract"))?,
         intent["contract_after"]
             .as_str()
-            .ok_or_else(|| unreadable("contract"))?,
+            .ok_or_else(|| intent_lacks(request, "contract"))?,
     );
-    let current = contract_text(
-        ucg_store::read_file(request.contract)
-            .map_err(|e| io_error("cannot read", request.contract, e))?,
-    )?;
+    let current = contract_text(read(request.contract)?)?;
     if current != after {
         if current != before {
             return Err(reset_refused(
@@ -863,8 +858,7 @@ fn finish_after_append(
             .map_err(store_error)?;
         fault("contract", Fault::Kill)?;
     }
-    let state_bytes = ucg_store::read_file(request.state)
-        .map_err(|e| io_error("cannot read", request.state, e))?;
+    let state_bytes = read(request.state)?;
     let mut task_state = state::parse(&state_bytes)?;
     let status = "queued";
     let counted = state::task(&task_state, task)
@@ -945,8 +939,7 @@ pub fn escalated(
     state_path: &Path,
     warn: &mut dyn FnMut(String),
 ) -> std::result::Result<Vec<Escalated>, LessonError> {
-    let bytes =
-        ucg_store::read_file(state_path).map_err(|e| io_error("cannot read", state_path, e))?;
+    let bytes = read(state_path)?;
     let task_state = state::parse(&bytes)?;
     let tasks = task_state.get("tasks").and_then(Value::as_object);
     let waiting: Vec<(&String, &Map<String, Value>)> = tasks

@@ -112,10 +112,7 @@ fn replace_with(
     sync: bool,
     write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> Result<(), StoreError> {
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = crate::dir_of(target);
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

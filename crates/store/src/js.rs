@@ -9,6 +9,7 @@
 use indexmap::IndexMap;
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// JavaScript's `WhiteSpace` and `LineTerminator`: what `trim` removes and `\s` matches (U+FEFF and
 /// U+00A0 are in, U+0085 and U+180E are not).
@@ -749,13 +750,13 @@ pub fn write_json_string(s: &JsString, out: &mut Vec<u8>) {
             0x0C => out.extend_from_slice(b"\\f"),
             0x0D => out.extend_from_slice(b"\\r"),
             0x00..=0x1F => {
-                let _ = write!(VecWriter(out), "\\u{:04x}", b);
+                let _ = write!(out, "\\u{:04x}", b);
             }
             0xED if bytes.get(i + 1).is_some_and(|n| *n >= 0xA0) => {
                 let c = ((b as u32 & 0x0F) << 12)
                     | ((bytes[i + 1] as u32 & 0x3F) << 6)
                     | (bytes.get(i + 2).copied().unwrap_or(0x80) as u32 & 0x3F);
-                let _ = write!(VecWriter(out), "\\u{:04x}", c);
+                let _ = write!(out, "\\u{:04x}", c);
                 i += 3;
                 continue;
             }
@@ -764,15 +765,6 @@ pub fn write_json_string(s: &JsString, out: &mut Vec<u8>) {
         i += 1;
     }
     out.push(b'"');
-}
-
-struct VecWriter<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for VecWriter<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
 }
 
 /// Bytes read as `readFileSync(path, "utf8")` reads them (in Node and in Bun): ill-formed

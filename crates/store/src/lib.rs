@@ -81,6 +81,13 @@ impl StoreError {
     }
 }
 
+/// The directory `path` is in: its parent, or `.` for a bare file name.
+pub fn dir_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
 /// A path as Python's `pathlib` prints it: `.` components and doubled or trailing separators
 /// removed. The reference tools name files this way in their messages.
 pub fn pathlib_display(path: &Path) -> String {

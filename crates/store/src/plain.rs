@@ -152,10 +152,7 @@ pub fn replace_cache(target: &Path, temp_prefix: &str, bytes: &[u8]) -> std::io:
 /// new one (a man page, a shell completion).
 pub fn install_readable(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = crate::dir_of(path);
     std::fs::create_dir_all(dir)?;
     let mut file = tempfile::Builder::new()
         .prefix(".git-ucg-install")

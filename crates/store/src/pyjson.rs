@@ -85,7 +85,7 @@ impl Value {
 
 /// A decoding error, worded and positioned as Python's `json.JSONDecodeError` (positions count code
 /// points, after Python's text-mode newline translation).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DecodeError {
     pub message: String,
     /// `(line, column, char index)`; `None` for Python's plain `ValueError`s, which carry none.

@@ -560,17 +560,13 @@ impl AnswersFile {
         // touched, and a list of 100,000 entries growing by doubling would copy itself over.
         let mut entries = Vec::with_capacity(text.len() / 64);
         let mut listed = false;
-        let refused = || pyjson::DecodeError {
-            message: String::new(),
-            position: None,
-        };
         let is_object = Reader::document(text, |reader, pos| {
             if reader.peek(pos) != Some(b'{') {
                 return Ok((false, reader.skip(pos)?));
             }
             let end = reader.object(pos, |reader, key, at| {
                 if reader.key_replaced() {
-                    return Err(refused());
+                    return Err(pyjson::DecodeError::default());
                 }
                 if key != "decisions" || reader.peek(at) != Some(b'[') {
                     let (value, end) = reader.value(at)?;
@@ -704,15 +700,11 @@ fn flat_entry(
         return Ok(None);
     }
     // Nothing here can fail where `Reader::value` would not: a refusal only says "read it whole".
-    let declined = || pyjson::DecodeError {
-        message: String::new(),
-        position: None,
-    };
     let mut keys: Vec<String> = Vec::new();
     let (mut id, mut closes) = (None, false);
     let walked = reader.object(pos, |reader, key, at| {
         if reader.key_replaced() || keys.iter().any(|k| k == key) || keys.len() >= 16 {
-            return Err(declined());
+            return Err(pyjson::DecodeError::default());
         }
         out.push_str(if keys.is_empty() {
             "{\n      "
@@ -733,7 +725,7 @@ fn flat_entry(
                 }
                 Ok(end)
             }
-            Some(b'{' | b'[') => Err(declined()),
+            Some(b'{' | b'[') => Err(pyjson::DecodeError::default()),
             _ => {
                 let (value, end) = reader.value(at)?;
                 pyjson::write_pretty_value(out, &value, 3);

@@ -181,15 +181,13 @@ fn parse_lists<'a, R, T>(
         path: path.to_string(),
         field,
     };
-    let reds = match reds {
-        None => Vec::new(),
-        Some(list) => list.ok_or_else(|| malformed("reds"))?,
-    };
-    let resolved = match resolved {
-        None => Vec::new(),
-        Some(list) => list.ok_or_else(|| malformed("resolved"))?,
-    };
-    Ok((reds, resolved))
+    // An absent list is empty; a list that is not one is malformed (`reds` named first).
+    let reds = reds.map(|list| list.ok_or_else(|| malformed("reds")));
+    let resolved = resolved.map(|list| list.ok_or_else(|| malformed("resolved")));
+    Ok((
+        reds.transpose()?.unwrap_or_default(),
+        resolved.transpose()?.unwrap_or_default(),
+    ))
 }
 
 /// How a list of reds is read for `reds_as`.
@@ -416,13 +414,7 @@ pub type RedFields = Option<[Option<Value>; 4]>;
 
 /// The position of `key` in [`RED_FIELDS`].
 fn field_index(key: &str) -> Option<usize> {
-    match key {
-        "source" => Some(0),
-        "kind" => Some(1),
-        "decision_needed" => Some(2),
-        "evidence" => Some(3),
-        _ => None,
-    }
+    RED_FIELDS.iter().position(|field| *field == key)
 }
 
 const SOURCE: usize = 0;

@@ -641,11 +641,7 @@ fn flip_ledger(
     };
     // The file the edit replaces (a symlink within bounds is followed), locked in its own
     // directory before it is read: read, flip and write are one step for other writers.
-    let dir = pass
-        .ledger
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = ucg_store::dir_of(&pass.ledger);
     let name = pass
         .ledger
         .file_name()
@@ -653,10 +649,7 @@ fn flip_ledger(
         .unwrap_or_default();
     let bounds = || root.map(Path::to_path_buf).into_iter().collect();
     let target = ucg_store::write_target(dir, &name, bounds)?;
-    let target_dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let target_dir = ucg_store::dir_of(&target);
     let own_lock;
     let ledger_lock = if same_dir(target_dir, &pass.impl_dir) {
         lock
