@@ -429,6 +429,41 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn reflow_error_keeps_every_word_and_each_command_whole(
+            label in proptest::sample::select(vec!["error: ", "hint: ", "warning: ", "  "]),
+            lead in proptest::collection::vec("[a-z`]{1,10}", 0..12),
+            command in proptest::collection::vec("[a-z-]{1,8}", 0..8),
+            aside in proptest::collection::vec("[a-z)]{1,10}", 0..8),
+            width in 0usize..100,
+        ) {
+            let mut line = format!("{label}{}", lead.join(" "));
+            if !command.is_empty() {
+                let command = format!("git {}", command.join(" "));
+                line = match lead.is_empty() {
+                    true => format!("{label}{command}"),
+                    false => format!("{line}: {command}"),
+                };
+            }
+            if !aside.is_empty() {
+                line = format!("{line} ({})", aside.join(" "));
+            }
+            let flowed = reflow_error(&format!("{line}\nplain {line}"), width);
+            let words = |text: &str| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(words(&flowed), words(&format!("{line} plain {line}")));
+            // A hint's command, on one line.
+            if label == "hint: " && !command.is_empty() {
+                let command = format!("git {}", command.join(" "));
+                let hint = flowed.split("\nplain ").next().unwrap_or_default();
+                proptest::prop_assert!(hint.lines().any(|l| l.contains(&command)), "{:?}", flowed);
+            }
+            // The line that is no message stays as it was.
+            let plain = format!("\nplain {line}");
+            proptest::prop_assert!(flowed.ends_with(&plain), "{:?}", flowed);
+        }
+    }
+
     #[test]
     fn a_document_that_fits_is_unchanged() {
         assert_eq!(fit_to_height(DASHBOARD, 40, 80), DASHBOARD);
