@@ -128,7 +128,9 @@ fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -
 fn remote_prefix(cli: &cli::Cli) -> usize {
     match &cli.command {
         cli::Command::Hooks(hooks) => match &**hooks {
-            cli::HooksCommand::Run(run) if run.hook.is_some_and(|h| h.is_server_side()) => 8,
+            cli::HooksCommand::Run(run) if run.hook.is_some_and(|h| h.is_server_side()) => {
+                output::REMOTE_PREFIX
+            }
             _ => 0,
         },
         _ => 0,

@@ -102,6 +102,9 @@ pub(crate) fn say(text: &str) {
     say_narrower(text, 0);
 }
 
+/// The columns git's `remote: ` takes before each line a server-side hook says.
+pub(crate) const REMOTE_PREFIX: usize = "remote: ".len();
+
 /// [`say`] for text shown after a prefix of `prefix` columns (git's `remote: `).
 pub(crate) fn say_narrower(text: &str, prefix: usize) {
     let columns = error_columns().saturating_sub(prefix);

@@ -59,7 +59,10 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
                         false,
                     );
                     // Git shows it after `remote: `, eight columns.
-                    crate::output::say_narrower(&visible::escape_controls(&refusal, &[]), 8);
+                    crate::output::say_narrower(
+                        &visible::escape_controls(&refusal, &[]),
+                        crate::output::REMOTE_PREFIX,
+                    );
                     blocked = true;
                 }
             }
@@ -75,7 +78,7 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
         }
     }
     if blocked {
-        crate::output::say_narrower(&format!("{way_forward}\n"), 8);
+        crate::output::say_narrower(&format!("{way_forward}\n"), crate::output::REMOTE_PREFIX);
     }
     let lines: Vec<(&str, &str, &str)> = text
         .lines()
