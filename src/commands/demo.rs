@@ -435,7 +435,7 @@ fn introduction(dir: &Path, status: &str) -> String {
     );
     format!(
         "{}\n\n$ git ucg status   (its head)\n{}\n{pending}\n\nThe repository:\n  {}\n",
-        crate::render::fit::wrap(&said, 80).join("\n"),
+        said,
         header.join("\n"),
         dir.display()
     )

@@ -316,15 +316,16 @@ fn query(
         Ok(found) => found,
         Err(error) => return Ok(refuse(&error)),
     };
-    let mut out = std::io::stdout().lock();
     if as_json {
         let lessons = found.into_iter().map(|(_, lesson)| lesson).collect();
+        let mut out = std::io::stdout().lock();
         writeln!(out, "{}", JsValue::Array(lessons).to_json_string())?;
         return Ok(0);
     }
+    // For a person: laid out in the terminal's columns, with what the ledger holds escaped.
+    let mut out = String::new();
     if found.is_empty() {
-        writeln!(out, "no lesson matches {pattern:?}")?;
-        return Ok(0);
+        out = format!("no lesson matches {pattern:?}\n");
     }
     for (score, lesson) in &found {
         let text = |k: &str| match lesson.get(k) {
@@ -342,15 +343,15 @@ fn query(
             ),
             _ => String::new(),
         };
-        writeln!(
-            out,
-            "{}  {}  score {score}{superseded}",
+        out.push_str(&format!(
+            "{}  {}  score {score}{superseded}\n",
             text("id"),
             text("created")
-        )?;
-        writeln!(out, "  gap:         {}", text("contract_gap"))?;
-        writeln!(out, "  remediation: {}", text("remediation"))?;
+        ));
+        out.push_str(&format!("  gap:          {}\n", text("contract_gap")));
+        out.push_str(&format!("  remediation:  {}\n", text("remediation")));
     }
+    crate::output::print_prose(&crate::render::visible::escape_controls(&out, &[]))?;
     Ok(0)
 }
 
@@ -395,24 +396,20 @@ fn show_escalated(state: &Path, tasks: &[record::Escalated], json: bool) -> Resu
                 task.task, task.loop_count, task.loop_cap
             ));
             for (label, text) in [
-                ("gap", &task.contract_gap),
-                ("remediation", &task.remediation),
+                ("gap:         ", &task.contract_gap),
+                ("remediation: ", &task.remediation),
             ] {
                 if let Some(text) = text {
-                    let line = format!("{label}: {text}");
-                    for part in crate::render::fit::wrap(&line, 74) {
-                        out.push_str(&format!("    {part}\n"));
-                    }
+                    out.push_str(&format!("    {label} {text}\n"));
                 }
             }
         }
-        let options = format!("Options: {}.", record::ESCALATION_OPTIONS.join(", "));
-        out.push('\n');
-        out.push_str(&crate::render::fit::wrap(&options, 80).join("\n"));
-        out.push('\n');
+        out.push_str(&format!(
+            "\nOptions: {}.\n",
+            record::ESCALATION_OPTIONS.join(", ")
+        ));
     }
-    let out = crate::render::visible::escape_controls(&out, &[]);
-    crate::output::print(out.as_ref())?;
+    crate::output::print_prose(&crate::render::visible::escape_controls(&out, &[]))?;
     Ok(0)
 }
 
@@ -458,5 +455,5 @@ fn reset_said(reset: &crate::cli::LessonResetArgs, doc: &JsValue) -> String {
         ),
     };
     let said = crate::render::visible::escape_controls(&said, &[]);
-    format!("{}\n", crate::render::fit::wrap(&said, 80).join("\n"))
+    crate::render::fit::reflow(&format!("{said}\n"), crate::output::columns())
 }

@@ -203,15 +203,11 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
                 } else {
                     shown
                 };
-                // 80 columns: a long value continues under itself.
-                let lines = crate::render::fit::wrap(&shown, 80 - 18).join(&format!("\n{:18}", ""));
-                block.push_str(&format!("  {label:<16}{lines}\n"));
+                // Two spaces after the label: a long value continues under itself.
+                block.push_str(&format!("  {label:<15}  {shown}\n"));
             }
-            write!(
-                out,
-                "{}",
-                crate::render::visible::escape_controls(&block, &[])
-            )?;
+            drop(out);
+            crate::output::print_prose(&crate::render::visible::escape_controls(&block, &[]))?;
         }
     }
     Ok(0)

@@ -1,7 +1,7 @@
 //! Bypass records ([`ucg_ultracode::bypass`]) as a person reads them, in `status`, `gate` and the
 //! dashboard: one line a commit, fitted to 80 columns, controls shown escaped.
 
-use super::{fit, visible};
+use super::visible;
 use ucg_ultracode::bypass::{Bypass, NOTES_REF};
 
 /// The lines that show `records` (none when there are none).
@@ -17,25 +17,20 @@ pub(crate) fn describe(records: &[Bypass]) -> String {
     listed(&heading, records)
 }
 
-/// `heading`, then one entry a record.
+/// `heading`, then one entry a record, for the caller's layout to fit to the terminal (an
+/// entry's continuation hangs under its time).
 pub(crate) fn listed(heading: &str, records: &[Bypass]) -> String {
-    let mut out = fit::wrap(heading, 80).join("\n");
-    out.push('\n');
+    let mut out = format!("{heading}\n");
     for record in records {
         let line = format!(
-            "{} {} by {}, {} waiting ({})",
-            &record.commit[..record.commit.len().min(12)],
+            "  {}  {} by {}, {} waiting ({})\n",
+            record.commit.get(..12).unwrap_or(&record.commit),
             record.at,
             record.by,
             record.pending,
             record.via
         );
-        let line = visible::escape_controls(&line, &[]);
-        for (i, part) in fit::wrap(&line, 76).iter().enumerate() {
-            out.push_str(if i == 0 { "  " } else { "    " });
-            out.push_str(part);
-            out.push('\n');
-        }
+        out.push_str(&visible::escape_controls(&line, &[]));
     }
     out
 }

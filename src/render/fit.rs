@@ -293,10 +293,11 @@ fn reflow_line(line: &str, width: usize, out: &mut String) {
         if !first && column + gap_before.len() + needed > width {
             // A word too wide to hang where the others do starts further left, if it fits there:
             // first a step in from the line's indent, so it does not read as a line of its own.
+            // One that fits nowhere starts a step in, as near the left as a continuation can.
             let start = [hang, indent + 2, indent, 0]
                 .into_iter()
                 .find(|start| start + needed <= width)
-                .unwrap_or(hang);
+                .unwrap_or(hang.min(indent + 2));
             out.push('\n');
             out.extend(std::iter::repeat_n(' ', start));
             column = start;

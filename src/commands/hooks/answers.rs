@@ -194,10 +194,9 @@ pub(super) fn passed(verb: &str) -> u8 {
     0
 }
 
-/// Prints, after a refusal, what [`explain`] adds, fitted to the terminal's 80 columns.
+/// Prints, after a refusal, what [`explain`] adds, fitted to the terminal.
 pub(super) fn explain_refusal(judged: &std::result::Result<(), Refused>, verb: &str) {
     if let Some(text) = judged.as_ref().err().and_then(|r| explain(r, verb)) {
-        let text = visible::escape_controls(&text, &[]);
-        eprintln!("{}", crate::render::fit::wrap(&text, 80).join("\n"));
+        crate::output::say(&visible::escape_controls(&format!("{text}\n"), &[]));
     }
 }

@@ -72,8 +72,7 @@ pub(super) fn record(
              and the record could not be written: {e}"
         ),
     };
-    let said = visible::escape_controls(&said, &[]);
-    eprintln!("{}", crate::render::fit::wrap(&said, 80).join("\n"));
+    crate::output::say(&visible::escape_controls(&format!("{said}\n"), &[]));
 }
 
 /// For post-merge: whether `HEAD` is a merge commit this merge just made (not a fast-forward to a
@@ -141,11 +140,13 @@ pub(super) fn on_receive(ctx: &Context, lines: &[(&str, &str, &str)]) -> bool {
         true => "git-ucg: push refused: it carries commits that went past the gate:",
         false => "git-ucg: this push carries commits that went past the gate:",
     };
-    eprint!("{}", crate::render::bypass::listed(heading, &found));
+    let mut said = crate::render::bypass::listed(heading, &found);
     if refuse {
-        let said = "This server refuses them (ucg.gate.bypass = refuse): answer what waited, \
-                    then rewrite those commits, or ask whoever runs this server.";
-        eprintln!("{}", crate::render::fit::wrap(said, 80).join("\n"));
+        said.push_str(
+            "This server refuses them (ucg.gate.bypass = refuse): answer what waited, then \
+             rewrite those commits, or ask whoever runs this server.\n",
+        );
     }
+    crate::output::say_narrower(&said, crate::output::REMOTE_PREFIX);
     refuse
 }

@@ -391,6 +391,32 @@ fn a09_query_ranks_by_pattern_overlap() {
     );
 }
 
+/// What a lesson holds reaches a person's terminal escaped and fitted: a control character in the
+/// ledger is shown as `\x1b`, never sent (it was printed raw), and a long gap wraps under itself.
+#[test]
+fn query_for_a_person_escapes_and_fits_what_the_ledger_holds() {
+    let env = TestEnv::new();
+    seed(
+        &ledger_path(&env),
+        &[
+            json!({"anvil_ledger_entry_version": 1, "id": "L-esc", "created": "2026-01-01",
+            "contract_gap": "red \u{1b}[31m alert and a gap long enough to wrap at sixty columns, twice over",
+            "evidence": "e", "remediation": "r", "pattern": ["alert"]}),
+        ],
+    );
+    let out = cmd(&env)
+        .args(["query", "alert"])
+        .env("COLUMNS", "60")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("red \\x1b[31m alert"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
+    assert!(text.contains("\n                wrap at"), "{text}");
+}
+
 /// A10: querying an empty or missing store gives `[]` — and creates nothing.
 #[test]
 fn a10_query_on_an_empty_or_missing_store_is_empty() {

@@ -577,7 +577,7 @@ fn escalated_tasks_are_listed_with_their_last_lesson_and_the_options() {
     assert_eq!(doc["options"].as_array().unwrap().len(), 3);
     let shown = list(false);
     assert!(shown.contains("  T1  loop 3 of 3  last lesson "), "{shown}");
-    assert!(shown.contains("    gap: gap 2\n"), "{shown}");
+    assert!(shown.contains("    gap:          gap 2\n"), "{shown}");
     assert!(
         shown.contains("amend the contract, amend the plan"),
         "{shown}"

@@ -1957,7 +1957,7 @@ fn status_shows_the_projects_own_pipeline_state() {
     assert_eq!(
         stdout(&out),
         format!(
-            "{}\n\nProject pipeline (the authority: .agentic/state/pipeline.json):\n  active pipeline feature-delivery\n  current role    implementer\n  next roles      reviewer, qa\n  gate results    {{\"lint\":\"pass\"}}\n  changed files   src/a.rs\n  blockers        none\n",
+            "{}\n\nProject pipeline (the authority: .agentic/state/pipeline.json):\n  active pipeline  feature-delivery\n  current role     implementer\n  next roles       reviewer, qa\n  gate results     {{\"lint\":\"pass\"}}\n  changed files    src/a.rs\n  blockers         none\n",
             line(ID, "hitl", "4", "interrupted", "feat-rate-limit")
         )
     );
