@@ -12,14 +12,14 @@
 //! - `lesson` — DG-Anvil's lesson ledger (`git ucg lesson`).
 
 pub mod cli;
-pub mod commands;
+mod commands;
 pub mod config_keys;
-pub mod context;
-pub mod error;
-pub mod output;
-pub mod range_diff;
-pub mod render;
-pub mod watch;
+mod context;
+mod error;
+mod output;
+mod range_diff;
+mod render;
+mod watch;
 
 use std::io::Write;
 

@@ -26,7 +26,7 @@ pub fn check_ref_file(repo: &gix::Repository, notes_ref: &str) -> Result<()> {
 }
 
 /// The tip of `notes_ref` (`refs/notes/…`), when it exists.
-pub fn notes_tip(repo: &gix::Repository, notes_ref: &str) -> Result<Option<ObjectId>> {
+pub(crate) fn notes_tip(repo: &gix::Repository, notes_ref: &str) -> Result<Option<ObjectId>> {
     check_ref_file(repo, notes_ref)?;
     let Some(mut reference) = repo
         .try_find_reference(notes_ref)

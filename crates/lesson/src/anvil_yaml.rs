@@ -221,7 +221,7 @@ impl Line<'_> {
         self.body.trim_matches(|c| is_js_space(u32::from(c)))
     }
 
-    pub fn blank_or_comment(&self) -> bool {
+    pub(crate) fn blank_or_comment(&self) -> bool {
         let t = self.trimmed();
         t.is_empty() || t.starts_with('#')
     }

@@ -192,7 +192,7 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
 }
 
 /// `normalizePatterns`: every element tokenized, the de-duplicated union in first-seen order.
-pub fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
+pub(crate) fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
     for token in patterns.iter().flat_map(|p| value_tokens(Some(p))) {

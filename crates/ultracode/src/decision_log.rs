@@ -12,7 +12,7 @@ use ucg_store::pyjson;
 pub const DECISION_LOG_FILE: &str = ".decision-log.md";
 
 /// The run folders under `runs_root` in `source`, by name: each with whether it is terminal.
-pub fn run_folders(
+pub(crate) fn run_folders(
     source: &ucg_git::ArtifactSource,
     runs_root: &std::path::Path,
 ) -> Vec<(String, bool)> {
