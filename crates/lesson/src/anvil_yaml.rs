@@ -208,13 +208,13 @@ fn check_unsupported(raw: &[u16], line_index: usize) -> Result<(), LessonError> 
 
 /// A line as Anvil's reader splits the text (at `\r\n`, `\r` or `\n`): where it starts, its
 /// content, and where the next line starts.
-pub(crate) struct Line<'t> {
+pub(crate) struct YamlLine<'t> {
     pub start: usize,
     pub body: &'t str,
     pub end: usize,
 }
 
-impl Line<'_> {
+impl YamlLine<'_> {
     /// The content without JavaScript's white space around it (the same on UTF-16 units: every
     /// JavaScript space is one unit).
     pub fn trimmed(&self) -> &str {
@@ -227,14 +227,14 @@ impl Line<'_> {
     }
 }
 
-pub(crate) fn lines(text: &str) -> Vec<Line<'_>> {
+pub(crate) fn lines(text: &str) -> Vec<YamlLine<'_>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let (mut start, mut i) = (0, 0);
     while i < bytes.len() {
         if matches!(bytes[i], b'\r' | b'\n') {
             let end = i + 1 + usize::from(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n'));
-            out.push(Line {
+            out.push(YamlLine {
                 start,
                 body: &text[start..i],
                 end,
@@ -244,7 +244,7 @@ pub(crate) fn lines(text: &str) -> Vec<Line<'_>> {
             i += 1;
         }
     }
-    out.push(Line {
+    out.push(YamlLine {
         start,
         body: &text[start..],
         end: text.len(),
@@ -254,7 +254,7 @@ pub(crate) fn lines(text: &str) -> Vec<Line<'_>> {
 
 /// Where `parseFrontmatter` finds the front matter among `lines`: the opening `---` line (the
 /// first that is not blank or a comment), and the closing one when there is one.
-pub(crate) fn front_matter_bounds(lines: &[Line]) -> Option<(usize, Option<usize>)> {
+pub(crate) fn front_matter_bounds(lines: &[YamlLine]) -> Option<(usize, Option<usize>)> {
     let open = lines.iter().position(|l| !l.blank_or_comment());
     let open = open.filter(|&i| lines[i].trimmed() == "---")?;
     Some((

@@ -19,7 +19,7 @@ fn indent(body: &str) -> usize {
     body.len() - body.trim_start_matches(' ').len()
 }
 
-fn is_counter_examples_key(line: &anvil_yaml::Line) -> bool {
+fn is_counter_examples_key(line: &anvil_yaml::YamlLine) -> bool {
     let t = line.trimmed();
     [
         "counter_examples:",

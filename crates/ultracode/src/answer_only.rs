@@ -117,15 +117,15 @@ pub fn judge(
 
 /// A side of the change: its tree, and how its pending items are had (enumerated, or kept from
 /// an earlier judgement of the same commit).
-type Side<'a, 's> = (
+type ChangeSide<'a, 's> = (
     &'a ArtifactSource<'s>,
     &'a dyn Fn(&ArtifactSource) -> Rc<Pending>,
 );
 
 fn judge_enumerated(
     inputs: &GateInputs,
-    (before, pending_before): Side,
-    (after, pending_after): Side,
+    (before, pending_before): ChangeSide,
+    (after, pending_after): ChangeSide,
     changes: &[PathChange],
 ) -> Result<(), NotAnswerOnly> {
     if changes.is_empty() {

@@ -50,7 +50,7 @@ impl Side {
 
 /// Why the sides cannot be merged as their kind (the text merge then takes over).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused {
+pub struct Unmergeable {
     /// The side that is not a document of its kind; `None` when each is, but not together.
     pub side: Option<Side>,
     pub reason: String,
@@ -88,7 +88,7 @@ pub struct Overridden {
 
 /// The merge of `kind` over the three sides. An empty `base` is no ancestor (git gives an empty
 /// file when both sides added the file).
-pub fn merge(kind: Kind, base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Refused> {
+pub fn merge(kind: Kind, base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Unmergeable> {
     match kind {
         Kind::Answers => merge_answers(base, ours, theirs),
         Kind::Registry => merge_registry(base, ours, theirs).map(|(bytes, kept_changed)| Merged {
@@ -110,9 +110,9 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// The answers files merged entry by entry, keyed by id (see docs/product.md §5.4 for the rules).
-pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Refused> {
+pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, Unmergeable> {
     let read = |side: Side, bytes: Option<&[u8]>| {
-        decisions_for_write(bytes).map_err(|e| Refused {
+        decisions_for_write(bytes).map_err(|e| Unmergeable {
             side: Some(side),
             reason: e.reason,
         })
@@ -289,9 +289,9 @@ pub fn merge_registry(
     base: &[u8],
     ours: &[u8],
     theirs: &[u8],
-) -> Result<(String, Vec<String>), Refused> {
+) -> Result<(String, Vec<String>), Unmergeable> {
     let read = |side: Side, bytes: Option<&[u8]>| {
-        Registry::parse(bytes, REGISTRY_FILE).map_err(|e| Refused {
+        Registry::parse(bytes, REGISTRY_FILE).map_err(|e| Unmergeable {
             side: Some(side),
             reason: e.reason(),
         })
@@ -304,7 +304,7 @@ pub fn merge_registry(
     let sides = [&base, &theirs, &ours];
     let tombstones = sides.iter().flat_map(|r| r.resolved.iter().cloned());
     // Each side's ids may be of one kind, and yet the sides' together of two.
-    let resolved = reds::carried_tombstones(tombstones).map_err(|e| Refused {
+    let resolved = reds::carried_tombstones(tombstones).map_err(|e| Unmergeable {
         side: None,
         reason: e.to_string(),
     })?;
