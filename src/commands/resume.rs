@@ -115,22 +115,34 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
 /// preflight — the first thing the operator does before a resume.
 fn decisions_check(ctx: &Context, args: &ResumeArgs) -> Check {
     let impl_flag = args.impl_artifacts.dir.as_deref();
-    let blocking = ctx
+    let decision = ctx
         .gate_source(None, impl_flag, "resume")
-        .map(|(located, source)| located.decide(&source, &ctx.gate_policy()).blocking.len());
-    let unread = |why: String| ("missing", format!("not read: {why}"), None);
-    let (state, detail, fix) = match blocking {
-        Ok(0) => ("ok", "none pending".to_string(), None),
-        Ok(n) => (
-            "missing",
-            format!(
-                "{n} pending: the run stops on {} again at its next preflight",
-                if n == 1 { "it" } else { "them" }
-            ),
-            Some("`git ucg resolve` answers them".to_string()),
-        ),
-        Err(crate::error::Error::Failure { message, .. }) => unread(message),
-        Err(_) => unread("the artifacts".to_string()),
+        .map(|(located, source)| located.decide(&source, &ctx.gate_policy()));
+    let missing = |detail: String, fix: Option<String>| ("missing", detail, fix);
+    let (state, detail, fix) = match decision {
+        // What cannot be read comes first: the run stops on it as it stops on a question.
+        Ok(decision) if !decision.blockers.is_empty() => {
+            let first = &decision.blockers[0];
+            missing(
+                format!("{}: {}", name_of(&first.artifact), first.reason),
+                Some(first.way_out.clone()),
+            )
+        }
+        Ok(decision) if decision.blocking.is_empty() => ("ok", "none pending".to_string(), None),
+        Ok(decision) => {
+            let n = decision.blocking.len();
+            missing(
+                format!(
+                    "{n} pending: the run stops on {} again at its next preflight",
+                    if n == 1 { "it" } else { "them" }
+                ),
+                Some("`git ucg resolve` answers them".to_string()),
+            )
+        }
+        Err(crate::error::Error::Failure { message, .. }) => {
+            missing(format!("not read: {message}"), None)
+        }
+        Err(_) => missing("not read: the artifacts".to_string(), None),
     };
     Check {
         item: "decisions",
@@ -139,6 +151,11 @@ fn decisions_check(ctx: &Context, args: &ResumeArgs) -> Check {
         fix,
         by_resume: false,
     }
+}
+
+/// A file's name, as the hand-back names the run's files.
+fn name_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// Our pre-commit and pre-push hooks, executable, where git looks for hooks.

@@ -677,6 +677,25 @@ fn resume_needs_the_pending_decisions_answered_first() {
     let after = decisions(&env);
     assert_eq!(after["state"], "ok", "{after}");
     assert_eq!(after["detail"], "none pending");
+    // A registry that cannot be read stops the run as a question does: it is named, with its
+    // way out (it read "none pending" while the gate was blocked on it).
+    let registry = dir.join(IMPL).join(".preflight-reds.json");
+    std::fs::remove_file(&registry).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&registry)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let unreadable = decisions(&env);
+    assert_eq!(unreadable["state"], "missing", "{unreadable}");
+    assert!(
+        unreadable["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with(".preflight-reds.json: the RED registry cannot be read"),
+        "{unreadable}"
+    );
+    assert!(unreadable["fix"].as_str().unwrap().contains("regular file"));
 }
 
 #[test]
