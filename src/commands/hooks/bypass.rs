@@ -52,7 +52,7 @@ pub(super) fn record(
         pending,
         waiting,
     };
-    let short = &record.commit[..12];
+    let short = record.commit.get(..12).unwrap_or(&record.commit);
     let written = ctx
         .repo()
         .map_err(|e| e.render().trim().to_string())
@@ -64,8 +64,8 @@ pub(super) fn record(
     let said = match written {
         Ok(()) => format!(
             "git-ucg: {short} went past the gate ({via}) while {pending} decision(s) waited: \
-             recorded (git notes --ref ucg-bypass show {short}). Share the record: git push \
-             <remote> {NOTES_REF}."
+             recorded; `git notes --ref ucg-bypass show {short}` shows it, \
+             `git push <remote> {NOTES_REF}` shares it."
         ),
         Err(e) => format!(
             "git-ucg: {short} went past the gate ({via}) while {pending} decision(s) waited, \
