@@ -563,3 +563,27 @@ fn epic_finds_a_protected_branch_by_its_full_name() {
     assert!(ahead.as_u64().is_some_and(|n| n > 0), "{ahead}");
     assert_eq!(base("refs/heads/trunk"), ("refs/heads/trunk".into(), ahead));
 }
+
+#[test]
+fn a_path_to_quote_is_quoted_as_git_quotes_it_either_way_of_core_quotepath() {
+    let env = TestEnv::new();
+    let root = env.repo("p");
+    env.git(&root, &["commit", "-q", "--allow-empty", "-m", "base"]);
+    let base = env.git(&root, &["rev-parse", "HEAD"]);
+    // A tab makes git quote the path; the é is then octal or itself as core.quotePath says.
+    write(&root.join("été\tplan.txt"), "one\n");
+    env.git(&root, &["add", "-A"]);
+    env.git(&root, &["commit", "-qm", "quoted"]);
+    let range = format!("{base}..HEAD");
+    for quote in ["true", "false"] {
+        env.git(&root, &["config", "core.quotePath", quote]);
+        for format in ["--name-status", "--numstat", "--stat", "--patch"] {
+            let theirs = if format == "--patch" { "-M" } else { format };
+            assert_eq!(
+                ucg(&env, &root, &["diff", "--range", &range, format]),
+                env.git_raw(&root, &["diff", theirs, "-M", &base, "HEAD"]),
+                "core.quotePath={quote} {format}"
+            );
+        }
+    }
+}

@@ -450,24 +450,29 @@ pub fn quote_path(path: &str, quote_non_ascii: bool) -> String {
     if !path.bytes().any(needs) {
         return path.to_string();
     }
-    let mut out = String::from("\"");
+    // Bytes, not chars: a non-ASCII character left unquoted goes out as its own bytes.
+    let mut out = vec![b'"'];
     for b in path.bytes() {
-        match b {
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            b'\r' => out.push_str("\\r"),
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b if needs(b) => out.push_str(&format!("\\{b:03o}")),
-            b => out.push(char::from(b)),
-        }
+        let escape = match b {
+            0x07 => "\\a",
+            0x08 => "\\b",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            0x0b => "\\v",
+            0x0c => "\\f",
+            b'\r' => "\\r",
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b if needs(b) => &format!("\\{b:03o}"),
+            b => {
+                out.push(b);
+                continue;
+            }
+        };
+        out.extend_from_slice(escape.as_bytes());
     }
-    out.push('"');
-    out
+    out.push(b'"');
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Keeps the changes under `paths`. As in git, whose rename detection sees only the paths it was

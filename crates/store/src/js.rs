@@ -43,14 +43,30 @@ pub fn number_to_string(n: f64) -> String {
     if n == 0.0 {
         return "0".into();
     }
-    let sci = format!("{:e}", n.abs());
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let e: i64 = exponent.parse().unwrap_or(0);
+    let (digits, point) = shortest_decimal(n.abs());
     let mut out = String::from(if n < 0.0 { "-" } else { "" });
-    // `e + 1` is n in the specification: the decimal point's place.
-    lay_out_decimal(&mut out, &digits, e + 1, -5..=21, "", 1);
+    lay_out_decimal(&mut out, &digits, point, -5..=21, "", 1);
     out
+}
+
+/// The shortest decimal digits that read back as the finite `f` (without its sign), and the
+/// decimal point's place in them (JavaScript's n: `0.DIGITS × 10^point`). Where two candidates
+/// of that length are equally close, both JavaScript and Python take the even one: `{:e}` finds
+/// the length but breaks such a tie upwards, so the digits come from `{:.N$e}`, which rounds the
+/// exact value half to even.
+pub(crate) fn shortest_decimal(f: f64) -> (String, i64) {
+    let shortest = format!("{f:e}");
+    let digit_count = shortest
+        .split('e')
+        .next()
+        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
+    let sci = format!("{f:.prec$e}", prec = digit_count.saturating_sub(1));
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i64 = exponent.parse().unwrap_or(0);
+    (
+        mantissa.chars().filter(char::is_ascii_digit).collect(),
+        exponent + 1,
+    )
 }
 
 /// Appends the number of decimal `digits` (the first not 0 unless the number is) with its decimal
@@ -1270,6 +1286,9 @@ mod tests {
             (5e-324, "5e-324"),
             (-2.5, "-2.5"),
             (100.0, "100"),
+            // An exact tie between two shortest candidates goes to the even digit, as Node does.
+            (1125899906842624.25, "1125899906842624.2"),
+            (-1125899906842624.75, "-1125899906842624.8"),
         ] {
             assert_eq!(number_to_string(n), text);
         }

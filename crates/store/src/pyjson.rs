@@ -1005,25 +1005,9 @@ pub(crate) fn float_repr(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
     }
-    // `{:e}` gives the shortest round-tripping digit count, but breaks an exact tie between two
-    // such candidates upwards; Python's repr picks the even one, as `{:.N$e}` (exact, round half
-    // to even) does at that same digit count.
-    let shortest = format!("{f:e}");
-    let digit_count = shortest
-        .split('e')
-        .next()
-        .map_or(1, |m| m.chars().filter(char::is_ascii_digit).count());
-    let sci = format!("{f:.prec$e}", prec = digit_count.saturating_sub(1));
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let mut out = String::from(sign);
-    // value = 0.DIGITS × 10^(exponent + 1)
-    crate::js::lay_out_decimal(&mut out, &digits, i64::from(exponent) + 1, -3..=16, ".0", 2);
+    let (digits, point) = crate::js::shortest_decimal(f.abs());
+    let mut out = String::from(if f.is_sign_negative() { "-" } else { "" });
+    crate::js::lay_out_decimal(&mut out, &digits, point, -3..=16, ".0", 2);
     out
 }
 
