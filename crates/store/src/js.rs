@@ -1287,8 +1287,8 @@ mod tests {
             (-2.5, "-2.5"),
             (100.0, "100"),
             // An exact tie between two shortest candidates goes to the even digit, as Node does.
-            (1125899906842624.25, "1125899906842624.2"),
-            (-1125899906842624.75, "-1125899906842624.8"),
+            (2f64.powi(50) + 0.25, "1125899906842624.2"),
+            (-(2f64.powi(50) + 0.75), "-1125899906842624.8"),
         ] {
             assert_eq!(number_to_string(n), text);
         }
