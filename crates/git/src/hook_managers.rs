@@ -20,10 +20,6 @@ pub const CLIENT_HOOKS: [&str; 9] = [
     "reference-transaction",
 ];
 
-fn client_hooks() -> impl Iterator<Item = &'static str> {
-    CLIENT_HOOKS.into_iter()
-}
-
 /// lefthook's main configuration file, by the names it looks for.
 const LEFTHOOK_CONFIGS: [&str; 4] = [
     "lefthook.yml",
@@ -32,7 +28,8 @@ const LEFTHOOK_CONFIGS: [&str; 4] = [
     ".lefthook.yaml",
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")] // as `name()` says it
 pub enum Manager {
     PreCommit,
     Lefthook,
@@ -62,7 +59,6 @@ impl Manager {
 /// A manager found in the repository.
 #[derive(Debug, serde::Serialize)]
 pub struct Found {
-    #[serde(serialize_with = "manager_name")]
     pub manager: Manager,
     /// What says it is there: its configuration file or directory (or git's hooks directory).
     pub config: PathBuf,
@@ -71,13 +67,6 @@ pub struct Found {
     /// Whether its own hook is where git runs hooks (`pre-commit install`, `lefthook install`,
     /// husky's core.hooksPath): without it, its configuration gates nothing.
     pub installed: bool,
-}
-
-fn manager_name<S: serde::Serializer>(
-    manager: &Manager,
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_str(manager.name())
 }
 
 /// The managers of the repository at `root` whose hooks git runs from `hooks_dir`: by their
@@ -130,7 +119,8 @@ pub fn detect(root: Option<&Path>, hooks_dir: &Path) -> Vec<Found> {
         let gated = husky
             .as_ref()
             .map(|dir| {
-                client_hooks()
+                CLIENT_HOOKS
+                    .into_iter()
                     .filter(|hook| {
                         let text = ucg_store::read_text(dir.join(hook)).unwrap_or_default();
                         runs_the_gate_in_sh(&text)
@@ -222,7 +212,8 @@ fn lefthook_gated(text: &str, script: impl Fn(&str, &str, &str) -> String) -> Ve
     .iter()
     .map(|(key, default)| doc[*key].as_str().unwrap_or(default).to_string())
     .collect();
-    client_hooks()
+    CLIENT_HOOKS
+        .into_iter()
         .filter(|hook| {
             let Some(scripts) = doc[*hook]["scripts"].as_hash() else {
                 return false;

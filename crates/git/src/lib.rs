@@ -184,7 +184,7 @@ pub fn tune_for_diffs(repo: &mut gix::Repository) {
 /// The line-count cache of this repository (see [`linecache`]), or none when `enabled` is false.
 pub fn line_count_cache(repo: &gix::Repository, enabled: bool) -> linecache::LineCountCache {
     if !enabled {
-        return linecache::LineCountCache::disabled();
+        return linecache::LineCountCache::default();
     }
     let algorithm = config_string(repo, "diff.algorithm")
         .map_or_else(|| "myers".to_string(), |a| a.to_lowercase());
@@ -578,6 +578,17 @@ pub fn run_git_captured(
     ))
 }
 
+/// What git prints running `args` in `dir`; when it fails, the error says what it was `doing`.
+fn git_stdout(dir: &std::path::Path, args: &[&str], doing: impl Into<String>) -> Result<String> {
+    let command = args.first().copied().unwrap_or_default();
+    let (ok, out, err) =
+        run_git_captured(dir, args).map_err(|e| Error::failed(format!("run git {command}"), e))?;
+    match ok {
+        true => Ok(out),
+        false => Err(Error::failed(doing, err.trim())),
+    }
+}
+
 /// The commit `remote` (a remote's name or URL) has at `reference` (a full ref name), asked of
 /// the remote (`git ls-remote`); `None` when it has no such ref.
 pub fn remote_tip(
@@ -585,14 +596,8 @@ pub fn remote_tip(
     remote: &str,
     reference: &str,
 ) -> Result<Option<ObjectId>> {
-    let (ok, out, err) = run_git_captured(dir, &["ls-remote", "--", remote, reference])
-        .map_err(|e| Error::failed("run git ls-remote", e))?;
-    if !ok {
-        return Err(Error::failed(
-            format!("ask {remote} for {reference}"),
-            err.trim(),
-        ));
-    }
+    let doing = format!("ask {remote} for {reference}");
+    let out = git_stdout(dir, &["ls-remote", "--", remote, reference], doing)?;
     // ls-remote matches a pattern's tail: only the exact name counts.
     Ok(out
         .lines()
@@ -615,13 +620,9 @@ pub fn fetched_tip(repo: &gix::Repository) -> Option<ObjectId> {
 /// The tree the index would commit, as `git write-tree` writes it in the work tree `dir` (an
 /// index with unmerged paths has none).
 pub fn index_tree(dir: &std::path::Path) -> Result<ObjectId> {
-    let (ok, out, err) = run_git_captured(dir, &["write-tree"])
-        .map_err(|e| Error::failed("run git write-tree", e))?;
-    match ok {
-        true => repo::parse_id(out.trim())
-            .ok_or_else(|| Error::unreadable(format!("git write-tree printed {out:?}"))),
-        false => Err(Error::failed("write the index's tree", err.trim())),
-    }
+    let out = git_stdout(dir, &["write-tree"], "write the index's tree")?;
+    repo::parse_id(out.trim())
+        .ok_or_else(|| Error::unreadable(format!("git write-tree printed {out:?}")))
 }
 
 /// Whether `tip` brings a commit beyond `known` (commit ids: what the receiving side has) that is
@@ -675,14 +676,7 @@ pub fn new_commits(
     }
     let mut args = vec!["rev-list", tip, "--not"];
     args.extend(known.iter().map(String::as_str));
-    let (ok, out, err) =
-        run_git_captured(dir, &args).map_err(|e| Error::failed("run git rev-list", e))?;
-    if !ok {
-        return Err(Error::failed(
-            format!("list the commits of {tip}"),
-            err.trim(),
-        ));
-    }
+    let out = git_stdout(dir, &args, format!("list the commits of {tip}"))?;
     out.lines()
         .map(|line| {
             repo::parse_id(line.trim())

@@ -16,6 +16,8 @@ use std::path::PathBuf;
 /// Past this size the cache starts over rather than grow without end.
 const MAX_BYTES: u64 = 16 << 20;
 
+/// The default remembers nothing (for `--no-cache`, or where no git directory can hold one).
+#[derive(Default)]
 pub struct LineCountCache {
     path: Option<PathBuf>,
     known: HashMap<(ObjectId, ObjectId), LineCounts>,
@@ -23,15 +25,6 @@ pub struct LineCountCache {
 }
 
 impl LineCountCache {
-    /// A cache that remembers nothing (for `--no-cache`, or where no git directory can hold one).
-    pub(crate) fn disabled() -> Self {
-        LineCountCache {
-            path: None,
-            known: HashMap::new(),
-            fresh: Vec::new(),
-        }
-    }
-
     pub fn open(repo: &gix::Repository, algorithm: &str) -> Self {
         let mut fingerprint = Sha256::new();
         fingerprint.update(algorithm.as_bytes());

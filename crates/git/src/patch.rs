@@ -8,6 +8,7 @@ use crate::{Error, Result};
 use gix::bstr::ByteSlice;
 use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
 use gix::ObjectId;
+use std::io::Write;
 
 /// Appends the patch of `changes` to `out`.
 pub fn write_patch(
@@ -17,20 +18,14 @@ pub fn write_patch(
     quote_non_ascii: bool,
     out: &mut Vec<u8>,
 ) -> Result<()> {
+    let null = ObjectId::null(repo.object_hash());
     for change in changes {
         if change.status == Status::TypeChanged {
             // git shows a file that became a symlink (or back) as a deletion and an addition.
             // A type change keeps its path: both name the same file.
-            let null = ObjectId::null(repo.object_hash());
-            let deletion = change.clone().deletion(null);
-            write_one(repo, cache, &deletion, quote_non_ascii, out)?;
-            write_one(
-                repo,
-                cache,
-                &change.clone().addition(null),
-                quote_non_ascii,
-                out,
-            )?;
+            for side in [change.clone().deletion(null), change.clone().addition(null)] {
+                write_one(repo, cache, &side, quote_non_ascii, out)?;
+            }
         } else {
             write_one(repo, cache, change, quote_non_ascii, out)?;
         }
@@ -38,6 +33,7 @@ pub fn write_patch(
     Ok(())
 }
 
+// Writing to a Vec<u8> cannot fail: the `let _ =` below drop an always-Ok result.
 fn write_one(
     repo: &gix::Repository,
     cache: &mut gix::diff::blob::Platform,
@@ -49,76 +45,51 @@ fn write_one(
     let q = |p: &str| quote_path(p, quote_non_ascii);
     let a = q(&format!("a/{}", change.old_path));
     let b = q(&format!("b/{}", change.path));
-    out.extend_from_slice(format!("diff --git {a} {b}\n").as_bytes());
-    match &change.status {
-        Status::Added => {
-            out.extend_from_slice(format!("new file mode {:o}\n", change.new_mode).as_bytes())
-        }
-        Status::Deleted => {
-            out.extend_from_slice(format!("deleted file mode {:o}\n", change.old_mode).as_bytes())
-        }
-        _ if change.old_mode != change.new_mode => out.extend_from_slice(
-            format!(
-                "old mode {:o}\nnew mode {:o}\n",
-                change.old_mode, change.new_mode
-            )
-            .as_bytes(),
-        ),
-        _ => {}
-    }
+    let _ = writeln!(out, "diff --git {a} {b}");
+    let (old_mode, new_mode) = (change.old_mode, change.new_mode);
+    let _ = match &change.status {
+        Status::Added => writeln!(out, "new file mode {new_mode:o}"),
+        Status::Deleted => writeln!(out, "deleted file mode {old_mode:o}"),
+        _ if old_mode != new_mode => writeln!(out, "old mode {old_mode:o}\nnew mode {new_mode:o}"),
+        _ => Ok(()),
+    };
     if let Status::Renamed(score) = change.status {
-        out.extend_from_slice(
-            format!(
-                "similarity index {score}%\nrename from {}\nrename to {}\n",
-                q(&change.old_path),
-                q(&change.path)
-            )
-            .as_bytes(),
+        let (from, to) = (q(&change.old_path), q(&change.path));
+        let _ = writeln!(
+            out,
+            "similarity index {score}%\nrename from {from}\nrename to {to}"
         );
     }
     if change.old_id == change.new_id {
         return Ok(()); // a pure rename or mode change: nothing more to say
     }
-    let abbrev = |id: &ObjectId| id.to_hex_with_len(7).to_string();
-    let same_mode = change.old_mode == change.new_mode;
-    let mode_suffix = if same_mode {
-        format!(" {:o}", change.new_mode)
-    } else {
-        String::new()
-    };
-    out.extend_from_slice(
-        format!(
-            "index {}..{}{mode_suffix}\n",
-            abbrev(&change.old_id),
-            abbrev(&change.new_id)
-        )
-        .as_bytes(),
+    let (old_id, new_id) = (
+        change.old_id.to_hex_with_len(7),
+        change.new_id.to_hex_with_len(7),
     );
+    let _ = write!(out, "index {old_id}..{new_id}");
+    let _ = match old_mode == new_mode {
+        true => writeln!(out, " {new_mode:o}"),
+        false => writeln!(out),
+    };
 
     let prepared = super::prepare_diff(repo, cache, change)?;
-    // git ends a `---`/`+++` name holding a space with a tab, so patch tools see where it ends.
-    let tabbed = |name: &str| {
-        if name.contains(' ') {
-            format!("{name}\t")
-        } else {
-            name.to_string()
-        }
-    };
     let minus = if change.status == Status::Added {
-        "/dev/null".to_string()
+        "/dev/null"
     } else {
-        a.clone()
+        &a
     };
     let plus = if change.status == Status::Deleted {
-        "/dev/null".to_string()
+        "/dev/null"
     } else {
-        b.clone()
+        &b
     };
     match prepared.operation {
         Operation::InternalDiff { algorithm } => {
-            out.extend_from_slice(
-                format!("--- {}\n+++ {}\n", tabbed(&minus), tabbed(&plus)).as_bytes(),
-            );
+            // git ends a `---`/`+++` name holding a space with a tab, so patch tools see where
+            // it ends.
+            let tab = |name: &str| if name.contains(' ') { "\t" } else { "" };
+            let _ = writeln!(out, "--- {minus}{}\n+++ {plus}{}", tab(minus), tab(plus));
             let input = gix::diff::blob::InternedInput::new(
                 prepared.old.intern_source(),
                 prepared.new.intern_source(),
@@ -136,7 +107,7 @@ fn write_one(
                 .map_err(|e| Error::failed(format!("write the diff of {}", change.path), e))?;
         }
         Operation::ExternalCommand { .. } | Operation::SourceOrDestinationIsBinary => {
-            out.extend_from_slice(format!("Binary files {minus} and {plus} differ\n").as_bytes());
+            let _ = writeln!(out, "Binary files {minus} and {plus} differ");
         }
     }
     Ok(())
@@ -188,13 +159,11 @@ impl ConsumeHunk for Hunks<'_> {
             .function_context(header.before_hunk_start)
             .map(|f| format!(" {f}"))
             .unwrap_or_default();
-        self.out.extend_from_slice(
-            format!(
-                "@@ -{} +{} @@{context}\n",
-                side(header.before_hunk_start, header.before_hunk_len),
-                side(header.after_hunk_start, header.after_hunk_len)
-            )
-            .as_bytes(),
+        let _ = writeln!(
+            self.out,
+            "@@ -{} +{} @@{context}",
+            side(header.before_hunk_start, header.before_hunk_len),
+            side(header.after_hunk_start, header.after_hunk_len)
         );
         for (kind, line) in lines {
             self.out.push(kind.to_prefix() as u8);

@@ -21,20 +21,12 @@ pub enum ArtifactSource<'r> {
 impl<'r> ArtifactSource<'r> {
     /// The tree of `rev` (anything git rev-parse takes that names a commit).
     pub fn at_rev(repo: &'r Repository, rev: &str, root: &Path) -> Result<Self> {
-        Ok(ArtifactSource::Commit {
-            tree: CommitTree::at_rev(repo, rev)?,
-            root: root.to_path_buf(),
-            rev: rev.to_string(),
-        })
+        Ok(Self::commit(CommitTree::at_rev(repo, rev)?, root, rev))
     }
 
     /// The tree of the commit `id` (read through a push's quarantine too).
     pub fn of_commit(repo: &'r Repository, id: gix::ObjectId, root: &Path) -> Result<Self> {
-        Ok(ArtifactSource::Commit {
-            tree: CommitTree::of_commit(repo, id)?,
-            root: root.to_path_buf(),
-            rev: id.to_string(),
-        })
+        Ok(Self::commit(CommitTree::of_commit(repo, id)?, root, id))
     }
 
     /// The tree `tree`, named `label` in messages (the index's: "the index").
@@ -44,11 +36,12 @@ impl<'r> ArtifactSource<'r> {
         root: &Path,
         label: &str,
     ) -> Result<Self> {
-        Ok(ArtifactSource::Commit {
-            tree: CommitTree::of_tree(repo, tree)?,
-            root: root.to_path_buf(),
-            rev: label.to_string(),
-        })
+        Ok(Self::commit(CommitTree::of_tree(repo, tree)?, root, label))
+    }
+
+    fn commit(tree: CommitTree<'r>, root: &Path, rev: impl ToString) -> Self {
+        let (root, rev) = (root.to_path_buf(), rev.to_string());
+        ArtifactSource::Commit { tree, root, rev }
     }
 
     /// The files that differ from `older` (`None`: nothing) to this tree; the work tree is not
@@ -75,10 +68,6 @@ impl<'r> ArtifactSource<'r> {
         }
     }
 
-    fn relative<'p>(root: &Path, path: &'p Path) -> Option<&'p Path> {
-        path.strip_prefix(root).ok()
-    }
-
     /// The bytes of a file, or `None` when it is absent or cannot be read (the posture of a
     /// report: `n/a`). What gates uses [`ArtifactSource::read_checked`].
     pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
@@ -96,7 +85,7 @@ impl<'r> ArtifactSource<'r> {
                 }
                 read => read.map_err(Error::unreadable),
             },
-            ArtifactSource::Commit { tree, root, .. } => match Self::relative(root, path) {
+            ArtifactSource::Commit { tree, root, .. } => match path.strip_prefix(root).ok() {
                 Some(rel) => tree.read_checked(rel),
                 None => Ok(None),
             },
@@ -108,7 +97,7 @@ impl<'r> ArtifactSource<'r> {
         match self {
             ArtifactSource::WorkTree => path.exists() || std::fs::symlink_metadata(path).is_ok(),
             ArtifactSource::Commit { tree, root, .. } => {
-                Self::relative(root, path).is_some_and(|rel| tree.exists(rel))
+                path.strip_prefix(root).is_ok_and(|rel| tree.exists(rel))
             }
         }
     }
@@ -118,7 +107,7 @@ impl<'r> ArtifactSource<'r> {
         match self {
             ArtifactSource::WorkTree => path.is_dir(),
             ArtifactSource::Commit { tree, root, .. } => {
-                Self::relative(root, path).is_some_and(|rel| tree.is_dir(rel))
+                path.strip_prefix(root).is_ok_and(|rel| tree.is_dir(rel))
             }
         }
     }
@@ -139,13 +128,16 @@ impl<'r> ArtifactSource<'r> {
                 let there = std::fs::symlink_metadata(dir).ok()?;
                 match std::fs::metadata(dir) {
                     Ok(meta) if meta.is_dir() => None,
-                    Ok(meta) => Some(describe_file_type(meta.file_type()).to_string()),
+                    Ok(meta) => Some(match ucg_store::file_kind(meta.file_type()) {
+                        Some(kind) => format!("{kind}, not a directory"),
+                        None => "not a directory".into(),
+                    }),
                     Err(_) if there.is_symlink() => Some("a symbolic link to nothing".into()),
                     Err(e) => Some(e.to_string()),
                 }
             }
             ArtifactSource::Commit { tree, root, .. } => {
-                let rel = Self::relative(root, dir)?;
+                let rel = dir.strip_prefix(root).ok()?;
                 match tree.exists(rel) && !tree.is_dir(rel) {
                     true => Some("a file, not a directory".into()),
                     false => None,
@@ -165,25 +157,11 @@ impl<'r> ArtifactSource<'r> {
                         .collect()
                 })
                 .unwrap_or_default(),
-            ArtifactSource::Commit { tree, root, .. } => Self::relative(root, dir)
+            ArtifactSource::Commit { tree, root, .. } => dir
+                .strip_prefix(root)
+                .ok()
                 .map(|rel| tree.list(rel))
                 .unwrap_or_default(),
         }
-    }
-}
-
-/// What a file type is, in words ("a FIFO").
-fn describe_file_type(kind: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_file() {
-        "a file, not a directory"
-    } else if kind.is_fifo() {
-        "a FIFO, not a directory"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device, not a directory"
-    } else if kind.is_socket() {
-        "a socket, not a directory"
-    } else {
-        "not a directory"
     }
 }

@@ -136,11 +136,6 @@ impl<'r> CommitTree<'r> {
             .map_err(Error::unreadable)
     }
 
-    /// The bytes of the blob at `path`, or `None` when there is none (or it is not a file).
-    pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        self.read_checked(path).ok().flatten()
-    }
-
     /// The bytes of the blob at `path`, `Ok(None)` when nothing is there, or why it cannot be
     /// read: a directory, a symlink or a submodule in its place, a blob over the artifact cap.
     pub fn read_checked(&self, path: &Path) -> Result<Option<Vec<u8>>> {

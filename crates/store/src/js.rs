@@ -143,18 +143,6 @@ impl PartialEq<str> for JsString {
     }
 }
 
-impl From<&str> for JsString {
-    fn from(text: &str) -> Self {
-        JsString(text.as_bytes().to_vec())
-    }
-}
-
-impl From<String> for JsString {
-    fn from(text: String) -> Self {
-        JsString(text.into_bytes())
-    }
-}
-
 impl JsString {
     pub const fn new() -> Self {
         JsString(Vec::new())
@@ -648,54 +636,32 @@ fn join_into(out: &mut JsString, items: &[JsValue], separator: &str) {
     }
 }
 
-impl From<JsObject> for JsValue {
-    fn from(map: JsObject) -> Self {
-        JsValue::Object(map)
-    }
+/// `impl From<$from> for $to` by the conversion `$convert`, for each pair given.
+macro_rules! from_impls {
+    ($to:ty: $($from:ty => $convert:expr),+ $(,)?) => {
+        $(impl From<$from> for $to {
+            fn from(value: $from) -> Self {
+                $convert(value)
+            }
+        })+
+    };
 }
 
-impl From<&str> for JsValue {
-    fn from(text: &str) -> Self {
-        JsValue::str(text)
-    }
-}
-
-impl From<String> for JsValue {
-    fn from(text: String) -> Self {
-        JsValue::String(JsString::from(text))
-    }
-}
-
-impl From<bool> for JsValue {
-    fn from(b: bool) -> Self {
-        JsValue::Bool(b)
-    }
-}
-
-impl From<f64> for JsValue {
-    fn from(n: f64) -> Self {
-        JsValue::Number(n)
-    }
-}
-
-/// A JavaScript number: every integer is a double.
-impl From<i64> for JsValue {
-    fn from(n: i64) -> Self {
-        JsValue::Number(n as f64)
-    }
-}
-
-impl From<Vec<JsValue>> for JsValue {
-    fn from(items: Vec<JsValue>) -> Self {
-        JsValue::Array(items)
-    }
-}
-
-impl From<JsString> for JsValue {
-    fn from(text: JsString) -> Self {
-        JsValue::String(text)
-    }
-}
+from_impls!(JsValue:
+    JsObject => JsValue::Object,
+    &str => JsValue::str,
+    String => |text| JsValue::String(JsString::from(text)),
+    bool => JsValue::Bool,
+    f64 => JsValue::Number,
+    // A JavaScript number: every integer is a double.
+    i64 => |n| JsValue::Number(n as f64),
+    Vec<JsValue> => JsValue::Array,
+    JsString => JsValue::String,
+);
+from_impls!(JsString:
+    &str => |text: &str| JsString(text.as_bytes().to_vec()),
+    String => |text: String| JsString(text.into_bytes()),
+);
 
 /// `JSON.stringify(value)`, or with `indent` (`JSON.stringify(value, null, 2)` is `Some(2)`) each
 /// item on a line of its own, `depth` levels in.

@@ -32,8 +32,8 @@ pub use plain::{
     write_creating_dirs, write_small, CreateNewError, InstallError,
 };
 pub use read::{
-    max_artifact_bytes, open_capped, open_regular, read_at, read_file, read_file_identified,
-    read_text, set_max_artifact_bytes,
+    file_kind, max_artifact_bytes, open_capped, open_regular, read_at, read_file,
+    read_file_identified, read_text, set_max_artifact_bytes,
 };
 pub use stamp::{Freshness, Stamp, Stamper};
 
@@ -120,12 +120,6 @@ pub fn lexical_normal(path: &Path) -> PathBuf {
     out
 }
 
-/// The bounds of a write: asked for when needed, or already had.
-enum Bounds<'f> {
-    Later(Box<dyn FnOnce() -> Vec<PathBuf> + 'f>),
-    Now(Vec<PathBuf>),
-}
-
 /// The file a write of `dir/name` must replace. A plain file (or no file) is itself; a symlink is
 /// followed only when its target stays inside `dir` or one of `bounds` (e.g. the project root),
 /// so an artifact directory cannot be used to overwrite files elsewhere. `bounds` is asked for
@@ -147,29 +141,25 @@ pub fn write_target(
         Err(_) if !is_link(&path) && !is_link(dir) => return Ok(path),
         Err(e) => return Err(StoreError::io(dir, "resolve", e)),
     };
+    // Asked for only when there is a link to judge: on the way to `dir`, or `dir/name` itself.
+    let bounds = std::cell::LazyCell::new(bounds);
     let lexical = std::path::absolute(dir).map(|d| lexical_normal(&d));
-    let bounds = match lexical.is_ok_and(|lexical| lexical == canonical_dir) {
-        // No link on the way to `dir`: the bounds are asked for only if the file is a link.
-        true => Bounds::Later(Box::new(bounds)),
-        false => {
-            let bounds = bounds();
-            let canonical: Vec<PathBuf> = bounds
-                .iter()
-                .filter_map(|b| b.canonicalize().ok())
-                .collect();
-            if let Some(bound) = canonical
-                .first()
-                .filter(|_| !canonical.iter().any(|b| canonical_dir.starts_with(b)))
-            {
-                return Err(StoreError::DirectoryOutside {
-                    dir: dir.to_path_buf(),
-                    resolved: canonical_dir,
-                    bound: bound.clone(),
-                });
-            }
-            Bounds::Now(bounds)
+    if !lexical.is_ok_and(|lexical| lexical == canonical_dir) {
+        let canonical: Vec<PathBuf> = bounds
+            .iter()
+            .filter_map(|b| b.canonicalize().ok())
+            .collect();
+        if let Some(bound) = canonical
+            .first()
+            .filter(|_| !canonical.iter().any(|b| canonical_dir.starts_with(b)))
+        {
+            return Err(StoreError::DirectoryOutside {
+                dir: dir.to_path_buf(),
+                resolved: canonical_dir,
+                bound: bound.clone(),
+            });
         }
-    };
+    }
     if !is_link(&path) {
         return Ok(path);
     }
@@ -181,10 +171,6 @@ pub fn write_target(
             path: path.clone(),
         })?;
     let inside = |bound: &Path| bound.canonicalize().is_ok_and(|b| target.starts_with(&b));
-    let bounds = match bounds {
-        Bounds::Later(bounds) => bounds(),
-        Bounds::Now(bounds) => bounds,
-    };
     if target.starts_with(&canonical_dir) || bounds.iter().any(|b| inside(b)) {
         Ok(target)
     } else {

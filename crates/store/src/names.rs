@@ -9,27 +9,25 @@ const MAX_STORY_ID_BYTES: usize = 255 - 32;
 
 /// Accepts a story id that is safe as a file-name component.
 pub fn validate_story_id(id: &str) -> Result<(), StoreError> {
-    let reason = if id.is_empty() {
-        Some("it is empty")
-    } else if id.contains('/') || id.contains('\\') {
-        Some("it contains a path separator")
-    } else if id == "." {
-        Some("it names the directory itself")
-    } else if id.contains("..") {
-        Some("it contains `..`")
-    } else if id.contains('\0') {
-        Some("it contains a NUL byte")
-    } else if id.starts_with('-') {
-        Some("it starts with `-`")
-    } else if id.chars().any(char::is_control) {
-        Some("it contains a control character (a newline, a tab, an escape…)")
-    } else if id.len() > MAX_STORY_ID_BYTES {
-        Some("it is too long: the file names built from it (and their temporary names) would pass the 255-byte limit of a file name; at most 223 bytes")
-    } else {
-        None
-    };
-    match reason {
-        Some(reason) => Err(StoreError::InvalidStoryId {
+    // The first that holds is the reason; each is cheap, so all are asked.
+    let refusals = [
+        (id.is_empty(), "it is empty"),
+        (id.contains(['/', '\\']), "it contains a path separator"),
+        (id == ".", "it names the directory itself"),
+        (id.contains(".."), "it contains `..`"),
+        (id.contains('\0'), "it contains a NUL byte"),
+        (id.starts_with('-'), "it starts with `-`"),
+        (
+            id.chars().any(char::is_control),
+            "it contains a control character (a newline, a tab, an escape…)",
+        ),
+        (
+            id.len() > MAX_STORY_ID_BYTES,
+            "it is too long: the file names built from it (and their temporary names) would pass the 255-byte limit of a file name; at most 223 bytes",
+        ),
+    ];
+    match refusals.into_iter().find(|(refused, _)| *refused) {
+        Some((_, reason)) => Err(StoreError::InvalidStoryId {
             id: id.to_string(),
             reason,
         }),

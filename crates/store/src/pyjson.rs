@@ -378,34 +378,41 @@ impl<'a> Reader<'a> {
     pub fn object(
         &mut self,
         pos: usize,
-        entry: impl FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
-    ) -> Result<usize, DecodeError> {
-        self.enter(pos)?;
-        let result = self.object_members(pos + 1, entry);
-        self.depth -= 1;
-        result
-    }
-
-    fn object_members(
-        &mut self,
-        pos: usize,
         mut entry: impl FnMut(&mut Self, &str, usize) -> Result<usize, DecodeError>,
     ) -> Result<usize, DecodeError> {
-        let mut pos = self.skip_ws(pos);
-        if self.peek(pos) == Some(b'}') {
-            return Ok(pos + 1);
-        }
-        loop {
-            let (key, replaced, at) = self.member_key(pos)?;
-            self.key_replaced = replaced;
-            let end = entry(self, &key, at)?;
-            pos = self.skip_ws(end);
-            match self.peek(pos) {
-                Some(b'}') => return Ok(pos + 1),
-                Some(b',') => pos = self.skip_ws(pos + 1),
-                _ => return Err(self.error("Expecting ',' delimiter", pos)),
-            }
-        }
+        self.members(pos, b'}', |reader, pos| {
+            let (key, replaced, at) = reader.member_key(pos)?;
+            reader.key_replaced = replaced;
+            entry(reader, &key, at)
+        })
+    }
+
+    /// The members of the container opening at `pos`, up to its `close`: `member(reader, pos)`
+    /// reads each and returns where it ends. Returns the end of the container.
+    fn members(
+        &mut self,
+        pos: usize,
+        close: u8,
+        mut member: impl FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
+    ) -> Result<usize, DecodeError> {
+        self.enter(pos)?;
+        let mut pos = self.skip_ws(pos + 1);
+        let end = match self.peek(pos) == Some(close) {
+            true => Ok(pos + 1),
+            false => loop {
+                let end = match member(self, pos) {
+                    Ok(end) => self.skip_ws(end),
+                    Err(e) => break Err(e),
+                };
+                match self.peek(end) {
+                    Some(c) if c == close => break Ok(end + 1),
+                    Some(b',') => pos = self.skip_ws(end + 1),
+                    _ => break Err(self.error("Expecting ',' delimiter", end)),
+                }
+            },
+        };
+        self.depth -= 1;
+        end
     }
 
     /// The member key at `pos` (its opening quote, else an error), its `:` and the whitespace
@@ -431,30 +438,7 @@ impl<'a> Reader<'a> {
         pos: usize,
         item: impl FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
     ) -> Result<usize, DecodeError> {
-        self.enter(pos)?;
-        let result = self.array_items(pos + 1, item);
-        self.depth -= 1;
-        result
-    }
-
-    fn array_items(
-        &mut self,
-        pos: usize,
-        mut item: impl FnMut(&mut Self, usize) -> Result<usize, DecodeError>,
-    ) -> Result<usize, DecodeError> {
-        let mut pos = self.skip_ws(pos);
-        if self.peek(pos) == Some(b']') {
-            return Ok(pos + 1);
-        }
-        loop {
-            let end = item(self, pos)?;
-            pos = self.skip_ws(end);
-            match self.peek(pos) {
-                Some(b']') => return Ok(pos + 1),
-                Some(b',') => pos = self.skip_ws(pos + 1),
-                _ => return Err(self.error("Expecting ',' delimiter", pos)),
-            }
-        }
+        self.members(pos, b']', item)
     }
 
     fn number(&self, start: usize) -> Parsed {
@@ -771,20 +755,25 @@ pub fn write_pretty_array<'v>(
     items: impl IntoIterator<Item = &'v Value>,
     level: usize,
 ) {
-    let mut any = false;
-    for (i, item) in items.into_iter().enumerate() {
-        if i == 0 {
-            out.push('[');
-        }
-        any = true;
-        separator(out, i, Some(level));
-        write_value(out, item, Some(level + 1), false);
+    write_array(out, items, Some(level), false);
+}
+
+fn write_array<'v>(
+    out: &mut String,
+    items: impl IntoIterator<Item = &'v Value>,
+    level: Option<usize>,
+    ascii: bool,
+) {
+    let mut items = items.into_iter().peekable();
+    if items.peek().is_none() {
+        return out.push_str("[]");
     }
-    if any {
-        close(out, Some(level), ']');
-    } else {
-        out.push_str("[]");
+    out.push('[');
+    for (i, item) in items.enumerate() {
+        separator(out, i, level);
+        write_value(out, item, level.map(|l| l + 1), ascii);
     }
+    close(out, level, ']');
 }
 
 fn write_value(out: &mut String, value: &Value, level: Option<usize>, ascii: bool) {
@@ -795,16 +784,8 @@ fn write_value(out: &mut String, value: &Value, level: Option<usize>, ascii: boo
         Value::Int(digits) => out.push_str(digits),
         Value::Float(f) => out.push_str(&float_repr(*f)),
         Value::Str(s) => write_string(out, s, ascii),
-        Value::Array(items) if items.is_empty() => out.push_str("[]"),
+        Value::Array(items) => write_array(out, items, level, ascii),
         Value::Object(map) if map.is_empty() => out.push_str("{}"),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                separator(out, i, level);
-                write_value(out, item, level.map(|l| l + 1), ascii);
-            }
-            close(out, level, ']');
-        }
         Value::Object(map) => {
             out.push('{');
             for (i, (key, item)) in map.iter().enumerate() {
@@ -919,9 +900,7 @@ fn write_repr(out: &mut String, value: &Value) {
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
+                separator(out, i, None);
                 write_repr(out, item);
             }
             out.push(']');
@@ -929,9 +908,7 @@ fn write_repr(out: &mut String, value: &Value) {
         Value::Object(map) => {
             out.push('{');
             for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
+                separator(out, i, None);
                 write_str_repr(out, key);
                 out.push_str(": ");
                 write_repr(out, item);

@@ -84,21 +84,28 @@ fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
+/// What a file type is, in words ("a FIFO"); `None` for one without a name here (a symlink).
+pub fn file_kind(kind: std::fs::FileType) -> Option<&'static str> {
+    Some(if kind.is_file() {
+        "a file"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        return None;
+    })
+}
+
 /// The read behind [`read_file`], on a file already opened and `fstat`ed.
 fn read_open(file: impl Read, metadata: &std::fs::Metadata) -> std::io::Result<Vec<u8>> {
     let kind = metadata.file_type();
     if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "a directory"
-        } else if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_socket() {
-            "a socket"
-        } else if kind.is_char_device() || kind.is_block_device() {
-            "a device"
-        } else {
-            "not a regular file"
-        };
+        let what = crate::file_kind(kind).unwrap_or("something else");
         return Err(refused(format!("{what}, not a regular file")));
     }
     let cap = max_artifact_bytes();
