@@ -149,13 +149,6 @@ impl LayerFiles for OnDisk {
     }
 }
 
-/// `{ucg-root}`: the first existing of the installed and the source-checkout locations.
-fn find_ucg_root_in(project_root: &Path, files: &dyn LayerFiles) -> Option<PathBuf> {
-    ucg_root_candidates(project_root)
-        .into_iter()
-        .find(|p| files.is_dir(p))
-}
-
 fn ucg_root_candidates(project_root: &Path) -> [PathBuf; 2] {
     [
         project_root.join("_bmad/ucg/ultracode-goal"),
@@ -197,44 +190,40 @@ impl Config {
         project_root: &Path,
         files: &dyn LayerFiles,
     ) -> Result<Config, ConfigError> {
-        let ucg_root = find_ucg_root_in(project_root, files);
+        // `{ucg-root}`: the first existing of the installed and the source-checkout locations.
+        let ucg_root = ucg_root_candidates(project_root)
+            .into_iter()
+            .find(|p| files.is_dir(p));
         let base_path = ucg_root
             .as_ref()
             .map(|r| r.join("customize.toml"))
             .unwrap_or_else(|| PathBuf::from("(built-in)"));
+        let read_layer = |p: &Path| {
+            files
+                .read(p)
+                .and_then(|b| b.map(|b| parse_layer(&b)).transpose())
+        };
         let mut warnings = Vec::new();
         let mut layers = Vec::new();
         let mut tables = Vec::new();
 
         // No {ucg-root}, or one without a customize.toml (warned): the built-in defaults. A file
         // that is there but cannot be read or parsed stops everything: it is required once present.
-        let base_text = match &ucg_root {
+        let base_table = match &ucg_root {
             None => None,
-            Some(_) => match files.read(&base_path) {
-                Ok(Some(bytes)) => Some(bytes),
-                Ok(None) => {
-                    warnings.push(format!(
-                        "{} not found; using the built-in defaults",
-                        base_path.display()
-                    ));
-                    None
-                }
-                Err(reason) => {
-                    return Err(ConfigError::BaseUnparseable {
-                        path: base_path,
-                        reason,
-                    })
-                }
-            },
+            Some(_) => read_layer(&base_path).map_err(|reason| ConfigError::BaseUnparseable {
+                path: base_path.clone(),
+                reason,
+            })?,
         };
-        let (base_table, base_state) = match base_text {
-            Some(bytes) => (
-                parse_layer(&bytes).map_err(|reason| ConfigError::BaseUnparseable {
-                    path: base_path.clone(),
-                    reason,
-                })?,
-                LayerState::Loaded,
-            ),
+        if ucg_root.is_some() && base_table.is_none() {
+            warnings.push(format!(
+                "{} not found; using the built-in defaults",
+                base_path.display()
+            ));
+        }
+        let (base_table, base_state) = match base_table {
+            Some(table) => (table, LayerState::Loaded),
             None => (
                 parse_layer(BUILTIN_DEFAULTS.as_bytes()).unwrap_or_default(),
                 LayerState::BuiltIn,
@@ -248,16 +237,13 @@ impl Config {
         tables.push((LayerKind::Base, base_table));
 
         for (kind, path) in custom_layers(project_root) {
-            let state = match files.read(&path) {
+            let state = match read_layer(&path) {
                 Ok(None) => LayerState::Absent,
+                Ok(Some(table)) => {
+                    tables.push((kind, table));
+                    LayerState::Loaded
+                }
                 Err(reason) => LayerState::Ignored(reason),
-                Ok(Some(bytes)) => match parse_layer(&bytes) {
-                    Ok(table) => {
-                        tables.push((kind, table));
-                        LayerState::Loaded
-                    }
-                    Err(reason) => LayerState::Ignored(reason),
-                },
             };
             if let LayerState::Ignored(reason) = &state {
                 warnings.push(format!("ignoring {}: {reason}", path.display()));
@@ -271,27 +257,18 @@ impl Config {
                 continue;
             };
             for (key, value) in block {
-                match workflow.get_mut(&key) {
-                    Some(entry) => {
-                        let old = std::mem::replace(&mut entry.value, Value::Boolean(false));
-                        let (merged, combined) = merge(old, value);
-                        entry.value = merged;
-                        if combined {
-                            entry.origin.push(kind);
-                        } else {
-                            entry.origin = vec![kind];
-                        }
-                    }
-                    None => {
-                        workflow.insert(
-                            key,
-                            Entry {
-                                value,
-                                origin: vec![kind],
-                            },
-                        );
-                    }
+                // A new key starts as `false`, which any value replaces (uncombined).
+                let entry = workflow.entry(key).or_insert_with(|| Entry {
+                    value: Value::Boolean(false),
+                    origin: vec![],
+                });
+                let old = std::mem::replace(&mut entry.value, Value::Boolean(false));
+                let (merged, combined) = merge(old, value);
+                entry.value = merged;
+                if !combined {
+                    entry.origin.clear();
                 }
+                entry.origin.push(kind);
             }
         }
         Ok(Config {
