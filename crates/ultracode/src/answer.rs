@@ -3,7 +3,7 @@
 //! transaction that records and applies answers is `resolve`; the merge driver renders through
 //! here too.
 
-use crate::decisions::{EntryPiece, FileEntry, IdRefs};
+use crate::decisions::{entry_id, EntryPiece, FileEntry, IdRefs};
 use ucg_store::pyjson::{self, Object, Value};
 
 /// What an answer does.
@@ -100,10 +100,6 @@ pub fn now_stamp() -> String {
     jiff::Timestamp::now()
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string()
-}
-
-fn entry_id(entry: &Value) -> Option<&str> {
-    entry.as_object()?.get("id")?.as_str()
 }
 
 /// Records `answers` in `entries`, keyed by id: an answered id keeps the position of its first

@@ -450,6 +450,12 @@ pub fn field_text(json: Option<&str>) -> Cow<'_, str> {
     }
 }
 
+/// An entry's id (an answer's, a RED's): the `id` of an entry that is an object and whose `id` is
+/// a string.
+pub(crate) fn entry_id(entry: &Value) -> Option<&str> {
+    entry.as_object()?.get("id")?.as_str()
+}
+
 /// Why `.decisions.json` cannot be written: it would lose what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CorruptDecisions {

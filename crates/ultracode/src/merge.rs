@@ -5,7 +5,7 @@
 //! is never in a shape only the merge makes. A side that is not a document of its kind is
 //! refused, and the caller falls back to git's text merge.
 
-use crate::decisions::{decisions_for_write, DECISIONS_FILE};
+use crate::decisions::{decisions_for_write, entry_id, DECISIONS_FILE};
 use crate::reds::{self, Registry, REGISTRY_FILE};
 use std::collections::{HashMap, HashSet};
 use ucg_store::pyjson::{self, Value};
@@ -126,7 +126,7 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
     let mut merged = Vec::with_capacity(ours.len() + theirs.len());
     for (index, entry) in ours.iter().enumerate() {
         // An id's answer holds the merged answer; any other entry of the id stays as it is.
-        let answered = answer_id(entry).filter(|id| our_ids.get(id).is_some_and(|a| a.0 == index));
+        let answered = entry_id(entry).filter(|id| our_ids.get(id).is_some_and(|a| a.0 == index));
         let resolved = match answered.and_then(|id| Some((id, their_ids.get(id)?))) {
             None => Resolved::Keep(entry),
             Some((id, theirs)) => resolve_id(
@@ -146,21 +146,7 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
             }
         }
     }
-    // Theirs' new ids, and what of theirs is not an answer and not already ours, in their order.
-    let ours_unkeyed: HashSet<String> = ours
-        .iter()
-        .filter(|e| answer_id(e).is_none())
-        .map(text_of)
-        .collect();
-    for entry in &theirs {
-        let new = match answer_id(entry) {
-            Some(id) => !our_ids.contains_key(id),
-            None => !ours_unkeyed.contains(&text_of(entry)),
-        };
-        if new {
-            merged.push(entry.clone());
-        }
-    }
+    merged.extend(new_in_theirs(&ours, &theirs).cloned());
     // Other top-level members: ours, and those theirs added.
     for (key, value) in their_doc {
         if !doc.contains_key(&key) && !base_doc.contains_key(&key) {
@@ -175,9 +161,19 @@ pub fn merge_answers(base: &[u8], ours: &[u8], theirs: &[u8]) -> Result<Merged, 
     })
 }
 
-/// An answer's id: the `id` of an entry that is an object and whose `id` is a string.
-fn answer_id(entry: &Value) -> Option<&str> {
-    entry.as_object()?.get("id")?.as_str()
+/// Theirs' entries with an id ours lacks, and those without an id that are not already ours, in
+/// their order.
+fn new_in_theirs<'v>(ours: &'v [Value], theirs: &'v [Value]) -> impl Iterator<Item = &'v Value> {
+    let our_ids: HashSet<&str> = ours.iter().filter_map(entry_id).collect();
+    let ours_unkeyed: HashSet<String> = ours
+        .iter()
+        .filter(|e| entry_id(e).is_none())
+        .map(text_of)
+        .collect();
+    theirs.iter().filter(move |entry| match entry_id(entry) {
+        Some(id) => !our_ids.contains(id),
+        None => !ours_unkeyed.contains(&text_of(entry)),
+    })
 }
 
 /// Each id's answer on one side, with its index: its first close (the registry writer takes any
@@ -185,7 +181,7 @@ fn answer_id(entry: &Value) -> Option<&str> {
 fn by_id(entries: &[Value]) -> HashMap<&str, (usize, &Value)> {
     let mut ids: HashMap<&str, (usize, &Value)> = HashMap::with_capacity(entries.len());
     for (index, entry) in entries.iter().enumerate() {
-        if let Some(id) = answer_id(entry) {
+        if let Some(id) = entry_id(entry) {
             let answer = ids.entry(id).or_insert((index, entry));
             if closes(entry) && !closes(answer.1) {
                 *answer = (index, entry);
@@ -318,7 +314,7 @@ pub fn merge_registry(
         registry
             .reds
             .iter()
-            .find(|r| red_id(r) == Some(id))
+            .find(|r| entry_id(r) == Some(id))
             .cloned()
     };
     // Removed on one side and changed on the other: kept (delete versus modify).
@@ -344,24 +340,12 @@ pub fn merge_registry(
         .filter(|id| !kept_changed.iter().any(|k| k == id))
         .collect();
     let stays = |red: &Value| {
-        red_id(red).is_none_or(|id| !tombstoned.contains(id) && !removed.contains(id))
-    };
-    let ours_unkeyed: HashSet<String> = ours
-        .reds
-        .iter()
-        .filter(|r| red_id(r).is_none())
-        .map(text_of)
-        .collect();
-    let theirs_new = |red: &Value| match red_id(red) {
-        Some(id) => !our_ids.contains(id),
-        None => !ours_unkeyed.contains(&text_of(red)),
+        entry_id(red).is_none_or(|id| !tombstoned.contains(id) && !removed.contains(id))
     };
     let mut kept: Vec<Value> = ours.reds.iter().filter(|r| stays(r)).cloned().collect();
     kept.extend(
-        theirs
-            .reds
-            .iter()
-            .filter(|r| theirs_new(r) && stays(r))
+        new_in_theirs(&ours.reds, &theirs.reds)
+            .filter(|r| stays(r))
             .cloned(),
     );
     let bytes = Registry {
@@ -370,10 +354,6 @@ pub fn merge_registry(
     }
     .to_pretty_json();
     Ok((bytes, kept_changed))
-}
-
-fn red_id(red: &Value) -> Option<&str> {
-    field(red, "id")?.as_str()
 }
 
 #[cfg(test)]
@@ -391,15 +371,20 @@ mod tests {
         format!("{{\"decisions\": [{}]}}", entries.join(", ")).into_bytes()
     }
 
-    fn merged_ids(merged: &Merged) -> Vec<(String, String)> {
+    /// The merged entries' (`key`, answer).
+    fn merged_fields(merged: &Merged, key: &str) -> Vec<(String, String)> {
         let (_, entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
         entries
             .iter()
             .map(|e| {
                 let text = |k| field(e, k).map(pyjson::py_str).unwrap_or_default();
-                (text("id"), text("answer"))
+                (text(key), text("answer"))
             })
             .collect()
+    }
+
+    fn pair(a: &str, b: &str) -> (String, String) {
+        (a.to_string(), b.to_string())
     }
 
     #[test]
@@ -415,8 +400,8 @@ mod tests {
         ]);
         let merged = merge_answers(&base, &ours, &theirs).unwrap();
         assert_eq!(
-            merged_ids(&merged),
-            [("a", "x"), ("b", "yes"), ("c", "no")].map(|(a, b)| (a.to_string(), b.to_string()))
+            merged_fields(&merged, "id"),
+            [pair("a", "x"), pair("b", "yes"), pair("c", "no")]
         );
         assert!(merged.overridden.is_empty());
         // The bytes are the answers writer's.
@@ -435,20 +420,8 @@ mod tests {
         )]);
         for (ours, theirs) in [(&base, &changed), (&changed, &base)] {
             let merged = merge_answers(&base, ours, theirs).unwrap();
-            assert_eq!(merged_ids(&merged)[0].1, "30 days");
+            assert_eq!(merged_fields(&merged, "id")[0].1, "30 days");
         }
-    }
-
-    /// The merged entries' (action, answer).
-    fn merged_actions(merged: &Merged) -> Vec<(String, String)> {
-        let (_, entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
-        entries
-            .iter()
-            .map(|e| {
-                let text = |k| field(e, k).map(pyjson::py_str).unwrap_or_default();
-                (text("action"), text("answer"))
-            })
-            .collect()
     }
 
     #[test]
@@ -461,11 +434,11 @@ mod tests {
             Some("2026-06-01T00:00:00Z"),
         )]);
         assert_eq!(
-            merged_ids(&merge_answers(b"", &defer, &close).unwrap())[0].1,
+            merged_fields(&merge_answers(b"", &defer, &close).unwrap(), "id")[0].1,
             "yes"
         );
         assert_eq!(
-            merged_ids(&merge_answers(b"", &close, &defer).unwrap())[0].1,
+            merged_fields(&merge_answers(b"", &close, &defer).unwrap(), "id")[0].1,
             "yes"
         );
 
@@ -477,9 +450,8 @@ mod tests {
         )]);
         let merged = merge_answers(b"", &close, &later).unwrap();
         // Both kept, ours first, neither a close.
-        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
         assert_eq!(
-            merged_actions(&merged),
+            merged_fields(&merged, "action"),
             [pair(CONTESTED, "yes"), pair(CONTESTED, "no")]
         );
         let [overridden] = &merged.overridden[..] else {
@@ -498,7 +470,7 @@ mod tests {
         // Two closes that say the same thing: the later kept, nothing contested.
         let same_answer = answers(&[answer("a", "yes", "close", Some("2026-03-01T00:00:00Z"))]);
         let merged = merge_answers(b"", &close, &same_answer).unwrap();
-        assert_eq!(merged_actions(&merged), [pair("close", "yes")]);
+        assert_eq!(merged_fields(&merged, "action"), [pair("close", "yes")]);
         assert!(merged.overridden.is_empty());
     }
 
@@ -510,9 +482,8 @@ mod tests {
         ]);
         let theirs = answers(&[answer("a", "no", "close", Some("2026-02-01T00:00:00Z"))]);
         let merged = merge_answers(b"", &ours, &theirs).unwrap();
-        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
         assert_eq!(
-            merged_actions(&merged),
+            merged_fields(&merged, "action"),
             [
                 pair("defer", "first"),
                 pair(CONTESTED, "yes"),
@@ -572,7 +543,7 @@ mod tests {
         let resolved = registry
             .resolved
             .iter()
-            .filter_map(|t| red_id(t).map(str::to_string))
+            .filter_map(|t| entry_id(t).map(str::to_string))
             .collect();
         (registry.red_ids().map(str::to_string).collect(), resolved)
     }

@@ -113,9 +113,7 @@ impl Registry {
 
     /// The ids of the reds, as stored (never re-derived).
     pub fn red_ids(&self) -> impl Iterator<Item = &str> {
-        self.reds
-            .iter()
-            .filter_map(|r| r.as_object()?.get("id")?.as_str())
+        self.reds.iter().filter_map(crate::decisions::entry_id)
     }
 
     /// The document exactly as the reference writes it: 2-space indent, raw non-ASCII, trailing newline.
