@@ -69,19 +69,12 @@ impl Registry {
     /// Reads the registry from its bytes (`None` = the file does not exist: a clean first run).
     /// `path` names the file in error messages.
     pub fn parse(bytes: Option<&[u8]>, path: &str) -> Result<Registry, RedError> {
-        Self::parse_as(bytes, path, RedsAs::Stored)
-    }
-
-    /// Reads the registry, the stored reds kept ([`RedsAs::Stored`]) or only checked
-    /// ([`RedsAs::Checked`], when a new scan replaces them).
-    pub(crate) fn parse_as(
-        bytes: Option<&[u8]>,
-        path: &str,
-        reds_as: RedsAs,
-    ) -> Result<Registry, RedError> {
-        let (reds, resolved) = parse_lists(bytes, path, reds_reader(reds_as), |reader, at| {
-            reader.value(at)
-        })?;
+        let (reds, resolved) = parse_lists(
+            bytes,
+            path,
+            |reader, at| reader.value(at).map(|(v, end)| (Some(v), end)),
+            |reader, at| reader.value(at),
+        )?;
         Ok(Registry { reds, resolved })
     }
 
@@ -95,7 +88,7 @@ impl Registry {
         parse_lists(bytes, path, read_shown_red, |reader, at| reader.value(at))
     }
 
-    /// [`Registry::parse_as`] for the writer: the tombstones as [`Tombstone`]s, borrowed from
+    /// [`Registry::parse`] for the writer: the tombstones as [`Tombstone`]s, borrowed from
     /// `bytes` where they hold no escape (what the writer carries forward, unchanged, is never
     /// turned into maps of values), and the stored reds as the fields `apply` reads of each
     /// ([`RedsAs::Stored`] reads them so too), or only checked ([`RedsAs::Checked`]).
@@ -186,16 +179,6 @@ fn parse_lists<'a, R, T>(
         reds.transpose()?.unwrap_or_default(),
         resolved.transpose()?.unwrap_or_default(),
     ))
-}
-
-/// How a list of reds is read for `reds_as`.
-fn reds_reader<'a>(
-    reds_as: RedsAs,
-) -> impl FnMut(&mut Reader<'a>, usize) -> Result<(Option<Value>, usize), DecodeError> {
-    move |reader, at| match reds_as {
-        RedsAs::Stored => reader.value(at).map(|(v, end)| (Some(v), end)),
-        RedsAs::Checked => reader.skip(at).map(|end| (None, end)),
-    }
 }
 
 /// The fields of a stored red that `pending` shows, in [`SHOWN_FIELDS`] order (`None`: absent).
@@ -395,12 +378,10 @@ impl TombstoneKey<'_> {
     }
 }
 
-/// How [`Registry::parse_as`] reads the stored reds.
+/// How [`Registry::parse_for_apply`] reads the stored reds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RedsAs {
-    /// As stored: every key kept by [`Registry::parse_as`] (what readers of the registry need:
-    /// ids are read off entries), the fields `apply` reads by [`Registry::parse_for_apply`]
-    /// (`--from-sidecar` re-applies answers to them).
+    /// As stored: the fields `apply` reads (`--from-sidecar` re-applies answers to them).
     Stored,
     /// Checked to be a list of objects, not kept (a new scan replaces them).
     Checked,
@@ -504,32 +485,23 @@ pub fn parse_scan(bytes: &[u8]) -> Result<Vec<RedFields>, RedError> {
 
 /// Checks every red before anything is minted (reference `validate_reds`).
 pub fn validate_reds(reds: &[RedFields]) -> Result<(), RedError> {
-    validate(reds.iter().map(|red| {
-        red.as_ref()
-            .map(|fields| fields.each_ref().map(Option::as_ref))
-    }))
-}
-
-fn validate<'v>(
-    reds: impl Iterator<Item = Option<[Option<&'v Value>; 4]>> + Clone,
-) -> Result<(), RedError> {
-    for red in reds.clone() {
+    for red in reds {
         let Some(red) = red else {
             return Err(RedError::MissingKindOrSource);
         };
-        let truthy = |i: usize| red[i].is_some_and(Value::is_truthy);
+        let truthy = |i: usize| red[i].as_ref().is_some_and(Value::is_truthy);
         if !truthy(KIND) || !truthy(SOURCE) {
             return Err(RedError::MissingKindOrSource);
         }
-        match red[DECISION].and_then(Value::as_str) {
+        match red[DECISION].as_ref().and_then(Value::as_str) {
             Some(text) if !ids::normalize_decision(text).is_empty() => {}
             _ => return Err(RedError::BlankDecision),
         }
     }
     // The reference would crash on a non-string kind or source (exit 1); refuse cleanly instead.
-    for red in reds.flatten() {
-        if red[KIND].and_then(Value::as_str).is_none()
-            || red[SOURCE].and_then(Value::as_str).is_none()
+    for red in reds.iter().flatten() {
+        if red[KIND].as_ref().and_then(Value::as_str).is_none()
+            || red[SOURCE].as_ref().and_then(Value::as_str).is_none()
         {
             return Err(RedError::KindOrSourceNotString);
         }
@@ -616,10 +588,7 @@ impl<'t> Document<'t> {
         text.push_str("{\n  \"reds\": ");
         let mut laid_out = Vec::with_capacity(scan_reds.len());
         for fields in scan_reds.iter().flatten() {
-            let id = {
-                let text = |i: usize| fields[i].as_ref().and_then(Value::as_str).unwrap_or("");
-                ids::mint(text(KIND), text(SOURCE), text(DECISION))
-            };
+            let id = minted_id(fields);
             // As `pyjson::write_pretty_array` lays out an object of five members, one level down.
             text.push_str(",\n    {\n      \"id\": ");
             pyjson::write_string(&mut text, &id, false);
@@ -678,12 +647,7 @@ impl<'t> Document<'t> {
                 std::mem::forget(id);
                 continue;
             }
-            let text = |i: usize| fields[i].as_ref().and_then(Value::as_str).unwrap_or("");
-            let tombstone = Tombstone::Plain {
-                id: Cow::Owned(id.clone()),
-                kind: Cow::Owned(ids::py_strip(text(KIND)).into()),
-                path: Cow::Owned(ids::bare_path(text(SOURCE)).into()),
-            };
+            let tombstone = closed_tombstone(&id, fields);
             let replaced = self
                 .tombstones
                 .insert(TombstoneKey::Text(Cow::Owned(id)), tombstone);
@@ -754,20 +718,38 @@ where
     K: Borrow<str> + Hash + Eq,
     S: BuildHasher,
 {
-    let text = |i: usize| fields[i].as_ref().and_then(Value::as_str).unwrap_or("");
-    let id = ids::mint(text(KIND), text(SOURCE), text(DECISION));
+    let id = minted_id(&fields);
     if !closed.contains(id.as_str()) {
         return Some((id, fields));
     }
     // What is let go below goes with the process (see `apply_document`).
-    let tombstone = Tombstone::Plain {
-        id: Cow::Owned(id.clone()),
-        kind: Cow::Owned(ids::py_strip(text(KIND)).into()),
-        path: Cow::Owned(ids::bare_path(text(SOURCE)).into()),
-    };
+    let tombstone = closed_tombstone(&id, &fields);
     let replaced = tombstones.insert(TombstoneKey::Text(Cow::Owned(id)), tombstone);
     std::mem::forget((fields, replaced));
     None
+}
+
+/// The text of a red's field `i` (empty when absent or not a string).
+fn field_str(fields: &[Option<Value>; 4], i: usize) -> &str {
+    fields[i].as_ref().and_then(Value::as_str).unwrap_or("")
+}
+
+/// A red's id, minted from its fields.
+fn minted_id(fields: &[Option<Value>; 4]) -> String {
+    ids::mint(
+        field_str(fields, KIND),
+        field_str(fields, SOURCE),
+        field_str(fields, DECISION),
+    )
+}
+
+/// The `{id, kind, path}` tombstone of the red `id` with `fields`, closed.
+fn closed_tombstone(id: &str, fields: &[Option<Value>; 4]) -> Tombstone<'static> {
+    Tombstone::Plain {
+        id: Cow::Owned(id.to_string()),
+        kind: Cow::Owned(ids::py_strip(field_str(fields, KIND)).into()),
+        path: Cow::Owned(ids::bare_path(field_str(fields, SOURCE)).into()),
+    }
 }
 
 /// The tombstones in id order; ids of both kinds cannot be ordered (Python's sort would compare
@@ -860,8 +842,8 @@ mod tests {
         let (for_apply, _) = Registry::parse_for_apply(Some(text), "r", RedsAs::Stored).unwrap();
         let kind = Value::Str("k".into());
         assert_eq!(for_apply, [Some([None, Some(kind), None, None])]);
-        let checked = Registry::parse_as(Some(text), "r", RedsAs::Checked).unwrap();
-        assert!(checked.reds.is_empty());
+        let checked = Registry::parse_for_apply(Some(text), "r", RedsAs::Checked).unwrap();
+        assert!(checked.0.is_empty());
     }
 
     #[test]
