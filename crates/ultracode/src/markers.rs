@@ -1,6 +1,9 @@
 //! Story markers: `.baseline-<story>` (the story's anchor) and `.commit-<story>` (its end), each one
 //! line holding a full commit id (docs/formats/ucg.md §1.7–1.8).
 
+use std::path::Path;
+use ucg_git::ArtifactSource;
+
 pub fn baseline_file(story: &str) -> String {
     format!(".baseline-{story}")
 }
@@ -23,6 +26,12 @@ pub fn marker_sha(text: &str) -> Option<&str> {
             (7..=40).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_hexdigit())
         })
     })
+}
+
+/// The sha in the marker `name` of `impl_dir` (its bytes read as lossy UTF-8), by [`marker_sha`].
+pub(crate) fn read_sha(source: &ArtifactSource, impl_dir: &Path, name: &str) -> Option<String> {
+    let bytes = source.read(&impl_dir.join(name))?;
+    marker_sha(&String::from_utf8_lossy(&bytes)).map(str::to_string)
 }
 
 /// What is wrong with a marker's form, if anything: real markers hold one full 40-hex id and a

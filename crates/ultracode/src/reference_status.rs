@@ -105,13 +105,7 @@ fn heartbeat_object(bytes: Option<Vec<u8>>) -> Option<Object> {
 }
 
 fn story_markers(inputs: &ReferenceInputs, heartbeat: Option<&Object>) -> Vec<StoryMarkers> {
-    let marker = |name: String| {
-        inputs
-            .source
-            .read(&inputs.impl_dir.join(name))
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .and_then(|text| markers::marker_sha(&text).map(str::to_string))
-    };
+    let marker = |name: String| markers::read_sha(inputs.source, inputs.impl_dir, &name);
     story_entries(heartbeat)
         .into_iter()
         .filter_map(|entry| entry.get("story").filter(|v| v.is_truthy()))

@@ -11,6 +11,7 @@ use crate::escalations::{self, Found};
 use crate::heartbeat::HEARTBEAT_FILE;
 use crate::pending::{self, Artifacts, Pending, PendingInputs};
 use crate::reds::REGISTRY_FILE;
+use crate::reference_status::story_entries;
 use crate::{ids, ledger, markers, runs};
 use serde::Serialize;
 use serde_json::Value as Json;
@@ -129,7 +130,7 @@ impl Budget {
 }
 
 /// One `stories[]` entry of the heartbeat, with its markers and (unless `--fast`) its range.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct Story {
     pub story: Json,
     pub phase: Json,
@@ -268,12 +269,14 @@ fn display(path: &Path) -> String {
 /// Reads everything; never fails (what cannot be read is `absent`/`unreadable` and left out).
 pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
     let source = inputs.source;
-    let read = |path: &Path| -> (SourceState, Option<Vec<u8>>) {
-        match source.read(path) {
-            Some(bytes) => (SourceState::Ok, Some(bytes)),
-            None if source.exists(path) => (SourceState::Unreadable, None),
-            None => (SourceState::Absent, None),
-        }
+    let present = |bytes: &Option<Vec<u8>>, path: &Path| match bytes {
+        Some(_) => SourceState::Ok,
+        None if source.exists(path) => SourceState::Unreadable,
+        None => SourceState::Absent,
+    };
+    let read = |path: &Path| {
+        let bytes = source.read(path);
+        (present(&bytes, path), bytes)
     };
     let utf8 = |(state, bytes): (SourceState, Option<Vec<u8>>)| match bytes {
         Some(bytes) => match String::from_utf8(bytes) {
@@ -301,11 +304,6 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         ledger: inputs.deferred_work,
     };
     let (artifacts, ledger_utf8) = Artifacts::read(&pending_inputs, source);
-    let present = |bytes: &Option<Vec<u8>>, path: &Path| match bytes {
-        Some(_) => SourceState::Ok,
-        None if source.exists(path) => SourceState::Unreadable,
-        None => SourceState::Absent,
-    };
 
     // Each source parsed once: the enumeration parses the registry (a corrupt one is its
     // blocker), and the answers parsed here for their state are the ones laid over it.
@@ -408,20 +406,11 @@ fn raw(object: &Object, key: &str) -> Json {
     object.get(key).map_or(Json::Null, to_json)
 }
 
-fn entries(heartbeat: &Object) -> impl Iterator<Item = &Object> {
-    heartbeat
-        .get("stories")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
-}
-
 fn run_of(heartbeat: &Object, now: jiff::Timestamp) -> Run {
     let story = heartbeat.get("story").filter(|v| v.is_truthy());
     let phase = story
         .and_then(|story| {
-            entries(heartbeat).find(|e| {
+            story_entries(Some(heartbeat)).into_iter().find(|e| {
                 e.get("story") == Some(story) && e.get("phase").is_some_and(Value::is_truthy)
             })
         })
@@ -458,13 +447,9 @@ fn run_of(heartbeat: &Object, now: jiff::Timestamp) -> Run {
 }
 
 fn stories_of(heartbeat: &Object, source: &ArtifactSource, impl_dir: &Path) -> Vec<Story> {
-    let marker = |name: String| {
-        source
-            .read(&impl_dir.join(name))
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .and_then(|text| markers::marker_sha(&text).map(str::to_string))
-    };
-    entries(heartbeat)
+    let marker = |name: String| markers::read_sha(source, impl_dir, &name);
+    story_entries(Some(heartbeat))
+        .into_iter()
         .map(|entry| {
             let id = entry
                 .get("story")
@@ -482,11 +467,7 @@ fn stories_of(heartbeat: &Object, source: &ArtifactSource, impl_dir: &Path) -> V
                 reloop_count: raw(entry, "reloop_count"),
                 baseline: usable.and_then(|id| marker(markers::baseline_file(id))),
                 end: usable.and_then(|id| marker(markers::commit_file(id))),
-                commits: None,
-                files_changed: None,
-                insertions: None,
-                deletions: None,
-                problems: Vec::new(),
+                ..Default::default()
             }
         })
         .collect()
