@@ -160,12 +160,6 @@ impl Replaced {
     }
 }
 
-impl Outcome {
-    fn touched(&mut self, change: Changed) {
-        self.changed.insert(change);
-    }
-}
-
 fn inputs(pass: &Pass) -> PendingInputs<'_> {
     PendingInputs {
         project_root: &pass.project_root,
@@ -203,13 +197,12 @@ fn expand_ids(answers: &[Answer], pending: &Pending, known: &IdRefs) -> Result<V
                 .filter(|i| i.row.as_deref() == Some(given))
                 .map(|i| i.id.as_str())
                 .collect();
-            let hash = |id: &'_ str| id.rsplit(':').next().unwrap_or(id).to_string();
             let mut matching: Vec<&str> = match row.is_empty() {
                 false => row,
                 true => known
                     .iter()
                     .copied()
-                    .filter(|id| hash(id).starts_with(given) || id.starts_with(given))
+                    .filter(|id| pending::handle_of(id).starts_with(given) || id.starts_with(given))
                     .collect(),
             };
             matching.sort_unstable();
@@ -268,10 +261,6 @@ fn check_known(known: &IdRefs, answered_before: &IdRefs, answers: &[Answer]) -> 
     Err(Error::NotPending { named })
 }
 
-fn decisions_path(pass: &Pass) -> PathBuf {
-    pass.impl_dir.join(DECISIONS_FILE)
-}
-
 /// The answers document as it must be to be written, or the refusal that names it.
 pub fn read_answers_doc(
     pass: &Pass,
@@ -289,7 +278,7 @@ fn read_answers_file(pass: &Pass) -> Result<AnswersFile> {
 
 /// The answers file's bytes (`None`: absent), and how a refusal to write over it is worded.
 fn answers_bytes(pass: &Pass) -> Result<(Option<Vec<u8>>, impl Fn(String) -> Error)> {
-    let path = decisions_path(pass);
+    let path = pass.impl_dir.join(DECISIONS_FILE);
     let shown = path.clone();
     let refuse = move |reason: String| Error::AnswersUnwritable {
         path: shown.clone(),
@@ -320,7 +309,7 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
     let lock = ucg_store::lock_dir(&pass.impl_dir)?;
     // The answers (a long project's file is large) are parsed while the artifacts are read and
     // enumerated: the items do not depend on the answers, which are laid over them afterwards.
-    let (doc, found) = std::thread::scope(|scope| {
+    let (file, found) = std::thread::scope(|scope| {
         let doc = std::thread::Builder::new()
             .stack_size(ucg_store::pyjson::STACK_SIZE)
             .spawn_scoped(scope, || read_answers_file(pass))
@@ -336,7 +325,6 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
             .map_err(|_| Error::Internal("reading the answers"))??;
         Ok::<_, Error>((doc, found))
     })?;
-    let file = doc;
     let entries = file.entries();
     // The ids the run waits on: an answer must name one (or one answered before).
     let known: IdRefs = found
@@ -401,13 +389,14 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
             at: field("at"),
         });
     }
-    if !answers.is_empty() && !pass.dry_run {
-        let bounds = || pass.bounds_root.clone().into_iter().collect();
-        let target = ucg_store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
-        ucg_store::write_atomic_with(&lock, &target, |out| file.write_to(&pieces, out))?;
-    }
     if !answers.is_empty() {
-        outcome.touched(changed(pass.impl_dir.join(DECISIONS_FILE), Change::Written));
+        if !pass.dry_run {
+            let bounds = || pass.bounds_root.clone().into_iter().collect();
+            let target = ucg_store::write_target(&pass.impl_dir, DECISIONS_FILE, bounds)?;
+            ucg_store::write_atomic_with(&lock, &target, |out| file.write_to(&pieces, out))?;
+        }
+        let decisions = changed(pass.impl_dir.join(DECISIONS_FILE), Change::Written);
+        outcome.changed.insert(decisions);
     }
     outcome.recorded.extend_from_slice(answers);
     // The entries that bear on an item, as values (few: a long file is mostly about items gone).
@@ -459,7 +448,7 @@ fn apply(
     let note = |done: Vec<Applied>, outcome: &mut Outcome| {
         for applied in &done {
             for change in &applied.changed {
-                outcome.touched(change.clone());
+                outcome.changed.insert(change.clone());
             }
         }
         outcome.applied.extend(done);
@@ -589,10 +578,7 @@ const DELETING_THREADS: usize = 8;
 fn delete_sidecars(pass: &Pass, items: &[&pending::PendingItem]) -> Result<Vec<Applied>> {
     let mut applied = Vec::with_capacity(items.len());
     for item in items {
-        let file_name = Path::new(&item.artifact)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let file_name = file_name_of(Path::new(&item.artifact));
         let sidecar = pass.impl_dir.join(&file_name);
         let mut cleared = vec![file_name.clone()];
         let mut files = vec![changed(sidecar.clone(), Change::Deleted)];
@@ -607,12 +593,7 @@ fn delete_sidecars(pass: &Pass, items: &[&pending::PendingItem]) -> Result<Vec<A
                 remove(&budget)?;
             }
             files.push(changed(budget.clone(), Change::Deleted));
-            cleared.push(
-                budget
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-            );
+            cleared.push(file_name_of(&budget));
         }
         applied.push(Applied {
             id: item.id.clone(),
@@ -642,11 +623,7 @@ fn flip_ledger(
     // The file the edit replaces (a symlink within bounds is followed), locked in its own
     // directory before it is read: read, flip and write are one step for other writers.
     let dir = ucg_store::dir_of(&pass.ledger);
-    let name = pass
-        .ledger
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = file_name_of(&pass.ledger);
     let bounds = || root.map(Path::to_path_buf).into_iter().collect();
     let target = ucg_store::write_target(dir, &name, bounds)?;
     let target_dir = ucg_store::dir_of(&target);
@@ -662,11 +639,10 @@ fn flip_ledger(
     if !pass.dry_run && edited != text {
         ucg_store::write_atomic(ledger_lock, &target, edited.as_bytes())?;
     }
-    let written = if edited != text {
-        vec![changed(pass.ledger.clone(), Change::Written)]
-    } else {
-        Vec::new()
-    };
+    let written: Vec<Changed> = (edited != text)
+        .then(|| changed(pass.ledger.clone(), Change::Written))
+        .into_iter()
+        .collect();
     Ok(flipped
         .into_iter()
         .map(|id| Applied {
@@ -676,6 +652,13 @@ fn flip_ledger(
             changed: written.clone(),
         })
         .collect())
+}
+
+/// The last component of `path`, lossily as text (empty when there is none).
+fn file_name_of(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -764,7 +747,9 @@ pub fn append_to_log(pass: &Pass, outcome: &mut Outcome) -> Result<Option<PathBu
     }
     outcome.logged = (outcome.recorded.len(), outcome.applied.len());
     outcome.log_started = true;
-    outcome.touched(changed(path.clone(), Change::Appended));
+    outcome
+        .changed
+        .insert(changed(path.clone(), Change::Appended));
     if pass.dry_run {
         return Ok(Some(path));
     }
