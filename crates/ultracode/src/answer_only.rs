@@ -396,50 +396,33 @@ fn statuses_resolved(old: &[u8], new: &[u8]) -> bool {
     true
 }
 
-/// Whether the answer files are where `inputs` says: a path as given, for tests.
-#[cfg(test)]
-fn inputs_at(root: &Path) -> GateInputs {
-    GateInputs {
-        project_root: root.to_path_buf(),
-        impl_dir: root.join("_bmad-output/implementation-artifacts"),
-        ledger: root.join("_bmad-output/implementation-artifacts/deferred-work.md"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_answer_files_by_path() {
-        let inputs = inputs_at(Path::new("/p"));
-        let kind = |path: &str| answer_file(&inputs, path);
         let a = "_bmad-output/implementation-artifacts";
-        assert_eq!(
-            kind(&format!("{a}/.decisions.json")),
-            Some(AnswerFile::Answers)
-        );
-        assert_eq!(
-            kind(&format!("{a}/.preflight-reds.json")),
-            Some(AnswerFile::Registry)
-        );
-        assert_eq!(
-            kind(&format!("{a}/deferred-work.md")),
-            Some(AnswerFile::Ledger)
-        );
-        assert_eq!(
-            kind(&format!("{a}/escalation-7-2.json")),
-            Some(AnswerFile::Sidecar)
-        );
-        assert_eq!(
-            kind(&format!("{a}/.budget-7-2.json")),
-            Some(AnswerFile::TurnCounter)
-        );
-        assert_eq!(
-            kind("_bmad-output/ultracode-goal/run-1/.decision-log.md"),
-            Some(AnswerFile::DecisionLog)
-        );
-        assert_eq!(kind(".gitattributes"), Some(AnswerFile::Attributes));
+        let inputs = GateInputs {
+            project_root: "/p".into(),
+            impl_dir: Path::new("/p").join(a),
+            ledger: Path::new("/p").join(a).join("deferred-work.md"),
+        };
+        let kind = |path: &str| answer_file(&inputs, path);
+        for (path, file) in [
+            (format!("{a}/.decisions.json"), AnswerFile::Answers),
+            (format!("{a}/.preflight-reds.json"), AnswerFile::Registry),
+            (format!("{a}/deferred-work.md"), AnswerFile::Ledger),
+            (format!("{a}/escalation-7-2.json"), AnswerFile::Sidecar),
+            (format!("{a}/.budget-7-2.json"), AnswerFile::TurnCounter),
+            (
+                "_bmad-output/ultracode-goal/run-1/.decision-log.md".into(),
+                AnswerFile::DecisionLog,
+            ),
+            (".gitattributes".into(), AnswerFile::Attributes),
+        ] {
+            assert_eq!(kind(&path), Some(file), "{path}");
+        }
         for elsewhere in [
             "src/main.rs",
             ".decisions.json",
