@@ -373,20 +373,11 @@ fn read_marker(
     if let Some(problem) = markers::form_problem(&text) {
         problems.push(format!("{name} {problem}"));
     }
-    let Some(sha) = markers::marker_sha(&text) else {
-        return Marker {
-            id: None,
-            problems,
-            present: true,
-        };
-    };
-    let id = match ucg_git::resolve_commit(repo, sha) {
-        Ok(id) => Some(id),
-        Err(e) => {
-            problems.push(format!("{name}: {e}"));
-            None
-        }
-    };
+    let id = markers::marker_sha(&text).and_then(|sha| {
+        ucg_git::resolve_commit(repo, sha)
+            .inspect_err(|e| problems.push(format!("{name}: {e}")))
+            .ok()
+    });
     Marker {
         id,
         problems,
