@@ -133,10 +133,7 @@ fn contents_line(dir: &Path, names: &[u8]) -> Vec<u8> {
             match std::fs::metadata(&path) {
                 Ok(meta) if meta.len() > HASHED_BYTES => "-".to_string(),
                 _ => match ucg_store::read_file(&path) {
-                    Ok(bytes) => sha2::Sha256::digest(&bytes)[..16]
-                        .iter()
-                        .map(|b| format!("{b:02x}"))
-                        .collect(),
+                    Ok(bytes) => crate::ids::hex(&sha2::Sha256::digest(&bytes)[..16]),
                     Err(_) => "0".to_string(),
                 },
             }

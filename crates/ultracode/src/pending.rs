@@ -501,13 +501,7 @@ impl OnRecord<'_> {
 /// The occurrence of an escalation sidecar: the lowercase hex SHA-256 of its bytes.
 pub fn occurrence(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    use std::fmt::Write;
-    Sha256::digest(bytes)
-        .iter()
-        .fold(String::with_capacity(64), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
+    crate::ids::hex(&Sha256::digest(bytes))
 }
 
 /// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
