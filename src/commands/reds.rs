@@ -33,7 +33,7 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
             .map_err(|e| ucg_store::StoreError::io(&impl_dir, "create directory", e))?;
     }
     let lock = ucg_store::lock_dir(&impl_dir)?;
-    Ok(registry::write_locked(&root, &impl_dir, scan, &lock)?)
+    Ok(registry::write_locked(&root, &impl_dir, scan, None, &lock)?)
 }
 
 fn read_scan(path: &Path) -> Result<Vec<u8>> {

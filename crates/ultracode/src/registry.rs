@@ -13,30 +13,21 @@ use crate::reds::{
 use std::path::{Path, PathBuf};
 use ucg_store::pathlib_display;
 
-/// `--from-sidecar` under the artifact directory's lock, which the caller holds: the stored reds
-/// re-applied against the answers on record. `resolve` closes REDs through exactly this.
+/// [`compute`] and the write, under the artifact directory's lock, which the caller holds: no
+/// other writer can change the files between read and write. `resolve` closes REDs through
+/// exactly this, without a scan (`--from-sidecar`: the stored reds re-applied against the answers
+/// on record).
 ///
 /// `closed` is the set of closed ids when the caller has just written `.decisions.json` and holds
 /// it (the file is then not read again).
-pub(crate) fn from_sidecar_locked(
-    project_root: &dyn Fn() -> Option<PathBuf>,
-    impl_dir: &Path,
-    lock: &ucg_store::DirLock,
-    closed: &IdRefs,
-) -> Result<String> {
-    let (document, target) = compute(project_root, impl_dir, None, Some(closed))?;
-    ucg_store::write_atomic(lock, &target, document.as_bytes())?;
-    Ok(document)
-}
-
-/// Computed under the lock: no other writer can change the files between read and write.
 pub fn write_locked(
     project_root: &dyn Fn() -> Option<PathBuf>,
     impl_dir: &Path,
     scan: Option<&[u8]>,
+    closed: Option<&IdRefs>,
     lock: &ucg_store::DirLock,
 ) -> Result<String> {
-    let (document, target) = compute(project_root, impl_dir, scan, None)?;
+    let (document, target) = compute(project_root, impl_dir, scan, closed)?;
     ucg_store::write_atomic(lock, &target, document.as_bytes())?;
     Ok(document)
 }

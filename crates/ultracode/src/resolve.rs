@@ -487,11 +487,12 @@ fn apply_reds(
         .cloned()
         .collect();
     if !cleared.is_empty() && !pass.dry_run {
-        crate::registry::from_sidecar_locked(
+        crate::registry::write_locked(
             &|| pass.bounds_root.clone(),
             &pass.impl_dir,
+            None,
+            Some(closed_ids),
             lock,
-            closed_ids,
         )?;
     }
     Ok(cleared
