@@ -165,16 +165,8 @@ pub fn bare_path(source: &str) -> &str {
 
 /// The stable id of a decision (`red_ids.py --mint-one KIND SOURCE DECISION_NEEDED`).
 pub fn mint(kind: &str, source: &str, decision_needed: &str) -> String {
-    let kind = py_strip(kind);
-    let path = bare_path(source);
     let digest = digest(decision_needed);
-    let mut id = String::with_capacity(kind.len() + path.len() + 14);
-    id.push_str(kind);
-    id.push(':');
-    id.push_str(path);
-    id.push(':');
-    id.push_str(&digest);
-    id
+    [py_strip(kind), ":", bare_path(source), ":", &digest].concat()
 }
 
 #[cfg(test)]
@@ -263,14 +255,11 @@ mod tests {
     }
 
     fn normalize_general(text: &str) -> String {
-        let mut out = String::new();
-        for word in text.split(is_python_space).filter(|w| !w.is_empty()) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(word);
-        }
-        out
+        let words: Vec<&str> = text
+            .split(is_python_space)
+            .filter(|w| !w.is_empty())
+            .collect();
+        words.join(" ")
     }
 
     #[test]
