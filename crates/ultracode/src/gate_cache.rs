@@ -193,16 +193,24 @@ mod tests {
     /// A cache about `root` (its artifact directory line `dir` and `names` line) with these
     /// stamp lines, for this process's environment, as [`encode`] lays it out.
     fn encoded(root: &Path, dir: &[u8], names: &[u8], stamp_lines: &[Vec<u8>]) -> Vec<u8> {
+        encoded_with(root, dir, names, stamp_lines, None)
+    }
+
+    /// [`encoded`] with this contents line instead of the one the files give now.
+    fn encoded_with(
+        root: &Path,
+        dir: &[u8],
+        names: &[u8],
+        stamp_lines: &[Vec<u8>],
+        contents: Option<Vec<u8>>,
+    ) -> Vec<u8> {
         let mut fields = vec![root.as_os_str().as_bytes().to_vec()];
         fields.extend(env_lines());
         let dir_path = parse_dir_line(dir).map_or(PathBuf::new(), |(_, d)| {
             root.join(std::ffi::OsStr::from_bytes(d))
         });
-        fields.extend([
-            dir.to_vec(),
-            names.to_vec(),
-            contents_line(&dir_path, names),
-        ]);
+        let contents = contents.unwrap_or_else(|| contents_line(&dir_path, names));
+        fields.extend([dir.to_vec(), names.to_vec(), contents]);
         let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
         let stamps: Vec<(PathBuf, Stamp)> = stamp_lines
             .iter()
@@ -340,16 +348,7 @@ mod tests {
         ];
         let honest = encoded(root, b"? impl", b"=", &lines);
         assert!(fresh(&honest, root));
-        let mut fields = vec![root.as_os_str().as_bytes().to_vec()];
-        fields.extend(env_lines());
-        fields.extend([b"? impl".to_vec(), b"=".to_vec(), before]);
-        let fields: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
-        let stamps: Vec<(PathBuf, Stamp)> = lines
-            .iter()
-            .filter_map(|line| parse_stamp_line(line))
-            .map(|(stamp, path)| (PathBuf::from(std::ffi::OsStr::from_bytes(path)), stamp))
-            .collect();
-        let stale = encode_line_cache(HEADER, &fields, &stamps).unwrap_or_default();
+        let stale = encoded_with(root, b"? impl", b"=", &lines, Some(before));
         assert!(
             !fresh(&stale, root),
             "the content changed under matching stamps"
