@@ -4,6 +4,7 @@
 //! here too.
 
 use crate::decisions::{entry_id, EntryPiece, FileEntry, IdRefs};
+use indexmap::IndexMap;
 use ucg_store::pyjson::{self, Object, Value};
 
 /// What an answer does.
@@ -102,15 +103,16 @@ pub fn now_stamp() -> String {
         .to_string()
 }
 
+/// The answers by id, each id where it was first answered, holding its last answer.
+fn latest_by_id(answers: &[Answer]) -> IndexMap<&str, &Answer, foldhash::fast::RandomState> {
+    answers.iter().map(|a| (a.id.as_str(), a)).collect()
+}
+
 /// Records `answers` in `entries`, keyed by id: an answered id keeps the position of its first
 /// entry, holds the new answer, and appears once; every other entry is kept as it was; new ids
 /// follow in the order they were first answered. A later answer for the same id wins.
 pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
-    let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
-        indexmap::IndexMap::default();
-    for answer in answers {
-        latest.insert(answer.id.as_str(), answer);
-    }
+    let latest = latest_by_id(answers);
     let mut placed = IdRefs::default();
     let mut merged = Vec::with_capacity(entries.len() + latest.len());
     for entry in entries.drain(..) {
@@ -137,11 +139,7 @@ pub fn merge(entries: &mut Vec<Value>, answers: &[Answer]) {
 /// from the file (by index) or new, in the same order `merge` gives them; which of the answers'
 /// ids the file held already; and [`closed_in`] of the entries written — one look-up per entry.
 pub fn merge_pieces<'a>(entries: &'a [FileEntry], answers: &'a [Answer]) -> MergedEntries<'a> {
-    let mut latest: indexmap::IndexMap<&str, &Answer, foldhash::fast::RandomState> =
-        indexmap::IndexMap::default();
-    for answer in answers {
-        latest.insert(answer.id.as_str(), answer);
-    }
+    let latest = latest_by_id(answers);
     // Sized once: a set of tens of thousands growing by doubling would hash itself over.
     let closing = entries.iter().filter(|e| e.closes).count() + latest.len();
     let mut merged = MergedEntries {

@@ -101,7 +101,7 @@ fn line_text(line: &[u8]) -> &[u8] {
 /// `text` with those of `lines` it lacks appended, one per line (after a newline ending its last
 /// line, if it did not end in one); `None` when it has them all.
 pub fn with_lines(text: &[u8], lines: &[String]) -> Option<Vec<u8>> {
-    let present: Vec<&[u8]> = text.split(|b| *b == b'\n').map(line_text).collect();
+    let present = present_lines(text);
     let missing: Vec<&String> = lines
         .iter()
         .filter(|l| !present.contains(&l.as_bytes()))

@@ -24,7 +24,7 @@ const HEADER: &str = "git-ucg bypass";
 const NAMED: usize = 50;
 
 /// One bypass: the commit it is recorded on, and what its note says.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Bypass {
     pub commit: String,
     /// Who made it: `Name <email>`, as git's identity gives it.
@@ -71,11 +71,7 @@ pub fn parse(commit: &str, note: &[u8]) -> Vec<Bypass> {
         if line == HEADER {
             records.push(Bypass {
                 commit: commit.to_string(),
-                by: String::new(),
-                at: String::new(),
-                via: String::new(),
-                pending: 0,
-                waiting: Vec::new(),
+                ..Default::default()
             });
             continue;
         }

@@ -406,12 +406,12 @@ fn answer_entry<'a>(
             "at" => &mut when,
             "answer" | "action" => {
                 let end = reader.skip(at)?;
-                let json = reader.slice(at..end);
-                *(if key == "answer" {
+                let slot = if key == "answer" {
                     &mut answer
                 } else {
                     &mut action
-                }) = json;
+                };
+                *slot = reader.slice(at..end);
                 return Ok(end);
             }
             _ => return reader.skip(at),

@@ -40,6 +40,15 @@ impl Source {
             Source::Decision => "decision",
         }
     }
+
+    /// Its name for a person: the ledger's rows are `ledger` (their kind says `decision`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Red => "RED",
+            Source::Escalation => "escalation",
+            Source::Decision => "ledger",
+        }
+    }
 }
 
 /// One decision the run waits on.
@@ -147,17 +156,6 @@ impl PendingItem {
 /// The short handle of an item's `id`: its 12-hex hash (the last `:` field).
 pub fn handle_of(id: &str) -> &str {
     id.rsplit(':').next().unwrap_or(id)
-}
-
-impl Source {
-    /// Its name for a person: the ledger's rows are `ledger` (their kind says `decision`).
-    pub fn label(self) -> &'static str {
-        match self {
-            Source::Red => "RED",
-            Source::Escalation => "escalation",
-            Source::Decision => "ledger",
-        }
-    }
 }
 
 /// What stops the enumeration from being complete.
