@@ -9,6 +9,9 @@
 /// How deep the skim follows nesting; deeper lines are parsed whole.
 const MAX_DEPTH: usize = 64;
 
+/// The keys of the fields [`Skim::Object`] holds, in its order.
+const SKIMMED: [&[u8]; 5] = [b"id", b"created", b"pattern", b"invalidates", b"supersedes"];
+
 /// A line `JSON.parse` takes, as `query` sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Skim<'a> {
@@ -48,8 +51,11 @@ pub(crate) fn skim(line: &[u8]) -> Option<Skim<'_>> {
         odd: 0,
     };
     s.space();
+    let mut fields = [None; 5];
     let shape = match s.peek()? {
-        b'{' => Skim::Object(s.top_object()?),
+        b'{' => s
+            .container(1, b'}', Some(&mut fields))
+            .map(|()| Skim::Object(fields))?,
         b'n' => {
             s.literal(b"null")?;
             Skim::Null
@@ -209,8 +215,8 @@ impl<'a> Scanner<'a> {
     fn value(&mut self, depth: usize) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(|_| ()),
-            b'{' => self.container(depth, b'}'),
-            b'[' => self.container(depth, b']'),
+            b'{' => self.container(depth, b'}', None),
+            b'[' => self.container(depth, b']', None),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
@@ -219,8 +225,14 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Past an object or an array; nested ones are followed to [`MAX_DEPTH`].
-    fn container(&mut self, depth: usize, close: u8) -> Option<()> {
+    /// Past an object or an array; nested ones are followed to [`MAX_DEPTH`]. Given `fields`
+    /// (the top-level object's), the raw values of the fields [`Skim::Object`] holds are kept.
+    fn container(
+        &mut self,
+        depth: usize,
+        close: u8,
+        mut fields: Option<&mut [Option<Field<'a>>; 5]>,
+    ) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -232,74 +244,39 @@ impl<'a> Scanner<'a> {
         }
         loop {
             self.space();
+            let mut slot = None;
             if close == b'}' {
                 if self.peek()? != b'"' {
                     return None;
                 }
-                self.string()?;
+                let key_start = self.at + 1;
+                let escaped = self.string()?;
+                if let Some(fields) = fields.as_deref_mut() {
+                    // An escaped key may spell a field's name: the parser decodes it.
+                    if escaped {
+                        return None;
+                    }
+                    let key = &self.text[key_start..self.at - 1];
+                    slot = SKIMMED.iter().zip(fields).find(|(k, _)| **k == key);
+                }
                 self.space();
                 self.eat(b':')?;
                 self.space();
             }
-            self.value(depth + 1)?;
-            self.space();
-            match self.peek()? {
-                b',' => self.at += 1,
-                b if b == close => {
-                    self.at += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// The top-level object, keeping the raw values of the fields [`Skim::Object`] holds.
-    fn top_object(&mut self) -> Option<[Option<Field<'a>>; 5]> {
-        let mut fields = [None; 5];
-        self.at += 1;
-        self.space();
-        if self.peek()? == b'}' {
-            self.at += 1;
-            return Some(fields);
-        }
-        loop {
-            self.space();
-            if self.peek()? != b'"' {
-                return None;
-            }
-            let key_start = self.at + 1;
-            if self.string()? {
-                // An escaped key may spell a field's name: the parser decodes it.
-                return None;
-            }
-            let text: &'a [u8] = self.text;
-            let key = &text[key_start..self.at - 1];
-            self.space();
-            self.eat(b':')?;
-            self.space();
             let (start, odd) = (self.at, self.odd);
-            self.value(2)?;
-            let slot = match key {
-                b"id" => 0,
-                b"created" => 1,
-                b"pattern" => 2,
-                b"invalidates" => 3,
-                b"supersedes" => 4,
-                _ => 5,
-            };
-            if let Some(field) = fields.get_mut(slot) {
+            self.value(depth + 1)?;
+            if let Some((_, field)) = slot {
                 *field = Some(Field {
-                    raw: &text[start..self.at],
+                    raw: &self.text[start..self.at],
                     plain: self.odd == odd,
                 });
             }
             self.space();
             match self.peek()? {
                 b',' => self.at += 1,
-                b'}' => {
+                b if b == close => {
                     self.at += 1;
-                    return Some(fields);
+                    return Some(());
                 }
                 _ => return None,
             }
