@@ -2,6 +2,8 @@
 //! completion gate with `request-complete`.
 
 use super::*;
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// What `set` was given (absent flags are `None`).
 #[derive(Debug, Default, Clone)]
@@ -35,47 +37,18 @@ pub const SET_TEXT_FLAGS: [(&str, &str); 8] = [
     ("resume-summary", "resume_summary"),
 ];
 
-/// `^-\s+\S.*\|\s*decider:\s*\S.*$` in JavaScript's terms: `\s` its whitespace, `.` anything but a
-/// line terminator.
+/// `^-\s+\S.*\|\s*decider:\s*\S.*$` in JavaScript's terms: `\s` its whitespace (`js::is_space`),
+/// `.` anything but a line terminator, `$` the end of the text.
 pub fn is_non_goal_line(line: &str) -> bool {
-    let chars: Vec<char> = line.chars().collect();
-    let terminator = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
-    if chars.first() != Some(&'-') {
-        return false;
-    }
-    let mut at = 1;
-    while at < chars.len() && js::is_space(chars[at]) {
-        at += 1;
-    }
-    if at == 1 || at >= chars.len() {
-        return false;
-    }
-    // chars[at] is the `\S`; `.*` runs until a line terminator.
-    let first = at;
-    let reach = (first + 1..chars.len())
-        .find(|&i| terminator(chars[i]))
-        .unwrap_or(chars.len());
-    (first + 1..reach).any(|bar| chars[bar] == '|' && decider_tail(&chars[bar + 1..]))
-}
-
-/// `\s*decider:\s*\S.*$`
-fn decider_tail(chars: &[char]) -> bool {
-    let mut at = 0;
-    while at < chars.len() && js::is_space(chars[at]) {
-        at += 1;
-    }
-    let word: Vec<char> = "decider:".chars().collect();
-    if chars.len() < at + word.len() || chars[at..at + word.len()] != word[..] {
-        return false;
-    }
-    at += word.len();
-    while at < chars.len() && js::is_space(chars[at]) {
-        at += 1;
-    }
-    at < chars.len()
-        && !chars[at + 1..]
-            .iter()
-            .any(|c| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}'))
+    static NON_GOAL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        const S: &str = r"\t-\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
+        const D: &str = r"[^\n\r\x{2028}\x{2029}]";
+        Regex::new(&format!(
+            r"^-[{S}]+[^{S}]{D}*\|[{S}]*decider:[{S}]*[^{S}]{D}*$"
+        ))
+        .ok()
+    });
+    NON_GOAL.as_ref().is_some_and(|re| re.is_match(line))
 }
 
 fn validate_non_goals(value: &str) -> Result<()> {
