@@ -5,6 +5,8 @@
 //! `Number.isInteger` and truthiness. git-ucg reads and writes the reference's files through these,
 //! so both tools agree on every value. `undefined` is `None`.
 
+use regex::Regex;
+use std::sync::LazyLock;
 use ucg_store::js::Engine;
 pub use ucg_store::js::{decode, JsObject, JsString, JsValue, ParseError};
 
@@ -100,33 +102,9 @@ pub fn number_of_text(text: &str) -> f64 {
 
 /// `digits [. digits] [e [+-] digits]` or `. digits [e …]`, at least one digit before the exponent.
 fn is_decimal_literal(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    let digits = |at: &mut usize| {
-        let start = *at;
-        while *at < bytes.len() && bytes[*at].is_ascii_digit() {
-            *at += 1;
-        }
-        *at - start
-    };
-    let mut mantissa = digits(&mut at);
-    if at < bytes.len() && bytes[at] == b'.' {
-        at += 1;
-        mantissa += digits(&mut at);
-    }
-    if mantissa == 0 {
-        return false;
-    }
-    if at < bytes.len() && (bytes[at] == b'e' || bytes[at] == b'E') {
-        at += 1;
-        if at < bytes.len() && (bytes[at] == b'+' || bytes[at] == b'-') {
-            at += 1;
-        }
-        if digits(&mut at) == 0 {
-            return false;
-        }
-    }
-    at == bytes.len()
+    static DECIMAL: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$").ok());
+    DECIMAL.as_ref().is_some_and(|re| re.is_match(text))
 }
 
 /// `JSON.parse(text)` as Bun runs it.
