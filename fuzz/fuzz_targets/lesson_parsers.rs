@@ -19,15 +19,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(value) = &line.parsed {
             if let Ok(entry) = entry::validate(value) {
                 if ledger::index_entry(&mut rebuilt, entry).is_ok() {
-                    additions.push(index::Addition {
-                        id: entry
-                            .get("id")
-                            .and_then(JsValue::as_js_str)
-                            .cloned()
-                            .unwrap_or_default(),
-                        created: entry.get("created").cloned().unwrap_or(JsValue::Null),
-                        keys: entry::index_keys(entry),
-                    });
+                    additions.push(index::Addition::of(entry));
                 }
             }
         }

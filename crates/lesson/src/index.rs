@@ -128,6 +128,21 @@ pub struct Addition {
     pub keys: Vec<JsString>,
 }
 
+impl Addition {
+    /// A lesson's: its id (empty unless a string), its `created` (`null` when absent), its keys.
+    pub fn of(entry: &JsObject) -> Addition {
+        Addition {
+            id: entry
+                .get("id")
+                .and_then(JsValue::as_js_str)
+                .cloned()
+                .unwrap_or_default(),
+            created: entry.get("created").cloned().unwrap_or(JsValue::Null),
+            keys: super::entry::index_keys(entry),
+        }
+    }
+}
+
 /// The compact index with the entries' ids added, spliced into `text` — or `None` when the text
 /// is not in git-ucg's layout or an id is already in `by_id` (the full path handles those). The
 /// insertions are found first; the result is then copied once.

@@ -133,12 +133,7 @@ fn desync(message: String, at: &str) -> LessonError {
 /// reference would throw after appending or silently lose the id (a section that is a string, a
 /// number or an array; a key holding something that is not a list), the entry is refused.
 pub fn index_entry(index: &mut JsObject, entry: &JsObject) -> Result<(), LessonError> {
-    let id = entry
-        .get("id")
-        .and_then(JsValue::as_js_str)
-        .cloned()
-        .unwrap_or_default();
-    let created = entry.get("created").cloned().unwrap_or(JsValue::Null);
+    let super::index::Addition { id, created, keys } = super::index::Addition::of(entry);
     for name in ["by_pattern", "by_id"] {
         if !index.get(name).is_some_and(JsValue::truthy) {
             index.set(name, JsValue::Object(JsObject::new()));
@@ -150,7 +145,6 @@ pub fn index_entry(index: &mut JsObject, entry: &JsObject) -> Result<(), LessonE
             ));
         }
     }
-    let keys = entry::index_keys(entry);
     if let Some(JsValue::Object(by_pattern)) = index.get("by_pattern") {
         for key in &keys {
             match by_pattern.get_js(key) {
@@ -260,18 +254,7 @@ pub(crate) fn append_locked(
     }
     .map_err(|e| io("cannot read the index", e))?;
     let index_bytes: Option<&[u8]> = mapped.as_deref();
-    let additions: Vec<super::index::Addition> = entries
-        .iter()
-        .map(|e| super::index::Addition {
-            id: e
-                .get("id")
-                .and_then(JsValue::as_js_str)
-                .cloned()
-                .unwrap_or_default(),
-            created: e.get("created").cloned().unwrap_or(JsValue::Null),
-            keys: entry::index_keys(e),
-        })
-        .collect();
+    let additions: Vec<_> = entries.iter().map(super::index::Addition::of).collect();
     let empty = super::index::to_bytes(&JsObject::new());
     // The index as git-ucg last wrote it takes a splice; anything else is parsed, updated as the
     // reference updates it, and written whole (and one the reference could not update refuses
