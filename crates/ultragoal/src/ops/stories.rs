@@ -24,8 +24,10 @@ impl Steering<'_> {
         Ok(())
     }
 
-    fn fields(&self) -> [(&'static str, JsValue); 2] {
-        [
+    /// A steered story's new `status`, then the steering reason.
+    fn fields(&self, status: &str) -> Vec<(&'static str, JsValue)> {
+        vec![
+            ("status", status.into()),
             ("steering_evidence", self.evidence.into()),
             ("steering_rationale", self.rationale.into()),
         ]
@@ -176,20 +178,13 @@ pub fn set_single(session: &Session) -> Result<()> {
 fn stories_with(prior: &JsValue, story_id: &str, what: &str) -> Result<(Vec<JsValue>, usize)> {
     let stories_value = stories_of(prior)?;
     let stories = list(&stories_value, "stories")?.to_vec();
-    match find_index(&stories, story_id)? {
-        Some(at) => Ok((stories, at)),
-        None => Err(thrown(format!("{what}: unknown story id \"{story_id}\""))),
-    }
-}
-
-fn find_index(stories: &[JsValue], id: &str) -> Result<Option<usize>> {
-    let id = JsString::from(id);
+    let id = JsString::from(story_id);
     for (at, story) in stories.iter().enumerate() {
         if id_is(story, &id)? {
-            return Ok(Some(at));
+            return Ok((stories, at));
         }
     }
-    Ok(None)
+    Err(thrown(format!("{what}: unknown story id \"{story_id}\"")))
 }
 
 /// `confirmStory`: an already confirmed story is a no-op (nothing written, nothing seeded).
@@ -317,8 +312,7 @@ pub fn add(session: &Session, story: &JsObject, steering: &Steering) -> Result<(
                 )));
             }
         }
-        let mut fields = vec![("status", JsValue::from("unconfirmed"))];
-        fields.extend(steering.fields());
+        let fields = steering.fields("unconfirmed");
         let normalized = with_fields(&JsValue::Object(without(story, &SPLIT)), &fields);
         let mut stories = list(&existing, "stories")?.to_vec();
         stories.push(normalized);
@@ -357,7 +351,6 @@ pub fn revise(
             }
         }
         check_given_status(patch.get("status"), WHAT)?;
-        let mut fields: Vec<(&str, JsValue)> = Vec::new();
         let patch_rest = without(patch, &SPLIT);
         let mut updated = with_fields(&stories[at], &[]);
         if let JsValue::Object(object) = &mut updated {
@@ -365,9 +358,7 @@ pub fn revise(
                 object.insert(key, value);
             }
         }
-        fields.push(("status", "unconfirmed".into()));
-        fields.extend(steering.fields());
-        let updated = with_fields(&updated, &fields);
+        let updated = with_fields(&updated, &steering.fields("unconfirmed"));
         validate_story(&updated, WHAT)?;
         let mut all = stories.to_vec();
         all[at] = updated;
@@ -383,10 +374,8 @@ pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
         let stories = stories.as_slice();
         check_removable(prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
-        let mut fields = vec![("status", JsValue::from("retired"))];
-        fields.extend(steering.fields());
         let mut all = stories.to_vec();
-        all[at] = with_fields(&stories[at], &fields);
+        all[at] = with_fields(&stories[at], &steering.fields("retired"));
         Ok(Some(stories_next(all)))
     })
 }
@@ -464,8 +453,7 @@ pub fn split(
             .iter()
             .map(|c| c.get("id").cloned().unwrap_or(JsValue::Null))
             .collect();
-        let mut parent_fields = vec![("status", JsValue::from("retired"))];
-        parent_fields.extend(steering.fields());
+        let mut parent_fields = steering.fields("retired");
         parent_fields.push(("split_into", JsValue::Array(child_ids)));
         let retired = with_fields(parent, &parent_fields);
         let parent_id = prop(parent, "id")?.cloned().unwrap_or(JsValue::Null);
@@ -473,8 +461,7 @@ pub fn split(
         all.push(retired);
         for child in children {
             let rest = without(child.as_object().unwrap_or(&JsObject::new()), &SPLIT);
-            let mut fields = vec![("status", JsValue::from("unconfirmed"))];
-            fields.extend(steering.fields());
+            let mut fields = steering.fields("unconfirmed");
             fields.push(("split_from", parent_id.clone()));
             all.push(with_fields(&JsValue::Object(rest), &fields));
         }
