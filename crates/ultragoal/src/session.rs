@@ -79,27 +79,24 @@ impl Session {
         self.dir.join("adoption.log")
     }
 
-    /// The state file's bytes, `None` when absent (a directory or unreadable file is an error).
-    pub(crate) fn bytes(&self) -> Result<Option<Vec<u8>>, Refusal> {
-        read_optional(&self.state_file())
-    }
-
     /// The state file's text as `readFileOrNull` gives it: `None` when it cannot be read.
     pub fn text(&self) -> Option<String> {
         read_text(&self.state_file())
     }
 
     pub fn read(&self) -> Read {
-        match self.bytes() {
+        // Absent is no state; a directory or an unreadable file is an error naming it.
+        let path = self.state_file();
+        match ucg_store::read_if_present(&path) {
             Ok(None) => Read::Absent,
             Ok(Some(bytes)) => match state::parse(&bytes) {
                 Some(state) => Read::Parsed(state),
                 None => Read::Corrupt(format!(
                     "{} is not a JSON object; repair it, or remove it to start over",
-                    self.state_file().display()
+                    path.display()
                 )),
             },
-            Err(refusal) => Read::Corrupt(refusal.message().to_string()),
+            Err(e) => Read::Corrupt(format!("cannot read {}: {e}", path.display())),
         }
     }
 
@@ -182,12 +179,6 @@ overflows: RangeError)",
         },
         _ => Ok(JsValue::Object(JsObject::new())),
     }
-}
-
-/// Reads a file that may be absent; a directory or an unreadable file is an error naming it.
-pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, Refusal> {
-    ucg_store::read_if_present(path)
-        .map_err(|e| Refusal::Thrown(format!("cannot read {}: {e}", path.display())))
 }
 
 /// `readFileOrNull(path)`: the text (invalid UTF-8 as U+FFFD), `None` when it cannot be read.
