@@ -2,11 +2,10 @@
 //! live while touched recently — six hours when active, thirty minutes when not — on the GC axis
 //! (`last_touched_at`) or, for adoption, the progress axis (`progress_touched_at`).
 
-use super::js::{self, JsString, JsValue};
+use super::js::{self, JsValue};
 use super::session::Session;
-use super::state::{self, State};
+use super::state::{self, text_field, State};
 use super::{Refusal, Reply};
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use ucg_store::liveness::ACTIVE_TTL_SECS;
@@ -15,10 +14,7 @@ use ucg_store::liveness::ACTIVE_TTL_SECS;
 /// (`T` or a space, minutes or seconds, a fraction, `Z` or an offset; without one it is local
 /// time), a date alone or a year alone (UTC), and RFC 2822 (`Thu, 20 Aug 2026 10:00:00 GMT`).
 pub fn parse_stamp(text: &str) -> Option<jiff::Timestamp> {
-    if let Some(stamp) = parse_iso(text) {
-        return Some(stamp);
-    }
-    parse_rfc2822(text)
+    parse_iso(text).or_else(|| parse_rfc2822(text))
 }
 
 fn digits(text: &str, n: usize) -> Option<(i64, &str)> {
@@ -196,15 +192,11 @@ pub fn progress_touched(state: &State) -> Option<jiff::Timestamp> {
 }
 
 /// The TTL rule; a state without a parseable time is dead.
-pub(crate) fn is_live(
-    state: &State,
+pub(crate) fn live_for(
+    active: bool,
     touched: Option<jiff::Timestamp>,
     now: jiff::Timestamp,
 ) -> bool {
-    live_for(state::is_active(state), touched, now)
-}
-
-fn live_for(active: bool, touched: Option<jiff::Timestamp>, now: jiff::Timestamp) -> bool {
     touched.is_some_and(|t| ucg_store::liveness::is_live(active, idle_secs(t, now)))
 }
 
@@ -247,14 +239,6 @@ fn state_files(dir: &Path, session: &Session) -> Vec<(String, String)> {
 
 fn read_state(path: &Path) -> Option<State> {
     state::parse(&ucg_store::read_file(path).ok()?)
-}
-
-/// The reference's liveness fields of a parsed state (`toLivenessShape`): strings only.
-fn text_field<'s>(state: &'s State, key: &str) -> Option<Cow<'s, str>> {
-    state
-        .get(key)
-        .and_then(JsValue::as_js_str)
-        .map(JsString::to_lossy)
 }
 
 /// `isProgressLive`: the TTL rule on `progress_touched_at ?? last_touched_at` (a falsy one falls
@@ -303,14 +287,10 @@ pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, 
             t => parse_stamp(t).map_or(0, |t| (epoch_secs(now) - epoch_secs(t)).max(0)),
         };
         let prefix: String = sid.chars().take(8).collect();
-        let outcome = js::string_of(Some(
-            js::present(other.get("outcome")).unwrap_or(&"".into()),
-        ))
-        .to_string();
-        let started = js::string_of(Some(
-            js::present(other.get("started_at")).unwrap_or(&"".into()),
-        ))
-        .to_string();
+        let shown = |key| {
+            js::string_of(Some(js::present(other.get(key)).unwrap_or(&"".into()))).to_string()
+        };
+        let (outcome, started) = (shown("outcome"), shown("started_at"));
         lines.push_str(&format!("{prefix}\t{sid}\t{outcome}\t{started}\t{idle}s\n"));
         docs.push(serde_json::json!({
             "session": sid, "outcome": outcome, "started_at": started,

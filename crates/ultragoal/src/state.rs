@@ -93,12 +93,18 @@ pub(crate) fn int_at_least(value: Option<&JsValue>, min: i64) -> Option<i64> {
     js::integer_at_least(value, min as f64).map(|f| f as i64)
 }
 
-/// A text field as it prints (a lone surrogate as U+FFFD); `""` for anything else.
-pub fn text<'s>(state: &'s State, key: &str) -> Cow<'s, str> {
+/// A string field as it prints (a lone surrogate as U+FFFD), `None` for anything else (the
+/// reference's liveness fields, `toLivenessShape`, are strings only).
+pub(crate) fn text_field<'s>(state: &'s State, key: &str) -> Option<Cow<'s, str>> {
     state
         .get(key)
         .and_then(JsValue::as_js_str)
-        .map_or(Cow::Borrowed(""), JsString::to_lossy)
+        .map(JsString::to_lossy)
+}
+
+/// A text field as it prints; `""` for anything else.
+pub fn text<'s>(state: &'s State, key: &str) -> Cow<'s, str> {
+    text_field(state, key).unwrap_or_default()
 }
 
 /// `dismissed_review_findings` when it is an array, else none.

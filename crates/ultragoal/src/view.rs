@@ -122,7 +122,7 @@ pub fn show_doc(session: &Session, state: Option<&State>, now: jiff::Timestamp) 
             "last_touched_at": state.get("last_touched_at"),
             "idle_secs": touched.map(|t| liveness::idle_secs(t, now)),
             "progress_idle_secs": progress.map(|t| liveness::idle_secs(t, now)),
-            "live": liveness::is_live(state, touched, now),
+            "live": liveness::live_for(state::is_active(state), touched, now),
         },
     })
 }
