@@ -15,15 +15,13 @@ fn units(text: &str) -> Units {
 }
 
 fn trim(s: &[u16]) -> &[u16] {
-    let start = s
-        .iter()
-        .position(|c| !is_js_space(u32::from(*c)))
-        .unwrap_or(s.len());
+    let start = s.iter().position(|c| !is_space_unit(*c)).unwrap_or(s.len());
+    // A last unit that is not space is at or after the first one.
     let end = s
         .iter()
-        .rposition(|c| !is_js_space(u32::from(*c)))
+        .rposition(|c| !is_space_unit(*c))
         .map_or(start, |i| i + 1);
-    &s[start..end.max(start)]
+    &s[start..end]
 }
 
 fn eq(s: &[u16], text: &str) -> bool {
@@ -31,13 +29,11 @@ fn eq(s: &[u16], text: &str) -> bool {
 }
 
 fn starts_with(s: &[u16], text: &str) -> bool {
-    let t = units(text);
-    s.len() >= t.len() && s[..t.len()] == t[..]
+    s.starts_with(&units(text))
 }
 
 fn ends_with(s: &[u16], text: &str) -> bool {
-    let t = units(text);
-    s.len() >= t.len() && s[s.len() - t.len()..] == t[..]
+    s.ends_with(&units(text))
 }
 
 fn find(s: &[u16], c: char) -> Option<usize> {
@@ -66,16 +62,14 @@ fn is_digits(s: &[u16]) -> bool {
 
 fn parse_scalar(raw: &[u16], line: usize, column: usize) -> Result<JsValue, LessonError> {
     let s = trim(raw);
-    for null in ["", "~", "null", "Null", "NULL"] {
-        if eq(s, null) {
-            return Ok(JsValue::Null);
+    for (words, value) in [
+        (&["", "~", "null", "Null", "NULL"][..], JsValue::Null),
+        (&["true", "True", "TRUE"], JsValue::Bool(true)),
+        (&["false", "False", "FALSE"], JsValue::Bool(false)),
+    ] {
+        if words.iter().any(|w| eq(s, w)) {
+            return Ok(value);
         }
-    }
-    if ["true", "True", "TRUE"].iter().any(|t| eq(s, t)) {
-        return Ok(JsValue::Bool(true));
-    }
-    if ["false", "False", "FALSE"].iter().any(|t| eq(s, t)) {
-        return Ok(JsValue::Bool(false));
     }
     let unsigned = s.strip_prefix(&[0x2D][..]).unwrap_or(s);
     let decimal = |dot| is_digits(&unsigned[..dot]) && is_digits(&unsigned[dot + 1..]);
@@ -340,16 +334,13 @@ fn find_key_colon(line: &[u16]) -> Option<usize> {
 }
 
 fn strip_key_quotes(key: &[u16]) -> &[u16] {
-    let is_quote = |c: &u16| *c == 0x22 || *c == 0x27;
-    let key = if key.first().is_some_and(is_quote) {
-        &key[1..]
-    } else {
-        key
+    let key = match key {
+        [0x22 | 0x27, rest @ ..] => rest,
+        _ => key,
     };
-    if key.last().is_some_and(is_quote) {
-        &key[..key.len() - 1]
-    } else {
-        key
+    match key {
+        [rest @ .., 0x22 | 0x27] => rest,
+        _ => key,
     }
 }
 
