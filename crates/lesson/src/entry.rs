@@ -14,6 +14,13 @@ pub struct LessonError {
     pub details: JsValue,
 }
 
+/// A store failure is E_IO with the store's message and no details.
+impl From<ucg_store::StoreError> for LessonError {
+    fn from(e: ucg_store::StoreError) -> Self {
+        LessonError::new("E_IO", e.to_string(), JsValue::Null)
+    }
+}
+
 impl LessonError {
     pub fn new(
         code: &'static str,

@@ -206,21 +206,19 @@ pub fn append(paths: &Paths, entries: &[JsObject]) -> Result<Appended, LessonErr
     append_locked(paths, entries, &lock)
 }
 
-fn io_error(e: impl std::fmt::Display) -> LessonError {
-    LessonError::new("E_IO", e.to_string(), JsValue::Null)
-}
-
 /// The ledger's directory (created if missing).
 pub(crate) fn dir(paths: &Paths) -> Result<PathBuf, LessonError> {
     let dir = ucg_store::dir_of(&paths.ledger);
-    ucg_store::create_dirs(dir)
-        .map_err(|e| io_error(format!("cannot create {}: {e}", dir.display())))?;
+    ucg_store::create_dirs(dir).map_err(|e| {
+        let message = format!("cannot create {}: {e}", dir.display());
+        LessonError::new("E_IO", message, JsValue::Null)
+    })?;
     Ok(dir.to_path_buf())
 }
 
 /// The writers' lock: the ledger directory's.
 pub(crate) fn lock(paths: &Paths) -> Result<ucg_store::DirLock, LessonError> {
-    ucg_store::lock_dir(&dir(paths)?).map_err(io_error)
+    Ok(ucg_store::lock_dir(&dir(paths)?)?)
 }
 
 /// The index after `entries`, as `JSON.stringify` writes it, and whether it is in the layout the
@@ -364,9 +362,7 @@ impl std::ops::Deref for IndexBytes {
 /// desynchronized or corrupt index.
 pub fn rebuild_index(paths: &Paths) -> Result<usize, LessonError> {
     let lock = lock(paths)?;
-    let bytes = ucg_store::read_optional(&paths.ledger)
-        .map_err(io_error)?
-        .unwrap_or_default();
+    let bytes = ucg_store::read_optional(&paths.ledger)?.unwrap_or_default();
     let (lines, _) = lines(&bytes);
     let mut index = JsObject::new();
     let mut count = 0;
@@ -378,8 +374,7 @@ pub fn rebuild_index(paths: &Paths) -> Result<usize, LessonError> {
             }
         }
     }
-    ucg_store::write_atomic(&lock, &paths.index, &super::index::to_bytes(&index))
-        .map_err(io_error)?;
+    ucg_store::write_atomic(&lock, &paths.index, &super::index::to_bytes(&index))?;
     super::index::record(&paths.index);
     Ok(count)
 }

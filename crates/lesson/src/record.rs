@@ -572,7 +572,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     dirs.dedup();
     let mut locks = Vec::new();
     for dir in &dirs {
-        locks.push((dir.clone(), ucg_store::lock_dir(dir).map_err(store_error)?));
+        locks.push((dir.clone(), ucg_store::lock_dir(dir)?));
     }
     let lock_of = |dir: &std::path::PathBuf| {
         locks
@@ -692,7 +692,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
             request.state,
             &state::to_bytes(task_state),
         )
-        .map_err(store_error)
+        .map_err(LessonError::from)
     };
     let escalate = |task_state: &mut Map<String, Value>| -> std::result::Result<(), LessonError> {
         if let Some(task) = state::task_mut(task_state, request.task) {
@@ -732,7 +732,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     });
     fault("intent", Fault::Fail)?;
     let bytes = serde_json::to_vec(&intent).unwrap_or_default();
-    ucg_store::write_atomic(locks.state, &intent_path, &bytes).map_err(store_error)?;
+    ucg_store::write_atomic(locks.state, &intent_path, &bytes)?;
     fault("intent", Fault::Kill)?;
     Ok(finish_reset(paths, request, &intent, &locks, true, warn)?.into())
 }
@@ -757,10 +757,6 @@ fn intent_lacks(request: &ResetRequest, what: &str) -> LessonError {
         format!("reset: the interrupted reset's record has no {what}"),
         json!({"intent": intent_path(request.state).to_string_lossy()}),
     )
-}
-
-fn store_error(e: ucg_store::StoreError) -> LessonError {
-    LessonError::new("E_IO", e.to_string(), Value::Null)
 }
 
 /// The recorded reset `intent` carried out: the lesson appended, the contract edited, the task
@@ -854,8 +850,7 @@ fn finish_after_append(
             ));
         }
         fault("contract", Fault::Fail)?;
-        ucg_store::write_atomic(locks.contract, request.contract, after.as_bytes())
-            .map_err(store_error)?;
+        ucg_store::write_atomic(locks.contract, request.contract, after.as_bytes())?;
         fault("contract", Fault::Kill)?;
     }
     let state_bytes = read(request.state)?;
@@ -870,8 +865,7 @@ fn finish_after_append(
             entry.insert("status".into(), json!(status));
         }
         fault("state", Fault::Fail)?;
-        ucg_store::write_atomic(locks.state, request.state, &state::to_bytes(&task_state))
-            .map_err(store_error)?;
+        ucg_store::write_atomic(locks.state, request.state, &state::to_bytes(&task_state))?;
         fault("state", Fault::Kill)?;
     }
     Ok(())
