@@ -102,6 +102,13 @@ fn missing(flag: &str, message: String) -> Stop {
     ))
 }
 
+/// The argument after `argv[*i]`, now the one at `*i`: a flag's value, refused when there is none.
+fn next_value(argv: &[String], i: &mut usize, flag: &str) -> Result<String, Stop> {
+    *i += 1;
+    let message = || missing(flag, format!("flag {flag} requires a value"));
+    argv.get(*i).cloned().ok_or_else(message)
+}
+
 fn unknown(flag: impl Into<JsString>, message: String, index: usize) -> Stop {
     Stop::Refused(LessonError::new(
         "E_UNKNOWN_FLAG",
@@ -187,13 +194,7 @@ pub fn parse(argv: &[String], schema: &Schema) -> Result<Parsed, Stop> {
             } else {
                 let value = match value {
                     Some(v) => v,
-                    None => {
-                        if i + 1 >= argv.len() {
-                            return Err(missing(&flag, format!("flag {flag} requires a value")));
-                        }
-                        i += 1;
-                        argv[i].clone()
-                    }
+                    None => next_value(argv, &mut i, &flag)?,
                 };
                 coerce(&value, kind, &flag)?
             };
@@ -229,11 +230,7 @@ pub fn parse(argv: &[String], schema: &Schema) -> Result<Parsed, Stop> {
                         k = cluster.len();
                         rest
                     } else {
-                        if i + 1 >= argv.len() {
-                            return Err(missing(&flag, format!("flag {flag} requires a value")));
-                        }
-                        i += 1;
-                        argv[i].clone()
+                        next_value(argv, &mut i, &flag)?
                     };
                     let val = coerce(&value, def.kind, &flag)?;
                     parsed.options.insert(def.name, val);
