@@ -4,14 +4,10 @@
 //! physical line numbers, `null` and torn lines reported (the reference crashes on the one and
 //! misreads the other), and the ledger's ids checked against the index. Reads only.
 
-use super::entry;
+use super::entry::{self, details as issue};
 use super::js::{self, JsObject, JsString, JsValue};
 use super::ledger::{self, Paths};
 use std::collections::HashSet;
-
-fn issue<'a>(pairs: impl IntoIterator<Item = (&'a str, Option<JsValue>)>) -> JsValue {
-    entry::details(pairs)
-}
 
 fn line_no(n: usize) -> Option<JsValue> {
     Some(JsValue::Number(n as f64))

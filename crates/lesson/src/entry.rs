@@ -68,6 +68,14 @@ pub fn details<'a>(pairs: impl IntoIterator<Item = (&'a str, Option<JsValue>)>) 
     JsValue::Object(map)
 }
 
+/// What a refusal says it received: `typeof` the value, but `array` for an array.
+pub(crate) fn kind_of(value: &JsValue) -> &'static str {
+    match value {
+        JsValue::Array(_) => "array",
+        other => other.type_of(),
+    }
+}
+
 /// An `E_INVALID_LESSON` refusal with these details.
 pub(crate) fn invalid<'a>(
     message: impl Into<String>,
@@ -142,10 +150,7 @@ pub fn validate(entry: &JsValue) -> Result<&JsObject, LessonError> {
     // The reference accepts the lesson: git-ucg also wants the three fields to be strings.
     for field in REQUIRED {
         if let Some(other) = map.get(field).filter(|v| !matches!(v, JsValue::String(_))) {
-            let received = match other {
-                JsValue::Array(_) => "array",
-                other => other.type_of(),
-            };
+            let received = kind_of(other);
             return Err(invalid(
                 format!("lesson field must be a string: {field}"),
                 [

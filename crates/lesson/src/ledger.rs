@@ -92,6 +92,12 @@ pub fn lines(bytes: &[u8]) -> (Vec<Line<'_>>, Option<usize>) {
     (out, torn)
 }
 
+/// The warning for the ledger's torn last line (numbered `line`), which the readers skip.
+pub(crate) fn torn_warning(ledger: &Path, line: usize) -> String {
+    let ledger = ledger.display();
+    format!("warning: {ledger}:{line}: torn last line (no newline), skipped")
+}
+
 /// What the index file holds, for a writer: absent (or `null`), a document, or refused.
 pub fn load_index(bytes: Option<&[u8]>) -> Result<JsObject, LessonError> {
     let Some(bytes) = bytes else {
@@ -104,13 +110,7 @@ pub fn load_index(bytes: Option<&[u8]>) -> Result<JsObject, LessonError> {
         Ok(other) => Err(LessonError::new(
             "E_INDEX_DESYNC",
             "ledger index is not a JSON object",
-            entry::details([(
-                "received",
-                Some(JsValue::str(match other {
-                    JsValue::Array(_) => "array",
-                    other => other.type_of(),
-                })),
-            )]),
+            entry::details([("received", Some(JsValue::str(entry::kind_of(&other))))]),
         )),
         Err(cause) => Err(LessonError::new(
             "E_INDEX_DESYNC",
@@ -366,13 +366,12 @@ pub fn rebuild_index(paths: &Paths) -> Result<usize, LessonError> {
     let (lines, _) = lines(&bytes);
     let mut index = JsObject::new();
     let mut count = 0;
-    for line in lines {
-        if let Ok(value) = line.parsed {
-            if let Ok(entry) = entry::validate(&value) {
-                index_entry(&mut index, entry)?;
-                count += 1;
-            }
-        }
+    let valid = lines
+        .iter()
+        .filter_map(|line| entry::validate(line.parsed.as_ref().ok()?).ok());
+    for entry in valid {
+        index_entry(&mut index, entry)?;
+        count += 1;
     }
     ucg_store::write_atomic(&lock, &paths.index, &super::index::to_bytes(&index))?;
     super::index::record(&paths.index);

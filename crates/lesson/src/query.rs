@@ -55,9 +55,7 @@ pub fn query_keeping(
     let ledger = paths.ledger.display();
     let mut say = |w: Warning| {
         warn(match w {
-            Warning::Torn(n) => {
-                format!("warning: {ledger}:{n}: torn last line (no newline), skipped")
-            }
+            Warning::Torn(n) => super::ledger::torn_warning(&paths.ledger, n),
             Warning::Null(n) => format!("warning: {ledger}:{n}: a null line, skipped"),
             Warning::Malformed(n, e) => {
                 format!("warning: {ledger}:{n}: malformed line skipped ({e})")

@@ -162,14 +162,17 @@ fn parsed_lines(
     };
     let (lines, torn) = ledger::lines(&bytes);
     if let Some(line) = torn {
-        warn(format!(
-            "warning: {}:{line}: torn last line (no newline), skipped",
-            paths.ledger.display()
-        ));
+        warn(ledger::torn_warning(&paths.ledger, line));
     }
     Ok(Some(
         lines.into_iter().filter_map(|l| l.parsed.ok()).collect(),
     ))
+}
+
+/// The parts that are not empty, joined (`[a, b].filter(Boolean).join(separator)`).
+fn join_nonempty(parts: [&str; 2], separator: &str) -> String {
+    let parts: Vec<&str> = parts.into_iter().filter(|part| !part.is_empty()).collect();
+    parts.join(separator)
 }
 
 /// The ledger's path as the reference names it in `details`.
@@ -457,11 +460,7 @@ fn verify_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
             "invariant {} {status}: {said}",
             invariant["invariant"].as_str().unwrap_or("?")
         );
-        evidence = [evidence, line]
-            .into_iter()
-            .filter(|part| !part.is_empty())
-            .collect::<Vec<_>>()
-            .join("; ");
+        evidence = join_nonempty([&evidence, &line], "; ");
     }
     Ok(Failure {
         evidence,
@@ -511,11 +510,7 @@ fn court_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
             )
         })
         .collect();
-    let evidence = [gap.to_string(), named.join("; ")]
-        .into_iter()
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join(": ");
+    let evidence = join_nonempty([gap, &named.join("; ")], ": ");
     if evidence.is_empty() {
         return Err(reset_refused(
             format!(
