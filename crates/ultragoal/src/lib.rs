@@ -100,8 +100,4 @@ pub fn status_token(bytes: Option<&[u8]>) -> String {
     }
 }
 
-/// Whether a state is pristine (§3.1): planning, no iteration yet, no outcome — a seed nobody
-/// has used, inert for every reader.
-pub fn is_pristine(state: &js::JsObject) -> bool {
-    ops::is_pristine(state)
-}
+pub use ops::is_pristine;

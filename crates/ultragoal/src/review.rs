@@ -189,11 +189,10 @@ impl CodeReview {
         if !self.complete {
             return Ok(false);
         }
-        for finding in self.findings.iter().filter(|f| f.outcome == Outcome::Block) {
+        'findings: for finding in self.findings.iter().filter(|f| f.outcome == Outcome::Block) {
             if !js::truthy(finding.location.as_ref()) {
                 return Ok(false);
             }
-            let mut dismissed = false;
             for dismissal in dismissals {
                 if dismissal.is_null() {
                     return Err(super::state::Crash(
@@ -201,13 +200,11 @@ impl CodeReview {
                     ));
                 }
                 if self.dismisses(dismissal, finding) {
-                    dismissed = true;
-                    break;
+                    continue 'findings;
                 }
             }
-            if !dismissed {
-                return Ok(false);
-            }
+            // A blocking finding no dismissal covers.
+            return Ok(false);
         }
         Ok(true)
     }

@@ -42,7 +42,6 @@ pub const KEY_ORDER: [&str; 26] = [
 
 pub(crate) const DEFAULT_MAX_ITERATIONS: i64 = 10;
 pub(crate) const REVIEW_DISPATCH_GRANT: i64 = 5;
-pub(crate) const PHASES: [&str; 5] = super::PHASES;
 
 /// Local time with its offset at seconds precision, as `date -Iseconds` prints it.
 pub fn now_stamp() -> String {
@@ -131,7 +130,7 @@ pub(crate) fn passes_guard(state: &State) -> bool {
         && state
             .get("phase")
             .and_then(JsValue::as_str)
-            .is_some_and(|p| PHASES.contains(&p))
+            .is_some_and(|p| super::PHASES.contains(&p))
         && int_at_least(state.get("iteration"), 0).is_some()
         && int_at_least(state.get("max_iterations"), 1).is_some()
 }

@@ -240,8 +240,9 @@ fn read_active(session: &Session) -> Result<Option<State>> {
     Ok(read_raw(session)?.filter(state::is_active))
 }
 
-/// `isPristine`: planning, iteration 0 or absent, outcome `""` or absent.
-pub(crate) fn is_pristine(state: &JsObject) -> bool {
+/// `isPristine` (§3.1): planning, iteration 0 or absent, outcome `""` or absent — a seed nobody
+/// has used, inert for every reader.
+pub fn is_pristine(state: &JsObject) -> bool {
     state.get("phase").and_then(JsValue::as_str) == Some("planning")
         && state
             .get("iteration")
