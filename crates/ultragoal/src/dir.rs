@@ -43,22 +43,18 @@ pub(crate) fn project_name(cwd: &Path) -> (String, Option<String>) {
         // A linked worktree's common directory arrives as `…/worktrees/<name>/../..`.
         .map(|common| ucg_store::lexical_normal(&common))
         .and_then(|common| Some(common.parent()?.file_name()?.to_string_lossy().into_owned()));
-    let (name, warning) = match found {
-        Some(name) => (name, None),
-        None => (
-            cwd.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            Some(format!(
-                "omt-dir: non-canonical project '{}' from non-git path {}",
-                cwd.file_name()
-                    .map(|n| n.to_string_lossy().replace(' ', "-"))
-                    .unwrap_or_default(),
-                cwd.display()
-            )),
-        ),
-    };
-    (name.replace(' ', "-"), warning)
+    if let Some(name) = found {
+        return (name.replace(' ', "-"), None);
+    }
+    let name = cwd
+        .file_name()
+        .map(|n| n.to_string_lossy().replace(' ', "-"))
+        .unwrap_or_default();
+    let warning = format!(
+        "omt-dir: non-canonical project '{name}' from non-git path {}",
+        cwd.display()
+    );
+    (name, Some(warning))
 }
 
 /// `OMT_DIR`: `--omt-dir`, else the environment's (non-empty, verbatim), else

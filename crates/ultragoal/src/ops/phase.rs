@@ -103,16 +103,14 @@ request-complete-only; budget_limited/blocked are system-only."
         base.insert("codex_goal_objective".into(), objective.as_str().into());
     }
     if phase == "planning" {
-        base.insert("objective_verdict".into(), "absent".into());
-        base.insert(
-            "completion_evidence_paths".into(),
-            JsValue::Array(Vec::new()),
-        );
-        base.insert(
-            "dismissed_review_findings".into(),
-            JsValue::Array(Vec::new()),
-        );
-        base.insert("codex_goal_objective".into(), "".into());
+        for (key, value) in [
+            ("objective_verdict", "absent".into()),
+            ("completion_evidence_paths", JsValue::Array(Vec::new())),
+            ("dismissed_review_findings", JsValue::Array(Vec::new())),
+            ("codex_goal_objective", "".into()),
+        ] {
+            base.insert(key.into(), value);
+        }
         // Before the lock, as the reference: a re-plan that then fails has already dropped them.
         if session.use_dir().is_ok() {
             let _ = ucg_store::remove_if_present(&session.verdict_file());
