@@ -17,7 +17,7 @@ pub fn event_line(
 ) -> String {
     json!({
         "schema": 1,
-        "ts": jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        "ts": super::workitem::now(),
         "event": event,
         "run_id": run_id,
         "phase": null,

@@ -104,9 +104,8 @@ impl ListCache {
         let mut entries = BTreeMap::new();
         for (row, pair) in rows.iter().zip(stamps.chunks(2)) {
             let (id, from, until, line, doc): Row = serde_json::from_slice(row).ok()?;
-            let stamps = (stamp(pair.first()?)?, stamp(pair.get(1)?)?);
             let entry = Entry {
-                stamps,
+                stamps: (stamp(pair.first()?)?, stamp(pair.get(1)?)?),
                 from,
                 until,
                 line,

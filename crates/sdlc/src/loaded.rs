@@ -111,6 +111,14 @@ impl Loaded {
     pub fn stored_status(&self) -> Option<&str> {
         self.meta.as_ref().and_then(|m| run::text(m, "status"))
     }
+
+    /// The run's id as its events carry it: meta.json's `run_id`, else the directory's name.
+    pub fn run_id(&self) -> &str {
+        self.meta
+            .as_ref()
+            .and_then(|m| run::text(m, "run_id"))
+            .unwrap_or(&self.id)
+    }
 }
 
 /// The status line and what stands behind it.
@@ -143,8 +151,8 @@ pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
             describe(&changes)
         ));
     }
-    let run_id = run::text(meta, "run_id").unwrap_or(&loaded.id).to_string();
-    let line = run::status_line(&run_id, meta, phase, &status);
+    let run_id = loaded.run_id();
+    let line = run::status_line(run_id, meta, phase, &status);
     let doc = json!({
         "run_id": run_id,
         "dir": loaded.dir.to_string_lossy(),

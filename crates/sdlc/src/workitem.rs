@@ -176,12 +176,7 @@ fn read_ledger(path: &Path, keep: impl Fn(&Event) -> bool) -> Option<Vec<Event>>
 }
 
 pub fn sources(loaded: &Loaded, paths: &Paths) -> Vec<Source> {
-    let run_id = loaded
-        .meta
-        .as_ref()
-        .and_then(|m| super::run::text(m, "run_id"))
-        .unwrap_or(&loaded.id)
-        .to_string();
+    let run_id = loaded.run_id();
     let id = item_id(paths.canonical_md.as_deref());
     let mut out = Vec::new();
     let run_log: Vec<Event> = loaded
@@ -201,7 +196,7 @@ pub fn sources(loaded: &Loaded, paths: &Paths) -> Vec<Source> {
     });
     // The canonical ledger holds every run's work items: this run's lines, or this item's.
     let mine = |e: &Event| {
-        e.raw.get("run_id").and_then(Value::as_str) == Some(&run_id)
+        e.raw.get("run_id").and_then(Value::as_str) == Some(run_id)
             || (id.is_some() && event_item_id(e) == id.as_deref())
     };
     for (rank, class, path, filter) in [

@@ -215,14 +215,9 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         .map(|(p, _)| rel(&layout, &p.path))
         .collect();
     let artifact_refs: Vec<&str> = artifacts.iter().map(String::as_str).collect();
-    let run_id = loaded
-        .meta
-        .as_ref()
-        .and_then(|m| super::run::text(m, "run_id"))
-        .unwrap_or(&id)
-        .to_string();
+    let run_id = loaded.run_id();
     let line = ledger::event_line(
-        &run_id,
+        run_id,
         "work_item.reconciled",
         &format!("work item reconciled ({direction})"),
         &artifact_refs,
