@@ -16,10 +16,7 @@ pub(crate) fn run(ctx: &Context, args: &ConfigArgs) -> Result<u8> {
             key.strip_prefix("workflow.").unwrap_or(key),
             args.json.on,
         ),
-        None if args.json.on => {
-            let doc = document(config)?;
-            print_json(&doc)
-        }
+        None if args.json.on => print_json(&document(config)?),
         None => {
             let mut out = ctx.paged_output();
             write_listing(&mut out, config)?;
@@ -82,26 +79,15 @@ fn write_listing(out: &mut impl Write, config: &Config) -> Result<()> {
         )?;
     }
     writeln!(out, "[workflow]")?;
-    let rows: Vec<(String, String, String)> = config
-        .workflow
-        .iter()
-        .map(|(key, entry)| {
-            let value = config
-                .expanded(key)
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| entry.value.clone());
-            (
-                format!("{key} = {value}"),
-                config.origin_label(entry),
-                key.clone(),
-            )
-        })
-        .collect();
     // Unaligned on purpose: path values vary in length, and an aligned column would push every
     // comment past 80 columns as soon as one value is long.
-    for (line, origin, _) in rows {
-        writeln!(out, "{line}  # {origin}")?;
+    for (key, entry) in &config.workflow {
+        let value = config
+            .expanded(key)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| entry.value.clone());
+        writeln!(out, "{key} = {value}  # {}", config.origin_label(entry))?;
     }
     Ok(())
 }
