@@ -137,14 +137,6 @@ fn keeping_about(
     built
 }
 
-fn deferred_args<T: Args>(command: clap::Command) -> clap::Command {
-    keeping_about(command, T::augment_args)
-}
-
-fn deferred_subcommands<T: Subcommand>(command: clap::Command) -> clap::Command {
-    keeping_about(command, T::augment_subcommands)
-}
-
 impl<T> std::ops::Deref for Deferred<T> {
     type Target = T;
     fn deref(&self) -> &T {
@@ -162,17 +154,8 @@ impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         T::from_arg_matches(matches).map(Deferred)
     }
-    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
-        T::from_arg_matches_mut(matches).map(Deferred)
-    }
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
         self.0.update_from_arg_matches(matches)
-    }
-    fn update_from_arg_matches_mut(
-        &mut self,
-        matches: &mut clap::ArgMatches,
-    ) -> Result<(), clap::Error> {
-        self.0.update_from_arg_matches_mut(matches)
     }
 }
 
@@ -184,7 +167,7 @@ impl<T: Args> Args for Deferred<T> {
         if eager() {
             T::augment_args(command)
         } else {
-            command.defer(deferred_args::<T>)
+            command.defer(|c| keeping_about(c, T::augment_args))
         }
     }
     fn augment_args_for_update(command: clap::Command) -> clap::Command {
@@ -197,7 +180,7 @@ impl<T: Subcommand> Subcommand for Deferred<T> {
         if eager() {
             T::augment_subcommands(command)
         } else {
-            command.defer(deferred_subcommands::<T>)
+            command.defer(|c| keeping_about(c, T::augment_subcommands))
         }
     }
     fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
