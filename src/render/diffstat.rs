@@ -2,10 +2,11 @@
 
 use ucg_git::{quote_path, FileChange, LineCounts, Status};
 
-/// How a changed path is shown in a diffstat: a rename as `dir/{old => new}`.
-pub(crate) fn stat_name(change: &FileChange) -> String {
+/// How a changed path is shown in a diffstat: quoted as git quotes it, a rename as
+/// `dir/{old => new}`.
+fn stat_name(change: &FileChange, quote_non_ascii: bool) -> String {
     if !matches!(change.status, Status::Renamed(_)) {
-        return change.path.clone();
+        return quote_path(&change.path, quote_non_ascii);
     }
     let (old, new) = (change.old_path.as_bytes(), change.path.as_bytes());
     // Common leading directories and common trailing components, as git's pprint_rename keeps them.
@@ -51,10 +52,7 @@ pub(crate) fn stat(
 ) -> String {
     let names: Vec<String> = changes
         .iter()
-        .map(|c| match c.status {
-            Status::Renamed(_) => stat_name(c),
-            _ => quote_path(&c.path, quote_non_ascii),
-        })
+        .map(|c| stat_name(c, quote_non_ascii))
         .collect();
     let max_len = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let totals: Vec<u64> = counts
@@ -129,13 +127,7 @@ fn truncate_name(name: &str, width: usize) -> String {
 
 /// git's closing line: ` 2 files changed, 3 insertions(+), 1 deletion(-)`.
 pub(crate) fn summary(files: usize, insertions: u64, deletions: u64) -> String {
-    let plural = |n: u64, one: &str, many: &str| {
-        if n == 1 {
-            one.to_string()
-        } else {
-            many.to_string()
-        }
-    };
+    let plural = |n: u64, one: &'static str, many| if n == 1 { one } else { many };
     let mut line = format!(" {files} {} changed", plural(files as u64, "file", "files"));
     if insertions > 0 || deletions == 0 {
         line.push_str(&format!(
@@ -164,10 +156,7 @@ pub(crate) fn numstat(
         let (a, d) = count.map_or(("-".to_string(), "-".to_string()), |(a, d)| {
             (a.to_string(), d.to_string())
         });
-        let name = match change.status {
-            Status::Renamed(_) => stat_name(change),
-            _ => quote_path(&change.path, quote_non_ascii),
-        };
+        let name = stat_name(change, quote_non_ascii);
         out.push_str(&format!("{a}\t{d}\t{name}\n"));
     }
     out
