@@ -67,9 +67,7 @@ fn tick() -> std::result::Result<(), String> {
     )?;
     let shown = pathlib_display(&impl_dir.join(&marker_name));
     let line = budget::system_message(&story, turns, max, &shown);
-    let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{line}");
-    let _ = stdout.flush();
+    let _ = crate::output::print(format!("{line}\n"));
     Ok(())
 }
 

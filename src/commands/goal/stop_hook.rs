@@ -8,7 +8,7 @@ use ucg_ultragoal::hook;
 
 /// The entry point: never fails, never exits non-zero.
 pub(crate) fn run(omt_dir_flag: Option<&Path>) -> Result<u8> {
-    use std::io::{Read as _, Write};
+    use std::io::Read as _;
     let mut input = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut input);
     let event = hook::parse_event(&input);
@@ -21,8 +21,6 @@ pub(crate) fn run(omt_dir_flag: Option<&Path>) -> Result<u8> {
         // The reference hook's fail-open literal.
         Ok(None) | Err(_) => "{\"continue\": true}".to_string(),
     };
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{text}")?;
-    stdout.flush()?;
+    crate::output::print(format!("{text}\n"))?;
     Ok(0)
 }
