@@ -41,6 +41,20 @@ fn chained_path(dir: &Path, hook: HookName) -> std::path::PathBuf {
     dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()))
 }
 
+/// A hook's refusal of `action` on stderr: the decision's deciders named, control characters
+/// escaped, reflowed `prefix` columns narrower (git's `remote: ` on a server).
+fn say_refusal(
+    ctx: &Context,
+    decision: gate::Decision,
+    action: &str,
+    where_read: &str,
+    prefix: usize,
+) {
+    let decision = decision.with_deciders(&ctx.decider_rules());
+    let refusal = crate::render::refusal::refusal(&decision, Some(action), where_read, false);
+    crate::output::say_narrower(&visible::escape_controls(&refusal, &[]), prefix);
+}
+
 /// How a hook starts git-ucg.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {

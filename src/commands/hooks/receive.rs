@@ -50,19 +50,10 @@ pub(crate) fn pre_receive(ctx: &Context, stdin: &[u8]) -> Result<u8> {
                     continue;
                 }
                 if decision.blocked() {
-                    let decision = decision.with_deciders(&ctx.decider_rules());
                     let where_read = format!("{reference} at {short}");
-                    let refusal = crate::render::refusal::refusal(
-                        &decision,
-                        Some(&action),
-                        &where_read,
-                        false,
-                    );
                     // Git shows it after `remote: `, eight columns.
-                    crate::output::say_narrower(
-                        &visible::escape_controls(&refusal, &[]),
-                        crate::output::REMOTE_PREFIX,
-                    );
+                    let prefix = crate::output::REMOTE_PREFIX;
+                    super::say_refusal(ctx, decision, &action, &where_read, prefix);
                     blocked = true;
                 }
             }

@@ -149,10 +149,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         Verdict::AnswersOnly => Ok(answers::passed(verb)),
         Verdict::Refused(refusals) => {
             for (decision, where_read) in refusals {
-                let decision = decision.with_deciders(&ctx.decider_rules());
-                let refusal =
-                    crate::render::refusal::refusal(&decision, Some(verb), &where_read, false);
-                crate::output::say(&visible::escape_controls(&refusal, &[]));
+                say_refusal(ctx, decision, verb, &where_read, 0);
             }
             if let Some(judged) = judged.get() {
                 answers::explain_refusal(judged, verb);
@@ -409,10 +406,7 @@ fn pre_push(
                 skipped.push((local_sha.to_string(), via, decision.clone()));
                 return;
             }
-            let decision = decision.clone().with_deciders(&ctx.decider_rules());
-            let refusal =
-                crate::render::refusal::refusal(&decision, Some("push"), where_read, false);
-            crate::output::say(&visible::escape_controls(&refusal, &[]));
+            say_refusal(ctx, decision.clone(), "push", where_read, 0);
             answers::explain_refusal(answers_only, "push");
             blocked = true;
         };
