@@ -59,25 +59,17 @@ pub(crate) fn install(root: &Path) -> Result<()> {
         return Ok(());
     }
     let mut doc = read(&path)?;
+    let refuse = |what: &str| Error::new(format!("{}: {what}; not touching it", path.display()));
     let Some(object) = doc.as_object_mut() else {
-        return Err(Error::new(format!(
-            "{}: not a JSON object; not touching it",
-            path.display()
-        )));
+        return Err(refuse("not a JSON object"));
     };
     let hooks = object.entry("hooks").or_insert_with(|| json!({}));
     let Some(hooks) = hooks.as_object_mut() else {
-        return Err(Error::new(format!(
-            "{}: `hooks` is not an object; not touching it",
-            path.display()
-        )));
+        return Err(refuse("`hooks` is not an object"));
     };
     let stop = hooks.entry("Stop").or_insert_with(|| json!([]));
     let Some(stop) = stop.as_array_mut() else {
-        return Err(Error::new(format!(
-            "{}: `hooks.Stop` is not a list; not touching it",
-            path.display()
-        )));
+        return Err(refuse("`hooks.Stop` is not a list"));
     };
     stop.push(json!({"hooks": [{"type": "command", "command": COMMAND}]}));
     write(&path, &doc)?;
