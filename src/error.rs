@@ -25,6 +25,14 @@ pub(crate) enum Error {
     BrokenPipe,
 }
 
+/// For `map_err` on an operation on a file: `cannot {verb} {path}: {e}`.
+pub(crate) fn cannot<'a, E: std::fmt::Display>(
+    verb: &'a str,
+    path: &'a std::path::Path,
+) -> impl FnOnce(E) -> Error + 'a {
+    move |e| Error::new(format!("cannot {verb} {}: {e}", path.display()))
+}
+
 impl Error {
     pub(crate) fn new(message: impl Into<String>) -> Self {
         Error::Failure {

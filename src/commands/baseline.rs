@@ -4,7 +4,7 @@
 
 use crate::cli::{BaselineCommand, BaselineShowArgs, BaselineStoryArgs};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use std::path::Path;
 use ucg_ultracode::markers;
 
@@ -27,8 +27,7 @@ fn head(ctx: &Context) -> Result<String> {
 
 /// Writes `<impl>/<name>` = `<text>` atomically under the directory's lock.
 fn write_marker(ctx: &Context, impl_dir: &Path, name: &str, text: &str) -> Result<()> {
-    ucg_store::create_dirs(impl_dir)
-        .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
+    ucg_store::create_dirs(impl_dir).map_err(cannot("create", impl_dir))?;
     let lock = ucg_store::lock_dir(impl_dir)?;
     let bounds = || ctx.try_project_root().into_iter().collect();
     let target = ucg_store::write_target(impl_dir, name, bounds)?;
@@ -40,8 +39,7 @@ fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     ucg_store::validate_story_id(&args.story)?;
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::baseline_file(&args.story);
-    ucg_store::create_dirs(&impl_dir)
-        .map_err(|e| Error::new(format!("cannot create {}: {e}", impl_dir.display())))?;
+    ucg_store::create_dirs(&impl_dir).map_err(cannot("create", &impl_dir))?;
     // Decided under the lock, by presence alone: a baseline that exists in any form — unreadable,
     // not UTF-8, a dangling link — is never replaced.
     let lock = ucg_store::lock_dir(&impl_dir)?;

@@ -4,7 +4,7 @@
 
 use crate::cli::{BudgetResetArgs, BudgetShowArgs};
 use crate::context::{Context, IMPL_ARTIFACTS_ENV};
-use crate::error::{Error, Result};
+use crate::error::{cannot, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use ucg_store::pathlib_display;
@@ -183,8 +183,7 @@ pub(crate) fn run_reset(ctx: &Context, args: &BudgetResetArgs) -> Result<u8> {
     }
     let _lock = ucg_store::lock_dir(&impl_dir)?;
     let was = budget::turns(ucg_store::read_file(&counter).ok().as_deref());
-    ucg_store::remove_if_present(&counter)
-        .map_err(|e| Error::new(format!("cannot delete {}: {e}", counter.display())))?;
+    ucg_store::remove_if_present(&counter).map_err(cannot("delete", &counter))?;
     println!("{}: counter reset (was {was} turns)", args.story);
     Ok(0)
 }

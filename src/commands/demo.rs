@@ -4,7 +4,7 @@
 
 use crate::cli::DemoArgs;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use std::path::{Path, PathBuf};
 use ucg_ultracode::reds;
 
@@ -154,8 +154,7 @@ fn prepare_dir(requested: Option<&Path>) -> Result<PathBuf> {
                     ),
                 );
             }
-            ucg_store::create_dirs(dir)
-                .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+            ucg_store::create_dirs(dir).map_err(cannot("create", dir))?;
             dir.to_path_buf()
         }
         None => ucg_store::new_kept_temp_dir("git-ucg-demo-")
@@ -335,8 +334,7 @@ impl DemoRepo<'_> {
 
     fn write(&self, path: &str, text: &str) -> Result<()> {
         let full = self.dir.join(path);
-        ucg_store::write_creating_dirs(&full, text.as_bytes())
-            .map_err(|e| Error::new(format!("cannot write {}: {e}", full.display())))
+        ucg_store::write_creating_dirs(&full, text.as_bytes()).map_err(cannot("write", &full))
     }
 
     fn commit(&mut self, message: &str) -> Result<()> {

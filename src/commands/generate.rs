@@ -3,18 +3,18 @@
 
 use crate::cli::{GenerateArgs, GenerateWhat, InstallDocsArgs};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use std::path::Path;
 
 pub(crate) fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
-    ucg_store::create_dirs(&args.out_dir)
-        .map_err(|e| Error::new(format!("cannot create {}: {e}", args.out_dir.display())))?;
+    ucg_store::create_dirs(&args.out_dir).map_err(cannot("create", &args.out_dir))?;
     let files = match args.what {
         GenerateWhat::Man => man_pages(),
         GenerateWhat::Completions => completions(),
     };
     for (name, bytes) in files {
-        write(&args.out_dir, &name, &bytes)?;
+        let path = args.out_dir.join(name);
+        ucg_store::write_small(&path, &bytes).map_err(cannot("write", &path))?;
     }
     Ok(0)
 }
@@ -74,7 +74,8 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
     let mut out = String::new();
     for (path, bytes) in &files {
         if !args.dry_run {
-            install_file(path, bytes)?;
+            // Its directories created, replaced atomically, readable by all.
+            ucg_store::install_readable(path, bytes).map_err(cannot("install", path))?;
         }
     }
     let verb = if args.dry_run {
@@ -99,12 +100,6 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
     ));
     crate::output::print_prose(&out)?;
     Ok(0)
-}
-
-/// Writes `bytes` to `path` (its directories created) by replacing it atomically, readable by all.
-fn install_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    ucg_store::install_readable(path, bytes)
-        .map_err(|e| Error::new(format!("cannot install {}: {e}", path.display())))
 }
 
 /// The man pages: `git-ucg.1` and one page per (nested) subcommand, hidden ones excepted.
@@ -467,9 +462,3 @@ _git_ucg() {
     _git_ucg_complete git-ucg "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 }
 "#;
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
-    let path = dir.join(name);
-    ucg_store::write_small(&path, bytes)
-        .map_err(|e| Error::new(format!("cannot write {}: {e}", path.display())))
-}

@@ -20,7 +20,7 @@ pub(crate) use status::run_status;
 
 use crate::cli::{HookName, HooksInstallArgs, HooksRunArgs, HooksStatusArgs, HooksUninstallArgs};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use crate::render::visible;
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;

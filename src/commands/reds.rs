@@ -4,7 +4,7 @@
 
 use crate::cli::RedsApplyArgs;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use std::io::Read;
 use std::path::Path;
 use ucg_ultracode::registry;
@@ -44,8 +44,7 @@ fn read_scan(path: &Path) -> Result<Vec<u8>> {
             .read_to_end(&mut bytes)
             .map_err(|e| Error::new(format!("cannot read the scan from standard input: {e}")))?;
     } else {
-        bytes = std::fs::read(path)
-            .map_err(|e| Error::new(format!("cannot read the scan {}: {e}", path.display())))?;
+        bytes = std::fs::read(path).map_err(cannot("read the scan", path))?;
     }
     Ok(bytes)
 }

@@ -1,6 +1,6 @@
 //! The Claude Code Stop hook entry in `<root>/.claude/settings.local.json`.
 
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -42,10 +42,8 @@ pub(crate) fn installed(root: &Path) -> bool {
 
 fn write(path: &Path, doc: &Value) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    ucg_store::create_dirs(dir)
-        .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
-    let mut text = serde_json::to_string_pretty(doc)
-        .map_err(|e| Error::new(format!("cannot encode {}: {e}", path.display())))?;
+    ucg_store::create_dirs(dir).map_err(cannot("create", dir))?;
+    let mut text = serde_json::to_string_pretty(doc).map_err(cannot("encode", path))?;
     text.push('\n');
     let lock = ucg_store::lock_dir(dir)?;
     ucg_store::write_atomic(&lock, path, text.as_bytes())?;

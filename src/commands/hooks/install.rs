@@ -49,8 +49,7 @@ pub(crate) fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> 
         }
     }
     if !hooks_managed {
-        ucg_store::create_dirs(&dir)
-            .map_err(|e| Error::new(format!("cannot create {}: {e}", dir.display())))?;
+        ucg_store::create_dirs(&dir).map_err(cannot("create", &dir))?;
     }
     // The kernel starts this binary for a direct hook: a shell start less per hook. `--script`
     // installs the scripts that look for the binary at every run; so does a binary whose path
@@ -146,12 +145,10 @@ pub(crate) fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<
         }
         if std::fs::symlink_metadata(&chained).is_ok() {
             // One rename puts the chained hook back over ours: never a moment with neither.
-            ucg_store::rename(&chained, &path)
-                .map_err(|e| Error::new(format!("cannot restore {}: {e}", chained.display())))?;
+            ucg_store::rename(&chained, &path).map_err(cannot("restore", &chained))?;
             println!("restored: {}", path.display());
         } else if present {
-            ucg_store::remove_if_present(&path)
-                .map_err(|e| Error::new(format!("cannot remove {}: {e}", path.display())))?;
+            ucg_store::remove_if_present(&path).map_err(cannot("remove", &path))?;
             println!("removed: {}", path.display());
         }
     }

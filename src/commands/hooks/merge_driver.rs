@@ -6,7 +6,7 @@
 //! tell it created).
 
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{cannot, Error, Result};
 use std::path::{Component, Path};
 use ucg_ultracode::attributes::{
     lines_for, present_lines, with_lines, without_ours, ATTRIBUTES_FILE, MERGED_FILES,
@@ -53,8 +53,7 @@ fn artifact_dir(ctx: &Context) -> Result<String> {
 
 fn read_attributes(root: &Path) -> Result<Option<Vec<u8>>> {
     let path = root.join(ATTRIBUTES_FILE);
-    ucg_store::read_if_present(&path)
-        .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))
+    ucg_store::read_if_present(&path).map_err(cannot("read", &path))
 }
 
 fn write_attributes(root: &Path, bytes: &[u8]) -> Result<()> {
