@@ -10,8 +10,6 @@ use std::path::PathBuf;
 use ucg_ultracode::deciders;
 use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem};
 
-pub(crate) const SCHEMA: &str = "git-ucg.pending/1";
-
 pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     let source = &ctx.artifact_source(args.rev.commit.as_deref())?;
     let (impl_dir, ledger) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
@@ -52,7 +50,13 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     }
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json.on {
-        crate::output::print_json_of(&PendingDocument::of(&found))?;
+        crate::output::print_json_of(&PendingDocument {
+            schema: "git-ucg.pending/1",
+            items: &found.items,
+            blockers: &found.blockers,
+            unpromoted: &found.unpromoted,
+            unreadable: &found.unreadable,
+        })?;
     } else {
         let mut out = ctx.paged_output().prose();
         let width = crate::output::columns();
@@ -75,24 +79,12 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
 
 /// The `--json` document, serialized straight from the enumeration (no JSON tree in between).
 #[derive(serde::Serialize)]
-pub(crate) struct PendingDocument<'a> {
+struct PendingDocument<'a> {
     schema: &'static str,
     items: &'a [PendingItem],
     blockers: &'a [pending::Blocker],
     unpromoted: &'a [String],
     unreadable: &'a [String],
-}
-
-impl<'a> PendingDocument<'a> {
-    pub(crate) fn of(found: &'a Pending) -> Self {
-        PendingDocument {
-            schema: SCHEMA,
-            items: &found.items,
-            blockers: &found.blockers,
-            unpromoted: &found.unpromoted,
-            unreadable: &found.unreadable,
-        }
-    }
 }
 
 /// A table for people: a header, then one line per item with its short handle (what `resolve`

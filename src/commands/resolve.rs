@@ -21,8 +21,6 @@ use ucg_ultracode::similarity::{self, DiffPiece};
 
 mod branch;
 
-pub(crate) const SCHEMA: &str = "git-ucg.resolve/1";
-
 /// `eprintln!` for a person: the line wrapped to the terminal's columns at its spaces.
 macro_rules! say {
     () => {
@@ -236,7 +234,7 @@ fn json_document(
         })
         .collect();
     serde_json::json!({
-        "schema": SCHEMA,
+        "schema": "git-ucg.resolve/1",
         "dry_run": run.dry_run,
         "recorded": outcome.recorded,
         "applied": outcome.applied,

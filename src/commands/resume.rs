@@ -12,8 +12,6 @@ use ucg_ultracode::resume::{
     agent_hooks_check, baseline_check, branch_check, latch_check, route_of, unresolved, Check,
 };
 
-pub(crate) const SCHEMA: &str = "git-ucg.resume/1";
-
 pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     let repo = ctx.repo()?;
     let inputs = ctx.epic_inputs(args.impl_artifacts.dir.as_deref(), args.epic.clone())?;
@@ -47,7 +45,7 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
 
     if args.json.on {
         return crate::output::print_json(&serde_json::json!({
-            "schema": SCHEMA,
+            "schema": "git-ucg.resume/1",
             "epic": loaded.as_ref().ok().map(|e| e.id.clone()),
             "route": route,
             "checklist": checks,
