@@ -28,10 +28,7 @@ pub(crate) fn run(ctx: &Context, args: &EpicArgs) -> Result<u8> {
     let mut text = Vec::new();
     write_human(&mut text, &epic, &changes)?;
     let text = String::from_utf8_lossy(&text);
-    let mut out = ctx.paged_output().prose();
-    out.write_all(crate::render::visible::escape_controls(&text, &[]).as_bytes())?;
-    out.finish()?;
-    Ok(0)
+    ctx.page_prose(&crate::render::visible::escape_controls(&text, &[]))
 }
 
 fn document(epic: &Epic, changes: &[Option<StoryChanges>]) -> serde_json::Value {

@@ -5,7 +5,6 @@ use crate::cli::PendingArgs;
 use crate::context::Context;
 use crate::error::Result;
 use crate::render::visible;
-use std::io::Write;
 use std::path::PathBuf;
 use ucg_ultracode::deciders;
 use ucg_ultracode::pending::{self, Pending, PendingInputs, PendingItem};
@@ -58,9 +57,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
             unreadable: &found.unreadable,
         })?;
     } else {
-        let mut out = ctx.paged_output().prose();
-        let width = crate::output::columns();
-        let mut text = human(&found, width, args.full);
+        let mut text = human(&found, crate::output::columns(), args.full);
         // "nothing pending" for one person must not read as nothing pending at all.
         if let Some(email) = decider.as_deref().filter(|_| found.items.is_empty()) {
             if for_others > 0 && text == "nothing pending\n" {
@@ -69,8 +66,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
                 );
             }
         }
-        out.write_all(visible::escape_controls(&text, &[]).as_bytes())?;
-        out.finish()?;
+        ctx.page_prose(&visible::escape_controls(&text, &[]))?;
     }
     // The process ends next: thousands of items go with it, not one string at a time.
     std::mem::forget(found);
