@@ -96,9 +96,7 @@ fn write_human(out: &mut impl Write, epic: &Epic, changes: &[Option<StoryChanges
         state.join(", ")
     )?;
     writeln!(out)?;
-    let mut table = comfy_table::Table::new();
-    table.load_style(comfy_table::presets::NOTHING);
-    table.set_header([
+    let mut table = crate::render::table(&[
         "story", "status", "verdict", "baseline", "end", "commits", "files", "+", "-",
     ]);
     for (story, changes) in epic.stories.iter().zip(changes) {
@@ -123,9 +121,7 @@ fn write_human(out: &mut impl Write, epic: &Epic, changes: &[Option<StoryChanges
             number(counts.map(|c| c.2.to_string())),
         ]);
     }
-    for line in table.to_string().lines() {
-        writeln!(out, "{}", line.trim_end())?;
-    }
+    write!(out, "{}", crate::render::table_lines(&table))?;
     for (story, changes) in epic.stories.iter().zip(changes) {
         let Some(changes) = changes else { continue };
         if changes.commits.is_empty() {

@@ -46,9 +46,7 @@ pub(crate) fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
     if found.is_empty() {
         writeln!(out, "no runs under {}", root.display())?;
     } else {
-        let mut table = comfy_table::Table::new();
-        table.load_style(comfy_table::presets::NOTHING);
-        table.set_header(["run", "state", "epic", "last activity"]);
+        let mut table = crate::render::table(&["run", "state", "epic", "last activity"]);
         for run in &found {
             table.add_row([
                 run.name.clone(),
@@ -63,9 +61,7 @@ pub(crate) fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
                 },
             ]);
         }
-        for line in table.to_string().lines() {
-            writeln!(out, "{}", line.trim_end())?;
-        }
+        write!(out, "{}", crate::render::table_lines(&table))?;
     }
     out.finish()?;
     Ok(0)

@@ -9,6 +9,7 @@ use crate::cli::{
 };
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::render::{cell, table, table_lines};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -314,21 +315,6 @@ fn catalog(loaded: &Loaded, summary: &Summary) -> Value {
     })
 }
 
-fn table(header: &[&str]) -> comfy_table::Table {
-    let mut table = comfy_table::Table::new();
-    table.load_style(comfy_table::presets::NOTHING);
-    table.set_header(header.to_vec());
-    table
-}
-
-fn cell(value: &Value) -> String {
-    match value {
-        Value::Null => "-".into(),
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// A table laid out in `columns`: the column of prose (`prose`) wraps at its words, every other
 /// column keeps its cells whole (a timestamp, a name, a status is never split).
 fn push_table(out: &mut String, table: &mut comfy_table::Table, columns: usize, prose: usize) {
@@ -342,10 +328,7 @@ fn push_table(out: &mut String, table: &mut comfy_table::Table, columns: usize, 
         out.push_str("(none)\n");
         return;
     }
-    for line in table.to_string().lines() {
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    out.push_str(&table_lines(table));
 }
 
 /// The catalog for people, in `columns`: the status line whole (its format says it is

@@ -12,3 +12,28 @@ pub mod restart;
 pub mod status_human;
 pub mod status_markdown;
 pub mod visible;
+
+/// A JSON value as a table cell or a line shows it: a string bare, null as `-`.
+pub(crate) fn cell(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "-".into(),
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A borderless table with `header`, as the commands lay their tables out.
+pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    table.load_style(comfy_table::presets::NOTHING);
+    table.set_header(header.to_vec());
+    table
+}
+
+/// The lines of `table`, each without the padding of its last cell.
+pub(crate) fn table_lines(table: &comfy_table::Table) -> String {
+    let text = table.to_string();
+    text.lines()
+        .map(|line| format!("{}\n", line.trim_end()))
+        .collect()
+}

@@ -56,12 +56,10 @@ fn text(value: &Json) -> String {
 }
 
 fn table(style: &Style, header: &[&str]) -> Table {
-    let mut table = Table::new();
-    table.load_style(comfy_table::presets::NOTHING);
+    let mut table = super::table(header);
     table.set_content_arrangement(ContentArrangement::Dynamic);
     // Two columns of the width go to the indent the rows get.
     table.set_width(style.width.saturating_sub(2).max(40));
-    table.set_header(header.to_vec());
     table
 }
 

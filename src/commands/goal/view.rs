@@ -77,11 +77,7 @@ pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Resul
 
 /// The human form of `show_doc`.
 pub(crate) fn render(doc: &Value) -> String {
-    let s = |v: &Value| match v {
-        Value::String(text) => text.clone(),
-        Value::Null => "-".into(),
-        other => other.to_string(),
-    };
+    let s = crate::render::cell;
     let mut out = format!("ultragoal session {}\n", s(&doc["session"]));
     if doc["phase"] == "absent" {
         out.push_str(&format!(
