@@ -104,10 +104,9 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
 
 /// The man pages: `git-ucg.1` and one page per (nested) subcommand, hidden ones excepted.
 pub(crate) fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let mut command = crate::cli::command();
-    command.build();
     let mut pages = Vec::new();
-    collect_pages(&command, "git-ucg", "git ucg", &mut pages);
+    // Built already: `cli::command` builds every command.
+    collect_pages(&crate::cli::command(), "git-ucg", "git ucg", &mut pages);
     pages
 }
 
