@@ -183,14 +183,9 @@ pub(crate) fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
 }
 
 /// Prints one JSON document (pretty, with a final newline) on stdout: the `--json` of every read
-/// command.
-pub(crate) fn print_json(doc: &serde_json::Value) -> crate::error::Result<u8> {
-    print_json_of(doc)
-}
-
-/// [`print_json`] of any serializable document, without building a JSON tree first: the same
-/// text as the tree of the same fields in the same order.
-pub(crate) fn print_json_of(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
+/// command. Any serializable document, without building a JSON tree first: the same text as the
+/// tree of the same fields in the same order.
+pub(crate) fn print_json(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
     use std::io::Write;
     // Written as it is serialized: a large run's document (megabytes) is never held whole, and
     // the memory a growing copy of it would touch is never faulted in.

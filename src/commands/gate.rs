@@ -51,7 +51,7 @@ fn judge(ctx: &Context, args: &GateArgs) -> Result<u8> {
         false => args.format,
     };
     let printed = match format {
-        GateFormat::Json => crate::output::print_json_of(&GateDocument {
+        GateFormat::Json => crate::output::print_json(&GateDocument {
             schema: "git-ucg.gate/1",
             blocked: decision.blocked(),
             read_from: source.describe(),

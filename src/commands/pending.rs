@@ -49,7 +49,7 @@ pub(crate) fn run(ctx: &Context, args: &PendingArgs) -> Result<u8> {
     }
     let code = u8::from(args.exit_code && !(found.items.is_empty() && found.blockers.is_empty()));
     if args.json.on {
-        crate::output::print_json_of(&PendingDocument {
+        crate::output::print_json(&PendingDocument {
             schema: "git-ucg.pending/1",
             items: &found.items,
             blockers: &found.blockers,
