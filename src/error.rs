@@ -131,9 +131,8 @@ impl From<StoreError> for Error {
 
 impl From<ConfigError> for Error {
     fn from(e: ConfigError) -> Self {
-        let hint = e.hint();
         let error = Error::new(e.to_string());
-        match hint {
+        match e.hint() {
             Some(h) => error.hint(h),
             None => error,
         }
