@@ -41,6 +41,12 @@ fn chained_path(dir: &Path, hook: HookName) -> std::path::PathBuf {
     dir.join(format!("{}{CHAINED_SUFFIX}", hook.file_name()))
 }
 
+/// Where git ran the hook, with its environment (the index a `git commit -a` prepares, a push's
+/// quarantined objects): where the git commands run, the repository the bypass notes go to.
+fn here() -> &'static Path {
+    Path::new(".")
+}
+
 /// A hook's refusal of `action` on stderr: the decision's deciders named, control characters
 /// escaped, reflowed `prefix` columns narrower (git's `remote: ` on a server).
 fn say_refusal(

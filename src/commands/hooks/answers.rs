@@ -6,12 +6,6 @@ use super::*;
 use ucg_git::ObjectId;
 use ucg_ultracode::answer_only::{self, NotAnswerOnly, Refused};
 
-/// Where the git commands run: where git ran the hook, with its environment (the index a
-/// `git commit -a` prepares, a push's quarantined objects).
-fn here() -> &'static Path {
-    Path::new(".")
-}
-
 /// The repository, with an object cache: judging a commit reads its trees once per file.
 fn repository(ctx: &Context) -> std::result::Result<ucg_git::Repository, Refused> {
     let mut repo = ctx.repo().map_err(|e| unreadable(e.render()))?.clone();

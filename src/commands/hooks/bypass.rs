@@ -9,11 +9,6 @@ use super::*;
 use ucg_ultracode::bypass::{self, Bypass, NOTES_REF};
 use ucg_ultracode::gate::Decision;
 
-/// Where git ran the hook: the repository the notes go to.
-fn here() -> &'static Path {
-    Path::new(".")
-}
-
 /// The items (ids) and unreadable artifacts a decision waited on.
 fn waiting(decisions: &[&Decision]) -> (usize, Vec<String>) {
     let mut ids: Vec<String> = Vec::new();

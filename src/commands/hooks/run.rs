@@ -43,10 +43,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         Some(dir) => Ok(dir.to_path_buf()),
         None => ctx.hooks_dir().map(|(dir, _)| dir),
     };
-    if let Ok(dir) = dir.as_ref().map_err(|_| ()).and_then(|d| match skipping {
-        true => Err(()),
-        false => Ok(d),
-    }) {
+    if let (Ok(dir), false) = (&dir, skipping) {
         let chained = chained_path(dir, hook);
         // As git does, a hook file that is not executable is not run. git ignores what a hook
         // that records returns: so does the chain.
