@@ -127,12 +127,11 @@ fn execute(cli: &cli::Cli, matches: impl FnOnce() -> Option<clap::ArgMatches>) -
 /// The columns git's `remote: ` takes before each line the server's hook says.
 fn remote_prefix(cli: &cli::Cli) -> usize {
     match &cli.command {
-        cli::Command::Hooks(hooks) => match &**hooks {
-            cli::HooksCommand::Run(run) if run.hook.is_some_and(|h| h.is_server_side()) => {
-                output::REMOTE_PREFIX
-            }
-            _ => 0,
-        },
+        cli::Command::Hooks(cli::Deferred(cli::HooksCommand::Run(run)))
+            if run.hook.is_some_and(|h| h.is_server_side()) =>
+        {
+            output::REMOTE_PREFIX
+        }
         _ => 0,
     }
 }

@@ -383,8 +383,7 @@ pub(crate) fn ask_key(prompt: &str) -> io::Result<Option<Keypress>> {
         };
         match &key {
             Keypress::Char(c) => writeln!(err, "{c}")?,
-            Keypress::End => writeln!(err)?,
-            Keypress::Enter | Keypress::Escape | Keypress::Other => writeln!(err)?,
+            Keypress::End | Keypress::Enter | Keypress::Escape | Keypress::Other => writeln!(err)?,
         }
         err.flush()?;
         return Ok(Some(key));

@@ -125,7 +125,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     // the other core, from its own view of the repository, while the pass writes.
     let root = ctx.try_project_root();
     let impl_flag = args.impl_artifacts.dir.clone();
-    let routed = std::thread::scope(|scope| {
+    let (done, route) = std::thread::scope(|scope| {
         let route = (!args.json.on)
             .then(|| {
                 // The readers recurse: the same stack as every command gets.
@@ -143,7 +143,6 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         let done = pass(&mut outcome);
         (done, route.and_then(|r| r.join().ok().flatten()))
     });
-    let (done, route) = routed;
     if let Err(error) = done {
         // What was recorded before the failure is logged all the same.
         let _ = append_to_log(&run, &mut outcome);
