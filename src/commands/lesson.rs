@@ -358,23 +358,10 @@ fn query(
 /// `lesson escalated`: the escalated tasks, for a person or (`--json`) a script.
 fn show_escalated(state: &Path, tasks: &[record::Escalated], json: bool) -> Result<u8> {
     if json {
-        let listed: Vec<serde_json::Value> = tasks
-            .iter()
-            .map(|t| {
-                serde_json::json!({
-                    "task": t.task,
-                    "loop_count": t.loop_count,
-                    "loop_cap": t.loop_cap,
-                    "last_lesson_id": t.last_lesson_id,
-                    "contract_gap": t.contract_gap,
-                    "remediation": t.remediation,
-                })
-            })
-            .collect();
         let doc = serde_json::json!({
             "schema": "git-ucg.lesson-escalated/1",
             "state": state.to_string_lossy(),
-            "escalated": listed,
+            "escalated": tasks,
             "options": record::ESCALATION_OPTIONS,
         });
         crate::output::print(format!("{doc}\n"))?;

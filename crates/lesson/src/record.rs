@@ -903,8 +903,9 @@ fn fault(step: &str, how: Fault) -> std::result::Result<(), LessonError> {
 }
 
 /// An escalated task, as the escalation surface shows it: its loop count and cap, and its last
-/// lesson (id, and the gap and remediation when the ledger holds it).
-#[derive(Debug, Clone, PartialEq)]
+/// lesson (id, and the gap and remediation when the ledger holds it). Serialized as `lesson
+/// escalated --json` lists it, in this order.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Escalated {
     pub task: String,
     pub loop_count: i64,

@@ -742,3 +742,39 @@ fn a_hostile_record_of_intent_is_refused_named() {
     }
     assert_eq!(read_text(&outside), "{}");
 }
+
+/// `lesson escalated --json` is read by scripts: its document, byte for byte — each task's fields
+/// in this order, a last lesson the ledger does not hold as nulls, and the three options.
+#[test]
+fn the_escalated_listing_for_scripts_is_exact() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    write(
+        &dir.join("anvil/state.json"),
+        r#"{"tasks": {"T1": {"status": "escalated", "loop_count": 3, "loop_cap": 3,
+            "last_lesson_id": "L-2026-06-01-a1b2c3d4"},
+            "T2": {"status": "escalated", "loop_count": 2, "loop_cap": 2},
+            "T3": {"status": "failed", "loop_count": 1, "loop_cap": 3}}}"#,
+    );
+    let out = env
+        .ucg(&dir)
+        .args(["lesson", "--ledger", "anvil/ledger.jsonl", "escalated"])
+        .args(["--state", "anvil/state.json", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        concat!(
+            r#"{"schema":"git-ucg.lesson-escalated/1","state":"anvil/state.json","escalated":["#,
+            r#"{"task":"T1","loop_count":3,"loop_cap":3,"last_lesson_id":"L-2026-06-01-a1b2c3d4","#,
+            r#""contract_gap":"the contract did not say the rate-limit window rolls","#,
+            r#""remediation":"count requests in a rolling sixty-second window per key"},"#,
+            r#"{"task":"T2","loop_count":2,"loop_cap":2,"last_lesson_id":null,"#,
+            r#""contract_gap":null,"remediation":null}],"#,
+            r#""options":["amend the contract","amend the plan","#,
+            r#""abort with a captured lesson (/abort)"]}"#,
+            "\n"
+        )
+    );
+}
