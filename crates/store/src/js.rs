@@ -1274,82 +1274,35 @@ mod tests {
 
     #[test]
     fn parse_errors_in_each_engines_words() {
-        // V8's words; `@n` is its " in JSON at position n".
-        for (text, core, v8_words) in [
-            ("", "Unexpected EOF", "Unexpected end of JSON input"),
-            ("{", "Expected '}'", "Unexpected end of JSON input"),
-            ("[1,", "Unexpected EOF", "Unexpected end of JSON input"),
-            (
-                "'single'",
-                "Single quotes (') are not allowed in JSON",
-                "Unexpected token ''' @0",
-            ),
-            (
-                "{\"a\":1,}",
-                "Property name must be a string literal",
-                "Expected property name or '}' @7",
-            ),
-            (
-                "{\"a\" 1}",
-                "Expected ':' before value in object property definition",
-                "Expected ':' after property name @5",
-            ),
-            (
-                "{\"a\":1 2}",
-                "Expected '}'",
-                "Expected ',' or '}' after property value @7",
-            ),
-            (
-                "nope",
-                "Unexpected identifier \"nope\"",
-                "Unexpected token 'o' @1",
-            ),
-            (
-                "[1]x",
-                "Unable to parse JSON string",
-                "Unexpected token 'x' @3",
-            ),
-            ("é", "Unrecognized token 'é'", "Unexpected token 'é' @0"),
-            (
-                "[1,]",
-                "Unexpected comma at the end of array expression",
-                "Unexpected token ']' @3",
-            ),
-            ("[1 2]", "Expected ']'", "Unexpected token '2' @3"),
-            ("[1 \"a]", "Unterminated string", "Unexpected token '\"' @3"),
-            (
-                "1.",
-                "Invalid digits after decimal point",
-                "Unexpected end of JSON input",
-            ),
-            ("-", "Invalid number", "Unexpected end of JSON input"),
-            ("[1e]", "Expected ']'", "Unexpected token ']' @3"),
-            (
-                "\"a\u{1}\"",
-                "Unterminated string",
-                "Bad control character in string literal @2",
-            ),
-            (
-                "\"\\x\"",
-                "Invalid escape character x",
-                "Bad escaped character @2",
-            ),
-            (
-                "\"\\u12\"}",
-                "\"\\u12\"}\" is not a valid unicode escape",
-                "Bad Unicode escape @5",
-            ),
-            (
-                "\"\\u12",
-                "\\u must be followed by 4 hex digits",
-                "Unterminated string @5",
-            ),
-            (
-                "\u{feff}{}",
-                "Unrecognized token '\u{feff}'",
-                "Unexpected token '\u{feff}' @0",
-            ),
-        ] {
+        // Each line: the text, JavaScriptCore's words, V8's (`@n` is its " in JSON at position
+        // n"), tab-separated.
+        let cases = concat!(
+            "\tUnexpected EOF\tUnexpected end of JSON input\n",
+            "{\tExpected '}'\tUnexpected end of JSON input\n",
+            "[1,\tUnexpected EOF\tUnexpected end of JSON input\n",
+            "'single'\tSingle quotes (') are not allowed in JSON\tUnexpected token ''' @0\n",
+            "{\"a\":1,}\tProperty name must be a string literal\tExpected property name or '}' @7\n",
+            "{\"a\" 1}\tExpected ':' before value in object property definition\tExpected ':' after property name @5\n",
+            "{\"a\":1 2}\tExpected '}'\tExpected ',' or '}' after property value @7\n",
+            "nope\tUnexpected identifier \"nope\"\tUnexpected token 'o' @1\n",
+            "[1]x\tUnable to parse JSON string\tUnexpected token 'x' @3\n",
+            "é\tUnrecognized token 'é'\tUnexpected token 'é' @0\n",
+            "[1,]\tUnexpected comma at the end of array expression\tUnexpected token ']' @3\n",
+            "[1 2]\tExpected ']'\tUnexpected token '2' @3\n",
+            "[1 \"a]\tUnterminated string\tUnexpected token '\"' @3\n",
+            "1.\tInvalid digits after decimal point\tUnexpected end of JSON input\n",
+            "-\tInvalid number\tUnexpected end of JSON input\n",
+            "[1e]\tExpected ']'\tUnexpected token ']' @3\n",
+            "\"a\u{1}\"\tUnterminated string\tBad control character in string literal @2\n",
+            "\"\\x\"\tInvalid escape character x\tBad escaped character @2\n",
+            "\"\\u12\"}\t\"\\u12\"}\" is not a valid unicode escape\tBad Unicode escape @5\n",
+            "\"\\u12\t\\u must be followed by 4 hex digits\tUnterminated string @5\n",
+            "\u{feff}{}\tUnrecognized token '\u{feff}'\tUnexpected token '\u{feff}' @0\n",
+        );
+        for case in cases.lines() {
+            let [text, core, v8_words] = case.split('\t').collect::<Vec<_>>()[..] else {
+                panic!("not three fields: {case:?}");
+            };
             let core = format!("JSON Parse error: {core}");
             assert_eq!(jsc(text).unwrap_err().to_string(), core, "{text:?}");
             let v8_words = v8_words.replace(" @", " in JSON at position ");
