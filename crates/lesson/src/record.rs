@@ -139,6 +139,14 @@ pub fn append(paths: &Paths, bytes: &[u8], warn: &mut dyn FnMut(String)) -> Outc
     )]))
 }
 
+/// A `json!` object as JavaScript holds it.
+fn js_object(value: Value) -> JsObject {
+    match JsValue::from(value) {
+        JsValue::Object(object) => object,
+        _ => JsObject::new(),
+    }
+}
+
 /// `{"ok": true, …}`.
 fn ok_doc<'a>(pairs: impl IntoIterator<Item = (&'a str, JsValue)>) -> JsValue {
     let mut doc = JsObject::new();
@@ -215,28 +223,19 @@ pub fn invalidate(
         ));
     };
     let marker_id = entry::new_id();
-    let mut marker = JsObject::new();
-    let text = |s: String| JsValue::String(JsString::from(s));
-    marker.set("anvil_ledger_entry_version", JsValue::Number(1.0));
-    marker.set("id", JsValue::str(&marker_id));
-    marker.set("created", text(entry::today()));
-    marker.set("invalidates", JsValue::str(lesson_id));
-    marker.set("invalidation_reason", JsValue::str(reason));
-    marker.set(
-        "contract_gap",
-        text(format!("invalidation marker for {lesson_id}")),
-    );
-    marker.set("evidence", text(format!("reason: {reason}")));
-    marker.set(
-        "remediation",
-        text(format!(
+    let mut marker = js_object(json!({
+        "anvil_ledger_entry_version": 1,
+        "id": marker_id,
+        "created": entry::today(),
+        "invalidates": lesson_id,
+        "invalidation_reason": reason,
+        "contract_gap": format!("invalidation marker for {lesson_id}"),
+        "evidence": format!("reason: {reason}"),
+        "remediation": format!(
             "prior lesson {lesson_id} is invalidated ({reason}); future queries should skip it"
-        )),
-    );
-    marker.set(
-        "tags",
-        JsValue::Array(vec![JsValue::str("invalidation"), JsValue::str(reason)]),
-    );
+        ),
+        "tags": ["invalidation", reason],
+    }));
     if let Some(pattern @ JsValue::Array(_)) = target.get("pattern") {
         marker.set("pattern", pattern.clone());
     }
@@ -663,39 +662,28 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         .map(str::to_string)
         .or_else(|| failure.and_then(|f| f.criterion));
     let id = entry::new_id();
-    let mut entry = Map::new();
-    for (key, value) in [
-        ("anvil_ledger_entry_version", json!(1)),
-        ("id", json!(id)),
-        ("created", json!(entry::today())),
-        ("task_id", json!(request.task)),
-        ("contract_gap", json!(request.gap)),
-        ("evidence", json!(evidence)),
-        ("remediation", json!(request.remediation)),
-    ] {
-        entry.insert(key.into(), value);
-    }
+    let mut lesson = json!({
+        "anvil_ledger_entry_version": 1,
+        "id": id,
+        "created": entry::today(),
+        "task_id": request.task,
+        "contract_gap": request.gap,
+        "evidence": evidence,
+        "remediation": request.remediation,
+    });
     if let Some(criterion) = &criterion {
-        entry.insert("criterion_id".into(), json!(criterion));
+        lesson["criterion_id"] = json!(criterion);
     }
     if !request.pattern.is_empty() {
-        entry.insert("pattern".into(), json!(request.pattern));
+        lesson["pattern"] = json!(request.pattern);
     }
-    let write_state = |task_state: &Map<String, Value>| -> std::result::Result<(), LessonError> {
-        ucg_store::write_atomic(
-            lock_of(&state_dir)?,
-            request.state,
-            &state::to_bytes(task_state),
-        )
-        .map_err(LessonError::from)
-    };
     let escalate = |task_state: &mut Map<String, Value>| -> std::result::Result<(), LessonError> {
         if let Some(task) = state::task_mut(task_state, request.task) {
             task.insert("status".into(), json!("escalated"));
         }
-        write_state(task_state)
+        let bytes = state::to_bytes(task_state);
+        Ok(ucg_store::write_atomic(locks.state, request.state, &bytes)?)
     };
-    let lesson = Value::Object(entry);
     let entry = JsValue::from(lesson.clone());
     if let Err(error) = entry::validate(&entry) {
         // A null lesson is no lesson: nothing is appended, the task escalates.
