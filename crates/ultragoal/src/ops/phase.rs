@@ -148,26 +148,22 @@ fn pursuing_gate(prior: &JsValue, opts: &SetOpts) -> Result<()> {
     let mut waiting = Vec::new();
     for story in list(&stories, "stories")? {
         if status_is(story, "unconfirmed")? {
-            waiting.push(prop(story, "id")?.cloned());
+            waiting.push(match prop(story, "id")? {
+                None | Some(JsValue::Null) => String::new(),
+                id => js::string_of(id).to_string(),
+            });
         }
     }
     if !waiting.is_empty() {
-        let ids: Vec<String> = waiting
-            .iter()
-            .map(|id| match id {
-                None | Some(JsValue::Null) => String::new(),
-                Some(id) => js::string_of(Some(id)).to_string(),
-            })
-            .collect();
+        let noun = if waiting.len() == 1 {
+            "story"
+        } else {
+            "stories"
+        };
         return Err(thrown(format!(
-            "set: pursuing refused — {} unconfirmed {}: {}",
+            "set: pursuing refused — {} unconfirmed {noun}: {}",
             waiting.len(),
-            if waiting.len() == 1 {
-                "story"
-            } else {
-                "stories"
-            },
-            ids.join(", ")
+            waiting.join(", ")
         )));
     }
     for key in ["outcome", "verification_surface"] {
