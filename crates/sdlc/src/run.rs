@@ -97,28 +97,21 @@ pub fn reconstruct<'e>(events: impl Iterator<Item = &'e Event>) -> Reconstructio
             "phase.interrupted" => Logged::Interrupted,
             _ => continue,
         };
-        match out.phases.get_mut(&phase) {
-            // Open, or ended already (a second terminal event for the same start): the later
-            // one stands.
-            Some(record) => {
-                record.state = terminal;
-                record.ended_at = event.ts.clone();
+        let record = out.phases.entry(phase).or_insert_with(|| {
+            out.warnings.push(format!(
+                "{} for phase {phase} without a phase.started before it",
+                event.event
+            ));
+            PhaseRecord {
+                state: terminal,
+                started_at: None,
+                ended_at: None,
             }
-            None => {
-                out.warnings.push(format!(
-                    "{} for phase {phase} without a phase.started before it",
-                    event.event
-                ));
-                out.phases.insert(
-                    phase,
-                    PhaseRecord {
-                        state: terminal,
-                        started_at: None,
-                        ended_at: event.ts.clone(),
-                    },
-                );
-            }
-        }
+        });
+        // Open, or ended already (a second terminal event for the same start): the later one
+        // stands.
+        record.state = terminal;
+        record.ended_at = event.ts.clone();
     }
     out
 }
