@@ -289,57 +289,48 @@ mod tests {
 
     #[test]
     fn validation_order() {
-        let code = |v: &str| {
-            validate(&js::parse(v).unwrap())
-                .err()
-                .map(|e| (e.code, e.details.to_json_string()))
-        };
-        assert_eq!(
-            code("null").unwrap(),
-            ("E_INVALID_LESSON", r#"{"received":"object"}"#.into())
-        );
-        assert_eq!(code("[]").unwrap().1, r#"{"rule":"wrong_version"}"#);
-        assert_eq!(
-            code(r#"{"id": "x"}"#).unwrap().1,
-            r#"{"rule":"wrong_version"}"#
-        );
-        assert_eq!(
-            code(r#"{"anvil_ledger_entry_version": "1"}"#).unwrap().1,
-            r#"{"rule":"wrong_version","value":"1"}"#
-        );
-        assert_eq!(
-            code(r#"{"anvil_ledger_entry_version": 1, "created": "d"}"#)
-                .unwrap()
-                .1,
-            r#"{"rule":"missing_id"}"#
-        );
         let base = r#"{"anvil_ledger_entry_version": 1.0, "id": "L1", "created": "2026-01-01",
             "contract_gap": "g", "evidence": "\ufeff ", "remediation": "r"}"#;
-        assert_eq!(
-            code(base).unwrap(),
+        let blank = r#""\ufeff ""#;
+        let not_string =
+            r#"E_INVALID_LESSON {"rule":"not_a_string","field":"evidence","received":"number"}"#;
+        // U+0085 is no blank for JavaScript (no refusal); a number is a string for the reference
+        // only.
+        for (lesson, want) in [
+            ("null".into(), r#"E_INVALID_LESSON {"received":"object"}"#),
+            ("[]".into(), r#"E_INVALID_LESSON {"rule":"wrong_version"}"#),
             (
-                "E_NULL_LESSON",
-                "{\"field\":\"evidence\",\"value\":\"\u{feff} \"}".into()
-            )
-        );
-        assert_eq!(
-            code(&base.replace(r#""evidence": "\ufeff ","#, ""))
-                .unwrap()
-                .1,
-            r#"{"field":"evidence"}"#
-        );
-        // U+0085 is no blank for JavaScript; a number is a string for the reference only.
-        assert!(code(&base.replace(r#""\ufeff ""#, r#""\u0085""#)).is_none());
-        assert_eq!(
-            code(&base.replace(r#""\ufeff ""#, "5")).unwrap().1,
-            r#"{"rule":"not_a_string","field":"evidence","received":"number"}"#
-        );
-        assert_eq!(
-            code(&base.replace(r#""\ufeff ""#, "5").replace(r#""r""#, "null"))
-                .unwrap()
-                .1,
-            r#"{"field":"remediation","value":null}"#
-        );
+                r#"{"id": "x"}"#.into(),
+                r#"E_INVALID_LESSON {"rule":"wrong_version"}"#,
+            ),
+            (
+                r#"{"anvil_ledger_entry_version": "1"}"#.into(),
+                r#"E_INVALID_LESSON {"rule":"wrong_version","value":"1"}"#,
+            ),
+            (
+                r#"{"anvil_ledger_entry_version": 1, "created": "d"}"#.into(),
+                r#"E_INVALID_LESSON {"rule":"missing_id"}"#,
+            ),
+            (
+                base.to_string(),
+                "E_NULL_LESSON {\"field\":\"evidence\",\"value\":\"\u{feff} \"}",
+            ),
+            (
+                base.replace(r#""evidence": "\ufeff ","#, ""),
+                r#"E_NULL_LESSON {"field":"evidence"}"#,
+            ),
+            (base.replace(blank, r#""\u0085""#), ""),
+            (base.replace(blank, "5"), not_string),
+            (
+                base.replace(blank, "5").replace(r#""r""#, "null"),
+                r#"E_NULL_LESSON {"field":"remediation","value":null}"#,
+            ),
+        ] {
+            let refusal = validate(&js::parse(&lesson).unwrap())
+                .err()
+                .map(|e| format!("{} {}", e.code, e.details.to_json_string()));
+            assert_eq!(refusal.as_deref().unwrap_or(""), want, "{lesson}");
+        }
     }
 
     #[test]
