@@ -91,17 +91,11 @@ pub(crate) fn human(found: &Pending, width: usize, full: bool) -> String {
     let mut out = String::new();
     // Who decides gets a column only where some rule names someone.
     let routed = found.items.iter().any(|item| !item.deciders.is_empty());
-    let rows: Vec<Vec<String>> = found
+    let mut rows: Vec<Vec<String>> = found
         .items
         .iter()
         .map(|item| {
-            let (name, file) = match full {
-                true => (item.id.clone(), item.artifact.as_str()),
-                false => (
-                    item.label(),
-                    item.artifact.rsplit('/').next().unwrap_or(&item.artifact),
-                ),
-            };
+            let (name, file) = crate::render::items::name_and_file(item, full);
             let on_record = match (&item.action, &item.answer) {
                 (Some(action), Some(answer)) if answer.is_empty() => {
                     format!("  [{action} on record]")
@@ -133,7 +127,6 @@ pub(crate) fn human(found: &Pending, width: usize, full: bool) -> String {
             row
         })
         .collect();
-    let mut rows = rows;
     // A "decided by" column the row has no room for goes under it, with the decision.
     let row_width = |row: &Vec<String>| {
         row.iter()

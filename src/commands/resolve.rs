@@ -222,16 +222,6 @@ fn json_document(
     after: &Pending,
     logged: Option<&Path>,
 ) -> serde_json::Value {
-    let changed: Vec<serde_json::Value> = outcome
-        .changed
-        .iter()
-        .map(|c| {
-            serde_json::json!({
-                "path": shown(&c.path, &run.project_root),
-                "change": c.change.name(),
-            })
-        })
-        .collect();
     serde_json::json!({
         "schema": "git-ucg.resolve/1",
         "dry_run": run.dry_run,
@@ -241,7 +231,10 @@ fn json_document(
         "unpromoted": after.unpromoted,
         "blockers": after.blockers,
         "decision_log": logged.map(|p| p.to_string_lossy()),
-        "changed": changed,
+        "changed": outcome.changed.iter().map(|c| serde_json::json!({
+            "path": shown(&c.path, &run.project_root),
+            "change": c.change.name(),
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -616,11 +609,8 @@ fn confirmation(run: &Pass, answer: &Answer, applied: &[Applied]) -> String {
         .filter(|a| a.id == answer.id)
         .map(|a| a.cleared.as_str())
         .collect();
-    let dry = if run.dry_run {
-        " (dry run: nothing written)"
-    } else {
-        ""
-    };
+    let dry = run.dry_run.then_some(" (dry run: nothing written)");
+    let dry = dry.unwrap_or_default();
     match answer.action {
         Action::Close if cleared.is_empty() => {
             format!("  closed{dry} — recorded in {DECISIONS_FILE}; nothing left to clear")
@@ -684,11 +674,8 @@ workflow.implementation_artifacts, or pass --impl-artifacts DIR).\n",
         .filter(|a| a.action == Action::Defer)
         .collect();
     if !closes.is_empty() {
-        let note = if run.dry_run {
-            " (would be applied)"
-        } else {
-            ""
-        };
+        let note = run.dry_run.then_some(" (would be applied)");
+        let note = note.unwrap_or_default();
         out.push_str(&format!("Closed{note}: {}\n", closes.len()));
         for applied in closes {
             out.push_str(&format!("  {}  {}\n", name(&applied.id), applied.cleared));
@@ -755,11 +742,9 @@ fn what_changed(ctx: &Context, run: &Pass, outcome: &Outcome) -> String {
     if outcome.changed.is_empty() {
         return String::new();
     }
-    let mut out = String::new();
-    out.push_str(if run.dry_run {
-        "Files that would change (from the project root):\n"
-    } else {
-        "Files changed (from the project root):\n"
+    let mut out = String::from(match run.dry_run {
+        true => "Files that would change (from the project root):\n",
+        false => "Files changed (from the project root):\n",
     });
     for change in &outcome.changed {
         let verb = match (run.dry_run, change.change) {

@@ -6,13 +6,7 @@ use ucg_ultracode::pending::PendingItem;
 
 /// The item's lines, each indented two columns; the text under the first hangs at column 14.
 pub fn describe(item: &PendingItem, full: bool) -> String {
-    let (name, file) = match full {
-        true => (item.id.clone(), item.artifact.as_str()),
-        false => (
-            item.label(),
-            item.artifact.rsplit('/').next().unwrap_or(&item.artifact),
-        ),
-    };
+    let (name, file) = name_and_file(item, full);
     let source = match item.contested.is_empty() {
         true => item.source.label(),
         false => "contested",
@@ -30,4 +24,16 @@ pub fn describe(item: &PendingItem, full: bool) -> String {
         ));
     }
     out
+}
+
+/// The item's name and file: its short handle and the artifact's file name, or with `full` the
+/// whole id and the artifact's path.
+pub(crate) fn name_and_file(item: &PendingItem, full: bool) -> (String, &str) {
+    match full {
+        true => (item.id.clone(), item.artifact.as_str()),
+        false => (
+            item.label(),
+            item.artifact.rsplit('/').next().unwrap_or(&item.artifact),
+        ),
+    }
 }
