@@ -5,6 +5,7 @@
 use crate::cli::ResumeArgs;
 use crate::context::Context;
 use crate::error::Result;
+use crate::render::file_name;
 use std::io::Write;
 use ucg_git::ArtifactSource;
 use ucg_ultracode::epic;
@@ -122,7 +123,7 @@ fn decisions_check(ctx: &Context, args: &ResumeArgs) -> Check {
         Ok(decision) if !decision.blockers.is_empty() => {
             let first = &decision.blockers[0];
             missing(
-                format!("{}: {}", name_of(&first.artifact), first.reason),
+                format!("{}: {}", file_name(&first.artifact), first.reason),
                 Some(first.way_out.clone()),
             )
         }
@@ -149,11 +150,6 @@ fn decisions_check(ctx: &Context, args: &ResumeArgs) -> Check {
         fix,
         by_resume: false,
     }
-}
-
-/// A file's name, as the hand-back names the run's files.
-fn name_of(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// Our pre-commit and pre-push hooks, executable, where git looks for hooks.

@@ -28,10 +28,7 @@ pub(crate) fn github(decision: &Decision) -> String {
     for b in &decision.blockers {
         // An unreadable artifact's title names its file; its message says what is wrong, then
         // the way out.
-        let title = format!(
-            "{UNREADABLE} {}",
-            b.artifact.rsplit('/').next().unwrap_or_default()
-        );
+        let title = format!("{UNREADABLE} {}", super::file_name(&b.artifact));
         annotate(&b.artifact, &title, &format!("{}; {}", b.reason, b.way_out));
     }
     out

@@ -31,9 +31,6 @@ pub fn describe(item: &PendingItem, full: bool) -> String {
 pub(crate) fn name_and_file(item: &PendingItem, full: bool) -> (String, &str) {
     match full {
         true => (item.id.clone(), item.artifact.as_str()),
-        false => (
-            item.label(),
-            item.artifact.rsplit('/').next().unwrap_or(&item.artifact),
-        ),
+        false => (item.label(), super::file_name(&item.artifact)),
     }
 }

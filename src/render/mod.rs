@@ -22,6 +22,11 @@ pub(crate) fn cell(value: &serde_json::Value) -> String {
     }
 }
 
+/// A path's file name (what follows its last `/`), as a person is shown a file of the run.
+pub(crate) fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 /// A borderless table with `header`, as the commands lay their tables out.
 pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
     let mut table = comfy_table::Table::new();

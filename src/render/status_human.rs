@@ -123,8 +123,7 @@ pub(crate) fn render(report: &Report, style: &Style) -> String {
             .as_ref()
             .map(|story| format!(" at story {story}"))
             .unwrap_or_default();
-        let _ = writeln!(out);
-        let _ = writeln!(out, "{} {}{at}", style.title("Resume:"), route.stage);
+        let _ = writeln!(out, "\n{} {}{at}", style.title("Resume:"), route.stage);
         for line in wrap(
             &route.why,
             usize::from(style.width).saturating_sub(2).max(20),
@@ -217,8 +216,7 @@ fn header(out: &mut String, style: &Style, run: &Run) {
 }
 
 fn stories(out: &mut String, style: &Style, stories: &[Story]) {
-    let _ = writeln!(out);
-    let _ = writeln!(out, "{}", style.title("Stories"));
+    let _ = writeln!(out, "\n{}", style.title("Stories"));
     if stories.is_empty() {
         let _ = writeln!(out, "  {NA}");
         return;
@@ -264,11 +262,10 @@ fn stories(out: &mut String, style: &Style, stories: &[Story]) {
 fn pending(out: &mut String, style: &Style, report: &Report) {
     let view = &report.pending;
     let counts = &view.counts;
-    let _ = writeln!(out);
     if counts.total() == 0 {
         let _ = writeln!(
             out,
-            "{} {}",
+            "\n{} {}",
             style.title("Pending decisions:"),
             style.paint("32", "none")
         );
@@ -285,7 +282,7 @@ fn pending(out: &mut String, style: &Style, report: &Report) {
         }
         let _ = writeln!(
             out,
-            "{} {} ({})",
+            "\n{} {} ({})",
             style.title("Pending decisions:"),
             style.paint("1;31", &counts.total().to_string()),
             by_source.join(", ")
@@ -308,14 +305,13 @@ fn pending(out: &mut String, style: &Style, report: &Report) {
 }
 
 fn escalations(out: &mut String, style: &Style, report: &Report) {
-    let _ = writeln!(out);
     if report.escalations.is_empty() {
-        let _ = writeln!(out, "{} none", style.title("Escalations:"));
+        let _ = writeln!(out, "\n{} none", style.title("Escalations:"));
         return;
     }
     let _ = writeln!(
         out,
-        "{} {}",
+        "\n{} {}",
         style.title("Escalations:"),
         report.escalations.len()
     );
@@ -332,19 +328,13 @@ fn escalations(out: &mut String, style: &Style, report: &Report) {
             state.to_string(),
             text(&escalation.kind),
             // They all live in the artifact directory: the name says which.
-            escalation
-                .file
-                .rsplit('/')
-                .next()
-                .unwrap_or(&escalation.file)
-                .to_string(),
+            super::file_name(&escalation.file).to_string(),
         ]);
     }
     push_table(out, style, &t);
 }
 
 fn deferred(out: &mut String, style: &Style, report: &Report) {
-    let _ = writeln!(out);
     let rows = &report.deferred_work;
     let open = rows
         .iter()
@@ -355,7 +345,7 @@ fn deferred(out: &mut String, style: &Style, report: &Report) {
         SourceState::Absent => "no ledger".into(),
         SourceState::Unreadable => "ledger unreadable".into(),
     };
-    let _ = writeln!(out, "{} {state}", style.title("Deferred work:"));
+    let _ = writeln!(out, "\n{} {state}", style.title("Deferred work:"));
     if rows.is_empty() {
         return;
     }
@@ -386,8 +376,7 @@ fn decision_log(out: &mut String, style: &Style, report: &Report) {
     let Some(run) = &log.run else {
         return;
     };
-    let _ = writeln!(out);
-    let _ = writeln!(out, "{} {run}", style.title("Decision log tail:"));
+    let _ = writeln!(out, "\n{} {run}", style.title("Decision log tail:"));
     if log.lines.is_empty() {
         let _ = writeln!(out, "  {NA}");
     }
@@ -410,26 +399,21 @@ fn decision_log(out: &mut String, style: &Style, report: &Report) {
 }
 
 fn runs(out: &mut String, style: &Style, report: &Report) {
-    let _ = writeln!(out);
     if report.runs.is_empty() {
         let _ = writeln!(
             out,
-            "{} none under {}",
+            "\n{} none under {}",
             style.title("Runs:"),
             report.paths.runs_root
         );
         return;
     }
-    let _ = writeln!(out, "{} {}", style.title("Runs:"), report.runs.len());
+    let _ = writeln!(out, "\n{} {}", style.title("Runs:"), report.runs.len());
     let mut t = table(style, &["run", "state", "epic"]);
     for run in &report.runs {
-        let name = if run.current {
-            format!("{} (current)", run.name)
-        } else {
-            run.name.clone()
-        };
+        let current = if run.current { " (current)" } else { "" };
         t.add_row([
-            name,
+            format!("{}{current}", run.name),
             run.state.to_string(),
             run.epic.clone().unwrap_or_else(|| NA.into()),
         ]);

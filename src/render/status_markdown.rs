@@ -18,17 +18,15 @@ pub(crate) fn render(status: &ReferenceStatus, hunk_viewer: bool) -> String {
     let mut lines: Vec<String> = Vec::new();
     let Some(run) = &status.run else {
         lines.push(format!(
-            "no run: {} not found",
+            "no run: {} not found\n",
             pathlib_display(&status.heartbeat_path)
         ));
-        lines.push(String::new());
         runs_section(&mut lines, &status.runs);
         return finish(lines);
     };
     let status_object = run.heartbeat.as_ref();
     let field = |key: &str| scalar(status_object.and_then(|s| s.get(key)));
-    lines.push("# Run status".into());
-    lines.push(String::new());
+    lines.push("# Run status\n".into());
     lines.push(format!("- Epic: {}", field("epic")));
     lines.push(format!("- Story: {}", field("story")));
     lines.push(format!(
@@ -58,17 +56,14 @@ pub(crate) fn render(status: &ReferenceStatus, hunk_viewer: bool) -> String {
     lines.push(format!("- Updated: {}", field("updated")));
     lines.push(String::new());
 
-    lines.push("## Stories".into());
-    lines.push(String::new());
+    lines.push("## Stories\n".into());
     stories_section(&mut lines, status_object, &run.markers, hunk_viewer);
     lines.push(String::new());
 
-    lines.push("## Escalations".into());
-    lines.push(String::new());
+    lines.push("## Escalations\n".into());
     escalations_section(&mut lines, run);
 
-    lines.push("## Deferred work".into());
-    lines.push(String::new());
+    lines.push("## Deferred work\n".into());
     let rows = &run.ledger_rows;
     if rows.is_empty() {
         lines.push(format!("- {NA}"));
@@ -91,8 +86,7 @@ pub(crate) fn render(status: &ReferenceStatus, hunk_viewer: bool) -> String {
     }
     lines.push(String::new());
 
-    lines.push("## Decision log tail".into());
-    lines.push(String::new());
+    lines.push("## Decision log tail\n".into());
     let tail = &run.decision_log_tail;
     if tail.is_empty() {
         lines.push(format!("- {NA}"));
@@ -108,11 +102,10 @@ pub(crate) fn render(status: &ReferenceStatus, hunk_viewer: bool) -> String {
 
 fn finish(lines: Vec<String>) -> String {
     let text = lines.join("\n");
-    let mut out = text
-        .trim_end_matches(ucg_ultracode::ids::is_python_space)
-        .to_string();
-    out.push('\n');
-    out
+    format!(
+        "{}\n",
+        text.trim_end_matches(ucg_ultracode::ids::is_python_space)
+    )
 }
 
 /// `None` and `""` are `n/a`; anything else as Python's `str()` prints it.
@@ -223,8 +216,7 @@ fn escalations_section(lines: &mut Vec<String>, run: &RunRead) {
         return;
     }
     for (story, escalation) in found {
-        lines.push(format!("### {story}"));
-        lines.push(String::new());
+        lines.push(format!("### {story}\n"));
         match escalation {
             Found::Typed { payload, .. } => {
                 for key in ["kind", "source", "decision_needed", "evidence"] {
@@ -247,8 +239,7 @@ fn escalations_section(lines: &mut Vec<String>, run: &RunRead) {
 }
 
 fn runs_section(lines: &mut Vec<String>, runs: &[(String, bool)]) {
-    lines.push("## Runs".into());
-    lines.push(String::new());
+    lines.push("## Runs\n".into());
     if runs.is_empty() {
         lines.push(format!("- {NA}"));
     }
