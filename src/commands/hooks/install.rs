@@ -93,20 +93,16 @@ pub(crate) fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> 
             println!("up to date: {}", path.display());
             continue;
         }
-        write_executable(&path, &text)?;
+        ucg_store::install_executable(&path, text.as_bytes()).map_err(|e| match e {
+            InstallError::NoTemporary(e) => cannot("write in", &dir)(e),
+            InstallError::Write(e) => Error::from(e),
+            InstallError::Install(e) => cannot("install", &path)(e),
+        })?;
         println!("installed: {}", path.display());
     }
     if args.strict {
-        let root = ctx.project_root()?;
-        git_config(
-            &root,
-            &[
-                "config",
-                "--local",
-                crate::config_keys::GATE_STRICT.name,
-                "true",
-            ],
-        )?;
+        let key = crate::config_keys::GATE_STRICT.name;
+        git_config(&ctx.project_root()?, &["config", "--local", key, "true"])?;
         println!("strict: ucg.gate.strict = true");
     }
     if args.agent {
@@ -116,17 +112,6 @@ pub(crate) fn run_install(ctx: &Context, args: &HooksInstallArgs) -> Result<u8> 
         merge_driver::install(ctx, &ctx.project_root()?)?;
     }
     Ok(0)
-}
-
-fn write_executable(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    ucg_store::install_executable(path, text.as_bytes()).map_err(|e| match e {
-        InstallError::NoTemporary(e) => {
-            Error::new(format!("cannot write in {}: {e}", dir.display()))
-        }
-        InstallError::Write(e) => Error::from(e),
-        InstallError::Install(e) => Error::new(format!("cannot install {}: {e}", path.display())),
-    })
 }
 
 pub(crate) fn run_uninstall(ctx: &Context, args: &HooksUninstallArgs) -> Result<u8> {
