@@ -216,12 +216,11 @@ impl Context {
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_else(|| default.to_string())
         };
-        let protected_branches = config.protected_branches();
         Ok(EpicInputs {
             impl_dir,
             project_root: self.project_root()?,
             branch_prefix: string("epic_branch_prefix", "ultracode/epic-"),
-            protected_branches,
+            protected_branches: config.protected_branches(),
             epic,
         })
     }
@@ -243,11 +242,6 @@ impl Context {
         self.repo().is_ok_and(|repo| repo.workdir().is_none())
     }
 
-    /// A commit judged from its tree alone, as a repository without a work tree must (the shared
-    /// remote's pre-receive hook, `gate --rev` in a bare repository): its tree, and where its run
-    /// is by the configuration that tree carries (`impl_flag`, relative to the tree's root,
-    /// overrides the directory). The tree's paths stand under the project root, or the git
-    /// directory of a bare repository.
     /// Where the gate's decision (and `notify`'s) reads: the work tree, or the tree of `rev`. A
     /// bare repository (the shared remote) has no work tree, nor a configuration outside the
     /// commits: a commit is judged from its tree alone, as its pre-receive hook judges a push.
@@ -268,6 +262,11 @@ impl Context {
         }
     }
 
+    /// A commit judged from its tree alone, as a repository without a work tree must (the shared
+    /// remote's pre-receive hook, `gate --rev` in a bare repository): its tree, and where its run
+    /// is by the configuration that tree carries (`impl_flag`, relative to the tree's root,
+    /// overrides the directory). The tree's paths stand under the project root, or the git
+    /// directory of a bare repository.
     pub(crate) fn commit_gate_inputs(
         &self,
         rev: &str,
@@ -393,8 +392,7 @@ impl Context {
     /// must be to an answered one's to be offered its answer. Unset: the default; a value outside
     /// 0..1 (or not a number) is the error.
     pub(crate) fn similarity_threshold(&self) -> std::result::Result<f64, String> {
-        let configured = self.config_string(keys::SIMILARITY.name);
-        match configured {
+        match self.config_string(keys::SIMILARITY.name) {
             None => Ok(ucg_ultracode::similarity::DEFAULT_THRESHOLD),
             Some(value) => ucg_ultracode::similarity::threshold(&value),
         }
@@ -480,7 +478,6 @@ impl Context {
         }
     }
 
-    /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
     /// Shows `bytes` through the pager ([`Context::paged_output`]); the command's exit 0.
     pub(crate) fn page(&self, bytes: impl AsRef<[u8]>) -> Result<u8> {
         let mut out = self.paged_output();
@@ -497,6 +494,7 @@ impl Context {
         Ok(0)
     }
 
+    /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
     pub(crate) fn paged_output(&self) -> Output {
         let core_pager = self.config_string("core.pager");
         Output::paged(output::resolve_pager(self.no_pager, core_pager))

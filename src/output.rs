@@ -51,9 +51,7 @@ impl Output {
                 };
             }
         }
-        let mut stdout = io::stdout().lock();
-        stdout.write_all(&self.buffer)?;
-        stdout.flush()
+        print(&self.buffer)
     }
 }
 
@@ -164,7 +162,7 @@ pub(crate) fn use_color(when: crate::cli::ColorWhen) -> bool {
 /// Prints `prompt` on stderr and reads one line from stdin (`None` at end of input), without its
 /// line ending.
 pub(crate) fn ask(prompt: &str) -> io::Result<Option<String>> {
-    use io::{BufRead, Write};
+    use io::BufRead;
     let mut err = io::stderr().lock();
     err.write_all(prompt.as_bytes())?;
     err.flush()?;
@@ -186,7 +184,6 @@ pub(crate) fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
 /// command. Any serializable document, without building a JSON tree first: the same text as the
 /// tree of the same fields in the same order.
 pub(crate) fn print_json(doc: &impl serde::Serialize) -> crate::error::Result<u8> {
-    use std::io::Write;
     // Written as it is serialized: a large run's document (megabytes) is never held whole, and
     // the memory a growing copy of it would touch is never faulted in.
     let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
@@ -494,10 +491,7 @@ impl AnswerPrompt {
     pub(crate) fn read(&mut self, prompt: &str, initial: &str) -> io::Result<Typed> {
         use rustyline::error::ReadlineError;
         let Some(mut editor) = self.terminal.then(|| self.editor()).flatten() else {
-            return Ok(match ask(prompt)? {
-                Some(line) => Typed::Line(line),
-                None => Typed::End,
-            });
+            return Ok(ask(prompt)?.map_or(Typed::End, Typed::Line));
         };
         match editor.readline_with_initial(prompt, (initial, "")) {
             Ok(line) => Ok(Typed::Line(one_line(&line))),
