@@ -48,7 +48,8 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
         // As git does, a hook file that is not executable is not run. git ignores what a hook
         // that records returns: so does the chain.
         if is_runnable(&chained) {
-            let code = run_chained(&chained, &args.args, &stdin)?;
+            let code = run_hook_program(&chained, &args.args, &stdin)
+                .map_err(cannot("run the chained hook", &chained))?;
             if code != 0 && !hook.records_bypass() {
                 return Ok(code);
             }
@@ -138,9 +139,7 @@ pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
     };
     match commit_verdict(ctx, hook, &stdin, &located, &policy, &answers_only) {
         Verdict::Pass => {
-            if let Some(watch) = watch {
-                watch.remember_pass(ctx);
-            }
+            watch.into_iter().for_each(|watch| watch.remember_pass(ctx));
             Ok(0)
         }
         Verdict::AnswersOnly => Ok(answers::passed(verb)),
@@ -251,9 +250,7 @@ fn record_after(
     let answers_only = || answers::of_commit(ctx, head, located).is_ok();
     let refusals = match commit_verdict(ctx, hook, &[], located, &policy, &answers_only) {
         Verdict::Pass => {
-            if let Some(watch) = watch {
-                watch.remember_pass(ctx);
-            }
+            watch.into_iter().for_each(|watch| watch.remember_pass(ctx));
             return 0;
         }
         Verdict::AnswersOnly => return 0,
@@ -309,15 +306,6 @@ fn commit_without_gate_hook(ctx: &Context) -> Option<String> {
         }
     }
     Some(command)
-}
-
-fn run_chained(path: &Path, args: &[std::ffi::OsString], stdin: &[u8]) -> Result<u8> {
-    run_hook_program(path, args, stdin).map_err(|e| {
-        Error::new(format!(
-            "cannot run the chained hook {}: {e}",
-            path.display()
-        ))
-    })
 }
 
 /// Whether the push of `local_sha` (over `remote_sha` on the remote, all zeros for a new ref)
@@ -410,10 +398,8 @@ fn pre_push(
         let committed = ArtifactSource::at_rev(repo, local_sha, &located.project_root).ok();
         if let Some(commit) = committed.filter(|c| c.is_dir(&located.impl_dir)) {
             let short: String = local_sha.chars().take(7).collect();
-            refuse(
-                &located.decide(&commit, &policy),
-                &format!("{local_ref} at {short}"),
-            );
+            let decision = located.decide(&commit, &policy);
+            refuse(&decision, &format!("{local_ref} at {short}"));
             continue;
         }
         if policy.scope_all {
