@@ -63,26 +63,15 @@ pub(crate) fn segment(summary: &Summary) -> String {
     let mut out = String::from("ucg");
     if let Some((epic, position)) = &summary.run {
         // Artifact text, drawn by the shell at every prompt: no control character survives.
-        out.push(' ');
-        out.push_str(&visible::strip_controls(epic));
+        out.push_str(&format!(" {}", visible::strip_controls(epic)));
         if let Some(position) = position {
-            out.push(' ');
-            out.push_str(&visible::strip_controls(position));
+            out.push_str(&format!(" {}", visible::strip_controls(position)));
         }
     }
     if !flags.is_empty() {
-        out.push_str(" ⚑");
-        out.push_str(&flags);
+        out.push_str(&format!(" ⚑{flags}"));
     }
     out
-}
-
-/// The segment a cache file's bytes give for the work tree `root` when every stamp in it still
-/// matches (the prompt's fast path), without control characters:
-/// whatever wrote the cache (it lies under the git directory), the shell draws no escape.
-fn cached_segment(bytes: &[u8], root: &Path, env: Option<&str>) -> Option<String> {
-    prompt_cache::fresh_segment(bytes, root, env)
-        .map(|segment| visible::strip_controls(&segment).into_owned())
 }
 
 /// What the segment is computed from, and the stamps that tell when to compute it again.
@@ -91,13 +80,12 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
     // than the file, so the next prompt computes again. The same stamper as the check's, so the
     // same looks-ups give the same stamps.
     let mut stamper = Stamper::default();
-    let mut stamps: Vec<(PathBuf, Stamp)> = ucg_ultracode::config::input_paths(root)
-        .into_iter()
-        .map(|p| {
-            let s = stamper.stamp(&p);
-            (p, s)
-        })
-        .collect();
+    let mut stamped = |p: PathBuf| {
+        let s = stamper.stamp(&p);
+        (p, s)
+    };
+    let config_paths = ucg_ultracode::config::input_paths(root);
+    let mut stamps: Vec<(PathBuf, Stamp)> = config_paths.into_iter().map(&mut stamped).collect();
     let config = ucg_ultracode::config::Config::load(root).ok();
     let configured = |key: &str| config.as_ref().and_then(|c| c.path(key).ok().flatten());
     let Some(impl_dir) = env
@@ -126,10 +114,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
         impl_dir.join(DECISIONS_FILE),
         ledger.clone(),
     ];
-    stamps.extend(watched.into_iter().map(|p| {
-        let s = stamper.stamp(&p);
-        (p, s)
-    }));
+    stamps.extend(watched.into_iter().map(stamped));
 
     let source = ArtifactSource::WorkTree;
     let run = source
@@ -234,8 +219,11 @@ pub(crate) fn run(started: Instant) -> String {
         .ok()
         .filter(|v| !v.is_empty());
     let cached = ucg_store::read_file(&cache_path).unwrap_or_default();
-    if let Some(segment) = cached_segment(&cached, &root, env.as_deref()) {
-        return segment;
+    // The cached segment when every stamp in the cache still matches (the prompt's fast path),
+    // without control characters: whatever wrote the cache (it lies under the git directory),
+    // the shell draws no escape.
+    if let Some(segment) = prompt_cache::fresh_segment(&cached, &root, env.as_deref()) {
+        return visible::strip_controls(&segment).into_owned();
     }
     // The deadline is read first: finding it counts against it, as everything else does.
     let remaining = if std::env::var_os(BACKGROUND_ENV).is_some() {
