@@ -194,11 +194,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     if !outcome.applied.is_empty() {
         // Where the run goes next (a pass that only deferred hands nothing back).
         if let Some(route) = route {
-            let at = route
-                .story
-                .as_ref()
-                .map(|s| format!(" at story {s}"))
-                .unwrap_or_default();
+            let at = crate::render::restart::at_story(&route);
             text.push_str(&format!(
                 "Resume re-enters {}{at}: {}.\n`git ucg resume` lists what it re-asserts.\n\n",
                 route.stage, route.why

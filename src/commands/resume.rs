@@ -56,19 +56,12 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
     // Paths from the project root, as the hand-back names them.
     let from_root = |text: &str| text.replace(&format!("{root}/"), "");
     let mut out = ctx.paged_output().prose();
-    let at = route
-        .story
-        .as_ref()
-        .map(|s| format!(" at story {s}"))
-        .unwrap_or_default();
+    let at = crate::render::restart::at_story(&route);
     writeln!(out, "Resume: {}{at}", route.stage)?;
     writeln!(out, "  {}", route.why)?;
     let (yours, resumes): (Vec<&Check>, Vec<&Check>) = checks.iter().partition(|c| c.needs_you());
-    writeln!(out)?;
-    match yours.is_empty() {
-        true => writeln!(out, "Needs you: nothing")?,
-        false => writeln!(out, "Needs you:")?,
-    }
+    let nothing = if yours.is_empty() { " nothing" } else { "" };
+    writeln!(out, "\nNeeds you:{nothing}")?;
     for check in &yours {
         writeln!(
             out,
@@ -81,10 +74,9 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
             writeln!(out, "  {:<8} {:<13} fix: {}", "", "", from_root(fix))?;
         }
     }
-    writeln!(out)?;
     writeln!(
         out,
-        "Nothing to do (in place, or re-asserted by the resume itself):"
+        "\nNothing to do (in place, or re-asserted by the resume itself):"
     )?;
     for check in &resumes {
         let state = if check.state == "ok" { "ok" } else { "resume" };

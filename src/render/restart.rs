@@ -24,6 +24,16 @@ pub fn said(
     text
 }
 
+/// Where in its stage `route` re-enters, as the hand-backs add it to the stage: ` at story S`, or
+/// nothing when it names no story.
+pub(crate) fn at_story(route: &ucg_ultracode::resume::Route) -> String {
+    route
+        .story
+        .as_ref()
+        .map(|s| format!(" at story {s}"))
+        .unwrap_or_default()
+}
+
 /// A shell command wider than `columns` folded at its options (` --`), each fold ending in ` \`
 /// so that it is still one command when copied into a shell.
 fn fold_command(command: &str, columns: usize) -> String {

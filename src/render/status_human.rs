@@ -118,11 +118,7 @@ pub(crate) fn render(report: &Report, style: &Style) -> String {
         stories(&mut out, style, &report.stories);
     }
     if let Some(route) = &report.resume {
-        let at = route
-            .story
-            .as_ref()
-            .map(|story| format!(" at story {story}"))
-            .unwrap_or_default();
+        let at = super::restart::at_story(route);
         let _ = writeln!(out, "\n{} {}{at}", style.title("Resume:"), route.stage);
         for line in wrap(
             &route.why,
