@@ -199,11 +199,7 @@ fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
                         .join(", "),
                     other => other.to_string(),
                 };
-                let shown = if shown.is_empty() {
-                    "none".to_string()
-                } else {
-                    shown
-                };
+                let shown = if shown.is_empty() { "none" } else { &shown };
                 // Two spaces after the label: a long value continues under itself.
                 block.push_str(&format!("  {label:<15}  {shown}\n"));
             }
@@ -626,17 +622,10 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
         out,
         "Handoff to sdlc-pipeline (sdlc-engine at agentic-sdlc's head; it runs the phase, git-ucg does not):"
     )?;
-    for key in [
-        "run_id",
-        "mode",
-        "raw_input",
-        "resume_phase",
-        "phase_name",
-        "resume_hint",
-        "special",
-    ] {
-        if !handoff[key].is_null() {
-            writeln!(out, "  {key}: {}", cell(&handoff[key]))?;
+    // Every field said but the schema and the receiver (the line above names it).
+    for (key, value) in handoff.as_object().into_iter().flatten() {
+        if !value.is_null() && !matches!(key.as_str(), "schema" | "to") {
+            writeln!(out, "  {key}: {}", cell(value))?;
         }
     }
     Ok(0)
