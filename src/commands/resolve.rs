@@ -63,13 +63,9 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         by: ctx.repo().ok().and_then(ucg_git::user_email),
     };
     run.check_log_target()?;
-    // How alike a reworded question must be to be offered an earlier answer: a threshold that
-    // cannot be read refuses the passes that would offer one.
     let threshold = match interactive || args.reuse_similar {
         false => similarity::DEFAULT_THRESHOLD,
-        true => ctx.similarity_threshold().map_err(|problem| {
-            Error::new(problem).hint("set a number from 0 to 1: git config ucg.similarity 0.8")
-        })?,
+        true => threshold(ctx)?,
     };
     let (policy, rules) = (ctx.gate_policy(), ctx.decider_rules());
     // `--mine`: the guided pass walks only the items whose deciders name you.
@@ -231,6 +227,14 @@ fn json_document(
             "path": shown(&c.path, &run.project_root),
             "change": c.change.name(),
         })).collect::<Vec<_>>(),
+    })
+}
+
+/// How alike a reworded question must be to be offered an earlier answer: a threshold that cannot
+/// be read refuses the passes that would offer one.
+fn threshold(ctx: &Context) -> Result<f64> {
+    ctx.similarity_threshold().map_err(|problem| {
+        Error::new(problem).hint("set a number from 0 to 1: git config ucg.similarity 0.8")
     })
 }
 

@@ -204,9 +204,7 @@ fn asked_on_tip(
     interactive: bool,
     given: Vec<Answer>,
 ) -> Result<Vec<Answer>> {
-    let threshold = ctx.similarity_threshold().map_err(|problem| {
-        Error::new(problem).hint("set a number from 0 to 1: git config ucg.similarity 0.8")
-    })?;
+    let threshold = super::threshold(ctx)?;
     let (inputs, tip) = ctx.commit_gate_inputs(full, args.impl_artifacts.dir.as_deref())?;
     let mut found = pending::enumerate_offering(&inputs.pending(), &tip, threshold);
     ctx.annotate(&mut found);
@@ -305,8 +303,7 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<BranchPaths> {
     let within = |path: &Path| -> Option<String> {
         let absolute = ucg_store::lexical_normal(&std::path::absolute(path).ok()?);
         let relative = absolute.strip_prefix(&root).ok()?;
-        let text = relative.to_str()?.replace('\\', "/");
-        Some(text)
+        Some(relative.to_str()?.replace('\\', "/"))
     };
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let impl_rel = within(&impl_dir).filter(|p| !p.is_empty()).ok_or_else(|| {
