@@ -9,21 +9,6 @@ use super::*;
 use ucg_ultracode::bypass::{self, Bypass, NOTES_REF};
 use ucg_ultracode::gate::Decision;
 
-/// The items (ids) and unreadable artifacts a decision waited on.
-fn waiting(decisions: &[&Decision]) -> (usize, Vec<String>) {
-    let mut ids: Vec<String> = Vec::new();
-    for decision in decisions {
-        ids.extend(decision.blocking.iter().map(|item| item.id.clone()));
-        ids.extend(
-            decision
-                .blockers
-                .iter()
-                .map(|blocker| format!("unreadable:{}", blocker.artifact)),
-        );
-    }
-    (ids.len(), ids)
-}
-
 /// Notes the bypass of `commit` (made `via` a git command while `decisions` waited), and says so.
 pub(super) fn record(
     ctx: &Context,
@@ -32,7 +17,21 @@ pub(super) fn record(
     by: Option<String>,
     decisions: &[&Decision],
 ) {
-    let (pending, waiting) = waiting(decisions);
+    // The items (ids) and unreadable artifacts the decisions waited on.
+    let waiting: Vec<String> = decisions
+        .iter()
+        .flat_map(|d| {
+            let unreadable = d
+                .blockers
+                .iter()
+                .map(|b| format!("unreadable:{}", b.artifact));
+            d.blocking
+                .iter()
+                .map(|item| item.id.clone())
+                .chain(unreadable)
+        })
+        .collect();
+    let pending = waiting.len();
     let by = by
         .or_else(|| {
             let repo = ctx.repo().ok()?;

@@ -14,36 +14,18 @@ pub(crate) const PRE_COMMIT_SNIPPET: &str =
     include_str!("../../../hooks/managers/pre-commit-config.yaml");
 /// The `lefthook.yml` scripts.
 pub(crate) const LEFTHOOK_SNIPPET: &str = include_str!("../../../hooks/managers/lefthook.yml");
+/// A manager's file for each hook the gate runs in, `hooks/managers/<prefix><hook>`.
+macro_rules! per_hook {
+    ($prefix:literal: $($hook:literal),*) => {
+        [$(($hook, include_str!(concat!("../../../hooks/managers/", $prefix, $hook)))),*]
+    };
+}
 /// The scripts it names, `.lefthook/<hook>/git-ucg-gate`.
-pub(crate) const LEFTHOOK_SCRIPTS: [(&str, &str); 3] = [
-    (
-        "pre-commit",
-        include_str!("../../../hooks/managers/lefthook-pre-commit"),
-    ),
-    (
-        "pre-merge-commit",
-        include_str!("../../../hooks/managers/lefthook-pre-merge-commit"),
-    ),
-    (
-        "pre-push",
-        include_str!("../../../hooks/managers/lefthook-pre-push"),
-    ),
-];
+pub(crate) const LEFTHOOK_SCRIPTS: [(&str, &str); 3] =
+    per_hook!("lefthook-": "pre-commit", "pre-merge-commit", "pre-push");
 /// husky's hook files, `.husky/<hook>`.
-pub(crate) const HUSKY_FILES: [(&str, &str); 3] = [
-    (
-        "pre-commit",
-        include_str!("../../../hooks/managers/husky-pre-commit"),
-    ),
-    (
-        "pre-merge-commit",
-        include_str!("../../../hooks/managers/husky-pre-merge-commit"),
-    ),
-    (
-        "pre-push",
-        include_str!("../../../hooks/managers/husky-pre-push"),
-    ),
-];
+pub(crate) const HUSKY_FILES: [(&str, &str); 3] =
+    per_hook!("husky-": "pre-commit", "pre-merge-commit", "pre-push");
 
 /// What `hooks install` says instead of writing hooks where a manager runs them: for each, what to
 /// add to its configuration.
