@@ -46,8 +46,7 @@ fn write(path: &Path, doc: &Value) -> Result<()> {
     let mut text = serde_json::to_string_pretty(doc).map_err(cannot("encode", path))?;
     text.push('\n');
     let lock = ucg_store::lock_dir(dir)?;
-    ucg_store::write_atomic(&lock, path, text.as_bytes())?;
-    Ok(())
+    Ok(ucg_store::write_atomic(&lock, path, text.as_bytes())?)
 }
 
 pub(crate) fn install(root: &Path) -> Result<()> {

@@ -16,14 +16,6 @@ const NAME_KEY: &str = "merge.ucg.name";
 const DRIVER_KEY: &str = "merge.ucg.driver";
 const NAME: &str = "git-ucg: the answers file and the RED registry, entry by entry";
 
-/// What git runs: `binary`, quoted for sh, and the placeholders of a merge driver.
-fn driver_command(binary: &Path) -> String {
-    format!(
-        "'{}' merge-file %O %A %B %P",
-        super::sh_escape(&binary.to_string_lossy())
-    )
-}
-
 /// The artifact directory relative to the root, as `.gitattributes` names paths.
 fn artifact_dir(ctx: &Context) -> Result<String> {
     let inputs = ctx.gate_inputs(None)?;
@@ -60,8 +52,7 @@ fn write_attributes(root: &Path, bytes: &[u8]) -> Result<()> {
     let lock = ucg_store::lock_dir(root)?;
     // A symlinked .gitattributes is followed only within the repository.
     let target = ucg_store::write_target(root, ATTRIBUTES_FILE, Vec::new)?;
-    ucg_store::write_atomic(&lock, &target, bytes)?;
-    Ok(())
+    Ok(ucg_store::write_atomic(&lock, &target, bytes)?)
 }
 
 /// Sets the driver up: the configuration (rewritten every time: it names this binary), and the
@@ -70,7 +61,9 @@ pub(crate) fn install(ctx: &Context, root: &Path) -> Result<()> {
     let lines = lines_for(&artifact_dir(ctx)?)?;
     let binary = std::env::current_exe()
         .map_err(|e| Error::new(format!("cannot tell where this git-ucg is: {e}")))?;
-    let driver = driver_command(&binary);
+    // What git runs: this binary, quoted for sh, and the placeholders of a merge driver.
+    let binary = super::sh_escape(&binary.to_string_lossy());
+    let driver = format!("'{binary}' merge-file %O %A %B %P");
     super::git_config(root, &["config", "--local", NAME_KEY, NAME])?;
     super::git_config(root, &["config", "--local", DRIVER_KEY, &driver])?;
     println!("merge driver: {DRIVER_KEY} = {driver}");
