@@ -202,12 +202,9 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         })
         .collect();
     let mut changed_fields: Vec<String> = Vec::new();
-    for field in recorded
-        .iter()
-        .flat_map(|(_, c)| c.iter().map(|c| &c.field))
-    {
-        if !changed_fields.contains(field) {
-            changed_fields.push(field.clone());
+    for change in recorded.iter().flat_map(|(_, c)| c.iter()) {
+        if !changed_fields.contains(&change.field) {
+            changed_fields.push(change.field.clone());
         }
     }
     let artifacts: Vec<String> = recorded
@@ -215,9 +212,8 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         .map(|(p, _)| rel(&layout, &p.path))
         .collect();
     let artifact_refs: Vec<&str> = artifacts.iter().map(String::as_str).collect();
-    let run_id = loaded.run_id();
     let line = ledger::event_line(
-        run_id,
+        loaded.run_id(),
         "work_item.reconciled",
         &format!("work item reconciled ({direction})"),
         &artifact_refs,
