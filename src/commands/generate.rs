@@ -71,9 +71,8 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
         };
         files.push((target, bytes));
     }
-    let mut out = String::new();
-    for (path, bytes) in &files {
-        if !args.dry_run {
+    if !args.dry_run {
+        for (path, bytes) in &files {
             // Its directories created, replaced atomically, readable by all.
             ucg_store::install_readable(path, bytes).map_err(cannot("install", path))?;
         }
@@ -87,10 +86,7 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
         .iter()
         .filter(|(p, _)| p.starts_with(&man_dir))
         .count();
-    out.push_str(&format!(
-        "{verb}: {pages} man pages in {}\n",
-        man_dir.display()
-    ));
+    let mut out = format!("{verb}: {pages} man pages in {}\n", man_dir.display());
     for (path, _) in files.iter().filter(|(p, _)| !p.starts_with(&man_dir)) {
         out.push_str(&format!("{verb}: {}\n", path.display()));
     }
