@@ -526,14 +526,15 @@ where
     let mut reds = Vec::with_capacity(scan_reds.len());
     let mut tombstones =
         tombstones_of(existing_resolved.iter().cloned().map(Tombstone::from_value))?;
-    for fields in scan_reds {
-        let Some(fields) = fields else {
-            continue; // validate_reds admits objects only
-        };
-        let (id, fields) = match minted(fields, closed, &mut tombstones) {
-            Some(kept) => kept,
-            None => continue,
-        };
+    // validate_reds admits objects only.
+    for fields in scan_reds.into_iter().flatten() {
+        let id = minted_id(&fields);
+        if closed.contains(id.as_str()) {
+            close(&mut tombstones, id, &fields);
+            // What is let go goes with the process (see `Document::finish`).
+            std::mem::forget(fields);
+            continue;
+        }
         let mut entry = Object::with_capacity_and_hasher(5, Default::default());
         entry.insert("id".into(), Value::Str(id));
         for (field, value) in RED_FIELDS.into_iter().zip(fields) {
@@ -647,11 +648,7 @@ impl<'t> Document<'t> {
                 std::mem::forget(id);
                 continue;
             }
-            let tombstone = closed_tombstone(&id, fields);
-            let replaced = self
-                .tombstones
-                .insert(TombstoneKey::Text(Cow::Owned(id)), tombstone);
-            std::mem::forget(replaced);
+            close(&mut self.tombstones, id, fields);
         }
         std::mem::forget(std::mem::take(&mut self.scan_reds));
         bytes.truncate(kept_to);
@@ -707,28 +704,6 @@ fn tombstones_of<'a>(
     Ok(tombstones)
 }
 
-/// A red's id, with its fields when it stays pending; `None` when it is closed, its
-/// `{id, kind, path}` tombstone then recorded (one per id, newest wins).
-fn minted<K, S>(
-    fields: [Option<Value>; 4],
-    closed: &HashSet<K, S>,
-    tombstones: &mut Tombstones<'_>,
-) -> Option<(String, [Option<Value>; 4])>
-where
-    K: Borrow<str> + Hash + Eq,
-    S: BuildHasher,
-{
-    let id = minted_id(&fields);
-    if !closed.contains(id.as_str()) {
-        return Some((id, fields));
-    }
-    // What is let go below goes with the process (see `apply_document`).
-    let tombstone = closed_tombstone(&id, &fields);
-    let replaced = tombstones.insert(TombstoneKey::Text(Cow::Owned(id)), tombstone);
-    std::mem::forget((fields, replaced));
-    None
-}
-
 /// The text of a red's field `i` (empty when absent or not a string).
 fn field_str(fields: &[Option<Value>; 4], i: usize) -> &str {
     fields[i].as_ref().and_then(Value::as_str).unwrap_or("")
@@ -743,13 +718,15 @@ fn minted_id(fields: &[Option<Value>; 4]) -> String {
     )
 }
 
-/// The `{id, kind, path}` tombstone of the red `id` with `fields`, closed.
-fn closed_tombstone(id: &str, fields: &[Option<Value>; 4]) -> Tombstone<'static> {
-    Tombstone::Plain {
-        id: Cow::Owned(id.to_string()),
+/// Records the `{id, kind, path}` tombstone of the red `id` with `fields`, closed (one per id,
+/// newest wins; the one it replaces goes with the process, see `Document::finish`).
+fn close(tombstones: &mut Tombstones<'_>, id: String, fields: &[Option<Value>; 4]) {
+    let tombstone = Tombstone::Plain {
+        id: Cow::Owned(id.clone()),
         kind: Cow::Owned(ids::py_strip(field_str(fields, KIND)).into()),
         path: Cow::Owned(ids::bare_path(field_str(fields, SOURCE)).into()),
-    }
+    };
+    std::mem::forget(tombstones.insert(TombstoneKey::Text(Cow::Owned(id)), tombstone));
 }
 
 /// The tombstones in id order; ids of both kinds cannot be ordered (Python's sort would compare
