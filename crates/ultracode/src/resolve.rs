@@ -150,11 +150,10 @@ impl Replaced {
     /// out where the entry does not say.
     pub fn describe(&self) -> String {
         let mut said = format!("{} \"{}\"", self.action, self.answer);
-        if let Some(by) = &self.by {
-            said.push_str(&format!(" by {by}"));
-        }
-        if let Some(at) = &self.at {
-            said.push_str(&format!(" at {at}"));
+        for (word, said_so) in [(" by ", &self.by), (" at ", &self.at)] {
+            if let Some(text) = said_so {
+                said.extend([word, text]);
+            }
         }
         said
     }
@@ -249,12 +248,7 @@ fn check_known(known: &IdRefs, answered_before: &IdRefs, answers: &[Answer]) -> 
         return Ok(());
     }
     // Name a few: a wrong answers file can hold thousands.
-    let mut named = unknown
-        .iter()
-        .take(5)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut named = unknown[..unknown.len().min(5)].join(", ");
     if unknown.len() > 5 {
         named.push_str(&format!(" and {} more", unknown.len() - 5));
     }
