@@ -586,28 +586,22 @@ impl AnswersFile {
                 entries.clear();
                 reader.array(at, |reader, item| {
                     let start = rendered.len();
-                    if let Some((end, id, closes)) = flat_entry(reader, item, &mut rendered)? {
-                        entries.push(FileEntry {
-                            source: item..end,
-                            rendered: keep_layout(&mut rendered, start, item..end),
-                            id,
-                            closes,
-                        });
-                        return Ok(end);
-                    }
-                    rendered.truncate(start);
-                    let (value, end) = reader.value(item)?;
-                    pyjson::write_pretty_value(&mut rendered, &value, 2);
-                    let object = value.as_object();
+                    let (end, id, closes) = match flat_entry(reader, item, &mut rendered)? {
+                        Some(flat) => flat,
+                        None => {
+                            rendered.truncate(start);
+                            let (value, end) = reader.value(item)?;
+                            pyjson::write_pretty_value(&mut rendered, &value, 2);
+                            let text = |key| value.as_object()?.get(key)?.as_str();
+                            let id = text("id").map(str::to_string);
+                            (end, id, text("action") == Some("close"))
+                        }
+                    };
                     entries.push(FileEntry {
                         source: item..end,
                         rendered: keep_layout(&mut rendered, start, item..end),
-                        id: object
-                            .and_then(|o| o.get("id")?.as_str())
-                            .map(str::to_string),
-                        closes: object
-                            .and_then(|o| o.get("action")?.as_str())
-                            .is_some_and(|a| a == "close"),
+                        id,
+                        closes,
                     });
                     Ok(end)
                 })
