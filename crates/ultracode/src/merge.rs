@@ -360,10 +360,12 @@ pub fn merge_registry(
 mod tests {
     use super::*;
 
-    fn answer(id: &str, text: &str, action: &str, at: Option<&str>) -> String {
-        let at = at
-            .map(|at| format!(", \"at\": \"{at}\""))
-            .unwrap_or_default();
+    /// An answer entry; `at` left out when empty.
+    fn answer(id: &str, text: &str, action: &str, at: &str) -> String {
+        let at = match at {
+            "" => String::new(),
+            at => format!(", \"at\": \"{at}\""),
+        };
         format!("{{\"id\": \"{id}\", \"answer\": \"{text}\", \"action\": \"{action}\", \"by\": \"{id}@x\"{at}}}")
     }
 
@@ -389,14 +391,14 @@ mod tests {
 
     #[test]
     fn answers_on_one_side_each_are_both_kept_ours_first() {
-        let base = answers(&[answer("a", "x", "defer", None)]);
+        let base = answers(&[answer("a", "x", "defer", "")]);
         let ours = answers(&[
-            answer("a", "x", "defer", None),
-            answer("b", "yes", "close", None),
+            answer("a", "x", "defer", ""),
+            answer("b", "yes", "close", ""),
         ]);
         let theirs = answers(&[
-            answer("a", "x", "defer", None),
-            answer("c", "no", "close", None),
+            answer("a", "x", "defer", ""),
+            answer("c", "no", "close", ""),
         ]);
         let merged = merge_answers(&base, &ours, &theirs).unwrap();
         assert_eq!(
@@ -411,13 +413,8 @@ mod tests {
 
     #[test]
     fn the_side_that_changed_an_answer_wins() {
-        let base = answers(&[answer("a", "later", "defer", None)]);
-        let changed = answers(&[answer(
-            "a",
-            "30 days",
-            "close",
-            Some("2026-01-01T00:00:00Z"),
-        )]);
+        let base = answers(&[answer("a", "later", "defer", "")]);
+        let changed = answers(&[answer("a", "30 days", "close", "2026-01-01T00:00:00Z")]);
         for (ours, theirs) in [(&base, &changed), (&changed, &base)] {
             let merged = merge_answers(&base, ours, theirs).unwrap();
             assert_eq!(merged_fields(&merged, "id")[0].1, "30 days");
@@ -426,28 +423,14 @@ mod tests {
 
     #[test]
     fn a_close_beats_a_defer_and_two_different_closes_are_contested() {
-        let close = answers(&[answer("a", "yes", "close", Some("2026-01-01T00:00:00Z"))]);
-        let defer = answers(&[answer(
-            "a",
-            "not now",
-            "defer",
-            Some("2026-06-01T00:00:00Z"),
-        )]);
-        assert_eq!(
-            merged_fields(&merge_answers(b"", &defer, &close).unwrap(), "id")[0].1,
-            "yes"
-        );
-        assert_eq!(
-            merged_fields(&merge_answers(b"", &close, &defer).unwrap(), "id")[0].1,
-            "yes"
-        );
+        let close = answers(&[answer("a", "yes", "close", "2026-01-01T00:00:00Z")]);
+        let defer = answers(&[answer("a", "not now", "defer", "2026-06-01T00:00:00Z")]);
+        for (ours, theirs) in [(&defer, &close), (&close, &defer)] {
+            let merged = merge_answers(b"", ours, theirs).unwrap();
+            assert_eq!(merged_fields(&merged, "id")[0].1, "yes");
+        }
 
-        let later = answers(&[answer(
-            "a",
-            "no",
-            "close",
-            Some("2026-02-01T00:00:00+01:00"),
-        )]);
+        let later = answers(&[answer("a", "no", "close", "2026-02-01T00:00:00+01:00")]);
         let merged = merge_answers(b"", &close, &later).unwrap();
         // Both kept, ours first, neither a close.
         assert_eq!(
@@ -468,7 +451,7 @@ mod tests {
         );
         assert_eq!(overridden.lost.by.as_deref(), Some("a@x"));
         // Two closes that say the same thing: the later kept, nothing contested.
-        let same_answer = answers(&[answer("a", "yes", "close", Some("2026-03-01T00:00:00Z"))]);
+        let same_answer = answers(&[answer("a", "yes", "close", "2026-03-01T00:00:00Z")]);
         let merged = merge_answers(b"", &close, &same_answer).unwrap();
         assert_eq!(merged_fields(&merged, "action"), [pair("close", "yes")]);
         assert!(merged.overridden.is_empty());
@@ -477,10 +460,10 @@ mod tests {
     #[test]
     fn an_ids_answer_is_its_close_and_its_other_entries_stay() {
         let ours = answers(&[
-            answer("a", "first", "defer", None),
-            answer("a", "yes", "close", Some("2026-01-01T00:00:00Z")),
+            answer("a", "first", "defer", ""),
+            answer("a", "yes", "close", "2026-01-01T00:00:00Z"),
         ]);
-        let theirs = answers(&[answer("a", "no", "close", Some("2026-02-01T00:00:00Z"))]);
+        let theirs = answers(&[answer("a", "no", "close", "2026-02-01T00:00:00Z")]);
         let merged = merge_answers(b"", &ours, &theirs).unwrap();
         assert_eq!(
             merged_fields(&merged, "action"),
@@ -538,6 +521,11 @@ mod tests {
         .into_bytes()
     }
 
+    /// The ids of the reds the merge of the three sides keeps.
+    fn merged_reds(base: &[u8], ours: &[u8], theirs: &[u8]) -> Vec<String> {
+        parsed(merge_registry(base, ours, theirs).unwrap().0.as_bytes()).0
+    }
+
     fn parsed(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
         let registry = Registry::parse(Some(bytes), "r").unwrap();
         let resolved = registry
@@ -582,15 +570,14 @@ mod tests {
             assert_eq!(ids, ["r1", "r2"]);
             assert!(merged.contains("r1, reworded?"), "{merged}");
         }
-        // Removed on one side, unchanged on the other: removed, nothing to warn of.
-        let (merged, kept) = merge_registry(&base, &removed, &base).unwrap();
-        assert_eq!(parsed(merged.as_bytes()).0, ["r2"]);
-        assert!(kept.is_empty());
-        // A tombstone (an answer) on the removing side wins over the rewording.
         let closed = registry(&["r2"], &["r1"]);
-        let (merged, kept) = merge_registry(&base, &closed, &reworded).unwrap();
-        assert_eq!(parsed(merged.as_bytes()).0, ["r2"]);
-        assert!(kept.is_empty());
+        // Removed on one side, unchanged on the other; a tombstone (an answer) on the removing
+        // side wins over the rewording: removed, nothing to warn of.
+        for (ours, theirs) in [(&removed, &base), (&closed, &reworded)] {
+            let (merged, kept) = merge_registry(&base, ours, theirs).unwrap();
+            assert_eq!(parsed(merged.as_bytes()).0, ["r2"]);
+            assert!(kept.is_empty());
+        }
     }
 
     #[test]
@@ -598,21 +585,9 @@ mod tests {
         let base = registry(&["r1", "r2"], &[]);
         let ours = registry(&["r1", "r2"], &[]);
         let theirs = registry(&["r2"], &[]);
-        assert_eq!(
-            parsed(merge_registry(&base, &ours, &theirs).unwrap().0.as_bytes()).0,
-            ["r2"]
-        );
+        assert_eq!(merged_reds(&base, &ours, &theirs), ["r2"]);
         let tombstoned_in_base = registry(&["r1"], &["r1"]);
-        assert_eq!(
-            parsed(
-                merge_registry(&tombstoned_in_base, &ours, &ours)
-                    .unwrap()
-                    .0
-                    .as_bytes()
-            )
-            .0,
-            ["r2"]
-        );
+        assert_eq!(merged_reds(&tombstoned_in_base, &ours, &ours), ["r2"]);
     }
 
     #[test]
