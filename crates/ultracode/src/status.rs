@@ -177,15 +177,12 @@ pub struct PendingCounts {
 
 impl PendingCounts {
     pub fn of(pending: &Pending) -> PendingCounts {
-        let mut counts = PendingCounts::default();
-        for item in &pending.items {
-            match item.source {
-                pending::Source::Red => counts.red += 1,
-                pending::Source::Escalation => counts.escalation += 1,
-                pending::Source::Decision => counts.decision += 1,
-            }
+        let count = |source| pending.items.iter().filter(|i| i.source == source).count();
+        PendingCounts {
+            red: count(pending::Source::Red),
+            escalation: count(pending::Source::Escalation),
+            decision: count(pending::Source::Decision),
         }
-        counts
     }
 
     pub fn total(&self) -> usize {
@@ -309,10 +306,12 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
     // blocker), and the answers parsed here for their state are the ones laid over it.
     let found = pending::enumerate_unanswered(&pending_inputs, &artifacts);
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
-    let registry_state = match present(&artifacts.registry, &registry_path) {
-        SourceState::Ok if found.registry_corrupt => SourceState::Unreadable,
+    // A file that is there but does not parse is unreadable.
+    let parsed = |bytes, path, corrupt: bool| match present(bytes, path) {
+        SourceState::Ok if corrupt => SourceState::Unreadable,
         state => state,
     };
+    let registry_state = parsed(&artifacts.registry, &registry_path, found.registry_corrupt);
     let decisions_path = inputs.impl_dir.join(DECISIONS_FILE);
     let (answers, _, corrupt) = pending::recorded(
         &pending_inputs,
@@ -320,10 +319,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         &found,
         false,
     );
-    let decisions_state = match present(&artifacts.decisions, &decisions_path) {
-        SourceState::Ok if corrupt.is_some() => SourceState::Unreadable,
-        state => state,
-    };
+    let decisions_state = parsed(&artifacts.decisions, &decisions_path, corrupt.is_some());
     let mut found = found;
     found.blockers.extend(corrupt);
     let deferred_state = match ledger_utf8 {
