@@ -158,13 +158,10 @@ fn ucg_root_candidates(project_root: &Path) -> [PathBuf; 2] {
 
 /// The team and user layers' files.
 fn custom_layers(project_root: &Path) -> [(LayerKind, PathBuf); 2] {
-    let custom = project_root.join("_bmad/custom");
+    let custom = |suffix| project_root.join(format!("_bmad/custom/{SKILL_NAME}{suffix}.toml"));
     [
-        (LayerKind::Team, custom.join(format!("{SKILL_NAME}.toml"))),
-        (
-            LayerKind::User,
-            custom.join(format!("{SKILL_NAME}.user.toml")),
-        ),
+        (LayerKind::Team, custom("")),
+        (LayerKind::User, custom(".user")),
     ]
 }
 
@@ -366,11 +363,8 @@ impl Config {
             (true, Some(rest), Some(home)) => PathBuf::from(home).join(rest),
             _ => PathBuf::from(text),
         };
-        if path.is_absolute() {
-            path
-        } else {
-            self.project_root.join(path)
-        }
+        // An absolute path replaces the root it is joined to.
+        self.project_root.join(path)
     }
 }
 
