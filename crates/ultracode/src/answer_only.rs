@@ -278,16 +278,14 @@ fn judge_commit(
             (&after, &of(commit)),
             &changes,
         );
-        match judged {
-            Ok(()) => return Ok(()),
-            Err(why) => {
-                first_refusal.get_or_insert(Refused {
-                    commit: Some(commit),
-                    mixes_answers: why.mixes_answers(&changes, inputs),
-                    why,
-                });
-            }
-        }
+        let Err(why) = judged else {
+            return Ok(());
+        };
+        first_refusal.get_or_insert(Refused {
+            commit: Some(commit),
+            mixes_answers: why.mixes_answers(&changes, inputs),
+            why,
+        });
     }
     Err(first_refusal.unwrap_or_else(|| refused(Some(commit), NotAnswerOnly::NoParent)))
 }
