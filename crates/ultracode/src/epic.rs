@@ -199,25 +199,17 @@ pub fn load(
     // An epic named on the command line that neither git nor the artifacts know is a mistake,
     // not an empty epic: say what exists.
     if inputs.epic.is_some() && branch_tip.is_none() && ids.is_empty() && tip_override.is_none() {
-        let mut known: Vec<String> = repo
-            .references()
-            .ok()
-            .and_then(|refs| {
-                refs.prefixed(format!("refs/heads/{}", inputs.branch_prefix).as_str())
-                    .ok()
-                    .map(|iter| {
-                        iter.flatten()
-                            .filter_map(|r| {
-                                r.name()
-                                    .shorten()
-                                    .to_string()
-                                    .strip_prefix(&inputs.branch_prefix)
-                                    .map(str::to_string)
-                            })
-                            .collect::<Vec<_>>()
-                    })
+        let refs = repo.references().ok();
+        let prefixed = format!("refs/heads/{}", inputs.branch_prefix);
+        let mut known: Vec<String> = (refs.iter())
+            .filter_map(|refs| refs.prefixed(prefixed.as_str()).ok())
+            .flatten()
+            .flatten()
+            .filter_map(|r| {
+                let name = r.name().shorten().to_string();
+                name.strip_prefix(&inputs.branch_prefix).map(str::to_string)
             })
-            .unwrap_or_default();
+            .collect();
         known.extend(beat.epic.clone());
         known.sort();
         known.dedup();
@@ -243,18 +235,10 @@ pub fn load(
     // A story without an end marker ends at the next later baseline: baselines are read on
     // demand (and once), so a single range reads only the markers it needs.
     let mut baselines: Vec<Option<Marker>> = vec![None; story_ids.len()];
+    let marker = |name: String, what| read_marker(repo, source, impl_dir, &name, what);
     let mut baseline_at = |i: usize| -> Marker {
-        baselines[i]
-            .get_or_insert_with(|| {
-                read_marker(
-                    repo,
-                    source,
-                    impl_dir,
-                    &markers::baseline_file(&story_ids[i]),
-                    "baseline",
-                )
-            })
-            .clone()
+        let baseline = || marker(markers::baseline_file(&story_ids[i]), "baseline");
+        baselines[i].get_or_insert_with(baseline).clone()
     };
     let wanted = |i: usize, story: &str| match &detail {
         Detail::Full => true,
@@ -276,13 +260,7 @@ pub fn load(
             ..
         } = baseline_at(i);
         first_with_baseline_found |= baseline.is_some();
-        let end_marker = read_marker(
-            repo,
-            source,
-            impl_dir,
-            &markers::commit_file(&story),
-            "end marker",
-        );
+        let end_marker = marker(markers::commit_file(&story), "end marker");
         if end_marker.present {
             story_problems.extend(end_marker.problems);
         }
@@ -439,11 +417,7 @@ pub fn story_changes(
         };
         Ok(StoryChanges { commits, counts })
     })();
-    match result {
-        Ok(changes) => Some(changes),
-        Err(problem) => {
-            story.problems.push(problem.to_string());
-            None
-        }
-    }
+    result
+        .inspect_err(|problem| story.problems.push(problem.to_string()))
+        .ok()
 }
