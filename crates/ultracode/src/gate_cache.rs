@@ -58,27 +58,23 @@ pub fn fresh(bytes: &[u8], root: &Path) -> bool {
     if lines.next() != Some(root.as_os_str().as_bytes()) {
         return false;
     }
-    for expected in env_lines() {
-        if lines.next() != Some(expected.as_slice()) {
-            return false;
-        }
+    if !env_lines().iter().all(|line| lines.next() == Some(line)) {
+        return false;
     }
     // The artifact directory: its escalation names, listed again unless the directory's stamp
     // says nothing in it changed (an active run's heartbeat and turn counters move the stamp, not
     // the names).
-    let Some((stamp, dir_bytes)) = lines.next().and_then(parse_dir_line) else {
+    let (Some((stamp, dir_bytes)), Some(names), Some(contents)) = (
+        lines.next().and_then(parse_dir_line),
+        lines.next(),
+        lines.next(),
+    ) else {
         return false;
     };
     let dir = root.join(std::ffi::OsStr::from_bytes(dir_bytes));
-    let Some(names) = lines.next() else {
-        return false;
-    };
     if !stamps_what_a_decision_reads(&stamps, dir_bytes, names) {
         return false;
     }
-    let Some(contents) = lines.next() else {
-        return false;
-    };
     // A pass is remembered with no directory only when nothing was there (anything else in its
     // place blocks): it holds while nothing is.
     if names == b"-" && std::fs::symlink_metadata(&dir).is_ok() {
@@ -133,7 +129,7 @@ fn contents_line(dir: &Path, names: &[u8]) -> Vec<u8> {
             match std::fs::metadata(&path) {
                 Ok(meta) if meta.len() > HASHED_BYTES => "-".to_string(),
                 _ => match ucg_store::read_file(&path) {
-                    Ok(bytes) => crate::ids::hex(&sha2::Sha256::digest(&bytes)[..16]),
+                    Ok(bytes) => ucg_store::hex(&sha2::Sha256::digest(&bytes)[..16]),
                     Err(_) => "0".to_string(),
                 },
             }
