@@ -38,10 +38,7 @@ impl LineCountCache {
             fingerprint.update(ucg_store::read_file(file).unwrap_or_default());
             fingerprint.update([0]);
         }
-        let tag: String = fingerprint.finalize()[..6]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let tag = ucg_store::hex(&fingerprint.finalize()[..6]);
         let path = repo
             .common_dir()
             .join("ucg")

@@ -103,6 +103,16 @@ pub fn pathlib_display(path: &Path) -> String {
     }
 }
 
+/// `bytes` in lowercase hex, two digits each (digests, as the caches and ids write them).
+pub fn hex(bytes: &[u8]) -> String {
+    let mut hex = String::with_capacity(2 * bytes.len());
+    for byte in bytes {
+        hex.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
+        hex.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
+    }
+    hex
+}
+
 /// `path` with `.` and `..` resolved lexically, as git resolves the paths it prints relative to a
 /// directory (the path need not exist).
 pub fn lexical_normal(path: &Path) -> PathBuf {

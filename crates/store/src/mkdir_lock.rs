@@ -243,7 +243,7 @@ pub fn random_uuid() -> String {
     }
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::hex(&bytes);
     format!(
         "{}-{}-{}-{}-{}",
         &hex[..8],

@@ -214,10 +214,7 @@ pub fn encode_line_cache(
 /// cache cut short, spliced or edited by hand is read as no cache.
 fn checksum(bytes: &[u8]) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(bytes)[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex(&sha2::Sha256::digest(bytes)[..16])
 }
 
 /// The lines of a cache file, split.

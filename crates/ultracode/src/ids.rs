@@ -124,17 +124,7 @@ fn is_plain_ascii_sentence(text: &str) -> bool {
 
 /// The 12-hex-digit digest of a decision text.
 pub(crate) fn digest(decision_needed: &str) -> String {
-    hex(&Sha256::digest(normalize_decision(decision_needed).as_bytes())[..6])
-}
-
-/// `bytes` in lowercase hex, two digits each.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    let mut hex = String::with_capacity(2 * bytes.len());
-    for byte in bytes {
-        hex.push(char::from_digit(u32::from(byte >> 4), 16).unwrap_or('0'));
-        hex.push(char::from_digit(u32::from(byte & 0xf), 16).unwrap_or('0'));
-    }
-    hex
+    ucg_store::hex(&Sha256::digest(normalize_decision(decision_needed).as_bytes())[..6])
 }
 
 /// `re.sub(r":\d+$", "", strip(source))` with Unicode decimal digits: the source without its line.

@@ -499,7 +499,7 @@ impl OnRecord<'_> {
 /// The occurrence of an escalation sidecar: the lowercase hex SHA-256 of its bytes.
 pub fn occurrence(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    crate::ids::hex(&Sha256::digest(bytes))
+    ucg_store::hex(&Sha256::digest(bytes))
 }
 
 /// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
