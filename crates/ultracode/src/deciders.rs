@@ -65,16 +65,8 @@ impl Rules {
             }
         }
         let overridden = |pattern: &str| from_git.iter().any(|(p, _)| p == pattern);
-        let pairs: Vec<(String, String)> = from_git
-            .iter()
-            .cloned()
-            .chain(
-                workflow
-                    .iter()
-                    .filter(|(pattern, _)| !overridden(pattern))
-                    .cloned(),
-            )
-            .collect();
+        let layers = workflow.iter().filter(|(pattern, _)| !overridden(pattern));
+        let pairs: Vec<(String, String)> = from_git.iter().chain(layers).cloned().collect();
         let mut rules = Vec::new();
         for (pattern, email) in pairs {
             if !is_one_address(&email) {
