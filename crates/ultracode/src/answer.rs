@@ -244,10 +244,6 @@ mod tests {
     use crate::decisions::decisions_for_write;
     use proptest::prelude::*;
 
-    fn answer(id: &str, text: &str, action: Action) -> Answer {
-        Answer::new(id, text, action)
-    }
-
     #[test]
     fn corrupt_documents_are_refused() {
         for bad in [&b"{"[..], b"[]", b"{\"decisions\": {}}", b"{}", b"\xff"] {
@@ -265,8 +261,8 @@ mod tests {
         merge(
             &mut entries,
             &[
-                answer("a", "yes", Action::Close),
-                answer("c", "later", Action::Defer),
+                Answer::new("a", "yes", Action::Close),
+                Answer::new("c", "later", Action::Defer),
             ],
         );
         let mut doc = doc;
@@ -303,7 +299,7 @@ mod tests {
         ) {
             let answers: Vec<Answer> = answers
                 .into_iter()
-                .map(|(id, text, close)| answer(&id, &text, if close { Action::Close } else { Action::Defer }))
+                .map(|(id, text, close)| Answer::new(id, text, if close { Action::Close } else { Action::Defer }))
                 .collect();
             let mut entries = existing.clone();
             merge(&mut entries, &answers);
@@ -329,11 +325,6 @@ mod tests {
             prop_assert_eq!(closed_in(&entries), crate::decisions::closed_ids(Some(text.as_bytes())));
         }
     }
-}
-
-#[cfg(test)]
-mod says_nothing_tests {
-    use super::says_nothing;
 
     #[test]
     fn invisible_answers_say_nothing_and_visible_ones_do() {
