@@ -194,19 +194,14 @@ pub fn work_tree_around(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
         let Ok(meta) = std::fs::metadata(&dot_git) else {
             continue;
         };
-        if meta.is_dir() {
-            return dot_git
-                .join("HEAD")
-                .is_file()
-                .then(|| (dir.to_path_buf(), dot_git));
-        }
-        let text = ucg_store::read_text(&dot_git).ok()?;
-        let target = text.strip_prefix("gitdir:")?.trim();
-        let git_dir = dir.join(target);
-        return git_dir
-            .join("HEAD")
-            .is_file()
-            .then(|| (dir.to_path_buf(), git_dir));
+        let git_dir = if meta.is_dir() {
+            dot_git
+        } else {
+            let text = ucg_store::read_text(&dot_git).ok()?;
+            dir.join(text.strip_prefix("gitdir:")?.trim())
+        };
+        let head = git_dir.join("HEAD");
+        return head.is_file().then(|| (dir.to_path_buf(), git_dir));
     }
     None
 }
@@ -360,13 +355,13 @@ pub fn work_trees(repo: &Repository) -> Vec<PathBuf> {
         .and_then(|main| main.workdir().map(Path::to_path_buf))
         .into_iter()
         .collect();
-    for linked in repo.worktrees().unwrap_or_default() {
-        if let Ok(base) = linked.base() {
-            if base.is_dir() {
-                roots.push(base);
-            }
-        }
-    }
+    let linked = repo.worktrees().unwrap_or_default();
+    roots.extend(
+        linked
+            .iter()
+            .filter_map(|l| l.base().ok())
+            .filter(|b| b.is_dir()),
+    );
     roots
         .into_iter()
         .filter_map(|root| std::path::absolute(root).ok())
@@ -460,9 +455,6 @@ mod tests {
             ]
         );
         assert!(super::parse_config_parameters("").is_empty());
-        assert_eq!(
-            super::parse_config_parameters("'unterminated"),
-            Vec::<String>::new()
-        );
+        assert!(super::parse_config_parameters("'unterminated").is_empty());
     }
 }
