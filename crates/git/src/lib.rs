@@ -609,12 +609,8 @@ pub fn remote_tip(
 /// The commit the last `git fetch` brought (the first line of `FETCH_HEAD`).
 pub fn fetched_tip(repo: &gix::Repository) -> Option<ObjectId> {
     let bytes = ucg_store::read_file(repo.git_dir().join("FETCH_HEAD")).ok()?;
-    let hex: Vec<u8> = bytes
-        .iter()
-        .take_while(|b| b.is_ascii_hexdigit())
-        .copied()
-        .collect();
-    ObjectId::from_hex(&hex).ok()
+    let hex = bytes.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    ObjectId::from_hex(&bytes[..hex]).ok()
 }
 
 /// The tree the index would commit, as `git write-tree` writes it in the work tree `dir` (an

@@ -65,9 +65,7 @@ impl<'r> Objects<'r> {
             .as_ref()
             .is_some_and(|incoming| gix::objs::Exists::exists(incoming, id))
     }
-}
 
-impl Objects<'_> {
     /// The object `id`, or why not: unreadable, or missing (named as a `what`).
     fn require<'a>(
         &self,
