@@ -44,9 +44,7 @@ pub fn write_small(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes `bytes` to `path`, creating its directories first.
 pub fn write_creating_dirs(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
+    std::fs::create_dir_all(crate::dir_of(path))?;
     std::fs::write(path, bytes)
 }
 

@@ -128,11 +128,8 @@ fn read_open(file: impl Read, metadata: &std::fs::Metadata) -> std::io::Result<V
             Err(e) => return Err(e),
         }
     }
-    bytes.reserve(
-        usize::try_from(metadata.len())
-            .unwrap_or(0)
-            .saturating_sub(FIRST_READ),
-    );
+    let size = usize::try_from(metadata.len()).unwrap_or(0);
+    bytes.reserve(size.saturating_sub(FIRST_READ));
     huge_pages(&mut bytes);
     limited.read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
@@ -218,13 +215,9 @@ impl Read for Capped {
         let room = usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX);
         let len = buf.len().min(room);
         let n = self.file.read(&mut buf[..len])?;
-        match self.left.checked_sub(n as u64) {
-            Some(left) => {
-                self.left = left;
-                Ok(n)
-            }
-            None => Err(too_large(max_artifact_bytes())),
-        }
+        let left = self.left.checked_sub(n as u64);
+        self.left = left.ok_or_else(|| too_large(max_artifact_bytes()))?;
+        Ok(n)
     }
 }
 
