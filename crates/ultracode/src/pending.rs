@@ -586,11 +586,8 @@ pub fn recorded<'b>(
     }
     // The scan refuses exactly the files the whole reader refuses (tests/props.rs holds the two
     // to it): such a file is the blocker, and no answer is read from it.
-    (
-        Answers::default(),
-        Vec::new(),
-        recorded_entries(inputs, bytes).1,
-    )
+    let blocker = recorded_entries(inputs, bytes).1;
+    (Answers::default(), Vec::new(), blocker)
 }
 
 /// Offers each item without an answer of its own the answer of the earlier question most like it
