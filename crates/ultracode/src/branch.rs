@@ -81,10 +81,7 @@ pub fn pass_on<T>(
     let pass = Pass {
         project_root: root.clone(),
         bounds_root: Some(root.clone()),
-        ledger: match &paths.ledger {
-            Some(ledger) => root.join(ledger),
-            None => root.join(".git-ucg-no-ledger"),
-        },
+        ledger: root.join(paths.ledger.as_deref().unwrap_or(".git-ucg-no-ledger")),
         impl_dir,
         log_dir,
         dry_run: request.dry_run,
@@ -96,10 +93,7 @@ pub fn pass_on<T>(
     record_and_apply(&pass, request.answers, &mut outcome)?;
     let logged = append_to_log(&pass, &mut outcome)?;
     let logged = logged.map(|p| p.strip_prefix(&root).map(Path::to_path_buf).unwrap_or(p));
-    let after = match outcome.after.take() {
-        Some(after) => after,
-        None => enumerate(&pass),
-    };
+    let after = outcome.after.take().unwrap_or_else(|| enumerate(&pass));
     let shown = show(&pass, &outcome, &after, logged.as_deref());
     outcome.after = Some(after);
     let edits = edits(&root, &before)?;
