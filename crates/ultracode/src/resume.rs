@@ -35,38 +35,33 @@ pub struct Check {
 /// The route of a located epic: the first story in sprint order whose last verdict is not
 /// `advance`; no verdict at all means the run stopped before any story (Stage 2).
 pub fn route_of(epic: &Epic) -> Route {
-    if epic.stories.iter().all(|s| s.verdict.is_none()) {
-        return Route {
-            stage: "preflight",
-            epic: Some(epic.id.clone()),
-            story: None,
-            why: "no gate verdict is on record: the run stopped before any story (Stage 2, a preflight \
+    let first = (epic.stories.iter()).find(|s| s.verdict.as_deref() != Some("advance"));
+    let (stage, story, why) = match first {
+        _ if epic.stories.iter().all(|s| s.verdict.is_none()) => (
+            "preflight",
+            None,
+            "no gate verdict is on record: the run stopped before any story (Stage 2, a preflight \
 RED). Re-run from Stage 2: the hard gate is never skipped, and its scan consumes the answered REDs"
                 .into(),
-        };
-    }
-    match epic
-        .stories
-        .iter()
-        .find(|s| s.verdict.as_deref() != Some("advance"))
-    {
-        Some(story) => Route {
-            stage: "execute",
-            epic: Some(epic.id.clone()),
-            story: Some(story.id.clone()),
-            why: format!(
+        ),
+        Some(story) => (
+            "execute",
+            Some(story.id.clone()),
+            format!(
                 "story {} is the first in sprint order whose last verdict is {}; the stories before it \
 advanced and are not re-run",
                 story.id,
                 story.verdict.as_deref().unwrap_or("not recorded")
             ),
-        },
-        None => Route {
-            stage: "finalize",
-            epic: Some(epic.id.clone()),
-            story: None,
-            why: "every story's last verdict is advance".into(),
-        },
+        ),
+        None => ("finalize", None, "every story's last verdict is advance".into()),
+    };
+    let epic = Some(epic.id.clone());
+    Route {
+        stage,
+        epic,
+        story,
+        why,
     }
 }
 
