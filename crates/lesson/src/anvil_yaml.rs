@@ -405,6 +405,17 @@ fn parse_block(
                 let parsed = parse_block(lines, i, indent + 2, depth + 1);
                 lines[i] = original;
                 let (value, next) = parsed?;
+                // A `key:` with no key to read (its `:` after a `#` or inside quotes) is not
+                // taken, and the item would be read again for ever: the reference's loop runs
+                // until the heap is exhausted. An error instead.
+                if next == i {
+                    return Err(yaml_error(
+                        i + 1,
+                        indent + 3,
+                        "sequence-item",
+                        "a list item that looks like `key: value` has no key to read",
+                    ));
+                }
                 arr.push(value.unwrap_or(JsValue::Null));
                 i = next;
             } else {

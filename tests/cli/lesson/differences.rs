@@ -229,6 +229,40 @@ fn difference_a_proto_key_in_a_contract_is_left_out() {
     assert_eq!(entry["source_criterion_id"], "C1");
 }
 
+/// A list item that looks like `key: value` but has no key to read (its `:` after a `#`, or
+/// inside quotes) sends the reference's YAML reader round the same line until node's heap is
+/// exhausted; git-ucg refuses the contract (`E_INVALID_YAML`, feature `sequence-item`), at once.
+#[test]
+fn difference_a_list_item_with_no_readable_key_is_an_error() {
+    let env = TestEnv::new();
+    for item in ["u#x: y", "\"a: b"] {
+        let contract = env.path().join("contract.yml");
+        write(
+            &contract,
+            &format!("{RETRO_CONTRACT_HEAD}notes:\n  - {item}\n{RETRO_CONTRACT_END}"),
+        );
+        let mut child = cmd(&env)
+            .args(["retro", "--contract", contract.to_str().unwrap()])
+            .args(["--criterion", "C1", "--gap-note", "x"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("retro loops on the list item {item:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let doc = refusal(&child.wait_with_output().unwrap());
+        assert_eq!(doc["code"], "E_INVALID_YAML", "{item}");
+        assert_eq!(doc["details"]["feature"], "sequence-item", "{item}");
+        assert_eq!(doc["details"]["line"], 29, "{item}");
+    }
+}
+
 /// JSON nested deeper than 20,000 levels is malformed for git-ucg (the reference parses it, and
 /// its `JSON.stringify` then overflows the stack): a query skips the line, an append refuses it.
 #[test]
