@@ -358,10 +358,7 @@ fn parse_block(
     while i < lines.len() && blank_or_comment(&lines[i]) {
         i += 1;
     }
-    if i >= lines.len() {
-        return Ok((None, i));
-    }
-    if indent_of(&lines[i]) < indent {
+    if lines.get(i).is_none_or(|line| indent_of(line) < indent) {
         return Ok((None, i));
     }
     let trimmed = trim(&lines[i]).to_vec();
@@ -389,10 +386,9 @@ fn parse_block(
             } else {
                 rest.get(2..).unwrap_or(&[]).to_vec()
             };
-            if after.is_empty() {
+            let (value, next) = if after.is_empty() {
                 let (value, next) = parse_block(lines, i + 1, indent + 2, depth + 1)?;
-                arr.push(value.unwrap_or_else(|| JsValue::Object(JsObject::new())));
-                i = next;
+                (value.unwrap_or_else(|| JsObject::new().into()), next)
             } else if looks_like_mapping(&after) {
                 // The reference parses a copy of the lines with this one rewritten; the copy's
                 // later lines are the same.
@@ -416,12 +412,12 @@ fn parse_block(
                         "a list item that looks like `key: value` has no key to read",
                     ));
                 }
-                arr.push(value.unwrap_or(JsValue::Null));
-                i = next;
+                (value.unwrap_or(JsValue::Null), next)
             } else {
-                arr.push(parse_scalar(&after, i + 1, indent + 1)?);
-                i += 1;
-            }
+                (parse_scalar(&after, i + 1, indent + 1)?, i + 1)
+            };
+            arr.push(value);
+            i = next;
         }
         return Ok((Some(JsValue::Array(arr)), i));
     }
@@ -443,51 +439,35 @@ fn parse_block(
         };
         let key = strip_key_quotes(trim(&t[..colon])).to_vec();
         let after = trim(&t[colon + 1..]).to_vec();
-        if after.is_empty() {
+        let (value, next) = if after.is_empty() {
             let (value, next) = parse_block(lines, i + 1, indent + 2, depth + 1)?;
-            set(&mut obj, &key, value.unwrap_or(JsValue::Null));
-            i = next;
+            (value.unwrap_or(JsValue::Null), next)
         } else if eq(&after, "|") || eq(&after, ">") {
-            let (value, next) = collapse_block_scalar(lines, i + 1, indent);
-            set(&mut obj, &key, value);
-            i = next;
+            collapse_block_scalar(lines, i + 1, indent)
         } else if eq(&after, "\"\"\"") || eq(&after, "'''") {
-            let mut parts: Vec<Units> = Vec::new();
-            i += 1;
-            while i < lines.len() && trim(&lines[i]) != after.as_slice() {
-                parts.push(lines[i].clone());
-                i += 1;
-            }
-            if i >= lines.len() {
-                return Err(yaml_error(
-                    i + 1,
-                    1,
-                    "triple-quoted-string",
-                    "unterminated triple-quoted string",
-                ));
-            }
-            set(&mut obj, &key, js(&parts.join(&[0x0A][..])));
-            i += 1;
+            let end = (i + 1..lines.len())
+                .find(|&j| trim(&lines[j]) == after.as_slice())
+                .ok_or_else(|| {
+                    let (line, feature) = (lines.len() + 1, "triple-quoted-string");
+                    yaml_error(line, 1, feature, "unterminated triple-quoted string")
+                })?;
+            (js(&lines[i + 1..end].join(&[0x0A][..])), end + 1)
         } else {
-            let value = parse_scalar(&after, i + 1, indent + 1)?;
-            set(&mut obj, &key, value);
-            i += 1;
-        }
+            (parse_scalar(&after, i + 1, indent + 1)?, i + 1)
+        };
+        set(&mut obj, &key, value);
+        i = next;
     }
     Ok((Some(JsValue::Object(obj)), i))
 }
 
 /// `yaml.parse`, of the text's lines.
 fn parse(mut lines: Vec<Units>) -> Result<JsValue, LessonError> {
-    let mut i = 0;
-    while i < lines.len() && blank_or_comment(&lines[i]) {
-        i += 1;
-    }
-    if i >= lines.len() {
-        return Ok(JsValue::Object(JsObject::new()));
-    }
-    let indent = indent_of(&lines[i]);
-    let (value, _) = parse_block(&mut lines, i, indent, 0)?;
+    // Without a line to read, `parseBlock` reads nothing: an empty object.
+    let first = lines.iter().position(|l| !blank_or_comment(l));
+    let first = first.unwrap_or(lines.len());
+    let indent = lines.get(first).map_or(0, |line| indent_of(line));
+    let (value, _) = parse_block(&mut lines, first, indent, 0)?;
     Ok(value.unwrap_or_else(|| JsValue::Object(JsObject::new())))
 }
 
