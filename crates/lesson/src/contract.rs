@@ -43,15 +43,11 @@ fn refused(message: &str) -> LessonError {
 /// when no way of writing the value reads back as exactly that entry.
 pub fn add_counter_example(text: &str, id: &str, value: &str) -> Result<String, LessonError> {
     let mut expected = load(text)?;
-    match expected.get_mut("counter_examples") {
-        Some(JsValue::Object(examples)) => {
-            examples.insert(JsString::from(id), JsValue::str(value));
-        }
-        _ => {
-            let mut examples = JsObject::new();
-            examples.insert(JsString::from(id), JsValue::str(value));
-            expected.set("counter_examples", JsValue::Object(examples));
-        }
+    if !matches!(expected.get("counter_examples"), Some(JsValue::Object(_))) {
+        expected.set("counter_examples", JsValue::Object(JsObject::new()));
+    }
+    if let Some(JsValue::Object(examples)) = expected.get_mut("counter_examples") {
+        examples.insert(JsString::from(id), JsValue::str(value));
     }
     let lines = anvil_yaml::lines(text);
     // A contract that loads has front matter: an opening `---` after blank and comment lines.
