@@ -199,12 +199,8 @@ pub fn splice(text: &[u8], entries: &[Addition]) -> Option<Splice> {
                     });
                     if !contains_element(&text[open..=close], &id_json) && !queued {
                         let filled = close > open + 1 || inserts.iter().any(|(o, _)| *o == close);
-                        let mut insert = Vec::new();
-                        if filled {
-                            insert.push(b',');
-                        }
-                        insert.extend_from_slice(&id_json);
-                        inserts.push((close, insert));
+                        let comma: &[u8] = if filled { b"," } else { b"" };
+                        inserts.push((close, [comma, &id_json].concat()));
                     }
                 }
                 None => new_keys.push((key_open, vec![id_json.clone()])),
