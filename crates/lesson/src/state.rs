@@ -51,17 +51,14 @@ pub(crate) fn task_mut<'s>(
 
 /// `loop_cap` (an integer ≥ 1, else the default) and `loop_count` (an integer ≥ 0, else 0).
 pub(crate) fn loop_numbers(task: &Map<String, Value>) -> (i64, i64) {
-    let cap = task
-        .get("loop_cap")
-        .and_then(Value::as_i64)
-        .filter(|c| *c >= 1)
-        .unwrap_or(DEFAULT_LOOP_CAP);
-    let count = task
-        .get("loop_count")
-        .and_then(Value::as_i64)
-        .filter(|c| *c >= 0)
-        .unwrap_or(0);
-    (cap, count)
+    let number = |key, min, default| {
+        let found = task.get(key).and_then(Value::as_i64);
+        found.filter(|n| *n >= min).unwrap_or(default)
+    };
+    (
+        number("loop_cap", 1, DEFAULT_LOOP_CAP),
+        number("loop_count", 0, 0),
+    )
 }
 
 /// The state file's bytes: two-space JSON with a final newline.
