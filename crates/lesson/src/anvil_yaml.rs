@@ -78,11 +78,8 @@ fn parse_scalar(raw: &[u16], line: usize, column: usize) -> Result<JsValue, Less
         return Ok(JsValue::Number(text.parse::<f64>().unwrap_or(f64::NAN)));
     }
     if (starts_with(s, "\"") && ends_with(s, "\"")) || (starts_with(s, "'") && ends_with(s, "'")) {
-        return Ok(js(if s.len() >= 2 {
-            &s[1..s.len() - 1]
-        } else {
-            &[]
-        }));
+        // A lone quote is both ends: the empty string.
+        return Ok(js(s.get(1..s.len() - 1).unwrap_or(&[])));
     }
     // What a scalar may not start with (`!!str` aside), by its first character, in Anvil's order.
     let unsupported = [
@@ -123,8 +120,7 @@ fn is_word(c: u16) -> bool {
 }
 
 fn check_unsupported(raw: &[u16], line_index: usize) -> Result<(), LessonError> {
-    let trimmed = trim(raw);
-    if trimmed.is_empty() || starts_with(trimmed, "#") {
+    if blank_or_comment(raw) {
         return Ok(());
     }
     // The line with its quoted regions blanked and its comment cut.
@@ -649,6 +645,11 @@ mod tests {
         assert_eq!(
             JsValue::Object(contract.clone()).to_json_string(),
             r#"{"anvil_contract_version":1,"goal":"g","created":"2021-04-15","source_intent":"arr probe","criteria":[{"id":"C1","statement":"s","exists":{"paths":["src/a.js"]},"substantive":{"coverage_min":0.8},"wired":{"entry_point":"src/server.js"},"functional":{"expected":"ok"}}]}"#
+        );
+        // A lone quote opens and closes the empty string.
+        assert_eq!(
+            parse_scalar(&units("\""), 1, 1).ok(),
+            Some(JsValue::str(""))
         );
         // No front matter: an empty contract.
         let e = validate(&front_matter("anvil_contract_version: 1\n").unwrap()).unwrap_err();
