@@ -82,14 +82,10 @@ fn last_assistant_text(transcript: &Path) -> Option<String> {
 }
 
 fn session_of(event: &Event, omt_dir_flag: Option<&Path>) -> Option<(Session, PathBuf)> {
-    let sid = match event.session_id.as_deref() {
-        Some(sid) if super::dir::is_safe_session_id(sid) => sid.to_string(),
-        _ => super::dir::session_id(None).ok()?,
-    };
-    let cwd = match &event.cwd {
-        Some(cwd) => cwd.clone(),
-        None => std::env::current_dir().ok()?,
-    };
+    let given = event.session_id.clone();
+    let sid = given.filter(|sid| super::dir::is_safe_session_id(sid));
+    let sid = sid.or_else(|| super::dir::session_id(None).ok())?;
+    let cwd = event.cwd.clone().or_else(|| std::env::current_dir().ok())?;
     let (dir, _) = super::dir::omt_dir(omt_dir_flag, &cwd);
     Some((Session::new(dir, sid), cwd))
 }
@@ -302,14 +298,11 @@ pub fn stories_digest(state: &State) -> String {
 /// The recorded objective for the continuation: the outcome, else the verification surface,
 /// truncated at 2,000 UTF-16 units as the reference counts.
 fn objective(state: &State) -> String {
-    let outcome = state::text(state, "outcome");
-    let text = if !outcome.is_empty() {
-        outcome
-    } else if !state::text(state, "verification_surface").is_empty() {
-        state::text(state, "verification_surface")
-    } else {
-        "(no objective recorded: keep pursuing the recorded objective)".into()
-    };
+    let text = ["outcome", "verification_surface"]
+        .map(|key| state::text(state, key))
+        .into_iter()
+        .find(|text| !text.is_empty())
+        .unwrap_or_else(|| "(no objective recorded: keep pursuing the recorded objective)".into());
     let units = text.encode_utf16().count();
     if units <= OBJECTIVE_LIMIT {
         return text.to_string();
