@@ -245,19 +245,10 @@ fn read_state(path: &Path) -> Option<State> {
 /// back to `started_at`); no parseable time is dead.
 fn progress_live(state: &State, now: jiff::Timestamp) -> bool {
     let touched = text_field(state, "progress_touched_at").or(text_field(state, "last_touched_at"));
-    let stamp = touched
-        .filter(|t| !t.is_empty())
-        .and_then(|t| parse_stamp(&t))
-        .or_else(|| {
-            text_field(state, "started_at")
-                .filter(|t| !t.is_empty())
-                .and_then(|t| parse_stamp(&t))
-        });
-    live_for(
-        state.get("active") == Some(&JsValue::Bool(true)),
-        stamp,
-        now,
-    )
+    // An empty stamp parses as no time, and falls back.
+    let stamp = touched.and_then(|t| parse_stamp(&t));
+    let stamp = stamp.or_else(|| parse_stamp(&text_field(state, "started_at")?));
+    live_for(state::is_active(state), stamp, now)
 }
 
 /// Whole seconds since the epoch, as `Math.floor(Date.now() / 1000)`.
@@ -282,10 +273,8 @@ pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, 
         let touched = text_field(&other, "progress_touched_at")
             .or(text_field(&other, "last_touched_at"))
             .unwrap_or_default();
-        let idle = match touched.as_ref() {
-            "" => 0,
-            t => parse_stamp(t).map_or(0, |t| (epoch_secs(now) - epoch_secs(t)).max(0)),
-        };
+        // An empty stamp parses as no time: idle 0.
+        let idle = parse_stamp(&touched).map_or(0, |t| (epoch_secs(now) - epoch_secs(t)).max(0));
         let prefix: String = sid.chars().take(8).collect();
         let shown = |key| {
             js::string_of(Some(js::present(other.get(key)).unwrap_or(&"".into()))).to_string()
@@ -354,24 +343,22 @@ timestamp — only live sources are adoptable)"
 refused — nothing to adopt)."
         ).into());
     }
-    if dst_path.exists() {
-        match read_state(&dst_path) {
-            None => {
-                return Err(format!(
+    match dst_path.exists().then(|| read_state(&dst_path)) {
+        Some(None) => {
+            return Err(format!(
                 "adopt: current session state \"{dst}\" is malformed. Please manually inspect and \
 remove it, then re-invoke the skill."
             )
-                .into())
-            }
-            Some(existing) if state::is_active(&existing) && !super::is_pristine(&existing) => {
-                return Err(format!(
-                    "adopt: current session has ACTIVE non-pristine state at \"{dst}\". Adoption \
-refused to avoid overwriting in-progress work (r3)."
-                )
-                .into())
-            }
-            Some(_) => {}
+            .into())
         }
+        Some(Some(existing)) if state::is_active(&existing) && !super::is_pristine(&existing) => {
+            return Err(format!(
+                "adopt: current session has ACTIVE non-pristine state at \"{dst}\". Adoption \
+refused to avoid overwriting in-progress work (r3)."
+            )
+            .into())
+        }
+        _ => {}
     }
     ucg_store::rename(&src_path, &dst_path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
@@ -491,6 +478,8 @@ mod tests {
             assert_eq!(parse_stamp(text), None, "{text}");
         }
         assert!(parse_stamp("2026-01-31T10:00").is_some());
+        // The readers rely on it: an empty stamp is no time.
+        assert_eq!(parse_stamp(""), None);
         assert!(parse_stamp("2026-02-31T10:00Z").is_some(), "rolls over");
     }
 }
