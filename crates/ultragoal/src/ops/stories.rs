@@ -157,18 +157,16 @@ pub fn set_single(session: &Session) -> Result<()> {
                 "{WHAT}: refused — verification_surface must be set before auto-deriving a story"
             )));
         }
-        let mut story = JsObject::new();
-        story.insert("id".into(), "S1".into());
-        story.insert(
-            "story".into(),
-            prop(prior, "outcome")?.cloned().unwrap_or(JsValue::Null),
-        );
-        story.insert(
-            "acceptance_criteria".into(),
-            JsValue::Array(vec![surface.clone()]),
-        );
-        story.insert("verification_surface".into(), surface);
-        story.insert("status".into(), "confirmed".into());
+        let story = next([
+            ("id", "S1".into()),
+            (
+                "story",
+                prop(prior, "outcome")?.cloned().unwrap_or(JsValue::Null),
+            ),
+            ("acceptance_criteria", JsValue::Array(vec![surface.clone()])),
+            ("verification_surface", surface),
+            ("status", "confirmed".into()),
+        ]);
         Ok(Some(stories_next(vec![JsValue::Object(story)])))
     })
 }
@@ -201,15 +199,7 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
         if status_is(&stories[at], "confirmed")? {
             return Ok(None);
         }
-        let mut updated = Vec::new();
-        for story in stories {
-            updated.push(if id_is(story, &story_id.into())? {
-                with_fields(story, &[("status", "confirmed".into())])
-            } else {
-                story.clone()
-            });
-        }
-        Ok(Some(stories_next(updated)))
+        confirming(stories, |story| id_is(story, &story_id.into()))
     })
 }
 
@@ -217,16 +207,25 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
 pub fn confirm_all(session: &Session) -> Result<()> {
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let stories_value = stories_of(prior)?;
-        let mut updated = Vec::new();
-        for story in list(&stories_value, "stories")? {
-            updated.push(if status_is(story, "unconfirmed")? {
-                with_fields(story, &[("status", "confirmed".into())])
-            } else {
-                story.clone()
-            });
-        }
-        Ok(Some(stories_next(updated)))
+        let stories = list(&stories_value, "stories")?;
+        confirming(stories, |story| status_is(story, "unconfirmed"))
     })
+}
+
+/// The stories, those `pick` picks confirmed, as the write's fields.
+fn confirming(
+    stories: &[JsValue],
+    pick: impl Fn(&JsValue) -> Result<bool>,
+) -> Result<Option<State>> {
+    let mut updated = Vec::new();
+    for story in stories {
+        updated.push(if pick(story)? {
+            with_fields(story, &[("status", "confirmed".into())])
+        } else {
+            story.clone()
+        });
+    }
+    Ok(Some(stories_next(updated)))
 }
 
 /// A value's `.length` as a message shows it (`undefined` for what has none).
@@ -337,28 +336,22 @@ pub fn revise(
                 "{WHAT}: refused — story \"{story_id}\" is retired (no resurrect-via-revise)"
             )));
         }
-        if let Some(new_id) = patch.get("id") {
-            let differs = new_id.as_str() != Some(story_id);
-            if differs {
-                for story in stories {
-                    if review::strict_equal(prop(story, "id")?, Some(new_id)) {
-                        return Err(thrown(format!(
-                            "{WHAT}: refused — story id \"{}\" already exists",
-                            js::string_of(Some(new_id))
-                        )));
-                    }
+        if let Some(new_id) = patch.get("id").filter(|id| id.as_str() != Some(story_id)) {
+            for story in stories {
+                if review::strict_equal(prop(story, "id")?, Some(new_id)) {
+                    return Err(thrown(format!(
+                        "{WHAT}: refused — story id \"{}\" already exists",
+                        js::string_of(Some(new_id))
+                    )));
                 }
             }
         }
         check_given_status(patch.get("status"), WHAT)?;
-        let patch_rest = without(patch, &SPLIT);
-        let mut updated = with_fields(&stories[at], &[]);
-        if let JsValue::Object(object) = &mut updated {
-            for (key, value) in patch_rest {
-                object.insert(key, value);
-            }
+        let mut updated = stories[at].as_object().cloned().unwrap_or_default();
+        for (key, value) in without(patch, &SPLIT) {
+            updated.insert(key, value);
         }
-        let updated = with_fields(&updated, &steering.fields("unconfirmed"));
+        let updated = with_fields(&updated.into(), &steering.fields("unconfirmed"));
         validate_story(&updated, WHAT)?;
         let mut all = stories.to_vec();
         all[at] = updated;
@@ -393,10 +386,8 @@ fn check_removable(
             "{what}: refused — story \"{story_id}\" is already retired"
         )));
     }
-    let pursuing = match phase_or_planning(prior)? {
-        None => false,
-        Some(phase) => phase.as_str() == Some("pursuing"),
-    };
+    let pursuing =
+        phase_or_planning(prior)?.is_some_and(|phase| phase.as_str() == Some("pursuing"));
     if status_is(story, "confirmed")? && pursuing {
         return Err(thrown(format!(
             "{what}: refused — confirmed story \"{story_id}\" cannot be {participle} during \
