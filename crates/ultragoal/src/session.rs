@@ -127,15 +127,12 @@ impl Session {
             return Ok(());
         }
         let seed = state::to_bytes(&state::seed(&state::now_stamp()));
-        match ucg_store::create_new_synced(&path, &seed) {
-            Ok(_) => Ok(()),
-            Err(ucg_store::CreateNewError::Create(e)) => {
-                Err(format!("cannot create {}: {e}", path.display()).into())
-            }
-            Err(ucg_store::CreateNewError::Write(e)) => {
-                Err(format!("cannot write {}: {e}", path.display()).into())
-            }
-        }
+        let (step, e) = match ucg_store::create_new_synced(&path, &seed) {
+            Ok(_) => return Ok(()),
+            Err(ucg_store::CreateNewError::Create(e)) => ("create", e),
+            Err(ucg_store::CreateNewError::Write(e)) => ("write", e),
+        };
+        Err(format!("cannot {step} {}: {e}", path.display()).into())
     }
 
     pub(crate) fn absent_message(&self) -> String {
