@@ -183,17 +183,12 @@ pub fn makes_a_new_commit(repo: &gix::Repository, lines: &str) -> bool {
     let Ok(all) = references.all() else {
         return true;
     };
-    let mut tips = std::collections::HashSet::new();
     let names: std::collections::HashSet<&str> = candidates.iter().map(|(_, n)| *n).collect();
-    for reference in all.flatten() {
-        let name = reference.name().as_bstr().to_string();
-        if names.contains(name.as_str()) {
-            continue;
-        }
-        if let Some(id) = reference.target().try_id() {
-            tips.insert(id.to_owned());
-        }
-    }
+    let tips: std::collections::HashSet<gix::ObjectId> = all
+        .flatten()
+        .filter(|reference| !names.contains(reference.name().as_bstr().to_string().as_str()))
+        .filter_map(|reference| reference.target().try_id().map(|id| id.to_owned()))
+        .collect();
     candidates.iter().any(|(new, _)| !tips.contains(new))
 }
 
