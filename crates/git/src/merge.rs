@@ -9,16 +9,7 @@ use std::path::Path;
 /// conflicts (or a failure), never 0.
 pub fn merge_file_text(ours: &Path, base: &Path, theirs: &Path) -> std::io::Result<u8> {
     let status = std::process::Command::new("git")
-        .args([
-            "merge-file",
-            "-L",
-            "ours",
-            "-L",
-            "base",
-            "-L",
-            "theirs",
-            "--",
-        ])
+        .args("merge-file -L ours -L base -L theirs --".split(' '))
         .args([ours, base, theirs])
         .status()?;
     Ok(match status.code() {
