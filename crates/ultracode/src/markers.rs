@@ -37,15 +37,13 @@ pub(crate) fn read_sha(source: &ArtifactSource, impl_dir: &Path, name: &str) -> 
 /// What is wrong with a marker's form, if anything: real markers hold one full 40-hex id and a
 /// newline, and readers that compare whole files (the guard) fail on anything else.
 pub fn form_problem(text: &str) -> Option<String> {
-    let Some(sha) = marker_sha(text) else {
-        return Some("holds no commit id".into());
-    };
-    if sha.len() < 40 {
-        return Some(format!(
+    match marker_sha(text) {
+        None => Some("holds no commit id".into()),
+        Some(sha) if sha.len() < 40 => Some(format!(
             "holds an abbreviated id `{sha}` (markers hold all 40 hex digits)"
-        ));
+        )),
+        Some(_) => None,
     }
-    None
 }
 
 pub fn tests_ran_file(story: &str) -> String {
@@ -56,12 +54,10 @@ pub fn tests_ran_file(story: &str) -> String {
 /// its first `^baseline=(.*)$` line, stripped, equals the whole baseline file, stripped — byte for
 /// byte, no short ids, no case folding. The reason when it is not.
 pub fn tests_ran_fresh(marker: &str, baseline: &str) -> Result<(), String> {
-    let Some(value) = marker
+    let value = marker
         .split('\n')
         .find_map(|line| line.strip_prefix("baseline="))
-    else {
-        return Err("the tests-ran marker has no `baseline=` line".into());
-    };
+        .ok_or("the tests-ran marker has no `baseline=` line")?;
     let (value, baseline) = (crate::ids::py_strip(value), crate::ids::py_strip(baseline));
     if baseline.is_empty() {
         return Err("the baseline marker is empty".into());
