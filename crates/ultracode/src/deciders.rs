@@ -40,11 +40,6 @@ fn is_one_address(email: &str) -> bool {
         && !domain.ends_with(['.', '-'])
 }
 
-/// Whether `pattern` has any of a glob's special characters.
-fn is_glob(pattern: &str) -> bool {
-    pattern.contains(['*', '?', '[', '{'])
-}
-
 impl Rules {
     /// The rules of `git config ucg.decider` values (`pattern=email`, in configuration order) over
     /// the `workflow.deciders` table's (`pattern` → an email or a list of them); the warnings for
@@ -76,15 +71,14 @@ impl Rules {
                 ));
                 continue;
             }
-            let glob = match is_glob(&pattern) {
-                false => None,
-                true => match globset::Glob::new(&pattern) {
-                    Ok(glob) => Some(glob.compile_matcher()),
-                    Err(e) => {
-                        warnings.push(format!("decider pattern {pattern:?}: {e}; ignored"));
-                        continue;
-                    }
-                },
+            // A pattern without any of a glob's special characters names one kind.
+            let is_glob = pattern.contains(['*', '?', '[', '{']);
+            let glob = match is_glob.then(|| globset::Glob::new(&pattern)).transpose() {
+                Ok(glob) => glob.map(|glob| glob.compile_matcher()),
+                Err(e) => {
+                    warnings.push(format!("decider pattern {pattern:?}: {e}; ignored"));
+                    continue;
+                }
             };
             rules.push(Rule {
                 pattern,
@@ -115,14 +109,19 @@ impl Rules {
                 .filter(|r| r.glob.as_ref().is_some_and(|g| g.is_match(kind)))
                 .collect(),
         };
-        let mut emails: Vec<String> = Vec::new();
-        for rule in chosen {
-            if !emails.iter().any(|e| e.eq_ignore_ascii_case(&rule.email)) {
-                emails.push(rule.email.clone());
-            }
-        }
-        emails
+        each_once(chosen.into_iter().map(|rule| &rule.email))
     }
+}
+
+/// `emails` each once (compared without regard to ASCII case, the first spelling kept), in order.
+pub(crate) fn each_once<'e>(emails: impl IntoIterator<Item = &'e String>) -> Vec<String> {
+    let mut once: Vec<String> = Vec::new();
+    for email in emails {
+        if !once.iter().any(|e| e.eq_ignore_ascii_case(email)) {
+            once.push(email.clone());
+        }
+    }
+    once
 }
 
 /// Whether `email` is among `deciders` (emails compare without regard to ASCII case).

@@ -47,13 +47,7 @@ pub fn document(change: &PendingChange, pending: usize) -> serde_json::Value {
 
 /// Everyone who decides one of the new items, each once, in order.
 pub(crate) fn deciders(change: &PendingChange) -> Vec<String> {
-    let mut all: Vec<String> = Vec::new();
-    for email in change.new.iter().flat_map(|item| &item.deciders) {
-        if !all.iter().any(|e| e.eq_ignore_ascii_case(email)) {
-            all.push(email.clone());
-        }
-    }
-    all
+    crate::deciders::each_once(change.new.iter().flat_map(|item| &item.deciders))
 }
 
 /// The ids announced last, from the state file's bytes (`None`: never announced, or a file that
