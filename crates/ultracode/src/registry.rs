@@ -125,13 +125,9 @@ impl StoredRegistry {
         };
         let (stored, resolved) =
             Registry::parse_for_apply(self.bytes.as_deref(), &self.display, reds_as)?;
-        let reds = match scan {
-            Some(reds) => reds,
-            None => {
-                validate_reds(&stored)?;
-                stored
-            }
-        };
-        Ok((reds, resolved))
+        if scan.is_none() {
+            validate_reds(&stored)?;
+        }
+        Ok((scan.unwrap_or(stored), resolved))
     }
 }
