@@ -71,16 +71,14 @@ mod tests {
 
     #[test]
     fn newest_stamp_first_and_no_other_epic() {
-        let names: Vec<String> = [
+        let names = [
             "epic-7",
             "epic-7-20260604T172512Z",
             "epic-7-20260701T000000Z",
             "epic-7-2",
             "epic-70",
         ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        .map(String::from);
         assert_eq!(
             super::candidates_for_epic(&names, "7"),
             [
