@@ -22,8 +22,7 @@ pub(crate) fn run_folders(
         .filter(|name| source.is_dir(&runs_root.join(name)))
         .filter(|name| source.is_file(&runs_root.join(name).join(DECISION_LOG_FILE)))
         .map(|name| {
-            let terminal =
-                source.is_file(&runs_root.join(&name).join(crate::runs::RUN_REPORT_FILE));
+            let terminal = source.is_file(&runs_root.join(&name).join(runs::RUN_REPORT_FILE));
             (name, terminal)
         })
         .collect();

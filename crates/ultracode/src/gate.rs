@@ -84,8 +84,7 @@ impl GateInputs {
 
     /// The decision on the artifacts `source` holds, under `policy`.
     pub fn decide(&self, source: &ArtifactSource, policy: &GatePolicy) -> Decision {
-        let found = pending::enumerate(&self.pending(), source);
-        decide(found, policy)
+        decide(pending::enumerate(&self.pending(), source), policy)
     }
 
     /// Every file the decision on the work tree reads, the artifact directory holding `names`
