@@ -109,10 +109,8 @@ pub(crate) fn lay_out_decimal(
 /// The array index a key spells (a canonical integer below 2³² − 1): such keys enumerate first in
 /// a JavaScript object, ascending.
 fn array_index(key: &[u8]) -> Option<u32> {
-    if key.is_empty() || key.len() > 10 || !key.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    if key.len() > 1 && key[0] == b'0' {
+    let leading_zero = key.len() > 1 && key[0] == b'0';
+    if key.is_empty() || key.len() > 10 || !key.iter().all(u8::is_ascii_digit) || leading_zero {
         return None;
     }
     let value: u64 = key.iter().fold(0, |n, b| n * 10 + u64::from(b - b'0'));
@@ -214,16 +212,9 @@ impl JsString {
     }
 
     fn last_lone_high(&self) -> Option<u32> {
-        let n = self.0.len();
-        if n < 3 {
-            return None;
-        }
-        let tail = &self.0[n - 3..];
-        (tail[0] == 0xED && (0xA0..=0xAF).contains(&tail[1])).then(|| {
-            ((tail[0] as u32 & 0x0F) << 12)
-                | ((tail[1] as u32 & 0x3F) << 6)
-                | (tail[2] as u32 & 0x3F)
-        })
+        let [first, second, third] = self.0.last_chunk::<3>()?.map(u32::from);
+        let point = ((first & 0x0F) << 12) | ((second & 0x3F) << 6) | (third & 0x3F);
+        (first == 0xED && (0xA0..=0xAF).contains(&second)).then_some(point)
     }
 
     pub fn push_str(&mut self, text: &str) {
@@ -615,11 +606,7 @@ impl From<serde_json::Value> for JsValue {
                 JsValue::Array(items.into_iter().map(JsValue::from).collect())
             }
             serde_json::Value::Object(map) => {
-                let mut out = JsObject::new();
-                for (k, v) in map {
-                    out.insert(JsString::from(k), JsValue::from(v));
-                }
-                JsValue::Object(out)
+                JsValue::Object(map.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
             }
         }
     }
@@ -673,13 +660,12 @@ fn write_json(value: &JsValue, out: &mut Vec<u8>, indent: Option<usize>, depth: 
         }
     };
     match value {
-        JsValue::Null => out.extend_from_slice(b"null"),
         JsValue::Bool(true) => out.extend_from_slice(b"true"),
         JsValue::Bool(false) => out.extend_from_slice(b"false"),
         JsValue::Number(n) if n.is_finite() => {
             out.extend_from_slice(number_to_string(*n).as_bytes())
         }
-        JsValue::Number(_) => out.extend_from_slice(b"null"),
+        JsValue::Null | JsValue::Number(_) => out.extend_from_slice(b"null"),
         JsValue::String(s) => write_json_string(s, out),
         JsValue::Array(items) if items.is_empty() => out.extend_from_slice(b"[]"),
         JsValue::Array(items) => {
