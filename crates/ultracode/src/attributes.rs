@@ -56,13 +56,10 @@ fn pattern(path: &str) -> Result<String> {
         }
         escaped.push(c);
     }
-    if !escaped.contains(|c: char| c.is_whitespace() || c == '"') {
-        return Ok(escaped);
+    if escaped.contains(|c: char| c.is_whitespace() || c == '"') {
+        escaped = format!("\"{}\"", escaped.replace('\\', "\\\\").replace('"', "\\\""));
     }
-    Ok(format!(
-        "\"{}\"",
-        escaped.replace('\\', "\\\\").replace('"', "\\\"")
-    ))
+    Ok(escaped)
 }
 
 /// Whether a `.gitattributes` line is one of ours, for any artifact directory: a pattern naming
