@@ -69,11 +69,8 @@ pub(crate) fn announced(bytes: Option<&[u8]>) -> Option<Vec<String>> {
 /// The state file recording `pending` as announced.
 pub(crate) fn state(pending: &[PendingItem]) -> String {
     let ids: Vec<&str> = pending.iter().map(|i| i.id.as_str()).collect();
-    let mut text = serde_json::to_string_pretty(&serde_json::json!({
-        "schema": STATE_SCHEMA,
-        "announced": ids,
-    }))
-    .unwrap_or_default();
+    let state = serde_json::json!({"schema": STATE_SCHEMA, "announced": ids});
+    let mut text = serde_json::to_string_pretty(&state).unwrap_or_default();
     text.push('\n');
     text
 }
