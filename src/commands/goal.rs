@@ -58,21 +58,11 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
                         .state_file()
                         .is_file()
                 }) {
-                    let shown = std::env::current_dir()
-                        .ok()
-                        .and_then(|cwd| {
-                            local
-                                .strip_prefix(cwd)
-                                .ok()
-                                .map(std::path::Path::to_path_buf)
-                        })
-                        .unwrap_or_else(|| local.clone());
+                    let shown = local.strip_prefix(&cwd).unwrap_or(&local).display();
                     crate::output::say(&format!(
-                        "hint: {} holds this session's state; read it with\n  git ucg goal \
---session {} --omt-dir {} show\n",
-                        shown.display(),
-                        session.sid,
-                        shown.display()
+                        "hint: {shown} holds this session's state; read it with\n  git ucg goal \
+--session {} --omt-dir {shown} show\n",
+                        session.sid
                     ));
                 }
             }
@@ -419,10 +409,10 @@ line equal to its delimiter produces exactly this)",
 
 fn request_complete(session: &Session, flags: &Parsed) -> Outcome {
     require_values("request-complete", flags, &["codex-goal-json"])?;
-    let arg = match flags.text("codex-goal-json") {
-        None => None,
-        Some(given) => Some(value_or_stdin(given)?),
-    };
+    let arg = flags
+        .text("codex-goal-json")
+        .map(value_or_stdin)
+        .transpose()?;
     if ops::request_complete(session, arg.as_deref())? {
         return Ok(());
     }
