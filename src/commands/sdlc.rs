@@ -248,12 +248,8 @@ fn catalog(loaded: &Loaded, summary: &Summary) -> Value {
     let phases: Vec<Value> = (0..=12u8)
         .map(|n| {
             let stored = run::meta_phase(&meta, n);
-            let field = |key: &str| {
-                stored
-                    .and_then(|p| p.get(key))
-                    .cloned()
-                    .unwrap_or(Value::Null)
-            };
+            // An absent field is `null`, as json! writes a `None`.
+            let field = |key: &str| stored.and_then(|p| p.get(key));
             json!({
                 "phase": n,
                 "name": run::PHASE_NAMES[usize::from(n)],
