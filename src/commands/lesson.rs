@@ -63,18 +63,18 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
             ]),
         )));
     };
-    let parse = |raw: &LessonRawArgs, schema: &Schema, name: &str| {
-        let words: Vec<String> = raw
-            .args
+    let words = |raw: &LessonRawArgs| -> Vec<String> {
+        raw.args
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
-            .collect();
-        match argv::parse(&words, schema) {
+            .collect()
+    };
+    let parse =
+        |raw: &LessonRawArgs, schema: &Schema, name: &str| match argv::parse(&words(raw), schema) {
             Ok(parsed) => Ok(parsed),
             Err(Stop::Help) => Err(help(name)),
             Err(Stop::Refused(error)) => Err(Ok(refuse(&error))),
-        }
-    };
+        };
     let paths_for = |parsed: &Parsed| {
         ledger::paths(
             parsed
@@ -107,11 +107,7 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
         }
         LessonCommand::Audit(raw) => {
             // The reference's audit reads no flags: git-ucg's own are picked out, the rest ignored.
-            let words: Vec<String> = raw
-                .args
-                .iter()
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect();
+            let words = words(raw);
             if words.iter().any(|w| w == "--help" || w == "-h") {
                 return help("audit");
             }
