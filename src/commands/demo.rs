@@ -177,6 +177,7 @@ fn build(dir: &Path) -> Result<()> {
     repo.git(&["checkout", "--quiet", "-b", EPIC_BRANCH])?;
 
     let mut markers = Vec::new();
+    let mut baseline_7_3 = String::new();
     let story_commits: [&[(&str, &str, &str)]; 3] = [
         &[
             ("src/login.py", "def login(user, password):\n    return check(user, password)\n", "7-1: login form"),
@@ -200,15 +201,12 @@ fn build(dir: &Path) -> Result<()> {
             repo.commit(message)?;
         }
         markers.push((format!(".baseline-{story}"), format!("{baseline}\n")));
-        if *story != "7-3" {
+        if *story == "7-3" {
+            baseline_7_3 = baseline;
+        } else {
             markers.push((format!(".commit-{story}"), format!("{}\n", repo.head()?)));
         }
     }
-    let baseline_7_3 = markers
-        .iter()
-        .find(|(name, _)| name == ".baseline-7-3")
-        .map(|(_, sha)| sha.trim().to_string())
-        .unwrap_or_default();
 
     for (name, text) in &markers {
         repo.write(&format!("{IMPL}/{name}"), text)?;
