@@ -489,17 +489,15 @@ mod tests {
 
     #[test]
     fn a_side_that_is_not_an_answers_file_is_refused() {
-        let good = answers(&[]);
-        let refused = merge_answers(&good, b"{ corrupt", &good).unwrap_err();
-        assert_eq!(refused.side, Some(Side::Ours));
-        assert_eq!(
-            merge_answers(b"[]", &good, &good).unwrap_err().side,
-            Some(Side::Base)
-        );
-        assert_eq!(
-            merge_answers(&good, &good, b"").unwrap_err().side,
-            Some(Side::Theirs)
-        );
+        let good = &answers(&[])[..];
+        for (base, ours, theirs, side) in [
+            (good, &b"{ corrupt"[..], good, Side::Ours),
+            (b"[]", good, good, Side::Base),
+            (good, good, b"", Side::Theirs),
+        ] {
+            let refused = merge_answers(base, ours, theirs).unwrap_err();
+            assert_eq!(refused.side, Some(side));
+        }
     }
 
     fn red(id: &str) -> String {

@@ -704,12 +704,10 @@ fn marker_named(id: &str) -> Option<&str> {
 /// `path` relative to `root`, with `/` separators: both made absolute first, so that `./x`, `x`
 /// and `../repo/x` from a subdirectory all name the same artifact (ids are minted from this).
 fn relative(root: &Path, path: &Path) -> String {
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let (root, path) = (absolute(root), absolute(path));
-    let (root, path) = (
-        ucg_store::lexical_normal(&root),
-        ucg_store::lexical_normal(&path),
-    );
+    let normal = |p: &Path| {
+        ucg_store::lexical_normal(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+    };
+    let (root, path) = (normal(root), normal(path));
     path.strip_prefix(&root)
         .unwrap_or(&path)
         .components()
