@@ -224,15 +224,13 @@ fn expand_ids(answers: &[Answer], pending: &Pending, known: &IdRefs) -> Result<V
 /// A close records the decision made: a blank answer closes nothing, on every path (the
 /// interactive pass asks again; flags and answer files are refused). A defer may stay answerless.
 fn check_answered(answers: &[Answer]) -> Result<()> {
-    match answers
-        .iter()
-        .find(|a| a.action == Action::Close && crate::answer::says_nothing(&a.answer))
-    {
-        Some(blank) => Err(Error::BlankAnswer {
+    let blank_close =
+        |a: &&Answer| a.action == Action::Close && crate::answer::says_nothing(&a.answer);
+    answers.iter().find(blank_close).map_or(Ok(()), |blank| {
+        Err(Error::BlankAnswer {
             id: blank.id.clone(),
-        }),
-        None => Ok(()),
-    }
+        })
+    })
 }
 
 /// Every id answered must be one the run waits on, a RED still in the registry, or an id already

@@ -304,7 +304,7 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
 
     // Each source parsed once: the enumeration parses the registry (a corrupt one is its
     // blocker), and the answers parsed here for their state are the ones laid over it.
-    let found = pending::enumerate_unanswered(&pending_inputs, &artifacts);
+    let mut found = pending::enumerate_unanswered(&pending_inputs, &artifacts);
     let registry_path = inputs.impl_dir.join(REGISTRY_FILE);
     // A file that is there but does not parse is unreadable.
     let parsed = |bytes, path, corrupt: bool| match present(bytes, path) {
@@ -320,7 +320,6 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         false,
     );
     let decisions_state = parsed(&artifacts.decisions, &decisions_path, corrupt.is_some());
-    let mut found = found;
     found.blockers.extend(corrupt);
     let deferred_state = match ledger_utf8 {
         Some(true) => SourceState::Ok,
@@ -533,9 +532,7 @@ fn log_tail(text: &str) -> Vec<String> {
             let trimmed = line.trim_start();
             let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
             let was = fenced;
-            if fence {
-                fenced = !fenced;
-            }
+            fenced ^= fence;
             was || fence
         })
         .collect();
