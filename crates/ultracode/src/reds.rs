@@ -391,11 +391,6 @@ pub enum RedsAs {
 /// that is not an object.
 pub type RedFields = Option<[Option<Value>; 4]>;
 
-/// The position of `key` in [`RED_FIELDS`].
-fn field_index(key: &str) -> Option<usize> {
-    RED_FIELDS.iter().position(|field| *field == key)
-}
-
 const SOURCE: usize = 0;
 const KIND: usize = 1;
 const DECISION: usize = 2;
@@ -409,7 +404,7 @@ fn read_red_fields(reader: &mut Reader, pos: usize) -> Result<(RedFields, usize)
     }
     let mut fields: [Option<Value>; 4] = Default::default();
     let end = reader.object(pos, |reader, key, at| {
-        let Some(i) = field_index(key) else {
+        let Some(i) = RED_FIELDS.iter().position(|field| *field == key) else {
             return reader.skip(at);
         };
         let (value, end) = reader.value(at)?;
@@ -500,9 +495,8 @@ pub fn validate_reds(reds: &[RedFields]) -> Result<(), RedError> {
     }
     // The reference would crash on a non-string kind or source (exit 1); refuse cleanly instead.
     for red in reds.iter().flatten() {
-        if red[KIND].as_ref().and_then(Value::as_str).is_none()
-            || red[SOURCE].as_ref().and_then(Value::as_str).is_none()
-        {
+        let text = |i: usize| red[i].as_ref().and_then(Value::as_str);
+        if text(KIND).is_none() || text(SOURCE).is_none() {
             return Err(RedError::KindOrSourceNotString);
         }
     }
@@ -732,13 +726,8 @@ fn close(tombstones: &mut Tombstones<'_>, id: String, fields: &[Option<Value>; 4
 /// The tombstones in id order; ids of both kinds cannot be ordered (Python's sort would compare
 /// a str with a number and fail).
 fn sorted_tombstones(mut tombstones: Tombstones<'_>) -> Result<Vec<Tombstone<'_>>, RedError> {
-    let has_text = tombstones
-        .keys()
-        .any(|k| matches!(k, TombstoneKey::Text(_)));
-    let has_number = tombstones
-        .keys()
-        .any(|k| matches!(k, TombstoneKey::Number(_)));
-    if has_text && has_number {
+    let number = |k: &TombstoneKey| matches!(k, TombstoneKey::Number(_));
+    if tombstones.keys().any(number) && !tombstones.keys().all(number) {
         return Err(RedError::TombstoneIdsUnorderable);
     }
     tombstones.sort_unstable_by(|a, _, b, _| a.cmp(b));
