@@ -168,16 +168,15 @@ fn judge_enumerated(
     // What stopped being pending was answered: a close of it is on record after the change.
     let closed = closed_ids(after.read(&inputs.impl_dir.join(DECISIONS_FILE)).as_deref());
     let still_pending = |id: &str| found_after.items.iter().any(|item| item.id == id);
-    match found_before
+    let gone = found_before
         .items
         .iter()
-        .find(|item| !still_pending(&item.id) && !closed.contains(&item.id))
-    {
-        Some(item) => Err(NotAnswerOnly::GoneUnanswered {
+        .find(|item| !still_pending(&item.id) && !closed.contains(&item.id));
+    gone.map_or(Ok(()), |item| {
+        Err(NotAnswerOnly::GoneUnanswered {
             id: item.id.clone(),
-        }),
-        None => Ok(()),
-    }
+        })
+    })
 }
 
 /// A refusal to count a commit (or the staged one, `commit: None`) as answers only.
@@ -313,11 +312,11 @@ fn changed_as_answered(
     after: &ArtifactSource,
 ) -> Result<(), &'static str> {
     let path = inputs.project_root.join(&change.path);
-    let read = |source: &ArtifactSource| -> Result<Vec<u8>, &'static str> {
-        match source.read_checked(&path) {
-            Ok(bytes) => Ok(bytes.unwrap_or_default()),
-            Err(_) => Err("it cannot be read as a file"),
-        }
+    let read = |source: &ArtifactSource| {
+        source
+            .read_checked(&path)
+            .map(Option::unwrap_or_default)
+            .map_err(|_| "it cannot be read as a file")
     };
     match (file, change.kind) {
         (AnswerFile::Answers, ChangeKind::Added | ChangeKind::Modified) => Ok(()),
@@ -363,14 +362,11 @@ fn statuses_resolved(old: &[u8], new: &[u8]) -> bool {
         return false;
     };
     // Where each line of `old` starts, and the status cell each row line holds.
-    let mut statuses = std::collections::HashMap::new();
-    for range in crate::ledger::rows_with_status(old)
+    let statuses: HashMap<usize, _> = crate::ledger::rows_with_status(old)
         .into_iter()
         .filter_map(|(_, range)| range)
-    {
-        let line_start = old[..range.start].rfind('\n').map_or(0, |at| at + 1);
-        statuses.insert(line_start, range);
-    }
+        .map(|range| (old[..range.start].rfind('\n').map_or(0, |at| at + 1), range))
+        .collect();
     let (old_lines, new_lines) = (old.split_inclusive('\n'), new.split_inclusive('\n'));
     if old_lines.clone().count() != new_lines.clone().count() {
         return false;
