@@ -83,10 +83,6 @@ impl ClosingIds {
         self.ends.truncate(mark);
         self.text.truncate(self.ends.last().copied().unwrap_or(0));
     }
-
-    fn clear(&mut self) {
-        self.back_to(0);
-    }
 }
 
 /// Where [`Stream`] is in the document: each step reads from here to the next byte that ends
@@ -244,7 +240,7 @@ fn walk_step(
         Step::Value { decisions } => {
             if decisions {
                 // As in a dict, the last `decisions` key wins.
-                ids.clear();
+                ids.back_to(0);
                 if byte == b'[' {
                     return to(Step::FirstEntry, pos + 1);
                 }
@@ -526,10 +522,7 @@ impl AnswersFile {
                 ..AnswersFile::default()
             });
         };
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => return Err(refusal(e.as_bytes())),
-        };
+        let text = String::from_utf8(bytes).map_err(|e| refusal(e.as_bytes()))?;
         match AnswersFile::walk(&text) {
             Ok(Some((doc, rendered, entries))) => Ok(AnswersFile {
                 source: text,
