@@ -229,6 +229,27 @@ fn difference_a_proto_key_in_a_contract_is_left_out() {
     assert_eq!(entry["source_criterion_id"], "C1");
 }
 
+/// `retro` of criterion C1 on `contract`, which must finish within `seconds` (it is killed and the
+/// test fails if it reads, or waits, for longer).
+fn retro_within(env: &TestEnv, contract: &std::path::Path, seconds: u64) -> Output {
+    let mut child = cmd(env)
+        .args(["retro", "--contract", contract.to_str().unwrap()])
+        .args(["--criterion", "C1", "--gap-note", "x"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(seconds) {
+            let _ = child.kill();
+            panic!("retro of {} took over {seconds} s", contract.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// A list item that looks like `key: value` but has no key to read (its `:` after a `#`, or
 /// inside quotes) sends the reference's YAML reader round the same line until node's heap is
 /// exhausted; git-ucg refuses the contract (`E_INVALID_YAML`, feature `sequence-item`), at once.
@@ -241,22 +262,7 @@ fn difference_a_list_item_with_no_readable_key_is_an_error() {
             &contract,
             &format!("{RETRO_CONTRACT_HEAD}notes:\n  - {item}\n{RETRO_CONTRACT_END}"),
         );
-        let mut child = cmd(&env)
-            .args(["retro", "--contract", contract.to_str().unwrap()])
-            .args(["--criterion", "C1", "--gap-note", "x"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if started.elapsed() > Duration::from_secs(10) {
-                let _ = child.kill();
-                panic!("retro loops on the list item {item:?}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let doc = refusal(&child.wait_with_output().unwrap());
+        let doc = refusal(&retro_within(&env, &contract, 10));
         assert_eq!(doc["code"], "E_INVALID_YAML", "{item}");
         assert_eq!(doc["details"]["feature"], "sequence-item", "{item}");
         assert_eq!(doc["details"]["line"], 29, "{item}");
@@ -374,29 +380,7 @@ fn difference_a_fifo_contract_is_refused() {
     let contract = env.path().join("contract.yml");
     let status = Command::new("mkfifo").arg(&contract).status().unwrap();
     assert!(status.success());
-    let mut child = cmd(&env)
-        .args([
-            "retro",
-            "--contract",
-            contract.to_str().unwrap(),
-            "--criterion",
-            "C1",
-            "--gap-note",
-            "x",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(5) {
-            let _ = child.kill();
-            panic!("retro waits on a FIFO contract");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = retro_within(&env, &contract, 5);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("a FIFO, not a regular file"),
