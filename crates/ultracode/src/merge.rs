@@ -373,37 +373,28 @@ mod tests {
         format!("{{\"decisions\": [{}]}}", entries.join(", ")).into_bytes()
     }
 
-    /// The merged entries' (`key`, answer).
-    fn merged_fields(merged: &Merged, key: &str) -> Vec<(String, String)> {
+    /// The merged entries' [`key`, answer].
+    fn merged_fields(merged: &Merged, key: &str) -> Vec<[String; 2]> {
         let (_, entries) = decisions_for_write(Some(merged.bytes.as_bytes())).unwrap();
         entries
             .iter()
             .map(|e| {
                 let text = |k| field(e, k).map(pyjson::py_str).unwrap_or_default();
-                (text(key), text("answer"))
+                [text(key), text("answer")]
             })
             .collect()
     }
 
-    fn pair(a: &str, b: &str) -> (String, String) {
-        (a.to_string(), b.to_string())
-    }
-
     #[test]
     fn answers_on_one_side_each_are_both_kept_ours_first() {
-        let base = answers(&[answer("a", "x", "defer", "")]);
-        let ours = answers(&[
-            answer("a", "x", "defer", ""),
-            answer("b", "yes", "close", ""),
-        ]);
-        let theirs = answers(&[
-            answer("a", "x", "defer", ""),
-            answer("c", "no", "close", ""),
-        ]);
+        let a = answer("a", "x", "defer", "");
+        let ours = answers(&[a.clone(), answer("b", "yes", "close", "")]);
+        let theirs = answers(&[a.clone(), answer("c", "no", "close", "")]);
+        let base = answers(&[a]);
         let merged = merge_answers(&base, &ours, &theirs).unwrap();
         assert_eq!(
             merged_fields(&merged, "id"),
-            [pair("a", "x"), pair("b", "yes"), pair("c", "no")]
+            [["a", "x"], ["b", "yes"], ["c", "no"]]
         );
         assert!(merged.overridden.is_empty());
         // The bytes are the answers writer's.
@@ -417,7 +408,7 @@ mod tests {
         let changed = answers(&[answer("a", "30 days", "close", "2026-01-01T00:00:00Z")]);
         for (ours, theirs) in [(&base, &changed), (&changed, &base)] {
             let merged = merge_answers(&base, ours, theirs).unwrap();
-            assert_eq!(merged_fields(&merged, "id")[0].1, "30 days");
+            assert_eq!(merged_fields(&merged, "id")[0][1], "30 days");
         }
     }
 
@@ -427,7 +418,7 @@ mod tests {
         let defer = answers(&[answer("a", "not now", "defer", "2026-06-01T00:00:00Z")]);
         for (ours, theirs) in [(&defer, &close), (&close, &defer)] {
             let merged = merge_answers(b"", ours, theirs).unwrap();
-            assert_eq!(merged_fields(&merged, "id")[0].1, "yes");
+            assert_eq!(merged_fields(&merged, "id")[0][1], "yes");
         }
 
         let later = answers(&[answer("a", "no", "close", "2026-02-01T00:00:00+01:00")]);
@@ -435,25 +426,19 @@ mod tests {
         // Both kept, ours first, neither a close.
         assert_eq!(
             merged_fields(&merged, "action"),
-            [pair(CONTESTED, "yes"), pair(CONTESTED, "no")]
+            [[CONTESTED, "yes"], [CONTESTED, "no"]]
         );
-        let [overridden] = &merged.overridden[..] else {
+        let [Overridden { id, kept, lost }] = &merged.overridden[..] else {
             panic!("{:?}", merged.overridden)
         };
-        assert_eq!(overridden.id, "a");
-        assert_eq!(
-            (overridden.kept.side, overridden.kept.answer.as_str()),
-            (Side::Theirs, "no")
-        );
-        assert_eq!(
-            (overridden.lost.side, overridden.lost.answer.as_str()),
-            (Side::Ours, "yes")
-        );
-        assert_eq!(overridden.lost.by.as_deref(), Some("a@x"));
+        assert_eq!(id, "a");
+        assert_eq!((kept.side, kept.answer.as_str()), (Side::Theirs, "no"));
+        assert_eq!((lost.side, lost.answer.as_str()), (Side::Ours, "yes"));
+        assert_eq!(lost.by.as_deref(), Some("a@x"));
         // Two closes that say the same thing: the later kept, nothing contested.
         let same_answer = answers(&[answer("a", "yes", "close", "2026-03-01T00:00:00Z")]);
         let merged = merge_answers(b"", &close, &same_answer).unwrap();
-        assert_eq!(merged_fields(&merged, "action"), [pair("close", "yes")]);
+        assert_eq!(merged_fields(&merged, "action"), [["close", "yes"]]);
         assert!(merged.overridden.is_empty());
     }
 
@@ -467,11 +452,7 @@ mod tests {
         let merged = merge_answers(b"", &ours, &theirs).unwrap();
         assert_eq!(
             merged_fields(&merged, "action"),
-            [
-                pair("defer", "first"),
-                pair(CONTESTED, "yes"),
-                pair(CONTESTED, "no")
-            ]
+            [["defer", "first"], [CONTESTED, "yes"], [CONTESTED, "no"]]
         );
         assert_eq!(merged.overridden[0].lost.answer, "yes");
     }
@@ -540,13 +521,9 @@ mod tests {
         let ours = registry(&["r2", "r3"], &["r0", "r1"]);
         let theirs = registry(&["r1", "r3", "r4"], &["r2", "r0"]);
         let (merged, _) = merge_registry(&base, &ours, &theirs).unwrap();
-        assert_eq!(
-            parsed(merged.as_bytes()),
-            (
-                vec!["r3".to_string(), "r4".to_string()],
-                vec!["r0".to_string(), "r1".to_string(), "r2".to_string()]
-            )
-        );
+        let (reds, resolved) = parsed(merged.as_bytes());
+        assert_eq!(reds, ["r3", "r4"]);
+        assert_eq!(resolved, ["r0", "r1", "r2"]);
         // Written as the registry writer writes it.
         let again = Registry::parse(Some(merged.as_bytes()), "r").unwrap();
         assert_eq!(again.to_pretty_json(), merged);
@@ -591,22 +568,21 @@ mod tests {
     #[test]
     fn a_registry_that_cannot_be_read_is_refused() {
         let good = registry(&[], &[]);
+        // Ok when the three merge, else the side refused.
+        let refused = |base: &[u8], ours: &[u8], theirs: &[u8]| {
+            merge_registry(base, ours, theirs)
+                .map(drop)
+                .map_err(|e| e.side)
+        };
         assert_eq!(
-            merge_registry(&good, &good, b"{\"reds\": 1}")
-                .unwrap_err()
-                .side,
-            Some(Side::Theirs)
+            refused(&good, &good, b"{\"reds\": 1}"),
+            Err(Some(Side::Theirs))
         );
-        assert!(merge_registry(b"", &good, &good).is_ok());
+        assert_eq!(refused(b"", &good, &good), Ok(()));
         // Numbers for ids on one side, text on another: each reads, together they cannot be sorted.
         let numbered = br#"{"resolved": [{"id": 1}]}"#;
-        assert!(merge_registry(b"", &good, &registry(&[], &["a"])).is_ok());
-        assert_eq!(
-            merge_registry(numbered, &good, &registry(&[], &["a"]))
-                .unwrap_err()
-                .side,
-            None
-        );
+        assert_eq!(refused(b"", &good, &registry(&[], &["a"])), Ok(()));
+        assert_eq!(refused(numbered, &good, &registry(&[], &["a"])), Err(None));
     }
 
     #[test]
