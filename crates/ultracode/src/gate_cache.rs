@@ -187,13 +187,9 @@ mod tests {
     use super::*;
 
     /// A cache about `root` (its artifact directory line `dir` and `names` line) with these
-    /// stamp lines, for this process's environment, as [`encode`] lays it out.
-    fn encoded(root: &Path, dir: &[u8], names: &[u8], stamp_lines: &[Vec<u8>]) -> Vec<u8> {
-        encoded_with(root, dir, names, stamp_lines, None)
-    }
-
-    /// [`encoded`] with this contents line instead of the one the files give now.
-    fn encoded_with(
+    /// stamp lines, for this process's environment, as [`encode`] lays it out; its contents line
+    /// `contents`, or when None the one the files give now.
+    fn encoded(
         root: &Path,
         dir: &[u8],
         names: &[u8],
@@ -222,14 +218,14 @@ mod tests {
         let mut lines = stamp_lines.to_vec();
         lines.push(stamp_line(b"absent-dir/.preflight-reds.json", None));
         lines.push(stamp_line(b"absent-dir/.decisions.json", None));
-        encoded(root, b"? absent-dir", b"-", &lines)
+        encoded(root, b"? absent-dir", b"-", &lines, None)
     }
 
     #[test]
     fn a_pass_holds_while_the_version_the_work_tree_the_environment_and_every_stamp_do() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        std::fs::write(root.join("registry"), b"{}").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(root.join("registry"), b"{}").unwrap();
         let mut stamper = Stamper::default();
         let lines = vec![
             stamp_line(b"registry", stamper.stamp(&root.join("registry"))),
@@ -238,11 +234,8 @@ mod tests {
         let good = cache(root, &lines);
         assert!(fresh(&good, root));
         assert!(!fresh(&good, Path::new("/elsewhere")), "another work tree");
-        let other_version = [
-            b"git-ucg gate cache 2 0.0.0".as_slice(),
-            &good[HEADER.len()..],
-        ]
-        .concat();
+        let mut other_version = b"git-ucg gate cache 2 0.0.0".to_vec();
+        other_version.extend_from_slice(&good[HEADER.len()..]);
         assert!(!fresh(&other_version, root), "another version");
         assert!(!fresh(&good[..good.len() - 1], root), "a torn cache");
         // Cut after any line, the end line put back by hand: the checksum says no.
@@ -255,57 +248,46 @@ mod tests {
             assert!(!fresh(&cut, root), "cut after line {keep}");
         }
         // Forged, well formed, stamping one file the decision does not read: not a decision's.
-        let forged = encoded(
-            root,
-            b"? absent-dir",
-            b"-",
-            &[stamp_line(b"nonexistent", None)],
-        );
+        let nonexistent = [stamp_line(b"nonexistent", None)];
+        let forged = encoded(root, b"? absent-dir", b"-", &nonexistent, None);
         assert!(!fresh(&forged, root), "a forged cache");
-        let one_env_line_less = {
-            let mut lines: Vec<&[u8]> = good.split(|b| *b == b'\n').collect();
-            lines.remove(2);
-            lines.join(&b'\n')
-        };
+        let one_env_line_less = [&body[..2], &body[3..]].concat().join(&b'\n');
         assert!(!fresh(&one_env_line_less, root), "another environment");
-        std::fs::write(root.join("absent"), b"").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(root.join("absent"), b"").unwrap();
         assert!(!fresh(&good, root), "a file that appeared");
-        std::fs::remove_file(root.join("absent")).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(root.join("registry"), b"{\"reds\": []}").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_file(root.join("absent")).unwrap();
+        std::fs::write(root.join("registry"), b"{\"reds\": []}").unwrap();
         assert!(!fresh(&good, root), "a file that changed");
     }
 
     #[test]
     fn of_the_artifact_directory_only_the_escalation_names_count() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         let impl_dir = root.join("impl");
-        std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir(&impl_dir).unwrap();
         let touch = |name: &str| {
-            std::fs::write(impl_dir.join(name), b"{}").unwrap_or_else(|e| panic!("{e}"));
+            std::fs::write(impl_dir.join(name), b"{}").unwrap();
         };
         touch("escalation-7-3.json");
         touch("run-status.json");
         let names = b"=escalation-7-3.json";
         let mut stamper = Stamper::default();
+        let sidecar = stamper.stamp(&impl_dir.join("escalation-7-3.json"));
         let read = [
             stamp_line(b"impl/.preflight-reds.json", None),
             stamp_line(b"impl/.decisions.json", None),
-            stamp_line(
-                b"impl/escalation-7-3.json",
-                stamper.stamp(&impl_dir.join("escalation-7-3.json")),
-            ),
+            stamp_line(b"impl/escalation-7-3.json", sidecar),
         ];
         let dir_stamp = stamper.stamp(&impl_dir);
-        let cached = encoded(root, b"? impl", names, &read);
-        let stamped = encoded(root, &stamp_line(b"impl", dir_stamp), names, &read);
+        let cached = encoded(root, b"? impl", names, &read, None);
+        let stamped = encoded(root, &stamp_line(b"impl", dir_stamp), names, &read, None);
         // Without the sidecar's stamp, the names line lists what the cache did not stamp.
-        let unstamped = encoded(root, b"? impl", names, &read[..2]);
+        let unstamped = encoded(root, b"? impl", names, &read[..2], None);
         assert!(!fresh(&unstamped, root), "a listed sidecar not stamped");
         assert!(fresh(&cached, root) && fresh(&stamped, root));
         // The heartbeat rewritten by a rename, a turn counter: the same names.
-        std::fs::rename(impl_dir.join("run-status.json"), impl_dir.join("x.tmp"))
-            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::rename(impl_dir.join("run-status.json"), impl_dir.join("x.tmp")).unwrap();
         touch("run-status.json");
         touch(".budget-7-3.json");
         assert!(fresh(&cached, root), "files the decision does not read");
@@ -316,11 +298,10 @@ mod tests {
         touch(".escalation-8-1.md");
         assert!(!fresh(&cached, root), "a raw marker");
         assert!(!fresh(&stamped, root), "a raw marker, the stamp moved");
-        std::fs::remove_file(impl_dir.join(".escalation-8-1.md")).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::remove_file(impl_dir.join("escalation-7-3.json"))
-            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_file(impl_dir.join(".escalation-8-1.md")).unwrap();
+        std::fs::remove_file(impl_dir.join("escalation-7-3.json")).unwrap();
         assert!(!fresh(&cached, root), "a sidecar gone");
-        std::fs::remove_dir_all(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&impl_dir).unwrap();
         assert!(!fresh(&cached, root), "the directory gone");
     }
 
@@ -329,22 +310,22 @@ mod tests {
     /// the write, the contents before: what such a write leaves) stands for nothing.
     #[test]
     fn content_the_stamps_do_not_show_ends_the_pass() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         let impl_dir = root.join("impl");
-        std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir(&impl_dir).unwrap();
         let registry = impl_dir.join(".preflight-reds.json");
-        std::fs::write(&registry, b"{\"reds\": []}").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&registry, b"{\"reds\": []}").unwrap();
         let before = contents_line(&impl_dir, b"-");
-        std::fs::write(&registry, b"{\"reds\": [1]}").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&registry, b"{\"reds\": [1]}").unwrap();
         let mut stamper = Stamper::default();
         let lines = [
             stamp_line(b"impl/.preflight-reds.json", stamper.stamp(&registry)),
             stamp_line(b"impl/.decisions.json", None),
         ];
-        let honest = encoded(root, b"? impl", b"=", &lines);
+        let honest = encoded(root, b"? impl", b"=", &lines, None);
         assert!(fresh(&honest, root));
-        let stale = encoded_with(root, b"? impl", b"=", &lines, Some(before));
+        let stale = encoded(root, b"? impl", b"=", &lines, Some(before));
         assert!(
             !fresh(&stale, root),
             "the content changed under matching stamps"
@@ -374,20 +355,20 @@ mod tests {
             content in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
             replace in proptest::bool::ANY,
         ) {
-            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
             let impl_dir = root.join("impl");
-            std::fs::create_dir(&impl_dir).unwrap_or_else(|e| panic!("{e}"));
+            std::fs::create_dir(&impl_dir).unwrap();
             let names = ["impl/.preflight-reds.json", "impl/.decisions.json", "impl/escalation-7-3.json"];
             for name in names {
-                std::fs::write(root.join(name), b"{}").unwrap_or_else(|e| panic!("{e}"));
+                std::fs::write(root.join(name), b"{}").unwrap();
             }
             let mut stamper = Stamper::default();
             let lines: Vec<Vec<u8>> = names
                 .iter()
                 .map(|name| stamp_line(name.as_bytes(), stamper.stamp(&root.join(name))))
                 .collect();
-            let good = encoded(root, b"? impl", b"=escalation-7-3.json", &lines);
+            let good = encoded(root, b"? impl", b"=escalation-7-3.json", &lines, None);
             proptest::prop_assert!(fresh(&good, root));
             // The cache's bytes changed.
             let mut bad = good.clone();
@@ -402,13 +383,13 @@ mod tests {
             let path = root.join(names[file]);
             if replace {
                 let temp = root.join("x.tmp");
-                std::fs::write(&temp, &content).unwrap_or_else(|e| panic!("{e}"));
-                std::fs::rename(&temp, &path).unwrap_or_else(|e| panic!("{e}"));
+                std::fs::write(&temp, &content).unwrap();
+                std::fs::rename(&temp, &path).unwrap();
             } else if content.is_empty() {
-                std::fs::remove_file(&path).unwrap_or_else(|e| panic!("{e}"));
+                std::fs::remove_file(&path).unwrap();
             } else {
                 std::thread::sleep(std::time::Duration::from_millis(10));
-                std::fs::write(&path, &content).unwrap_or_else(|e| panic!("{e}"));
+                std::fs::write(&path, &content).unwrap();
             }
             proptest::prop_assert!(!fresh(&good, root), "{} changed", names[file]);
         }
