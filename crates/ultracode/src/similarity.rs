@@ -244,15 +244,17 @@ pub fn word_diff(earlier: &str, now: &str) -> Vec<(DiffPiece, String)> {
 mod tests {
     use super::*;
 
+    /// A question and its rewording.
+    const BEFORE: &str = "Do sessions expire, and after how long?";
+    const AFTER: &str = "Do sessions expire and, if so, after how long?";
+
     #[test]
     fn a_rewording_is_close_and_another_question_is_not() {
-        let before = "Do sessions expire, and after how long?";
-        let after = "Do sessions expire and, if so, after how long?";
-        assert_eq!(ratio(before, before), 1.0);
-        let close = ratio(before, after);
+        assert_eq!(ratio(BEFORE, BEFORE), 1.0);
+        let close = ratio(BEFORE, AFTER);
         assert!((DEFAULT_THRESHOLD..0.99).contains(&close), "{close}");
         let other = "Which payment provider ships first: Stripe or Adyen?";
-        assert!(ratio(before, other) < 0.5);
+        assert!(ratio(BEFORE, other) < 0.5);
         // Normalized as ids are: whitespace runs do not count.
         assert_eq!(ratio("a  b\tc", " a b c "), 1.0);
     }
@@ -279,38 +281,24 @@ mod tests {
                 "Something else entirely here",
             ),
         ];
+        let best = |id| Candidates::new(candidates).best_match(id, text, 0.8);
         let id = "undecided-product:docs/prd.md:eeeeeeeeeeee";
-        assert_eq!(
-            Candidates::new(candidates).best_match(id, text, 0.8),
-            Some((2, 1.0))
-        );
-        assert_eq!(
-            Candidates::new(candidates).best_match(candidates[2].0, text, 0.8),
-            None
-        );
+        assert_eq!(best(id), Some((2, 1.0)));
+        assert_eq!(best(candidates[2].0), None);
         assert_eq!(scope("nocolon"), None);
         assert_eq!(scope("k:p:"), None);
     }
 
     #[test]
     fn the_word_diff_rebuilds_both_texts() {
-        let diff = word_diff(
-            "Do sessions expire, and after how long?",
-            "Do sessions expire and, if so, after how long?",
-        );
+        let diff = word_diff(BEFORE, AFTER);
         let side = |keep: DiffPiece| -> String {
             diff.iter()
                 .filter(|(p, _)| *p == DiffPiece::Same || *p == keep)
                 .map(|(_, t)| t.as_str())
                 .collect()
         };
-        assert_eq!(
-            side(DiffPiece::Gone),
-            "Do sessions expire, and after how long?"
-        );
-        assert_eq!(
-            side(DiffPiece::New),
-            "Do sessions expire and, if so, after how long?"
-        );
+        assert_eq!(side(DiffPiece::Gone), BEFORE);
+        assert_eq!(side(DiffPiece::New), AFTER);
     }
 }
