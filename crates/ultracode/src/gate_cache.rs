@@ -241,10 +241,10 @@ mod tests {
         // Cut after any line, the end line put back by hand: the checksum says no.
         let body: Vec<&[u8]> = good.split(|b| *b == b'\n').collect();
         for keep in 1..body.len() - 2 {
-            let mut cut = body[..keep].join(&b'\n');
-            cut.extend_from_slice(b"\n");
-            cut.extend_from_slice(body[body.len() - 2]);
-            cut.push(b'\n');
+            // The first `keep` lines, the end line, and the empty piece after the last newline.
+            let cut = [&body[..keep], &body[body.len() - 2..]]
+                .concat()
+                .join(&b'\n');
             assert!(!fresh(&cut, root), "cut after line {keep}");
         }
         // Forged, well formed, stamping one file the decision does not read: not a decision's.
@@ -357,8 +357,7 @@ mod tests {
         ) {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
-            let impl_dir = root.join("impl");
-            std::fs::create_dir(&impl_dir).unwrap();
+            std::fs::create_dir(root.join("impl")).unwrap();
             let names = ["impl/.preflight-reds.json", "impl/.decisions.json", "impl/escalation-7-3.json"];
             for name in names {
                 std::fs::write(root.join(name), b"{}").unwrap();

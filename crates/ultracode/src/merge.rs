@@ -492,12 +492,8 @@ mod tests {
     fn registry(reds: &[&str], resolved: &[&str]) -> Vec<u8> {
         let reds: Vec<String> = reds.iter().map(|id| red(id)).collect();
         let resolved: Vec<String> = resolved.iter().map(|id| tombstone(id)).collect();
-        format!(
-            "{{\"reds\": [{}], \"resolved\": [{}]}}",
-            reds.join(", "),
-            resolved.join(", ")
-        )
-        .into_bytes()
+        let (reds, resolved) = (reds.join(", "), resolved.join(", "));
+        format!("{{\"reds\": [{reds}], \"resolved\": [{resolved}]}}").into_bytes()
     }
 
     /// The ids of the reds the merge of the three sides keeps.
