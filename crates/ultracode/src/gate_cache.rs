@@ -266,9 +266,7 @@ mod tests {
         let root = dir.path();
         let impl_dir = root.join("impl");
         std::fs::create_dir(&impl_dir).unwrap();
-        let touch = |name: &str| {
-            std::fs::write(impl_dir.join(name), b"{}").unwrap();
-        };
+        let touch = |name: &str| std::fs::write(impl_dir.join(name), b"{}").unwrap();
         touch("escalation-7-3.json");
         touch("run-status.json");
         let names = b"=escalation-7-3.json";
