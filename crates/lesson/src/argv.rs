@@ -283,22 +283,13 @@ mod tests {
         assert_eq!(p.positional, ["rate", "-1"]);
         assert_eq!(p.int("limit"), Some(3.0));
         assert!(p.flag("json"));
-        assert_eq!(
-            parse(&args(&["--limit", " 7 "]), &QUERY)
-                .unwrap()
-                .int("limit"),
-            Some(7.0)
-        );
-        assert_eq!(
-            parse(&args(&["--limit=-3"]), &QUERY).unwrap().int("limit"),
-            Some(-3.0)
-        );
+        for (argv, limit) in [(&["--limit", " 7 "][..], 7.0), (&["--limit=-3"], -3.0)] {
+            let p = parse(&args(argv), &QUERY).unwrap();
+            assert_eq!(p.int("limit"), Some(limit), "{argv:?}");
+        }
+        let not_integer = r#"E_MISSING_ARG {"flag":"--limit","reason":"not_integer"}"#;
         for bad in ["abc", "07", "2.5", "-0", "+5", "1e3", ""] {
-            assert_eq!(
-                refused(&["--limit", bad]),
-                r#"E_MISSING_ARG {"flag":"--limit","reason":"not_integer"}"#,
-                "{bad}"
-            );
+            assert_eq!(refused(&["--limit", bad]), not_integer, "{bad}");
         }
         assert_eq!(
             refused(&["-labc"]),

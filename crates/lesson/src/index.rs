@@ -298,38 +298,26 @@ mod tests {
         let first = entry(r#"{"id": "L1", "created": "2026-01-01", "pattern": ["rate", "limit"]}"#);
         crate::ledger::index_entry(&mut index, &first).unwrap();
         let text = to_bytes(&index);
+        let apply = |text: &[u8], adds: &[Addition]| splice(text, adds).unwrap().apply(text);
         let second =
             entry(r#"{"id": "L2", "created": "2026-01-02", "pattern": ["limit", "new \"key\""]}"#);
         crate::ledger::index_entry(&mut index, &second).unwrap();
-        let spliced = splice(
+        let spliced = apply(
             &text,
             &[addition("L2", "2026-01-02", &["limit", "new \"key\""])],
-        )
-        .unwrap()
-        .apply(&text);
+        );
         assert_eq!(
             String::from_utf8(spliced).unwrap(),
             String::from_utf8(to_bytes(&index)).unwrap()
         );
         // Two new ids, one ending like the other, under one existing key: both land.
-        let two = splice(
-            &text,
-            &[
-                addition("x\"L2", "d", &["rate"]),
-                addition("L2", "d", &["rate"]),
-            ],
-        )
-        .unwrap()
-        .apply(&text);
-        let doc = js::parse_bytes(&two).unwrap();
-        assert_eq!(
-            doc.get("by_pattern")
-                .unwrap()
-                .get("rate")
-                .unwrap()
-                .to_json_string(),
-            r#"["L1","x\"L2","L2"]"#
-        );
+        let two = ["x\"L2", "L2"].map(|id| addition(id, "d", &["rate"]));
+        let doc = js::parse_bytes(&apply(&text, &two)).unwrap();
+        let rate = doc
+            .get("by_pattern")
+            .and_then(|ids| ids.get("rate"))
+            .unwrap();
+        assert_eq!(rate.to_json_string(), r#"["L1","x\"L2","L2"]"#);
         // Only the splice's own layout is stamped for it.
         assert!(is_canonical(&index));
         let mut extra = index.clone();
@@ -342,9 +330,7 @@ mod tests {
         assert!(splice(b"{\"by_id\":{}}", &[]).is_none());
         let empty = to_bytes(&JsObject::new());
         assert_eq!(
-            splice(&empty, &[addition("L9", "d", &["k"])])
-                .unwrap()
-                .apply(&empty),
+            apply(&empty, &[addition("L9", "d", &["k"])]),
             b"{\"by_pattern\":{\"k\":[\"L9\"]},\"by_id\":{\"L9\":{\"created\":\"d\"}}}".to_vec()
         );
     }
