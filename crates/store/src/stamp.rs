@@ -298,12 +298,7 @@ mod tests {
             PathBuf::from("relative-and-absent"),
             dir.path().join("a/"),
         ] {
-            assert_eq!(
-                stamper.stamp(&path),
-                whole_path(&path),
-                "{}",
-                path.display()
-            );
+            assert_eq!(stamper.stamp(&path), whole_path(&path), "{path:?}");
         }
         assert!(stamper.stamp(&file).is_some());
     }
@@ -317,22 +312,19 @@ mod tests {
         let before = Stamper::default().stamp(&file);
         // The change time has nanoseconds; a few are enough to tell the two apart.
         std::thread::sleep(std::time::Duration::from_millis(10));
-        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000))
-            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).unwrap();
         assert_ne!(Stamper::default().stamp(&file), before);
     }
 
     #[test]
     fn a_line_cache_reads_back_and_nothing_else_does() {
+        let sized = Freshness {
+            size: 3,
+            ..Default::default()
+        };
         let stamps = vec![
             (PathBuf::from("a/file"), None),
-            (
-                PathBuf::from("b"),
-                Some(Freshness {
-                    size: 3,
-                    ..Default::default()
-                }),
-            ),
+            (PathBuf::from("b"), Some(sized)),
         ];
         let fields: [&[u8]; 2] = [b"/work", b"-"];
         let bytes = encode_line_cache("h 1", &fields, &stamps).unwrap_or_default();
