@@ -144,18 +144,11 @@ mod tests {
             read(project("{}", None).path()),
             ProjectState::NotConfigured
         );
-        assert!(matches!(
-            read(project(named, Some("[1]")).path()),
-            ProjectState::Unreadable { .. }
-        ));
-        assert!(matches!(
-            read(project(named, None).path()),
-            ProjectState::Unreadable { .. }
-        ));
+        use ProjectState::Unreadable;
         let outside = r#"{"project_orchestration": {"state_file": "/etc/passwd"}}"#;
-        assert!(matches!(
-            read(project(outside, None).path()),
-            ProjectState::Unreadable { .. }
-        ));
+        for (config, state) in [(named, Some("[1]")), (named, None), (outside, None)] {
+            let read = read(project(config, state).path());
+            assert!(matches!(read, Unreadable { .. }), "{config} {state:?}");
+        }
     }
 }
