@@ -275,11 +275,10 @@ mod tests {
 
     #[test]
     fn the_merge_orders_defaults_and_drops_foreign_keys() {
-        let prior = js::parse(
+        let merge = |text: &str| merged(&js::parse(text).unwrap(), &State::new(), "T").unwrap();
+        let out = merge(
             r#"{"zeta": 1, "phase": "pursuing", "max_iterations": "abc", "outcome": "o", "resume_summary": "a\nb", "last_seen_head": null}"#,
-        )
-        .unwrap();
-        let out = merged(&prior, &State::new(), "T").unwrap();
+        );
         let keys: Vec<&str> = out.keys().filter_map(JsString::as_str).collect();
         assert_eq!(keys.first(), Some(&"outcome"));
         assert_eq!(keys.last(), Some(&"progress_touched_at"));
@@ -289,17 +288,11 @@ mod tests {
         assert_eq!(out.get("max_iterations"), Some(&10.into()));
         assert_eq!(out.get("resume_summary"), Some(&"a b".into()));
         assert_eq!(out.get("started_at"), Some(&"T".into()));
-        let five = js::parse(r#"{"resume_summary": 5}"#).unwrap();
-        assert_eq!(
-            merged(&five, &State::new(), "T")
-                .unwrap()
-                .get("resume_summary"),
-            Some(&"".into())
-        );
+        let five = merge(r#"{"resume_summary": 5}"#);
+        assert_eq!(five.get("resume_summary"), Some(&"".into()));
         assert!(merged(&JsValue::Null, &State::new(), "T").is_err());
         // `1e400` is Infinity, not null: `??` keeps it, and `JSON.stringify` writes it as null.
-        let huge = js::parse(r#"{"outcome": 1e400}"#).unwrap();
-        let out = merged(&huge, &State::new(), "T").unwrap();
+        let out = merge(r#"{"outcome": 1e400}"#);
         assert_eq!(out.get("outcome"), Some(&f64::INFINITY.into()));
         assert!(String::from_utf8(to_bytes(&out))
             .unwrap()
