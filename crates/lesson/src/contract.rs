@@ -135,21 +135,12 @@ mod tests {
     #[test]
     fn adds_only_the_entry_and_reads_back_what_it_wrote() {
         let contract =
-            format!("{HEAD}counter_examples:\n  L-1: \"one\"\n\ninvariants: {{}}\n---\n# Body\n");
-        let contract = contract.replace("invariants: {}\n", "notes: \"n\"\n");
+            format!("{HEAD}counter_examples:\n  L-1: \"one\"\n\nnotes: \"n\"\n---\n# Body\n");
         let value = "say \"hi\" \\n # not a comment";
         let out = add_counter_example(&contract, "L-2", value).unwrap();
-        assert_eq!(
-            out,
-            contract.replace(
-                "  L-1: \"one\"\n",
-                &format!("  L-1: \"one\"\n  \"L-2\": \"{value}\"\n")
-            )
-        );
-        assert_eq!(
-            examples(&out).last().unwrap(),
-            &("L-2".into(), value.into())
-        );
+        let added = format!("  L-1: \"one\"\n  \"L-2\": \"{value}\"\n");
+        assert_eq!(out, contract.replace("  L-1: \"one\"\n", &added));
+        assert_eq!(examples(&out).last(), Some(&("L-2".into(), value.into())));
 
         let bare = format!("{HEAD}---\n");
         assert_eq!(
@@ -174,12 +165,9 @@ mod tests {
         assert_eq!(examples(&quoted), [("L-9".into(), " spaces kept ".into())]);
         assert!(add_counter_example(&bare, "L-9", "two lines\nand a trailing space ").is_err());
         assert!(add_counter_example(&bare, "L-9", "a carriage\rreturn").is_err());
-        assert!(
-            add_counter_example(&format!("{HEAD}counter_examples: {{}}\n---\n"), "L-9", "x")
-                .is_err()
-        );
-        assert!(
-            add_counter_example("id: c\ncounter_examples:\n  L-1: \"x\"\n", "L-2", "x").is_err()
-        );
+        let braces = format!("{HEAD}counter_examples: {{}}\n---\n");
+        assert!(add_counter_example(&braces, "L-9", "x").is_err());
+        let no_front_matter = "id: c\ncounter_examples:\n  L-1: \"x\"\n";
+        assert!(add_counter_example(no_front_matter, "L-2", "x").is_err());
     }
 }
