@@ -428,9 +428,7 @@ mod tests {
                 );
             }
         }
-    }
 
-    proptest::proptest! {
         #[test]
         fn reflow_error_keeps_every_word_and_each_command_whole(
             label in proptest::sample::select(vec!["error: ", "hint: ", "warning: ", "  "]),
@@ -466,12 +464,9 @@ mod tests {
     }
 
     #[test]
-    fn a_document_that_fits_is_unchanged() {
-        assert_eq!(fit_to_height(DASHBOARD, 40, 80), DASHBOARD);
-    }
-
-    #[test]
     fn the_header_and_the_pending_count_stay_and_the_rest_is_counted() {
+        let fits = fit_to_height(DASHBOARD, 40, 80);
+        assert_eq!(fits, DASHBOARD, "a document that fits is unchanged");
         let fitted = fit_to_height(DASHBOARD, 10, 80);
         assert_eq!(
             fitted,
