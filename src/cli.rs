@@ -1505,38 +1505,34 @@ mod tests {
     #[test]
     fn short_lived_command_lines() {
         let short = |line: &str| super::is_short_lived(line.split_whitespace().map(str::as_bytes));
-        for line in [
-            "--version",
-            "-V",
-            "__hook .git/hooks/pre-commit",
-            "status --prompt",
-            "--no-pager status --prompt",
-            "-C dir --color never status --prompt",
-            "budget tick",
-            "hooks run pre-push origin url",
-            "gate",
-            "gate --json",
-            "__complete pending",
-            "help resolve",
-            "id mint",
-            "config",
+        for (line, want) in [
+            ("--version", true),
+            ("-V", true),
+            ("__hook .git/hooks/pre-commit", true),
+            ("status --prompt", true),
+            ("--no-pager status --prompt", true),
+            ("-C dir --color never status --prompt", true),
+            ("budget tick", true),
+            ("hooks run pre-push origin url", true),
+            ("gate", true),
+            ("gate --json", true),
+            ("__complete pending", true),
+            ("help resolve", true),
+            ("id mint", true),
+            ("config", true),
+            ("", false),
+            ("status", false),
+            ("status --json", false),
+            ("pending --json", false),
+            ("resolve", false),
+            ("reds apply --scan s.json", false),
+            ("budget show", false),
+            ("-C status pending", false),
+            ("--color gate pending", false),
+            ("lesson query x", false),
+            ("sdlc list", false),
         ] {
-            assert!(short(line), "{line}");
-        }
-        for line in [
-            "",
-            "status",
-            "status --json",
-            "pending --json",
-            "resolve",
-            "reds apply --scan s.json",
-            "budget show",
-            "-C status pending",
-            "--color gate pending",
-            "lesson query x",
-            "sdlc list",
-        ] {
-            assert!(!short(line), "{line}");
+            assert_eq!(short(line), want, "{line:?}");
         }
     }
 }
