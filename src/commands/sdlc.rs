@@ -355,45 +355,18 @@ fn render_catalog(doc: &Value, columns: usize) -> String {
     out.push_str("\n## phases (meta.json)\n");
     // The two times side by side where they fit (105 columns), else one above the other.
     let stacked = columns < 105;
-    let mut phases = match stacked {
-        true => table(&[
-            "#",
-            "phase",
-            "status",
-            "started_at\ncompleted_at",
-            "events say",
-        ]),
-        false => table(&[
-            "#",
-            "phase",
-            "status",
-            "started_at",
-            "completed_at",
-            "events say",
-        ]),
-    };
+    let header = "#|phase|status|started_at|completed_at|events say".split('|');
+    let mut phases = table(&stack(stacked, 3, header));
     for phase in doc["phases"].as_array().into_iter().flatten() {
-        let [n, name, status, started, completed, logged] = [
-            "phase",
-            "name",
-            "status",
-            "started_at",
-            "completed_at",
-            "logged",
-        ]
-        .map(|k| cell(&phase[k]));
-        match stacked {
-            true => phases.add_row([n, name, status, format!("{started}\n{completed}"), logged]),
-            false => phases.add_row([n, name, status, started, completed, logged]),
-        };
+        let keys = "phase name status started_at completed_at logged".split(' ');
+        let row = keys.map(|k| cell(&phase[k]));
+        phases.add_row(stack(stacked, 3, row));
     }
     push_table(&mut out, &mut phases, columns, 1);
     out.push_str("\n## events.jsonl\n");
     // The time above the event where the two do not fit side by side.
-    let mut events = match stacked {
-        true => table(&["line", "ts\nevent", "phase", "actor", "summary"]),
-        false => table(&["line", "ts", "event", "phase", "actor", "summary"]),
-    };
+    let keys = ["line", "ts", "event", "phase", "actor", "summary"];
+    let mut events = table(&stack(stacked, 1, keys));
     for event in doc["events"].as_array().into_iter().flatten() {
         if event.get("malformed").is_some() {
             // In the summary's column, which wraps: the others keep their cells whole.
@@ -405,12 +378,7 @@ fn render_catalog(doc: &Value, columns: usize) -> String {
             events.add_row(row);
             continue;
         }
-        let [line, ts, name, phase, actor, summary] =
-            ["line", "ts", "event", "phase", "actor", "summary"].map(|k| cell(&event[k]));
-        match stacked {
-            true => events.add_row([line, format!("{ts}\n{name}"), phase, actor, summary]),
-            false => events.add_row([line, ts, name, phase, actor, summary]),
-        };
+        events.add_row(stack(stacked, 1, keys.map(|k| cell(&event[k]))));
     }
     push_table(&mut out, &mut events, columns, if stacked { 4 } else { 5 });
     out.push_str("\n## decisions.jsonl\n");
@@ -435,6 +403,17 @@ fn render_catalog(doc: &Value, columns: usize) -> String {
             .for_each(|l| out.push_str(&flowed(format!("{}\n", cell(l)))));
     }
     out
+}
+
+/// `cells` with the one at `at` above the next, in one cell, when `stacked` (a row of a table
+/// too wide for the terminal side by side).
+fn stack<I: IntoIterator<Item: Into<String>>>(stacked: bool, at: usize, cells: I) -> Vec<String> {
+    let mut cells: Vec<String> = cells.into_iter().map(Into::into).collect();
+    if stacked {
+        let below = cells.remove(at + 1);
+        cells[at] = format!("{}\n{below}", cells[at]);
+    }
+    cells
 }
 
 /// Where the runs are, from `--runs-dir` or the project root.

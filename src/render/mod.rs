@@ -28,7 +28,7 @@ pub(crate) fn file_name(path: &str) -> &str {
 }
 
 /// A borderless table with `header`, as the commands lay their tables out.
-pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
+pub(crate) fn table<T: Into<comfy_table::Cell> + Clone>(header: &[T]) -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
     table.load_style(comfy_table::presets::NOTHING);
     table.set_header(header.to_vec());
