@@ -54,10 +54,9 @@ fn list_one(
         .as_ref()
         .and_then(|s| cache?.get(id, s, now.as_second()));
     if let Some(entry) = kept {
-        let doc = match json {
-            true => serde_json::from_str(&entry.doc).ok(),
-            false => None,
-        };
+        let doc = json
+            .then(|| serde_json::from_str(&entry.doc).ok())
+            .flatten();
         if doc.is_some() || !json {
             return Listed {
                 line: entry.line.clone(),
@@ -540,13 +539,10 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
         )));
     };
     let status = run::display_status(meta, jiff::Timestamp::now(), &mut Vec::new());
-    match status.as_str() {
-        "interrupted" | "aborted" => {}
-        other => {
-            return Err(Error::new(format!(
-                "run {id} is {other}: only an interrupted or aborted run is resumed"
-            )))
-        }
+    if !matches!(status.as_str(), "interrupted" | "aborted") {
+        return Err(Error::new(format!(
+            "run {id} is {status}: only an interrupted or aborted run is resumed"
+        )));
     }
     // Step 8: the work item is reconciled before a resume; that asks its own confirmation, so
     // the resume stops and names it.
