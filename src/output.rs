@@ -173,6 +173,13 @@ pub(crate) fn ask(prompt: &str) -> io::Result<Option<String>> {
     Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
 }
 
+/// Everything on standard input, for a `-` given as a file.
+pub(crate) fn stdin_bytes() -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Writes `bytes` to stdout and flushes them: the text of a command that is never paged.
 pub(crate) fn print(bytes: impl AsRef<[u8]>) -> io::Result<()> {
     let mut stdout = std::io::stdout().lock();

@@ -145,10 +145,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
         return Err(error);
     }
     let logged = append_to_log(&run, &mut outcome)?;
-    let mut after = match outcome.after.take() {
-        Some(after) => after,
-        None => enumerate(&run),
-    };
+    let mut after = outcome.after.take().unwrap_or_else(|| enumerate(&run));
     after.annotate(&policy, &rules);
     let askable = after
         .items
@@ -283,9 +280,7 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
     }
     let name = file.display().to_string();
     let bytes = if file == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
-        bytes
+        crate::output::stdin_bytes()?
     } else {
         std::fs::read(file).map_err(|e| Error::new(format!("cannot read {name}: {e}")))?
     };
@@ -822,13 +817,9 @@ fn choose(found: &[PathBuf]) -> Result<PathBuf> {
     loop {
         let line = crate::output::ask("Which one gets this pass's decision log section? [1] ")?
             .ok_or_else(|| Error::new("no run folder chosen"))?;
-        let pick = if line.trim().is_empty() {
-            Some(0)
-        } else {
-            line.trim()
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| n.checked_sub(1))
+        let pick = match line.trim() {
+            "" => Some(0),
+            typed => typed.parse::<usize>().ok().and_then(|n| n.checked_sub(1)),
         };
         if let Some(dir) = pick.and_then(|n| found.get(n)) {
             return Ok(dir.clone());
