@@ -6,7 +6,7 @@
 use crate::cli::{LessonArgs, LessonCommand, LessonRawArgs};
 use crate::context::Context;
 use crate::error::Result;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use ucg_lesson::argv::{self, opt, Kind, Parsed, Schema, Stop};
 use ucg_lesson::audit::audit_doc;
@@ -275,11 +275,8 @@ fn warn(warning: String) {
 
 fn append(paths: &Paths, file: &str) -> Outcome {
     let bytes = if file == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| record::io_error("cannot read", Path::new("-"), e))?;
-        bytes
+        crate::output::stdin_bytes()
+            .map_err(|e| record::io_error("cannot read", Path::new("-"), e))?
     } else {
         std::fs::read(file).map_err(|e| record::node_read_error(Path::new(file), &e))?
     };
