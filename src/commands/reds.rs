@@ -5,7 +5,6 @@
 use crate::cli::RedsApplyArgs;
 use crate::context::Context;
 use crate::error::{cannot, Error, Result};
-use std::io::Read;
 use std::path::Path;
 use ucg_ultracode::registry;
 
@@ -37,14 +36,9 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
 }
 
 fn read_scan(path: &Path) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    if path == Path::new("-") {
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::new(format!("cannot read the scan from standard input: {e}")))?;
-    } else {
-        bytes = std::fs::read(path).map_err(cannot("read the scan", path))?;
+    match path == Path::new("-") {
+        true => crate::output::stdin_bytes()
+            .map_err(|e| Error::new(format!("cannot read the scan from standard input: {e}"))),
+        false => std::fs::read(path).map_err(cannot("read the scan", path)),
     }
-    Ok(bytes)
 }
