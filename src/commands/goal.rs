@@ -12,7 +12,7 @@ mod view;
 use crate::cli::{GoalArgs, GoalCommand, GOAL_FLAGS_FIRST};
 use crate::context::Context;
 use crate::error::Result;
-use std::io::{IsTerminal, Read as _};
+use std::io::IsTerminal;
 use ucg_ultragoal::args::{self, Parsed};
 use ucg_ultragoal::js::{self, JsObject, JsValue};
 use ucg_ultragoal::ops::{self, Steering};
@@ -216,9 +216,7 @@ fn value_or_stdin(value: &str) -> std::result::Result<String, Refusal> {
     if value != "-" {
         return Ok(value.to_string());
     }
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
+    let bytes = crate::output::stdin_bytes()
         .map_err(|e| Refusal::Thrown(format!("cannot read standard input: {e}")))?;
     let mut text = js::decode(&bytes).into_owned();
     if text.ends_with('\n') {
