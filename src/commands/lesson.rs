@@ -69,42 +69,31 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
     };
-    let parse =
-        |raw: &LessonRawArgs, schema: &Schema, name: &str| match argv::parse(&words(raw), schema) {
-            Ok(parsed) => Ok(parsed),
-            Err(Stop::Help) => Err(help(name)),
-            Err(Stop::Refused(error)) => Err(Ok(refuse(&error))),
+    // A subcommand read through its schema: `then` runs on its ledger and flags, unless they ask
+    // for its help or are refused.
+    let with = |raw, schema, name, then: &dyn Fn(&Paths, &Parsed) -> Result<u8>| {
+        let parsed = match argv::parse(&words(raw), schema) {
+            Ok(parsed) => parsed,
+            Err(Stop::Help) => return help(name),
+            Err(Stop::Refused(error)) => return Ok(refuse(&error)),
         };
-    let paths_for = |parsed: &Parsed| {
-        ledger::paths(
-            parsed
-                .string("ledger")
-                .map(Path::new)
-                .or(args.ledger.as_deref()),
-        )
+        let ledger = parsed.string("ledger").map(Path::new);
+        then(&ledger::paths(ledger.or(args.ledger.as_deref())), &parsed)
     };
-    let outcome = match command {
-        LessonCommand::Append(raw) => {
-            let parsed = match parse(raw, &APPEND, "append") {
-                Ok(parsed) => parsed,
-                Err(code) => return code,
-            };
-            append(&paths_for(&parsed), parsed.string("file").unwrap_or(""))
-        }
-        LessonCommand::Query(raw) => {
-            let parsed = match parse(raw, &QUERY, "query") {
-                Ok(parsed) => parsed,
-                Err(code) => return code,
-            };
+    match command {
+        LessonCommand::Append(raw) => with(raw, &APPEND, "append", &|paths, parsed| {
+            print_outcome(append(paths, parsed.string("file").unwrap_or("")))
+        }),
+        LessonCommand::Query(raw) => with(raw, &QUERY, "query", &|paths, parsed| {
             let pattern = parsed.positional.first().cloned().unwrap_or_default();
-            return query(
-                &paths_for(&parsed),
+            query(
+                paths,
                 &pattern,
                 parsed.int("limit").unwrap_or(5.0),
                 parsed.flag("hide-superseded"),
                 parsed.flag("json"),
-            );
-        }
+            )
+        }),
         LessonCommand::Audit(raw) => {
             // The reference's audit reads no flags: git-ucg's own are picked out, the rest ignored.
             let words = words(raw);
@@ -127,34 +116,26 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
                     return Ok(refuse(&error));
                 }
             }
-            return audit(&paths, words.iter().any(|w| w == "--json"));
+            audit(&paths, words.iter().any(|w| w == "--json"))
         }
-        LessonCommand::Invalidate(raw) => {
-            let parsed = match parse(raw, &INVALIDATE, "invalidate") {
-                Ok(parsed) => parsed,
-                Err(code) => return code,
-            };
-            record::invalidate(
-                &paths_for(&parsed),
+        LessonCommand::Invalidate(raw) => with(raw, &INVALIDATE, "invalidate", &|paths, parsed| {
+            print_outcome(record::invalidate(
+                paths,
                 parsed.string("lesson").unwrap_or(""),
                 parsed.string("reason").unwrap_or(""),
                 &mut warn,
-            )
-        }
-        LessonCommand::Retro(raw) => {
-            let parsed = match parse(raw, &RETRO, "retro") {
-                Ok(parsed) => parsed,
-                Err(code) => return code,
-            };
-            record::retro(
-                &paths_for(&parsed),
+            ))
+        }),
+        LessonCommand::Retro(raw) => with(raw, &RETRO, "retro", &|paths, parsed| {
+            print_outcome(record::retro(
+                paths,
                 Path::new(parsed.string("contract").unwrap_or("")),
                 parsed.string("criterion").unwrap_or(""),
                 parsed.string("gap-note").unwrap_or(""),
                 parsed.string("patterns"),
                 &mut warn,
-            )
-        }
+            ))
+        }),
         LessonCommand::Reset(reset) => {
             let outcome = record::reset(
                 &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
@@ -166,30 +147,34 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
                 crate::output::print(reset_said(reset, doc))?;
                 return Ok(0);
             }
-            outcome
+            print_outcome(outcome)
         }
         LessonCommand::Escalated(list) => {
             let paths = ledger::paths(list.ledger.as_deref().or(args.ledger.as_deref()));
-            return match record::escalated(&paths, &list.state, &mut warn) {
+            match record::escalated(&paths, &list.state, &mut warn) {
                 Ok(tasks) => show_escalated(&list.state, &tasks, list.json.on),
                 Err(error) => Ok(refuse(&error)),
-            };
+            }
         }
         LessonCommand::Other(words) => {
             let name = words
                 .first()
                 .map(|w| w.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            Err(LessonError::new(
+            print_outcome(Err(LessonError::new(
                 "E_UNKNOWN_SUBCOMMAND",
                 format!("unknown ledger sub-subcommand: {name}"),
                 details([
                     ("subcommand", Some(JsValue::str("ledger"))),
                     ("received", Some(JsValue::str(&name))),
                 ]),
-            ))
+            )))
         }
-    };
+    }
+}
+
+/// A command's result: its JSON line on stdout, or its refusal.
+fn print_outcome(outcome: Outcome) -> Result<u8> {
     match outcome {
         Ok(doc) => {
             let mut out = std::io::stdout().lock();
