@@ -82,14 +82,10 @@ impl Context {
 
     /// The project root: the root of the work tree we are in (a linked worktree's own root).
     pub(crate) fn project_root(&self) -> Result<PathBuf> {
-        let repo = self.repo()?;
-        match repo.workdir() {
-            Some(dir) => Ok(absolute(dir)),
-            None => Err(
-                Error::new("this repository has no work tree (bare repository)")
-                    .hint("run this inside a checkout, or pass the artifact paths explicitly"),
-            ),
-        }
+        self.repo()?.workdir().map(absolute).ok_or_else(|| {
+            Error::new("this repository has no work tree (bare repository)")
+                .hint("run this inside a checkout, or pass the artifact paths explicitly")
+        })
     }
 
     /// The project root when there is one; `None` outside any repository.
@@ -415,10 +411,8 @@ impl Context {
     /// The directory git runs hooks in, which a relative `core.hooksPath` is relative to: the
     /// work tree's root, or the git directory of a bare repository.
     pub(crate) fn hooks_home(&self) -> Result<PathBuf> {
-        match self.try_project_root() {
-            Some(root) => Ok(root),
-            None => Ok(absolute(self.repo()?.git_dir())),
-        }
+        self.try_project_root()
+            .map_or_else(|| Ok(absolute(self.repo()?.git_dir())), Ok)
     }
 
     /// The refs the shared remote's gate protects: every `ucg.gate.protect` value (a branch name
