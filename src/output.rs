@@ -293,14 +293,12 @@ pub(crate) fn read_fd(fd: libc::c_int, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         // SAFETY: `buf` is valid for its length.
         let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-        match usize::try_from(n) {
-            Ok(n) => return Ok(n),
-            Err(_) => {
-                let error = io::Error::last_os_error();
-                if error.kind() != io::ErrorKind::Interrupted {
-                    return Err(error);
-                }
-            }
+        if let Ok(n) = usize::try_from(n) {
+            return Ok(n);
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
         }
     }
 }
