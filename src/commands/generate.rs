@@ -31,15 +31,12 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
             .or_else(|| home().map(|h| h.join(fallback)))
     };
     let no_home = || Error::new("HOME is not set: say where with --prefix DIR");
-    let (man_dir, bash, zsh, fish) = match &args.prefix {
+    // The bash and zsh completions go under the data directory, man pages and fish's apart.
+    let (man_dir, data, fish) = match &args.prefix {
         Some(prefix) => {
             let share = prefix.join("share");
-            (
-                share.join("man/man1"),
-                share.join("bash-completion/completions"),
-                share.join("zsh/site-functions"),
-                share.join("fish/vendor_completions.d"),
-            )
+            let fish = share.join("fish/vendor_completions.d");
+            (share.join("man/man1"), share, fish)
         }
         None => {
             let data = xdg("XDG_DATA_HOME", ".local/share").ok_or_else(no_home)?;
@@ -51,14 +48,12 @@ pub(crate) fn install_docs(args: &InstallDocsArgs) -> Result<u8> {
                 .and_then(|exe| exe.parent().map(Path::to_path_buf))
                 .filter(|dir| dir.file_name().is_some_and(|n| n == "bin"))
                 .and_then(|bin| bin.parent().map(|p| p.join("share/man/man1")));
-            (
-                beside.unwrap_or_else(|| data.join("man/man1")),
-                data.join("bash-completion/completions"),
-                data.join("zsh/site-functions"),
-                config.join("fish/completions"),
-            )
+            let man_dir = beside.unwrap_or_else(|| data.join("man/man1"));
+            (man_dir, data, config.join("fish/completions"))
         }
     };
+    let bash = data.join("bash-completion/completions");
+    let zsh = data.join("zsh/site-functions");
     let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = man_pages()
         .into_iter()
         .map(|(name, bytes)| (man_dir.join(name), bytes))
