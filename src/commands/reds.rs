@@ -36,9 +36,10 @@ fn apply_scan(ctx: &Context, args: &RedsApplyArgs) -> Result<String> {
 }
 
 fn read_scan(path: &Path) -> Result<Vec<u8>> {
-    match path == Path::new("-") {
-        true => crate::output::stdin_bytes()
-            .map_err(|e| Error::new(format!("cannot read the scan from standard input: {e}"))),
-        false => std::fs::read(path).map_err(cannot("read the scan", path)),
+    if path == Path::new("-") {
+        crate::output::stdin_bytes()
+            .map_err(|e| Error::new(format!("cannot read the scan from standard input: {e}")))
+    } else {
+        std::fs::read(path).map_err(cannot("read the scan", path))
     }
 }
