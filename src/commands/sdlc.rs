@@ -354,18 +354,31 @@ fn render_catalog(doc: &Value, columns: usize) -> String {
     out.push_str("\n## phases (meta.json)\n");
     // The two times side by side where they fit (105 columns), else one above the other.
     let stacked = columns < 105;
-    let header = "#|phase|status|started_at|completed_at|events say".split('|');
+    let header = [
+        "#",
+        "phase",
+        "status",
+        "started_at",
+        "completed_at",
+        "events say",
+    ];
     let mut phases = table(&stack(stacked, 3, header));
+    let phase_keys = [
+        "phase",
+        "name",
+        "status",
+        "started_at",
+        "completed_at",
+        "logged",
+    ];
     for phase in doc["phases"].as_array().into_iter().flatten() {
-        let keys = "phase name status started_at completed_at logged".split(' ');
-        let row = keys.map(|k| cell(&phase[k]));
-        phases.add_row(stack(stacked, 3, row));
+        phases.add_row(stack(stacked, 3, phase_keys.map(|k| cell(&phase[k]))));
     }
     push_table(&mut out, &mut phases, columns, 1);
     out.push_str("\n## events.jsonl\n");
     // The time above the event where the two do not fit side by side.
-    let keys = ["line", "ts", "event", "phase", "actor", "summary"];
-    let mut events = table(&stack(stacked, 1, keys));
+    let event_keys = ["line", "ts", "event", "phase", "actor", "summary"];
+    let mut events = table(&stack(stacked, 1, event_keys));
     for event in doc["events"].as_array().into_iter().flatten() {
         if event.get("malformed").is_some() {
             // In the summary's column, which wraps: the others keep their cells whole.
@@ -377,7 +390,7 @@ fn render_catalog(doc: &Value, columns: usize) -> String {
             events.add_row(row);
             continue;
         }
-        events.add_row(stack(stacked, 1, keys.map(|k| cell(&event[k]))));
+        events.add_row(stack(stacked, 1, event_keys.map(|k| cell(&event[k]))));
     }
     push_table(&mut out, &mut events, columns, if stacked { 4 } else { 5 });
     out.push_str("\n## decisions.jsonl\n");
