@@ -311,7 +311,7 @@ fn a_hostile_notes_ref_or_name_hangs_and_drives_nothing() {
 fn run_within(command: &mut std::process::Command, what: &str) -> std::process::Output {
     let started = std::time::Instant::now();
     let described = format!("{command:?}");
-    let out = crate::hardening::within(command, std::time::Duration::from_secs(10))
+    let out = within(command, std::time::Duration::from_secs(10))
         .unwrap_or_else(|| panic!("{described} hangs on a {what} notes ref"));
     assert!(
         started.elapsed() < std::time::Duration::from_secs(2),

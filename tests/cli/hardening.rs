@@ -9,26 +9,6 @@ use std::time::{Duration, Instant};
 
 const IMPL: &str = "_bmad-output/implementation-artifacts";
 
-/// Runs `command`, killing it after `limit`: `None` when it did not finish in time.
-pub(crate) fn within(command: &mut Command, limit: Duration) -> Option<Output> {
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if child.try_wait().unwrap().is_some() {
-            return Some(child.wait_with_output().unwrap());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
-}
-
 fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().unwrap();
     assert!(status.success());

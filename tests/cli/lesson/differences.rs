@@ -6,7 +6,7 @@ use super::support::*;
 use crate::common::*;
 use serde_json::{json, Value};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// An index of `null` is no index yet (the reference throws on it after appending, leaving the
 /// index stale); an index whose `by_pattern`/`by_id` is not an object, or whose key holds
@@ -232,22 +232,12 @@ fn difference_a_proto_key_in_a_contract_is_left_out() {
 /// `retro` of criterion C1 on `contract`, which must finish within `seconds` (it is killed and the
 /// test fails if it reads, or waits, for longer).
 fn retro_within(env: &TestEnv, contract: &std::path::Path, seconds: u64) -> Output {
-    let mut child = cmd(env)
+    let mut command = cmd(env);
+    command
         .args(["retro", "--contract", contract.to_str().unwrap()])
-        .args(["--criterion", "C1", "--gap-note", "x"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(seconds) {
-            let _ = child.kill();
-            panic!("retro of {} took over {seconds} s", contract.display());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+        .args(["--criterion", "C1", "--gap-note", "x"]);
+    within(&mut command, Duration::from_secs(seconds))
+        .unwrap_or_else(|| panic!("retro of {} took over {seconds} s", contract.display()))
 }
 
 /// A list item that looks like `key: value` but has no key to read (its `:` after a `#`, or
@@ -355,20 +345,8 @@ fn a_killed_append_leaves_whole_lines_and_fifos_do_not_hang() {
         let status = Command::new("mkfifo").arg(&path).status().unwrap();
         assert!(status.success());
         for args in [&["query", "beta"][..], &["audit"]] {
-            let mut child = cmd(&env)
-                .args(args)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-            let started = Instant::now();
-            while child.try_wait().unwrap().is_none() {
-                if started.elapsed() > Duration::from_secs(5) {
-                    let _ = child.kill();
-                    panic!("{args:?} hangs on a FIFO at {}", path.display());
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            within(cmd(&env).args(args), Duration::from_secs(5))
+                .unwrap_or_else(|| panic!("{args:?} hangs on a FIFO at {}", path.display()));
         }
     }
 }
@@ -489,25 +467,11 @@ fn query_keeps_an_index_of_a_large_ledger_while_the_ledger_is_unchanged() {
             "symlink" => std::os::unix::fs::symlink(&decoy, &kept).unwrap(),
             _ => write(&kept, "git-ucg lessonq\nrest"),
         }
-        let mut child = cmd(&env)
-            .args(["query", "w7 rate", "--json"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if started.elapsed() > Duration::from_secs(10) {
-                let _ = child.kill();
-                panic!("query waits on a {plant} in the index's place");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert_eq!(
-            shown(&child.wait_with_output().unwrap()),
-            settled,
-            "{plant}"
-        );
+        let mut query = cmd(&env);
+        query.args(["query", "w7 rate", "--json"]);
+        let out = within(&mut query, Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("query waits on a {plant} in the index's place"));
+        assert_eq!(shown(&out), settled, "{plant}");
         assert!(
             std::fs::symlink_metadata(&kept).unwrap().is_file(),
             "{plant} replaced"
