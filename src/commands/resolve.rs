@@ -280,7 +280,8 @@ fn answers_file(file: &Path) -> Result<Vec<Answer>> {
     }
     let name = file.display().to_string();
     let bytes = if file == Path::new("-") {
-        crate::output::stdin_bytes()?
+        crate::output::stdin_bytes()
+            .map_err(|e| Error::new(format!("cannot read the answers from standard input: {e}")))?
     } else {
         std::fs::read(file).map_err(|e| Error::new(format!("cannot read {name}: {e}")))?
     };

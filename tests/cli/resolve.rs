@@ -698,6 +698,30 @@ fn resume_needs_the_pending_decisions_answered_first() {
     assert!(unreadable["fix"].as_str().unwrap().contains("regular file"));
 }
 
+/// Standard input that cannot be read (here a directory) is named in the refusal, as a file is.
+#[test]
+fn answers_on_unreadable_stdin_name_standard_input() {
+    let env = TestEnv::new();
+    let dir = env.demo();
+    let before = snapshot(&dir.join("_bmad-output"));
+    let out = env
+        .ucg(&dir)
+        .args(["resolve", "--answers", "-"])
+        .stdin(std::fs::File::open("/").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: cannot read the answers from standard input: Is a directory (os error 21)\n"
+    );
+    assert_eq!(
+        snapshot(&dir.join("_bmad-output")),
+        before,
+        "nothing written"
+    );
+}
+
 #[test]
 fn dry_run_json_answers_on_stdin_and_the_run_folder_choice() {
     let env = TestEnv::new();
