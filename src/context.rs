@@ -411,8 +411,10 @@ impl Context {
     /// The directory git runs hooks in, which a relative `core.hooksPath` is relative to: the
     /// work tree's root, or the git directory of a bare repository.
     pub(crate) fn hooks_home(&self) -> Result<PathBuf> {
-        self.try_project_root()
-            .map_or_else(|| Ok(absolute(self.repo()?.git_dir())), Ok)
+        match self.try_project_root() {
+            Some(root) => Ok(root),
+            None => Ok(absolute(self.repo()?.git_dir())),
+        }
     }
 
     /// The refs the shared remote's gate protects: every `ucg.gate.protect` value (a branch name

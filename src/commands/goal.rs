@@ -40,16 +40,13 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
     let cwd = std::env::current_dir()?;
     let (omt_dir, warning) = dir::omt_dir(args.omt_dir.as_deref(), &cwd);
     let session = Session::with_warning(omt_dir, sid, warning);
-    use GoalCommand as C;
-    if matches!(
-        args.command,
-        Some(C::Current(_) | C::Show(_) | C::Gc(_) | C::Diff(_))
-    ) {
-        warn_now(&session);
-    }
     let tokens: Vec<String> = match &args.command {
-        Some(C::Current(json)) => return view::run_current(&session, json.json.on),
-        Some(C::Show(json)) => {
+        Some(GoalCommand::Current(json)) => {
+            warn_now(&session);
+            return view::run_current(&session, json.json.on);
+        }
+        Some(GoalCommand::Show(json)) => {
+            warn_now(&session);
             let code = view::run_show(ctx, &session, json.json.on)?;
             // The directory was derived (no --omt-dir, no OMT_DIR) and holds no state, but the
             // project keeps one of its own (the demo does): said, with the command that reads it.
@@ -71,8 +68,14 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
             }
             return Ok(code);
         }
-        Some(C::Gc(gc_args)) => return gc::run(&session, gc_args.dry_run, gc_args.json.on),
-        Some(C::Diff(diff_args)) => return diff::run(ctx, &session, diff_args),
+        Some(GoalCommand::Gc(gc_args)) => {
+            warn_now(&session);
+            return gc::run(&session, gc_args.dry_run, gc_args.json.on);
+        }
+        Some(GoalCommand::Diff(diff_args)) => {
+            warn_now(&session);
+            return diff::run(ctx, &session, diff_args);
+        }
         Some(command) => raw_tokens(command),
         None => Vec::new(),
     };
