@@ -147,8 +147,11 @@ mod tests {
         use ProjectState::Unreadable;
         let outside = r#"{"project_orchestration": {"state_file": "/etc/passwd"}}"#;
         for (config, state) in [(named, Some("[1]")), (named, None), (outside, None)] {
-            let read = read(project(config, state).path());
-            assert!(matches!(read, Unreadable { .. }), "{config} {state:?}");
+            let state_read = read(project(config, state).path());
+            assert!(
+                matches!(state_read, Unreadable { .. }),
+                "{config} {state:?}"
+            );
         }
     }
 }

@@ -490,9 +490,13 @@ mod tests {
     }
 
     fn registry(reds: &[&str], resolved: &[&str]) -> Vec<u8> {
-        let reds: Vec<String> = reds.iter().map(|id| red(id)).collect();
-        let resolved: Vec<String> = resolved.iter().map(|id| tombstone(id)).collect();
-        let (reds, resolved) = (reds.join(", "), resolved.join(", "));
+        let listed = |ids: &[&str], entry: fn(&str) -> String| {
+            ids.iter()
+                .map(|id| entry(id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (reds, resolved) = (listed(reds, red), listed(resolved, tombstone));
         format!("{{\"reds\": [{reds}], \"resolved\": [{resolved}]}}").into_bytes()
     }
 
