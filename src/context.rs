@@ -164,7 +164,7 @@ impl Context {
                     .flatten()
             })
             .flatten()
-            .unwrap_or_else(|| impl_dir.join("deferred-work.md"))
+            .unwrap_or_else(|| impl_dir.join(ucg_ultracode::ledger::LEDGER_FILE))
     }
 
     /// The run's artifact directory and its deferred-work ledger, as the flags, the environment
@@ -279,7 +279,7 @@ impl Context {
         }
         if let Some(dir) = impl_flag {
             inputs.impl_dir = root.join(dir);
-            inputs.ledger = inputs.impl_dir.join("deferred-work.md");
+            inputs.ledger = inputs.impl_dir.join(ucg_ultracode::ledger::LEDGER_FILE);
         }
         Ok((inputs, source))
     }

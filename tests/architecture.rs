@@ -893,6 +893,109 @@ fn modules_acyclic_is_broken_by_two_modules_naming_each_other() {
     );
 }
 
+/// The suffixes of the constants that name an artifact file, a directory or a path of one.
+const NAMING_CONSTANTS: [&str; 6] = ["FILE", "_DIR", "_DIR_NAME", "_ROOT", "_PATH", "CONFIG"];
+
+/// Each artifact file's name is written once (docs/ARCHITECTURE.md, "Which module owns which
+/// file"): where a naming constant (`const …_FILE: &str = "…";`, see [`NAMING_CONSTANTS`]) is
+/// declared, no other file's code (tests aside) has a string literal that is its value or ends in
+/// `/` and its value. The demo's `sample![…]` list is passed over: it embeds the sample
+/// repository's files by their paths in `src/commands/demo/sample/`, which are data, not names
+/// the code reads by. Each place found, as `path:line: value (named in path): line`.
+fn named_twice(files: &[(String, String)]) -> Vec<String> {
+    let sources: Vec<SourceFile> = files
+        .iter()
+        .map(|(path, contents)| SourceFile::new(path, contents))
+        .collect();
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    for file in &sources {
+        for line in file.code.lines() {
+            let Some((head, rest)) = line.split_once(": &str = \"") else {
+                continue;
+            };
+            let name = head.rsplit(' ').next().unwrap_or_default();
+            let naming = NAMING_CONSTANTS.iter().any(|end| name.ends_with(end));
+            if let Some(value) = rest.strip_suffix("\";").filter(|_| naming) {
+                names.push((file.path, value));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for file in &sources {
+        let samples: Vec<Range<usize>> = file
+            .code
+            .match_indices("sample![")
+            .map(|(start, _)| {
+                start
+                    ..file.code[start..]
+                        .find("];")
+                        .map_or(start, |end| start + end)
+            })
+            .collect();
+        let passed_over = |at: usize| file.in_tests(at) || samples.iter().any(|s| s.contains(&at));
+        for &(declared_in, value) in names.iter().filter(|(path, _)| *path != file.path) {
+            for needle in [format!("\"{value}\""), format!("/{value}\"")] {
+                for (at, _) in file.code.match_indices(&needle) {
+                    if !passed_over(at) {
+                        let line = file.line_number(at);
+                        found.push(format!(
+                            "{}:{line}: {value} (named in {declared_in}): {}",
+                            file.path,
+                            file.original_line(line)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn each_artifact_file_is_named_in_one_place() {
+    let found = named_twice(&source_tree());
+    assert!(
+        found.is_empty(),
+        "artifact file names written again (use the constant of the module that owns the \
+         file):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn named_once_is_broken_by_the_name_written_again_outside_tests() {
+    let files = tree(&[
+        (
+            "crates/ultracode/src/ledger.rs",
+            &[
+                "pub const LEDGER_FILE: &str = \"deferred-work.md\";",
+                "const HEADER: &str = \"id\";",
+            ],
+        ),
+        (
+            "src/context.rs",
+            &[
+                "fn ledger(dir: &Path) -> PathBuf { dir.join(\"deferred-work.md\") }",
+                "// dir.join(\"deferred-work.md\") in a comment",
+                "fn header() -> &'static str { \"id\" }",
+                "fn default() -> &'static str { \"_bmad-output/deferred-work.md\" }",
+                "const ARTIFACTS: &[(&str, &str)] = sample![\"impl/deferred-work.md\"];",
+                "#[cfg(test)]",
+                "mod tests { const X: &str = \"deferred-work.md\"; }",
+            ],
+        ),
+    ]);
+    assert_eq!(
+        named_twice(&files),
+        [
+            "src/context.rs:1: deferred-work.md (named in crates/ultracode/src/ledger.rs): \
+             fn ledger(dir: &Path) -> PathBuf { dir.join(\"deferred-work.md\") }",
+            "src/context.rs:4: deferred-work.md (named in crates/ultracode/src/ledger.rs): \
+             fn default() -> &'static str { \"_bmad-output/deferred-work.md\" }",
+        ]
+    );
+}
+
 #[test]
 fn the_source_tree_keeps_its_layers() {
     let files = source_tree();

@@ -109,7 +109,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
         None => std::env::var("ULTRACODE_STORY_ID")
             .ok()
             .filter(|s| !s.trim().is_empty())
-            .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())
+            .or_else(|| ucg_store::read_text(impl_dir.join(markers::CURRENT_STORY_FILE)).ok())
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .ok_or_else(|| {

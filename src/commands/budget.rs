@@ -31,9 +31,7 @@ fn tick() -> std::result::Result<(), String> {
     let impl_dir = match std::env::var_os(IMPL_ARTIFACTS_ENV).filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => match event.get("cwd").and_then(Value::as_str) {
-            Some(cwd) if !cwd.is_empty() => {
-                Path::new(cwd).join("_bmad-output/implementation-artifacts")
-            }
+            Some(cwd) if !cwd.is_empty() => Path::new(cwd).join(ucg_ultracode::DEFAULT_IMPL_DIR),
             // No artifact directory: nothing to count, silently.
             _ => return Ok(()),
         },
@@ -76,7 +74,7 @@ fn story_id(impl_dir: &Path) -> String {
     let from_env = std::env::var(STORY_ENV).ok().filter(|v| !v.is_empty());
     let story = match from_env {
         Some(story) => py_strip(&story).to_string(),
-        None => ucg_store::read_file(impl_dir.join(".current-story"))
+        None => ucg_store::read_file(impl_dir.join(ucg_ultracode::markers::CURRENT_STORY_FILE))
             .ok()
             .map(|b| py_strip(&String::from_utf8_lossy(&b)).to_string())
             .unwrap_or_default(),
@@ -119,13 +117,7 @@ pub(crate) fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
             .map(|d| {
                 d.flatten()
                     .filter_map(|e| e.file_name().into_string().ok())
-                    .filter_map(|n| {
-                        Some(
-                            n.strip_prefix(".budget-")?
-                                .strip_suffix(".json")?
-                                .to_string(),
-                        )
-                    })
+                    .filter_map(|n| budget::counter_story(&n).map(str::to_string))
                     .collect()
             })
             .unwrap_or_default(),

@@ -6,12 +6,12 @@ use crate::cli::DemoArgs;
 use crate::context::Context;
 use crate::error::{cannot, Error, Result};
 use std::path::{Path, PathBuf};
-use ucg_ultracode::reds;
+use ucg_ultracode::{markers, reds};
 
 const EPIC: &str = "7";
 const EPIC_BRANCH: &str = "ultracode/epic-7";
 const RUN_FOLDER: &str = "epic-7-20260604T172512Z";
-const IMPL: &str = "_bmad-output/implementation-artifacts";
+const IMPL: &str = ucg_ultracode::DEFAULT_IMPL_DIR;
 const STORIES: [&str; 3] = ["7-1", "7-2", "7-3"];
 
 /// The commands the demo suggests, in order. Only commands that exist are listed; later commands
@@ -74,7 +74,7 @@ pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
     // The run as `git ucg status` shows it, its header and pending count: the whole dashboard is
     // one command away, and the path and what to try stay on the screen.
     let impl_dir = dir.join(IMPL);
-    let runs_root = dir.join("_bmad-output/ultracode-goal");
+    let runs_root = dir.join(ucg_ultracode::runs::RUNS_ROOT);
     let run_dir = runs_root.join(RUN_FOLDER);
     let report = ucg_ultracode::status::gather(
         &ucg_ultracode::status::StatusInputs {
@@ -83,7 +83,7 @@ pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
             impl_dir: &impl_dir,
             run_dir: Some(&run_dir),
             runs_root: &runs_root,
-            deferred_work: &impl_dir.join("deferred-work.md"),
+            deferred_work: &impl_dir.join(ucg_ultracode::ledger::LEDGER_FILE),
             now: jiff::Timestamp::now(),
         },
         None,
@@ -102,7 +102,7 @@ pub(crate) fn run(_ctx: &Context, args: &DemoArgs) -> Result<u8> {
 /// An ultragoal pursuit mid-way, in `<dir>/.omt` (session `demo`): planned, two stories
 /// confirmed, pursuing, a review asking for changes — made by the `goal` command itself.
 fn seed_pursuit(dir: &Path) -> Result<()> {
-    let omt = dir.join(".omt");
+    let omt = dir.join(ucg_ultragoal::dir::OMT_DIR_NAME);
     let stories = r#"[{"id":"S1","story":"A token bucket per client","acceptance_criteria":["bursts over 10 per second are refused"],"verification_surface":"probe: 200 requests in 2 s"},{"id":"S2","story":"429 with Retry-After","acceptance_criteria":["every 429 carries Retry-After"],"verification_surface":"curl -i"}]"#;
     let steps: [&[&str]; 5] = [
         &[
@@ -176,7 +176,7 @@ fn build(dir: &Path) -> Result<()> {
     repo.commit("Initial commit: task-list service skeleton")?;
     repo.git(&["checkout", "--quiet", "-b", EPIC_BRANCH])?;
 
-    let mut markers = Vec::new();
+    let mut marker_files = Vec::new();
     let mut baseline_7_3 = String::new();
     let story_commits: [&[(&str, &str, &str)]; 3] = [
         &[
@@ -200,20 +200,20 @@ fn build(dir: &Path) -> Result<()> {
             repo.write(path, text)?;
             repo.commit(message)?;
         }
-        markers.push((format!(".baseline-{story}"), format!("{baseline}\n")));
+        marker_files.push((markers::baseline_file(story), format!("{baseline}\n")));
         if *story == "7-3" {
             baseline_7_3 = baseline;
         } else {
-            markers.push((format!(".commit-{story}"), format!("{}\n", repo.head()?)));
+            marker_files.push((markers::commit_file(story), format!("{}\n", repo.head()?)));
         }
     }
 
-    for (name, text) in &markers {
+    for (name, text) in &marker_files {
         repo.write(&format!("{IMPL}/{name}"), text)?;
     }
-    repo.write(&format!("{IMPL}/.current-story"), "7-3\n")?;
+    repo.write(&format!("{IMPL}/{}", markers::CURRENT_STORY_FILE), "7-3\n")?;
     repo.write(
-        &format!("{IMPL}/.tests-ran-7-3"),
+        &format!("{IMPL}/{}", markers::tests_ran_file("7-3")),
         &format!("suite green\nbaseline={baseline_7_3}\n"),
     )?;
     let registry = red_registry()?;

@@ -52,7 +52,9 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
             // project keeps one of its own (the demo does): said, with the command that reads it.
             let derived = args.omt_dir.is_none() && std::env::var_os("OMT_DIR").is_none();
             if derived && !json.json.on && !session.state_file().exists() {
-                let local = ctx.try_project_root().map(|root| root.join(".omt"));
+                let local = ctx
+                    .try_project_root()
+                    .map(|root| root.join(dir::OMT_DIR_NAME));
                 if let Some(local) = local.filter(|d| {
                     Session::new(d.clone(), session.sid.clone())
                         .state_file()

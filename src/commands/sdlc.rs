@@ -94,7 +94,7 @@ fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
         .repo()
         .ok()
         .and_then(|repo| std::path::absolute(repo.git_dir()).ok())
-        .map(|git_dir| git_dir.join("ucg"));
+        .map(|git_dir| ucg_store::ucg_dir(&git_dir));
     let cache = kept_at
         .as_ref()
         .and_then(|dir| ucg_store::read_file(dir.join(list_cache::FILE)).ok())
@@ -485,7 +485,7 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         eprintln!("{id}: not repaired");
         return Ok(1);
     }
-    let meta_path = dir.join("meta.json");
+    let meta_path = dir.join(run::META_FILE);
     let old_bytes = loaded.meta_bytes.clone().unwrap_or_default();
     // Only the phase fields change: every other byte of meta.json stays as written.
     let repaired = std::str::from_utf8(&old_bytes)
@@ -506,11 +506,11 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         run::text(meta, "run_id").unwrap_or(&id),
         "status.repaired",
         "meta.json phases repaired from events.jsonl",
-        &["meta.json"],
+        &[run::META_FILE],
         json!({"changed": changed}),
     );
     // The log is appended to where it resolves, and only inside the run folder.
-    let appended = ucg_store::write_target(&dir, "events.jsonl", Vec::new)
+    let appended = ucg_store::write_target(&dir, ucg_sdlc::events::EVENTS_FILE, Vec::new)
         .map_err(|e| std::io::Error::other(e.to_string()))
         .and_then(|events| ucg_store::append_line_to_existing(&events, &event));
     if let Err(e) = appended {

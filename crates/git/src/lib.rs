@@ -24,6 +24,9 @@ pub use gix::ObjectId;
 pub use repo::Repository;
 pub use source::ArtifactSource;
 
+/// The work tree's attributes file (its lines choose merge drivers, diff drivers, …).
+pub const ATTRIBUTES_FILE: &str = ".gitattributes";
+
 /// A commit in a range, as `git log --oneline` would show it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct CommitInfo {

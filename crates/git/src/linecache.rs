@@ -29,7 +29,7 @@ impl LineCountCache {
         let mut fingerprint = Sha256::new();
         fingerprint.update(algorithm.as_bytes());
         for file in [
-            repo.workdir().map(|w| w.join(".gitattributes")),
+            repo.workdir().map(|w| w.join(crate::ATTRIBUTES_FILE)),
             Some(repo.common_dir().join("info/attributes")),
         ]
         .into_iter()
@@ -39,10 +39,7 @@ impl LineCountCache {
             fingerprint.update([0]);
         }
         let tag = ucg_store::hex(&fingerprint.finalize()[..6]);
-        let path = repo
-            .common_dir()
-            .join("ucg")
-            .join(format!("line-counts-{tag}"));
+        let path = ucg_store::ucg_dir(repo.common_dir()).join(format!("line-counts-{tag}"));
         let mut known = HashMap::new();
         if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_BYTES) {
             let _ = ucg_store::remove_if_present(&path);

@@ -24,9 +24,12 @@ const KEEP_FROM: usize = 1 << 20;
 /// The lessons a query found, with their scores.
 type Found = Vec<(usize, JsValue)>;
 
+/// The query index's mark: its name ends in it and its temporary files start with it.
+const INDEX_SUFFIX: &str = ".git-ucg-query";
+
 /// Where the index of `ledger` is kept: `.<name>.git-ucg-query` beside it.
 pub fn index_path(ledger: &Path) -> PathBuf {
-    super::index::hidden_beside(ledger, ".git-ucg-query")
+    super::index::hidden_beside(ledger, INDEX_SUFFIX)
 }
 
 /// The lessons that match `pattern`, best first, at most `limit`, each with its score and a
@@ -88,7 +91,7 @@ pub fn query_keeping(
         })?;
     // Kept only when nothing wrote the ledger while it was read.
     if identity.is_some() && bytes.len() >= keep_from {
-        let _ = ucg_store::replace_cache(&kept, ".git-ucg-query", &index);
+        let _ = ucg_store::replace_cache(&kept, INDEX_SUFFIX, &index);
     }
     let Answer { warnings, kept } = answer;
     warnings.into_iter().for_each(&mut say);

@@ -5,6 +5,9 @@
 
 use serde_json::{Map, Value};
 
+/// The run's event log, in its directory.
+pub const EVENTS_FILE: &str = "events.jsonl";
+
 /// One event as read, with the fields the algorithms use.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {

@@ -62,7 +62,7 @@ pub fn run_dirs(runs: &Path, by_mtime: bool) -> Result<Vec<(String, PathBuf)>, E
     dirs.sort_by(|a, b| b.0.cmp(&a.0));
     if by_mtime {
         let mtime = |dir: &Path| {
-            std::fs::metadata(dir.join("meta.json"))
+            std::fs::metadata(dir.join(crate::run::META_FILE))
                 .and_then(|m| m.modified())
                 .ok()
         };

@@ -28,7 +28,7 @@ pub const FILE: &str = "sdlc-list";
 const HEADER: &str = concat!("git-ucg sdlc-list 3 ", env!("CARGO_PKG_VERSION"));
 
 /// The files of a run whose stamps an entry keeps.
-const STAMPED: [&str; 2] = ["meta.json", "events.jsonl"];
+const STAMPED: [&str; 2] = [super::run::META_FILE, super::events::EVENTS_FILE];
 
 /// The stamps of a run's `meta.json` and `events.jsonl`.
 pub(crate) type Stamps = (Stamp, Stamp);

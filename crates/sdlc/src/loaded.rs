@@ -21,7 +21,7 @@ pub struct Loaded {
 /// (what the status line needs), and malformed lines are not reported.
 pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
     let mut warnings = Vec::new();
-    let meta_bytes = match ucg_store::read_if_present(&dir.join("meta.json")) {
+    let meta_bytes = match ucg_store::read_if_present(&dir.join(run::META_FILE)) {
         Ok(Some(bytes)) => Some(bytes),
         Ok(None) => {
             warnings.push("meta.json is missing".to_string());
@@ -45,7 +45,7 @@ pub fn load(id: &str, dir: &Path, phase_lines_only: bool) -> Loaded {
                 None
             }
         });
-    let log = match ucg_store::read_if_present(&dir.join("events.jsonl")) {
+    let log = match ucg_store::read_if_present(&dir.join(events::EVENTS_FILE)) {
         Ok(Some(bytes)) if phase_lines_only => Some(events::parse_phase_lines(&bytes)),
         Ok(Some(bytes)) => Some(events::parse(&bytes)),
         Ok(None) => {

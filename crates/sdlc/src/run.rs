@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 
 pub(crate) type Meta = Map<String, Value>;
 
+/// The run's snapshot, in its directory.
+pub const META_FILE: &str = "meta.json";
+
 /// The phase map (A.3), by number.
 pub const PHASE_NAMES: [&str; 13] = [
     "Doctor + memory load",

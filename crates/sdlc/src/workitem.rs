@@ -18,6 +18,9 @@ use super::markdown;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
+/// A work item's event ledger, canonical and per run.
+const WORK_ITEM_LEDGER: &str = "work-item-events.jsonl";
+
 /// The Markdown field names and the `data` keys that carry them.
 const FIELD_KEYS: [(&str, &str); 6] = [
     ("Status", "status"),
@@ -158,9 +161,8 @@ pub fn paths(layout: &Layout, loaded: &Loaded) -> Paths {
     Paths {
         canonical_md: named("canonical_path"),
         run_md: named("run_mirror").unwrap_or_else(|| loaded.dir.join("work-item.md")),
-        run_ledger: named("event_ledger")
-            .unwrap_or_else(|| loaded.dir.join("work-item-events.jsonl")),
-        canonical_ledger: layout.work_items.join("work-item-events.jsonl"),
+        run_ledger: named("event_ledger").unwrap_or_else(|| loaded.dir.join(WORK_ITEM_LEDGER)),
+        canonical_ledger: layout.work_items.join(WORK_ITEM_LEDGER),
     }
 }
 
@@ -189,7 +191,7 @@ pub fn sources(loaded: &Loaded, paths: &Paths) -> Vec<Source> {
     out.push(Source {
         rank: 1,
         class: Class::RunLog,
-        path: loaded.dir.join("events.jsonl"),
+        path: loaded.dir.join(events::EVENTS_FILE),
         fields: ledger_fields(&run_log),
         events: run_log,
         text: None,

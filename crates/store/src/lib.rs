@@ -81,6 +81,11 @@ impl StoreError {
     }
 }
 
+/// git-ucg's own directory in a git directory, `<git dir>/ucg`: its caches, records and locks.
+pub fn ucg_dir(git_dir: &Path) -> PathBuf {
+    git_dir.join("ucg")
+}
+
 /// The directory `path` is in: its parent, or `.` for a bare file name.
 pub fn dir_of(path: &Path) -> &Path {
     path.parent()

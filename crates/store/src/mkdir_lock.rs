@@ -14,6 +14,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// A lock (or recovery guard) without a live owner older than this is stale.
 pub(crate) const RECLAIM_AGE: Duration = Duration::from_secs(30);
+
+/// Who holds the lock, inside its directory.
+const OWNER_FILE: &str = "owner.json";
+
 const RETRY_SLEEP: Duration = Duration::from_millis(5);
 /// How long a writer waits for the lock (the reference: 100 attempts × 5 ms); `GIT_UCG_GOAL_LOCK_MS`
 /// overrides it.
@@ -61,7 +65,7 @@ pub fn acquire(state_file: &Path) -> Result<StateLock, String> {
                         let _ = std::fs::remove_dir_all(&dir);
                         Err(format!(
                             "cannot write {}: {e}",
-                            dir.join("owner.json").display()
+                            dir.join(OWNER_FILE).display()
                         ))
                     }
                 };
@@ -96,7 +100,7 @@ fn write_owner(dir: &Path, token: &str) -> std::io::Result<()> {
         "token": token,
         "startedAt": started_ms as u64,
     });
-    let mut file = std::fs::File::create(dir.join("owner.json"))?;
+    let mut file = std::fs::File::create(dir.join(OWNER_FILE))?;
     file.write_all(owner.to_string().as_bytes())?;
     Ok(())
 }
@@ -110,7 +114,7 @@ struct Owner {
 
 fn read_owner(dir: &Path) -> Option<Owner> {
     // Capped and without blocking: a FIFO or an endless file in its place is no owner.
-    let bytes = crate::read::read_file(dir.join("owner.json")).ok()?;
+    let bytes = crate::read::read_file(dir.join(OWNER_FILE)).ok()?;
     let doc: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let pid = doc.get("ownerPid")?.as_f64()?;
     let token = doc.get("token")?.as_str()?;

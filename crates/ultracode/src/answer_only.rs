@@ -97,9 +97,7 @@ fn answer_file(inputs: &GateInputs, path: &str) -> Option<AnswerFile> {
 
 /// `.budget-<story>.json`, the turn counter a budget-overrun's close deletes.
 fn is_turn_counter(name: &str) -> bool {
-    name.strip_prefix(".budget-")
-        .and_then(|rest| rest.strip_suffix(".json"))
-        .is_some_and(|story| !story.is_empty())
+    crate::budget::counter_story(name).is_some_and(|story| !story.is_empty())
 }
 
 /// Whether the change from `before` to `after` (the files `changes` names) only records answers

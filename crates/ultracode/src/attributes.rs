@@ -11,7 +11,7 @@ use crate::runs::RUNS_ROOT;
 
 /// The attribute our lines give.
 const ATTRIBUTE: &str = "merge=ucg";
-pub const ATTRIBUTES_FILE: &str = ".gitattributes";
+pub use ucg_git::ATTRIBUTES_FILE;
 /// The files the driver merges.
 pub const MERGED_FILES: [&str; 2] = [DECISIONS_FILE, REGISTRY_FILE];
 

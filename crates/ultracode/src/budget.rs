@@ -12,6 +12,11 @@ pub fn counter_file(story: &str) -> String {
     format!(".budget-{story}.json")
 }
 
+/// The story whose turn counter is named `name`, if it is one.
+pub fn counter_story(name: &str) -> Option<&str> {
+    name.strip_prefix(".budget-")?.strip_suffix(".json")
+}
+
 pub fn marker_file(story: &str) -> String {
     format!(".escalation-{story}.md")
 }

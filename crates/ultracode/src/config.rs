@@ -13,6 +13,9 @@ use toml::Value;
 /// The defaults UltraCode Goal ships, used when no `{ucg-root}/customize.toml` exists.
 pub(crate) const BUILTIN_DEFAULTS: &str = include_str!("config_defaults.toml");
 
+/// The module's own layer, in `{ucg-root}`.
+const BASE_LAYER_FILE: &str = "customize.toml";
+
 /// The scalars that name files or directories: `{project-root}` is expanded in them, a relative
 /// result is joined under the root, and any other `{…}` token left in them is an error.
 pub(crate) const PATH_KEYS: [&str; 6] = [
@@ -169,7 +172,7 @@ fn custom_layers(project_root: &Path) -> [(LayerKind, PathBuf); 2] {
 pub fn input_paths(project_root: &Path) -> Vec<PathBuf> {
     let mut paths = Vec::new();
     for root in ucg_root_candidates(project_root) {
-        paths.push(root.join("customize.toml"));
+        paths.push(root.join(BASE_LAYER_FILE));
         paths.push(root);
     }
     paths.extend(custom_layers(project_root).into_iter().map(|(_, p)| p));
@@ -193,7 +196,7 @@ impl Config {
             .find(|p| files.is_dir(p));
         let base_path = ucg_root
             .as_ref()
-            .map(|r| r.join("customize.toml"))
+            .map(|r| r.join(BASE_LAYER_FILE))
             .unwrap_or_else(|| PathBuf::from("(built-in)"));
         let read_layer = |p: &Path| {
             files
@@ -506,6 +509,12 @@ mod tests {
             assert!(workflow.contains_key(*key), "{key}");
         }
         assert_eq!(workflow["max_turns_per_story"].as_integer(), Some(25));
+        // The gate and the budget hook fall back to the same directory without reading these.
+        let impl_dir = format!("{{project-root}}/{}", crate::DEFAULT_IMPL_DIR);
+        assert_eq!(
+            workflow["implementation_artifacts"].as_str(),
+            Some(&*impl_dir)
+        );
     }
 
     #[test]

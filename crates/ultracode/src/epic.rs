@@ -120,7 +120,8 @@ pub fn load(
             .map(|b| String::from_utf8_lossy(&b).into_owned())
     };
     let beat = heartbeat::read(source, impl_dir);
-    let current_story = read_text(&impl_dir.join(".current-story")).map(|s| s.trim().to_string());
+    let current_story =
+        read_text(&impl_dir.join(markers::CURRENT_STORY_FILE)).map(|s| s.trim().to_string());
     let head_branch = ucg_git::repo::current_branch(repo);
     let id = inputs
         .epic
@@ -172,7 +173,7 @@ pub fn load(
     };
 
     // Stories: sprint-status.yaml in file order, else the heartbeat, else the markers present.
-    let sprint_text = read_text(&impl_dir.join("sprint-status.yaml"))
+    let sprint_text = read_text(&impl_dir.join(sprint::SPRINT_FILE))
         .or_else(|| read_text(&inputs.project_root.join(sprint::FALLBACK_PATH)));
     let sprint_rows = sprint_text
         .map(|t| sprint::stories_of(&sprint::development_status(&t), &id))
@@ -368,7 +369,7 @@ fn marker_stories(source: &ArtifactSource, impl_dir: &Path) -> Vec<String> {
     let mut ids: Vec<String> = source
         .list(impl_dir)
         .iter()
-        .filter_map(|name| name.strip_prefix(".baseline-").map(str::to_string))
+        .filter_map(|name| markers::baseline_story(name).map(str::to_string))
         .collect();
     ids.sort();
     ids

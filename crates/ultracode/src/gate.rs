@@ -143,22 +143,19 @@ pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
     })
 }
 
-/// Where the artifact directory is when no configuration layer says.
-const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";
-
 /// Where the run of the project at `root` is, by its configuration: `implementation_artifacts`
-/// (else [`DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An artifact
+/// (else [`crate::DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An artifact
 /// directory that cannot be resolved is the error.
 fn located_by(config: &Config, root: &Path) -> Result<GateInputs, ConfigError> {
     let impl_dir = root.join(
         config
             .path("implementation_artifacts")?
-            .unwrap_or_else(|| DEFAULT_IMPL_DIR.into()),
+            .unwrap_or_else(|| crate::DEFAULT_IMPL_DIR.into()),
     );
     // As the context does: a ledger path that cannot be resolved is the default one.
     let ledger = match config.path("deferred_work_path").ok().flatten() {
         Some(path) => root.join(path),
-        None => impl_dir.join("deferred-work.md"),
+        None => impl_dir.join(crate::ledger::LEDGER_FILE),
     };
     Ok(GateInputs {
         project_root: root.to_path_buf(),

@@ -13,6 +13,9 @@ use ucg_store::stamp::{
 };
 use ucg_store::{Stamp, Stamper};
 
+/// Its name under `<git dir>/ucg/`.
+pub const FILE: &str = "gate-cache";
+
 /// The cache's first line: its layout and the version that wrote it (another version may decide
 /// otherwise).
 pub const HEADER: &str = concat!("git-ucg gate cache 5 ", env!("CARGO_PKG_VERSION"));

@@ -6,6 +6,9 @@ use super::ids::{is_python_space, py_strip};
 use indexmap::IndexMap;
 use std::ops::Range;
 
+/// The ledger's name in the artifact directory when the configuration names no other.
+pub const LEDGER_FILE: &str = "deferred-work.md";
+
 /// One ledger row: header name → cell, in header order.
 pub(crate) type Row = IndexMap<String, String>;
 

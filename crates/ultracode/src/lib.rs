@@ -39,3 +39,7 @@ pub mod status;
 /// The environment variable that names the artifact directory, over the configuration (as the
 /// reference's scripts read it).
 pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
+
+/// The artifact directory, relative to the project root, when neither the environment nor a
+/// configuration layer names one (the built-in defaults say the same, a test holds it).
+pub const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";

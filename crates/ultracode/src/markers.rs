@@ -4,8 +4,18 @@
 use std::path::Path;
 use ucg_git::ArtifactSource;
 
+/// The story the run is on (one line), written by the run and read when no story is named.
+pub const CURRENT_STORY_FILE: &str = ".current-story";
+
+const BASELINE_PREFIX: &str = ".baseline-";
+
 pub fn baseline_file(story: &str) -> String {
-    format!(".baseline-{story}")
+    format!("{BASELINE_PREFIX}{story}")
+}
+
+/// The story a baseline marker named `name` anchors, if it is one.
+pub fn baseline_story(name: &str) -> Option<&str> {
+    name.strip_prefix(BASELINE_PREFIX)
 }
 
 pub fn commit_file(story: &str) -> String {

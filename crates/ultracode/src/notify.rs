@@ -9,8 +9,8 @@ use std::path::Path;
 
 pub(crate) const SCHEMA: &str = "git-ucg.notify/1";
 pub(crate) const STATE_SCHEMA: &str = "git-ucg.notify-state/1";
-/// Under the git directory.
-pub(crate) const STATE_FILE: &str = "ucg/notify.json";
+/// Under `<git dir>/ucg/`.
+pub(crate) const STATE_FILE: &str = "notify.json";
 
 /// A change of the pending set: items that appeared, ids that went.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,10 +98,10 @@ pub(crate) type Runner<'a> =
 /// `GIT_UCG_CLOSED` and `GIT_UCG_PENDING` (counts). Only a success is recorded: a crash before it
 /// announces the change again, never a change twice after it.
 pub fn announce(git_dir: &Path, pending: &[PendingItem], run: Runner) -> Result<Announced> {
-    let dir = git_dir.join("ucg");
+    let dir = ucg_store::ucg_dir(git_dir);
     ucg_store::create_dirs(&dir).map_err(|e| Error::io("create", &dir, e))?;
     let lock = ucg_store::lock_dir(&dir)?;
-    let path = git_dir.join(STATE_FILE);
+    let path = dir.join(STATE_FILE);
     let bytes = ucg_store::read_optional(&path).ok().flatten();
     let before = announced(bytes.as_deref()).unwrap_or_default();
     let Some(change) = change(&before, pending) else {

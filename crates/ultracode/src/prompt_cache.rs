@@ -18,6 +18,9 @@ pub struct PromptCache {
     pub stamps: Vec<(PathBuf, Stamp)>,
 }
 
+/// Its name under `<git dir>/ucg/`.
+pub const FILE: &str = "prompt-cache";
+
 /// The cache file's first line; its number is bumped when the layout or the segment's meaning
 /// changes.
 pub const HEADER: &str = "git-ucg prompt cache 5";

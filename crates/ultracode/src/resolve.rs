@@ -96,7 +96,7 @@ pub(crate) fn flip_ledger_rows(
 pub(crate) fn budget_file(sidecar: &Path) -> Option<std::path::PathBuf> {
     let name = sidecar.file_name()?.to_str()?;
     let story = crate::escalations::sidecar_story(name)?;
-    Some(sidecar.with_file_name(format!(".budget-{story}.json")))
+    Some(sidecar.with_file_name(crate::budget::counter_file(story)))
 }
 
 /// Where the pass reads and writes.

@@ -167,9 +167,13 @@ pub fn branch_check(epic: &Epic) -> Check {
     }
 }
 
+/// Where the agent's hooks are installed, relative to the project root (Claude Code's local
+/// settings).
+pub const AGENT_SETTINGS_FILE: &str = ".claude/settings.local.json";
+
 /// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`.
 pub fn agent_hooks_check(root: &Path) -> Check {
-    let path = root.join(".claude/settings.local.json");
+    let path = root.join(AGENT_SETTINGS_FILE);
     let settings: Option<serde_json::Value> = ucg_store::read_file(&path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
@@ -262,7 +266,7 @@ pub fn latch_check(impl_dir: &Path) -> Check {
 pub fn baseline_check(impl_dir: &Path, routed: Option<&str>) -> Check {
     let story = routed
         .map(str::to_string)
-        .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())
+        .or_else(|| ucg_store::read_text(impl_dir.join(crate::markers::CURRENT_STORY_FILE)).ok())
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .or_else(|| crate::heartbeat::read(&ucg_git::ArtifactSource::WorkTree, impl_dir).story);

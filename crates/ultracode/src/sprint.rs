@@ -4,6 +4,9 @@
 
 use indexmap::IndexMap;
 
+/// The file's name in the artifact directory.
+pub const SPRINT_FILE: &str = "sprint-status.yaml";
+
 /// Where the file is looked for, relative to the project root, after `IMPL/sprint-status.yaml`.
 pub(crate) const FALLBACK_PATH: &str = "_bmad-output/sprint-status.yaml";
 

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use ucg_git::{ObjectId, Repository};
 
 fn base_file(common_dir: &Path, sid: &str) -> PathBuf {
-    common_dir
-        .join("ucg")
+    ucg_store::ucg_dir(common_dir)
         .join("goal")
         .join(format!("{sid}.base"))
 }

@@ -57,6 +57,9 @@ pub(crate) fn project_name(cwd: &Path) -> (String, Option<String>) {
     (name, Some(warning))
 }
 
+/// The state directory's name, under the home directory (and in a project that keeps its own).
+pub const OMT_DIR_NAME: &str = ".omt";
+
 /// `OMT_DIR`: `--omt-dir`, else the environment's (non-empty, verbatim), else
 /// `$HOME/.omt/<project>`. Read commands never create it.
 pub fn omt_dir(flag: Option<&Path>, cwd: &Path) -> (PathBuf, Option<String>) {
@@ -70,12 +73,27 @@ pub fn omt_dir(flag: Option<&Path>, cwd: &Path) -> (PathBuf, Option<String>) {
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .unwrap_or_default();
-    (home.join(".omt").join(project), warning)
+    (home.join(OMT_DIR_NAME).join(project), warning)
+}
+
+/// What the name of each session's file of one kind starts with: `<prefix><sid>.json`.
+pub(crate) const STATE_PREFIX: &str = "ultragoal-state-";
+pub(crate) const VERDICT_PREFIX: &str = "ultragoal-verdict-";
+pub(crate) const CODEREVIEW_PREFIX: &str = "ultragoal-codereview-";
+
+/// `<prefix><sid>.json` in the state directory.
+pub(crate) fn session_file(omt_dir: &Path, prefix: &str, sid: &str) -> PathBuf {
+    omt_dir.join(format!("{prefix}{sid}.json"))
+}
+
+/// The session whose file of the kind `prefix` names is `name`, if it is one.
+pub(crate) fn session_of<'a>(name: &'a str, prefix: &str) -> Option<&'a str> {
+    name.strip_prefix(prefix)?.strip_suffix(".json")
 }
 
 /// The state file of a session.
 pub(crate) fn state_file(omt_dir: &Path, sid: &str) -> PathBuf {
-    omt_dir.join(format!("ultragoal-state-{sid}.json"))
+    session_file(omt_dir, STATE_PREFIX, sid)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! live while touched recently — six hours when active, thirty minutes when not — on the GC axis
 //! (`last_touched_at`) or, for adoption, the progress axis (`progress_touched_at`).
 
+use super::dir;
 use super::js::{self, JsValue};
 use super::session::Session;
 use super::state::{self, text_field, State};
@@ -228,10 +229,7 @@ fn state_files(dir: &Path, session: &Session) -> Vec<(String, String)> {
         .collect();
     names.sort();
     let pair = |name: String| {
-        let sid = name
-            .strip_prefix("ultragoal-state-")?
-            .strip_suffix(".json")?;
-        let sid = sid.to_string();
+        let sid = dir::session_of(&name, dir::STATE_PREFIX)?.to_string();
         (sid != session.sid).then_some((sid, name))
     };
     names.into_iter().filter_map(pair).collect()
@@ -440,9 +438,9 @@ pub fn gc(session: &Session, dry_run: bool) -> Vec<(PathBuf, String)> {
         .flatten()
     {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let sid = ["ultragoal-verdict-", "ultragoal-codereview-"]
+        let sid = [dir::VERDICT_PREFIX, dir::CODEREVIEW_PREFIX]
             .iter()
-            .find_map(|prefix| name.strip_prefix(prefix)?.strip_suffix(".json"));
+            .find_map(|prefix| dir::session_of(&name, prefix));
         if sid.is_none_or(|sid| live_sids.iter().any(|l| l == sid)) {
             continue;
         };

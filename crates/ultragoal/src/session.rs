@@ -66,13 +66,11 @@ impl Session {
     }
 
     pub fn verdict_file(&self) -> PathBuf {
-        self.dir
-            .join(format!("ultragoal-verdict-{}.json", self.sid))
+        super::dir::session_file(&self.dir, super::dir::VERDICT_PREFIX, &self.sid)
     }
 
     pub fn codereview_file(&self) -> PathBuf {
-        self.dir
-            .join(format!("ultragoal-codereview-{}.json", self.sid))
+        super::dir::session_file(&self.dir, super::dir::CODEREVIEW_PREFIX, &self.sid)
     }
 
     pub(crate) fn adoption_log(&self) -> PathBuf {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 const COMMAND: &str = "git ucg budget tick";
 
 fn settings(root: &Path) -> PathBuf {
-    root.join(".claude/settings.local.json")
+    root.join(ucg_ultracode::resume::AGENT_SETTINGS_FILE)
 }
 
 fn read(path: &Path) -> Result<Value> {

@@ -19,7 +19,6 @@ use ucg_store::{Stamp, Stamper};
 use ucg_ultracode::gate::{escalation_names, GateInputs};
 use ucg_ultracode::gate_cache;
 
-const CACHE_FILE: &str = "gate-cache";
 /// The environment under which the cache is neither read nor written: another repository or
 /// configuration than the files say, or a bypass the full hook handles.
 const BYPASSING_ENV: [&str; 6] = [
@@ -66,7 +65,7 @@ pub(crate) fn passes(hook: HookName) -> bool {
     else {
         return false;
     };
-    ucg_store::read_file(git_dir.join("ucg").join(CACHE_FILE))
+    ucg_store::read_file(ucg_store::ucg_dir(&git_dir).join(gate_cache::FILE))
         .is_ok_and(|bytes| gate_cache::fresh(&bytes, &root))
 }
 
@@ -120,7 +119,7 @@ impl Watch {
         let before = stamps(&paths);
         Some(Watch {
             root,
-            cache: git_dir.join("ucg").join(CACHE_FILE),
+            cache: ucg_store::ucg_dir(&git_dir).join(gate_cache::FILE),
             impl_dir: located.impl_dir.clone(),
             dir_stamp,
             names,

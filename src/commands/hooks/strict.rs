@@ -14,7 +14,7 @@ pub(crate) fn current_story(impl_dir: &Path) -> Option<String> {
     let story = std::env::var("ULTRACODE_STORY_ID")
         .ok()
         .filter(|s| !s.is_empty())
-        .or_else(|| ucg_store::read_text(impl_dir.join(".current-story")).ok())?;
+        .or_else(|| ucg_store::read_text(impl_dir.join(markers::CURRENT_STORY_FILE)).ok())?;
     let story = py_strip(&story).to_string();
     (!story.is_empty()).then_some(story)
 }

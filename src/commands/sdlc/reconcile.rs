@@ -172,8 +172,12 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
                     work_item.insert(key.clone(), to.as_str().into());
                 }
             }
-            ucg_store::write_atomic(&run_lock, &dir.join("meta.json"), &json_bytes(&meta))
-                .map_err(|e| Error::new(e.to_string()))?;
+            ucg_store::write_atomic(
+                &run_lock,
+                &dir.join(ucg_sdlc::run::META_FILE),
+                &json_bytes(&meta),
+            )
+            .map_err(|e| Error::new(e.to_string()))?;
         }
     }
     if recorded.is_empty() && !meta_repaired {
@@ -224,7 +228,7 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     );
     let mut failed = false;
     for ledger_path in [
-        dir.join("events.jsonl"),
+        dir.join(ucg_sdlc::events::EVENTS_FILE),
         paths.canonical_ledger.clone(),
         paths.run_ledger.clone(),
     ] {

@@ -26,7 +26,6 @@ use ucg_ultracode::status::PendingCounts;
 pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 50;
 /// Set in the detached process that finishes a computation the deadline cut short.
 const BACKGROUND_ENV: &str = "GIT_UCG_PROMPT_BACKGROUND";
-const CACHE_FILE: &str = "prompt-cache";
 const REFRESH_LOCK_FILE: &str = "prompt-refresh.lock";
 
 /// What the segment shows.
@@ -101,7 +100,7 @@ fn compute(root: &Path, env: Option<&str>) -> (String, Vec<(PathBuf, Stamp)>) {
         .then(|| configured("deferred_work_path"))
         .flatten()
         .map(|p| root.join(p))
-        .unwrap_or_else(|| impl_dir.join("deferred-work.md"));
+        .unwrap_or_else(|| impl_dir.join(ucg_ultracode::ledger::LEDGER_FILE));
 
     // The escalation files count by their names alone — a sidecar that reads and one that does
     // not are both an escalation, a raw marker is one by its name — so the directory's own
@@ -157,7 +156,7 @@ fn write_cache(dir: &Path, cache: &PromptCache) {
     if ucg_store::create_dirs(dir).is_err() {
         return;
     }
-    let _ = ucg_store::replace_cache(&dir.join(CACHE_FILE), ".prompt-cache", &bytes);
+    let _ = ucg_store::replace_cache(&dir.join(prompt_cache::FILE), ".prompt-cache", &bytes);
 }
 
 /// `ucg.prompt.timeoutMs` from the repository's git configuration.
@@ -204,8 +203,8 @@ pub(crate) fn run(started: Instant) -> String {
     else {
         return String::new();
     };
-    let cache_dir = git_dir.join("ucg");
-    let cache_path = cache_dir.join(CACHE_FILE);
+    let cache_dir = ucg_store::ucg_dir(&git_dir);
+    let cache_path = cache_dir.join(prompt_cache::FILE);
     // One background refresh at a time: prompts drawn while one runs each start another, which
     // would only repeat its work. Held until this function returns.
     let _refreshing = match std::env::var_os(BACKGROUND_ENV) {
