@@ -16,7 +16,10 @@
 //! 4. **domain-never-prints**: no library crate writes to the terminal itself.
 //! 5. **writes-in-store**: only `crates/store/` writes to the file system (creates, replaces,
 //!    appends to, renames or removes files and directories).
-//! 6. **modules-acyclic**: within each crate, the top-level modules' references to one another
+//! 6. **domain-names-no-command**: no library crate but `ucg-git` (which installs hooks that
+//!    run git-ucg) writes a `git ucg …` command line, save for the places named in
+//!    [`COMMAND_NAME_EXCEPTIONS`].
+//! 7. **modules-acyclic**: within each crate, the top-level modules' references to one another
 //!    (`crate::x`, and `super::x` from a top-level module's file) form no cycle, so each crate's
 //!    modules are layers too.
 //!
@@ -51,6 +54,54 @@ const PROCESS_EXCEPTIONS: &[(&str, &str)] = &[
     (
         "src/commands/status/prompt.rs",
         "the prompt's detached background refresh re-executes git-ucg itself",
+    ),
+];
+
+/// The places in the library crates that name a `git ucg` command, each by its file and a piece
+/// of its line, with the reason. The first two are not advice to a person; the rest are hints
+/// still worded in the domain, each travelling as text inside a document other tools read (a
+/// `--json` field, the `sdlc list` cache, the lesson CLI's error line), to be made typed values
+/// the binary words, as the domain's errors are.
+const COMMAND_NAME_EXCEPTIONS: &[(&str, &str, &str)] = &[
+    (
+        "crates/ultragoal/src/hook.rs",
+        "git ucg goal resume-pursuit",
+        "the Stop hook's message to the agent: the command it must hand the user is its content",
+    ),
+    (
+        "crates/ultracode/src/resume.rs",
+        "git ucg budget tick",
+        "the command an installed budget hook runs: looked for in the settings, not suggested",
+    ),
+    (
+        "crates/ultracode/src/resume.rs",
+        "git ucg hooks install --agent",
+        "the agent-hooks check's remedy, in `resume --json`",
+    ),
+    (
+        "crates/ultracode/src/pending.rs",
+        "`git ucg resolve` refuses",
+        "a corrupt answers file's way out, in every pending item document",
+    ),
+    (
+        "crates/ultracode/src/pending.rs",
+        "git ucg reds apply --scan",
+        "a corrupt RED registry's way out, in every pending item document",
+    ),
+    (
+        "crates/sdlc/src/loaded.rs",
+        "git ucg sdlc repair",
+        "a stale snapshot's warning, kept in the `sdlc list` cache",
+    ),
+    (
+        "crates/lesson/src/ledger.rs",
+        "git ucg lesson audit --fix",
+        "an append's warning that its index was not replaced",
+    ),
+    (
+        "crates/lesson/src/record.rs",
+        "git ucg lesson escalated",
+        "a reset refused on an escalated task, in the lesson CLI's JSON error",
     ),
 ];
 
@@ -116,6 +167,10 @@ const RULES: &[Rule] = &[
     Rule {
         name: "writes-in-store",
         check: writes_in_store,
+    },
+    Rule {
+        name: "domain-names-no-command",
+        check: domain_names_no_command,
     },
 ];
 
@@ -212,6 +267,28 @@ fn domain_never_prints(file: &SourceFile, _: &Layout) -> Vec<usize> {
         .iter()
         .flat_map(|printer| find_path(&file.code, printer, Start::Anywhere))
         .filter(|&at| !file.in_tests(at))
+        .collect()
+}
+
+/// **domain-names-no-command**: no file of a library crate other than `crates/git/` writes
+/// `git ucg ` (a command line) outside test code, save for [`COMMAND_NAME_EXCEPTIONS`].
+///
+/// Why: which command undoes a state is the command line's knowledge; the domain returns what
+/// happened, and the binary words the hint (as for the domain's errors).
+fn domain_names_no_command(file: &SourceFile, _: &Layout) -> Vec<usize> {
+    if !file.path.starts_with(LIBRARY_DIRS) || file.path.starts_with(GIT_DIR) {
+        return Vec::new();
+    }
+    file.code
+        .match_indices("git ucg ")
+        .map(|(at, _)| at)
+        .filter(|&at| !file.in_tests(at))
+        .filter(|&at| {
+            let line = file.original_line(file.line_number(at));
+            !COMMAND_NAME_EXCEPTIONS
+                .iter()
+                .any(|&(path, piece, _)| path == file.path && line.contains(piece))
+        })
         .collect()
 }
 
@@ -1384,5 +1461,40 @@ fn writes_in_store_is_broken_by_a_write_outside_src_store() {
             "crates/ultragoal/src/session.rs:16",
             "src/commands/hooks.rs:1",
         ],
+    );
+}
+
+#[test]
+fn domain_names_no_command_is_broken_by_a_hint_naming_a_command() {
+    assert_breaks(
+        "domain-names-no-command",
+        &[
+            (
+                "crates/sdlc/src/run.rs",
+                &[
+                    "fn hint() -> &'static str { \"run `git ucg sdlc list` to see them\" }",
+                    "// run `git ucg sdlc list`, in a comment",
+                    "fn tool() -> &'static str { \"a file git-ucg can read\" }",
+                    "#[cfg(test)]",
+                    "mod tests { const C: &str = \"git ucg sdlc list\"; }",
+                ],
+            ),
+            (
+                "crates/sdlc/src/loaded.rs",
+                &[
+                    "fn way() -> String { format!(\"`git ucg sdlc repair {}`\", id) }",
+                    "fn other() -> &'static str { \"git ucg sdlc show\" }",
+                ],
+            ),
+            (
+                "crates/git/src/hook_managers.rs",
+                &["const RUN: &str = \"git ucg hooks run pre-commit\";"],
+            ),
+            (
+                "src/commands/sdlc.rs",
+                &["fn hint() -> &'static str { \"git ucg sdlc repair\" }"],
+            ),
+        ],
+        &["crates/sdlc/src/run.rs:1", "crates/sdlc/src/loaded.rs:2"],
     );
 }
