@@ -59,9 +59,9 @@ const PROCESS_EXCEPTIONS: &[(&str, &str)] = &[
 
 /// The places in the library crates that name a `git ucg` command, each by its file and a piece
 /// of its line, with the reason. The first two are not advice to a person; the rest are hints
-/// still worded in the domain, each travelling as text inside a document other tools read (a
-/// `--json` field, the `sdlc list` cache, the lesson CLI's error line), to be made typed values
-/// the binary words, as the domain's errors are.
+/// still worded in the domain, each travelling as text inside what the domain returns (a field
+/// of the pending documents, a warning or the JSON error of the lesson CLI), to be made typed
+/// values the binary words, as the domain's errors are.
 const COMMAND_NAME_EXCEPTIONS: &[(&str, &str, &str)] = &[
     (
         "crates/ultragoal/src/hook.rs",
@@ -74,11 +74,6 @@ const COMMAND_NAME_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "the command an installed budget hook runs: looked for in the settings, not suggested",
     ),
     (
-        "crates/ultracode/src/resume.rs",
-        "git ucg hooks install --agent",
-        "the agent-hooks check's remedy, in `resume --json`",
-    ),
-    (
         "crates/ultracode/src/pending.rs",
         "`git ucg resolve` refuses",
         "a corrupt answers file's way out, in every pending item document",
@@ -87,11 +82,6 @@ const COMMAND_NAME_EXCEPTIONS: &[(&str, &str, &str)] = &[
         "crates/ultracode/src/pending.rs",
         "git ucg reds apply --scan",
         "a corrupt RED registry's way out, in every pending item document",
-    ),
-    (
-        "crates/sdlc/src/loaded.rs",
-        "git ucg sdlc repair",
-        "a stale snapshot's warning, kept in the `sdlc list` cache",
     ),
     (
         "crates/lesson/src/ledger.rs",
@@ -1480,10 +1470,10 @@ fn domain_names_no_command_is_broken_by_a_hint_naming_a_command() {
                 ],
             ),
             (
-                "crates/sdlc/src/loaded.rs",
+                "crates/lesson/src/ledger.rs",
                 &[
-                    "fn way() -> String { format!(\"`git ucg sdlc repair {}`\", id) }",
-                    "fn other() -> &'static str { \"git ucg sdlc show\" }",
+                    "fn way() -> &'static str { \"run `git ucg lesson audit --fix`\" }",
+                    "fn other() -> &'static str { \"git ucg lesson query\" }",
                 ],
             ),
             (
@@ -1495,6 +1485,6 @@ fn domain_names_no_command_is_broken_by_a_hint_naming_a_command() {
                 &["fn hint() -> &'static str { \"git ucg sdlc repair\" }"],
             ),
         ],
-        &["crates/sdlc/src/run.rs:1", "crates/sdlc/src/loaded.rs:2"],
+        &["crates/sdlc/src/run.rs:1", "crates/lesson/src/ledger.rs:2"],
     );
 }

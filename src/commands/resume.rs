@@ -39,7 +39,10 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
         }),
     }
     checks.push(git_hooks_check(ctx));
-    checks.push(agent_hooks_check(&inputs.project_root));
+    checks.push(agent_hooks_check(
+        &inputs.project_root,
+        "the resume re-merges them (the budget hook alone: `git ucg hooks install --agent`)",
+    ));
     checks.push(allowlist_check(ctx));
     checks.push(latch_check(&inputs.impl_dir));
     checks.push(baseline_check(&inputs.impl_dir, route.story.as_deref()));

@@ -23,6 +23,9 @@ use ucg_sdlc::run;
 
 mod reconcile;
 
+/// The command that brings a stale snapshot in line with its log, as its warning names it.
+const REPAIR: &str = "git ucg sdlc repair";
+
 pub(crate) fn run(ctx: &Context, command: &SdlcCommand) -> Result<u8> {
     match command {
         SdlcCommand::List(args) => list(ctx, args),
@@ -66,7 +69,7 @@ fn list_one(
         }
     }
     let loaded = load(id, dir, true);
-    let summary = summarize(&loaded, now);
+    let summary = summarize(&loaded, now, REPAIR);
     // Kept only when nothing wrote the run's files while they were read.
     let entry = stamps
         .filter(|before| list_cache::stamps(dir).as_ref() == Some(before))
@@ -161,7 +164,7 @@ fn warn(run: &str, warnings: &[String]) {
 fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
-    let summary = summarize(&load(&id, &dir, false), jiff::Timestamp::now());
+    let summary = summarize(&load(&id, &dir, false), jiff::Timestamp::now(), REPAIR);
     // The project's own pipeline state, when its configuration names one: the authority on what
     // that pipeline runs, shown as it says.
     let project = ctx
@@ -225,7 +228,7 @@ fn show(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
     let loaded = load(&id, &dir, false);
-    let summary = summarize(&loaded, jiff::Timestamp::now());
+    let summary = summarize(&loaded, jiff::Timestamp::now(), REPAIR);
     let doc = catalog(&loaded, &summary);
     if args.layout.json.on {
         return crate::output::print_json(&doc);

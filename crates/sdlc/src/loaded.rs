@@ -128,7 +128,9 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
-pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
+/// `repair` is the command that repairs a run, as the caller's command line spells it (a stale
+/// snapshot's warning names it, with the run's id).
+pub fn summarize(loaded: &Loaded, now: jiff::Timestamp, repair: &str) -> Summary {
     let mut warnings = loaded.warnings.clone();
     let empty = Meta::new();
     let meta = loaded.meta.as_ref().unwrap_or(&empty);
@@ -144,7 +146,7 @@ pub fn summarize(loaded: &Loaded, now: jiff::Timestamp) -> Summary {
         // A completed run is never written: `repair` would refuse it, so it is not suggested.
         let way = match loaded.stored_status() {
             Some("completed") => "the run is completed, so it is left as it is".to_string(),
-            _ => format!("`git ucg sdlc repair {}`", loaded.id),
+            _ => format!("`{repair} {}`", loaded.id),
         };
         warnings.push(format!(
             "meta.json is stale against events.jsonl ({}): {way}",

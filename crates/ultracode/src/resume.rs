@@ -171,8 +171,9 @@ pub fn branch_check(epic: &Epic) -> Check {
 /// settings).
 pub const AGENT_SETTINGS_FILE: &str = ".claude/settings.local.json";
 
-/// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`.
-pub fn agent_hooks_check(root: &Path) -> Check {
+/// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`;
+/// `fix` is what the caller's command line says installs them.
+pub fn agent_hooks_check(root: &Path, fix: &str) -> Check {
     let path = root.join(AGENT_SETTINGS_FILE);
     let settings: Option<serde_json::Value> = ucg_store::read_file(&path)
         .ok()
@@ -217,7 +218,7 @@ pub fn agent_hooks_check(root: &Path) -> Check {
         &missing,
         format!("guard and budget hook in {}", path.display()),
         format!("not in {}", path.display()),
-        "the resume re-merges them (the budget hook alone: `git ucg hooks install --agent`)",
+        fix,
         true,
     )
 }
