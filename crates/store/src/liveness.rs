@@ -7,7 +7,7 @@
 /// How long an active pursuit or a running run stays live without a touch.
 pub const ACTIVE_TTL_SECS: i64 = 6 * 60 * 60;
 /// How long an inactive one does.
-pub const INACTIVE_TTL_SECS: i64 = 30 * 60;
+pub(crate) const INACTIVE_TTL_SECS: i64 = 30 * 60;
 
 /// Whether something touched `idle_secs` ago is live (a touch in the future counts as now).
 pub fn is_live(active: bool, idle_secs: i64) -> bool {

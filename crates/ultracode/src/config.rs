@@ -132,7 +132,7 @@ pub struct Config {
 
 /// Where the layers are read from: the file system ([`OnDisk`]), or a commit's tree (a bare
 /// repository's gate has no work tree to read them from).
-pub trait LayerFiles {
+pub(crate) trait LayerFiles {
     /// Whether a directory is at `path`.
     fn is_dir(&self, path: &Path) -> bool;
     /// The file's bytes, `Ok(None)` when it is absent, or why it cannot be read.
@@ -140,7 +140,7 @@ pub trait LayerFiles {
 }
 
 /// The layers on disk.
-pub struct OnDisk;
+pub(crate) struct OnDisk;
 
 impl LayerFiles for OnDisk {
     fn is_dir(&self, path: &Path) -> bool {

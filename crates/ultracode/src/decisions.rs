@@ -12,7 +12,7 @@ pub const DECISIONS_FILE: &str = ".decisions.json";
 pub type IdSet = HashSet<String, foldhash::fast::RandomState>;
 
 /// A set of decision ids borrowed from the document that holds them.
-pub type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
+pub(crate) type IdRefs<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
 
 /// The ids closed by the answers file, as the registry writer reads them: entries that are objects
 /// with `action` exactly `"close"` and a string `id`. The reader is fail-open: a missing,

@@ -200,7 +200,7 @@ enum Resolved<'v> {
 
 /// The action that marks an answer given differently on two sides of a merge: kept on record,
 /// and the item pending again until a later close settles it.
-pub const CONTESTED: &str = "contested";
+pub(crate) const CONTESTED: &str = "contested";
 
 /// `entry` with its action `contested`.
 fn contested(entry: &Value) -> Value {

@@ -389,7 +389,7 @@ pub enum RedsAs {
 
 /// The fields of a red `apply` reads, in [`RED_FIELDS`] order (`None`: absent); `None` for a red
 /// that is not an object.
-pub type RedFields = Option<[Option<Value>; 4]>;
+pub(crate) type RedFields = Option<[Option<Value>; 4]>;
 
 const SOURCE: usize = 0;
 const KIND: usize = 1;
