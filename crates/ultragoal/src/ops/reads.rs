@@ -18,10 +18,9 @@ pub fn get(session: &Session) -> Result<String> {
 
 /// `status`: the phase token, or `absent`.
 pub fn status(session: &Session) -> Result<String> {
-    Ok(match read_raw(session)? {
-        Some(state) => format!("{}\n", state::phase(&state)),
-        None => "absent\n".into(),
-    })
+    session.use_dir()?;
+    let bytes = ucg_store::read_file(session.state_file()).ok();
+    Ok(format!("{}\n", crate::status_token(bytes.as_deref())))
 }
 
 /// `head + text₁ + tail₁ + text₂ + tail₂ + …` (a lone surrogate joining its other half).
