@@ -658,41 +658,6 @@ fn record<'e>(answers: &mut Answers<'e>, id: Cow<'e, str>, answer: OnRecord<'e>)
     }
 }
 
-/// The answers among `entries` that bear on `pending` (see [`with_answers`]): those of its items,
-/// and closes that name one of its raw markers. A long project's answers file is mostly about
-/// items long gone; only these are worth a map entry.
-pub(crate) fn answers_for<'e>(entries: &'e [Value], pending: &Pending) -> Answers<'e> {
-    let relevant = relevance(pending);
-    let mut answers = Answers::default();
-    for entry in entries.iter().filter_map(Value::as_object) {
-        let text = |key: &str| entry.get(key).and_then(Value::as_str);
-        let is_contested = text("action") == Some(CONTESTED);
-        let Some(id) = text("id").filter(|id| is_contested || relevant(id)) else {
-            continue;
-        };
-        let answer = OnRecord {
-            answer: cell(entry.get("answer")),
-            action: cell(entry.get("action")),
-            occurrence: text("occurrence").map(Cow::Borrowed),
-            contest: is_contested.then(|| {
-                let answer = cell(entry.get("answer"));
-                Contest::of(text("decision_needed"), &answer, text("by"), text("at"))
-            }),
-        };
-        record(&mut answers, Cow::Borrowed(id), answer);
-    }
-    answers
-}
-
-/// An answer's field as Python's `str()` prints it (`""` when missing).
-fn cell(value: Option<&Value>) -> Cow<'_, str> {
-    match value {
-        Some(Value::Str(s)) => Cow::Borrowed(s.as_str()),
-        Some(other) => Cow::Owned(pyjson::py_str(other)),
-        None => Cow::Borrowed(""),
-    }
-}
-
 /// The file name in an id's path (between the kind and the digest): the raw marker a promoted
 /// escalation's id names.
 fn marker_named(id: &str) -> Option<&str> {

@@ -14,7 +14,6 @@ use crate::merge::CONTESTED;
 use crate::pending::{self, Artifacts, Pending, PendingInputs, Source};
 use std::path::{Path, PathBuf};
 use ucg_git::ArtifactSource;
-use ucg_store::pyjson::Value;
 use ucg_store::DirLock;
 
 /// What applying one close cleared.
@@ -391,21 +390,21 @@ pub fn commit(pass: &Pass, answers: &[Answer], outcome: &mut Outcome) -> Result<
         outcome.changed.insert(decisions);
     }
     outcome.recorded.extend_from_slice(answers);
-    // The entries that bear on an item, as values (few: a long file is mostly about items gone).
-    let bearing: Vec<Value> = {
+    // The answers on record now, read as the next read of the file will read them, from the
+    // entries that bear on an item (few: a long file is mostly about items gone).
+    let bearing = {
         let relevant = pending::relevance(&found);
-        pieces
-            .iter()
-            .filter_map(|piece| match piece {
-                EntryPiece::Kept(index) => entries
-                    .get(*index)
-                    .filter(|e| e.id.as_deref().is_some_and(&relevant))
-                    .and_then(|e| file.value(e)),
-                EntryPiece::New(entry) => Some(entry.clone()),
-            })
-            .collect()
+        let bears = |piece: &&EntryPiece| match piece {
+            EntryPiece::Kept(index) => entries
+                .get(*index)
+                .is_some_and(|e| e.id.as_deref().is_some_and(&relevant)),
+            EntryPiece::New(_) => true,
+        };
+        let bearing: Vec<EntryPiece> = pieces.iter().filter(bears).cloned().collect();
+        file.render(&bearing)
     };
-    let answers_now = pending::answers_for(&bearing, &found);
+    let (answers_now, _, _) =
+        pending::recorded(&inputs(pass), Some(bearing.as_bytes()), &found, false);
     let found = pending::with_answers(found, &answers_now);
     let after = apply(pass, &lock, found, &closed, outcome)?;
     if pass.once {
