@@ -106,7 +106,7 @@ fn show(ctx: &Context, args: &BaselineShowArgs) -> Result<u8> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let story = match &args.story {
         Some(story) => story.clone(),
-        None => std::env::var("ULTRACODE_STORY_ID")
+        None => std::env::var(ucg_ultracode::STORY_ENV)
             .ok()
             .filter(|s| !s.trim().is_empty())
             .or_else(|| ucg_store::read_text(impl_dir.join(markers::CURRENT_STORY_FILE)).ok())

@@ -11,9 +11,9 @@ use ucg_store::pathlib_display;
 use ucg_store::pyjson::{self, Value};
 use ucg_ultracode::budget::{self, DEFAULT_MAX_TURNS};
 use ucg_ultracode::ids::py_strip;
+use ucg_ultracode::STORY_ENV;
 
 const MAX_TURNS_ENV: &str = "ULTRACODE_MAX_TURNS";
-const STORY_ENV: &str = "ULTRACODE_STORY_ID";
 
 /// The Stop hook. Whatever happens, the exit status is 0: a failing Stop hook would wedge the agent.
 pub(crate) fn run_tick() -> u8 {

@@ -50,7 +50,7 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
             let code = view::run_show(ctx, &session, json.json.on)?;
             // The directory was derived (no --omt-dir, no OMT_DIR) and holds no state, but the
             // project keeps one of its own (the demo does): said, with the command that reads it.
-            let derived = args.omt_dir.is_none() && std::env::var_os("OMT_DIR").is_none();
+            let derived = args.omt_dir.is_none() && std::env::var_os(dir::OMT_DIR_ENV).is_none();
             if derived && !json.json.on && !session.state_file().exists() {
                 let local = ctx
                     .try_project_root()

@@ -40,6 +40,9 @@ pub mod status;
 /// reference's scripts read it).
 pub const IMPL_ARTIFACTS_ENV: &str = "ULTRACODE_IMPL_ARTIFACTS";
 
+/// The environment variable that names the story in flight, over `.current-story`.
+pub const STORY_ENV: &str = "ULTRACODE_STORY_ID";
+
 /// The artifact directory, relative to the project root, when neither the environment nor a
 /// configuration layer names one (the built-in defaults say the same, a test holds it).
 pub const DEFAULT_IMPL_DIR: &str = "_bmad-output/implementation-artifacts";

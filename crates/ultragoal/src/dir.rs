@@ -57,6 +57,9 @@ pub(crate) fn project_name(cwd: &Path) -> (String, Option<String>) {
     (name, Some(warning))
 }
 
+/// The environment variable that names the state directory.
+pub const OMT_DIR_ENV: &str = "OMT_DIR";
+
 /// The state directory's name, under the home directory (and in a project that keeps its own).
 pub const OMT_DIR_NAME: &str = ".omt";
 
@@ -66,7 +69,7 @@ pub fn omt_dir(flag: Option<&Path>, cwd: &Path) -> (PathBuf, Option<String>) {
     if let Some(dir) = flag {
         return (dir.to_path_buf(), None);
     }
-    if let Some(dir) = std::env::var_os("OMT_DIR").filter(|d| !d.is_empty()) {
+    if let Some(dir) = std::env::var_os(OMT_DIR_ENV).filter(|d| !d.is_empty()) {
         return (PathBuf::from(dir), None);
     }
     let (project, warning) = project_name(cwd);

@@ -27,7 +27,7 @@ const BYPASSING_ENV: [&str; 6] = [
     "GIT_COMMON_DIR",
     "GIT_CONFIG_COUNT",
     "GIT_UCG_SKIP",
-    "ULTRACODE_STORY_ID",
+    ucg_ultracode::STORY_ENV,
 ];
 /// How recent a change must be for its stamp not to be trusted (filesystems with one-second
 /// timestamps included).

@@ -11,7 +11,7 @@ use ucg_ultracode::markers;
 
 /// The story strict mode is about: `ULTRACODE_STORY_ID`, else `.current-story`; none ⇒ inert.
 pub(crate) fn current_story(impl_dir: &Path) -> Option<String> {
-    let story = std::env::var("ULTRACODE_STORY_ID")
+    let story = std::env::var(ucg_ultracode::STORY_ENV)
         .ok()
         .filter(|s| !s.is_empty())
         .or_else(|| ucg_store::read_text(impl_dir.join(markers::CURRENT_STORY_FILE)).ok())?;
