@@ -144,8 +144,8 @@ pub fn work_tree_run(root: &Path) -> Option<WorkTreeRun> {
 }
 
 /// Where the run of the project at `root` is, by its configuration: `implementation_artifacts`
-/// (else [`crate::DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An artifact
-/// directory that cannot be resolved is the error.
+/// (else [`crate::DEFAULT_IMPL_DIR`]), `deferred_work_path` (else `deferred-work.md` in it). An
+/// artifact directory that cannot be resolved is the error.
 fn located_by(config: &Config, root: &Path) -> Result<GateInputs, ConfigError> {
     let impl_dir = root.join(
         config
