@@ -933,16 +933,26 @@ fn the_run_gates_its_epic_branch_from_every_worktree_and_only_it() {
     );
 }
 
-/// Item 8 for the neighbouring systems: a FIFO in place of an ultragoal state file does not hang
-/// `goal` (the lesson ledger's case is in tests/cli/lesson.rs).
+/// Item 8 for the neighbouring systems: a FIFO, or a link to /dev/zero, in place of an ultragoal
+/// state file does not hang `goal` (the reference waits on both for ever; the lesson ledger's case
+/// is in tests/cli/lesson.rs).
 #[test]
 fn goal_does_not_hang_on_a_fifo_state_file() {
     let env = TestEnv::new();
     let dir = env.repo("project");
     let omt = env.path().join("omt");
     std::fs::create_dir_all(&omt).unwrap();
-    mkfifo(&omt.join("ultragoal-state-s1.json"));
-    for args in [&["goal", "get"][..], &["goal", "status"], &["goal", "show"]] {
+    let state = omt.join("ultragoal-state-s1.json");
+    mkfifo(&state);
+    let commands = [&["goal", "get"][..], &["goal", "status"], &["goal", "show"]];
+    let fifo_then_zero = [false, true]
+        .into_iter()
+        .flat_map(|zero| commands.map(|a| (a, zero)));
+    for (args, zero) in fifo_then_zero {
+        if zero && !state.is_symlink() {
+            std::fs::remove_file(&state).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", &state).unwrap();
+        }
         let mut command = env.ucg(&dir);
         command
             .args(args)
@@ -954,8 +964,14 @@ fn goal_does_not_hang_on_a_fifo_state_file() {
         assert!(started.elapsed() < Duration::from_secs(2), "{args:?}");
         match out.status.code() {
             Some(0 | 1) => {}
-            Some(2) => assert!(stderr(&out).contains("a FIFO"), "{}", stderr(&out)),
+            Some(2) => {
+                let kind = if zero { "a device" } else { "a FIFO" };
+                assert!(stderr(&out).contains(kind), "{}", stderr(&out));
+            }
             other => panic!("{args:?}: exit {other:?}"),
+        }
+        if args[1] == "status" {
+            assert_eq!(stdout(&out), "absent\n", "{args:?}, /dev/zero: {zero}");
         }
     }
 }
