@@ -70,8 +70,8 @@ const COMMAND_NAME_EXCEPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "crates/ultracode/src/resume.rs",
-        "git ucg budget tick",
-        "the command an installed budget hook runs: looked for in the settings, not suggested",
+        "pub const BUDGET_HOOK_COMMAND",
+        "the command the agent's budget hook runs, installed and looked for, not suggested",
     ),
     (
         "crates/ultracode/src/pending.rs",

@@ -171,6 +171,10 @@ pub fn branch_check(epic: &Epic) -> Check {
 /// settings).
 pub const AGENT_SETTINGS_FILE: &str = ".claude/settings.local.json";
 
+/// The command line of the budget Stop hook `hooks install --agent` installs (the check also
+/// takes the reference's own `budget_stop` script).
+pub const BUDGET_HOOK_COMMAND: &str = "git ucg budget tick";
+
 /// The guard (PreToolUse, all tools) and the budget Stop hook in `.claude/settings.local.json`;
 /// `fix` is what the caller's command line says installs them.
 pub fn agent_hooks_check(root: &Path, fix: &str) -> Check {
@@ -204,7 +208,7 @@ pub fn agent_hooks_check(root: &Path, fix: &str) -> Check {
             })
     };
     let guard = has("PreToolUse", &["guard_pretooluse"], true);
-    let budget = has("Stop", &["budget_stop", "git ucg budget tick"], false);
+    let budget = has("Stop", &["budget_stop", BUDGET_HOOK_COMMAND], false);
     let missing: Vec<&str> = [
         (guard, "the PreToolUse guard"),
         (budget, "the budget Stop hook"),

@@ -3,11 +3,10 @@
 use crate::error::{cannot, Error, Result};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-
-const COMMAND: &str = "git ucg budget tick";
+use ucg_ultracode::resume::{AGENT_SETTINGS_FILE, BUDGET_HOOK_COMMAND};
 
 fn settings(root: &Path) -> PathBuf {
-    root.join(ucg_ultracode::resume::AGENT_SETTINGS_FILE)
+    root.join(AGENT_SETTINGS_FILE)
 }
 
 fn read(path: &Path) -> Result<Value> {
@@ -25,7 +24,7 @@ fn read(path: &Path) -> Result<Value> {
 }
 
 fn ours(hook: &Value) -> bool {
-    hook.get("command").and_then(Value::as_str) == Some(COMMAND)
+    hook.get("command").and_then(Value::as_str) == Some(BUDGET_HOOK_COMMAND)
 }
 
 pub(crate) fn installed(root: &Path) -> bool {
@@ -68,10 +67,10 @@ pub(crate) fn install(root: &Path) -> Result<()> {
     let Some(stop) = stop.as_array_mut() else {
         return Err(refuse("`hooks.Stop` is not a list"));
     };
-    stop.push(json!({"hooks": [{"type": "command", "command": COMMAND}]}));
+    stop.push(json!({"hooks": [{"type": "command", "command": BUDGET_HOOK_COMMAND}]}));
     write(&path, &doc)?;
     println!(
-        "agent: added the Stop hook ({COMMAND}) to {}",
+        "agent: added the Stop hook ({BUDGET_HOOK_COMMAND}) to {}",
         path.display()
     );
     Ok(())
