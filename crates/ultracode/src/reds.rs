@@ -244,32 +244,6 @@ pub enum Tombstone<'a> {
 /// The keys of a [`Tombstone::Plain`], in order.
 const TOMBSTONE_KEYS: [&str; 3] = ["id", "kind", "path"];
 
-impl Tombstone<'static> {
-    /// The tombstone a [`Value`] is: plain when it has exactly the plain shape.
-    pub(crate) fn from_value(value: Value) -> Tombstone<'static> {
-        if let Value::Object(map) = &value {
-            let plain = map.len() == 3
-                && map
-                    .keys()
-                    .zip(TOMBSTONE_KEYS)
-                    .all(|(key, want)| key == want)
-                && map.values().all(|v| matches!(v, Value::Str(_)));
-            if plain {
-                let text = |i: usize| match map.get_index(i) {
-                    Some((_, Value::Str(s))) => Cow::Owned(s.clone()),
-                    _ => Cow::Borrowed(""),
-                };
-                return Tombstone::Plain {
-                    id: text(0),
-                    kind: text(1),
-                    path: text(2),
-                };
-            }
-        }
-        Tombstone::Other(value)
-    }
-}
-
 impl<'t> Tombstone<'t> {
     /// The tombstone as a [`Value`] (what the registry's readers see).
     pub fn into_value(self) -> Value {
@@ -518,8 +492,7 @@ where
 {
     validate_reds(&scan_reds)?;
     let mut reds = Vec::with_capacity(scan_reds.len());
-    let mut tombstones =
-        tombstones_of(existing_resolved.iter().cloned().map(Tombstone::from_value))?;
+    let mut tombstones = tombstones_of(existing_resolved.iter().cloned().map(Tombstone::Other))?;
     // validate_reds admits objects only.
     for fields in scan_reds.into_iter().flatten() {
         let id = minted_id(&fields);
@@ -675,7 +648,7 @@ impl<'t> Document<'t> {
 /// (a later one replaces an earlier one), sorted by id. The merge driver's union of several
 /// sides' tombstones goes through this, so it writes them exactly as the writer would.
 pub fn carried_tombstones(tombstones: impl Iterator<Item = Value>) -> Result<Vec<Value>, RedError> {
-    let tombstones = tombstones_of(tombstones.map(Tombstone::from_value))?;
+    let tombstones = tombstones_of(tombstones.map(Tombstone::Other))?;
     Ok(sorted_tombstones(tombstones)?
         .into_iter()
         .map(Tombstone::into_value)
