@@ -20,7 +20,7 @@ pub struct EpicInputs {
 }
 
 /// Where a story's range ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndSource {
     /// `.commit-<story>`.
@@ -28,10 +28,12 @@ pub enum EndSource {
     /// The next later story's baseline.
     NextBaseline,
     /// The epic branch's tip (or HEAD).
+    #[default]
     Tip,
 }
 
-#[derive(Debug, Clone)]
+/// A story's range; the default is a story whose range was not asked for.
+#[derive(Debug, Clone, Default)]
 pub struct StoryRange {
     pub id: String,
     pub status: Option<String>,
@@ -57,22 +59,6 @@ pub struct Epic {
     pub ahead: Option<usize>,
     pub stories: Vec<StoryRange>,
     pub problems: Vec<String>,
-}
-
-impl StoryRange {
-    /// A story whose range was not asked for.
-    fn unresolved(id: String, status: Option<String>) -> StoryRange {
-        StoryRange {
-            id,
-            status,
-            verdict: None,
-            baseline: None,
-            end: None,
-            end_source: EndSource::Tip,
-            usable: false,
-            problems: Vec::new(),
-        }
-    }
 }
 
 impl Epic {
@@ -252,7 +238,11 @@ pub fn load(
         // For the accumulated range, the first story with a baseline is the one that matters.
         let accumulating = detail == Detail::RangeOf(None) && !first_with_baseline_found;
         if !wanted(i, &story) && !accumulating {
-            stories.push(StoryRange::unresolved(story, status));
+            stories.push(StoryRange {
+                id: story,
+                status,
+                ..StoryRange::default()
+            });
             continue;
         }
         let Marker {
