@@ -86,18 +86,16 @@ fn answer_file(inputs: &GateInputs, path: &str) -> Option<AnswerFile> {
         DECISIONS_FILE if in_impl_dir => AnswerFile::Answers,
         REGISTRY_FILE if in_impl_dir => AnswerFile::Registry,
         _ if in_impl_dir && sidecar_story(name).is_some() => AnswerFile::Sidecar,
-        _ if in_impl_dir && is_turn_counter(name) => AnswerFile::TurnCounter,
+        // `.budget-<story>.json`, the turn counter a budget-overrun's close deletes.
+        _ if in_impl_dir && crate::budget::counter_story(name).is_some_and(|s| !s.is_empty()) => {
+            AnswerFile::TurnCounter
+        }
         DECISION_LOG_FILE if parent.parent()? == inputs.project_root.join(RUNS_ROOT) => {
             AnswerFile::DecisionLog
         }
         ATTRIBUTES_FILE if parent == inputs.project_root => AnswerFile::Attributes,
         _ => return None,
     })
-}
-
-/// `.budget-<story>.json`, the turn counter a budget-overrun's close deletes.
-fn is_turn_counter(name: &str) -> bool {
-    crate::budget::counter_story(name).is_some_and(|story| !story.is_empty())
 }
 
 /// Whether the change from `before` to `after` (the files `changes` names) only records answers

@@ -334,19 +334,11 @@ pub struct AnswerEntry<'a> {
     pub at: Option<Cow<'a, str>>,
 }
 
-/// The entries of `bytes` whose id `keep` wants, in file order, read without building the rest —
-/// when the file is one [`decisions_for_write`] accepts. `None` when it is not (or may not be:
-/// then that reader says why): this scanner is strict where a lone surrogate is concerned, as
-/// `pyjson::loads` is.
+/// The entries of `bytes` that `keep` wants (judging each whole: its id, and whether it kept its
+/// question), in file order, read without building the rest — when the file is one
+/// [`decisions_for_write`] accepts. `None` when it is not (or may not be: then that reader says
+/// why): this scanner is strict where a lone surrogate is concerned, as `pyjson::loads` is.
 pub fn answer_entries<'a>(
-    bytes: &'a [u8],
-    keep: &dyn Fn(&str) -> bool,
-) -> Option<Vec<AnswerEntry<'a>>> {
-    answer_entries_where(bytes, &|entry| keep(&entry.id))
-}
-
-/// [`answer_entries`], `keep` judging each entry whole (its id, and whether it kept its question).
-pub(crate) fn answer_entries_where<'a>(
     bytes: &'a [u8],
     keep: &dyn Fn(&AnswerEntry<'a>) -> bool,
 ) -> Option<Vec<AnswerEntry<'a>>> {

@@ -20,12 +20,6 @@ pub(crate) fn marker_story(file_name: &str) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
-/// A sidecar's payload: the JSON object it holds, or `None` when it is empty, not JSON, not UTF-8
-/// or not an object (the readers' "no payload").
-pub(crate) fn sidecar_payload(bytes: &[u8]) -> Option<Object> {
-    pyjson::object_in(bytes)
-}
-
 /// What the artifact directory says about one story's escalation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Found {
@@ -66,7 +60,7 @@ pub fn collect(
         let Some(story) = sidecar_story(name) else {
             continue;
         };
-        let payload = read(name).and_then(|bytes| sidecar_payload(&bytes));
+        let payload = read(name).and_then(|bytes| pyjson::object_in(&bytes));
         let has_marker = found.contains_key(story);
         let entry = match payload {
             Some(payload) => Found::Typed {
@@ -91,9 +85,9 @@ mod tests {
         assert_eq!(sidecar_story("escalation-.json"), None);
         assert_eq!(marker_story(".escalation-delta.md"), Some("delta"));
         assert_eq!(marker_story("escalation-delta.md"), None);
-        assert!(sidecar_payload(b"{\"kind\": \"k\"}").is_some());
+        assert!(pyjson::object_in(b"{\"kind\": \"k\"}").is_some());
         for bad in [&b""[..], b"\n", b"[1]", b"{", b"\xff"] {
-            assert!(sidecar_payload(bad).is_none());
+            assert!(pyjson::object_in(bad).is_none());
         }
     }
 }

@@ -441,18 +441,6 @@ impl std::fmt::Display for ContestedAnswer {
 }
 
 impl Contest {
-    /// One contested entry's answer, who gave it and when.
-    fn of(question: Option<&str>, answer: &str, by: Option<&str>, at: Option<&str>) -> Contest {
-        Contest {
-            question: question.map(str::to_string),
-            answers: vec![ContestedAnswer {
-                answer: answer.to_string(),
-                by: by.map(str::to_string),
-                at: at.map(str::to_string),
-            }],
-        }
-    }
-
     /// The item it stands for: a decision, pending again until a later close settles it.
     fn item(&self, id: &str) -> PendingItem {
         let shown: Vec<String> = self.answers.iter().map(ToString::to_string).collect();
@@ -502,30 +490,22 @@ pub fn occurrence(bytes: &[u8]) -> String {
     ucg_store::hex(&Sha256::digest(bytes))
 }
 
-/// The `decisions` entries of a `.decisions.json`, or the blocker it is when `resolve` would
-/// refuse to write it (then no answer is read from it: every item it would close stands).
-pub(crate) fn recorded_entries(
-    inputs: &PendingInputs,
-    bytes: Option<&[u8]>,
-) -> (Vec<Value>, Option<Blocker>) {
-    match decisions::decisions_for_write(bytes) {
-        Ok((_, entries)) => (entries, None),
-        Err(corrupt) => {
-            let artifact = relative(inputs.project_root, &inputs.impl_dir.join(DECISIONS_FILE));
-            let blocker = Blocker {
-                reason: format!("the answers file cannot be read: {}", corrupt.reason),
-                way_out: format!(
-                    "repair {artifact} by hand, or move it aside (mv {artifact} {artifact}.corrupt) and answer again: `git ucg resolve` refuses to write over it"
-                ),
-                artifact,
-            };
-            (Vec::new(), Some(blocker))
-        }
-    }
+/// The blocker a `.decisions.json` is when `resolve` would refuse to write it (then no answer is
+/// read from it: every item it would close stands).
+fn answers_blocker(inputs: &PendingInputs, bytes: Option<&[u8]>) -> Option<Blocker> {
+    let corrupt = decisions::decisions_for_write(bytes).err()?;
+    let artifact = relative(inputs.project_root, &inputs.impl_dir.join(DECISIONS_FILE));
+    Some(Blocker {
+        reason: format!("the answers file cannot be read: {}", corrupt.reason),
+        way_out: format!(
+            "repair {artifact} by hand, or move it aside (mv {artifact} {artifact}.corrupt) and answer again: `git ucg resolve` refuses to write over it"
+        ),
+        artifact,
+    })
 }
 
 /// The answers on record in the answers file's `bytes` that bear on `pending` (see
-/// [`relevance`]), or the blocker the file is (see [`recorded_entries`]); with `earlier`, also
+/// [`relevance`]), or the blocker the file is (see [`answers_blocker`]); with `earlier`, also
 /// the answers that kept their question in the scope of some item (see [`Earlier`]), from the
 /// same scan. The file is scanned for the entries that bear on an item, nothing built for the
 /// rest.
@@ -553,15 +533,19 @@ pub fn recorded<'b>(
             || is_contested(entry)
             || (entry.decision_needed.is_some() && in_scope(&entry.id))
     };
-    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries_where(b, &keep)) {
+    if let Some(entries) = bytes.and_then(|b| decisions::answer_entries(b, &keep)) {
         let mut answers = Answers::default();
         let mut found = Vec::new();
         for entry in entries {
             // A contested answer's question is read before the earlier-wordings list takes it.
-            let contest = is_contested(&entry).then(|| {
-                let answer = decisions::field_text(entry.answer);
-                let (by, at) = (entry.by.as_deref(), entry.at.as_deref());
-                Contest::of(entry.decision_needed.as_deref(), &answer, by, at)
+            let owned = |text: &Option<Cow<str>>| text.as_deref().map(str::to_string);
+            let contest = is_contested(&entry).then(|| Contest {
+                question: owned(&entry.decision_needed),
+                answers: vec![ContestedAnswer {
+                    answer: decisions::field_text(entry.answer).into_owned(),
+                    by: owned(&entry.by),
+                    at: owned(&entry.at),
+                }],
             });
             if let Some(question) = entry.decision_needed.filter(|_| in_scope(&entry.id)) {
                 found.push(Earlier {
@@ -586,8 +570,11 @@ pub fn recorded<'b>(
     }
     // The scan refuses exactly the files the whole reader refuses (tests/props.rs holds the two
     // to it): such a file is the blocker, and no answer is read from it.
-    let blocker = recorded_entries(inputs, bytes).1;
-    (Answers::default(), Vec::new(), blocker)
+    (
+        Answers::default(),
+        Vec::new(),
+        answers_blocker(inputs, bytes),
+    )
 }
 
 /// Offers each item without an answer of its own the answer of the earlier question most like it
@@ -849,7 +836,7 @@ pub(crate) fn enumerate_unanswered(inputs: &PendingInputs, artifacts: &Artifacts
         let artifact = relative(inputs.project_root, &path);
         let bytes = artifacts.sidecars.get(name);
         let fields = bytes
-            .and_then(|bytes| escalations::sidecar_payload(bytes))
+            .and_then(|bytes| pyjson::object_in(bytes))
             .and_then(|o| {
                 let field = |k: &str| o.get(k)?.as_str().map(str::to_string);
                 Some((
