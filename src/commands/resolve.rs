@@ -13,7 +13,7 @@ use ucg_ultracode::decision_log::{decision_log_folder, Chooser};
 use ucg_ultracode::decisions::DECISIONS_FILE;
 use ucg_ultracode::pending::{Pending, PendingItem, Source};
 use ucg_ultracode::resolve::{
-    append_to_log, commit, enumerate, enumerate_offering, read_answers_doc, Applied, Change,
+    append_to_log, check_answers_file, commit, enumerate, enumerate_offering, Applied, Change,
     Outcome, Pass,
 };
 use ucg_ultracode::resume;
@@ -77,7 +77,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
     let mut reused = Vec::new();
     let mut pass = |outcome: &mut Outcome| -> Result<()> {
         if interactive {
-            read_answers_doc(&run)?;
+            check_answers_file(&run)?;
             let mut before = enumerate_offering(&run, threshold);
             before.annotate(&policy, &rules);
             if let Some(email) = &mine {

@@ -7,7 +7,7 @@
 
 use crate::answer::{merge_pieces, now_stamp, Action, Answer, MergedEntries};
 use crate::decision_log::{append_section, one_line, DECISION_LOG_FILE};
-use crate::decisions::{decisions_for_write, AnswersFile, EntryPiece, IdRefs, DECISIONS_FILE};
+use crate::decisions::{AnswersFile, EntryPiece, IdRefs, DECISIONS_FILE};
 use crate::error::{Error, Result};
 use crate::ledger;
 use crate::merge::CONTESTED;
@@ -252,16 +252,14 @@ fn check_known(known: &IdRefs, answered_before: &IdRefs, answers: &[Answer]) -> 
     Err(Error::NotPending { named })
 }
 
-/// The answers document as it must be to be written, or the refusal that names it.
-pub fn read_answers_doc(
-    pass: &Pass,
-) -> Result<(ucg_store::pyjson::Object, Vec<ucg_store::pyjson::Value>)> {
-    let (bytes, refuse) = answers_bytes(pass)?;
-    decisions_for_write(bytes.as_deref()).map_err(|c| refuse(c.reason))
+/// Refuses, naming it, an answers file the pass would refuse to write over: a guided pass checks
+/// before it asks anything.
+pub fn check_answers_file(pass: &Pass) -> Result<()> {
+    read_answers_file(pass).map(drop)
 }
 
-/// [`read_answers_doc`] as the pass reads it: entry by entry (a long project's file is never one
-/// tree of values in memory), with the same refusal.
+/// The answers file as the pass reads it: entry by entry (a long project's file is never one tree
+/// of values in memory), or the refusal that names it.
 fn read_answers_file(pass: &Pass) -> Result<AnswersFile> {
     let (bytes, refuse) = answers_bytes(pass)?;
     AnswersFile::read(bytes).map_err(|c| refuse(c.reason))
