@@ -9,10 +9,13 @@ use super::js::{self, JsObject, JsString, JsValue};
 use super::ledger::{self, Paths};
 use super::{contract, state};
 use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+type Result<T> = std::result::Result<T, LessonError>;
+
 /// What a command prints on success, or its refusal.
-pub type Outcome = std::result::Result<JsValue, LessonError>;
+pub type Outcome = Result<JsValue>;
 
 /// What `lesson reset` is given.
 pub struct ResetRequest<'a> {
@@ -39,7 +42,7 @@ pub struct ResetRequest<'a> {
 }
 
 /// The bytes of `path`, or E_IO naming it.
-fn read(path: &Path) -> std::result::Result<Vec<u8>, LessonError> {
+fn read(path: &Path) -> Result<Vec<u8>> {
     ucg_store::read_file(path).map_err(|e| io_error("cannot read", path, e))
 }
 
@@ -110,23 +113,18 @@ pub fn append(paths: &Paths, bytes: &[u8], warn: &mut dyn FnMut(String)) -> Outc
             e.details_mut().set("line", JsValue::Number(number as f64));
             e
         };
+        let invalid_json = |why: String| {
+            with_line(LessonError::new(
+                "E_IO",
+                format!("invalid JSON: {why}"),
+                JsValue::Null,
+            ))
+        };
         // Bytes that are not UTF-8 are refused (the reference would store U+FFFD in their place).
-        let text = std::str::from_utf8(line).map_err(|e| {
-            with_line(LessonError::new(
-                "E_IO",
-                format!("invalid JSON: invalid unicode (the line is not UTF-8: {e})"),
-                JsValue::Null,
-            ))
-        })?;
-        let value = js::parse(text).map_err(|e| {
-            with_line(LessonError::new(
-                "E_IO",
-                format!("invalid JSON: {e}"),
-                JsValue::Null,
-            ))
-        })?;
-        let entry = entry::validate(&value).map_err(with_line)?.clone();
-        entries.push(entry);
+        let text = std::str::from_utf8(line)
+            .map_err(|e| invalid_json(format!("invalid unicode (the line is not UTF-8: {e})")))?;
+        let value = js::parse(text).map_err(|e| invalid_json(e.to_string()))?;
+        entries.push(entry::validate(&value).map_err(with_line)?.clone());
     }
     if entries.is_empty() {
         return Ok(ok_doc([("appended", JsValue::Array(Vec::new()))]));
@@ -159,10 +157,7 @@ fn ok_doc<'a>(pairs: impl IntoIterator<Item = (&'a str, JsValue)>) -> JsValue {
 
 /// The ledger's lines as the writers' look-ups read them (`split(/\r?\n/).filter(Boolean)`, each
 /// `JSON.parse`d): the values that parse, in order. A torn last line is skipped with a warning.
-fn parsed_lines(
-    paths: &Paths,
-    warn: &mut dyn FnMut(String),
-) -> std::result::Result<Option<Vec<JsValue>>, LessonError> {
+fn parsed_lines(paths: &Paths, warn: &mut dyn FnMut(String)) -> Result<Option<Vec<JsValue>>> {
     let bytes = match ucg_store::read_if_present(&paths.ledger) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Ok(None),
@@ -181,11 +176,6 @@ fn parsed_lines(
 fn join_nonempty(parts: [&str; 2], separator: &str) -> String {
     let parts: Vec<&str> = parts.into_iter().filter(|part| !part.is_empty()).collect();
     parts.join(separator)
-}
-
-/// The ledger's path as the reference names it in `details`.
-fn ledger_path(paths: &Paths) -> JsValue {
-    JsValue::str(&paths.ledger.to_string_lossy())
 }
 
 pub fn invalidate(
@@ -209,7 +199,10 @@ pub fn invalidate(
     let Some(lines) = parsed_lines(paths, warn)? else {
         return Err(invalid(
             "ledger file missing",
-            vec![("ledgerPath", Some(ledger_path(paths)))],
+            vec![(
+                "ledgerPath",
+                Some(JsValue::str(&paths.ledger.to_string_lossy())),
+            )],
         ));
     };
     let wanted = JsString::from(lesson_id);
@@ -248,7 +241,7 @@ pub fn invalidate(
 }
 
 /// A contract's text; one that is not UTF-8 is refused as DG-Anvil's loader refuses it.
-fn contract_text(bytes: Vec<u8>) -> std::result::Result<String, LessonError> {
+fn contract_text(bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| {
         LessonError::new(
             "E_INVALID_CONTRACT",
@@ -380,11 +373,8 @@ pub fn retro(
     let validated = entry::validate(&JsValue::Object(lesson))?.clone();
     let appended = ledger::append(paths, &[validated])?;
     report_append(paths, &appended, warn);
-    let mut result = JsObject::new();
-    result.set("appended", JsValue::Bool(true));
-    result.set("id", JsValue::str(&id));
-    result.set("ledgerPath", ledger_path(paths));
-    Ok(ok_doc([("lesson", JsValue::Object(result))]))
+    let result = json!({"appended": true, "id": id, "ledgerPath": paths.ledger.to_string_lossy()});
+    Ok(ok_doc([("lesson", result.into())]))
 }
 
 /// A refusal of the reset itself (the skill runs only on a failure, and never past an
@@ -404,11 +394,7 @@ struct Failure {
     criterion: Option<String>,
 }
 
-fn read_json(
-    path: &Path,
-    code: &'static str,
-    what: &str,
-) -> std::result::Result<Value, LessonError> {
+fn read_json(path: &Path, code: &'static str, what: &str) -> Result<Value> {
     let bytes = read(path)?;
     serde_json::from_slice(&bytes).map_err(|e| {
         LessonError::new(
@@ -422,7 +408,7 @@ fn read_json(
 /// The failure a verify-result.json reports: its failing criteria (`C1 substantive: <evidence>`
 /// each). A result that is green (`allGreen: true`, or no criterion failing when it says
 /// nothing) is no failure: the reset is refused, naming the file.
-fn verify_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
+fn verify_failure(path: &Path) -> Result<Failure> {
     let doc = read_json(path, "E_VERIFY", "verify result")?;
     let failing: Vec<&Value> = doc["criteria"]
         .as_array()
@@ -471,7 +457,7 @@ fn verify_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
 /// an action, `per_criterion` entries with an id and a status) with a gap — its `gap` text, or the
 /// criteria it marks `fail` or `suspicious`. `merge` and `request-clarification` (an escalation,
 /// not a reset) are refused, as is a request that names no gap.
-fn court_failure(path: &Path) -> std::result::Result<Failure, LessonError> {
+fn court_failure(path: &Path) -> Result<Failure> {
     let doc = read_json(path, "E_INVALID_VERDICT", "Court verdict")?;
     let action = doc["action"].as_str().unwrap_or_default();
     if !["merge", "request-changes", "request-clarification"].contains(&action) {
@@ -561,21 +547,16 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         dir_of(request.contract),
         dir_of(&paths.ledger),
     );
-    let mut dirs = vec![state_dir.clone(), contract_dir.clone(), ledger_dir.clone()];
-    dirs.sort();
-    dirs.dedup();
-    let mut locks = Vec::new();
-    for dir in &dirs {
-        locks.push((dir.clone(), ucg_store::lock_dir(dir)?));
+    let dirs = BTreeSet::from([state_dir.clone(), contract_dir.clone(), ledger_dir.clone()]);
+    let mut locks = BTreeMap::new();
+    for dir in dirs {
+        let lock = ucg_store::lock_dir(&dir)?;
+        locks.insert(dir, lock);
     }
     let lock_of = |dir: &std::path::PathBuf| {
-        locks
-            .iter()
-            .find(|(d, _)| d == dir)
-            .map(|(_, lock)| lock)
-            .ok_or_else(|| {
-                LessonError::new("E_IO", "internal: a directory was not locked", Value::Null)
-            })
+        locks.get(dir).ok_or_else(|| {
+            LessonError::new("E_IO", "internal: a directory was not locked", Value::Null)
+        })
     };
     let locks = Locks {
         state: lock_of(&state_dir)?,
@@ -677,7 +658,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
     if !request.pattern.is_empty() {
         lesson["pattern"] = json!(request.pattern);
     }
-    let escalate = |task_state: &mut Map<String, Value>| -> std::result::Result<(), LessonError> {
+    let escalate = |task_state: &mut Map<String, Value>| -> Result<()> {
         if let Some(task) = state::task_mut(task_state, request.task) {
             task.insert("status".into(), json!("escalated"));
         }
@@ -752,7 +733,7 @@ fn finish_reset(
     locks: &Locks,
     fresh: bool,
     warn: &mut dyn FnMut(String),
-) -> std::result::Result<Value, LessonError> {
+) -> Result<Value> {
     let id = intent["id"]
         .as_str()
         .ok_or_else(|| intent_lacks(request, "id"))?;
@@ -810,7 +791,7 @@ fn finish_after_append(
     id: &str,
     task: &str,
     loop_count: i64,
-) -> std::result::Result<(), LessonError> {
+) -> Result<()> {
     let (before, after) = (
         intent["contract_before"]
             .as_str()
@@ -838,14 +819,13 @@ fn finish_after_append(
     }
     let state_bytes = read(request.state)?;
     let mut task_state = state::parse(&state_bytes)?;
-    let status = "queued";
     let counted = state::task(&task_state, task)
         .is_ok_and(|t| t.get("last_lesson_id").and_then(Value::as_str) == Some(id));
     if !counted {
         if let Some(entry) = state::task_mut(&mut task_state, task) {
             entry.insert("loop_count".into(), json!(loop_count));
             entry.insert("last_lesson_id".into(), json!(id));
-            entry.insert("status".into(), json!(status));
+            entry.insert("status".into(), json!("queued"));
         }
         fault("state", Fault::Fail)?;
         ucg_store::write_atomic(locks.state, request.state, &state::to_bytes(&task_state))?;
@@ -866,7 +846,7 @@ enum Fault {
 /// A fault the tests inject into a reset's writes (`GIT_UCG_FAULT=reset:<step>:<fail|kill>`,
 /// the step one of intent, ledger, contract, state): the real writes, failing or killed at a
 /// chosen point, which no file permission can do for a process run as root.
-fn fault(step: &str, how: Fault) -> std::result::Result<(), LessonError> {
+fn fault(step: &str, how: Fault) -> Result<()> {
     let Some(wanted) = std::env::var_os("GIT_UCG_FAULT") else {
         return Ok(());
     };
@@ -916,7 +896,7 @@ pub fn escalated(
     paths: &Paths,
     state_path: &Path,
     warn: &mut dyn FnMut(String),
-) -> std::result::Result<Vec<Escalated>, LessonError> {
+) -> Result<Vec<Escalated>> {
     let bytes = read(state_path)?;
     let task_state = state::parse(&bytes)?;
     let tasks = task_state.get("tasks").and_then(Value::as_object);
