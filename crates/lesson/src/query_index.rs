@@ -249,39 +249,13 @@ fn pattern_tokens<'a>(pattern: Field<'a>, out: &mut Vec<Cow<'a, [u8]>>) -> Optio
     Some(())
 }
 
-/// What the tokenizer makes of each ASCII byte: 0 splits, 1 is kept, 2 is kept lowercased.
-const TOKEN_BYTES: [u8; 256] = {
-    let mut class = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        class[b] = match b as u8 {
-            b'a'..=b'z' | b'0'..=b'9' => 1,
-            b'A'..=b'Z' => 2,
-            _ => 0,
-        };
-        b += 1;
-    }
-    class
-};
-
 /// The tokenizer on ASCII text: its runs of letters and digits, lowercased.
 fn ascii_tokens<'a>(text: &'a [u8], out: &mut Vec<Cow<'a, [u8]>>) {
-    let mut at = 0;
-    while at < text.len() {
-        let start = at;
-        let mut upper = false;
-        while let Some(&b) = text.get(at) {
-            match TOKEN_BYTES[usize::from(b)] {
-                0 => break,
-                class => upper |= class == 2,
-            }
-            at += 1;
-        }
-        let run = &text[start..at];
-        match (run.is_empty(), upper) {
-            (true, _) => at += 1,
-            (false, false) => out.push(Cow::Borrowed(run)),
-            (false, true) => out.push(Cow::Owned(run.to_ascii_lowercase())),
+    for run in text.split(|b| !b.is_ascii_alphanumeric()) {
+        if run.iter().any(u8::is_ascii_uppercase) {
+            out.push(Cow::Owned(run.to_ascii_lowercase()));
+        } else if !run.is_empty() {
+            out.push(Cow::Borrowed(run));
         }
     }
 }
@@ -496,20 +470,16 @@ pub fn build(bytes: &[u8], identity: Freshness) -> Result<Vec<u8>, Unbuilt> {
     let mut superseded_by: Map<&[u8], Vec<&[u8]>> = Map::default();
     for (_, number, _, ranked) in lines() {
         match ranked {
-            Ranked::Null => {
-                out.u64(1);
-                out.usize(number);
-                out.u64(0);
-                out.u64(0);
-                warned += 1;
-            }
             Ranked::Malformed(_) if number == torn => {}
-            Ranked::Malformed(e) => {
-                let (at, len) = put(&mut heap, e.as_bytes());
-                out.u64(2);
-                out.usize(number);
-                out.usize(at);
-                out.usize(len);
+            // Its kind (1 a null line, 2 a malformed one), its line, its message in the heap.
+            Ranked::Null | Ranked::Malformed(_) => {
+                let (kind, (at, len)) = match ranked {
+                    Ranked::Malformed(e) => (2, put(&mut heap, e.as_bytes())),
+                    _ => (1, (0, 0)),
+                };
+                for n in [kind, number, at, len] {
+                    out.usize(n);
+                }
                 warned += 1;
             }
             Ranked::Lesson(facts) => {
@@ -804,31 +774,21 @@ impl<'a> View<'a> {
             });
         }
         // Each query token found counts once per time it is asked for.
-        let asked = entry::tokens(pattern);
+        let mut asked = entry::tokens(pattern);
+        asked.sort_unstable();
         let mut hits: Vec<(u32, usize)> = Vec::new();
-        let mut seen: Vec<&str> = Vec::new();
-        for token in &asked {
-            if seen.contains(&token.as_str()) {
-                continue;
-            }
-            seen.push(token);
-            let times = asked.iter().filter(|t| *t == token).count();
-            for number in self.postings(token.as_bytes())?.chunks_exact(4) {
+        for same in asked.chunk_by(|a, b| a == b) {
+            for number in self.postings(same[0].as_bytes())?.chunks_exact(4) {
                 let mut w = [0u8; 4];
                 w.copy_from_slice(number);
-                hits.push((u32::from_le_bytes(w), times));
+                hits.push((u32::from_le_bytes(w), same.len()));
             }
         }
         hits.sort_unstable_by_key(|(n, _)| *n);
         let mut scored: Vec<KeptLesson> = Vec::new();
-        let mut i = 0;
-        while i < hits.len() {
-            let number = hits[i].0;
-            let mut score = 0;
-            while hits.get(i).is_some_and(|(n, _)| *n == number) {
-                score += hits[i].1;
-                i += 1;
-            }
+        for lesson in hits.chunk_by(|a, b| a.0 == b.0) {
+            let number = lesson[0].0;
+            let score = lesson.iter().map(|(_, times)| times).sum();
             let entry = usize::try_from(number).ok()?.checked_mul(LESSON)?;
             let field = |i: usize| u64_at(self.lessons, entry + 8 * i);
             let superseded = field(5)?;
