@@ -54,6 +54,11 @@ impl LessonError {
             _ => unreachable!("made an object above"),
         }
     }
+
+    /// Whether only git-ucg refuses this lesson (the reference would take it).
+    pub(crate) fn is_beyond_reference(&self) -> bool {
+        matches!(self.details.get("rule"), Some(JsValue::String(r)) if r.as_bytes() == NOT_A_STRING.as_bytes())
+    }
 }
 
 /// Details built key by key; a value that is `None` is left out, as `JSON.stringify` leaves out
@@ -88,13 +93,6 @@ pub(crate) const REQUIRED: [&str; 3] = ["contract_gap", "evidence", "remediation
 
 /// The rule of git-ucg's one check beyond the reference's: a required field that is not a string.
 pub(crate) const NOT_A_STRING: &str = "not_a_string";
-
-impl LessonError {
-    /// Whether only git-ucg refuses this lesson (the reference would take it).
-    pub(crate) fn is_beyond_reference(&self) -> bool {
-        matches!(self.details.get("rule"), Some(JsValue::String(r)) if r.as_bytes() == NOT_A_STRING.as_bytes())
-    }
-}
 
 /// `validateEntry` (B.4), in its order and with its details; then, where the reference lets it
 /// through, a required field that is not a string is refused too (`E_INVALID_LESSON`, rule
@@ -191,11 +189,8 @@ pub(crate) fn jaccard_tokens(a: &[String], b: &[String]) -> f64 {
         return 1.0;
     }
     let common = a.intersection(&b).count();
-    let all = a.len() + b.len() - common;
-    if all == 0 {
-        return 0.0;
-    }
-    common as f64 / all as f64
+    // Not both empty: the union has at least one token.
+    common as f64 / (a.len() + b.len() - common) as f64
 }
 
 /// Jaccard similarity of two strings.
@@ -205,14 +200,11 @@ pub fn jaccard(a: &str, b: &str) -> f64 {
 
 /// `normalizePatterns`: every element tokenized, the de-duplicated union in first-seen order.
 pub(crate) fn normalize_patterns(patterns: &[JsValue]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut seen = HashSet::new();
-    for token in patterns.iter().flat_map(|p| value_tokens(Some(p))) {
-        if seen.insert(token.clone()) {
-            out.push(token);
-        }
-    }
-    out
+    let tokens = patterns.iter().flat_map(|p| value_tokens(Some(p)));
+    tokens
+        .collect::<indexmap::IndexSet<String>>()
+        .into_iter()
+        .collect()
 }
 
 /// Today's UTC date, `YYYY-MM-DD`.
