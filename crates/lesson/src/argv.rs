@@ -170,10 +170,9 @@ pub fn parse(argv: &[String], schema: &Schema) -> Result<Parsed, Stop> {
             return Err(Stop::Help);
         }
         if let Some(body) = a.strip_prefix("--") {
-            let (name, value) = match body.split_once('=') {
-                Some((name, value)) => (name, Some(value.to_string())),
-                None => (body, None),
-            };
+            let (name, value) = body
+                .split_once('=')
+                .map_or((body, None), |(name, value)| (name, Some(value)));
             let (key, kind) = match find(name) {
                 Some(def) => (Some(def.name), def.kind),
                 None if INHERITED.contains(&name) => (None, Kind::Str),
@@ -186,17 +185,10 @@ pub fn parse(argv: &[String], schema: &Schema) -> Result<Parsed, Stop> {
                 }
             };
             let flag = format!("--{name}");
-            let val = if kind == Kind::Bool {
-                match value {
-                    None => Val::Bool(true),
-                    Some(v) => coerce(&v, kind, &flag)?,
-                }
-            } else {
-                let value = match value {
-                    Some(v) => v,
-                    None => next_value(argv, &mut i, &flag)?,
-                };
-                coerce(&value, kind, &flag)?
+            let val = match value {
+                None if kind == Kind::Bool => Val::Bool(true),
+                Some(value) => coerce(value, kind, &flag)?,
+                None => coerce(&next_value(argv, &mut i, &flag)?, kind, &flag)?,
             };
             if let Some(key) = key {
                 parsed.options.insert(key, val);

@@ -19,16 +19,15 @@ fn text(s: &str) -> Option<JsValue> {
 
 /// `Object.keys(x)` of a parsed value: an object's keys, an array's or a string's indices.
 fn keys_of(value: &JsValue) -> Vec<JsString> {
-    match value {
-        JsValue::Object(map) => map.keys().cloned().collect(),
-        JsValue::Array(items) => (0..items.len())
-            .map(|i| JsString::from(i.to_string()))
-            .collect(),
-        JsValue::String(s) => (0..s.units().len())
-            .map(|i| JsString::from(i.to_string()))
-            .collect(),
-        _ => Vec::new(),
-    }
+    let indices = match value {
+        JsValue::Object(map) => return map.keys().cloned().collect(),
+        JsValue::Array(items) => items.len(),
+        JsValue::String(s) => s.units().len(),
+        _ => 0,
+    };
+    (0..indices)
+        .map(|i| JsString::from(i.to_string()))
+        .collect()
 }
 
 /// `{ok, issues, checked: {lessons}}`, as the reference's `audit()` builds it, with git-ucg's
