@@ -262,15 +262,6 @@ fn blank_or_comment(line: &[u16]) -> bool {
     t.is_empty() || starts_with(t, "#")
 }
 
-/// `obj[key] = value` on a fresh object: `__proto__` would set its prototype (or nothing), not a
-/// property, and is left out.
-fn set(obj: &mut JsObject, key: &[u16], value: JsValue) {
-    if eq(key, "__proto__") {
-        return;
-    }
-    obj.insert(JsString::from_units(key), value);
-}
-
 fn collapse_block_scalar(lines: &[Units], start: usize, base: usize) -> (JsValue, usize) {
     let mut parts: Vec<&[u16]> = Vec::new();
     let mut i = start;
@@ -368,8 +359,7 @@ fn parse_block(
                 i += 1;
                 continue;
             }
-            let cur_indent = indent_of(&cur);
-            if cur_indent != indent {
+            if indent_of(&cur) != indent {
                 break;
             }
             let rest = trim(&cur).to_vec();
@@ -451,7 +441,11 @@ fn parse_block(
         } else {
             (parse_scalar(&after, i + 1, indent + 1)?, i + 1)
         };
-        set(&mut obj, &key, value);
+        // `obj[key] = value` on a fresh object: `__proto__` would set its prototype (or
+        // nothing), not a property, and is left out.
+        if !eq(&key, "__proto__") {
+            obj.insert(JsString::from_units(&key), value);
+        }
         i = next;
     }
     Ok((Some(JsValue::Object(obj)), i))
