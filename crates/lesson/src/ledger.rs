@@ -45,14 +45,17 @@ pub struct Line<'a> {
     pub parsed: Result<JsValue, js::ParseError>,
 }
 
+/// The lines of `bytes` split on `\r?\n`, each with its physical (1-based) number.
+pub(crate) fn numbered_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let lines = bytes.split(|b| *b == b'\n').enumerate();
+    lines.map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+}
+
 /// The ledger's lines as `split(/\r?\n/).filter(Boolean)` keeps them, with their physical
 /// (1-based) numbers, and the number of a torn last line: one without its newline that is neither
 /// blank nor JSON (a crash cut it; reported, never read as a lesson).
 pub fn raw_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<usize>) {
-    let mut lines: Vec<(usize, &[u8])> = bytes
-        .split(|b| *b == b'\n')
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+    let mut lines: Vec<(usize, &[u8])> = numbered_lines(bytes)
         .filter(|(_, line)| !line.is_empty())
         .collect();
     let mut torn = None;
@@ -247,11 +250,11 @@ pub(crate) fn append_locked(
     let mapped = match ours {
         true => map_index(&paths.index),
         false => ucg_store::read_optional(&paths.index)
-            .map(|bytes| bytes.map(IndexBytes::Owned))
+            .map(|bytes| bytes.map(|bytes| Box::new(bytes) as IndexBytes))
             .map_err(|e| std::io::Error::other(e.to_string())),
     }
     .map_err(|e| io("cannot read the index", e))?;
-    let index_bytes: Option<&[u8]> = mapped.as_deref();
+    let index_bytes: Option<&[u8]> = mapped.as_deref().map(|bytes| &**bytes);
     let additions: Vec<_> = entries.iter().map(super::index::Addition::of).collect();
     let empty = super::index::to_bytes(&JsObject::new());
     // The index as git-ucg last wrote it takes a splice; anything else is parsed, updated as the
@@ -334,29 +337,17 @@ fn map_index(path: &Path) -> std::io::Result<Option<IndexBytes>> {
     };
     let metadata = file.metadata()?;
     if metadata.len() == 0 {
-        return Ok(Some(IndexBytes::Owned(Vec::new())));
+        return Ok(Some(Box::new(Vec::new())));
     }
     // SAFETY: mapped only when the stamp says git-ucg wrote it last; git-ucg writes it only under
     // the ledger directory's lock, which the caller holds, and only by replacing the file (a swap
     // or a rename), never in place: the mapped file does not change while mapped.
     let map = unsafe { memmap2::Mmap::map(&file) }?;
-    Ok(Some(IndexBytes::Mapped(map)))
+    Ok(Some(Box::new(map)))
 }
 
-enum IndexBytes {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl std::ops::Deref for IndexBytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            IndexBytes::Mapped(map) => map,
-            IndexBytes::Owned(bytes) => bytes,
-        }
-    }
-}
+/// The index's bytes, mapped or read.
+type IndexBytes = Box<dyn std::ops::Deref<Target = [u8]>>;
 
 /// The index rebuilt from the ledger's valid lessons (under the lock, synced): the way back from a
 /// desynchronized or corrupt index.

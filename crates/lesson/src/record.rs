@@ -95,10 +95,7 @@ fn report_append(paths: &Paths, appended: &ledger::Appended, warn: &mut dyn FnMu
 /// The lines of an input file as the reference keeps them: split on `\r?\n`, the ones `trim`
 /// leaves empty dropped; each with its physical (1-based) number.
 fn input_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    bytes
-        .split(|b| *b == b'\n')
-        .enumerate()
-        .map(|(i, line)| (i + 1, line.strip_suffix(b"\r").unwrap_or(line)))
+    ledger::numbered_lines(bytes)
         .filter(|(_, line)| !JsString::from(js::decode(line).as_ref()).is_blank())
 }
 
