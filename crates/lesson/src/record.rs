@@ -427,7 +427,23 @@ fn verify_failure(path: &Path) -> Result<Failure> {
             json!({"path": path.to_string_lossy(), "allGreen": doc["allGreen"]}),
         ));
     }
-    let mut evidence = failing_criteria(&failing);
+    // Each failing criterion, `C1 substantive: <evidence>`.
+    let mut evidence = Vec::new();
+    for criterion in &failing {
+        let id = criterion["id"].as_str().unwrap_or("?");
+        let level = ["exists", "substantive", "wired", "functional"]
+            .into_iter()
+            .find_map(|level| {
+                let result = &criterion["levels"][level];
+                (result["status"].as_str().is_some_and(|s| s != "pass")).then(|| {
+                    format!(
+                        "{id} {level}: {}",
+                        result["evidence"].as_str().unwrap_or("")
+                    )
+                })
+            });
+        evidence.push(level.unwrap_or_else(|| format!("{id}: not green")));
+    }
     // An invariant that is not `pass` keeps the result from being green: it is evidence too.
     for invariant in doc["invariants"].as_array().into_iter().flatten() {
         let status = invariant["status"].as_str().unwrap_or("?");
@@ -438,14 +454,13 @@ fn verify_failure(path: &Path) -> Result<Failure> {
             .as_str()
             .or_else(|| invariant["warning"].as_str())
             .unwrap_or("");
-        let line = format!(
+        evidence.push(format!(
             "invariant {} {status}: {said}",
             invariant["invariant"].as_str().unwrap_or("?")
-        );
-        evidence = join_nonempty([&evidence, &line], "; ");
+        ));
     }
     Ok(Failure {
-        evidence,
+        evidence: evidence.join("; "),
         criterion: first_id(&failing),
     })
 }
@@ -508,27 +523,6 @@ fn court_failure(path: &Path) -> Result<Failure> {
     })
 }
 
-/// The failing criteria of a verify result: `C1 substantive: <evidence>` each.
-fn failing_criteria(failing: &[&Value]) -> String {
-    let mut failures = Vec::new();
-    for criterion in failing {
-        let id = criterion["id"].as_str().unwrap_or("?");
-        let level = ["exists", "substantive", "wired", "functional"]
-            .into_iter()
-            .find_map(|level| {
-                let result = &criterion["levels"][level];
-                (result["status"].as_str().is_some_and(|s| s != "pass")).then(|| {
-                    format!(
-                        "{id} {level}: {}",
-                        result["evidence"].as_str().unwrap_or("")
-                    )
-                })
-            });
-        failures.push(level.unwrap_or_else(|| format!("{id}: not green")));
-    }
-    failures.join("; ")
-}
-
 /// The directory a file lives in, resolved, for locking (one lock per distinct directory).
 fn dir_of(path: &Path) -> std::path::PathBuf {
     let dir = ucg_store::dir_of(path);
@@ -581,8 +575,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         if intent["git_ucg_reset_intent"] != 1 {
             return Err(unreadable_intent("not a reset's record".into()));
         }
-        let same_contract = intent["contract"].as_str() == request.contract.to_str();
-        if !same_contract {
+        if intent["contract"].as_str() != request.contract.to_str() {
             return Err(reset_refused(
                 format!(
                     "reset: an interrupted reset of task {} (contract {}) waits in {}: run it \
@@ -604,8 +597,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
             return Ok(done.into());
         }
     }
-    let state_bytes = read(request.state)?;
-    let mut task_state = state::parse(&state_bytes)?;
+    let mut task_state = state::parse(&read(request.state)?)?;
     let task = state::task(&task_state, request.task)?;
     // An escalated task waits on its user: a reset would queue it again behind their back.
     if task.get("status").and_then(Value::as_str) == Some("escalated") {
@@ -618,8 +610,7 @@ pub fn reset(paths: &Paths, request: &ResetRequest, warn: &mut dyn FnMut(String)
         ));
     }
     let (cap, count) = state::loop_numbers(task);
-    let contract_bytes = read(request.contract)?;
-    let contract_text = contract_text(contract_bytes)?;
+    let contract_text = contract_text(read(request.contract)?)?;
     contract::load(&contract_text)?;
     // The reset runs only on a failure: each result given must show one.
     let verified = request.verify_result.map(verify_failure).transpose()?;
@@ -814,8 +805,7 @@ fn finish_after_append(
         ucg_store::write_atomic(locks.contract, request.contract, after.as_bytes())?;
         fault("contract", Fault::Kill)?;
     }
-    let state_bytes = read(request.state)?;
-    let mut task_state = state::parse(&state_bytes)?;
+    let mut task_state = state::parse(&read(request.state)?)?;
     let counted = state::task(&task_state, task)
         .is_ok_and(|t| t.get("last_lesson_id").and_then(Value::as_str) == Some(id));
     if !counted {
@@ -894,8 +884,7 @@ pub fn escalated(
     state_path: &Path,
     warn: &mut dyn FnMut(String),
 ) -> Result<Vec<Escalated>> {
-    let bytes = read(state_path)?;
-    let task_state = state::parse(&bytes)?;
+    let task_state = state::parse(&read(state_path)?)?;
     let tasks = task_state.get("tasks").and_then(Value::as_object);
     let waiting: Vec<(&String, &Map<String, Value>)> = tasks
         .into_iter()
