@@ -106,7 +106,9 @@ pub fn validate(entry: &JsValue) -> Result<&JsObject, LessonError> {
         ));
     }
     let version = entry.get("anvil_ledger_entry_version");
-    if !matches!(version, Some(JsValue::Number(n)) if *n == 1.0) {
+    // An array has no version: only an object gets past this.
+    let is_version_1 = matches!(version, Some(JsValue::Number(n)) if *n == 1.0);
+    let Some(map) = entry.as_object().filter(|_| is_version_1) else {
         return Err(invalid(
             "wrong version",
             [
@@ -114,21 +116,13 @@ pub fn validate(entry: &JsValue) -> Result<&JsObject, LessonError> {
                 ("value", version.cloned()),
             ],
         ));
-    }
+    };
     for key in ["id", "created"] {
-        if !matches!(entry.get(key), Some(JsValue::String(s)) if !s.is_empty()) {
+        if !matches!(map.get(key), Some(JsValue::String(s)) if !s.is_empty()) {
             let rule = JsValue::str(&format!("missing_{key}"));
             return Err(invalid(format!("{key} required"), [("rule", Some(rule))]));
         }
     }
-    let JsValue::Object(map) = entry else {
-        // An array has no version: refused above.
-        return Err(LessonError::new(
-            "E_INVALID_LESSON",
-            "lesson must be an object",
-            JsValue::Null,
-        ));
-    };
     for field in REQUIRED {
         let value = map.get(field);
         let what = match value {
