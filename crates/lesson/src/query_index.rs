@@ -576,26 +576,23 @@ pub fn build(bytes: &[u8], identity: Freshness) -> Result<Vec<u8>, Unbuilt> {
     header.0.extend_from_slice(MAGIC);
     header.u64(u64::from(FORMAT));
     header.u64(0); // the checksum, below
-    for n in [identity.dev, identity.ino, identity.size] {
+                   // The ledger's identity, then the torn line and the counts of the five sections.
+    for n in [
+        identity.dev,
+        identity.ino,
+        identity.size,
+        identity.mtime as u64,
+        identity.mtime_nsec as u64,
+        identity.ctime as u64,
+        identity.ctime_nsec as u64,
+        torn as u64,
+        warned as u64,
+        u64::from(count),
+        names.len() as u64,
+        posted as u64,
+        heap.len() as u64,
+    ] {
         header.u64(n);
-    }
-    for n in [
-        identity.mtime,
-        identity.mtime_nsec,
-        identity.ctime,
-        identity.ctime_nsec,
-    ] {
-        header.u64(n as u64);
-    }
-    for n in [
-        torn,
-        warned,
-        count as usize,
-        names.len(),
-        posted,
-        heap.len(),
-    ] {
-        header.usize(n);
     }
     out.0[..HEADER].copy_from_slice(&header.0);
     let sum = checksum(&out.0[32..]);
