@@ -575,8 +575,9 @@ pub fn build(bytes: &[u8], identity: Freshness) -> Result<Vec<u8>, Unbuilt> {
     let mut header = Out(Vec::with_capacity(HEADER));
     header.0.extend_from_slice(MAGIC);
     header.u64(u64::from(FORMAT));
-    header.u64(0); // the checksum, below
-                   // The ledger's identity, then the torn line and the counts of the five sections.
+    // The checksum (written below), the ledger's identity, then the torn line and the counts of
+    // the five sections.
+    header.u64(0);
     for n in [
         identity.dev,
         identity.ino,
