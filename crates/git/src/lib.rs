@@ -257,86 +257,43 @@ pub fn tree_changes(
     let null = ObjectId::null(repo.object_hash());
     for change in changes {
         use gix::object::tree::diff::ChangeDetached as C;
-        let side = |location: &gix::bstr::BString, id, mode: gix::objs::tree::EntryMode| {
-            (location.to_string(), id, u32::from(mode.value()))
-        };
-        let absent = |location: &gix::bstr::BString| (location.to_string(), null, 0);
-        let (status, (old_path, old_id, old_mode), (path, new_id, new_mode)) = match change {
-            C::Addition {
-                location,
-                entry_mode,
-                id,
-                ..
-            } if !entry_mode.is_tree() => (
-                Status::Added,
-                absent(&location),
-                side(&location, id, entry_mode),
-            ),
-            C::Deletion {
-                location,
-                entry_mode,
-                id,
-                ..
-            } if !entry_mode.is_tree() => (
-                Status::Deleted,
-                side(&location, id, entry_mode),
-                absent(&location),
-            ),
-            C::Modification {
-                location,
-                previous_entry_mode,
-                previous_id,
-                entry_mode,
-                id,
-            } if !entry_mode.is_tree() => {
-                let type_changed = previous_entry_mode.kind() != entry_mode.kind()
-                    && (previous_entry_mode.is_link() || entry_mode.is_link());
-                (
-                    if type_changed {
-                        Status::TypeChanged
-                    } else {
-                        Status::Modified
-                    },
-                    side(&location, previous_id, previous_entry_mode),
-                    side(&location, id, entry_mode),
-                )
+        let (mode, id) = change.entry_mode_and_id();
+        let (old_mode, old_id) = change.source_entry_mode_and_id();
+        let status = match change {
+            _ if mode.is_tree() => continue,
+            C::Addition { .. } => Status::Added,
+            C::Deletion { .. } => Status::Deleted,
+            C::Modification { .. }
+                if old_mode.kind() != mode.kind() && (old_mode.is_link() || mode.is_link()) =>
+            {
+                Status::TypeChanged
             }
-            C::Rewrite {
-                source_location,
-                source_entry_mode,
-                source_id,
-                entry_mode,
-                id,
-                location,
-                copy: false,
-                ..
-            } if !entry_mode.is_tree() => (
-                Status::Renamed(0),
-                side(&source_location, source_id, source_entry_mode),
-                side(&location, id, entry_mode),
-            ),
-            _ => continue,
+            C::Modification { .. } => Status::Modified,
+            C::Rewrite { copy: false, .. } if old_id == id => Status::Renamed(100),
+            C::Rewrite { copy: false, .. } => Status::Renamed(similarity::similarity_index(
+                &blob_bytes(repo, old_id.to_owned())?,
+                &blob_bytes(repo, id.to_owned())?,
+            )),
+            C::Rewrite { .. } => continue,
+        };
+        // An added file has no old side, a deleted one no new side: git's zero mode and id.
+        let side = |mode: gix::objs::tree::EntryMode, id: &gix::oid| {
+            (u32::from(mode.value()), id.to_owned())
+        };
+        let ((old_mode, old_id), (new_mode, new_id)) = match status {
+            Status::Added => ((0, null), side(mode, id)),
+            Status::Deleted => (side(mode, id), (0, null)),
+            _ => (side(old_mode, old_id), side(mode, id)),
         };
         out.push(FileChange {
             status,
-            old_path,
-            path,
+            old_path: change.source_location().to_string(),
+            path: change.location().to_string(),
             old_id,
             new_id,
             old_mode,
             new_mode,
         });
-    }
-    for change in &mut out {
-        if let Status::Renamed(score) = &mut change.status {
-            *score = if change.old_id == change.new_id {
-                100
-            } else {
-                let old = blob_bytes(repo, change.old_id)?;
-                let new = blob_bytes(repo, change.new_id)?;
-                similarity::similarity_index(&old, &new)
-            };
-        }
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
