@@ -20,8 +20,6 @@ fuzz_target!(|data: &[u8]| {
     };
     let recon = run::reconstruct(log.events());
     let changes = run::repairs(&meta, &recon);
-    let repaired = run::apply_repairs(&meta, &changes);
-    assert!(run::repairs(&repaired, &recon).is_empty());
     let _ = run::resume_candidate(&meta, &recon, true);
     let _ = run::is_stale(&meta, jiff::Timestamp::now());
     let _ = run::status_line("r", &meta, run::shown_phase(&meta, &recon), "running");

@@ -283,38 +283,6 @@ pub fn apply_repairs_in_place(text: &str, changes: &[Change]) -> Option<String> 
     Some(text)
 }
 
-/// `meta.json` with the changes applied: only the named fields change; every other key, and the
-/// key order, stays.
-pub fn apply_repairs(meta: &Meta, changes: &[Change]) -> Meta {
-    let mut out = meta.clone();
-    for change in changes {
-        match change.field.split('.').collect::<Vec<_>>().as_slice() {
-            ["current_phase"] => {
-                out.insert("current_phase".into(), change.to.clone());
-            }
-            ["phases", phase, "status"] => {
-                let entry = object_at(object_at(&mut out, "phases"), phase);
-                entry.insert("status".into(), change.to.clone());
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The object at `key` in `map`: an empty one put there (in place of anything else) when there
-/// is none.
-fn object_at<'m>(map: &'m mut Meta, key: &str) -> &'m mut Meta {
-    let value = map.entry(key).or_insert(Value::Null);
-    if !value.is_object() {
-        *value = Value::Object(Map::new());
-    }
-    match value {
-        Value::Object(object) => object,
-        _ => unreachable!("an object was just put there"),
-    }
-}
-
 /// The effective state of each phase: the log's where it speaks, else the snapshot's.
 fn effective(meta: &Meta, recon: &Reconstruction, phase: u8) -> Option<String> {
     recon
