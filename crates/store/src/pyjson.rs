@@ -125,7 +125,7 @@ pub fn object_in(bytes: &[u8]) -> Option<Object> {
 
 /// A streaming reader over JSON text with Python's grammar, for callers that need only part of a
 /// large document: [`Reader::object`] and [`Reader::array`] hand each member to a callback, which
-/// reads it ([`Reader::value`], [`Reader::string`], nested walks) or passes over it
+/// reads it ([`Reader::value`], [`Reader::str`], nested walks) or passes over it
 /// ([`Reader::skip`]) without building anything. Every byte is still validated, so a document is
 /// accepted or refused exactly as `json.loads` would.
 pub struct Reader<'a> {
@@ -261,8 +261,8 @@ impl<'a> Reader<'a> {
     pub fn value(&mut self, pos: usize) -> Parsed {
         match self.peek(pos) {
             Some(b'"') => {
-                let (s, end) = self.string(pos)?;
-                Ok((Value::Str(s), end))
+                let (s, end) = self.str(pos)?;
+                Ok((Value::Str(s.into_owned()), end))
             }
             Some(b'{') => {
                 let mut map = Object::default();
@@ -500,12 +500,6 @@ impl<'a> Reader<'a> {
         Ok((Value::Int(text), pos))
     }
 
-    /// Reads the string starting at `pos` (its opening quote).
-    pub(crate) fn string(&self, pos: usize) -> Result<(String, usize), DecodeError> {
-        let (text, end) = self.str(pos)?;
-        Ok((text.into_owned(), end))
-    }
-
     /// Reads the string starting at `pos` (its opening quote), borrowing it from the input when it
     /// holds no escape, as nearly every string does. A lone UTF-16 surrogate (`"\ud800"`), which
     /// Python keeps but cannot write back as UTF-8, is an error here.
@@ -529,17 +523,10 @@ impl<'a> Reader<'a> {
         if let (Some(b'"'), Some(text)) = (self.bytes.get(end), self.text.get(pos + 1..end)) {
             return Ok((Cow::Borrowed(text), end + 1, false));
         }
-        let scanned = self.scan_string(pos, None)?;
-        if !scanned.escaped {
-            return Ok((
-                Cow::Borrowed(&self.text[pos + 1..scanned.end - 1]),
-                scanned.end,
-                false,
-            ));
-        }
-        let mut out = String::with_capacity(scanned.end - pos);
-        let decoded = self.scan_string(pos, Some(&mut out))?;
-        Ok((Cow::Owned(out), decoded.end, decoded.replaced))
+        // Else the run stopped at a backslash (the string has an escape) or at an error.
+        let mut out = String::with_capacity(end - pos);
+        let (end, replaced) = self.scan_string(pos, Some(&mut out))?;
+        Ok((Cow::Owned(out), end, replaced))
     }
 
     /// Checks the string starting at `pos` (its opening quote) without decoding it; returns the
@@ -550,24 +537,21 @@ impl<'a> Reader<'a> {
         if self.bytes.get(end) == Some(&b'"') {
             return Ok(end + 1);
         }
-        Ok(self.scan_string(pos, None)?.end)
+        Ok(self.scan_string(pos, None)?.0)
     }
 
-    /// The scanner behind every string read, with Python's rules and error positions. A lone
-    /// surrogate is accepted (as Python does) and decoded as U+FFFD, flagged in the result.
+    /// The scanner behind every string read, with Python's rules and error positions: the
+    /// position past the closing quote, and whether a lone surrogate was decoded (as U+FFFD; it is
+    /// accepted, as Python does).
     fn scan_string(
         &self,
         pos: usize,
         mut out: Option<&mut String>,
-    ) -> Result<Scanned, DecodeError> {
+    ) -> Result<(usize, bool), DecodeError> {
         let b = self.bytes;
         let begin = pos + 1;
         let mut pos = begin;
-        let mut scanned = Scanned {
-            end: 0,
-            escaped: false,
-            replaced: false,
-        };
+        let mut replaced = false;
         loop {
             let chunk_start = pos;
             pos = plain_run_end(b, pos);
@@ -576,11 +560,8 @@ impl<'a> Reader<'a> {
             }
             match b.get(pos) {
                 None => return Err(self.error("Unterminated string starting at", begin - 1)),
-                Some(b'"') => {
-                    scanned.end = pos + 1;
-                    return Ok(scanned);
-                }
-                Some(b'\\') => scanned.escaped = true,
+                Some(b'"') => return Ok((pos + 1, replaced)),
+                Some(b'\\') => {}
                 Some(_) => return Err(self.error("Invalid control character at", pos)),
             }
             let escape_at = pos;
@@ -628,7 +609,7 @@ impl<'a> Reader<'a> {
                         escape_at,
                     ));
                 }
-                scanned.replaced = true;
+                replaced = true;
             }
             if let Some(out) = out.as_deref_mut() {
                 out.push(ch.unwrap_or(char::REPLACEMENT_CHARACTER));
@@ -650,22 +631,6 @@ impl<'a> Reader<'a> {
         }
         Ok(unit)
     }
-}
-
-/// What scanning a string found.
-struct Scanned {
-    /// The position past the closing quote.
-    end: usize,
-    /// It held at least one escape (so it cannot be borrowed as is).
-    escaped: bool,
-    /// A lone surrogate was decoded as U+FFFD.
-    replaced: bool,
-}
-
-/// Whether any byte of `word` is a quote, a backslash or a control character.
-#[cfg(test)]
-fn ends_plain_run(word: u64) -> bool {
-    stop_bytes(word) != 0
 }
 
 /// The bytes of `word` (little-endian) that end a string's plain run — a quote, a backslash or a
@@ -876,17 +841,15 @@ pub fn write_string(out: &mut String, s: &str, ascii: bool) {
 pub fn py_str(value: &Value) -> String {
     match value {
         Value::Str(s) => s.clone(),
-        other => py_repr(other),
+        other => {
+            let mut out = String::new();
+            write_repr(&mut out, other);
+            out
+        }
     }
 }
 
 /// Python's `repr()` of a value.
-pub(crate) fn py_repr(value: &Value) -> String {
-    let mut out = String::new();
-    write_repr(&mut out, value);
-    out
-}
-
 fn write_repr(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("None"),
@@ -1085,16 +1048,15 @@ mod tests {
             for at in 0..8 {
                 let mut word = *b"abcdefgh";
                 word[at] = stop;
-                assert!(
-                    ends_plain_run(u64::from_le_bytes(word)),
-                    "{stop:#x} at {at}"
-                );
+                assert_ne!(stop_bytes(u64::from_le_bytes(word)), 0, "{stop:#x} at {at}");
             }
         }
-        assert!(!ends_plain_run(u64::from_le_bytes(*b"a b~\x7f\xc3\xa9!")));
-        assert!(!ends_plain_run(u64::from_le_bytes([
-            0x20, 0x21, 0x5b, 0x5d, 0x80, 0xff, 0x7e, 0x23
-        ])));
+        for plain in [
+            *b"a b~\x7f\xc3\xa9!",
+            [0x20, 0x21, 0x5b, 0x5d, 0x80, 0xff, 0x7e, 0x23],
+        ] {
+            assert_eq!(stop_bytes(u64::from_le_bytes(plain)), 0, "{plain:?}");
+        }
     }
 
     #[test]
