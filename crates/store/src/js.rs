@@ -34,19 +34,9 @@ pub fn is_space(c: u32) -> bool {
 /// shortest digits that read back, in JavaScript's layout (`1e+21`, `1e-7`, `0.000001`, `-0` as
 /// `0`).
 pub fn number_to_string(n: f64) -> String {
-    if n.is_nan() {
-        return "NaN".into();
-    }
-    if n.is_infinite() {
-        return if n > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if n == 0.0 {
-        return "0".into();
-    }
-    let (digits, point) = shortest_decimal(n.abs());
-    let mut out = String::from(if n < 0.0 { "-" } else { "" });
-    lay_out_decimal(&mut out, &digits, point, -5..=21, "", 1);
-    out
+    // Either zero as the positive one: JavaScript writes no sign on `-0`.
+    let n = if n == 0.0 { 0.0 } else { n };
+    decimal(n, -5..=21, "", 1)
 }
 
 /// The shortest decimal digits that read back as the finite `f` (without its sign), and the
@@ -54,7 +44,7 @@ pub fn number_to_string(n: f64) -> String {
 /// of that length are equally close, both JavaScript and Python take the even one: `{:e}` finds
 /// the length but breaks such a tie upwards, so the digits come from `{:.N$e}`, which rounds the
 /// exact value half to even.
-pub(crate) fn shortest_decimal(f: f64) -> (String, i64) {
+fn shortest_decimal(f: f64) -> (String, i64) {
     let shortest = format!("{f:e}");
     let digit_count = shortest
         .split('e')
@@ -69,19 +59,25 @@ pub(crate) fn shortest_decimal(f: f64) -> (String, i64) {
     )
 }
 
-/// Appends the number of decimal `digits` (the first not 0 unless the number is) with its decimal
-/// point `point` places into them (before them when 0 or less), as JavaScript and Python write
-/// numbers: in fixed notation when `point` is in `fixed` (a whole number followed by
-/// `whole_tail`), else in exponent notation (`1.5e+21`), the exponent of at least
-/// `exponent_width` digits.
-pub(crate) fn lay_out_decimal(
-    out: &mut String,
-    digits: &str,
-    point: i64,
+/// `f` as JavaScript and Python write numbers: `NaN`, `Infinity` and `-Infinity` by name, else
+/// its sign (`-0` keeps it) and the [`shortest_decimal`] digits with their decimal point `point`
+/// places into them (before them when 0 or less): in fixed notation when `point` is in `fixed` (a
+/// whole number followed by `whole_tail`), else in exponent notation (`1.5e+21`), the exponent of
+/// at least `exponent_width` digits.
+pub(crate) fn decimal(
+    f: f64,
     fixed: std::ops::RangeInclusive<i64>,
     whole_tail: &str,
     exponent_width: usize,
-) {
+) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let (digits, point) = shortest_decimal(f.abs());
+    let mut out = String::from(if f.is_sign_negative() { "-" } else { "" });
     let k = digits.len() as i64;
     if !fixed.contains(&point) {
         out.push_str(&digits[..1]);
@@ -94,9 +90,9 @@ pub(crate) fn lay_out_decimal(
     } else if point <= 0 {
         out.push_str("0.");
         out.extend(std::iter::repeat_n('0', (-point) as usize));
-        out.push_str(digits);
+        out.push_str(&digits);
     } else if k <= point {
-        out.push_str(digits);
+        out.push_str(&digits);
         out.extend(std::iter::repeat_n('0', (point - k) as usize));
         out.push_str(whole_tail);
     } else {
@@ -104,6 +100,7 @@ pub(crate) fn lay_out_decimal(
         out.push('.');
         out.push_str(&digits[point as usize..]);
     }
+    out
 }
 
 /// The array index a key spells (a canonical integer below 2³² − 1): such keys enumerate first in

@@ -939,16 +939,7 @@ fn python_prints(c: char) -> bool {
 /// Python's `repr(float)`: the shortest round-tripping digits, fixed notation for decimal exponents
 /// in `-4 ..= 15`, else scientific with a signed, at-least-two-digit exponent.
 pub(crate) fn float_repr(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    let (digits, point) = crate::js::shortest_decimal(f.abs());
-    let mut out = String::from(if f.is_sign_negative() { "-" } else { "" });
-    crate::js::lay_out_decimal(&mut out, &digits, point, -3..=16, ".0", 2);
-    out
+    crate::js::decimal(f, -3..=16, ".0", 2)
 }
 
 #[cfg(test)]
