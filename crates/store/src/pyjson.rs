@@ -720,28 +720,13 @@ pub fn write_pretty_array<'v>(
     items: impl IntoIterator<Item = &'v Value>,
     level: usize,
 ) {
-    write_array(out, items, Some(level), false);
-}
-
-fn write_array<'v>(
-    out: &mut String,
-    items: impl IntoIterator<Item = &'v Value>,
-    level: Option<usize>,
-    ascii: bool,
-) {
-    let mut items = items.into_iter().peekable();
-    if items.peek().is_none() {
-        return out.push_str("[]");
-    }
-    out.push('[');
-    for (i, item) in items.enumerate() {
-        separator(out, i, level);
-        write_value(out, item, level.map(|l| l + 1), ascii);
-    }
-    close(out, level, ']');
+    write_members(out, items, Some(level), ['[', ']'], |out, item| {
+        write_value(out, item, Some(level + 1), false)
+    });
 }
 
 fn write_value(out: &mut String, value: &Value, level: Option<usize>, ascii: bool) {
+    let inner = level.map(|level| level + 1);
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
@@ -749,47 +734,48 @@ fn write_value(out: &mut String, value: &Value, level: Option<usize>, ascii: boo
         Value::Int(digits) => out.push_str(digits),
         Value::Float(f) => out.push_str(&float_repr(*f)),
         Value::Str(s) => write_string(out, s, ascii),
-        Value::Array(items) => write_array(out, items, level, ascii),
-        Value::Object(map) if map.is_empty() => out.push_str("{}"),
+        Value::Array(items) => write_members(out, items, level, ['[', ']'], |out, item| {
+            write_value(out, item, inner, ascii)
+        }),
         Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                separator(out, i, level);
+            write_members(out, map.iter(), level, ['{', '}'], |out, (key, item)| {
                 write_string(out, key, ascii);
                 out.push_str(": ");
-                write_value(out, item, level.map(|l| l + 1), ascii);
-            }
-            close(out, level, '}');
+                write_value(out, item, inner, ascii);
+            })
         }
     }
 }
 
-fn separator(out: &mut String, index: usize, level: Option<usize>) {
-    match level {
-        Some(level) => {
-            if index > 0 {
-                out.push(',');
+/// Writes a list's or a dict's `members` between its `brackets`, each by `write_member`, as
+/// Python lays them out: nested `level` deep as `indent=2` writes them, each on a line of its own;
+/// without a level on one line, after `", "`. An empty one is its two brackets alone.
+fn write_members<T>(
+    out: &mut String,
+    members: impl IntoIterator<Item = T>,
+    level: Option<usize>,
+    [open, close]: [char; 2],
+    mut write_member: impl FnMut(&mut String, T),
+) {
+    out.push(open);
+    let mut empty = true;
+    for member in members {
+        match level {
+            Some(level) => {
+                out.push_str(if empty { "\n" } else { ",\n" });
+                out.extend(std::iter::repeat_n("  ", level + 1));
             }
-            out.push('\n');
-            push_indent(out, level + 1);
+            None if !empty => out.push_str(", "),
+            None => {}
         }
-        None if index > 0 => out.push_str(", "),
-        None => {}
+        write_member(out, member);
+        empty = false;
     }
-}
-
-fn close(out: &mut String, level: Option<usize>, bracket: char) {
-    if let Some(level) = level {
+    if let Some(level) = level.filter(|_| !empty) {
         out.push('\n');
-        push_indent(out, level);
+        out.extend(std::iter::repeat_n("  ", level));
     }
-    out.push(bracket);
-}
-
-fn push_indent(out: &mut String, level: usize) {
-    for _ in 0..level {
-        out.push_str("  ");
-    }
+    out.push(close);
 }
 
 /// Writes `s` as a JSON string literal with Python's escapes.
@@ -860,23 +846,13 @@ fn write_repr(out: &mut String, value: &Value) {
         Value::Float(f) if f.is_infinite() => out.push_str(if *f > 0.0 { "inf" } else { "-inf" }),
         Value::Float(f) => out.push_str(&float_repr(*f)),
         Value::Str(s) => write_str_repr(out, s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                separator(out, i, None);
-                write_repr(out, item);
-            }
-            out.push(']');
-        }
+        Value::Array(items) => write_members(out, items, None, ['[', ']'], write_repr),
         Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                separator(out, i, None);
+            write_members(out, map.iter(), None, ['{', '}'], |out, (key, item)| {
                 write_str_repr(out, key);
                 out.push_str(": ");
                 write_repr(out, item);
-            }
-            out.push('}');
+            })
         }
     }
 }
