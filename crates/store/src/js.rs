@@ -874,6 +874,13 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Steps over `b` when it comes next; whether it did.
+    fn eat(&mut self, b: u8) -> bool {
+        let next = self.peek() == Some(b);
+        self.at += usize::from(next);
+        next
+    }
+
     fn fault(&self, token: usize, kind: Kind) -> Fault {
         Fault {
             token,
@@ -892,8 +899,17 @@ impl<'a> Parser<'a> {
             Some(b'{' | b'[') if self.depth == self.engine.max_depth() => {
                 Err(self.fault(self.at, Kind::TooDeep))
             }
-            Some(b'{') => self.object(),
-            Some(b'[') => self.array(),
+            Some(open @ (b'{' | b'[')) => {
+                self.at += 1;
+                self.depth += 1;
+                let nested = if open == b'{' {
+                    self.object()
+                } else {
+                    self.array()
+                };
+                self.depth -= 1;
+                nested
+            }
             Some(b'"') => self.string().map(JsValue::String),
             Some(b't') => self.literal("true", JsValue::Bool(true)),
             Some(b'f') => self.literal("false", JsValue::Bool(false)),
@@ -924,19 +940,14 @@ impl<'a> Parser<'a> {
 
     fn number(&mut self) -> Result<f64, Fault> {
         let start = self.at;
-        if self.peek() == Some(b'-') {
-            self.at += 1;
-        }
+        self.eat(b'-');
         match self.peek() {
             Some(b'0') => self.at += 1,
             _ if self.digits() > 0 => {}
             _ => return Err(self.fault(start, Kind::Minus)),
         }
-        if self.peek() == Some(b'.') {
-            self.at += 1;
-            if self.digits() == 0 {
-                return Err(self.fault(start, Kind::Fraction));
-            }
+        if self.eat(b'.') && self.digits() == 0 {
+            return Err(self.fault(start, Kind::Fraction));
         }
         if let Some(b'e' | b'E') = self.peek() {
             let before = self.at;
@@ -1014,72 +1025,54 @@ impl<'a> Parser<'a> {
         Ok(unit)
     }
 
+    /// The items of the array whose `[` was just read.
     fn array(&mut self) -> Result<JsValue, Fault> {
-        self.at += 1;
-        self.depth += 1;
         let mut items = Vec::new();
         self.space();
-        if self.peek() == Some(b']') {
-            self.at += 1;
-            self.depth -= 1;
+        if self.eat(b']') {
             return Ok(JsValue::Array(items));
         }
+        let mut place = Place::Value;
         loop {
-            let place = match items.is_empty() {
-                true => Place::Value,
-                false => Place::ValueAfterComma,
-            };
             items.push(self.value(place)?);
             self.space();
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b']') => {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(JsValue::Array(items));
-                }
-                _ => return Err(self.unexpected(Place::ArrayNext)),
+            if self.eat(b']') {
+                return Ok(JsValue::Array(items));
             }
+            if !self.eat(b',') {
+                return Err(self.unexpected(Place::ArrayNext));
+            }
+            place = Place::ValueAfterComma;
         }
     }
 
+    /// The members of the object whose `{` was just read.
     fn object(&mut self) -> Result<JsValue, Fault> {
-        self.at += 1;
-        self.depth += 1;
         let mut map = JsObject::new();
         let mut place = Place::FirstKey;
         loop {
             self.space();
-            match self.peek() {
-                Some(b'}') if place == Place::FirstKey => {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(JsValue::Object(map));
-                }
-                Some(b'"') => {}
-                _ => return Err(self.unexpected(place)),
+            if place == Place::FirstKey && self.eat(b'}') {
+                return Ok(JsValue::Object(map));
+            }
+            if self.peek() != Some(b'"') {
+                return Err(self.unexpected(place));
             }
             let key = self.string()?;
             self.space();
-            if self.peek() != Some(b':') {
+            if !self.eat(b':') {
                 return Err(self.unexpected(Place::Colon));
             }
-            self.at += 1;
             let value = self.value(Place::Value)?;
             map.insert(key, value);
             self.space();
-            match self.peek() {
-                Some(b',') => {
-                    self.at += 1;
-                    place = Place::Key;
-                }
-                Some(b'}') => {
-                    self.at += 1;
-                    self.depth -= 1;
-                    return Ok(JsValue::Object(map));
-                }
-                _ => return Err(self.unexpected(Place::ObjectNext)),
+            if self.eat(b'}') {
+                return Ok(JsValue::Object(map));
             }
+            if !self.eat(b',') {
+                return Err(self.unexpected(Place::ObjectNext));
+            }
+            place = Place::Key;
         }
     }
 
