@@ -26,7 +26,7 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
 /// `_lock` argument proves it), which also makes it safe to sweep temporary files that an earlier,
 /// killed writer left behind.
 pub fn write_atomic(lock: &DirLock, target: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    replace(lock, target, bytes, true)
+    replace_with(lock, target, true, |file| file.write_all(bytes))
 }
 
 /// [`write_atomic`] for content written in pieces (no whole copy of it in memory). The disk is
@@ -102,10 +102,6 @@ pub fn write_atomic_unsynced_with(
     replace_with(lock, target, false, write)
 }
 
-fn replace(lock: &DirLock, target: &Path, bytes: &[u8], sync: bool) -> Result<(), StoreError> {
-    replace_with(lock, target, sync, |file| file.write_all(bytes))
-}
-
 fn replace_with(
     _lock: &DirLock,
     target: &Path,
@@ -117,7 +113,7 @@ fn replace_with(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let prefix = temp_prefix(&name);
+    let prefix = format!(".{name}.ucg-tmp-");
     let mut temp = tempfile::Builder::new()
         .prefix(&prefix)
         .tempfile_in(dir)
@@ -146,19 +142,13 @@ fn replace_with(
         // readers; after a power loss the unsynced file may be empty or cut short (see the callers).
         let temp = temp.into_temp_path();
         let swappable = std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_file());
-        let swapped = match swappable {
-            true => rename_exchange(&temp, target),
-            false => Err(std::io::ErrorKind::Unsupported.into()),
-        };
-        match swapped {
+        if swappable && rename_exchange(&temp, target).is_ok() {
             // The new file is in place; an old copy that cannot be removed now is swept later.
-            Ok(()) => {
-                let _ = temp.close();
-            }
+            let _ = temp.close();
+        } else {
             // No regular file to swap with, or a file system without the exchange: a rename.
-            Err(_) => temp
-                .persist(target)
-                .map_err(|e| StoreError::io(target, "rename over", e.error))?,
+            temp.persist(target)
+                .map_err(|e| StoreError::io(target, "rename over", e.error))?;
         }
     }
     // What a writer of this target killed mid-write left behind.
@@ -189,10 +179,6 @@ fn rename_exchange(from: &Path, to: &Path) -> std::io::Result<()> {
         0 => Ok(()),
         _ => Err(std::io::Error::last_os_error()),
     }
-}
-
-fn temp_prefix(name: &str) -> String {
-    format!(".{name}.ucg-tmp-")
 }
 
 /// How old another target's temporary file must be before a writer in its directory removes it:
