@@ -8,7 +8,6 @@
 //! seconds (whoever owns it), or cannot be examined. A stale lock is moved aside and removed under a
 //! second `mkdir` guard `<lock>.recovery`, itself reclaimed by the same rule.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -100,9 +99,7 @@ fn write_owner(dir: &Path, token: &str) -> std::io::Result<()> {
         "token": token,
         "startedAt": started_ms as u64,
     });
-    let mut file = std::fs::File::create(dir.join(OWNER_FILE))?;
-    file.write_all(owner.to_string().as_bytes())?;
-    Ok(())
+    std::fs::write(dir.join(OWNER_FILE), owner.to_string())
 }
 
 /// The owner record, when it is the reference's valid shape: a positive integer pid, a non-empty
