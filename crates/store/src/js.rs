@@ -103,17 +103,6 @@ pub(crate) fn decimal(
     out
 }
 
-/// The array index a key spells (a canonical integer below 2³² − 1): such keys enumerate first in
-/// a JavaScript object, ascending.
-fn array_index(key: &[u8]) -> Option<u32> {
-    let leading_zero = key.len() > 1 && key[0] == b'0';
-    if key.is_empty() || key.len() > 10 || !key.iter().all(u8::is_ascii_digit) || leading_zero {
-        return None;
-    }
-    let value: u64 = key.iter().fold(0, |n, b| n * 10 + u64::from(b - b'0'));
-    u32::try_from(value).ok().filter(|&v| v <= 4_294_967_294)
-}
-
 /// A JavaScript string: its code points in WTF-8 (UTF-8 that may also hold lone surrogates, each
 /// as the three bytes UTF-8 would give its code point), so that every UTF-16 string round-trips.
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -259,18 +248,13 @@ impl JsString {
 
     /// `s.trim()`.
     pub fn trim(&self) -> JsString {
-        let points: Vec<u32> = self.code_points().collect();
-        let start = points
-            .iter()
-            .position(|c| !is_space(*c))
-            .unwrap_or(points.len());
-        let end = points
-            .iter()
-            .rposition(|c| !is_space(*c))
-            .map_or(start, |i| i + 1);
+        let mut points: Vec<u32> = self.code_points().skip_while(|c| is_space(*c)).collect();
+        while points.last().is_some_and(|c| is_space(*c)) {
+            points.pop();
+        }
         let mut out = JsString::new();
-        for c in &points[start..end.max(start)] {
-            out.push_code_point(*c);
+        for c in points {
+            out.push_code_point(c);
         }
         out
     }
@@ -307,7 +291,13 @@ impl JsString {
     /// Whether this key is an array index (`"0"`…`"4294967294"`, no leading zero): JavaScript
     /// orders such keys first, ascending.
     pub fn array_index(&self) -> Option<u32> {
-        array_index(&self.0)
+        let key = &self.0;
+        let leading_zero = key.len() > 1 && key[0] == b'0';
+        if key.is_empty() || key.len() > 10 || !key.iter().all(u8::is_ascii_digit) || leading_zero {
+            return None;
+        }
+        let value: u64 = key.iter().fold(0, |n, b| n * 10 + u64::from(b - b'0'));
+        u32::try_from(value).ok().filter(|&v| v <= 4_294_967_294)
     }
 }
 
@@ -1234,10 +1224,14 @@ mod tests {
         ] {
             assert_eq!(number_to_string(n), text);
         }
-        assert_eq!(array_index(b"0"), Some(0));
-        assert_eq!(array_index(b"4294967294"), Some(4_294_967_294));
-        assert_eq!(array_index(b"4294967295"), None);
-        assert_eq!(array_index(b"01"), None);
+        for (key, index) in [
+            ("0", Some(0)),
+            ("4294967294", Some(4_294_967_294)),
+            ("4294967295", None),
+            ("01", None),
+        ] {
+            assert_eq!(JsString::from(key).array_index(), index, "{key}");
+        }
         assert!(is_space(0xFEFF) && !is_space(0x85));
     }
     fn jsc(text: &str) -> Result<JsValue, ParseError> {
