@@ -221,30 +221,27 @@ impl<'a> Reader<'a> {
     /// An error at `byte_pos`, positioned as Python reports it. Python reads these files in text
     /// mode, which turns `\r\n` and a lone `\r` into `\n` before decoding, so they count so here.
     fn error(&self, message: &str, byte_pos: usize) -> DecodeError {
-        if self.quiet {
-            return DecodeError {
-                message: message.to_string(),
-                position: None,
-            };
-        }
-        let before = self.text.get(..byte_pos).unwrap_or(self.text);
-        let (mut index, mut line, mut column) = (0, 1, 1);
-        let mut chars = before.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\r' && chars.peek() == Some(&'\n') {
-                continue; // counted once, with the '\n'
+        let position = (!self.quiet).then(|| {
+            let before = self.text.get(..byte_pos).unwrap_or(self.text);
+            let (mut index, mut line, mut column) = (0, 1, 1);
+            let mut chars = before.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    continue; // counted once, with the '\n'
+                }
+                index += 1;
+                if c == '\n' || c == '\r' {
+                    line += 1;
+                    column = 1;
+                } else {
+                    column += 1;
+                }
             }
-            index += 1;
-            if c == '\n' || c == '\r' {
-                line += 1;
-                column = 1;
-            } else {
-                column += 1;
-            }
-        }
+            (line, column, index)
+        });
         DecodeError {
             message: message.to_string(),
-            position: Some((line, column, index)),
+            position,
         }
     }
 
@@ -619,17 +616,11 @@ impl<'a> Reader<'a> {
 
     /// The four hex digits after a `\\u` (`pos` is just past the `u`). Errors point at the `u`.
     fn hex4(&self, pos: usize) -> Result<u32, DecodeError> {
-        let digits = self
-            .bytes
+        self.text
             .get(pos..pos + 4)
-            .filter(|d| pos + 4 < self.bytes.len() && d.iter().all(u8::is_ascii_hexdigit))
-            .ok_or_else(|| self.error("Invalid \\uXXXX escape", pos - 1))?;
-        let mut unit = 0u32;
-        for d in digits {
-            // The filter above admits hex digits only.
-            unit = unit * 16 + (*d as char).to_digit(16).unwrap_or(0);
-        }
-        Ok(unit)
+            .filter(|d| pos + 4 < self.bytes.len() && d.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|digits| u32::from_str_radix(digits, 16).ok())
+            .ok_or_else(|| self.error("Invalid \\uXXXX escape", pos - 1))
     }
 }
 
