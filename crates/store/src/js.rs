@@ -522,25 +522,28 @@ impl JsValue {
     /// objects `[object Object]`.
     pub fn to_js_string(&self) -> JsString {
         let mut out = JsString::new();
-        self.write_js_string(&mut out);
-        out
-    }
-
-    fn write_js_string(&self, out: &mut JsString) {
         match self {
             JsValue::Null => out.push_str("null"),
             JsValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             JsValue::Number(n) => out.push_str(&number_to_string(*n)),
             JsValue::String(s) => out.push_js(s),
-            JsValue::Array(items) => join_into(out, items, ","),
+            JsValue::Array(items) => return JsValue::join(items, ","),
             JsValue::Object(_) => out.push_str("[object Object]"),
         }
+        out
     }
 
     /// `items.join(separator)`: `null` as the empty string.
     pub fn join(items: &[JsValue], separator: &str) -> JsString {
         let mut out = JsString::new();
-        join_into(&mut out, items, separator);
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(separator);
+            }
+            if !item.is_null() {
+                out.push_js(&item.to_js_string());
+            }
+        }
         out
     }
 
@@ -595,17 +598,6 @@ impl From<serde_json::Value> for JsValue {
             serde_json::Value::Object(map) => {
                 JsValue::Object(map.into_iter().map(|(k, v)| (k.into(), v.into())).collect())
             }
-        }
-    }
-}
-
-fn join_into(out: &mut JsString, items: &[JsValue], separator: &str) {
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(separator);
-        }
-        if !item.is_null() {
-            item.write_js_string(out);
         }
     }
 }
