@@ -30,6 +30,9 @@ pub const MAX_DEPTH: usize = 990;
 /// Untouched stack costs nothing but address space.
 pub const STACK_SIZE: usize = 256 << 20;
 
+/// Why a lone surrogate is refused where the text would be written back (Python keeps it).
+const LONE_SURROGATE: &str = "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)";
+
 /// A JSON object: insertion-ordered, like a Python `dict`.
 pub type Object = IndexMap<String, Value, foldhash::fast::RandomState>;
 
@@ -265,10 +268,7 @@ impl<'a> Reader<'a> {
                 let mut map = Object::default();
                 let end = self.object(pos, |reader, key, at| {
                     if reader.key_replaced {
-                        return Err(reader.error(
-                            "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
-                            at,
-                        ));
+                        return Err(reader.error(LONE_SURROGATE, at));
                     }
                     let (value, end) = reader.value(at)?;
                     // A duplicate key keeps its first position and takes the last value, as in a dict.
@@ -503,10 +503,7 @@ impl<'a> Reader<'a> {
     pub fn str(&self, pos: usize) -> Result<(Cow<'a, str>, usize), DecodeError> {
         let (text, end, replaced) = self.str_lossy(pos)?;
         if replaced {
-            return Err(self.error(
-                "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
-                pos,
-            ));
+            return Err(self.error(LONE_SURROGATE, pos));
         }
         Ok((text, end))
     }
@@ -601,10 +598,7 @@ impl<'a> Reader<'a> {
             }
             if ch.is_none() {
                 if self.strict {
-                    return Err(self.error(
-                        "Lone surrogate in \\uXXXX escape (cannot be written as UTF-8)",
-                        escape_at,
-                    ));
+                    return Err(self.error(LONE_SURROGATE, escape_at));
                 }
                 replaced = true;
             }
