@@ -97,15 +97,12 @@ pub struct DecodeError {
 
 impl std::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)?;
         match self.position {
             Some((line, column, index)) => {
-                write!(
-                    f,
-                    "{}: line {line} column {column} (char {index})",
-                    self.message
-                )
+                write!(f, ": line {line} column {column} (char {index})")
             }
-            None => f.write_str(&self.message),
+            None => Ok(()),
         }
     }
 }
