@@ -540,6 +540,11 @@ impl<'a> Reader<'a> {
         mut out: Option<&mut String>,
     ) -> Result<(usize, bool), DecodeError> {
         let b = self.bytes;
+        // Every caller stands on the opening quote; one that does not gets an error, never a
+        // slice through a character.
+        if b.get(pos) != Some(&b'"') {
+            return Err(self.error("Expecting '\"'", pos));
+        }
         let begin = pos + 1;
         let mut pos = begin;
         let mut replaced = false;
@@ -927,6 +932,16 @@ mod tests {
         for (f, want) in cases {
             assert_eq!(float_repr(f), want, "{f:?}");
         }
+    }
+
+    #[test]
+    fn a_string_read_off_its_quote_is_an_error_not_a_panic() {
+        let reader = Reader::window("[\"\u{e9}\\n\u{e9}\"]");
+        for pos in 0..6 {
+            let _ = reader.str(pos);
+            let _ = reader.str_lossy(pos);
+        }
+        assert!(reader.str(2).is_err());
     }
 
     #[test]
