@@ -922,6 +922,23 @@ pub struct GoalArgs {
     pub omt_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<GoalCommand>,
+    /// A state CLI subcommand as the reference's argv, its name and then its arguments, as clap
+    /// matched them ([`GoalArgs::keep_argv`]); empty for git-ucg's own subcommands.
+    #[arg(skip)]
+    pub argv: Vec<String>,
+}
+
+impl GoalArgs {
+    /// Keeps the matched subcommand's name and arguments, for the subcommands that take the state
+    /// CLI's own (`args`).
+    pub(crate) fn keep_argv(&mut self, matches: &clap::ArgMatches) {
+        if let Some((name, sub)) = matches.subcommand() {
+            if let Ok(args) = sub.try_get_many::<String>("args") {
+                let args = args.into_iter().flatten().cloned();
+                self.argv = std::iter::once(name.to_string()).chain(args).collect();
+            }
+        }
+    }
 }
 
 /// Put after `goal` when its arguments begin with flags the state CLI accepts before the

@@ -207,10 +207,11 @@ fn parse(args: Vec<std::ffi::OsString>) -> Result<(cli::Cli, clap::ArgMatches), 
         .and_then(|matches| {
             let mut cli = cli::Cli::from_arg_matches(&matches)?;
             // `--close ID --answer TEXT` pairs by position, which only the matches know.
-            if let (cli::Command::Resolve(resolve), Some(("resolve", sub))) =
-                (&mut cli.command, matches.subcommand())
-            {
-                resolve.pair(sub);
+            match (&mut cli.command, matches.subcommand()) {
+                (cli::Command::Resolve(resolve), Some(("resolve", sub))) => resolve.pair(sub),
+                // The state CLI's argv, named as clap matched it.
+                (cli::Command::Goal(goal), Some(("goal", sub))) => goal.keep_argv(sub),
+                _ => {}
             }
             Ok((cli, matches))
         })

@@ -78,8 +78,12 @@ pub(crate) fn run(ctx: &Context, args: &GoalArgs) -> Result<u8> {
             warn_now(&session);
             return diff::run(ctx, &session, diff_args);
         }
-        Some(command) => raw_tokens(command),
-        None => Vec::new(),
+        // Flags before the subcommand: the marker goes, the arguments stay whole.
+        Some(GoalCommand::Unknown(tokens)) => {
+            let from = usize::from(tokens.first().map(String::as_str) == Some(GOAL_FLAGS_FIRST));
+            tokens[from..].to_vec()
+        }
+        _ => args.argv.clone(),
     };
     let mut reply = Reply::default();
     let outcome = dispatch(&session, &tokens, &mut reply);
@@ -116,45 +120,6 @@ retire-story|split-story|serialize-requirements|serialize-review-context|current
 fn refuse(refusal: &Refusal) -> u8 {
     eprintln!("{}", refusal.line());
     1
-}
-
-/// A state CLI subcommand's arguments as the reference's argv: its name, then the rest.
-fn raw_tokens(command: &GoalCommand) -> Vec<String> {
-    use GoalCommand as C;
-    let (name, rest): (&str, &[String]) = match command {
-        C::Set(a) => ("set", &a.args),
-        C::SetVerdict(a) => ("set-verdict", &a.args),
-        C::RequestComplete(a) => ("request-complete", &a.args),
-        C::SetBudgetLimited(a) => ("set-budget-limited", &a.args),
-        C::SetBlocked(a) => ("set-blocked", &a.args),
-        C::ResumePursuit(a) => ("resume-pursuit", &a.args),
-        C::SetStories(a) => ("set-stories", &a.args),
-        C::ConfirmStory(a) => ("confirm-story", &a.args),
-        C::ConfirmAllStories(a) => ("confirm-all-stories", &a.args),
-        C::ReorderStories(a) => ("reorder-stories", &a.args),
-        C::AddStory(a) => ("add-story", &a.args),
-        C::ReviseStory(a) => ("revise-story", &a.args),
-        C::RetireStory(a) => ("retire-story", &a.args),
-        C::SplitStory(a) => ("split-story", &a.args),
-        C::Get(a) => ("get", &a.args),
-        C::Status(a) => ("status", &a.args),
-        C::SerializeRequirements(a) => ("serialize-requirements", &a.args),
-        C::SerializeReviewContext(a) => ("serialize-review-context", &a.args),
-        C::ListOthers(a) => ("list-others", &a.args),
-        C::Adopt(a) => ("adopt", &a.args),
-        C::ClaimReviewDispatch(a) => ("claim-review-dispatch", &a.args),
-        C::ApproveReviewDispatchRenewal(a) => ("approve-review-dispatch-renewal", &a.args),
-        C::DismissReviewFinding(a) => ("dismiss-review-finding", &a.args),
-        C::Unknown(tokens) => {
-            // Flags before the subcommand: the marker goes, the arguments stay whole.
-            let from = usize::from(tokens.first().map(String::as_str) == Some(GOAL_FLAGS_FIRST));
-            return tokens[from..].to_vec();
-        }
-        C::Current(_) | C::Show(_) | C::Gc(_) | C::StopHook | C::Diff(_) => return Vec::new(),
-    };
-    std::iter::once(name.to_string())
-        .chain(rest.iter().cloned())
-        .collect()
 }
 
 /// A valueless flag the reference would read as the text `true` — and accept — is refused.
