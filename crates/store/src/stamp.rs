@@ -139,13 +139,13 @@ pub fn parse_stamp_line(line: &[u8]) -> Option<(Stamp, &[u8])> {
     }
     let mut fields = line.splitn(8, |b| *b == b' ');
     let freshness = Freshness {
-        dev: decimal(fields.next()?)?,
-        ino: decimal(fields.next()?)?,
-        size: decimal(fields.next()?)?,
-        mtime: decimal(fields.next()?)?,
-        mtime_nsec: decimal(fields.next()?)?,
-        ctime: decimal(fields.next()?)?,
-        ctime_nsec: decimal(fields.next()?)?,
+        dev: unsigned(fields.next()?)?,
+        ino: unsigned(fields.next()?)?,
+        size: unsigned(fields.next()?)?,
+        mtime: signed(fields.next()?)?,
+        mtime_nsec: signed(fields.next()?)?,
+        ctime: signed(fields.next()?)?,
+        ctime_nsec: signed(fields.next()?)?,
     };
     Some((Some(freshness), fields.next()?))
 }
@@ -250,17 +250,28 @@ pub fn decode_counted_line_cache<'a>(
 ) -> Option<(Lines<'a>, Lines<'a>)> {
     let end = bytes.strip_suffix(b"\n")?.rsplit(|b| *b == b'\n').next()?;
     let fields = end.strip_prefix(b"end ")?.split(|b| *b == b' ').next()?;
-    decode_line_cache(bytes, header, decimal(fields)?)
+    decode_line_cache(bytes, header, usize::try_from(unsigned(fields)?).ok()?)
 }
 
-/// A number as [`stamp_line`] writes it: digits (at least one), after a `-` when it is negative
-/// (and `T` signed), and within `T`'s range. `str::parse` alone would also take a `+`.
-fn decimal<T: std::str::FromStr>(text: &[u8]) -> Option<T> {
-    let digits = text.strip_prefix(b"-").unwrap_or(text);
-    if !digits.iter().all(u8::is_ascii_digit) {
+/// A decimal number as [`stamp_line`] writes it (digits only, at least one).
+fn unsigned(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
         return None;
     }
-    std::str::from_utf8(text).ok()?.parse().ok()
+    digits.iter().try_fold(0u64, |n, d| {
+        d.is_ascii_digit()
+            .then(|| n.checked_mul(10)?.checked_add(u64::from(d - b'0')))
+            .flatten()
+    })
+}
+
+/// As [`unsigned`], with an optional `-`.
+fn signed(text: &[u8]) -> Option<i64> {
+    match text.strip_prefix(b"-") {
+        // Down to `i64::MIN`, whose magnitude no `i64` holds.
+        Some(digits) => 0i64.checked_sub_unsigned(unsigned(digits)?),
+        None => i64::try_from(unsigned(text)?).ok(),
+    }
 }
 
 #[cfg(test)]
