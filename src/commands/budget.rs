@@ -79,10 +79,9 @@ fn story_id(impl_dir: &Path) -> String {
             .map(|b| py_strip(&String::from_utf8_lossy(&b)).to_string())
             .unwrap_or_default(),
     };
-    if story.is_empty() {
-        "unknown".into()
-    } else {
-        story
+    match story.is_empty() {
+        true => "unknown".into(),
+        false => story,
     }
 }
 

@@ -70,15 +70,12 @@ fn document(epic: &Epic, changes: &[Option<StoryChanges>]) -> serde_json::Value 
 }
 
 fn write_human(out: &mut impl Write, epic: &Epic, changes: &[Option<StoryChanges>]) -> Result<()> {
-    let mut state = Vec::new();
-    state.push(
-        if epic.branch_exists {
-            "exists"
-        } else {
-            "missing"
-        }
-        .to_string(),
-    );
+    let exists = if epic.branch_exists {
+        "exists"
+    } else {
+        "missing"
+    };
+    let mut state = vec![exists.to_string()];
     if epic.checked_out {
         state.push("checked out".into());
     }

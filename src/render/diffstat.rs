@@ -61,7 +61,10 @@ pub(crate) fn stat(
         .collect();
     let max_change = totals.iter().copied().max().unwrap_or(0);
     let any_binary = counts.iter().any(Option::is_none);
-    let number_width = decimal_width(max_change).max(if any_binary { 3 } else { 0 });
+    let number_width = max_change
+        .to_string()
+        .len()
+        .max(if any_binary { 3 } else { 0 });
     let mut name_width = max_len;
     let mut graph_width = max_change as usize;
     if name_width + number_width + 6 + graph_width > width {
@@ -178,10 +181,6 @@ pub(crate) fn name_status(changes: &[FileChange], quote_non_ascii: bool) -> Stri
         }
     }
     out
-}
-
-fn decimal_width(n: u64) -> usize {
-    n.to_string().len()
 }
 
 /// git's default diff colours, sequence for sequence: bold meta lines (a `---`/`+++` name's

@@ -64,15 +64,12 @@ pub(crate) fn run_status(ctx: &Context, args: &HooksStatusArgs) -> Result<u8> {
         }
     }
     let strict = ctx.strict_mode();
-    let agent = ctx
-        .try_project_root()
-        .is_some_and(|root| agent::installed(&root));
+    let root = ctx.try_project_root();
+    let agent = root.as_deref().is_some_and(agent::installed);
     // What the pre-receive hook guards, where it runs.
     let protected = ctx.gate_protected();
-    let merge_driver = ctx
-        .try_project_root()
-        .map(|root| merge_driver::state(ctx, &root));
-    let managers = managers::detect(ctx.try_project_root().as_deref(), &dir);
+    let merge_driver = root.as_deref().map(|root| merge_driver::state(ctx, root));
+    let managers = managers::detect(root.as_deref(), &dir);
     let gated_through: Vec<&str> = managers
         .iter()
         .filter(|f| !f.gated.is_empty())
