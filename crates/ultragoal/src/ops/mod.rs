@@ -25,6 +25,11 @@ fn thrown(message: impl Into<String>) -> Refusal {
     Refusal::Thrown(message.into())
 }
 
+/// `"{what}: refused — {why}"`, thrown.
+fn refused<T>(what: &str, why: impl std::fmt::Display) -> Result<T> {
+    Err(thrown(format!("{what}: refused — {why}")))
+}
+
 fn crash(what: impl Into<String>) -> Refusal {
     Refusal::Crash(what.into())
 }

@@ -38,19 +38,11 @@ impl Steering<'_> {
 fn validate_story(story: &JsValue, what: &str) -> Result<()> {
     let id = match prop(story, "id")? {
         Some(JsValue::String(id)) if !id.is_blank() => id.clone(),
-        _ => {
-            return Err(thrown(format!(
-                "{what}: refused — story is missing a non-empty id"
-            )))
-        }
+        _ => return refused(what, "story is missing a non-empty id"),
     };
     match prop(story, "acceptance_criteria")? {
         Some(JsValue::Array(criteria)) if !criteria.is_empty() => {}
-        _ => {
-            return Err(thrown(format!(
-                "{what}: refused — story \"{id}\" has no acceptance criteria"
-            )))
-        }
+        _ => return refused(what, format!("story \"{id}\" has no acceptance criteria")),
     }
     if falsy_or_blank(
         prop(story, "verification_surface")?,
@@ -86,10 +78,8 @@ fn require_planning(prior: &JsValue, what: &str) -> Result<()> {
     if is_planning(prior)? {
         return Ok(());
     }
-    Err(thrown(format!(
-        "{what}: refused — phase must be 'planning' (got \"{}\")",
-        js::string_of(prop(prior, "phase")?)
-    )))
+    let phase = js::string_of(prop(prior, "phase")?);
+    refused(what, format!("phase must be 'planning' (got \"{phase}\")"))
 }
 
 fn require_outcome(prior: &JsValue, message: String) -> Result<()> {
@@ -113,18 +103,14 @@ pub fn set_stories(session: &Session, stories: &[JsValue]) -> Result<()> {
             format!("{WHAT}: refused — outcome must be set before ingesting stories"),
         )?;
         if stories.is_empty() {
-            return Err(thrown(format!(
-                "{WHAT}: refused — story set must not be empty"
-            )));
+            return refused(WHAT, "story set must not be empty");
         }
         let mut seen: Vec<&JsString> = Vec::new();
         for story in stories {
             validate_story(story, WHAT)?;
             let id = crate::stories::id_ref(story);
             if seen.contains(&id) {
-                return Err(thrown(format!(
-                    "{WHAT}: refused — duplicate story id \"{id}\""
-                )));
+                return refused(WHAT, format!("duplicate story id \"{id}\""));
             }
             seen.push(id);
         }
@@ -192,9 +178,7 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
         let stories = stories.as_slice();
         if status_is(&stories[at], "retired")? {
-            return Err(thrown(format!(
-                "{WHAT}: refused — story \"{story_id}\" is retired"
-            )));
+            return refused(WHAT, format!("story \"{story_id}\" is retired"));
         }
         if status_is(&stories[at], "confirmed")? {
             return Ok(None);
@@ -275,14 +259,10 @@ pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
         let mut reordered = Vec::new();
         for (at, wanted) in order.iter().enumerate() {
             if order[..at].contains(wanted) {
-                return Err(thrown(format!(
-                    "{WHAT}: refused — duplicate story id \"{wanted}\" in --order"
-                )));
+                return refused(WHAT, format!("duplicate story id \"{wanted}\" in --order"));
             }
             let Some((_, story)) = by_id.iter().find(|(id, _)| **id == **wanted) else {
-                return Err(thrown(format!(
-                    "{WHAT}: refused — unknown story id \"{wanted}\" in --order"
-                )));
+                return refused(WHAT, format!("unknown story id \"{wanted}\" in --order"));
             };
             reordered.push((*story).clone());
         }
@@ -306,9 +286,7 @@ pub fn add(session: &Session, story: &JsObject, steering: &Steering) -> Result<(
         let id = crate::stories::id_ref(&story_value);
         for known in list(&existing, "stories")? {
             if id_is(known, id)? {
-                return Err(thrown(format!(
-                    "{WHAT}: refused — story id \"{id}\" already exists"
-                )));
+                return refused(WHAT, format!("story id \"{id}\" already exists"));
             }
         }
         let fields = steering.fields("unconfirmed");
@@ -339,10 +317,8 @@ pub fn revise(
         if let Some(new_id) = patch.get("id").filter(|id| id.as_str() != Some(story_id)) {
             for story in stories {
                 if review::strict_equal(prop(story, "id")?, Some(new_id)) {
-                    return Err(thrown(format!(
-                        "{WHAT}: refused — story id \"{}\" already exists",
-                        js::string_of(Some(new_id))
-                    )));
+                    let id = js::string_of(Some(new_id));
+                    return refused(WHAT, format!("story id \"{id}\" already exists"));
                 }
             }
         }
@@ -382,9 +358,7 @@ fn check_removable(
     (verb, participle): (&str, &str),
 ) -> Result<()> {
     if status_is(story, "retired")? {
-        return Err(thrown(format!(
-            "{what}: refused — story \"{story_id}\" is already retired"
-        )));
+        return refused(what, format!("story \"{story_id}\" is already retired"));
     }
     let pursuing =
         phase_or_planning(prior)?.is_some_and(|phase| phase.as_str() == Some("pursuing"));
@@ -429,14 +403,10 @@ pub fn split(
             validate_story(child, WHAT)?;
             let id = crate::stories::id_ref(child);
             if existing.contains(&id) {
-                return Err(thrown(format!(
-                    "{WHAT}: refused — story id \"{id}\" already exists"
-                )));
+                return refused(WHAT, format!("story id \"{id}\" already exists"));
             }
             if seen.contains(&id) {
-                return Err(thrown(format!(
-                    "{WHAT}: refused — duplicate replacement id \"{id}\""
-                )));
+                return refused(WHAT, format!("duplicate replacement id \"{id}\""));
             }
             seen.push(id);
         }
