@@ -82,9 +82,9 @@ fn require_planning(prior: &JsValue, what: &str) -> Result<()> {
     refused(what, format!("phase must be 'planning' (got \"{phase}\")"))
 }
 
-fn require_outcome(prior: &JsValue, message: String) -> Result<()> {
+fn require_outcome(prior: &JsValue, what: &str, before: &str) -> Result<()> {
     if falsy_or_blank(prop(prior, "outcome")?, "outcome")? {
-        return Err(thrown(message));
+        return refused(what, format!("outcome must be set before {before}"));
     }
     Ok(())
 }
@@ -98,10 +98,7 @@ pub fn set_stories(session: &Session, stories: &[JsValue]) -> Result<()> {
     const WHAT: &str = "set-stories";
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
-        require_outcome(
-            prior,
-            format!("{WHAT}: refused — outcome must be set before ingesting stories"),
-        )?;
+        require_outcome(prior, WHAT, "ingesting stories")?;
         if stories.is_empty() {
             return refused(WHAT, "story set must not be empty");
         }
@@ -131,10 +128,7 @@ pub fn set_single(session: &Session) -> Result<()> {
     const WHAT: &str = "set-stories --single";
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
-        require_outcome(
-            prior,
-            format!("{WHAT}: refused — outcome must be set before auto-deriving a story"),
-        )?;
+        require_outcome(prior, WHAT, "auto-deriving a story")?;
         let surface = js::present(prop(prior, "verification_surface")?)
             .cloned()
             .unwrap_or_else(|| "".into());
@@ -276,10 +270,7 @@ pub fn add(session: &Session, story: &JsObject, steering: &Steering) -> Result<(
     steering.check(WHAT)?;
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let existing = stories_of(prior)?;
-        require_outcome(
-            prior,
-            format!("{WHAT}: refused — outcome must be set before adding stories"),
-        )?;
+        require_outcome(prior, WHAT, "adding stories")?;
         check_given_status(story.get("status"), WHAT)?;
         let story_value = JsValue::Object(story.clone());
         validate_story(&story_value, WHAT)?;
