@@ -110,13 +110,6 @@ fn phase_or_planning(prior: &JsValue) -> Result<Option<&JsValue>> {
     Ok(js::present(prop(prior, "phase")?))
 }
 
-fn is_planning(prior: &JsValue) -> Result<bool> {
-    Ok(match phase_or_planning(prior)? {
-        None => true,
-        Some(phase) => phase.as_str() == Some("planning"),
-    })
-}
-
 /// `{...object, key: value, …}`: an object's copy with the fields set (existing keys keep their
 /// place, new ones follow).
 fn with_fields(story: &JsValue, fields: &[(&str, JsValue)]) -> JsValue {

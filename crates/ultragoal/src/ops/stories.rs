@@ -75,11 +75,13 @@ fn check_given_status(status: Option<&JsValue>, what: &str) -> Result<()> {
 }
 
 fn require_planning(prior: &JsValue, what: &str) -> Result<()> {
-    if is_planning(prior)? {
-        return Ok(());
+    match phase_or_planning(prior)? {
+        Some(phase) if phase.as_str() != Some("planning") => {
+            let phase = js::string_of(Some(phase));
+            refused(what, format!("phase must be 'planning' (got \"{phase}\")"))
+        }
+        _ => Ok(()),
     }
-    let phase = js::string_of(prop(prior, "phase")?);
-    refused(what, format!("phase must be 'planning' (got \"{phase}\")"))
 }
 
 fn require_outcome(prior: &JsValue, what: &str, before: &str) -> Result<()> {
