@@ -208,25 +208,13 @@ fn confirming(
     Ok(Some(stories_next(updated)))
 }
 
-/// A value's `.length` as a message shows it (`undefined` for what has none).
-fn length_text(value: &JsValue) -> String {
+/// A value's `.length` (`None`: `undefined`); an object's is whatever it holds there.
+fn length(value: &JsValue) -> Option<JsValue> {
     match value {
-        JsValue::Array(items) => items.len().to_string(),
-        JsValue::String(text) => text.units().len().to_string(),
-        JsValue::Object(object) => js::string_of(object.get("length")).to_string(),
-        _ => "undefined".into(),
-    }
-}
-
-fn length_equals(value: &JsValue, n: usize) -> bool {
-    match value {
-        JsValue::Array(items) => items.len() == n,
-        JsValue::String(text) => text.units().len() == n,
-        JsValue::Object(object) => object
-            .get("length")
-            .and_then(JsValue::as_f64)
-            .is_some_and(|l| l == n as f64),
-        _ => false,
+        JsValue::Array(items) => Some((items.len() as f64).into()),
+        JsValue::String(text) => Some((text.units().len() as f64).into()),
+        JsValue::Object(object) => object.get("length").cloned(),
+        _ => None,
     }
 }
 
@@ -236,10 +224,12 @@ pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
         let stories_value = stories_of(prior)?;
-        if !length_equals(&stories_value, order.len()) {
+        // `stories.length !== order.length`: strict, so only a number can match.
+        let length = length(&stories_value);
+        if length.as_ref().and_then(JsValue::as_f64) != Some(order.len() as f64) {
             return Err(thrown(format!(
                 "{WHAT}: refused — --order must list exactly the {} current story id(s) (got {})",
-                length_text(&stories_value),
+                js::string_of(length.as_ref()),
                 order.len()
             )));
         }
