@@ -172,14 +172,13 @@ pub fn confirm(session: &Session, story_id: &str) -> Result<()> {
     const WHAT: &str = "confirm-story";
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         let (stories, at) = stories_with(prior, story_id, WHAT)?;
-        let stories = stories.as_slice();
         if status_is(&stories[at], "retired")? {
             return refused(WHAT, format!("story \"{story_id}\" is retired"));
         }
         if status_is(&stories[at], "confirmed")? {
             return Ok(None);
         }
-        confirming(stories, |story| id_is(story, &story_id.into()))
+        confirming(&stories, |story| id_is(story, &story_id.into()))
     })
 }
 
@@ -290,15 +289,14 @@ pub fn revise(
     const WHAT: &str = "revise-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
-        let (stories, at) = stories_with(prior, story_id, WHAT)?;
-        let stories = stories.as_slice();
+        let (mut stories, at) = stories_with(prior, story_id, WHAT)?;
         if status_is(&stories[at], "retired")? {
             return Err(thrown(format!(
                 "{WHAT}: refused — story \"{story_id}\" is retired (no resurrect-via-revise)"
             )));
         }
         if let Some(new_id) = patch.get("id").filter(|id| id.as_str() != Some(story_id)) {
-            for story in stories {
+            for story in &stories {
                 if review::strict_equal(prop(story, "id")?, Some(new_id)) {
                     let id = js::string_of(Some(new_id));
                     return refused(WHAT, format!("story id \"{id}\" already exists"));
@@ -312,9 +310,8 @@ pub fn revise(
         }
         let updated = with_fields(&updated.into(), &steering.fields("unconfirmed"));
         validate_story(&updated, WHAT)?;
-        let mut all = stories.to_vec();
-        all[at] = updated;
-        Ok(Some(stories_next(all)))
+        stories[at] = updated;
+        Ok(Some(stories_next(stories)))
     })
 }
 
@@ -323,12 +320,10 @@ pub fn retire(session: &Session, story_id: &str, steering: &Steering) -> Result<
     const WHAT: &str = "retire-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
-        let (stories, at) = stories_with(prior, story_id, WHAT)?;
-        let stories = stories.as_slice();
+        let (mut stories, at) = stories_with(prior, story_id, WHAT)?;
         check_removable(prior, &stories[at], story_id, WHAT, ("retire", "retired"))?;
-        let mut all = stories.to_vec();
-        all[at] = with_fields(&stories[at], &steering.fields("retired"));
-        Ok(Some(stories_next(all)))
+        stories[at] = with_fields(&stories[at], &steering.fields("retired"));
+        Ok(Some(stories_next(stories)))
     })
 }
 
@@ -364,8 +359,7 @@ pub fn split(
     const WHAT: &str = "split-story";
     steering.check(WHAT)?;
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
-        let (stories, at) = stories_with(prior, story_id, WHAT)?;
-        let stories = stories.as_slice();
+        let (mut stories, at) = stories_with(prior, story_id, WHAT)?;
         let parent = &stories[at];
         check_removable(prior, parent, story_id, WHAT, ("split", "split"))?;
         if children.len() < 2 {
@@ -375,7 +369,7 @@ pub fn split(
         )));
         }
         let mut existing = Vec::new();
-        for story in stories {
+        for story in &stories {
             if let Some(JsValue::String(id)) = prop(story, "id")? {
                 existing.push(id);
             }
@@ -399,17 +393,16 @@ pub fn split(
             .collect();
         let mut parent_fields = steering.fields("retired");
         parent_fields.push(("split_into", JsValue::Array(child_ids)));
-        let retired = with_fields(parent, &parent_fields);
         let parent_id = prop(parent, "id")?.cloned().unwrap_or(JsValue::Null);
-        let mut all: Vec<JsValue> = stories[..at].to_vec();
-        all.push(retired);
-        for child in children {
+        stories[at] = with_fields(parent, &parent_fields);
+        // The replacements follow their retired parent.
+        let replacements = children.iter().map(|child| {
             let rest = without(child.as_object().unwrap_or(&JsObject::new()), &SPLIT);
             let mut fields = steering.fields("unconfirmed");
             fields.push(("split_from", parent_id.clone()));
-            all.push(with_fields(&JsValue::Object(rest), &fields));
-        }
-        all.extend_from_slice(&stories[at + 1..]);
-        Ok(Some(stories_next(all)))
+            with_fields(&JsValue::Object(rest), &fields)
+        });
+        stories.splice(at + 1..at + 1, replacements);
+        Ok(Some(stories_next(stories)))
     })
 }
