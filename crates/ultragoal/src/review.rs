@@ -5,7 +5,8 @@
 //! the review lane replaces `classify` and `completion_eligible`, nothing else.
 
 use super::js;
-use super::js::{JsObject, JsString, JsValue};
+use super::js::{JsString, JsValue};
+use super::state;
 use sha2::{Digest, Sha256};
 
 /// The verdict artifact: the objective's verdict and each story's.
@@ -18,10 +19,7 @@ pub struct Verdicts {
 
 /// Parses `ultragoal-verdict-<sid>.json`; `None` when absent, empty or invalid in any part.
 pub fn verdicts(bytes: Option<&[u8]>) -> Option<Verdicts> {
-    let doc: JsObject = match js::parse_bytes(bytes.filter(|b| !b.is_empty())?) {
-        Some(JsValue::Object(doc)) => doc,
-        _ => return None,
-    };
+    let doc = state::parse(bytes.filter(|b| !b.is_empty())?)?;
     let objective = doc.get("objective_verdict")?.as_str()?;
     if !matches!(objective, "APPROVE" | "REQUEST_CHANGES" | "COMMENT")
         || !doc.get("verifier")?.is_string()
@@ -110,10 +108,7 @@ pub(crate) fn classify(verdict: &str, impact: &str) -> Outcome {
 /// that text.
 pub fn code_review(bytes: Option<&[u8]>) -> Option<CodeReview> {
     let text = js::decode(bytes?);
-    let doc: JsObject = match js::parse(&text) {
-        Ok(JsValue::Object(doc)) => doc,
-        _ => return None,
-    };
+    let doc = state::parse(text.as_bytes())?;
     let complete = match doc.get("status")?.as_str()? {
         "COMPLETE" => true,
         "INCONCLUSIVE" => false,

@@ -50,8 +50,8 @@ pub fn now_stamp() -> String {
         .to_string()
 }
 
-/// Parses a state file's bytes as the reference does (invalid UTF-8 replaced): `None` when they
-/// are not a JSON object.
+/// Parses a state file's bytes (or an artifact's, or any text's) as the reference does (invalid
+/// UTF-8 replaced): `None` when they are not a JSON object.
 pub fn parse(bytes: &[u8]) -> Option<State> {
     match js::parse_bytes(bytes) {
         Some(JsValue::Object(state)) => Some(state),

@@ -177,9 +177,8 @@ fn mutate(
         // Absent before: the seed this writer (or a racing one) made is what it expected.
         None => !locked
             .as_deref()
-            .and_then(|text| js::parse(text).ok())
-            .and_then(|v| v.as_object().map(is_pristine))
-            .unwrap_or(false),
+            .and_then(|text| state::parse(text.as_bytes()))
+            .is_some_and(|seed| is_pristine(&seed)),
     };
     let fields = if changed {
         match compute(&session::prior_of(locked.as_deref())?, locked.as_deref())? {
@@ -214,9 +213,7 @@ pub(crate) fn read_raw(session: &Session) -> Result<Option<State>> {
 
 pub fn raw_of(text: Option<&str>) -> Option<State> {
     let text = text.filter(|t| !t.is_empty())?;
-    let Ok(JsValue::Object(mut state)) = js::parse(text) else {
-        return None;
-    };
+    let mut state = state::parse(text.as_bytes())?;
     if !state::passes_guard(&state) {
         return None;
     }

@@ -255,10 +255,7 @@ pub fn resume_pursuit(session: &Session) -> Result<()> {
 }
 
 pub(super) fn claimable(raw: &str) -> Option<State> {
-    match js::parse(raw) {
-        Ok(JsValue::Object(state)) if state::is_claimable(&state) => Some(state),
-        _ => None,
-    }
+    state::parse(raw.as_bytes()).filter(state::is_claimable)
 }
 
 // ------------------------------------------------------------------ request-complete
@@ -429,13 +426,7 @@ fn collapse(text: &JsString) -> JsString {
 
 /// `parseCodexGoalSnapshot`: inline JSON holding an object, else a file holding one.
 pub fn codex_snapshot(arg: &str, read_file: &dyn Fn(&str) -> Option<String>) -> Option<JsObject> {
-    if let Ok(JsValue::Object(object)) = js::parse(arg) {
-        return Some(object);
-    }
-    match js::parse(&read_file(arg)?) {
-        Ok(JsValue::Object(object)) => Some(object),
-        _ => None,
-    }
+    state::parse(arg.as_bytes()).or_else(|| state::parse(read_file(arg)?.as_bytes()))
 }
 
 /// `goal.a ?? goal.b ?? … (?? root.a)` — a string, else nothing.
