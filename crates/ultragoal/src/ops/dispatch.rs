@@ -3,8 +3,8 @@
 
 use super::*;
 
-/// The lane's answer: allowed, why, and the dispatches used and allowed; `Err` for a `failure`.
-type Answer = std::result::Result<(bool, &'static str, f64, f64), ()>;
+/// The lane's answer: allowed, why, and the dispatches used and allowed; `None` for a `failure`.
+type Answer = Option<(bool, &'static str, f64, f64)>;
 
 /// `{allowed, reason, used, cap}` on one line; exit 1 unless allowed.
 fn claim_answer(reply: &mut Reply, answer: Answer) {
@@ -34,37 +34,37 @@ fn review_of(session: &Session) -> Option<CodeReview> {
     )
 }
 
-/// The locked, active, pursuing state of the lane's commands (else the lane's `failure`).
-fn lane_state(session: &Session) -> std::result::Result<State, ()> {
-    let raw = session.text().ok_or(())?;
-    let prior = claimable(&raw).ok_or(())?;
+/// The lane's commands begin alike: seed if absent, lock, and read a state that must be active
+/// and pursuing (else the lane's `failure`).
+fn lane_state(session: &Session) -> Option<(ucg_store::mkdir_lock::StateLock, State)> {
+    session.ensure_seed().ok()?;
+    let lock = session.lock().ok()?;
+    let prior = claimable(&session.text()?)?;
     if !state::is_active(&prior) || state::phase(&prior) != "pursuing" {
-        return Err(());
+        return None;
     }
-    Ok(prior)
+    Some((lock, prior))
 }
 
 /// `claim-review-dispatch` (hook-only).
 pub fn claim(session: &Session, reply: &mut Reply) {
     let run = || -> Answer {
-        session.ensure_seed().map_err(|_| ())?;
-        let lock = session.lock().map_err(|_| ())?;
-        let prior = lane_state(session)?;
+        let (lock, prior) = lane_state(session)?;
         let (used, cap) = counters(&prior);
         if used >= cap {
-            return Ok((false, "budget_exhausted", used, cap));
+            return Some((false, "budget_exhausted", used, cap));
         }
         if let Some(reviewed) = review_of(session) {
             let approved = match js::present(prior.get("approved_review_artifact_sha256")) {
                 Some(JsValue::String(sha)) => sha.clone(),
-                Some(_) => return Err(()),
+                Some(_) => return None,
                 None => JsString::new(),
             };
             let eligible = reviewed
                 .completion_eligible(state::dismissals(&prior))
-                .map_err(|_| ())?;
+                .ok()?;
             if eligible && approved != *reviewed.sha256 {
-                return Ok((false, "completion_eligible", used, cap));
+                return Some((false, "completion_eligible", used, cap));
             }
         }
         let written = merge_write_locked(
@@ -72,9 +72,9 @@ pub fn claim(session: &Session, reply: &mut Reply) {
             &lock,
             next([("review_dispatch_used", JsValue::Number(used + 1.0))]),
         )
-        .map_err(|_| ())?;
+        .ok()?;
         let (used, cap) = counters(&written);
-        Ok((true, "allowed", used, cap))
+        Some((true, "allowed", used, cap))
     };
     claim_answer(reply, run());
 }
@@ -82,10 +82,8 @@ pub fn claim(session: &Session, reply: &mut Reply) {
 /// `approve-review-dispatch-renewal` (user-only).
 pub fn renew(session: &Session, reply: &mut Reply) {
     let run = || -> Answer {
-        session.ensure_seed().map_err(|_| ())?;
-        let lock = session.lock().map_err(|_| ())?;
+        let (lock, prior) = lane_state(session)?;
         let reviewed = review_of(session);
-        let prior = lane_state(session)?;
         let (used, cap) = counters(&prior);
         let mut fields = next([(
             "review_dispatch_cap",
@@ -97,8 +95,8 @@ pub fn renew(session: &Session, reply: &mut Reply) {
                 reviewed.sha256.into(),
             );
         }
-        let written = merge_write_locked(session, &lock, fields).map_err(|_| ())?;
-        Ok((true, "allowed", used, counters(&written).1))
+        let written = merge_write_locked(session, &lock, fields).ok()?;
+        Some((true, "allowed", used, counters(&written).1))
     };
     claim_answer(reply, run());
 }
@@ -109,12 +107,10 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
     if rationale.is_empty() || js::is_blank(location) || !review::CLASSES.contains(&class) {
         return false;
     }
-    let run = || -> std::result::Result<bool, ()> {
-        session.ensure_seed().map_err(|_| ())?;
-        let lock = session.lock().map_err(|_| ())?;
-        let prior = lane_state(session).map_err(|_| ())?;
+    let run = || -> Option<bool> {
+        let (lock, prior) = lane_state(session)?;
         let Some(reviewed) = review_of(session) else {
-            return Ok(false);
+            return Some(false);
         };
         let matches = reviewed
             .findings
@@ -126,18 +122,18 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
             })
             .count();
         if matches != 1 {
-            return Ok(false);
+            return Some(false);
         }
         let mut recorded = state::dismissals(&prior).to_vec();
         for d in &recorded {
             if d.is_null() {
-                return Err(());
+                return None;
             }
             if d.get("artifact_sha256").and_then(JsValue::as_str) == Some(&reviewed.sha256)
                 && d.get("ref").and_then(JsValue::as_str) == Some(location)
                 && d.get("class").and_then(JsValue::as_str) == Some(class)
             {
-                return Ok(true);
+                return Some(true);
             }
         }
         let mut dismissal = JsObject::new();
@@ -151,8 +147,8 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
             &lock,
             next([("dismissed_review_findings", JsValue::Array(recorded))]),
         )
-        .map_err(|_| ())?;
-        Ok(true)
+        .ok()?;
+        Some(true)
     };
     run().unwrap_or(false)
 }
