@@ -36,13 +36,7 @@ fn spliced(head: &str, pieces: &[(&JsString, &str)]) -> JsString {
 /// `serializeRequirements`.
 pub fn requirements(session: &Session) -> Result<JsString> {
     let state = read_active(session)?;
-    let state = state.map(JsValue::Object).unwrap_or(JsValue::Null);
-    let field = |key: &str| -> Option<JsValue> {
-        match &state {
-            JsValue::Object(s) => js::present(s.get(key)).cloned(),
-            _ => None,
-        }
-    };
+    let field = |key: &str| js::present(state.as_ref()?.get(key)).cloned();
     let stories = field("stories").unwrap_or(JsValue::Array(Vec::new()));
     let mut confirmed = Vec::new();
     for story in list(&stories, "stories")? {
