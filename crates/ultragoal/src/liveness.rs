@@ -207,18 +207,6 @@ fn modified(path: &Path) -> Option<jiff::Timestamp> {
     jiff::Timestamp::try_from(modified).ok()
 }
 
-/// The other sessions' state files in the directory with a safe id: (sid, path), by sid
-/// (`goal gc`).
-fn other_sessions(session: &Session) -> Vec<(String, PathBuf)> {
-    let mut found: Vec<(String, PathBuf)> = state_files(&session.dir, session)
-        .into_iter()
-        .filter(|(sid, _)| super::dir::is_safe_session_id(sid))
-        .map(|(sid, name)| (sid, session.dir.join(name)))
-        .collect();
-    found.sort();
-    found
-}
-
 /// The state files in `dir` of sessions other than `session`: (sid, file name), by file name.
 fn state_files(dir: &Path, session: &Session) -> Vec<(String, String)> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -407,7 +395,12 @@ pub fn gc(session: &Session, dry_run: bool) -> Vec<(PathBuf, String)> {
     let now = jiff::Timestamp::now();
     let mut reaped: Vec<(PathBuf, String)> = Vec::new();
     let mut live_sids = vec![session.sid.clone()];
-    for (sid, path) in other_sessions(session) {
+    // The other sessions' state files with a safe id, in any order: what is reaped is sorted.
+    let others = state_files(&session.dir, session)
+        .into_iter()
+        .filter(|(sid, _)| dir::is_safe_session_id(sid));
+    for (sid, name) in others {
+        let path = session.dir.join(name);
         let other = Session::new(session.dir.clone(), sid.clone());
         let Ok(lock) = other.lock() else {
             live_sids.push(sid);
