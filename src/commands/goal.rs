@@ -360,11 +360,11 @@ line equal to its delimiter produces exactly this)",
         }
     };
     let opts = ops::set_opts(flags, codex_goal_objective, max_iterations);
-    let effects = ops::set(session, &opts)?;
+    let fresh = ops::set(session, &opts)?;
     reply.notices.extend(ucg_ultragoal::base::after_transition(
         session,
         &opts.phase,
-        effects.fresh,
+        fresh,
     ));
     Ok(())
 }

@@ -69,15 +69,9 @@ decider: {{...}}\" format: \"{line}\""
     Ok(())
 }
 
-/// What a successful `set` did, for the git base it records.
-#[derive(Debug, Default, PartialEq)]
-pub struct SetEffects {
-    /// A planning transition without an active prior, or over a pristine one: a new pursuit.
-    pub fresh: bool,
-}
-
-/// `setGoalState`.
-pub fn set(session: &Session, opts: &SetOpts) -> Result<SetEffects> {
+/// `setGoalState`. Whether it began a new pursuit — a planning transition without an active
+/// prior, or over a pristine one — for the git base it records.
+pub fn set(session: &Session, opts: &SetOpts) -> Result<bool> {
     let phase = opts.phase.as_str();
     if !matches!(phase, "planning" | "pursuing") {
         return Err(thrown(format!(
@@ -138,7 +132,7 @@ request-complete-only; budget_limited/blocked are system-only."
         }
         Ok(Some(fields))
     })?;
-    Ok(SetEffects { fresh: fresh.get() })
+    Ok(fresh.get())
 }
 
 /// Entering (or staying in) pursuit: no story waits for confirmation, and the WHAT — outcome
