@@ -204,13 +204,8 @@ fn next(fields: impl IntoIterator<Item = (&'static str, JsValue)>) -> State {
         .collect()
 }
 
-/// `readGoalStateRaw`: a state passing the readers' guard, with the review fields defaulted
-/// (in place, else appended), terminal phases included.
-pub(crate) fn read_raw(session: &Session) -> Result<Option<State>> {
-    session.use_dir()?;
-    Ok(raw_of(session.text().as_deref()))
-}
-
+/// `readGoalStateRaw` of a state file's text: a state passing the readers' guard, with the review
+/// fields defaulted (in place, else appended), terminal phases included.
 pub fn raw_of(text: Option<&str>) -> Option<State> {
     let text = text.filter(|t| !t.is_empty())?;
     let mut state = state::parse(text.as_bytes())?;
@@ -232,7 +227,8 @@ pub fn raw_of(text: Option<&str>) -> Option<State> {
 
 /// `readGoalState`: the raw state when active.
 fn read_active(session: &Session) -> Result<Option<State>> {
-    Ok(read_raw(session)?.filter(state::is_active))
+    session.use_dir()?;
+    Ok(raw_of(session.text().as_deref()).filter(state::is_active))
 }
 
 /// `isPristine` (§3.1): planning, iteration 0 or absent, outcome `""` or absent — a seed nobody
