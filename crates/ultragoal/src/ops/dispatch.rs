@@ -155,8 +155,7 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
 
 /// After an adoption: the Codex objective is thread-scoped and stays behind (a merge-write).
 pub fn clear_codex_objective(session: &Session) -> Result<()> {
-    merge_write(session, next([("codex_goal_objective", "".into())]))?;
-    Ok(())
+    merge_write(session, next([("codex_goal_objective", "".into())]))
 }
 
 // ------------------------------------------------------------------ reads

@@ -138,10 +138,11 @@ const STATUSES: [&str; 3] = ["unconfirmed", "confirmed", "retired"];
 // ------------------------------------------------------------------ reading and writing
 
 /// `mergeWrite`: seed if absent (and never adopted away), lock, merge, write.
-fn merge_write(session: &Session, next: State) -> Result<State> {
+fn merge_write(session: &Session, next: State) -> Result<()> {
     session.ensure_seed()?;
     let lock = session.lock()?;
-    merge_write_locked(session, &lock, next)
+    merge_write_locked(session, &lock, next)?;
+    Ok(())
 }
 
 fn merge_write_locked(

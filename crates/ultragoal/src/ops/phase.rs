@@ -202,8 +202,7 @@ pub fn set_budget_limited(session: &Session) -> Result<()> {
             ("active", false.into()),
             ("budget_limit_notified", true.into()),
         ]),
-    )?;
-    Ok(())
+    )
 }
 
 pub fn set_blocked(session: &Session, reason: &str) -> Result<()> {
@@ -217,8 +216,7 @@ pub fn set_blocked(session: &Session, reason: &str) -> Result<()> {
                 state::without_controls(&reason.into()).into(),
             ),
         ]),
-    )?;
-    Ok(())
+    )
 }
 
 /// `resume-pursuit` (user-only): under the lock, never seeding.
