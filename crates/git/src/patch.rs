@@ -74,15 +74,10 @@ fn write_one(
     };
 
     let prepared = super::prepare_diff(repo, cache, change)?;
-    let minus = if change.status == Status::Added {
-        "/dev/null"
-    } else {
-        &a
-    };
-    let plus = if change.status == Status::Deleted {
-        "/dev/null"
-    } else {
-        &b
+    let (minus, plus) = match change.status {
+        Status::Added => ("/dev/null", b.as_str()),
+        Status::Deleted => (a.as_str(), "/dev/null"),
+        _ => (a.as_str(), b.as_str()),
     };
     match prepared.operation {
         Operation::InternalDiff { algorithm } => {
