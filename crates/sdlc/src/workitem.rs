@@ -62,6 +62,13 @@ pub struct Source {
     pub text: Option<String>,
 }
 
+impl Source {
+    /// Its value of the field `name`, when it has one.
+    fn field(&self, name: &str) -> Option<&String> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
 fn data(event: &Event) -> Option<&Map<String, Value>> {
     event.raw.get("data").and_then(Value::as_object)
 }
@@ -275,20 +282,11 @@ pub fn plan(sources: &[Source]) -> Vec<MarkdownPlan> {
             let winner = sources
                 .iter()
                 .filter(|s| s.rank < target.rank)
-                .find_map(|s| {
-                    s.fields
-                        .iter()
-                        .find(|(n, _)| n == name)
-                        .map(|(_, v)| (s.rank, v))
-                });
+                .find_map(|s| Some((s.rank, s.field(name)?)));
             let Some((rank, value)) = winner else {
                 continue;
             };
-            let current = target
-                .fields
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone());
+            let current = target.field(name).cloned();
             if current.as_deref() != Some(value.as_str()) {
                 changes.push(FieldChange {
                     field: name.to_string(),
