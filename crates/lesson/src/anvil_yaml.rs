@@ -262,6 +262,18 @@ fn blank_or_comment(line: &[u16]) -> bool {
     t.is_empty() || starts_with(t, "#")
 }
 
+/// The block's next line at `indent`, past blank and comment lines (`*i` then stands at it); `None`
+/// where the block ends (`*i` at the line that ends it, or past the last line).
+fn next_in_block(lines: &[Units], i: &mut usize, indent: usize) -> Option<Units> {
+    while lines.get(*i).is_some_and(|line| blank_or_comment(line)) {
+        *i += 1;
+    }
+    lines
+        .get(*i)
+        .filter(|line| indent_of(line) == indent)
+        .cloned()
+}
+
 fn collapse_block_scalar(lines: &[Units], start: usize, base: usize) -> (JsValue, usize) {
     let mut parts: Vec<&[u16]> = Vec::new();
     let mut i = start;
@@ -353,15 +365,7 @@ fn parse_block(
 
     if starts_with(&trimmed, "- ") || eq(&trimmed, "-") {
         let mut arr = Vec::new();
-        while i < lines.len() {
-            let cur = lines[i].clone();
-            if blank_or_comment(&cur) {
-                i += 1;
-                continue;
-            }
-            if indent_of(&cur) != indent {
-                break;
-            }
+        while let Some(cur) = next_in_block(lines, &mut i, indent) {
             let rest = trim(&cur).to_vec();
             if !starts_with(&rest, "-") {
                 break;
@@ -409,15 +413,7 @@ fn parse_block(
     }
 
     let mut obj = JsObject::new();
-    while i < lines.len() {
-        let cur = lines[i].clone();
-        if blank_or_comment(&cur) {
-            i += 1;
-            continue;
-        }
-        if indent_of(&cur) != indent {
-            break;
-        }
+    while let Some(cur) = next_in_block(lines, &mut i, indent) {
         check_unsupported(&cur, i)?;
         let t = trim(&cur).to_vec();
         let Some(colon) = find_key_colon(&t) else {
