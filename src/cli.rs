@@ -922,21 +922,21 @@ pub struct GoalArgs {
     pub omt_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<GoalCommand>,
-    /// A state CLI subcommand as the reference's argv, its name and then its arguments, as clap
-    /// matched them ([`GoalArgs::keep_argv`]); empty for git-ucg's own subcommands.
+    /// The matched subcommand as the reference's argv, its name and then its arguments, as clap
+    /// matched them ([`GoalArgs::keep_argv`]); only the state CLI's subcommands read it.
     #[arg(skip)]
     pub argv: Vec<String>,
 }
 
 impl GoalArgs {
-    /// Keeps the matched subcommand's name and arguments, for the subcommands that take the state
-    /// CLI's own (`args`).
+    /// Keeps the matched subcommand's name and its `args` (the state CLI's own), whatever the
+    /// build: an id a subcommand does not define reads as no arguments, under debug assertions
+    /// (where clap calls it an error) as without.
     pub(crate) fn keep_argv(&mut self, matches: &clap::ArgMatches) {
         if let Some((name, sub)) = matches.subcommand() {
-            if let Ok(args) = sub.try_get_many::<String>("args") {
-                let args = args.into_iter().flatten().cloned();
-                self.argv = std::iter::once(name.to_string()).chain(args).collect();
-            }
+            let args = sub.try_get_many::<String>("args").ok().flatten();
+            let args = args.into_iter().flatten().cloned();
+            self.argv = std::iter::once(name.to_string()).chain(args).collect();
         }
     }
 }
