@@ -540,8 +540,9 @@ impl<'a> Reader<'a> {
         mut out: Option<&mut String>,
     ) -> Result<(usize, bool), DecodeError> {
         let b = self.bytes;
-        // Every caller stands on the opening quote; one that does not gets an error, never a
-        // slice through a character.
+        // Every caller stands on the opening quote. One that does not may be read a string from
+        // where it stands by the plain-run fast paths above this scanner, or an error here, but
+        // never a slice through a character.
         if b.get(pos) != Some(&b'"') {
             return Err(self.error("Expecting '\"'", pos));
         }

@@ -395,7 +395,8 @@ pub fn gc(session: &Session, dry_run: bool) -> Vec<(PathBuf, String)> {
     let now = jiff::Timestamp::now();
     let mut reaped: Vec<(PathBuf, String)> = Vec::new();
     let mut live_sids = vec![session.sid.clone()];
-    // The other sessions' state files with a safe id, in any order: what is reaped is sorted.
+    // The other sessions' state files with a safe id, in file-name order (their order does not
+    // matter: what is reaped is sorted, the live ids are only looked up).
     let others = state_files(&session.dir, session)
         .into_iter()
         .filter(|(sid, _)| dir::is_safe_session_id(sid));
