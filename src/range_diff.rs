@@ -20,7 +20,7 @@ pub(crate) fn print_range(
     args: &DiffOutputArgs,
 ) -> Result<u8> {
     let renames = !args.no_renames;
-    let mut cache = ucg_git::blob_cache(repo).map_err(Error::from)?;
+    let mut cache = ucg_git::blob_cache(repo)?;
     // A story's or the epic's range is used only if its base is an ancestor of its end; that walk
     // runs beside the tree diff, and nothing is printed before it says yes.
     let (changes, ancestry) = std::thread::scope(|scope| {
@@ -49,16 +49,14 @@ pub(crate) fn print_range(
     }
     if args.patch {
         let mut patch = Vec::new();
-        ucg_git::patch::write_patch(repo, &mut cache, &changes, quote_non_ascii, &mut patch)
-            .map_err(Error::from)?;
+        ucg_git::patch::write_patch(repo, &mut cache, &changes, quote_non_ascii, &mut patch)?;
         if ctx.color {
             patch = diffstat::colorize_patch(&patch);
         }
         return ctx.page(patch);
     }
     let mut counted = ucg_git::line_count_cache(repo, !args.no_cache);
-    let counts =
-        ucg_git::line_counts(repo, &mut cache, &mut counted, &changes).map_err(Error::from)?;
+    let counts = ucg_git::line_counts(repo, &mut cache, &mut counted, &changes)?;
     counted.save();
     if args.numstat {
         return print(

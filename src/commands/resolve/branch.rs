@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use ucg_git::commit::{self, Moved};
-use ucg_git::ObjectId;
+use ucg_git::{ObjectId, Repository};
 use ucg_ultracode::answer::Answer;
 use ucg_ultracode::branch::{self, BranchPass, BranchPaths, BranchRequest};
 use ucg_ultracode::{deciders, pending};
@@ -44,9 +44,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
     let short = commit::short_branch_name(branch).to_string();
     if commit::branch_tip(repo, branch).is_err() {
         // Only the remote has it (a fresh clone): set up the local branch, as a checkout would.
-        if let Some(from) =
-            commit::branch_from_remote(repo, branch, args.push.as_deref()).map_err(Error::from)?
-        {
+        if let Some(from) = commit::branch_from_remote(repo, branch, args.push.as_deref())? {
             eprintln!("git-ucg: branch {short} set up from {from}");
         }
     }
@@ -63,7 +61,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
     let mut last_error = None;
     let mut landed = None;
     for _ in 0..ATTEMPTS {
-        let tip = commit::branch_tip(repo, branch).map_err(Error::from)?;
+        let tip = commit::branch_tip(repo, branch)?;
         let done = pass_on(repo, args, &places, &given, by.as_deref(), tip, &short)?;
         if args.dry_run {
             return finish(args, done, None);
@@ -124,7 +122,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
                 eprintln!(
                     "git-ucg: {remote}'s {short} moved on ({why}); answering again on its tip"
                 );
-                if !commit::move_branch_back(repo, branch, new_tip, base).map_err(Error::from)? {
+                if !commit::move_branch_back(repo, branch, new_tip, base)? {
                     return Err(Error::new(format!(
                         "{short} moved here while the push was refused: the answers are committed on it ({})",
                         short_id(new_tip)
@@ -150,9 +148,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
                     base,
                     &done.edits,
                     &message,
-                )
-                .map_err(Error::from)?
-                {
+                )? {
                     Moved::To(id) => id,
                     Moved::Unchanged => fetched,
                     Moved::Elsewhere => {
@@ -184,11 +180,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs, branch: &str) -> Result<u8>
 
 /// The files that differ between `from` and `to` (the local branch's move, which after a retry
 /// also carries the remote's commits): what a checkout of it restores to catch up.
-fn changed_between(
-    repo: &ucg_git::Repository,
-    from: ObjectId,
-    to: ObjectId,
-) -> Option<Vec<String>> {
+fn changed_between(repo: &Repository, from: ObjectId, to: ObjectId) -> Option<Vec<String>> {
     let tree = |id| ucg_git::tree::CommitTree::of_commit(repo, id).ok();
     let changes = tree(to)?.changes_from(Some(&tree(from)?)).ok()?;
     Some(changes.into_iter().map(|c| c.path).collect())
@@ -305,18 +297,13 @@ fn places(ctx: &Context, args: &ResolveArgs) -> Result<BranchPaths> {
         let relative = absolute.strip_prefix(&root).ok()?;
         Some(relative.to_str()?.replace('\\', "/"))
     };
-    let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
+    let (impl_dir, ledger) = ctx.run_files(&args.impl_artifacts, &args.deferred_work)?;
     let impl_rel = within(&impl_dir).filter(|p| !p.is_empty()).ok_or_else(|| {
         Error::new(format!(
             "the artifact directory {} is not inside the repository: it cannot be on a branch",
             impl_dir.display()
         ))
     })?;
-    let ledger = ctx.deferred_work(
-        args.deferred_work.file.as_deref(),
-        args.impl_artifacts.dir.as_deref(),
-        &impl_dir,
-    );
     let runs_root = args.runs_root.or_under(&root);
     Ok(BranchPaths {
         impl_dir: impl_rel,
@@ -331,7 +318,7 @@ type Shown = (String, serde_json::Value);
 
 /// The pass on `tip`, with the hand-back it makes.
 fn pass_on(
-    repo: &ucg_git::Repository,
+    repo: &Repository,
     args: &ResolveArgs,
     paths: &BranchPaths,
     given: &[Answer],
