@@ -8,6 +8,7 @@ use crate::output::{self, Output};
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use ucg_git::Repository;
+use ucg_ultracode::bypass::{self, Bypass};
 use ucg_ultracode::config::Config;
 use ucg_ultracode::epic::EpicInputs;
 use ucg_ultracode::gate::{GateInputs, GatePolicy, WorkTreeRun};
@@ -431,11 +432,7 @@ impl Context {
     /// The bypass records on this repository's commits made at or after `stopped` (the run's
     /// heartbeat time; `None`: all), oldest first. Nothing when there is no notes ref; a notes
     /// ref that cannot be read is a warning and shows nothing.
-    pub(crate) fn bypasses_since(
-        &self,
-        stopped: Option<&str>,
-    ) -> Vec<ucg_ultracode::bypass::Bypass> {
-        use ucg_ultracode::bypass;
+    pub(crate) fn bypasses_since(&self, stopped: Option<&str>) -> Vec<Bypass> {
         let Ok(repo) = self.repo() else {
             return Vec::new();
         };

@@ -21,14 +21,15 @@ mod range_diff;
 mod render;
 mod watch;
 
+use std::ffi::OsString;
 use std::io::Write;
 
 /// The stack of the thread commands run on: the JSON reader's.
 use ucg_store::pyjson::STACK_SIZE;
 
 /// Parses the arguments, runs the command, reports any error, and returns the exit code.
-pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
-    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
+    let args: Vec<OsString> = args.into_iter().collect();
     if cli::is_prompt(&args) {
         // The hottest path runs here, without starting the command thread (a tenth of a warm
         // prompt): serving the cache reads a line file and stamps a dozen files, recursing
@@ -54,7 +55,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> u8 {
 /// whose last pass still holds (every file it read unchanged), prepare-commit-msg for a commit
 /// already judged —, answered here as the prompt is, without the command thread. A panic is a
 /// "no": the full hook decides.
-fn hook_passes_at_once(args: &[std::ffi::OsString]) -> bool {
+fn hook_passes_at_once(args: &[OsString]) -> bool {
     let Some(cli::Cli {
         command: cli::Command::Hooks(cli::Deferred(cli::HooksCommand::Run(run))),
         ..
@@ -74,7 +75,7 @@ fn run_here_fallback() -> u8 {
     2
 }
 
-fn run_here(args: Vec<std::ffi::OsString>) -> u8 {
+fn run_here(args: Vec<OsString>) -> u8 {
     if let Some(text) = cli::version_only(&args) {
         // A closed stdout is not an error.
         let _ = std::io::stdout().write_all(text.as_bytes());
@@ -139,7 +140,7 @@ fn remote_prefix(cli: &cli::Cli) -> usize {
 /// Started by the kernel as a hook's interpreter (`hooks/direct`: `#!<this binary> __hook`), with
 /// `__hook <hook path> <git's arguments>`: that is `git ucg hooks run <hook> <git's arguments>`,
 /// without the command line parser — git's arguments are the hook's, whatever they look like.
-fn as_hook(args: &[std::ffi::OsString]) -> Option<cli::Cli> {
+fn as_hook(args: &[OsString]) -> Option<cli::Cli> {
     if args.get(1)? != ucg_git::hooks::DIRECT_HOOK_ARG {
         return None;
     }
@@ -181,10 +182,7 @@ fn usage_line(matches: &clap::ArgMatches) -> String {
 /// `goal`'s state CLI takes flags before its subcommand (`goal --phase planning set`), which clap
 /// refuses as unknown arguments: then the arguments again, with the marker after `goal` that
 /// hands them to `goal` whole.
-fn goal_flags_first(
-    args: &[std::ffi::OsString],
-    error: &clap::Error,
-) -> Option<Vec<std::ffi::OsString>> {
+fn goal_flags_first(args: &[OsString], error: &clap::Error) -> Option<Vec<OsString>> {
     if error.kind() != clap::error::ErrorKind::UnknownArgument {
         return None;
     }
@@ -198,7 +196,7 @@ fn goal_flags_first(
     Some(retried)
 }
 
-fn parse(args: Vec<std::ffi::OsString>) -> Result<(cli::Cli, clap::ArgMatches), clap::Error> {
+fn parse(args: Vec<OsString>) -> Result<(cli::Cli, clap::ArgMatches), clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     cli::Cli::command()
         // Help fits the terminal as every other output does (clap's own default is 100).

@@ -7,8 +7,8 @@ use crate::context::{Context, IMPL_ARTIFACTS_ENV};
 use crate::error::{cannot, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use ucg_store::pathlib_display;
 use ucg_store::pyjson::{self, Value};
+use ucg_store::{pathlib_display, DirLock};
 use ucg_ultracode::budget::{self, DEFAULT_MAX_TURNS};
 use ucg_ultracode::ids::py_strip;
 use ucg_ultracode::STORY_ENV;
@@ -85,12 +85,7 @@ fn story_id(impl_dir: &Path) -> String {
     }
 }
 
-fn write(
-    lock: &ucg_store::DirLock,
-    dir: &Path,
-    name: &str,
-    text: &str,
-) -> std::result::Result<(), String> {
+fn write(lock: &DirLock, dir: &Path, name: &str, text: &str) -> std::result::Result<(), String> {
     let target = ucg_store::write_target(dir, name, Vec::new).map_err(|e| e.to_string())?;
     ucg_store::write_atomic(lock, &target, text.as_bytes()).map_err(|e| e.to_string())
 }

@@ -4,6 +4,8 @@
 use crate::cli::{GenerateArgs, GenerateWhat, InstallDocsArgs};
 use crate::context::Context;
 use crate::error::{cannot, Error, Result};
+use clap::Command;
+use clap_complete::Shell;
 use std::path::Path;
 
 pub(crate) fn run(_ctx: &Context, args: &GenerateArgs) -> Result<u8> {
@@ -102,12 +104,7 @@ pub(crate) fn man_pages() -> Vec<(String, Vec<u8>)> {
 }
 
 /// `name` is the page's file name (`git-ucg-reds-apply`), `usage` how it is typed (`git ucg reds apply`).
-fn collect_pages(
-    command: &clap::Command,
-    name: &str,
-    usage: &str,
-    pages: &mut Vec<(String, Vec<u8>)>,
-) {
+fn collect_pages(command: &Command, name: &str, usage: &str, pages: &mut Vec<(String, Vec<u8>)>) {
     // A command that states its usage itself (the lesson commands, whose arguments DG-Anvil's
     // parser reads) keeps it; the others' is built from their arguments.
     let stated = command
@@ -145,7 +142,7 @@ fn collect_pages(
 
 /// The SYNOPSIS line after the command's name (clap_mangen bolds the name): every option with its value placeholder
 /// (`-C <PATH>`, `--close <ID>`), required ones bare, then the positionals and the subcommand.
-fn synopsis(command: &clap::Command) -> String {
+fn synopsis(command: &Command) -> String {
     let placeholder = |arg: &clap::Arg| {
         arg.get_value_names()
             .map(|names| {
@@ -195,7 +192,6 @@ fn synopsis(command: &clap::Command) -> String {
 
 /// The completion scripts: bash (with `_git_ucg` for git's own completion), zsh, fish.
 pub(crate) fn completions() -> Vec<(String, Vec<u8>)> {
-    use clap_complete::Shell;
     let mut scripts = Vec::new();
     for (shell, file) in [
         (Shell::Bash, "git-ucg.bash"),
@@ -236,7 +232,7 @@ pub(crate) fn completions() -> Vec<(String, Vec<u8>)> {
 
 /// The (nested) commands that take the operand `id` (`baseline start STORY`, `sdlc show RUN`),
 /// by path.
-fn operand_commands(command: &clap::Command, path: &[String], id: &str) -> Vec<Vec<String>> {
+fn operand_commands(command: &Command, path: &[String], id: &str) -> Vec<Vec<String>> {
     let mut found = Vec::new();
     if !path.is_empty() && command.get_positionals().any(|arg| arg.get_id() == id) {
         found.push(path.to_vec());
@@ -250,13 +246,7 @@ fn operand_commands(command: &clap::Command, path: &[String], id: &str) -> Vec<V
 }
 
 /// Makes the operand of `commands` complete from `git-ucg __complete <what>`.
-fn with_operands(
-    shell: clap_complete::Shell,
-    script: &str,
-    commands: &[Vec<String>],
-    what: &str,
-) -> String {
-    use clap_complete::Shell;
+fn with_operands(shell: Shell, script: &str, commands: &[Vec<String>], what: &str) -> String {
     let call = format!("git-ucg __complete {what} 2>/dev/null");
     let operand = match what {
         "stories" => "story",
@@ -320,8 +310,7 @@ const DYNAMIC_VALUES: [(&str, &str); 4] = [
 /// story ids, run folders) instead of file names. The generated scripts are patched where
 /// clap_complete writes each option's value action; an option it no longer writes that way is
 /// left as it was (the docs test notices: it completes the values).
-fn with_dynamic_values(shell: clap_complete::Shell, script: &str) -> String {
-    use clap_complete::Shell;
+fn with_dynamic_values(shell: Shell, script: &str) -> String {
     let mut script = script.to_string();
     for (option, what) in DYNAMIC_VALUES {
         let call = format!("git-ucg __complete {what} 2>/dev/null");
@@ -364,8 +353,8 @@ fn zsh_values(line: &str, call: &str) -> Option<String> {
 /// The command tree without its hidden subcommands (`generate`, `hooks run`): clap_complete
 /// offers every subcommand it is given. Names, help texts, arguments and the version flag are what
 /// completion needs; they are kept.
-fn visible_only(command: &clap::Command) -> clap::Command {
-    let mut copy = clap::Command::new(command.get_name().to_string())
+fn visible_only(command: &Command) -> Command {
+    let mut copy = Command::new(command.get_name().to_string())
         .disable_help_subcommand(true)
         // `--help` and `--version` are clap's own, added again to the copy.
         .args(
@@ -394,7 +383,7 @@ fn visible_only(command: &clap::Command) -> clap::Command {
 
 /// `git ucg help <TAB>` offers the commands it explains: in the completions' copy only, `help`'s
 /// operand takes the subcommands' names (the parser takes any word, to say it is unknown).
-fn with_help_topics(command: clap::Command) -> clap::Command {
+fn with_help_topics(command: Command) -> Command {
     let topics: Vec<String> = command
         .get_subcommands()
         .map(|sub| sub.get_name().to_string())
@@ -408,7 +397,7 @@ fn with_help_topics(command: clap::Command) -> clap::Command {
 }
 
 /// Sets every (nested) command's executable name, e.g. `git-ucg reds apply`.
-fn with_bin_names(command: clap::Command, bin: &str) -> clap::Command {
+fn with_bin_names(command: Command, bin: &str) -> Command {
     let names: Vec<String> = command
         .get_subcommands()
         .map(|s| s.get_name().to_string())

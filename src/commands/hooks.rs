@@ -30,7 +30,7 @@ use ucg_git::hooks::{
 };
 use ucg_git::ArtifactSource;
 use ucg_store::InstallError;
-use ucg_ultracode::gate::{self, GateInputs};
+use ucg_ultracode::gate::{self, Decision, GateInputs};
 
 const BAKED: &str = "@GIT_UCG_BAKED@";
 /// Where a foreign hook goes when ours takes its place.
@@ -49,13 +49,7 @@ fn here() -> &'static Path {
 
 /// A hook's refusal of `action` on stderr: the decision's deciders named, control characters
 /// escaped, reflowed `prefix` columns narrower (git's `remote: ` on a server).
-fn say_refusal(
-    ctx: &Context,
-    decision: gate::Decision,
-    action: &str,
-    where_read: &str,
-    prefix: usize,
-) {
+fn say_refusal(ctx: &Context, decision: Decision, action: &str, where_read: &str, prefix: usize) {
     let decision = decision.with_deciders(&ctx.decider_rules());
     let refusal = crate::render::refusal::refusal(&decision, Some(action), where_read, false);
     crate::output::say_narrower(&visible::escape_controls(&refusal, &[]), prefix);

@@ -6,7 +6,7 @@ use crate::context::Context;
 use crate::error::Result;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use ucg_ultracode::{decision_log, runs};
+use ucg_ultracode::{decision_log, heartbeat::Heartbeat, runs};
 
 /// One run folder.
 #[derive(Debug, serde::Serialize)]
@@ -70,11 +70,7 @@ pub(crate) fn run(ctx: &Context, args: &RunsArgs) -> Result<u8> {
 /// The run folders under `root`, by name (a missing root has none).
 /// The run folders under `root`, by name, each `terminal`, `live` or `stopped`
 /// ([`runs::folder_state`]).
-fn list(
-    root: &Path,
-    heartbeat: &ucg_ultracode::heartbeat::Heartbeat,
-    now: jiff::Timestamp,
-) -> Vec<Run> {
+fn list(root: &Path, heartbeat: &Heartbeat, now: jiff::Timestamp) -> Vec<Run> {
     let mut found: Vec<Run> = std::fs::read_dir(root)
         .map(|entries| {
             entries

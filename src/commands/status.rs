@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use ucg_git::ArtifactSource;
 use ucg_ultracode::decision_log::DECISION_LOG_FILE;
+use ucg_ultracode::epic::Detail;
 use ucg_ultracode::reference_status::{self, ReferenceInputs};
 use ucg_ultracode::status::{self, Report, StatusInputs};
 
@@ -184,13 +185,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
         return;
     };
     let tip = (args.rev.commit.as_deref()).and_then(|rev| ucg_git::repo::commit_of(repo, rev).ok());
-    let Ok(mut epic) = ucg_ultracode::epic::load(
-        repo,
-        &inputs,
-        source,
-        tip,
-        ucg_ultracode::epic::Detail::Full,
-    ) else {
+    let Ok(mut epic) = ucg_ultracode::epic::load(repo, &inputs, source, tip, Detail::Full) else {
         return;
     };
     report.resume = Some(ucg_ultracode::resume::route_of(&epic));

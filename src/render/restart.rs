@@ -1,21 +1,19 @@
 //! How a hand-back ends: the exact commands that restart the agent for where its resume
 //! re-enters.
 
+use std::path::Path;
+use ucg_ultracode::resume::{self, Route};
+
 /// "Restart the agent:" and the module's invocations for `route`: how `resume` and the
 /// hand-back of a pass that closed something end.
-pub fn said(
-    route: &ucg_ultracode::resume::Route,
-    impl_dir: &std::path::Path,
-    root: &std::path::Path,
-    columns: usize,
-) -> String {
+pub fn said(route: &Route, impl_dir: &Path, root: &Path, columns: usize) -> String {
     let impl_rel = impl_dir
         .strip_prefix(root)
         .unwrap_or(impl_dir)
         .display()
         .to_string();
     let mut text = String::from("Restart the agent:\n");
-    for (command, when) in ucg_ultracode::resume::restart(route, &impl_rel) {
+    for (command, when) in resume::restart(route, &impl_rel) {
         text.push_str(&format!(
             "  {}\n      {when}\n",
             fold_command(&command, columns)
@@ -26,7 +24,7 @@ pub fn said(
 
 /// Where in its stage `route` re-enters, as the hand-backs add it to the stage: ` at story S`, or
 /// nothing when it names no story.
-pub(crate) fn at_story(route: &ucg_ultracode::resume::Route) -> String {
+pub(crate) fn at_story(route: &Route) -> String {
     route
         .story
         .as_ref()

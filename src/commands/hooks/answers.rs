@@ -3,11 +3,11 @@
 //! judged from its content, and what a refusal adds when a commit mixes answers with other work.
 
 use super::*;
-use ucg_git::ObjectId;
+use ucg_git::{ObjectId, Repository};
 use ucg_ultracode::answer_only::{self, NotAnswerOnly, Refused};
 
 /// The repository, with an object cache: judging a commit reads its trees once per file.
-fn repository(ctx: &Context) -> std::result::Result<ucg_git::Repository, Refused> {
+fn repository(ctx: &Context) -> std::result::Result<Repository, Refused> {
     let mut repo = ctx.repo().map_err(|e| unreadable(e.render()))?.clone();
     repo.object_cache_size_if_unset(8 << 20);
     Ok(repo)
@@ -130,11 +130,7 @@ pub(super) fn of_received(
 }
 
 /// `old`, when `new` moves forward from it.
-fn forward_from(
-    repo: &ucg_git::Repository,
-    old: &str,
-    new: &str,
-) -> std::result::Result<String, Refused> {
+fn forward_from(repo: &Repository, old: &str, new: &str) -> std::result::Result<String, Refused> {
     let (Some(_), Some(_)) = (ucg_git::repo::parse_id(old), ucg_git::repo::parse_id(new)) else {
         return Err(unreadable(format!("{old:?} or {new:?} is not a commit id")));
     };
@@ -145,7 +141,7 @@ fn forward_from(
     }
 }
 
-fn commit(repo: &ucg_git::Repository, rev: &str) -> std::result::Result<ObjectId, Refused> {
+fn commit(repo: &Repository, rev: &str) -> std::result::Result<ObjectId, Refused> {
     ucg_git::repo::commit_of(repo, rev).map_err(|e| unreadable(e.to_string()))
 }
 

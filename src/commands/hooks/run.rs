@@ -1,6 +1,7 @@
 //! `hooks run`: the decision a hook makes when git runs it, a foreign hook chained first.
 
 use super::*;
+use std::ffi::OsString;
 
 /// What the installed scripts call: the chained hook first, then the decision.
 pub(crate) fn run_hook(ctx: &Context, args: &HooksRunArgs) -> Result<u8> {
@@ -232,12 +233,7 @@ fn commit_verdict(
 
 /// post-commit and post-merge: the commit just made, judged as its gate hook would have judged
 /// it, noted as a bypass when that hook would have refused it. Always 0 (git ignores it).
-fn record_after(
-    ctx: &Context,
-    hook: HookName,
-    args: &[std::ffi::OsString],
-    located: &GateInputs,
-) -> u8 {
+fn record_after(ctx: &Context, hook: HookName, args: &[OsString], located: &GateInputs) -> u8 {
     // post-merge's argument says a squash merge, which makes no commit.
     if hook == HookName::PostMerge && args.first().is_some_and(|a| a == "1") {
         return 0;

@@ -7,22 +7,18 @@ use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 use std::io::Write;
 use std::path::Path;
-use ucg_sdlc::layout::select;
-use ucg_sdlc::loaded::{json_bytes, load, refuse_completed};
+use ucg_sdlc::layout::{select, Layout};
+use ucg_sdlc::loaded::{json_bytes, load, refuse_completed, Loaded};
 use ucg_sdlc::workitem::{
-    classes, meta_changes, now, paths, plan, rel, sources, Class, FieldChange,
+    classes, meta_changes, now, paths, plan, rel, sources, Class, FieldChange, MarkdownPlan, Paths,
+    Source,
 };
 use ucg_sdlc::{ledger, markdown};
 
 /// What a reconcile of the run `id` would change: the work item's sources, the plan for each
 /// snapshot inside docs/superpowers (one outside is left alone, with a warning when `warn`), and
 /// the changes to meta.json's `work_item`.
-fn planned(
-    layout: &ucg_sdlc::layout::Layout,
-    id: &str,
-    loaded: &ucg_sdlc::loaded::Loaded,
-    warn: bool,
-) -> Planned {
+fn planned(layout: &Layout, id: &str, loaded: &Loaded, warn: bool) -> Planned {
     let paths = paths(layout, loaded);
     let sources = sources(loaded, &paths);
     let mut plans = plan(&sources);
@@ -43,26 +39,22 @@ fn planned(
 /// A reconcile's plan: the work item's paths and sources, each snapshot's plan, the changes to
 /// meta.json's `work_item`.
 type Planned = (
-    ucg_sdlc::workitem::Paths,
-    Vec<ucg_sdlc::workitem::Source>,
-    Vec<ucg_sdlc::workitem::MarkdownPlan>,
+    Paths,
+    Vec<Source>,
+    Vec<MarkdownPlan>,
     Vec<(String, Value, String)>,
 );
 
 /// Whether `path` is inside the runs or the work items, where reconcile writes (A.7), `..`
 /// resolved first.
-fn inside_docs(layout: &ucg_sdlc::layout::Layout, path: &Path) -> bool {
+fn inside_docs(layout: &Layout, path: &Path) -> bool {
     let path = ucg_store::lexical_normal(path);
     path.starts_with(ucg_store::lexical_normal(&layout.runs))
         || path.starts_with(ucg_store::lexical_normal(&layout.work_items))
 }
 
 /// Whether the run's work item disagrees with its ledgers (a reconcile would change something).
-pub(crate) fn needed(
-    layout: &ucg_sdlc::layout::Layout,
-    id: &str,
-    loaded: &ucg_sdlc::loaded::Loaded,
-) -> bool {
+pub(crate) fn needed(layout: &Layout, id: &str, loaded: &Loaded) -> bool {
     let (_, _, plans, meta_changes) = planned(layout, id, loaded, false);
     !plans.is_empty() || !meta_changes.is_empty()
 }
