@@ -6,6 +6,7 @@ use crate::cli::{Action, ResolveArgs};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::{AnswerPrompt, Keypress, Typed};
+use serde_json::Value;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use ucg_ultracode::answer::Answer;
@@ -205,12 +206,7 @@ pub(crate) fn run(ctx: &Context, args: &ResolveArgs) -> Result<u8> {
 }
 
 /// The `--json` document of a pass.
-fn json_document(
-    run: &Pass,
-    outcome: &Outcome,
-    after: &Pending,
-    logged: Option<&Path>,
-) -> serde_json::Value {
+fn json_document(run: &Pass, outcome: &Outcome, after: &Pending, logged: Option<&Path>) -> Value {
     serde_json::json!({
         "schema": "git-ucg.resolve/1",
         "dry_run": run.dry_run,
@@ -556,14 +552,13 @@ fn choose_action(reusable: bool, contested: usize) -> Result<Choice> {
         (true, _) => "[c]lose, [d]efer, [r]euse, [s]kip, [q]uit (Enter: skip)? ".to_string(),
         (false, _) => "[c]lose, [d]efer, [s]kip, [q]uit (Enter: skip)? ".to_string(),
     };
-    let prompt = prompt.as_str();
     loop {
-        let given = match crate::output::ask_key(prompt)? {
+        let given = match crate::output::ask_key(&prompt)? {
             Some(Keypress::Char(c)) => c.to_string(),
             Some(Keypress::Enter) => String::new(),
             Some(Keypress::End) => return Ok(Choice::End),
             Some(Keypress::Other | Keypress::Escape) => "?".to_string(),
-            None => match crate::output::ask(prompt)? {
+            None => match crate::output::ask(&prompt)? {
                 Some(line) => line,
                 None => {
                     // The prompt's line is ended before the last words.
