@@ -10,6 +10,7 @@ use crate::cli::{
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::render::{cell, table, table_lines};
+use jiff::Timestamp;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -45,13 +46,7 @@ struct Listed {
 }
 
 /// A run from the cache when its entry holds, else read and summarized.
-fn list_one(
-    id: &str,
-    dir: &Path,
-    cache: Option<&ListCache>,
-    now: jiff::Timestamp,
-    json: bool,
-) -> Listed {
+fn list_one(id: &str, dir: &Path, cache: Option<&ListCache>, now: Timestamp, json: bool) -> Listed {
     let stamps = list_cache::stamps(dir);
     let kept = stamps
         .as_ref()
@@ -90,7 +85,7 @@ fn list_one(
 fn list(ctx: &Context, args: &SdlcListArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let dirs = run_dirs(&layout.runs, args.by_mtime)?;
-    let now = jiff::Timestamp::now();
+    let now = Timestamp::now();
     let json = args.layout.json.on;
     // What the last listing showed, kept under the git directory.
     let kept_at = ctx
@@ -164,7 +159,7 @@ fn warn(run: &str, warnings: &[String]) {
 fn status(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
-    let summary = summarize(&load(&id, &dir, false), jiff::Timestamp::now(), REPAIR);
+    let summary = summarize(&load(&id, &dir, false), Timestamp::now(), REPAIR);
     // The project's own pipeline state, when its configuration names one: the authority on what
     // that pipeline runs, shown as it says.
     let project = ctx
@@ -228,7 +223,7 @@ fn show(ctx: &Context, args: &SdlcRunArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
     let loaded = load(&id, &dir, false);
-    let summary = summarize(&loaded, jiff::Timestamp::now(), REPAIR);
+    let summary = summarize(&loaded, Timestamp::now(), REPAIR);
     let doc = catalog(&loaded, &summary);
     if args.layout.json.on {
         return crate::output::print_json(&doc);
@@ -534,16 +529,6 @@ fn repair(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// What a resume re-runs, beyond the phase itself (A.6.9, the pipeline's reading).
-fn special_behaviour(phase: u8) -> Option<&'static str> {
-    match phase {
-        7 => Some("skip sub-tasks already committed; dispatch only what is missing"),
-        9 => Some("regenerate the review bundle from a fresh diff"),
-        10 => Some("rebuild gate-plan.json from a fresh diff"),
-        _ => None,
-    }
-}
-
 fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
     let layout = layout(ctx, &args.layout)?;
     let (id, dir) = select(&layout, &args.run)?;
@@ -554,7 +539,7 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
             "run {id}: meta.json cannot be read; nothing to resume"
         )));
     };
-    let status = run::display_status(meta, jiff::Timestamp::now(), &mut Vec::new());
+    let status = run::display_status(meta, Timestamp::now(), &mut Vec::new());
     if !matches!(status.as_str(), "interrupted" | "aborted") {
         return Err(Error::new(format!(
             "run {id} is {status}: only an interrupted or aborted run is resumed"
@@ -599,7 +584,13 @@ fn resume(ctx: &Context, args: &SdlcResumeArgs) -> Result<u8> {
         "resume_phase": phase,
         "phase_name": name,
         "resume_hint": format!("resume at Phase {phase} ({name}): re-run the whole phase, overwriting its outputs"),
-        "special": special_behaviour(phase),
+        // What a resume re-runs, beyond the phase itself (A.6.9, the pipeline's reading).
+        "special": match phase {
+            7 => Some("skip sub-tasks already committed; dispatch only what is missing"),
+            9 => Some("regenerate the review bundle from a fresh diff"),
+            10 => Some("rebuild gate-plan.json from a fresh diff"),
+            _ => None,
+        },
     });
     if args.layout.json.on {
         return crate::output::print_json(&handoff);
