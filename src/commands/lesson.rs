@@ -177,8 +177,7 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
 fn print_outcome(outcome: Outcome) -> Result<u8> {
     match outcome {
         Ok(doc) => {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{}", doc.to_json_string())?;
+            crate::output::print(format!("{}\n", doc.to_json_string()))?;
             Ok(0)
         }
         Err(error) => Ok(refuse(&error)),
@@ -199,8 +198,7 @@ fn help(name: &str) -> Result<u8> {
         .and_then(|lesson| lesson.find_subcommand_mut(name))
         .map(|sub| sub.render_long_help().to_string())
         .unwrap_or_default();
-    let mut out = std::io::stdout().lock();
-    write!(out, "{text}")?;
+    crate::output::print(text)?;
     Ok(0)
 }
 
@@ -296,8 +294,7 @@ fn query(
     };
     if as_json {
         let lessons = found.into_iter().map(|(_, lesson)| lesson).collect();
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", JsValue::Array(lessons).to_json_string())?;
+        crate::output::print(format!("{}\n", JsValue::Array(lessons).to_json_string()))?;
         return Ok(0);
     }
     // For a person: laid out in the terminal's columns, with what the ledger holds escaped.
