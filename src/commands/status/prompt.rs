@@ -185,16 +185,6 @@ fn finish_in_background() {
         .spawn();
 }
 
-/// Another background refresh holds the lock.
-struct AnotherRefresh;
-
-/// The background refresh's lock (`<git dir>/ucg/prompt-refresh.lock`); `Ok(None)` when no lock
-/// file can be opened at all, which does not stop the refresh.
-fn take_refresh_lock(cache_dir: &Path) -> Result<Option<std::fs::File>, AnotherRefresh> {
-    let _ = ucg_store::create_dirs(cache_dir);
-    ucg_store::try_lock_file(&cache_dir.join(REFRESH_LOCK_FILE)).map_err(|_| AnotherRefresh)
-}
-
 /// The segment for the repository around the current directory (empty outside one). Never fails.
 pub(crate) fn run(started: Instant) -> String {
     let Some((root, git_dir)) = std::env::current_dir()
@@ -206,12 +196,17 @@ pub(crate) fn run(started: Instant) -> String {
     let cache_dir = ucg_store::ucg_dir(&git_dir);
     let cache_path = cache_dir.join(prompt_cache::FILE);
     // One background refresh at a time: prompts drawn while one runs each start another, which
-    // would only repeat its work. Held until this function returns.
+    // would only repeat its work. Held until this function returns. The lock is
+    // `<git dir>/ucg/prompt-refresh.lock`; `Ok(None)`, when no lock file can be opened at all,
+    // does not stop the refresh; an `Err` is another background refresh holding it.
     let _refreshing = match std::env::var_os(BACKGROUND_ENV) {
-        Some(_) => match take_refresh_lock(&cache_dir) {
-            Ok(lock) => lock,
-            Err(AnotherRefresh) => return String::new(),
-        },
+        Some(_) => {
+            let _ = ucg_store::create_dirs(&cache_dir);
+            match ucg_store::try_lock_file(&cache_dir.join(REFRESH_LOCK_FILE)) {
+                Ok(lock) => lock,
+                Err(_) => return String::new(),
+            }
+        }
         None => None,
     };
     let env = std::env::var(crate::context::IMPL_ARTIFACTS_ENV)
