@@ -5,7 +5,6 @@
 use crate::cli::{BaselineCommand, BaselineShowArgs, BaselineStoryArgs};
 use crate::context::Context;
 use crate::error::{cannot, Error, Result};
-use std::path::Path;
 use ucg_ultracode::markers;
 
 pub(crate) fn run(ctx: &Context, command: &BaselineCommand) -> Result<u8> {
@@ -23,16 +22,6 @@ fn head(ctx: &Context) -> Result<String> {
         .head_id()
         .map_err(|e| Error::new(format!("HEAD does not name a commit: {e}")))?;
     Ok(id.to_string())
-}
-
-/// Writes `<impl>/<name>` = `<text>` atomically under the directory's lock.
-fn write_marker(ctx: &Context, impl_dir: &Path, name: &str, text: &str) -> Result<()> {
-    ucg_store::create_dirs(impl_dir).map_err(cannot("create", impl_dir))?;
-    let lock = ucg_store::lock_dir(impl_dir)?;
-    let bounds = || ctx.try_project_root().into_iter().collect();
-    let target = ucg_store::write_target(impl_dir, name, bounds)?;
-    ucg_store::write_atomic(&lock, &target, text.as_bytes())?;
-    Ok(())
 }
 
 fn start(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
@@ -68,7 +57,12 @@ fn end(ctx: &Context, args: &BaselineStoryArgs) -> Result<u8> {
     let impl_dir = ctx.impl_artifacts(args.impl_artifacts.dir.as_deref())?;
     let name = markers::commit_file(&args.story);
     let sha = head(ctx)?;
-    write_marker(ctx, &impl_dir, &name, &format!("{sha}\n"))?;
+    // Written atomically under the directory's lock, refreshed at every call.
+    ucg_store::create_dirs(&impl_dir).map_err(cannot("create", &impl_dir))?;
+    let lock = ucg_store::lock_dir(&impl_dir)?;
+    let bounds = || ctx.try_project_root().into_iter().collect();
+    let target = ucg_store::write_target(&impl_dir, &name, bounds)?;
+    ucg_store::write_atomic(&lock, &target, format!("{sha}\n").as_bytes())?;
     println!("{name}: {sha}");
     Ok(0)
 }
