@@ -41,7 +41,9 @@ pub(crate) fn run(_ctx: &Context, args: &MergeFileArgs) -> Result<u8> {
     if let Some(kind) = kind {
         match merged(kind, args) {
             Ok(merged) => {
-                write_over(&args.ours, merged.bytes.as_bytes())?;
+                // Replaces git's temporary file of our side, atomically.
+                let lock = ucg_store::lock_dir(ucg_store::dir_of(&args.ours))?;
+                ucg_store::write_atomic(&lock, &args.ours, merged.bytes.as_bytes())?;
                 if !merged.overridden.is_empty() {
                     warn_contested(args, &merged.overridden);
                 }
@@ -85,14 +87,6 @@ fn merged(kind: Kind, args: &MergeFileArgs) -> std::result::Result<Merged, Strin
             .map_or("the sides together", |side| side.name());
         format!("{which} cannot be merged as {what} ({})", refused.reason)
     })
-}
-
-/// Replaces git's temporary file of our side, atomically.
-fn write_over(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = ucg_store::dir_of(path);
-    let lock = ucg_store::lock_dir(dir)?;
-    ucg_store::write_atomic(&lock, path, bytes)?;
-    Ok(())
 }
 
 /// The closes the merge let go, on stderr (git shows it), and in the run's decision log when
