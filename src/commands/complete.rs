@@ -49,16 +49,15 @@ fn stories(ctx: &Context) -> Vec<String> {
     let Ok(impl_dir) = ctx.impl_artifacts(None) else {
         return Vec::new();
     };
-    let mut found: Vec<String> =
-        ucg_store::read_text(impl_dir.join(ucg_ultracode::sprint::SPRINT_FILE))
-            .map(|text| {
-                sprint::development_status(&text)
-                    .keys()
-                    .filter(|key| sprint::epic_of(key).is_some() && !key.starts_with("epic-"))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
+    let mut found: Vec<String> = ucg_store::read_text(impl_dir.join(sprint::SPRINT_FILE))
+        .map(|text| {
+            sprint::development_status(&text)
+                .keys()
+                .filter(|key| sprint::epic_of(key).is_some() && !key.starts_with("epic-"))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
     let mut marked: Vec<String> = ArtifactSource::WorkTree
         .list(&impl_dir)
         .iter()
