@@ -313,11 +313,10 @@ fn push_table(out: &mut String, table: &mut comfy_table::Table, columns: usize, 
     for column in table.column_iter_mut().filter(|c| c.index != prose) {
         column.set_constraint(ColumnConstraint::ContentWidth);
     }
-    if table.row_count() == 0 {
-        out.push_str("(none)\n");
-        return;
+    match table.row_count() {
+        0 => out.push_str("(none)\n"),
+        _ => out.push_str(&table_lines(table)),
     }
-    out.push_str(&table_lines(table));
 }
 
 /// The catalog for people, in `columns`: the status line whole (its format says it is

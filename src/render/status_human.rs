@@ -68,11 +68,10 @@ fn push_table(out: &mut String, style: &Style, table: &Table) {
         let line = line.trim_end();
         // comfy-table pads its borderless cells by one column; the indent takes its place.
         let line = line.strip_prefix(' ').unwrap_or(line);
-        if i == 0 {
-            let _ = writeln!(out, "  {}", style.title(line));
-        } else {
-            let _ = writeln!(out, "  {line}");
-        }
+        let _ = match i {
+            0 => writeln!(out, "  {}", style.title(line)),
+            _ => writeln!(out, "  {line}"),
+        };
     }
 }
 
