@@ -45,7 +45,8 @@ pub(crate) fn print_range(
     }
     let quote_non_ascii = ucg_git::quotes_non_ascii(repo);
     if args.name_status {
-        return print(ctx, diffstat::name_status(&changes, quote_non_ascii), false);
+        crate::output::print(diffstat::name_status(&changes, quote_non_ascii))?;
+        return Ok(0);
     }
     if args.patch {
         let mut patch = Vec::new();
@@ -59,11 +60,8 @@ pub(crate) fn print_range(
     let counts = ucg_git::line_counts(repo, &mut cache, &mut counted, &changes)?;
     counted.save();
     if args.numstat {
-        return print(
-            ctx,
-            diffstat::numstat(&changes, &counts, quote_non_ascii),
-            false,
-        );
+        crate::output::print(diffstat::numstat(&changes, &counts, quote_non_ascii))?;
+        return Ok(0);
     }
     if args.json.on {
         let files: Vec<_> = changes
@@ -116,7 +114,7 @@ pub(crate) fn print_range(
     if ctx.color {
         text = diffstat::colorize_stat(&text);
     }
-    print(ctx, text, true)
+    ctx.page(text)
 }
 
 fn totals(counts: &[ucg_git::LineCounts]) -> (u64, u64) {
@@ -134,14 +132,6 @@ fn terminal_width() -> usize {
         }
     }
     80
-}
-
-fn print(ctx: &Context, text: String, paged: bool) -> Result<u8> {
-    if paged {
-        return ctx.page(text);
-    }
-    crate::output::print(text)?;
-    Ok(0)
 }
 
 /// Which range was asked for, to word the refusal when its base is not an ancestor of its end.
