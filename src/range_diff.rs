@@ -78,7 +78,9 @@ pub(crate) fn print_range(
                 })
             })
             .collect();
-        let (insertions, deletions) = totals(&counts);
+        let (insertions, deletions) = counts.iter().flatten().fold((0, 0), |(i, d), (a, r)| {
+            (i + u64::from(*a), d + u64::from(*r))
+        });
         let doc = serde_json::json!({
             "schema": "git-ucg.diff/1",
             "base": base.to_string(),
@@ -115,12 +117,6 @@ pub(crate) fn print_range(
         text = diffstat::colorize_stat(&text);
     }
     ctx.page(text)
-}
-
-fn totals(counts: &[ucg_git::LineCounts]) -> (u64, u64) {
-    counts.iter().flatten().fold((0, 0), |(i, d), (a, r)| {
-        (i + u64::from(*a), d + u64::from(*r))
-    })
 }
 
 /// The columns git lays a diffstat out for: `COLUMNS` on a terminal, else 80.
