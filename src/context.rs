@@ -481,10 +481,7 @@ impl Context {
 
     /// [`Context::page`] for text a person reads: wrapped to the terminal's columns.
     pub(crate) fn page_prose(&self, text: &str) -> Result<u8> {
-        let mut out = self.paged_output().prose();
-        std::io::Write::write_all(&mut out, text.as_bytes())?;
-        out.finish()?;
-        Ok(0)
+        self.page(crate::render::fit::reflow(text, output::columns()))
     }
 
     /// Where long human output goes: through the pager on a terminal unless `--no-pager`.
