@@ -274,7 +274,6 @@ append, scalars override. {project-root} is expanded in path values; any other {
 )]
 pub struct ConfigArgs {
     /// One key of the [workflow] block (with or without the `workflow.` prefix); prints its value alone.
-    #[arg(value_name = "KEY")]
     pub key: Option<String>,
 
     #[command(flatten)]
@@ -638,13 +637,10 @@ start with `-`."
 )]
 pub struct IdMintArgs {
     /// The decision's kind, e.g. undecided-product, budget-overrun, decision.
-    #[arg(value_name = "KIND")]
     pub kind: String,
     /// Where it comes from: a path, optionally with a `:LINE` suffix (ignored).
-    #[arg(value_name = "SOURCE")]
     pub source: String,
     /// The decision needed, as text (whitespace and Unicode normalization do not change the id).
-    #[arg(value_name = "DECISION_NEEDED")]
     pub decision_needed: String,
 }
 
@@ -860,16 +856,12 @@ text merge (git merge-file), conflict markers and all. Exit 0 when merged cleanl
 )]
 pub struct MergeFileArgs {
     /// The common ancestor's version (git's %O; empty when there is none).
-    #[arg(value_name = "BASE")]
     pub base: PathBuf,
     /// Our version (git's %A): the merge is written over it.
-    #[arg(value_name = "OURS")]
     pub ours: PathBuf,
     /// Their version (git's %B).
-    #[arg(value_name = "THEIRS")]
     pub theirs: PathBuf,
     /// The file's path in the repository (git's %P): its name picks the merge.
-    #[arg(value_name = "PATH")]
     pub path: PathBuf,
 }
 
@@ -965,11 +957,7 @@ pub struct LessonArgs {
 #[derive(Debug, Args)]
 pub struct LessonRawArgs {
     /// The subcommand's flags and operands (see above).
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "ARGS"
-    )]
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     pub args: Vec<std::ffi::OsString>,
 }
 
@@ -1129,7 +1117,7 @@ pub struct SdlcListArgs {
 #[derive(Debug, Args)]
 pub struct SdlcRunArgs {
     /// A run id (its directory name), or `latest` (the default).
-    #[arg(value_name = "RUN", default_value = "latest")]
+    #[arg(default_value = "latest")]
     pub run: String,
     #[command(flatten)]
     pub layout: SdlcLayoutArgs,
@@ -1138,7 +1126,6 @@ pub struct SdlcRunArgs {
 #[derive(Debug, Args)]
 pub struct SdlcWriteArgs {
     /// A run id (its directory name), or `latest`.
-    #[arg(value_name = "RUN")]
     pub run: String,
     /// Answer yes to the confirmation.
     #[arg(long, short = 'y')]
@@ -1156,7 +1143,6 @@ running run, no candidate)."
 )]
 pub struct SdlcResumeArgs {
     /// A run id (its directory name), or `latest`.
-    #[arg(value_name = "RUN")]
     pub run: String,
     /// Answer yes to the confirmation (not for an aborted run).
     #[arg(long, short = 'y')]
@@ -1243,12 +1229,7 @@ pub enum GoalCommand {
 /// `--`; --evidence, --rationale and --codex-goal-objective always take it.
 #[derive(Debug, Args)]
 pub struct GoalRawArgs {
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        num_args = 0..,
-        value_name = "ARGS"
-    )]
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
     pub args: Vec<String>,
 }
 
@@ -1291,7 +1272,6 @@ pub enum BaselineCommand {
 #[derive(Debug, Args)]
 pub struct BaselineStoryArgs {
     /// The story id.
-    #[arg(value_name = "STORY")]
     pub story: String,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
@@ -1300,7 +1280,6 @@ pub struct BaselineStoryArgs {
 #[derive(Debug, Args)]
 pub struct BaselineShowArgs {
     /// The story id (default: $ULTRACODE_STORY_ID, else .current-story).
-    #[arg(value_name = "STORY")]
     pub story: Option<String>,
     #[command(flatten)]
     pub json: JsonFlag,
@@ -1328,7 +1307,6 @@ Exit status is always 0."
 #[derive(Debug, Args)]
 pub struct BudgetShowArgs {
     /// The story (default: every story with a counter).
-    #[arg(value_name = "STORY")]
     pub story: Option<String>,
     #[command(flatten)]
     pub json: JsonFlag,
@@ -1339,7 +1317,6 @@ pub struct BudgetShowArgs {
 #[derive(Debug, Args)]
 pub struct BudgetResetArgs {
     /// The story whose counter is deleted.
-    #[arg(value_name = "STORY")]
     pub story: String,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
@@ -1379,7 +1356,6 @@ pub struct RedsApplyArgs {
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// Where to create the sample repository (must not exist or be empty; default: a new temporary directory).
-    #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
 
@@ -1557,7 +1533,6 @@ mod tests {
 #[derive(Debug, Args)]
 pub struct HelpArgs {
     /// The command (and subcommand) to explain; none: git-ucg itself.
-    #[arg(value_name = "COMMAND")]
     pub command: Vec<String>,
 }
 
