@@ -249,7 +249,6 @@ pub enum Command {
     Reds(Deferred<RedsCommand>),
     /// The git merge driver for the answers file and the RED registry (git runs it; `hooks install
     /// --merge-driver` sets it up).
-    #[command(name = "merge-file")]
     MergeFile(Deferred<MergeFileArgs>),
     /// Create a sample repository with a stopped run, and show what to try on it.
     Demo(Deferred<DemoArgs>),
@@ -572,12 +571,7 @@ pub struct DiffArgs {
     #[arg(long, value_name = "A..B")]
     pub range: Option<String>,
     /// The former spelling of `--epic ID`, kept working.
-    #[arg(
-        long = "epic-id",
-        value_name = "ID",
-        hide = true,
-        conflicts_with = "range"
-    )]
+    #[arg(long, value_name = "ID", hide = true, conflicts_with = "range")]
     pub epic_id: Option<String>,
     #[command(flatten)]
     pub impl_artifacts: ImplArtifacts,
