@@ -17,6 +17,7 @@ use ucg_ultracode::gate::{GateInputs, GatePolicy, WorkTreeRun};
 pub(crate) use ucg_ultracode::IMPL_ARTIFACTS_ENV;
 
 /// What every command gets: the global options and lazy access to the repository.
+#[derive(Default)]
 pub(crate) struct Context {
     pub color: bool,
     pub no_pager: bool,
@@ -39,9 +40,7 @@ impl Context {
         Ok(Context {
             color: output::use_color(cli.color),
             no_pager: cli.no_pager,
-            repo: OnceCell::new(),
-            config: OnceCell::new(),
-            warned: Default::default(),
+            ..Context::default()
         })
     }
 
@@ -52,8 +51,7 @@ impl Context {
             color,
             no_pager: true,
             repo: OnceCell::from(ucg_git::repo::discover(dir).map_err(|e| e.to_string())),
-            config: OnceCell::new(),
-            warned: Default::default(),
+            ..Context::default()
         }
     }
 
