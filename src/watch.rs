@@ -9,11 +9,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-type Events = notify_debouncer_mini::DebounceEventResult;
-
 pub(crate) struct DirWatcher {
     debouncer: notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
-    events: Receiver<Events>,
+    events: Receiver<notify_debouncer_mini::DebounceEventResult>,
     watched: Vec<PathBuf>,
 }
 
