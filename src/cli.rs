@@ -1375,7 +1375,6 @@ pub struct InstallDocsArgs {
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    #[arg(value_enum)]
     pub what: GenerateWhat,
 
     /// The directory to write into (created if needed).
@@ -1532,7 +1531,6 @@ pub struct HelpArgs {
 
 #[derive(Debug, Args)]
 pub struct CompleteArgs {
-    #[arg(value_enum)]
     pub what: CompleteWhat,
 }
 
