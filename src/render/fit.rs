@@ -70,7 +70,12 @@ pub(crate) fn fit_to_height(document: &str, rows: usize, columns: usize) -> Stri
             }
         }
         if hidden_here {
-            hidden_sections.push(title(section.first().copied().unwrap_or_default()));
+            // The section's name: its first line up to the colon, without colours.
+            let first = plain(section.first().copied().unwrap_or_default());
+            let name = first
+                .split_once(':')
+                .map_or(first.as_str(), |(name, _)| name);
+            hidden_sections.push(name.trim().to_string());
         }
     }
     if hidden_lines > 0 {
@@ -83,17 +88,6 @@ pub(crate) fn fit_to_height(document: &str, rows: usize, columns: usize) -> Stri
         out.push('\n');
     }
     out
-}
-
-/// A section's name: its first line up to the colon, without colours.
-fn title(line: &str) -> String {
-    let plain = plain(line);
-    plain
-        .split(':')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_string()
 }
 
 /// `line` without the SGR sequences the dashboard paints with.
