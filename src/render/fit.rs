@@ -14,17 +14,11 @@ pub(crate) fn fit_to_height(document: &str, rows: usize, columns: usize) -> Stri
     if document.lines().map(height).sum::<usize>() <= budget {
         return document.to_string();
     }
-    let mut sections: Vec<Vec<&str>> = vec![Vec::new()];
-    for line in document.lines() {
-        if line.trim().is_empty() {
-            if sections.last().is_some_and(|s| !s.is_empty()) {
-                sections.push(Vec::new());
-            }
-        } else if let Some(section) = sections.last_mut() {
-            section.push(line);
-        }
-    }
-    sections.retain(|s| !s.is_empty());
+    let lines: Vec<&str> = document.lines().collect();
+    let mut sections: Vec<&[&str]> = lines
+        .split(|line| line.trim().is_empty())
+        .filter(|section| !section.is_empty())
+        .collect();
     // The pending decisions right under the header: their count is what an operator watches for.
     if let Some(at) = sections.iter().skip(1).position(|s| {
         s.first()
