@@ -411,40 +411,26 @@ pub struct ResolveArgs {
 impl ResolveArgs {
     /// Pairs each --close/--defer with the --answer that follows it, by position on the command line.
     pub(crate) fn pair(&mut self, matches: &clap::ArgMatches) {
-        let positions = |name: &str| -> Vec<usize> {
-            matches
-                .indices_of(name)
-                .map(|i| i.collect())
-                .unwrap_or_default()
-        };
-        let mut items: Vec<(usize, Action, String)> = positions("close")
-            .into_iter()
-            .zip(self.close.iter().cloned())
-            .map(|(at, id)| (at, Action::Close, id))
-            .chain(
-                positions("defer")
-                    .into_iter()
-                    .zip(self.defer.iter().cloned())
-                    .map(|(at, id)| (at, Action::Defer, id)),
-            )
-            .collect();
-        items.sort_by_key(|(at, _, _)| *at);
-        let answers: Vec<(usize, String)> = positions("answer")
-            .into_iter()
-            .zip(self.answer.iter().cloned())
-            .collect();
-        self.given = items
-            .iter()
-            .enumerate()
-            .map(|(n, (at, action, id))| {
-                let until = items.get(n + 1).map_or(usize::MAX, |next| next.0);
-                let answer = answers
-                    .iter()
-                    .find(|(a, _)| a > at && *a < until)
-                    .map(|(_, text)| text.clone());
-                (*action, id.clone(), answer)
-            })
-            .collect();
+        let mut placed: Vec<(usize, Option<Action>, &String)> = Vec::new();
+        for (name, action, values) in [
+            ("close", Some(Action::Close), &self.close),
+            ("defer", Some(Action::Defer), &self.defer),
+            ("answer", None, &self.answer),
+        ] {
+            let positions = matches.indices_of(name).into_iter().flatten();
+            placed.extend(positions.zip(values).map(|(at, value)| (at, action, value)));
+        }
+        placed.sort_by_key(|(at, _, _)| *at);
+        let mut given: Vec<(Action, String, Option<String>)> = Vec::new();
+        for (_, action, text) in placed {
+            match (action, given.last_mut()) {
+                (Some(action), _) => given.push((action, text.clone(), None)),
+                // An item's answer is the first --answer after it, before the next item.
+                (None, Some((_, _, answer @ None))) => *answer = Some(text.clone()),
+                (None, _) => {}
+            }
+        }
+        self.given = given;
     }
 
     /// How many --answer values belong to no --close/--defer (before the first, or a second one).
