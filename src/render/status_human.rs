@@ -257,13 +257,9 @@ fn stories(out: &mut String, style: &Style, stories: &[Story]) {
 fn pending(out: &mut String, style: &Style, report: &Report) {
     let view = &report.pending;
     let counts = &view.counts;
+    let title = style.title("Pending decisions:");
     if counts.total() == 0 {
-        let _ = writeln!(
-            out,
-            "\n{} {}",
-            style.title("Pending decisions:"),
-            style.paint("32", "none")
-        );
+        let _ = writeln!(out, "\n{title} {}", style.paint("32", "none"));
     } else {
         let mut by_source = Vec::new();
         for (n, one, many) in [
@@ -277,8 +273,7 @@ fn pending(out: &mut String, style: &Style, report: &Report) {
         }
         let _ = writeln!(
             out,
-            "\n{} {} ({})",
-            style.title("Pending decisions:"),
+            "\n{title} {} ({})",
             style.paint("1;31", &counts.total().to_string()),
             by_source.join(", ")
         );
@@ -300,16 +295,12 @@ fn pending(out: &mut String, style: &Style, report: &Report) {
 }
 
 fn escalations(out: &mut String, style: &Style, report: &Report) {
+    let title = style.title("Escalations:");
     if report.escalations.is_empty() {
-        let _ = writeln!(out, "\n{} none", style.title("Escalations:"));
+        let _ = writeln!(out, "\n{title} none");
         return;
     }
-    let _ = writeln!(
-        out,
-        "\n{} {}",
-        style.title("Escalations:"),
-        report.escalations.len()
-    );
+    let _ = writeln!(out, "\n{title} {}", report.escalations.len());
     let mut t = table(style, &["story", "state", "kind", "file"]);
     for escalation in &report.escalations {
         let state = match escalation.state {
@@ -394,16 +385,12 @@ fn decision_log(out: &mut String, style: &Style, report: &Report) {
 }
 
 fn runs(out: &mut String, style: &Style, report: &Report) {
+    let title = style.title("Runs:");
     if report.runs.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{} none under {}",
-            style.title("Runs:"),
-            report.paths.runs_root
-        );
+        let _ = writeln!(out, "\n{title} none under {}", report.paths.runs_root);
         return;
     }
-    let _ = writeln!(out, "\n{} {}", style.title("Runs:"), report.runs.len());
+    let _ = writeln!(out, "\n{title} {}", report.runs.len());
     let mut t = table(style, &["run", "state", "epic"]);
     for run in &report.runs {
         let current = if run.current { " (current)" } else { "" };
