@@ -255,7 +255,9 @@ pub struct FieldChange {
     pub field: String,
     pub from: Option<String>,
     pub to: String,
-    pub source_rank: u8,
+    /// The most trusted source that has the field: where it is, and its class.
+    pub source: PathBuf,
+    pub source_class: Class,
 }
 
 /// What reconciliation would do to one Markdown file.
@@ -282,8 +284,8 @@ pub fn plan(sources: &[Source]) -> Vec<MarkdownPlan> {
             let winner = sources
                 .iter()
                 .filter(|s| s.rank < target.rank)
-                .find_map(|s| Some((s.rank, s.field(name)?)));
-            let Some((rank, value)) = winner else {
+                .find_map(|s| Some((s, s.field(name)?)));
+            let Some((source, value)) = winner else {
                 continue;
             };
             let current = target.field(name).cloned();
@@ -292,7 +294,8 @@ pub fn plan(sources: &[Source]) -> Vec<MarkdownPlan> {
                     field: name.to_string(),
                     from: current,
                     to: value.clone(),
-                    source_rank: rank,
+                    source: source.path.clone(),
+                    source_class: source.class,
                 });
             }
         }

@@ -10,8 +10,7 @@ use std::path::Path;
 use ucg_sdlc::layout::{select, Layout};
 use ucg_sdlc::loaded::{json_bytes, load, refuse_completed, Loaded};
 use ucg_sdlc::workitem::{
-    classes, meta_changes, now, paths, plan, rel, sources, Class, FieldChange, MarkdownPlan, Paths,
-    Source,
+    classes, meta_changes, now, paths, plan, rel, sources, FieldChange, MarkdownPlan, Paths, Source,
 };
 use ucg_sdlc::{ledger, markdown};
 
@@ -86,12 +85,6 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         writeln!(out, "{id}: {said}")?;
         return Ok(0);
     }
-    let source_name = |rank: u8| {
-        sources
-            .iter()
-            .find(|s| s.rank == rank)
-            .map_or(String::new(), |s| rel(&layout, &s.path))
-    };
     let conflicts = plans.iter().any(|p| !p.changes.is_empty()) || !meta_changes.is_empty();
     for (key, from, to) in &meta_changes {
         writeln!(out, "  meta.json: work_item.{key}: {from} -> {to:?}")?;
@@ -105,7 +98,7 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
                 change.field,
                 change.from.as_deref().unwrap_or("(absent)"),
                 change.to,
-                source_name(change.source_rank)
+                rel(&layout, &change.source)
             )?;
         }
         for row in &plan.forward_rows {
@@ -135,7 +128,7 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         }
         if !changes.is_empty() {
             let fields: Vec<&str> = changes.iter().map(|c| c.field.as_str()).collect();
-            let from = source_name(changes[0].source_rank);
+            let from = rel(&layout, &changes[0].source);
             text = markdown::append_history(
                 &text,
                 &format!(
@@ -176,12 +169,12 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         eprintln!("{id}: not reconciled");
         return Ok(1);
     }
-    let from_classes = classes(recorded.iter().flat_map(|(_, c)| c.iter()).map(|c| {
-        sources
+    let from_classes = classes(
+        recorded
             .iter()
-            .find(|s| s.rank == c.source_rank)
-            .map_or(Class::RunLog, |s| s.class)
-    }));
+            .flat_map(|(_, c)| c.iter())
+            .map(|c| c.source_class),
+    );
     let to_classes = classes(recorded.iter().map(|(p, _)| p.class));
     let forward_only = recorded.iter().all(|(_, c)| c.is_empty());
     let direction = match forward_only {
@@ -193,7 +186,7 @@ pub(crate) fn run(ctx: &Context, args: &SdlcWriteArgs) -> Result<u8> {
         .flat_map(|(p, c)| {
             c.iter().map(|c| {
                 json!({"file": rel(&layout, &p.path), "field": c.field, "from": c.from, "to": c.to,
-                    "source": source_name(c.source_rank)})
+                    "source": rel(&layout, &c.source)})
             })
         })
         .collect();
