@@ -88,8 +88,7 @@ pub fn commits_in_range(
         .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
         .all()
         .map_err(|e| Error::failed(format!("walk {base}..{end}"), e))?;
-    let mut out = Vec::new();
-    for info in walk {
+    walk.map(|info| {
         let info = info.map_err(|e| Error::failed(format!("walk {base}..{end}"), e))?;
         let commit = repo
             .find_commit(info.id)
@@ -100,14 +99,13 @@ pub fn commits_in_range(
             .next()
             .map(|l| l.to_str_lossy().into_owned())
             .unwrap_or_default();
-        let sha = info.id.to_string();
-        out.push(CommitInfo {
-            short: sha[..7.min(sha.len())].to_string(),
-            sha,
+        Ok(CommitInfo {
+            sha: info.id.to_string(),
+            short: info.id.to_hex_with_len(7).to_string(),
             subject,
-        });
-    }
-    Ok(out)
+        })
+    })
+    .collect()
 }
 
 /// How a path changed between two trees.
