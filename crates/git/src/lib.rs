@@ -274,23 +274,20 @@ pub fn tree_changes(
             )),
             C::Rewrite { .. } => continue,
         };
-        // An added file has no old side, a deleted one no new side: git's zero mode and id.
-        let side = |mode: gix::objs::tree::EntryMode, id: &gix::oid| {
-            (u32::from(mode.value()), id.to_owned())
-        };
-        let ((old_mode, old_id), (new_mode, new_id)) = match status {
-            Status::Added => ((0, null), side(mode, id)),
-            Status::Deleted => (side(mode, id), (0, null)),
-            _ => (side(old_mode, old_id), side(mode, id)),
-        };
-        out.push(FileChange {
+        let file = FileChange {
             status,
             old_path: change.source_location().to_string(),
             path: change.location().to_string(),
-            old_id,
-            new_id,
-            old_mode,
-            new_mode,
+            old_id: old_id.to_owned(),
+            new_id: id.to_owned(),
+            old_mode: u32::from(old_mode.value()),
+            new_mode: u32::from(mode.value()),
+        };
+        // An added file has no old side, a deleted one no new side: git's zero mode and id.
+        out.push(match file.status {
+            Status::Added => file.addition(null),
+            Status::Deleted => file.deletion(null),
+            _ => file,
         });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
