@@ -284,12 +284,12 @@ pub fn apply_repairs_in_place(text: &str, changes: &[Change]) -> Option<String> 
 }
 
 /// The effective state of each phase: the log's where it speaks, else the snapshot's.
-fn effective(meta: &Meta, recon: &Reconstruction, phase: u8) -> Option<String> {
+fn effective<'m>(meta: &'m Meta, recon: &Reconstruction, phase: u8) -> Option<&'m str> {
     recon
         .phases
         .get(&phase)
-        .map(|r| r.state.name().to_string())
-        .or_else(|| meta_phase_status(meta, phase).map(str::to_string))
+        .map(|r| r.state.name())
+        .or_else(|| meta_phase_status(meta, phase))
 }
 
 /// A.6.7: the phase a resume re-runs, by the document's three rules in order: (1) the first
@@ -310,22 +310,15 @@ pub fn resume_candidate(meta: &Meta, recon: &Reconstruction, allow_failed: bool)
         return Some(phase);
     }
     if allow_failed {
-        if let Some(phase) =
-            (0..=12).find(|p| effective(meta, recon, *p).as_deref() == Some("failed"))
-        {
+        if let Some(phase) = (0..=12).find(|p| effective(meta, recon, *p) == Some("failed")) {
             return Some(phase);
         }
     }
     let last_completed = (0..=12)
         .rev()
-        .find(|p| effective(meta, recon, *p).as_deref() == Some("completed"));
+        .find(|p| effective(meta, recon, *p) == Some("completed"));
     let from = last_completed.map_or(0, |p| p + 1);
-    (from..=12).find(|p| {
-        matches!(
-            effective(meta, recon, *p).as_deref(),
-            Some("pending" | "interrupted")
-        )
-    })
+    (from..=12).find(|p| matches!(effective(meta, recon, *p), Some("pending" | "interrupted")))
 }
 
 /// A.6.10: `<run_id>  <mode>  phase=<n>  status=<status>  branch=<branch>` (two spaces), with
