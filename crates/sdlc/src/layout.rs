@@ -31,9 +31,7 @@ pub fn locate<E: From<std::io::Error>>(
             (root.join("docs/superpowers/runs"), root)
         }
     };
-    let work_items = runs
-        .parent()
-        .map_or_else(|| runs.join("work-items"), |p| p.join("work-items"));
+    let work_items = runs.parent().unwrap_or(&runs).join("work-items");
     Ok(Layout {
         runs,
         work_items,
