@@ -138,16 +138,12 @@ pub fn detect(root: Option<&Path>, hooks_dir: &Path) -> Vec<Found> {
     found
 }
 
-/// Whether `text` runs git-ucg: `git ucg …` or `git-ucg …`.
-fn names_git_ucg(text: &str) -> bool {
-    text.contains("git ucg") || text.contains("git-ucg")
-}
-
-/// Whether a shell script runs git-ucg on a line that is not a comment.
+/// Whether a shell script runs git-ucg (`git ucg …` or `git-ucg …`) on a line that is not a
+/// comment.
 fn runs_the_gate_in_sh(text: &str) -> bool {
-    text.lines()
-        .map(str::trim_start)
-        .any(|line| !line.starts_with('#') && names_git_ucg(line))
+    text.lines().map(str::trim_start).any(|line| {
+        !line.starts_with('#') && (line.contains("git ucg") || line.contains("git-ucg"))
+    })
 }
 
 fn load_yaml(text: &str) -> Option<Yaml> {
