@@ -40,17 +40,12 @@ impl LineCountCache {
         }
         let tag = ucg_store::hex(&fingerprint.finalize()[..6]);
         let path = ucg_store::ucg_dir(repo.common_dir()).join(format!("line-counts-{tag}"));
-        let mut known = HashMap::new();
         if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_BYTES) {
             let _ = ucg_store::remove_if_present(&path);
         }
-        if let Ok(text) = ucg_store::read_text(&path) {
-            for line in text.lines() {
-                if let Some((key, counts)) = parse_line(line) {
-                    known.insert(key, counts);
-                }
-            }
-        }
+        let known = ucg_store::read_text(&path)
+            .map(|text| text.lines().filter_map(parse_line).collect())
+            .unwrap_or_default();
         LineCountCache {
             path: Some(path),
             known,
@@ -73,15 +68,12 @@ impl LineCountCache {
         let Some(path) = self.path.filter(|_| !self.fresh.is_empty()) else {
             return;
         };
-        let mut text = String::new();
-        for (old, new, counts) in &self.fresh {
-            match counts {
-                Some((added, removed)) => {
-                    text.push_str(&format!("{old} {new} {added} {removed}\n"))
-                }
-                None => text.push_str(&format!("{old} {new} binary\n")),
-            }
-        }
+        let text: String = (self.fresh.iter())
+            .map(|(old, new, counts)| match counts {
+                Some((added, removed)) => format!("{old} {new} {added} {removed}\n"),
+                None => format!("{old} {new} binary\n"),
+            })
+            .collect();
         if let Some(dir) = path.parent() {
             let _ = ucg_store::create_dirs(dir);
         }
