@@ -41,15 +41,8 @@ pub enum Moved {
 
 /// The commit `refs/heads/<branch>` points at (`branch` may also be given whole, `refs/heads/…`).
 pub fn branch_tip(repo: &gix::Repository, branch: &str) -> Result<ObjectId> {
-    let name = full_branch_name(branch);
-    let mut reference = repo
-        .try_find_reference(name.as_str())
-        .map_err(|e| Error::failed(format!("read {name}"), e))?
-        .ok_or_else(|| Error::NoBranch(short_branch_name(branch).to_string()))?;
-    reference
-        .peel_to_id()
-        .map(|id| id.detach())
-        .map_err(|e| Error::failed(format!("read {name}"), e))
+    crate::repo::ref_tip(repo, &full_branch_name(branch))?
+        .ok_or_else(|| Error::NoBranch(short_branch_name(branch).to_string()))
 }
 
 /// `refs/heads/<branch>`, unless given so already.

@@ -143,10 +143,6 @@ pub fn something_staged() -> Option<bool> {
 /// ref's value, not yet changed while the transaction is prepared, is then the old one.
 pub fn makes_a_new_commit(repo: &gix::Repository, lines: &str) -> bool {
     let zero = |id: &str| id.bytes().all(|b| b == b'0');
-    let current = |name: &str| {
-        let mut reference = repo.try_find_reference(name).ok()??;
-        reference.peel_to_id().ok().map(|id| id.detach())
-    };
     let updates: Vec<(gix::ObjectId, gix::ObjectId, &str)> = lines
         .lines()
         .filter_map(|line| {
@@ -156,7 +152,7 @@ pub fn makes_a_new_commit(repo: &gix::Repository, lines: &str) -> bool {
                 return None;
             }
             let old = match zero(old) {
-                true => current(name)?,
+                true => crate::repo::ref_tip(repo, name).ok()??,
                 false => gix::ObjectId::from_hex(old.as_bytes()).ok()?,
             };
             Some((old, gix::ObjectId::from_hex(new.as_bytes()).ok()?, name))

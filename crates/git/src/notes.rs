@@ -25,21 +25,6 @@ pub fn check_ref_file(repo: &gix::Repository, notes_ref: &str) -> Result<()> {
     }
 }
 
-/// The tip of `notes_ref` (`refs/notes/…`), when it exists.
-pub(crate) fn notes_tip(repo: &gix::Repository, notes_ref: &str) -> Result<Option<ObjectId>> {
-    check_ref_file(repo, notes_ref)?;
-    let Some(mut reference) = repo
-        .try_find_reference(notes_ref)
-        .map_err(|e| Error::failed(format!("read {notes_ref}"), e))?
-    else {
-        return Ok(None);
-    };
-    reference
-        .peel_to_id()
-        .map(|id| Some(id.detach()))
-        .map_err(|e| Error::failed(format!("read {notes_ref}"), e))
-}
-
 /// Every note of the notes commit `tip`: the annotated object's id (hex) and the note's bytes.
 /// A path that does not spell an object id (git's fan-out joins `ab/cdef…`) is not a note and is
 /// left out; a note over the artifact cap is an error, as any blob read here.
@@ -56,9 +41,10 @@ pub fn notes_at(repo: &gix::Repository, tip: ObjectId) -> Result<Vec<(String, Ve
         .collect())
 }
 
-/// Every note under `notes_ref` (none when it does not exist).
+/// Every note under `notes_ref` (`refs/notes/…`; none when it does not exist).
 pub fn notes(repo: &gix::Repository, notes_ref: &str) -> Result<Vec<(String, Vec<u8>)>> {
-    match notes_tip(repo, notes_ref)? {
+    check_ref_file(repo, notes_ref)?;
+    match crate::repo::ref_tip(repo, notes_ref)? {
         Some(tip) => notes_at(repo, tip),
         None => Ok(Vec::new()),
     }

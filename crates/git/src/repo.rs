@@ -303,6 +303,19 @@ pub fn alias_target(repo: &Repository, name: &str) -> String {
     current
 }
 
+/// The object the ref `name` points at, peeled (`None` when there is no such ref).
+pub(crate) fn ref_tip(repo: &Repository, name: &str) -> Result<Option<ObjectId>> {
+    let doing = || format!("read {name}");
+    let found = repo.try_find_reference(name);
+    let Some(mut reference) = found.map_err(|e| Error::failed(doing(), e))? else {
+        return Ok(None);
+    };
+    let tip = reference
+        .peel_to_id()
+        .map_err(|e| Error::failed(doing(), e))?;
+    Ok(Some(tip.detach()))
+}
+
 /// A full hexadecimal object id.
 pub fn parse_id(text: &str) -> Option<ObjectId> {
     ObjectId::from_hex(text.as_bytes()).ok()
