@@ -173,17 +173,6 @@ pub fn paths(layout: &Layout, loaded: &Loaded) -> Paths {
     }
 }
 
-fn read_ledger(path: &Path, keep: impl Fn(&Event) -> bool) -> Option<Vec<Event>> {
-    let bytes = ucg_store::read_file(path).ok()?;
-    let log = events::parse(&bytes);
-    Some(
-        log.events()
-            .filter(|e| e.event.starts_with("work_item.") && keep(e))
-            .cloned()
-            .collect(),
-    )
-}
-
 pub fn sources(loaded: &Loaded, paths: &Paths) -> Vec<Source> {
     let run_id = loaded.run_id();
     let id = item_id(paths.canonical_md.as_deref());
@@ -212,16 +201,22 @@ pub fn sources(loaded: &Loaded, paths: &Paths) -> Vec<Source> {
         (2, Class::Canonical, &paths.canonical_ledger, true),
         (3, Class::RunLocal, &paths.run_ledger, false),
     ] {
-        if let Some(events) = read_ledger(path, |e| !filter || mine(e)) {
-            out.push(Source {
-                rank,
-                class,
-                path: path.clone(),
-                fields: ledger_fields(&events),
-                events,
-                text: None,
-            });
-        }
+        let Ok(bytes) = ucg_store::read_file(path) else {
+            continue;
+        };
+        let events: Vec<Event> = events::parse(&bytes)
+            .events()
+            .filter(|e| e.event.starts_with("work_item.") && (!filter || mine(e)))
+            .cloned()
+            .collect();
+        out.push(Source {
+            rank,
+            class,
+            path: path.clone(),
+            fields: ledger_fields(&events),
+            events,
+            text: None,
+        });
     }
     for (rank, class, path) in [
         (4, Class::Canonical, paths.canonical_md.clone()),
