@@ -48,14 +48,8 @@ impl<'r> Objects<'r> {
         if self.incoming.is_some() {
             return false;
         }
-        let hex = id.to_hex().to_string();
-        let path = self
-            .repo
-            .objects
-            .store_ref()
-            .path()
-            .join(&hex[..2])
-            .join(&hex[2..]);
+        let objects = self.repo.objects.store_ref().path();
+        let path = gix::odb::loose::Store::at(objects, id.kind()).object_path(id);
         std::fs::metadata(path)
             .is_ok_and(|meta| meta.is_file() && meta.len().saturating_mul(MAX_DEFLATE_RATIO) <= cap)
     }
