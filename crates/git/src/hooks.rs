@@ -52,7 +52,10 @@ pub fn hooks_dir<E: From<std::io::Error>>(
     let configured = crate::config_string(repo, "core.hooksPath").filter(|s| !s.is_empty());
     let dir = match &configured {
         Some(path) => {
-            let path = expand_home(path);
+            let path = match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+                (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+                _ => PathBuf::from(path),
+            };
             if path.is_absolute() {
                 path
             } else {
@@ -62,13 +65,6 @@ pub fn hooks_dir<E: From<std::io::Error>>(
         None => std::path::absolute(repo.common_dir().join("hooks"))?,
     };
     Ok((dir, configured))
-}
-
-fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(path),
-    }
 }
 
 /// Runs the hook program at `path` with `args` and `stdin`, as git runs a hook: its exit code, a
