@@ -167,8 +167,8 @@ fn pre_commit_gated(text: &str) -> Vec<&'static str> {
         return Vec::new();
     };
     let mut gated = Vec::new();
-    let repos = doc["repos"].as_vec().cloned().unwrap_or_default();
-    for hook in repos.iter().filter_map(|r| r["hooks"].as_vec()).flatten() {
+    let repos = doc["repos"].as_vec().into_iter().flatten();
+    for hook in repos.filter_map(|r| r["hooks"].as_vec()).flatten() {
         if !hook["id"]
             .as_str()
             .is_some_and(|id| id.starts_with("git-ucg-gate"))
