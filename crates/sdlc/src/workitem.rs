@@ -92,13 +92,11 @@ fn fields_of(event: &Event) -> Vec<(String, String)> {
                     out.push((name.to_string(), value));
                 }
             }
-            if let Some(fields) = data.get("fields").and_then(Value::as_object) {
-                for (name, value) in fields {
-                    if let (true, Some(value)) =
-                        (FIELD_KEYS.iter().any(|(n, _)| n == name), value.as_str())
-                    {
-                        out.push((name.clone(), value.to_string()));
-                    }
+            let fields = data.get("fields").and_then(Value::as_object);
+            for (name, value) in fields.into_iter().flatten() {
+                let known = FIELD_KEYS.iter().any(|(n, _)| n == name);
+                if let Some(value) = value.as_str().filter(|_| known) {
+                    out.push((name.clone(), value.to_string()));
                 }
             }
         }
