@@ -2,7 +2,7 @@
 //! line that summarizes it. Reads only; a completed run is refused before any write.
 
 use super::events::{self, Line, Log};
-use super::run::{self, Change, Meta, Reconstruction};
+use super::run::{self, Meta, Reconstruction};
 use crate::Error;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -148,9 +148,12 @@ pub fn summarize(loaded: &Loaded, now: jiff::Timestamp, repair: &str) -> Summary
             Some("completed") => "the run is completed, so it is left as it is".to_string(),
             _ => format!("`{repair} {}`", loaded.id),
         };
+        let described: Vec<String> = (changes.iter())
+            .map(|c| format!("{} {} -> {}", c.field, c.from, c.to))
+            .collect();
         warnings.push(format!(
             "meta.json is stale against events.jsonl ({}): {way}",
-            describe(&changes)
+            described.join(", ")
         ));
     }
     let run_id = loaded.run_id();
@@ -171,14 +174,6 @@ pub fn summarize(loaded: &Loaded, now: jiff::Timestamp, repair: &str) -> Summary
         doc,
         warnings,
     }
-}
-
-fn describe(changes: &[Change]) -> String {
-    changes
-        .iter()
-        .map(|c| format!("{} {} -> {}", c.field, c.from, c.to))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A completed run is never written, whatever the flags.
