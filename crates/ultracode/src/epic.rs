@@ -141,8 +141,12 @@ pub fn load(
         }
     };
     let checked_out = head_branch.as_deref() == Some(branch.as_str());
+    // The first protected branch that exists.
     let protected = match detail {
-        Detail::Full => first_protected(repo, &inputs.protected_branches),
+        Detail::Full => inputs.protected_branches.iter().find_map(|name| {
+            let tip = ucg_git::commit::branch_tip(repo, name).ok()?;
+            Some((name.clone(), tip))
+        }),
         Detail::RangeOf(_) => None,
     };
     let (base_branch, ahead) = match (tip, protected) {
@@ -177,11 +181,15 @@ pub fn load(
             .collect();
     }
     if ids.is_empty() {
-        ids = marker_stories(source, impl_dir)
-            .into_iter()
+        // The stories of the `.baseline-*` markers present, sorted.
+        ids = source
+            .list(impl_dir)
+            .iter()
+            .filter_map(|name| markers::baseline_story(name))
             .filter(|s| sprint::epic_of(s) == Some(id.as_str()))
-            .map(|s| (s, None))
+            .map(|s| (s.to_string(), None))
             .collect();
+        ids.sort();
     }
     // An epic named on the command line that neither git nor the artifacts know is a mistake,
     // not an empty epic: say what exists.
@@ -352,24 +360,6 @@ fn read_marker(
         problems,
         present: true,
     }
-}
-
-/// Story ids of the `.baseline-*` markers present, sorted.
-fn marker_stories(source: &ArtifactSource, impl_dir: &Path) -> Vec<String> {
-    let mut ids: Vec<String> = source
-        .list(impl_dir)
-        .iter()
-        .filter_map(|name| markers::baseline_story(name).map(str::to_string))
-        .collect();
-    ids.sort();
-    ids
-}
-
-fn first_protected(repo: &Repository, names: &[String]) -> Option<(String, ObjectId)> {
-    names.iter().find_map(|name| {
-        let tip = ucg_git::commit::branch_tip(repo, name).ok()?;
-        Some((name.clone(), tip))
-    })
 }
 
 pub fn short(id: ObjectId) -> String {
