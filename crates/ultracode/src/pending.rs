@@ -490,22 +490,9 @@ pub fn occurrence(bytes: &[u8]) -> String {
     ucg_store::hex(&Sha256::digest(bytes))
 }
 
-/// The blocker a `.decisions.json` is when `resolve` would refuse to write it (then no answer is
-/// read from it: every item it would close stands).
-fn answers_blocker(inputs: &PendingInputs, bytes: Option<&[u8]>) -> Option<Blocker> {
-    let corrupt = decisions::decisions_for_write(bytes).err()?;
-    let artifact = relative(inputs.project_root, &inputs.impl_dir.join(DECISIONS_FILE));
-    Some(Blocker {
-        reason: format!("the answers file cannot be read: {}", corrupt.reason),
-        way_out: format!(
-            "repair {artifact} by hand, or move it aside (mv {artifact} {artifact}.corrupt) and answer again: `git ucg resolve` refuses to write over it"
-        ),
-        artifact,
-    })
-}
-
 /// The answers on record in the answers file's `bytes` that bear on `pending` (see
-/// [`relevance`]), or the blocker the file is (see [`answers_blocker`]); with `earlier`, also
+/// [`relevance`]), or the blocker the file is when `resolve` would refuse to write it (then no
+/// answer is read from it: every item it would close stands); with `earlier`, also
 /// the answers that kept their question in the scope of some item (see [`Earlier`]), from the
 /// same scan. The file is scanned for the entries that bear on an item, nothing built for the
 /// rest.
@@ -570,11 +557,17 @@ pub fn recorded<'b>(
     }
     // The scan refuses exactly the files the whole reader refuses (tests/props.rs holds the two
     // to it): such a file is the blocker, and no answer is read from it.
-    (
-        Answers::default(),
-        Vec::new(),
-        answers_blocker(inputs, bytes),
-    )
+    let blocker = decisions::decisions_for_write(bytes).err().map(|corrupt| {
+        let artifact = relative(inputs.project_root, &inputs.impl_dir.join(DECISIONS_FILE));
+        Blocker {
+            reason: format!("the answers file cannot be read: {}", corrupt.reason),
+            way_out: format!(
+                "repair {artifact} by hand, or move it aside (mv {artifact} {artifact}.corrupt) and answer again: `git ucg resolve` refuses to write over it"
+            ),
+            artifact,
+        }
+    });
+    (Answers::default(), Vec::new(), blocker)
 }
 
 /// Offers each item without an answer of its own the answer of the earlier question most like it
