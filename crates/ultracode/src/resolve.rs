@@ -261,21 +261,14 @@ pub fn check_answers_file(pass: &Pass) -> Result<()> {
 /// The answers file as the pass reads it: entry by entry (a long project's file is never one tree
 /// of values in memory), or the refusal that names it.
 fn read_answers_file(pass: &Pass) -> Result<AnswersFile> {
-    let (bytes, refuse) = answers_bytes(pass)?;
-    AnswersFile::read(bytes).map_err(|c| refuse(c.reason))
-}
-
-/// The answers file's bytes (`None`: absent), and how a refusal to write over it is worded.
-fn answers_bytes(pass: &Pass) -> Result<(Option<Vec<u8>>, impl Fn(String) -> Error)> {
     let path = pass.impl_dir.join(DECISIONS_FILE);
-    let shown = path.clone();
-    let refuse = move |reason: String| Error::AnswersUnwritable {
-        path: shown.clone(),
+    let refuse = |reason: String| Error::AnswersUnwritable {
+        path: path.clone(),
         reason,
     };
     let bytes =
         ucg_store::read_optional(&path).map_err(|e| refuse(format!("it cannot be read ({e})")))?;
-    Ok((bytes, refuse))
+    AnswersFile::read(bytes).map_err(|c| refuse(c.reason))
 }
 
 /// Under the artifact directory's lock: checks the answers, records them, and applies every close
