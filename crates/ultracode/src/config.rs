@@ -204,8 +204,6 @@ impl Config {
                 .and_then(|b| b.map(|b| parse_layer(&b)).transpose())
         };
         let mut warnings = Vec::new();
-        let mut layers = Vec::new();
-        let mut tables = Vec::new();
 
         // No {ucg-root}, or one without a customize.toml (warned): the built-in defaults. A file
         // that is there but cannot be read or parsed stops everything: it is required once present.
@@ -229,12 +227,12 @@ impl Config {
                 LayerState::BuiltIn,
             ),
         };
-        layers.push(Layer {
+        let mut layers = vec![Layer {
             kind: LayerKind::Base,
             path: base_path,
             state: base_state,
-        });
-        tables.push((LayerKind::Base, base_table));
+        }];
+        let mut tables = vec![(LayerKind::Base, base_table)];
 
         for (kind, path) in custom_layers(project_root) {
             let state = match read_layer(&path) {
