@@ -61,9 +61,8 @@ impl Rules {
         }
         let overridden = |pattern: &str| from_git.iter().any(|(p, _)| p == pattern);
         let layers = workflow.iter().filter(|(pattern, _)| !overridden(pattern));
-        let pairs: Vec<(String, String)> = from_git.iter().chain(layers).cloned().collect();
         let mut rules = Vec::new();
-        for (pattern, email) in pairs {
+        for (pattern, email) in from_git.iter().chain(layers).cloned() {
             if !is_one_address(&email) {
                 warnings.push(format!(
                     "decider {pattern:?} = {email:?} is not one address (local@domain: letters, \
