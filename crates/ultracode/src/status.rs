@@ -284,13 +284,9 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
     };
 
     let heartbeat_path = inputs.impl_dir.join(HEARTBEAT_FILE);
-    let (mut heartbeat_state, heartbeat_text) = utf8(read(&heartbeat_path));
-    let heartbeat = heartbeat_text
-        .as_deref()
-        .and_then(|text| match pyjson::loads(text) {
-            Ok(Value::Object(object)) => Some(*object),
-            _ => None,
-        });
+    let (mut heartbeat_state, heartbeat_bytes) = read(&heartbeat_path);
+    // Not UTF-8, not JSON, or not an object: there, but unreadable.
+    let heartbeat = heartbeat_bytes.as_deref().and_then(pyjson::object_in);
     if heartbeat_state == SourceState::Ok && heartbeat.is_none() {
         heartbeat_state = SourceState::Unreadable;
     }
