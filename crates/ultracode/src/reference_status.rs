@@ -59,7 +59,10 @@ pub fn read(inputs: &ReferenceInputs) -> ReferenceStatus {
     let source = inputs.source;
     let heartbeat_path = inputs.impl_dir.join(HEARTBEAT_FILE);
     let run = source.exists(&heartbeat_path).then(|| {
-        let heartbeat = heartbeat_object(source.read(&heartbeat_path));
+        // A blank heartbeat is no JSON, and `{}` shows nothing.
+        let heartbeat = (source.read(&heartbeat_path))
+            .and_then(|bytes| pyjson::object_in(&bytes))
+            .filter(|object| !object.is_empty());
         RunRead {
             markers: story_markers(inputs, heartbeat.as_ref()),
             heartbeat,
@@ -91,17 +94,6 @@ pub fn story_entries(heartbeat: Option<&Object>) -> Vec<&Object> {
         .and_then(Value::as_array)
         .map(|items| items.iter().filter_map(Value::as_object).collect())
         .unwrap_or_default()
-}
-
-fn heartbeat_object(bytes: Option<Vec<u8>>) -> Option<Object> {
-    let text = String::from_utf8(bytes?).ok()?;
-    if py_strip(&text).is_empty() {
-        return None;
-    }
-    match pyjson::loads(&text).ok()? {
-        Value::Object(object) if !object.is_empty() => Some(*object),
-        _ => None,
-    }
 }
 
 fn story_markers(inputs: &ReferenceInputs, heartbeat: Option<&Object>) -> Vec<StoryMarkers> {
