@@ -91,13 +91,6 @@ pub(crate) fn flip_ledger_rows(
     (out, flipped)
 }
 
-/// `.budget-<story>.json` for an escalation sidecar `escalation-<story>.json`.
-pub(crate) fn budget_file(sidecar: &Path) -> Option<std::path::PathBuf> {
-    let name = sidecar.file_name()?.to_str()?;
-    let story = crate::escalations::sidecar_story(name)?;
-    Some(sidecar.with_file_name(crate::budget::counter_file(story)))
-}
-
 /// Where the pass reads and writes.
 pub struct Pass {
     pub project_root: PathBuf,
@@ -565,9 +558,10 @@ fn delete_sidecars(pass: &Pass, items: &[&pending::PendingItem]) -> Result<Vec<A
         let sidecar = pass.impl_dir.join(&file_name);
         let mut cleared = vec![file_name.clone()];
         let mut files = vec![changed(sidecar.clone(), Change::Deleted)];
-        let budget = (item.kind == "budget-overrun")
-            .then(|| budget_file(&sidecar))
-            .flatten();
+        // `.budget-<story>.json` beside `escalation-<story>.json`.
+        let budget = crate::escalations::sidecar_story(&file_name)
+            .filter(|_| item.kind == "budget-overrun")
+            .map(|story| sidecar.with_file_name(crate::budget::counter_file(story)));
         if !pass.dry_run {
             remove(&sidecar)?;
         }
