@@ -605,7 +605,11 @@ fn flip_ledger(
     let target = ucg_store::write_target(dir, &name, bounds)?;
     let target_dir = ucg_store::dir_of(&target);
     let own_lock;
-    let ledger_lock = if same_dir(target_dir, &pass.impl_dir) {
+    let same_dir = match (target_dir.canonicalize(), pass.impl_dir.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => target_dir == pass.impl_dir,
+    };
+    let ledger_lock = if same_dir {
         lock
     } else {
         own_lock = ucg_store::lock_dir(target_dir)?;
@@ -636,13 +640,6 @@ fn file_name_of(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }
 
 fn remove(path: &Path) -> Result<()> {
