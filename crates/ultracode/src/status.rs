@@ -275,13 +275,6 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
         let bytes = source.read(path);
         (present(&bytes, path), bytes)
     };
-    let utf8 = |(state, bytes): (SourceState, Option<Vec<u8>>)| match bytes {
-        Some(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => (state, Some(text)),
-            Err(_) => (SourceState::Unreadable, None),
-        },
-        None => (state, None),
-    };
 
     let heartbeat_path = inputs.impl_dir.join(HEARTBEAT_FILE);
     let (mut heartbeat_state, heartbeat_bytes) = read(&heartbeat_path);
@@ -343,8 +336,13 @@ pub fn gather(inputs: &StatusInputs, rev: Option<&str>) -> Report {
     // Open rows first; the sort is stable, so file order holds within each group.
     deferred_work.sort_by_key(|row| row.get("status").map(String::as_str) != Some("open"));
 
-    let (log_state, log_text) = match inputs.run_dir {
-        Some(run) => utf8(read(&run.join(DECISION_LOG_FILE))),
+    let log = inputs.run_dir.map(|run| read(&run.join(DECISION_LOG_FILE)));
+    let (log_state, log_text) = match log {
+        Some((state, bytes)) => match bytes.map(String::from_utf8) {
+            Some(Ok(text)) => (state, Some(text)),
+            Some(Err(_)) => (SourceState::Unreadable, None),
+            None => (state, None),
+        },
         None => (SourceState::Absent, None),
     };
     let decision_log = DecisionLogTail {
