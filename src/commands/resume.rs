@@ -10,7 +10,7 @@ use std::io::Write;
 use ucg_git::ArtifactSource;
 use ucg_ultracode::epic;
 use ucg_ultracode::resume::{
-    agent_hooks_check, baseline_check, branch_check, latch_check, route_of, unresolved, Check,
+    agent_hooks_check, baseline_check, branch_check, latch_check, route_of, Check,
 };
 
 pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
@@ -23,10 +23,7 @@ pub(crate) fn run(ctx: &Context, args: &ResumeArgs) -> Result<u8> {
         None,
         epic::Detail::Full,
     );
-    let route = match &loaded {
-        Ok(epic) => route_of(epic),
-        Err(_) => unresolved(),
-    };
+    let route = route_of(loaded.as_ref().ok());
     let mut checks = vec![decisions_check(ctx, args)];
     match &loaded {
         Ok(epic) => checks.push(branch_check(epic)),

@@ -188,7 +188,7 @@ fn count_changes(ctx: &Context, args: &StatusArgs, source: &ArtifactSource, repo
     let Ok(mut epic) = ucg_ultracode::epic::load(repo, &inputs, source, tip, Detail::Full) else {
         return;
     };
-    report.resume = Some(ucg_ultracode::resume::route_of(&epic));
+    report.resume = Some(ucg_ultracode::resume::route_of(Some(&epic)));
     let mut counted = ucg_git::line_count_cache(repo, !args.no_cache);
     for story in &mut report.stories {
         let Some(range) = story

@@ -33,8 +33,19 @@ pub struct Check {
 }
 
 /// The route of a located epic: the first story in sprint order whose last verdict is not
-/// `advance`; no verdict at all means the run stopped before any story (Stage 2).
-pub fn route_of(epic: &Epic) -> Route {
+/// `advance`; no verdict at all means the run stopped before any story (Stage 2). Without an
+/// epic (`None`: none can be named), `epic`.
+pub fn route_of(epic: Option<&Epic>) -> Route {
+    let Some(epic) = epic else {
+        return Route {
+            stage: "epic",
+            epic: None,
+            story: None,
+            why: "the epic is not resolved (no heartbeat, no .current-story, HEAD not on an epic \
+branch): re-run from Stage 1"
+                .into(),
+        };
+    };
     let first = (epic.stories.iter()).find(|s| s.verdict.as_deref() != Some("advance"));
     let (stage, story, why) = match first {
         _ if epic.stories.iter().all(|s| s.verdict.is_none()) => (
@@ -126,21 +137,7 @@ pub fn route(repo: &Repository, inputs: &EpicInputs) -> Route {
         None,
         epic::Detail::Full,
     );
-    match &loaded {
-        Ok(epic) => route_of(epic),
-        Err(_) => unresolved(),
-    }
-}
-
-pub fn unresolved() -> Route {
-    Route {
-        stage: "epic",
-        epic: None,
-        story: None,
-        why: "the epic is not resolved (no heartbeat, no .current-story, HEAD not on an epic \
-branch): re-run from Stage 1"
-            .into(),
-    }
+    route_of(loaded.as_ref().ok())
 }
 
 pub fn branch_check(epic: &Epic) -> Check {
