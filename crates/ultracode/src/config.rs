@@ -170,13 +170,11 @@ fn custom_layers(project_root: &Path) -> [(LayerKind, PathBuf); 2] {
 
 /// Every path whose presence or content can change the configuration (for caches to stamp).
 pub fn input_paths(project_root: &Path) -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    for root in ucg_root_candidates(project_root) {
-        paths.push(root.join(BASE_LAYER_FILE));
-        paths.push(root);
-    }
-    paths.extend(custom_layers(project_root).into_iter().map(|(_, p)| p));
-    paths
+    ucg_root_candidates(project_root)
+        .into_iter()
+        .flat_map(|root| [root.join(BASE_LAYER_FILE), root])
+        .chain(custom_layers(project_root).map(|(_, path)| path))
+        .collect()
 }
 
 impl Config {
