@@ -98,19 +98,6 @@ fn answer_file(inputs: &GateInputs, path: &str) -> Option<AnswerFile> {
     })
 }
 
-/// Whether the change from `before` to `after` (the files `changes` names) only records answers
-/// to the run `inputs` locates; why not, when it does not.
-pub fn judge(
-    inputs: &GateInputs,
-    before: &ArtifactSource,
-    after: &ArtifactSource,
-    changes: &[PathChange],
-) -> Result<(), NotAnswerOnly> {
-    let enumerate =
-        |source: &ArtifactSource| Rc::new(pending::enumerate(&inputs.pending(), source));
-    judge_enumerated(inputs, (before, &enumerate), (after, &enumerate), changes)
-}
-
 /// A side of the change: its tree, and how its pending items are had (enumerated, or kept from
 /// an earlier judgement of the same commit).
 type ChangeSide<'a, 's> = (
@@ -118,7 +105,9 @@ type ChangeSide<'a, 's> = (
     &'a dyn Fn(&ArtifactSource) -> Rc<Pending>,
 );
 
-fn judge_enumerated(
+/// Whether the change from `before` to `after` (the files `changes` names) only records answers
+/// to the run `inputs` locates; why not, when it does not.
+fn judge(
     inputs: &GateInputs,
     (before, pending_before): ChangeSide,
     (after, pending_after): ChangeSide,
@@ -207,7 +196,15 @@ pub fn judge_staged(repo: &Repository, dir: &Path, inputs: &GateInputs) -> Resul
     let before = ArtifactSource::of_commit(repo, head, root).map_err(unreadable)?;
     let after = ArtifactSource::of_tree(repo, index, root, "the index").map_err(unreadable)?;
     let changes = after.changes_from(Some(&before)).map_err(unreadable)?;
-    judge(inputs, &before, &after, &changes).map_err(|why| Refused {
+    let enumerate =
+        |source: &ArtifactSource| Rc::new(pending::enumerate(&inputs.pending(), source));
+    let judged = judge(
+        inputs,
+        (&before, &enumerate),
+        (&after, &enumerate),
+        &changes,
+    );
+    judged.map_err(|why| Refused {
         commit: None,
         mixes_answers: why.mixes_answers(&changes, inputs),
         why,
@@ -267,7 +264,7 @@ fn judge_commit(
     for parent in parents {
         let before = ArtifactSource::of_commit(repo, parent, root).map_err(unreadable)?;
         let changes = after.changes_from(Some(&before)).map_err(unreadable)?;
-        let judged = judge_enumerated(
+        let judged = judge(
             inputs,
             (&before, &of(parent)),
             (&after, &of(commit)),
