@@ -203,16 +203,10 @@ impl Context {
     ) -> Result<EpicInputs> {
         let impl_dir = self.impl_artifacts(impl_flag)?;
         let config = self.config()?;
-        let branch_prefix = config
-            .expanded("epic_branch_prefix")
-            .ok()
-            .flatten()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| "ultracode/epic-".to_string());
         Ok(EpicInputs {
             impl_dir,
             project_root: self.project_root()?,
-            branch_prefix,
+            branch_prefix: config.epic_branch_prefix(),
             protected_branches: config.protected_branches(),
             epic,
         })

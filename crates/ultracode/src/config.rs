@@ -321,6 +321,16 @@ impl Config {
         )))
     }
 
+    /// `workflow.epic_branch_prefix` (default `ultracode/epic-`): an epic's branch is it and the
+    /// epic's id.
+    pub fn epic_branch_prefix(&self) -> String {
+        self.expanded("epic_branch_prefix")
+            .ok()
+            .flatten()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "ultracode/epic-".into())
+    }
+
     /// `workflow.protected_branches` as names (default `main`, `master`): the branches an epic's
     /// work never lands on directly.
     pub fn protected_branches(&self) -> Vec<String> {

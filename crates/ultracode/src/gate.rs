@@ -180,15 +180,9 @@ pub fn located_in_tree(
 
 /// The branch the run in `impl_dir` lands on: `epic_branch_prefix` and the heartbeat's epic.
 pub fn epic_branch(config: &Config, impl_dir: &Path) -> Option<String> {
-    let prefix = config
-        .expanded("epic_branch_prefix")
-        .ok()
-        .flatten()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| "ultracode/epic-".into());
     crate::heartbeat::read(&ArtifactSource::WorkTree, impl_dir)
         .epic
-        .map(|epic| format!("{prefix}{epic}"))
+        .map(|epic| format!("{}{epic}", config.epic_branch_prefix()))
 }
 
 #[cfg(test)]
