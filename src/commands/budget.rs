@@ -42,15 +42,11 @@ fn tick() -> std::result::Result<(), String> {
 
     ucg_store::create_dirs(&impl_dir).map_err(|e| format!("{}: {e}", impl_dir.display()))?;
     let lock = ucg_store::lock_dir(&impl_dir).map_err(|e| e.to_string())?;
-    let counter = impl_dir.join(budget::counter_file(&story));
+    let counter_name = budget::counter_file(&story);
+    let counter = impl_dir.join(&counter_name);
     let turns = budget::turns(ucg_store::read_file(&counter).ok().as_deref()).saturating_add(1);
     // Saved best-effort, as the reference does: a count that cannot be saved still counts now.
-    if let Err(e) = write(
-        &lock,
-        &impl_dir,
-        &budget::counter_file(&story),
-        &budget::counter(turns),
-    ) {
+    if let Err(e) = write(&lock, &impl_dir, &counter_name, &budget::counter(turns)) {
         let _ = writeln!(std::io::stderr(), "git ucg budget tick: {e}");
     }
     if turns < max {
