@@ -130,7 +130,7 @@ pub(crate) fn run_show(ctx: &Context, args: &BudgetShowArgs) -> Result<u8> {
         let stories: Vec<_> = rows
             .iter()
             .map(|(story, turns, escalated)| {
-                serde_json::json!({"story": story, "turns": turns.to_string().parse::<i64>().unwrap_or(i64::MAX), "escalated": escalated})
+                serde_json::json!({"story": story, "turns": i64::try_from(*turns).unwrap_or(i64::MAX), "escalated": escalated})
             })
             .collect();
         return crate::output::print_json(&serde_json::json!({
