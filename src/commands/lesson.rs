@@ -139,7 +139,18 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
         LessonCommand::Reset(reset) => {
             let outcome = record::reset(
                 &ledger::paths(reset.ledger.as_deref().or(args.ledger.as_deref())),
-                &reset_request(reset),
+                &ResetRequest {
+                    task: &reset.task,
+                    state: &reset.state,
+                    contract: &reset.contract,
+                    gap: &reset.gap,
+                    evidence: reset.evidence.as_deref(),
+                    remediation: &reset.remediation,
+                    verify_result: reset.verify_result.as_deref(),
+                    court_result: reset.court_result.as_deref(),
+                    criterion: reset.criterion.as_deref(),
+                    pattern: &reset.pattern,
+                },
                 &mut warn,
             );
             // A sentence for a person; the JSON result, below, for `--json`.
@@ -373,22 +384,6 @@ fn show_escalated(state: &Path, tasks: &[record::Escalated], json: bool) -> Resu
     }
     crate::output::print_prose(&crate::render::visible::escape_controls(&out, &[]))?;
     Ok(0)
-}
-
-/// What `lesson reset` is asked, from its flags.
-fn reset_request(reset: &crate::cli::LessonResetArgs) -> ResetRequest<'_> {
-    ResetRequest {
-        task: &reset.task,
-        state: &reset.state,
-        contract: &reset.contract,
-        gap: &reset.gap,
-        evidence: reset.evidence.as_deref(),
-        remediation: &reset.remediation,
-        verify_result: reset.verify_result.as_deref(),
-        court_result: reset.court_result.as_deref(),
-        criterion: reset.criterion.as_deref(),
-        pattern: &reset.pattern,
-    }
 }
 
 /// What a reset did, for a person: the lesson appended and the task queued again, or the task
