@@ -48,17 +48,15 @@ fn show_key(config: &Config, key: &str, json: bool) -> Result<u8> {
     }
     let mut stdout = std::io::stdout().lock();
     // Scripts read one value per line: a string raw, an array one item per line.
-    match &value {
-        toml::Value::String(s) => writeln!(stdout, "{s}")?,
-        toml::Value::Array(items) => {
-            for item in items {
-                match item {
-                    toml::Value::String(s) => writeln!(stdout, "{s}")?,
-                    other => writeln!(stdout, "{other}")?,
-                }
-            }
+    let items = match &value {
+        toml::Value::Array(items) => items.as_slice(),
+        one => std::slice::from_ref(one),
+    };
+    for item in items {
+        match item {
+            toml::Value::String(s) => writeln!(stdout, "{s}")?,
+            other => writeln!(stdout, "{other}")?,
         }
-        other => writeln!(stdout, "{other}")?,
     }
     stdout.flush()?;
     Ok(0)
