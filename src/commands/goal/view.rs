@@ -78,6 +78,9 @@ pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Resul
 /// The human form of `show_doc`.
 pub(crate) fn render(doc: &Value) -> String {
     let s = crate::render::cell;
+    // What a flag of the document says when it is `true`, and when it is anything else.
+    let when =
+        |flag: &Value, yes: &'static str, no: &'static str| if *flag == true { yes } else { no };
     let mut out = format!("ultragoal session {}\n", s(&doc["session"]));
     if doc["phase"] == "absent" {
         out.push_str(&format!(
@@ -90,16 +93,8 @@ pub(crate) fn render(doc: &Value) -> String {
     out.push_str(&format!(
         "  phase        {}{}{}\n  outcome      {}\n  no-progress  {}/{}\n  verdict      {}\n",
         s(&doc["phase"]),
-        if doc["active"] == true {
-            " (active)"
-        } else {
-            " (inactive)"
-        },
-        if doc["pristine"] == true {
-            ", pristine"
-        } else {
-            ""
-        },
+        when(&doc["active"], " (active)", " (inactive)"),
+        when(&doc["pristine"], ", pristine", ""),
         s(&doc["outcome"]),
         s(&doc["iteration"]),
         s(&doc["max_iterations"]),
@@ -109,11 +104,7 @@ pub(crate) fn render(doc: &Value) -> String {
         "  touched      {} ({}s idle, {})\n",
         s(&liveness["last_touched_at"]),
         s(&liveness["idle_secs"]),
-        if liveness["live"] == true {
-            "live"
-        } else {
-            "past its TTL"
-        },
+        when(&liveness["live"], "live", "past its TTL"),
     ));
     let stories = doc["stories"].as_array().cloned().unwrap_or_default();
     out.push_str(&format!("\nstories ({})\n", stories.len()));
