@@ -106,9 +106,9 @@ pub(crate) fn render(doc: &Value) -> String {
         s(&liveness["idle_secs"]),
         when(&liveness["live"], "live", "past its TTL"),
     ));
-    let stories = doc["stories"].as_array().cloned().unwrap_or_default();
+    let stories: &[Value] = doc["stories"].as_array().map_or(&[], Vec::as_slice);
     out.push_str(&format!("\nstories ({})\n", stories.len()));
-    for story in &stories {
+    for story in stories {
         out.push_str(&format!(
             "  {} {:<8} {:<12} {:<16} {}\n",
             if story["current"] == true { "▶" } else { " " },
