@@ -85,10 +85,9 @@ pub(crate) fn run(_ctx: &Context, args: &LessonArgs) -> Result<u8> {
             print_outcome(append(paths, parsed.string("file").unwrap_or("")))
         }),
         LessonCommand::Query(raw) => with(raw, &QUERY, "query", &|paths, parsed| {
-            let pattern = parsed.positional.first().cloned().unwrap_or_default();
             query(
                 paths,
-                &pattern,
+                parsed.positional.first().map_or("", String::as_str),
                 parsed.int("limit").unwrap_or(5.0),
                 parsed.flag("hide-superseded"),
                 parsed.flag("json"),
