@@ -13,7 +13,10 @@ use ucg_ultracode::pending::{self, PendingItem};
 
 pub(crate) fn run(ctx: &Context, args: &NotifyArgs) -> Result<u8> {
     if !args.watch {
-        return Ok(match check(ctx, args)? {
+        let items = pending_now(ctx, args)?;
+        let run = crate::output::notify_runner(&args.exec);
+        let announced = notify::announce(ctx.repo()?.git_dir(), &items, &run)?;
+        return Ok(match announced {
             Announced::Failed(_) => 1,
             Announced::Nothing | Announced::Done => 0,
         });
@@ -30,12 +33,6 @@ fn pending_now(ctx: &Context, args: &NotifyArgs) -> Result<Vec<PendingItem>> {
     let mut found = pending::enumerate(&located.pending(), &source);
     ctx.annotate(&mut found);
     Ok(found.items)
-}
-
-fn check(ctx: &Context, args: &NotifyArgs) -> Result<Announced> {
-    let items = pending_now(ctx, args)?;
-    let run = crate::output::notify_runner(&args.exec);
-    Ok(notify::announce(ctx.repo()?.git_dir(), &items, &run)?)
 }
 
 /// Checks on every change under the artifact directory and the ledger's directory (debounced by
