@@ -222,11 +222,7 @@ pub fn index_keys(entry: &JsObject) -> Vec<JsString> {
         (_, Some(JsValue::Array(items))) => items.clone(),
         (_, Some(JsValue::String(text))) => text
             .code_points()
-            .map(|c| {
-                let mut one = JsString::new();
-                one.push_code_point(c);
-                JsValue::String(one)
-            })
+            .map(|c| JsValue::String(std::iter::once(c).collect()))
             .collect(),
         _ => Vec::new(),
     };

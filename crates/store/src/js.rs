@@ -230,14 +230,9 @@ impl JsString {
     }
 
     pub fn from_units(units: &[u16]) -> JsString {
-        let mut out = JsString::new();
-        for c in char::decode_utf16(units.iter().copied()) {
-            match c {
-                Ok(ch) => out.push_code_point(ch as u32),
-                Err(e) => out.push_code_point(e.unpaired_surrogate() as u32),
-            }
-        }
-        out
+        char::decode_utf16(units.iter().copied())
+            .map(|c| c.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from))
+            .collect()
     }
 
     /// `s.slice(0, n)`: the first `n` UTF-16 code units (which may end in half a pair).
@@ -252,11 +247,7 @@ impl JsString {
         while points.last().is_some_and(|c| is_space(*c)) {
             points.pop();
         }
-        let mut out = JsString::new();
-        for c in points {
-            out.push_code_point(c);
-        }
-        out
+        points.into_iter().collect()
     }
 
     /// `s.trim().length === 0`.
@@ -298,6 +289,17 @@ impl JsString {
         }
         let value: u64 = key.iter().fold(0, |n, b| n * 10 + u64::from(b - b'0'));
         u32::try_from(value).ok().filter(|&v| v <= 4_294_967_294)
+    }
+}
+
+/// A string of these code points, each appended by [`JsString::push_code_point`].
+impl FromIterator<u32> for JsString {
+    fn from_iter<I: IntoIterator<Item = u32>>(points: I) -> Self {
+        let mut out = JsString::new();
+        for c in points {
+            out.push_code_point(c);
+        }
+        out
     }
 }
 
