@@ -94,12 +94,6 @@ impl RareFacts {
     }
 }
 
-impl Facts<'_> {
-    fn supersedes(&self) -> &[JsString] {
-        self.rare.as_ref().map_or(&[], |r| &r.supersedes)
-    }
-}
-
 /// One non-blank ledger line, as a query sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ranked<'a> {
@@ -486,7 +480,7 @@ pub fn build(bytes: &[u8], identity: Freshness) -> Result<Vec<u8>, Unbuilt> {
                 if let Some(id) = facts.rare.as_ref().and_then(|r| r.invalidates.as_ref()) {
                     invalidated.insert(id.as_bytes());
                 }
-                for old in facts.supersedes() {
+                for old in facts.rare.iter().flat_map(|r| &r.supersedes) {
                     superseded_by
                         .entry(old.as_bytes())
                         .or_default()
