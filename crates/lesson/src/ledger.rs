@@ -61,19 +61,15 @@ pub fn raw_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<usize>) {
     let mut torn = None;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         if let Some((number, tail)) = lines.last().copied() {
-            if is_torn(tail) {
+            // Torn by a crash: not blank, not JSON.
+            let text = js::decode(tail);
+            if !JsString::from(text.as_ref()).is_blank() && js::parse(&text).is_err() {
                 torn = Some(number);
                 lines.pop();
             }
         }
     }
     (lines, torn)
-}
-
-/// A last line without its newline that a crash tore: not blank, not JSON.
-fn is_torn(tail: &[u8]) -> bool {
-    let text = js::decode(tail);
-    !JsString::from(text.as_ref()).is_blank() && js::parse(&text).is_err()
 }
 
 /// Whether an unterminated last line is whole (JSON) and only lost its newline.

@@ -92,20 +92,17 @@ fn report_append(paths: &Paths, appended: &ledger::Appended, warn: &mut dyn FnMu
     }
 }
 
-/// The lines of an input file as the reference keeps them: split on `\r?\n`, the ones `trim`
-/// leaves empty dropped; each with its physical (1-based) number.
-fn input_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    ledger::numbered_lines(bytes)
-        .filter(|(_, line)| !JsString::from(js::decode(line).as_ref()).is_blank())
-}
-
 /// Validates every line of `bytes` (a JSONL of lessons) as the reference does and appends them
 /// all, or none.
 pub fn append(paths: &Paths, bytes: &[u8], warn: &mut dyn FnMut(String)) -> Outcome {
     // Every line is checked before any is written (the reference keeps the earlier lines of a
     // file whose later line fails).
     let mut entries = Vec::new();
-    for (number, line) in input_lines(bytes) {
+    // The lines as the reference keeps them: split on `\r?\n`, the ones `trim` leaves empty
+    // dropped; each with its physical (1-based) number.
+    let lines = ledger::numbered_lines(bytes)
+        .filter(|(_, line)| !JsString::from(js::decode(line).as_ref()).is_blank());
+    for (number, line) in lines {
         let with_line = |mut e: LessonError| {
             e.details_mut().set("line", JsValue::Number(number as f64));
             e
