@@ -31,10 +31,6 @@ pub struct StateLock {
     token: String,
 }
 
-pub(crate) fn lock_path(state_file: &Path) -> PathBuf {
-    suffixed(state_file, ".lock")
-}
-
 fn suffixed(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
@@ -52,7 +48,7 @@ fn wait() -> Duration {
 /// Takes the lock of `state_file`, waiting, reclaiming a stale lock; `Err` with the reference's
 /// message on contention or a directory that cannot hold the lock.
 pub fn acquire(state_file: &Path) -> Result<StateLock, String> {
-    let dir = lock_path(state_file);
+    let dir = suffixed(state_file, ".lock");
     let deadline = Instant::now() + wait();
     loop {
         match std::fs::create_dir(&dir) {

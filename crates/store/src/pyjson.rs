@@ -1054,25 +1054,18 @@ mod tests {
         assert_eq!(plain_run_end(b"", 0), 0);
     }
 
-    /// Runs `check` on a thread with the stack commands get (see `crate::run`).
-    fn with_command_stack(check: impl FnOnce() + Send + 'static) {
-        std::thread::Builder::new()
-            .stack_size(STACK_SIZE)
-            .spawn(check)
-            .unwrap()
-            .join()
-            .unwrap();
-    }
-
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
-        with_command_stack(|| {
+        // On a thread with the stack commands get (see `crate::run`).
+        let check = || {
             let deep = "[".repeat(100_000);
             assert!(loads(&deep).is_err());
             let limit = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
             assert!(loads(&limit).is_ok());
             let over = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
             assert!(loads(&over).is_err());
-        });
+        };
+        let thread = std::thread::Builder::new().stack_size(STACK_SIZE);
+        thread.spawn(check).unwrap().join().unwrap();
     }
 }
