@@ -39,9 +39,8 @@ pub fn paths(flag: Option<&Path>) -> Paths {
 }
 
 /// One physical line of the ledger (1-based number), parsed or not.
-pub struct Line<'a> {
+pub struct Line {
     pub number: usize,
-    pub bytes: &'a [u8],
     pub parsed: Result<JsValue, js::ParseError>,
 }
 
@@ -78,13 +77,12 @@ pub(crate) fn is_whole(tail: &[u8]) -> bool {
 }
 
 /// [`raw_lines`], each read as `JSON.parse` reads it.
-pub fn lines(bytes: &[u8]) -> (Vec<Line<'_>>, Option<usize>) {
+pub fn lines(bytes: &[u8]) -> (Vec<Line>, Option<usize>) {
     let (lines, torn) = raw_lines(bytes);
     let out = lines
         .into_iter()
         .map(|(number, bytes)| Line {
             number,
-            bytes,
             parsed: js::parse_bytes(bytes),
         })
         .collect();
