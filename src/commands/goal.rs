@@ -359,13 +359,12 @@ line equal to its delimiter produces exactly this)",
             Some(n)
         }
     };
-    let opts = ops::set_opts(flags, codex_goal_objective, max_iterations);
-    let fresh = ops::set(session, &opts)?;
-    reply.notices.extend(ucg_ultragoal::base::after_transition(
-        session,
-        &opts.phase,
-        fresh,
-    ));
+    let phase = flags.text("phase").unwrap_or("");
+    let given = ops::set_fields(flags, codex_goal_objective, max_iterations);
+    let fresh = ops::set(session, phase, given)?;
+    reply
+        .notices
+        .extend(ucg_ultragoal::base::after_transition(session, phase, fresh));
     Ok(())
 }
 

@@ -5,26 +5,6 @@ use super::*;
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// What `set` was given (absent flags are `None`).
-#[derive(Debug, Default, Clone)]
-pub struct SetOpts {
-    pub phase: String,
-    /// (state key, value) of the text fields given.
-    pub fields: Vec<(&'static str, String)>,
-    pub max_iterations: Option<f64>,
-    pub completion_evidence: Option<Vec<String>>,
-    pub codex_goal_objective: Option<String>,
-}
-
-impl SetOpts {
-    fn field(&self, key: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 /// The text flags of `set`, as (flag, state key).
 pub const SET_TEXT_FLAGS: [(&str, &str); 8] = [
     ("outcome", "outcome"),
@@ -69,33 +49,22 @@ decider: {{...}}\" format: \"{line}\""
     Ok(())
 }
 
-/// `setGoalState`. Whether it began a new pursuit — a planning transition without an active
-/// prior, or over a pristine one — for the git base it records.
-pub fn set(session: &Session, opts: &SetOpts) -> Result<bool> {
-    let phase = opts.phase.as_str();
+/// `setGoalState` with the fields given (see [`set_fields`]). Whether it began a new pursuit — a
+/// planning transition without an active prior, or over a pristine one — for the git base it
+/// records.
+pub fn set(session: &Session, phase: &str, given: State) -> Result<bool> {
     if !matches!(phase, "planning" | "pursuing") {
         return Err(thrown(format!(
             "set: phase must be one of planning|pursuing (got \"{phase}\"). complete is \
 request-complete-only; budget_limited/blocked are system-only."
         )));
     }
-    if let Some(non_goals) = opts.field("non_goals") {
+    if let Some(non_goals) = given.get("non_goals").and_then(JsValue::as_str) {
         validate_non_goals(non_goals)?;
     }
-    let mut base = next([("phase", phase.into()), ("active", true.into())]);
-    for (key, value) in &opts.fields {
-        base.insert((*key).into(), value.as_str().into());
-    }
-    if let Some(max) = opts.max_iterations {
-        base.insert("max_iterations".into(), JsValue::Number(max));
-    }
-    if let Some(paths) = &opts.completion_evidence {
-        let paths = paths.iter().map(|path| path.as_str().into()).collect();
-        base.insert("completion_evidence_paths".into(), JsValue::Array(paths));
-    }
-    if let Some(objective) = &opts.codex_goal_objective {
-        base.insert("codex_goal_objective".into(), objective.as_str().into());
-    }
+    let mut base = given;
+    base.set("phase", phase.into());
+    base.set("active", true.into());
     if phase == "planning" {
         for (key, value) in [
             ("objective_verdict", "absent".into()),
@@ -114,7 +83,7 @@ request-complete-only; budget_limited/blocked are system-only."
     let fresh = std::cell::Cell::new(false);
     mutate(session, |prior: &JsValue, text: Option<&str>| {
         if phase == "pursuing" {
-            pursuing_gate(prior, opts)?;
+            pursuing_gate(prior, &base)?;
         }
         let mut fields = base.clone();
         if phase == "planning" {
@@ -136,8 +105,8 @@ request-complete-only; budget_limited/blocked are system-only."
 }
 
 /// Entering (or staying in) pursuit: no story waits for confirmation, and the WHAT — outcome
-/// and verification surface — cannot be supplied.
-fn pursuing_gate(prior: &JsValue, opts: &SetOpts) -> Result<()> {
+/// and verification surface — cannot be supplied among the fields `given`.
+fn pursuing_gate(prior: &JsValue, given: &State) -> Result<()> {
     let stories = stories_of(prior)?;
     let mut waiting = Vec::new();
     for story in list(&stories, "stories")? {
@@ -161,7 +130,7 @@ fn pursuing_gate(prior: &JsValue, opts: &SetOpts) -> Result<()> {
         )));
     }
     for key in ["outcome", "verification_surface"] {
-        if opts.field(key).is_some() {
+        if given.contains_key(key) {
             return Err(thrown(format!(
                 "set: pursuing refused — {key} is frozen once pursuit has begun. Re-plan first \
 (set --phase planning) to change it."
@@ -179,13 +148,7 @@ pub fn set_verdict(session: &Session, verdict: &str, reply: &mut Reply) -> Resul
     let prior = prior(session)?;
     let advance = prop(&prior, "phase")?.and_then(JsValue::as_str) == Some("planning");
     if advance {
-        set(
-            session,
-            &SetOpts {
-                phase: "pursuing".into(),
-                ..SetOpts::default()
-            },
-        )?;
+        set(session, "pursuing", State::new())?;
         reply
             .notices
             .push("set-verdict: phase auto-advanced planning -> pursuing".into());
@@ -463,22 +426,27 @@ pub fn request_complete(session: &Session, codex_arg: Option<&str>) -> Result<bo
 
 // ------------------------------------------------------------------ the review lane
 
-/// The flags `set` reads from the parsed arguments (after the command checked the valueless
-/// ones).
-pub fn set_opts(flags: &Parsed, codex_goal_objective: Option<String>, max: Option<f64>) -> SetOpts {
-    let mut fields = Vec::new();
+/// The fields `set` was given, from the parsed arguments (after the command checked the
+/// valueless ones) and the checked `--codex-goal-objective` and `--max-iterations`; absent flags
+/// give none.
+pub fn set_fields(flags: &Parsed, codex_goal_objective: Option<String>, max: Option<f64>) -> State {
+    let mut given = State::new();
     for (flag, key) in SET_TEXT_FLAGS {
         if let Some(value) = flags.text(flag) {
-            fields.push((key, value.to_string()));
+            given.set(key, value.into());
         }
     }
-    SetOpts {
-        phase: flags.text("phase").unwrap_or("").to_string(),
-        fields,
-        max_iterations: max,
-        completion_evidence: flags.text("completion-evidence").map(comma_list),
-        codex_goal_objective,
+    if let Some(max) = max {
+        given.set("max_iterations", max.into());
     }
+    if let Some(paths) = flags.text("completion-evidence") {
+        let paths = comma_list(paths).into_iter().map(JsValue::from).collect();
+        given.set("completion_evidence_paths", JsValue::Array(paths));
+    }
+    if let Some(objective) = codex_goal_objective {
+        given.set("codex_goal_objective", objective.into());
+    }
+    given
 }
 
 /// A comma list: split on `,`, trimmed (JavaScript's `trim`), empties dropped.
