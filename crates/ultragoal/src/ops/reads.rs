@@ -94,14 +94,6 @@ pub fn review_context(session: &Session) -> Result<String> {
             .cloned()
             .unwrap_or_else(|| "".into())
     };
-    let (outcome, summary, plan, constraints, boundaries, non_goals) = (
-        field("outcome"),
-        field("resume_summary"),
-        field("plan_path"),
-        field("constraints"),
-        field("boundaries"),
-        field("non_goals"),
-    );
     let or_marker = |value: &JsValue, what: &str| -> Result<JsValue> {
         Ok(if trimmed(Some(value), what)?.is_empty() {
             NONE_PROVIDED.into()
@@ -125,19 +117,23 @@ pub fn review_context(session: &Session) -> Result<String> {
             kept.into()
         })
     };
-    let what_was_implemented = or_marker(&outcome, "outcome")?;
+    let what_was_implemented = or_marker(&field("outcome"), "outcome")?;
+    let plan = field("plan_path");
     let plan_line: JsValue = if trimmed(Some(&plan), "plan_path")?.is_empty() {
         "".into()
     } else {
         spliced("plan: ", &[(&js::string_of(Some(&plan)), "")]).into()
     };
-    let description = joined(vec![summary, plan_line], "resume_summary")?;
+    let description = joined(vec![field("resume_summary"), plan_line], "resume_summary")?;
     let requirements = match requirements(session)? {
         text if text.is_empty() => NONE_PROVIDED.into(),
         text => text,
     };
-    let project_context = joined(vec![constraints, boundaries], "constraints")?;
-    let non_goals = or_marker(&non_goals, "non_goals")?;
+    let project_context = joined(
+        vec![field("constraints"), field("boundaries")],
+        "constraints",
+    )?;
+    let non_goals = or_marker(&field("non_goals"), "non_goals")?;
     let mut doc = JsObject::new();
     doc.insert("what_was_implemented".into(), what_was_implemented);
     doc.insert("description".into(), description);
