@@ -167,10 +167,10 @@ fn count_stop(
             backfill_progress_stamp(state);
             let now = state::now_stamp();
             for (key, value) in fields {
-                state.insert(key.into(), value);
+                state.set(key, value);
             }
-            state.insert("progress_touched_at".into(), now.clone().into());
-            state.insert("last_touched_at".into(), now.into());
+            state.set("progress_touched_at", now.clone().into());
+            state.set("last_touched_at", now.into());
             Ok(())
         })
     };
@@ -231,7 +231,7 @@ fn count_stop(
 fn heartbeat(session: &Session) {
     let _ = overlay(session, |state| {
         backfill_progress_stamp(state);
-        state.insert("last_touched_at".into(), state::now_stamp().into());
+        state.set("last_touched_at", state::now_stamp().into());
         Ok::<(), NotWritten>(())
     });
 }
@@ -244,7 +244,7 @@ fn backfill_progress_stamp(state: &mut State) {
             .filter(|v| v.is_string())
             .cloned()
             .unwrap_or_else(|| "1970-01-01T00:00:00+00:00".into());
-        state.insert("progress_touched_at".into(), old);
+        state.set("progress_touched_at", old);
     }
 }
 

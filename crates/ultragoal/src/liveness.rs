@@ -366,8 +366,8 @@ it first). No mutation occurred."
         })
         .and_then(|mut whole| {
             let now = state::now_stamp();
-            whole.insert("last_touched_at".into(), now.clone().into());
-            whole.insert("progress_touched_at".into(), now.into());
+            whole.set("last_touched_at", now.clone().into());
+            whole.set("progress_touched_at", now.into());
             session.write_unlocked(&state::to_bytes(&whole))
         });
     if let Err(e) = restamped {

@@ -82,7 +82,7 @@ pub(crate) fn seed(now: &str) -> State {
         ("started_at", now.into()),
         ("last_touched_at", now.into()),
     ] {
-        state.insert(key.into(), value);
+        state.set(key, value);
     }
     state
 }
@@ -239,11 +239,11 @@ pub fn merged(prior: &JsValue, next: &State, now: &str) -> Result<State, Crash> 
             _ => Some(pick(key).unwrap_or_else(|| default_of(key))),
         };
         if let Some(value) = value {
-            out.insert(key.into(), value);
+            out.set(key, value);
         }
     }
-    out.insert("last_touched_at".into(), now.into());
-    out.insert("progress_touched_at".into(), now.into());
+    out.set("last_touched_at", now.into());
+    out.set("progress_touched_at", now.into());
     Ok(out)
 }
 

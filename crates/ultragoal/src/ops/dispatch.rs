@@ -10,10 +10,10 @@ type Answer = Option<(bool, &'static str, f64, f64)>;
 fn claim_answer(reply: &mut Reply, answer: Answer) {
     let (allowed, reason, used, cap) = answer.unwrap_or((false, "failure", 0.0, 0.0));
     let mut doc = JsObject::new();
-    doc.insert("allowed".into(), allowed.into());
-    doc.insert("reason".into(), reason.into());
-    doc.insert("used".into(), used.into());
-    doc.insert("cap".into(), cap.into());
+    doc.set("allowed", allowed.into());
+    doc.set("reason", reason.into());
+    doc.set("used", used.into());
+    doc.set("cap", cap.into());
     reply.stdout = JsValue::Object(doc).to_json_string() + "\n";
     reply.failed = !allowed;
 }
@@ -90,10 +90,7 @@ pub fn renew(session: &Session, reply: &mut Reply) {
             JsValue::Number(cap + state::REVIEW_DISPATCH_GRANT as f64),
         )]);
         if let Some(reviewed) = reviewed {
-            fields.insert(
-                "approved_review_artifact_sha256".into(),
-                reviewed.sha256.into(),
-            );
+            fields.set("approved_review_artifact_sha256", reviewed.sha256.into());
         }
         let written = merge_write_locked(session, &lock, fields).ok()?;
         Some((true, "allowed", used, counters(&written).1))
@@ -137,10 +134,10 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
             }
         }
         let mut dismissal = JsObject::new();
-        dismissal.insert("artifact_sha256".into(), reviewed.sha256.clone().into());
-        dismissal.insert("ref".into(), location.into());
-        dismissal.insert("class".into(), class.into());
-        dismissal.insert("rationale".into(), rationale.into());
+        dismissal.set("artifact_sha256", reviewed.sha256.clone().into());
+        dismissal.set("ref", location.into());
+        dismissal.set("class", class.into());
+        dismissal.set("rationale", rationale.into());
         recorded.push(JsValue::Object(dismissal));
         merge_write_locked(
             session,

@@ -118,7 +118,7 @@ fn with_fields(story: &JsValue, fields: &[(&str, JsValue)]) -> JsValue {
         _ => JsObject::new(),
     };
     for (key, value) in fields {
-        object.insert((*key).into(), value.clone());
+        object.set(key, value.clone());
     }
     JsValue::Object(object)
 }
@@ -220,9 +220,9 @@ pub fn raw_of(text: Option<&str>) -> Option<State> {
         Some(JsValue::String(sha)) => sha.clone(),
         _ => JsString::new(),
     };
-    state.insert("review_dispatch_used".into(), (used as f64).into());
-    state.insert("review_dispatch_cap".into(), (cap as f64).into());
-    state.insert("approved_review_artifact_sha256".into(), sha.into());
+    state.set("review_dispatch_used", (used as f64).into());
+    state.set("review_dispatch_cap", (cap as f64).into());
+    state.set("approved_review_artifact_sha256", sha.into());
     Some(state)
 }
 

@@ -72,7 +72,7 @@ request-complete-only; budget_limited/blocked are system-only."
             ("dismissed_review_findings", JsValue::Array(Vec::new())),
             ("codex_goal_objective", "".into()),
         ] {
-            base.insert(key.into(), value);
+            base.set(key, value);
         }
         // Before the lock, as the reference: a re-plan that then fails has already dropped them.
         if session.use_dir().is_ok() {
@@ -89,13 +89,10 @@ request-complete-only; budget_limited/blocked are system-only."
         if phase == "planning" {
             let active = raw_of(text).filter(state::is_active);
             if active.is_none() {
-                fields.insert("iteration".into(), 0.into());
-                fields.insert("review_dispatch_used".into(), 0.into());
-                fields.insert(
-                    "review_dispatch_cap".into(),
-                    state::REVIEW_DISPATCH_GRANT.into(),
-                );
-                fields.insert("approved_review_artifact_sha256".into(), "".into());
+                fields.set("iteration", 0.into());
+                fields.set("review_dispatch_used", 0.into());
+                fields.set("review_dispatch_cap", state::REVIEW_DISPATCH_GRANT.into());
+                fields.set("approved_review_artifact_sha256", "".into());
             }
             fresh.set(active.as_ref().is_none_or(is_pristine));
         }

@@ -11,8 +11,8 @@ pub fn get(session: &Session) -> Result<String> {
         .cloned()
         .unwrap_or(JsValue::Array(Vec::new()));
     let pristine = is_pristine(&state);
-    state.insert("stories".into(), stories);
-    state.insert("pristine".into(), pristine.into());
+    state.set("stories", stories);
+    state.set("pristine", pristine.into());
     Ok(JsValue::Object(state).to_json_string() + "\n")
 }
 
@@ -135,11 +135,11 @@ pub fn review_context(session: &Session) -> Result<String> {
     )?;
     let non_goals = or_marker(&field("non_goals"), "non_goals")?;
     let mut doc = JsObject::new();
-    doc.insert("what_was_implemented".into(), what_was_implemented);
-    doc.insert("description".into(), description);
-    doc.insert("requirements".into(), requirements.into());
-    doc.insert("project_context".into(), project_context);
-    doc.insert("non_goals".into(), non_goals);
+    doc.set("what_was_implemented", what_was_implemented);
+    doc.set("description", description);
+    doc.set("requirements", requirements.into());
+    doc.set("project_context", project_context);
+    doc.set("non_goals", non_goals);
     Ok(JsValue::Object(doc).to_json_string() + "\n")
 }
 
