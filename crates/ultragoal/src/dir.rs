@@ -94,11 +94,6 @@ pub(crate) fn session_of<'a>(name: &'a str, prefix: &str) -> Option<&'a str> {
     name.strip_prefix(prefix)?.strip_suffix(".json")
 }
 
-/// The state file of a session.
-pub(crate) fn state_file(omt_dir: &Path, sid: &str) -> PathBuf {
-    session_file(omt_dir, STATE_PREFIX, sid)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

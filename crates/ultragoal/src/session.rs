@@ -62,7 +62,7 @@ impl Session {
     }
 
     pub fn state_file(&self) -> PathBuf {
-        super::dir::state_file(&self.dir, &self.sid)
+        super::dir::session_file(&self.dir, super::dir::STATE_PREFIX, &self.sid)
     }
 
     pub fn verdict_file(&self) -> PathBuf {
