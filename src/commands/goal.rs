@@ -136,11 +136,6 @@ fn require_values(sub: &str, flags: &Parsed, names: &[&str]) -> Outcome {
     Ok(())
 }
 
-/// `strFlagOrBlank`: a flag's text, `""` when absent or valueless.
-fn text_or_blank<'a>(flags: &'a Parsed, name: &str) -> &'a str {
-    flags.value(name).unwrap_or("")
-}
-
 /// A required positional id (`positionals[1]`); empty counts as missing.
 fn story_id<'a>(sub: &str, flags: &'a Parsed) -> std::result::Result<&'a str, Refusal> {
     flags
@@ -197,9 +192,10 @@ fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome 
     let Some(sub) = flags.positionals.first().map(String::as_str) else {
         return Err(Refusal::direct(USAGE));
     };
+    // `strFlagOrBlank`: a flag's text, `""` when absent or valueless.
     let steering = || Steering {
-        evidence: text_or_blank(&flags, "evidence"),
-        rationale: text_or_blank(&flags, "rationale"),
+        evidence: flags.value("evidence").unwrap_or(""),
+        rationale: flags.value("rationale").unwrap_or(""),
     };
     match sub {
         "set" => set(session, &flags, reply),
