@@ -254,7 +254,9 @@ code-review artifact"
         }
         "get" => ops::get(session).map(|text| reply.stdout = text),
         "status" => ops::status(session).map(|text| reply.stdout = text),
-        "list-others" => liveness::list_others(session, flags.has("json")).map(|r| *reply = r),
+        "list-others" => {
+            liveness::list_others(session, flags.has("json")).map(|text| reply.stdout = text)
+        }
         "adopt" => {
             require_values(sub, &flags, &["src"])?;
             let source = flags

@@ -24,15 +24,6 @@ pub struct Reply {
     pub failed: bool,
 }
 
-impl Reply {
-    pub fn out(text: impl Into<String>) -> Self {
-        Reply {
-            stdout: text.into(),
-            ..Reply::default()
-        }
-    }
-}
-
 /// Why a subcommand refused, printed as the reference prints it: a thrown error carries the
 /// `ultragoal-state: Error: ` prefix, a direct refusal is its own line. Both exit 1. A crash is
 /// where the reference dies on a JavaScript TypeError; git-ucg says what it met instead.

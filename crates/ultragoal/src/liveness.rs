@@ -6,7 +6,7 @@ use super::dir;
 use super::js::{self, JsValue};
 use super::session::Session;
 use super::state::{self, text_field, State};
-use super::{Refusal, Reply};
+use super::Refusal;
 use std::path::{Path, PathBuf};
 
 use ucg_store::liveness::ACTIVE_TTL_SECS;
@@ -244,7 +244,7 @@ fn epoch_secs(t: jiff::Timestamp) -> i64 {
 
 /// `list-others`: `<sid prefix>\t<sid>\t<outcome>\t<started_at>\t<idle>s` per other session whose
 /// state is active, progress-live and not pristine (`String(x)` of what the file holds).
-pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, Refusal> {
+pub fn list_others(session: &Session, json: bool) -> std::result::Result<String, Refusal> {
     let dir = session.use_dir()?.to_path_buf();
     let now = jiff::Timestamp::now();
     let mut lines = String::new();
@@ -274,12 +274,12 @@ pub fn list_others(session: &Session, json: bool) -> std::result::Result<Reply, 
     }
     if json {
         let doc = serde_json::json!({"schema": "git-ucg.goal-others/1", "sessions": docs});
-        return Ok(Reply::out(format!(
+        return Ok(format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
-        )));
+        ));
     }
-    Ok(Reply::out(lines))
+    Ok(lines)
 }
 
 /// `adopt --src SID` (the reference's rules r1–r8): another session's live pursuit becomes this
