@@ -206,15 +206,7 @@ fn dispatch(session: &Session, tokens: &[String], reply: &mut Reply) -> Outcome 
                     "set-verdict: invalid --verdict \"{verdict}\" (one of APPROVE|REQUEST_CHANGES|COMMENT|absent)"
                 )));
             }
-            let mut advanced = Reply::default();
-            let result = ops::set_verdict(session, verdict, &mut advanced);
-            if !advanced.notices.is_empty() {
-                reply.notices.extend(ucg_ultragoal::base::after_transition(
-                    session, "pursuing", false,
-                ));
-                reply.notices.append(&mut advanced.notices);
-            }
-            result.map(|_| ())
+            ops::set_verdict(session, verdict, reply)
         }
         "set-budget-limited" => ops::set_budget_limited(session),
         "resume-pursuit" => ops::resume_pursuit(session),
@@ -359,10 +351,7 @@ line equal to its delimiter produces exactly this)",
     };
     let phase = flags.text("phase").unwrap_or("");
     let given = ops::set_fields(flags, codex_goal_objective, max_iterations);
-    let fresh = ops::set(session, phase, given)?;
-    reply
-        .notices
-        .extend(ucg_ultragoal::base::after_transition(session, phase, fresh));
+    reply.notices.extend(ops::set(session, phase, given)?);
     Ok(())
 }
 

@@ -21,7 +21,7 @@ pub fn recorded(repo: &Repository, sid: &str) -> Option<ObjectId> {
 /// After a successful `set`: a fresh plan forgets the old base; the first move into pursuing
 /// records HEAD. Outside a repository (or without a commit) there is nothing to record. A base
 /// that cannot be written is a warning (returned), never a refusal: the transition is done.
-pub fn after_transition(session: &Session, phase: &str, fresh: bool) -> Option<String> {
+pub(crate) fn after_transition(session: &Session, phase: &str, fresh: bool) -> Option<String> {
     let cwd = std::env::current_dir().ok()?;
     let repo = ucg_git::repo::discover(&cwd).ok()?;
     let file = base_file(repo.common_dir(), &session.sid);

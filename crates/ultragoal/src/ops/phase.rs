@@ -49,10 +49,10 @@ decider: {{...}}\" format: \"{line}\""
     Ok(())
 }
 
-/// `setGoalState` with the fields given (see [`set_fields`]). Whether it began a new pursuit — a
-/// planning transition without an active prior, or over a pristine one — for the git base it
-/// records.
-pub fn set(session: &Session, phase: &str, given: State) -> Result<bool> {
+/// `setGoalState` with the fields given (see [`set_fields`]), then the git base of the pursuit
+/// ([`crate::base::after_transition`]: a new pursuit — a planning transition without an active
+/// prior, or over a pristine one — forgets it). The warning when the base cannot be recorded.
+pub fn set(session: &Session, phase: &str, given: State) -> Result<Option<String>> {
     if !matches!(phase, "planning" | "pursuing") {
         return Err(thrown(format!(
             "set: phase must be one of planning|pursuing (got \"{phase}\"). complete is \
@@ -98,7 +98,7 @@ request-complete-only; budget_limited/blocked are system-only."
         }
         Ok(Some(fields))
     })?;
-    Ok(fresh.get())
+    Ok(crate::base::after_transition(session, phase, fresh.get()))
 }
 
 /// Entering (or staying in) pursuit: no story waits for confirmation, and the WHAT — outcome
@@ -139,19 +139,19 @@ fn pursuing_gate(prior: &JsValue, given: &State) -> Result<()> {
 
 // ------------------------------------------------------------------ verdict and terminal setters
 
-/// `set-verdict` after its flag check: from planning it first advances to pursuing (a notice),
-/// then writes the verdict. Whether it advanced.
-pub fn set_verdict(session: &Session, verdict: &str, reply: &mut Reply) -> Result<bool> {
+/// `set-verdict` after its flag check: from planning it first advances to pursuing (a notice,
+/// after any warning of the advance's), then writes the verdict.
+pub fn set_verdict(session: &Session, verdict: &str, reply: &mut Reply) -> Result<()> {
     let prior = prior(session)?;
-    let advance = prop(&prior, "phase")?.and_then(JsValue::as_str) == Some("planning");
-    if advance {
-        set(session, "pursuing", State::new())?;
+    if prop(&prior, "phase")?.and_then(JsValue::as_str) == Some("planning") {
+        reply
+            .notices
+            .extend(set(session, "pursuing", State::new())?);
         reply
             .notices
             .push("set-verdict: phase auto-advanced planning -> pursuing".into());
     }
-    merge_write(session, next([("objective_verdict", verdict.into())]))?;
-    Ok(advance)
+    merge_write(session, next([("objective_verdict", verdict.into())]))
 }
 
 pub fn set_budget_limited(session: &Session) -> Result<()> {
