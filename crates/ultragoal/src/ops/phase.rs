@@ -336,14 +336,13 @@ pub fn first_failed_gate(prior: &JsValue, inputs: &GateInputs) -> Result<Option<
     let Some(snapshot) = codex_snapshot(arg, inputs.read_file) else {
         return fail("the --codex-goal-json snapshot does not parse");
     };
-    let Some(objective) = snapshot_field(&snapshot, &["objective", "goal", "description"], true)
-    else {
+    let Some(objective) = snapshot_field(&snapshot, &["objective", "goal", "description"]) else {
         return fail("the Codex goal snapshot's objective differs from the recorded one");
     };
     if collapse(&objective) != collapse(&armed) {
         return fail("the Codex goal snapshot's objective differs from the recorded one");
     }
-    let status = snapshot_field(&snapshot, &["status"], false);
+    let status = snapshot_field(&snapshot, &["status"]);
     if status.as_ref().and_then(JsString::as_str) != Some("complete") {
         return fail("the Codex goal snapshot's status is not complete");
     }
@@ -381,19 +380,18 @@ pub fn codex_snapshot(arg: &str, read_file: &dyn Fn(&str) -> Option<String>) -> 
     state::parse(arg.as_bytes()).or_else(|| state::parse(read_file(arg)?.as_bytes()))
 }
 
-/// `goal.a ?? goal.b ?? … (?? root.a)` — a string, else nothing.
-fn snapshot_field(snapshot: &JsObject, keys: &[&str], root_objective: bool) -> Option<JsString> {
+/// `goal.a ?? goal.b ?? … ?? root.a` — a string, else nothing.
+fn snapshot_field(snapshot: &JsObject, keys: &[&str]) -> Option<JsString> {
     let empty = JsObject::new();
     let goal = match snapshot.get("goal") {
         Some(JsValue::Object(goal)) => goal,
         _ => &empty,
     };
-    let mut found = keys.iter().find_map(|k| js::present(goal.get(k)));
-    if found.is_none() {
-        let root_key = if root_objective { "objective" } else { keys[0] };
-        found = snapshot.get(root_key);
-    }
-    found.and_then(JsValue::as_js_str).cloned()
+    keys.iter()
+        .find_map(|k| js::present(goal.get(k)))
+        .or_else(|| snapshot.get(keys[0]))
+        .and_then(JsValue::as_js_str)
+        .cloned()
 }
 
 /// `request-complete`: the gates, then the write. `Ok(false)` is the reference's refusal (the
