@@ -421,14 +421,10 @@ impl FailureCount {
     fn of(session: &Session, cwd: &Path) -> Self {
         let attempt = if session.sid.is_empty() || session.sid == "default" {
             let root = project_root(cwd);
-            let mut h: i32 = 0;
-            for c in root.to_string_lossy().chars() {
+            let h = root.to_string_lossy().chars().fold(0i32, |h, c| {
                 let unit = c.encode_utf16(&mut [0; 2])[0];
-                h = h
-                    .wrapping_shl(5)
-                    .wrapping_sub(h)
-                    .wrapping_add(i32::from(unit));
-            }
+                h.wrapping_mul(31).wrapping_add(i32::from(unit))
+            });
             let hex = format!("{:x}", h.unsigned_abs());
             hex.chars().take(8).collect()
         } else {
