@@ -255,10 +255,7 @@ code-review artifact"
                 .text("src")
                 .filter(|s| !s.is_empty())
                 .ok_or_else(|| Refusal::direct("adopt: --src <sid> is required"))?;
-            let mut warnings = Vec::new();
-            let adopted = liveness::adopt(session, source, &mut |w| warnings.push(w));
-            reply.notices.extend(warnings);
-            adopted?;
+            liveness::adopt(session, source, &mut reply.notices)?;
             ops::clear_codex_objective(session)
         }
         "confirm-story" => {

@@ -283,12 +283,12 @@ pub fn list_others(session: &Session, json: bool) -> std::result::Result<String,
 }
 
 /// `adopt --src SID` (the reference's rules r1–r8): another session's live pursuit becomes this
-/// session's — renamed, both heartbeats restamped, logged. The adopter's own review artifacts stay
-/// where they are, as in the reference.
+/// session's — renamed, both heartbeats restamped, logged (a restamp or log that fails is one of
+/// the `warnings`). The adopter's own review artifacts stay where they are, as in the reference.
 pub fn adopt(
     session: &Session,
     source: &str,
-    warn: &mut dyn FnMut(String),
+    warnings: &mut Vec<String>,
 ) -> std::result::Result<(), Refusal> {
     if !super::dir::is_safe_session_id(source) {
         return Err(format!("adopt: srcSid \"{source}\" fails safe-id validation").into());
@@ -371,7 +371,7 @@ it first). No mutation occurred."
             session.write_unlocked(&state::to_bytes(&whole))
         });
     if let Err(e) = restamped {
-        warn(format!(
+        warnings.push(format!(
             "adopt: warning: post-rename heartbeat re-stamp failed for \"{dst}\": {}",
             e.message()
         ));
@@ -379,7 +379,7 @@ it first). No mutation occurred."
     let line = format!("{} ultragoal {source} -> {current}\n", state::now_stamp());
     let log = session.adoption_log();
     if let Err(e) = ucg_store::append(&log, line.as_bytes()) {
-        warn(format!(
+        warnings.push(format!(
             "adopt: warning: failed to append adoption.log: cannot append to {}: {e}",
             log.display()
         ));
