@@ -87,10 +87,7 @@ pub struct CodeReview {
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    ucg_store::hex(&Sha256::digest(bytes))
 }
 
 /// The G1 diagonal: CONFIRMED × {HIGH, MEDIUM} and PLAUSIBLE × HIGH block, CONFIRMED × LOW is
