@@ -10,7 +10,7 @@
 //! another line of history is not progress.
 
 use super::js::{JsString, JsValue};
-use super::session::{Read, Session};
+use super::session::Session;
 use super::state::{self, State};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -93,7 +93,7 @@ fn session_of(event: &Event, omt_dir_flag: Option<&Path>) -> Option<(Session, Pa
 /// The decision; `None` on any internal error (the caller allows the stop).
 pub fn decide(event: &Event, omt_dir_flag: Option<&Path>) -> Option<Decision> {
     let (session, cwd) = session_of(event, omt_dir_flag)?;
-    let Read::Parsed(snapshot) = session.read() else {
+    let Ok(Some(snapshot)) = session.read() else {
         return Some(Decision::Allow);
     };
     if super::is_pristine(&snapshot) {
@@ -255,7 +255,7 @@ fn overlay(
     change: impl FnOnce(&mut State) -> Result<(), NotWritten>,
 ) -> Result<(), NotWritten> {
     let lock = lock::acquire(&session.state_file()).map_err(|_| NotWritten::Failed)?;
-    let Read::Parsed(mut state) = session.read() else {
+    let Ok(Some(mut state)) = session.read() else {
         return Err(NotWritten::Failed);
     };
     change(&mut state)?;

@@ -22,14 +22,6 @@ pub struct Session {
     used: Cell<bool>,
 }
 
-/// What reading a state file found.
-pub enum Read {
-    Absent,
-    Parsed(State),
-    /// Present but not a JSON object (or not readable): the reason, naming the file.
-    Corrupt(String),
-}
-
 impl Session {
     pub fn new(dir: PathBuf, sid: String) -> Self {
         Session {
@@ -82,19 +74,19 @@ impl Session {
         read_text(&self.state_file())
     }
 
-    pub fn read(&self) -> Read {
-        // Absent is no state; a directory or an unreadable file is an error naming it.
+    /// The parsed state, `None` when absent. A state file that is not a JSON object (or not
+    /// readable: a directory, say) is the error, naming the file.
+    pub fn read(&self) -> Result<Option<State>, String> {
         let path = self.state_file();
         match ucg_store::read_if_present(&path) {
-            Ok(None) => Read::Absent,
-            Ok(Some(bytes)) => match state::parse(&bytes) {
-                Some(state) => Read::Parsed(state),
-                None => Read::Corrupt(format!(
+            Ok(None) => Ok(None),
+            Ok(Some(bytes)) => state::parse(&bytes).map(Some).ok_or_else(|| {
+                format!(
                     "{} is not a JSON object; repair it, or remove it to start over",
                     path.display()
-                )),
-            },
-            Err(e) => Read::Corrupt(format!("cannot read {}: {e}", path.display())),
+                )
+            }),
+            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
         }
     }
 

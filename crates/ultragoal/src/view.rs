@@ -3,7 +3,7 @@
 
 use super::js::{JsString, JsValue};
 use super::review::{self, Verdicts};
-use super::session::{Read, Session};
+use super::session::Session;
 use super::state::{self, State};
 use super::{liveness, stories};
 use serde_json::{json, Value};
@@ -32,11 +32,7 @@ pub fn current<'s>(
 pub struct CorruptState(pub String);
 
 pub fn read(session: &Session) -> Result<Option<State>, CorruptState> {
-    match session.read() {
-        Read::Parsed(state) => Ok(Some(state)),
-        Read::Absent => Ok(None),
-        Read::Corrupt(message) => Err(CorruptState(message)),
-    }
+    session.read().map_err(CorruptState)
 }
 
 pub fn verdicts_of(session: &Session) -> Option<Verdicts> {
