@@ -181,15 +181,13 @@ fn mutate(
             .and_then(|text| state::parse(text.as_bytes()))
             .is_some_and(|seed| is_pristine(&seed)),
     };
-    let fields = if changed {
-        match compute(&session::prior_of(locked.as_deref())?, locked.as_deref())? {
-            Some(fields) => fields,
-            None => return Ok(()),
-        }
-    } else {
-        fields
+    let fields = match changed {
+        true => compute(&session::prior_of(locked.as_deref())?, locked.as_deref())?,
+        false => Some(fields),
     };
-    merge_write_locked(session, &lock, fields)?;
+    if let Some(fields) = fields {
+        merge_write_locked(session, &lock, fields)?;
+    }
     Ok(())
 }
 
