@@ -35,16 +35,11 @@ pub fn words(text: &str) -> Vec<&str> {
     trimmed.split(is_space).filter(|w| !w.is_empty()).collect()
 }
 
-/// `typeof v === "number" && Number.isInteger(v)`.
-pub(crate) fn integer(value: Option<&JsValue>) -> Option<f64> {
-    value
-        .and_then(JsValue::as_f64)
-        .filter(|f| f.is_finite() && f.fract() == 0.0)
-}
-
 /// `typeof v === "number" && Number.isInteger(v) && v >= min`.
 pub(crate) fn integer_at_least(value: Option<&JsValue>, min: f64) -> Option<f64> {
-    integer(value).filter(|f| *f >= min)
+    value
+        .and_then(JsValue::as_f64)
+        .filter(|f| f.is_finite() && f.fract() == 0.0 && *f >= min)
 }
 
 /// JavaScript truthiness (`undefined` is `None`).
