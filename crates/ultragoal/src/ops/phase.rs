@@ -31,24 +31,6 @@ pub fn is_non_goal_line(line: &str) -> bool {
     NON_GOAL.as_ref().is_some_and(|re| re.is_match(line))
 }
 
-fn validate_non_goals(value: &str) -> Result<()> {
-    if js::is_blank(value) {
-        return Ok(());
-    }
-    for line in value.split('\n') {
-        if js::is_blank(line) {
-            continue;
-        }
-        if !is_non_goal_line(line) {
-            return Err(thrown(format!(
-                "set: non-goals refused — line does not match \"- {{what this pursuit will NOT do}} | \
-decider: {{...}}\" format: \"{line}\""
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// `setGoalState` with the fields given (see [`set_fields`]), then the git base of the pursuit
 /// ([`crate::base::after_transition`]: a new pursuit — a planning transition without an active
 /// prior, or over a pristine one — forgets it). The warning when the base cannot be recorded.
@@ -59,8 +41,18 @@ pub fn set(session: &Session, phase: &str, given: State) -> Result<Option<String
 request-complete-only; budget_limited/blocked are system-only."
         )));
     }
-    if let Some(non_goals) = given.get("non_goals").and_then(JsValue::as_str) {
-        validate_non_goals(non_goals)?;
+    // Each non-blank line of the non-goals must be a non-goal line (blank non-goals have none).
+    let non_goals = given
+        .get("non_goals")
+        .and_then(JsValue::as_str)
+        .unwrap_or("");
+    for line in non_goals.split('\n').filter(|line| !js::is_blank(line)) {
+        if !is_non_goal_line(line) {
+            return Err(thrown(format!(
+                "set: non-goals refused — line does not match \"- {{what this pursuit will NOT do}} | \
+decider: {{...}}\" format: \"{line}\""
+            )));
+        }
     }
     let mut base = given;
     base.set("phase", phase.into());
