@@ -154,16 +154,14 @@ another session, or seed missing. Re-invoke the ultragoal skill to re-seed.",
 
 /// [`Session::prior`] of a file's text: `readPrior` (`{}` when absent, empty or unparseable).
 pub fn prior_of(text: Option<&str>) -> Result<JsValue, Refusal> {
-    match text {
-        Some(text) if !text.is_empty() => match js::parse(text) {
-            Ok(value) => Ok(value),
-            Err(js::ParseError::TooDeep { engine, .. }) => Err(Refusal::Crash(format!(
-                "the state file holds a value nested deeper than {} levels (JSON.stringify \
+    // The empty text does not parse either.
+    match text.map(js::parse) {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(js::ParseError::TooDeep { engine, .. })) => Err(Refusal::Crash(format!(
+            "the state file holds a value nested deeper than {} levels (JSON.stringify \
 overflows: RangeError)",
-                engine.max_depth()
-            ))),
-            Err(_) => Ok(JsValue::Object(JsObject::new())),
-        },
+            engine.max_depth()
+        ))),
         _ => Ok(JsValue::Object(JsObject::new())),
     }
 }
