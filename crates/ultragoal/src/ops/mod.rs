@@ -206,8 +206,7 @@ fn next(fields: impl IntoIterator<Item = (&'static str, JsValue)>) -> State {
 /// `readGoalStateRaw` of a state file's text: a state passing the readers' guard, with the review
 /// fields defaulted (in place, else appended), terminal phases included.
 pub fn raw_of(text: Option<&str>) -> Option<State> {
-    let text = text.filter(|t| !t.is_empty())?;
-    let mut state = state::parse(text.as_bytes())?;
+    let mut state = state::parse(text?.as_bytes())?;
     if !state::passes_guard(&state) {
         return None;
     }
