@@ -411,7 +411,7 @@ pub fn request_complete(session: &Session, codex_arg: Option<&str>) -> Result<bo
     Ok(allowed)
 }
 
-// ------------------------------------------------------------------ the review lane
+// ------------------------------------------------------------------ set's arguments
 
 /// The fields `set` was given, from the parsed arguments (after the command checked the
 /// valueless ones) and the checked `--codex-goal-objective` and `--max-iterations`; absent flags
