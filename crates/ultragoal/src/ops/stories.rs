@@ -207,24 +207,20 @@ fn confirming(
     Ok(Some(stories_next(updated)))
 }
 
-/// A value's `.length` (`None`: `undefined`); an object's is whatever it holds there.
-fn length(value: &JsValue) -> Option<JsValue> {
-    match value {
-        JsValue::Array(items) => Some((items.len() as f64).into()),
-        JsValue::String(text) => Some((text.units().len() as f64).into()),
-        JsValue::Object(object) => object.get("length").cloned(),
-        _ => None,
-    }
-}
-
 /// `reorderStories`.
 pub fn reorder(session: &Session, order: &[String]) -> Result<()> {
     const WHAT: &str = "reorder-stories";
     mutate(session, |prior: &JsValue, _text: Option<&str>| {
         require_planning(prior, WHAT)?;
         let stories_value = stories_of(prior)?;
-        // `stories.length !== order.length`: strict, so only a number can match.
-        let length = length(&stories_value);
+        // `stories.length !== order.length`: strict, so only a number can match. (`None` is
+        // `undefined`; an object's length is whatever it holds there.)
+        let length = match &stories_value {
+            JsValue::Array(items) => Some((items.len() as f64).into()),
+            JsValue::String(text) => Some((text.units().len() as f64).into()),
+            JsValue::Object(object) => object.get("length").cloned(),
+            _ => None,
+        };
         if length.as_ref().and_then(JsValue::as_f64) != Some(order.len() as f64) {
             return Err(thrown(format!(
                 "{WHAT}: refused — --order must list exactly the {} current story id(s) (got {})",
