@@ -291,10 +291,14 @@ pub fn first_failed_gate(prior: &JsValue, inputs: &GateInputs) -> Result<Option<
     if !code_review.complete {
         return fail("the code review is INCONCLUSIVE");
     }
-    let dismissals = dismissals(prior)?;
-    if !code_review.completion_eligible(&dismissals)? {
+    // `readDismissals`: the array, or none.
+    let dismissals = match prop(prior, "dismissed_review_findings")? {
+        Some(JsValue::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    if !code_review.completion_eligible(dismissals)? {
         let blocks: Vec<String> = code_review
-            .open_blocks(&dismissals)
+            .open_blocks(dismissals)
             .map(|f| {
                 let at = match &f.location {
                     Some(JsValue::String(at)) => format!(" at {at}"),
@@ -339,14 +343,6 @@ pub fn first_failed_gate(prior: &JsValue, inputs: &GateInputs) -> Result<Option<
         return fail("the Codex goal snapshot's status is not complete");
     }
     Ok(None)
-}
-
-/// `readDismissals`: the array, or none.
-fn dismissals(prior: &JsValue) -> Result<Vec<JsValue>> {
-    Ok(match prop(prior, "dismissed_review_findings")? {
-        Some(JsValue::Array(items)) => items.clone(),
-        _ => Vec::new(),
-    })
 }
 
 /// `s.replace(/\s+/g, " ").trim()`
