@@ -104,10 +104,7 @@ pub fn decide(event: &Event, omt_dir_flag: Option<&Path>) -> Option<Decision> {
         .last_assistant_message
         .as_deref()
         .is_some_and(|m| m.contains("<awaiting-user/>"));
-    let counted = !awaiting_user
-        && state::passes_guard(&snapshot)
-        && state::is_active(&snapshot)
-        && state::phase(&snapshot) == "pursuing";
+    let counted = !awaiting_user && is_counted_pursuit(&snapshot);
     if !counted {
         // Every stop keeps a used state alive; a counted stop stamps it in its own write.
         heartbeat(&session);
@@ -117,6 +114,11 @@ pub fn decide(event: &Event, omt_dir_flag: Option<&Path>) -> Option<Decision> {
         return Some(Decision::Allow);
     }
     Some(count_stop(&session, &cwd, &snapshot, &failures))
+}
+
+/// A state whose stops the hook counts: valid, active and pursuing.
+fn is_counted_pursuit(state: &State) -> bool {
+    state::passes_guard(state) && state::is_active(state) && state::phase(state) == "pursuing"
 }
 
 /// Why a hook write did not happen.
@@ -155,10 +157,7 @@ fn count_stop(
     // Overlays the fields on the stored state, provided it is still the pursuit judged here.
     let apply = |fields: Vec<(&str, JsValue)>| -> Result<(), NotWritten> {
         overlay(session, |state| {
-            let same = state::passes_guard(state)
-                && state::is_active(state)
-                && state::phase(state) == "pursuing"
-                && state::iteration(state) == iteration;
+            let same = is_counted_pursuit(state) && state::iteration(state) == iteration;
             if !same {
                 return Err(NotWritten::Moved);
             }
