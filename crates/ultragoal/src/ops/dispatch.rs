@@ -154,5 +154,3 @@ pub fn dismiss(session: &Session, location: &str, class: &str, rationale: &str) 
 pub fn clear_codex_objective(session: &Session) -> Result<()> {
     merge_write(session, next([("codex_goal_objective", "".into())]))
 }
-
-// ------------------------------------------------------------------ reads

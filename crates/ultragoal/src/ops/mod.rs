@@ -239,8 +239,6 @@ pub fn is_pristine(state: &JsObject) -> bool {
         && state.get("outcome").is_none_or(|o| o.as_str() == Some(""))
 }
 
-// ------------------------------------------------------------------ set
-
 mod dispatch;
 mod phase;
 mod reads;

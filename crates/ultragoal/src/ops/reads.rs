@@ -142,5 +142,3 @@ pub fn review_context(session: &Session) -> Result<String> {
     doc.set("non_goals", non_goals);
     Ok(JsValue::Object(doc).to_json_string() + "\n")
 }
-
-// ------------------------------------------------------------------ stories
