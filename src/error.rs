@@ -225,8 +225,8 @@ impl From<ucg_sdlc::Error> for Error {
     }
 }
 
-impl From<ucg_ultragoal::view::CorruptState> for Error {
-    fn from(e: ucg_ultragoal::view::CorruptState) -> Self {
+impl From<ucg_ultragoal::session::CorruptState> for Error {
+    fn from(e: ucg_ultragoal::session::CorruptState) -> Self {
         Error::new(e.0)
     }
 }

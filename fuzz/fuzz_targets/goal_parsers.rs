@@ -108,7 +108,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = ops::status(&session);
         let _ = ops::requirements(&session);
         let _ = ops::review_context(&session);
-        if let Ok(Some(read)) = view::read(&session) {
+        if let Ok(Some(read)) = session.read() {
             let _ = view::show_doc(&session, Some(&read), jiff::Timestamp::UNIX_EPOCH);
         }
         // A refused completion (or one that fails) leaves the state file as it was.

@@ -22,6 +22,11 @@ pub struct Session {
     used: Cell<bool>,
 }
 
+/// A state file that does not read as the reference reads it, in the reference's words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CorruptState(pub String);
+
 impl Session {
     pub fn new(dir: PathBuf, sid: String) -> Self {
         Session {
@@ -76,17 +81,17 @@ impl Session {
 
     /// The parsed state, `None` when absent. A state file that is not a JSON object (or not
     /// readable: a directory, say) is the error, naming the file.
-    pub fn read(&self) -> Result<Option<State>, String> {
+    pub fn read(&self) -> Result<Option<State>, CorruptState> {
         let path = self.state_file();
         match ucg_store::read_if_present(&path) {
             Ok(None) => Ok(None),
             Ok(Some(bytes)) => state::parse(&bytes).map(Some).ok_or_else(|| {
-                format!(
+                CorruptState(format!(
                     "{} is not a JSON object; repair it, or remove it to start over",
                     path.display()
-                )
+                ))
             }),
-            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Err(e) => Err(CorruptState(format!("cannot read {}: {e}", path.display()))),
         }
     }
 

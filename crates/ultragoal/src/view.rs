@@ -26,15 +26,6 @@ pub fn current<'s>(
     }
 }
 
-/// A state file that does not read as the reference reads it, in the reference's words.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct CorruptState(pub String);
-
-pub fn read(session: &Session) -> Result<Option<State>, CorruptState> {
-    session.read().map_err(CorruptState)
-}
-
 pub fn verdicts_of(session: &Session) -> Option<Verdicts> {
     review::verdicts(ucg_store::read_file(session.verdict_file()).ok().as_deref())
 }

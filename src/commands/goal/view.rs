@@ -9,10 +9,10 @@ use std::io::Write;
 use ucg_ultragoal::js::{JsString, JsValue};
 use ucg_ultragoal::session::Session;
 use ucg_ultragoal::stories;
-use ucg_ultragoal::view::{current, read, show_doc, verdicts_of};
+use ucg_ultragoal::view::{current, show_doc, verdicts_of};
 
 pub(crate) fn run_current(session: &Session, as_json: bool) -> Result<u8> {
-    let state = read(session)?.unwrap_or_default();
+    let state = session.read()?.unwrap_or_default();
     let verdicts = verdicts_of(session);
     let (story, index, total) = current(&state, verdicts.as_ref());
     let field = |key: &str| {
@@ -67,7 +67,7 @@ fn text(value: &JsValue) -> Cow<'_, str> {
 }
 
 pub(crate) fn run_show(ctx: &Context, session: &Session, as_json: bool) -> Result<u8> {
-    let state = read(session)?;
+    let state = session.read()?;
     let doc = show_doc(session, state.as_ref(), jiff::Timestamp::now());
     if as_json {
         return print_json(&doc);
